@@ -1,0 +1,2 @@
+/** Tables of the auth group (filled by its issue). */
+export {};

@@ -1,0 +1,2 @@
+/** Tables of the charges group (filled by its issue). */
+export {};

@@ -1,0 +1,2 @@
+/** Tables of the ledger group (filled by its issue). */
+export {};

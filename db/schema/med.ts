@@ -1,0 +1,2 @@
+/** Tables of the med group (filled by its issue). */
+export {};

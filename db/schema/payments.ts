@@ -1,0 +1,2 @@
+/** Tables of the payments group (filled by its issue). */
+export {};

@@ -1,0 +1,2 @@
+/** Tables of the webhooks group (filled by its issue). */
+export {};

@@ -1,0 +1,132 @@
+/**
+ * createApp(deps) -> Elysia: global hooks (request id, body limits, JSON-only bodies, the one
+ * error envelope, request logging) and every route group. Tests call `app.handle(new Request(...))`.
+ */
+import { Elysia } from "elysia";
+import type { Deps } from "./deps";
+import { ApiError, envelope, type ErrorDetail } from "./http/errors";
+import { pickRequestId, requestFacts } from "./http/context";
+import { docsPlugin } from "./http/docs";
+import { routeGroups } from "./http/routes";
+
+/** Paths whose bodies are not JSON (evidence uploads are raw bytes up to 10 MB). */
+const RAW_BODY_PREFIXES = ["/v1/uploads/"];
+const RAW_BODY_MAX = 10 * 1024 * 1024 + 1024;
+
+export function createApp(deps: Deps) {
+  const { config, logger } = deps;
+  const app = new Elysia({ serve: { maxRequestBodySize: RAW_BODY_MAX + 1024 * 1024 } })
+    .onRequest(({ request, set }) => {
+      const facts = requestFacts(request);
+      facts.requestId = pickRequestId(request.headers.get("x-request-id"));
+      set.headers["x-request-id"] = facts.requestId;
+      const length = Number(request.headers.get("content-length") ?? 0);
+      const path = new URL(request.url).pathname;
+      const raw = RAW_BODY_PREFIXES.some((p) => path.startsWith(p));
+      if (length > (raw ? RAW_BODY_MAX : config.maxBodyBytes)) {
+        return errorResponse(new ApiError("payload_too_large", "The request body is too large."), facts.requestId);
+      }
+    })
+    .onParse({ as: "global" }, async ({ request, contentType }) => {
+      const path = new URL(request.url).pathname;
+      if (RAW_BODY_PREFIXES.some((p) => path.startsWith(p))) return;
+      const text = await request.text();
+      if (text.length > config.maxBodyBytes) throw new ApiError("payload_too_large", "The request body is too large.");
+      if (text.trim() === "") return {};
+      if (!contentType?.toLowerCase().startsWith("application/json"))
+        throw new ApiError("unsupported_media_type", "Request bodies must be JSON (Content-Type: application/json).");
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new ApiError("invalid_json", "The request body is not valid JSON.");
+      }
+    })
+    .onError({ as: "global" }, ({ code, error, request }) => {
+      const facts = requestFacts(request);
+      if (!facts.requestId) facts.requestId = pickRequestId(request.headers.get("x-request-id"));
+      const err = toApiError(code, error);
+      if (err.status >= 500) logger.error({ err: error, request_id: facts.requestId }, "unhandled error");
+      return errorResponse(err, facts.requestId);
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set, route }) => {
+      const facts = requestFacts(request);
+      logger.info(
+        {
+          request_id: facts.requestId,
+          method: request.method,
+          route: route ?? new URL(request.url).pathname,
+          status: typeof set.status === "number" ? set.status : 200,
+          duration_ms: Math.round((performance.now() - facts.startedAt) * 100) / 100,
+          key_fingerprint: facts.fingerprint,
+        },
+        "request",
+      );
+    })
+    .use(docsPlugin(deps))
+    .get("/healthz", () => ({ status: "ok" }), { detail: { tags: ["health"], summary: "Liveness" } })
+    .get(
+      "/readyz",
+      ({ set }) => {
+        try {
+          deps.db.$client.query("select 1").get();
+          return { status: "ready" };
+        } catch {
+          set.status = 503;
+          return { status: "unavailable" };
+        }
+      },
+      { detail: { tags: ["health"], summary: "Readiness: migrations ran and the database answers" } },
+    );
+  for (const group of routeGroups(deps)) app.use(group);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+/** Renders `err` in the envelope with the request id header (and any headers the error carries). */
+export function errorResponse(err: ApiError, requestId: string): Response {
+  return new Response(JSON.stringify(envelope(err, requestId)), {
+    status: err.status,
+    headers: { "content-type": "application/json", "x-request-id": requestId, ...err.extra.headers },
+  });
+}
+
+/** Maps anything thrown (ApiError, Elysia's validation/parse/404 errors, bugs) to an ApiError. */
+function toApiError(code: unknown, error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  switch (code) {
+    case "NOT_FOUND":
+      return new ApiError("not_found", "No route matches this method and path.");
+    case "PARSE":
+      return new ApiError("invalid_json", "The request body could not be parsed.");
+    case "VALIDATION":
+      return validationError(error);
+    case "INVALID_COOKIE_SIGNATURE":
+      return new ApiError("invalid_request", "Invalid request.");
+  }
+  const status = (error as { status?: number })?.status;
+  if (status === 413) return new ApiError("payload_too_large", "The request body is too large.");
+  return new ApiError("internal_error", "Something went wrong on our side; it is safe to retry.");
+}
+
+const AMOUNT_PARAMS = new Set(["amount"]);
+
+/** Elysia ValidationError -> 400 with `details[]`; never echoes the input value. */
+function validationError(error: unknown): ApiError {
+  const all = ((error as { all?: { path?: string; message?: string; summary?: string; schema?: { error?: string } }[] }).all ?? []);
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  for (const e of all) {
+    const param = (e.path ?? "").replace(/^\//, "").replaceAll("/", ".") || "body";
+    const message = e.schema?.error ?? e.summary ?? e.message ?? "Invalid value.";
+    const k = `${param}|${message}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    details.push({ param, message: String(message).slice(0, 300) });
+  }
+  if (details.length === 0) details.push({ param: "body", message: "Invalid request." });
+  const params = [...new Set(details.map((d) => d.param))];
+  const code = params.some((p) => AMOUNT_PARAMS.has(p.split(".").pop()!)) ? "invalid_amount" : "invalid_request";
+  const message = params.length === 1 ? `Invalid value for ${params[0]}.` : "The request failed validation.";
+  return new ApiError(code, message, { details, ...(params.length === 1 ? { param: params[0] } : {}) });
+}

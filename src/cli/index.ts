@@ -1,0 +1,15 @@
+/**
+ * Sub-commands besides serve/migrate: `init` (accounts issue) and `ledger verify` (ledger issue).
+ * Each returns the process exit code.
+ */
+import type { Deps } from "../deps";
+
+export type Command = (args: string[]) => Promise<number> | number;
+
+export const commands: {
+  table: Record<string, Command>;
+  /** Lines logged after `serve` starts (e.g. how to run `init` on an empty database). */
+  startupNotes?: (deps: Deps) => string[];
+} = {
+  table: {},
+};

@@ -1,0 +1,39 @@
+/** Opens the SQLite database (bun:sqlite + drizzle) with the pragmas measured in DESIGN.md. */
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import * as schema from "../../db/schema";
+
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+/** The handle passed to code running inside `tx(db, fn)`: same query API as Db. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Either the database or an open transaction: repo functions accept both. */
+export type DbOrTx = Db | Tx;
+
+/**
+ * Opens `<dataDir>/cofre.db` (created with its folder when missing), or an in-memory database
+ * when `dataDir` is ":memory:". Pragmas: WAL, synchronous=NORMAL, busy_timeout=5000, foreign_keys=ON.
+ */
+export function openDb(dataDir: string): Db {
+  let path = ":memory:";
+  if (dataDir !== ":memory:") {
+    mkdirSync(dataDir, { recursive: true });
+    path = join(dataDir, "cofre.db");
+  }
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  return drizzle({ client: sqlite, schema }) as Db;
+}
+
+/**
+ * Runs `fn` in one `BEGIN IMMEDIATE` transaction and returns its result. `fn` must be
+ * synchronous: drizzle does not roll back an async callback that throws after an await
+ * (DESIGN.md). Throwing inside `fn` rolls everything back and rethrows.
+ */
+export function tx<T>(db: Db, fn: (t: Tx) => T): T {
+  return db.transaction(fn, { behavior: "immediate" }) as T;
+}

@@ -1,0 +1,35 @@
+/**
+ * Migrations embedded in the executable: the journal and every SQL file are imported as text,
+ * so `dist/cofre` needs no folder beside it (drizzle's `migrate()` reads a folder at runtime).
+ * Adding a migration means adding its import to EMBEDDED; test/db/migrations.test.ts compares
+ * this list with drizzle's own `readMigrationFiles`.
+ */
+import type { MigrationMeta } from "drizzle-orm/migrator";
+import journal from "../../db/migrations/meta/_journal.json";
+import m0000 from "../../db/migrations/0000_init.sql" with { type: "text" };
+import type { Db } from "./client";
+
+/** Migration SQL text by journal tag. */
+export const EMBEDDED: Record<string, string> = {
+  "0000_init": m0000,
+};
+
+/** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */
+export function embeddedMigrations(): MigrationMeta[] {
+  return journal.entries.map((e) => {
+    const query = EMBEDDED[e.tag];
+    if (query === undefined) throw new Error(`migration ${e.tag} is in the journal but not embedded`);
+    return {
+      sql: query.split("--> statement-breakpoint"),
+      bps: e.breakpoints,
+      folderMillis: e.when,
+      hash: new Bun.CryptoHasher("sha256").update(query).digest("hex"),
+    };
+  });
+}
+
+/** Applies every pending embedded migration (idempotent; safe on every start). */
+export function runMigrations(db: Db): void {
+  const d = db as unknown as { dialect: { migrate: Function }; session: unknown };
+  d.dialect.migrate(embeddedMigrations(), d.session, { migrationsFolder: "" });
+}

@@ -1,0 +1,59 @@
+/**
+ * The composition root's bag of shared services. Domain functions take `deps` (or the parts
+ * they need) instead of importing singletons, so tests build an isolated set per file.
+ */
+import type { Config } from "./config";
+import { loadConfig } from "./config";
+import { openDb, type Db } from "./db/client";
+import { runMigrations } from "./db/migrations";
+import { IdempotencyStore } from "./domain/idempotency/store";
+import { RateLimiter } from "./http/plugins/rate-limit";
+import { ManualClock, SystemClock, type Clock } from "./lib/clock";
+import { createLogger, type Logger } from "./lib/logger";
+import { Scheduler } from "./jobs/scheduler";
+import { registerJobs } from "./jobs/registry";
+
+export interface Deps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  jobs: Scheduler;
+  idempotency: IdempotencyStore;
+  rateLimiter: RateLimiter;
+}
+
+export interface DepsOptions {
+  config?: Partial<Config>;
+  /** Defaults to a SystemClock. Tests pass a ManualClock. */
+  clock?: Clock;
+  logger?: Logger;
+  /** Database folder, or ":memory:" (default: config.dataDir). */
+  dataDir?: string;
+}
+
+/**
+ * Builds the services, opens the database and applies pending migrations. Job handlers are
+ * registered; the scheduler loop is not started (the caller decides: `deps.jobs.start()`).
+ */
+export function createDeps(opts: DepsOptions = {}): Deps {
+  const config: Config = { ...loadConfig(), ...opts.config };
+  if (opts.dataDir) config.dataDir = opts.dataDir;
+  const clock = opts.clock ?? new SystemClock();
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  const db = openDb(config.dataDir);
+  runMigrations(db);
+  const deps: Deps = {
+    config,
+    db,
+    clock,
+    logger,
+    jobs: new Scheduler(db, clock, logger),
+    idempotency: new IdempotencyStore(db, clock),
+    rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute),
+  };
+  registerJobs(deps);
+  return deps;
+}
+
+export { ManualClock };

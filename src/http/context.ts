@@ -1,0 +1,31 @@
+/** Per-request facts shared between hooks (request id, timing, who called) without globals. */
+
+export interface RequestFacts {
+  requestId: string;
+  startedAt: number;
+  /** SHA-256 fingerprint of the API key that authenticated the request, when one did. */
+  fingerprint?: string;
+  accountId?: string;
+  livemode?: boolean;
+  /** Path template of the matched route, for logs. */
+  route?: string;
+}
+
+const facts = new WeakMap<Request, RequestFacts>();
+
+/** The facts of `request`, created on first use. */
+export function requestFacts(request: Request): RequestFacts {
+  let f = facts.get(request);
+  if (!f) {
+    f = { requestId: "", startedAt: performance.now() };
+    facts.set(request, f);
+  }
+  return f;
+}
+
+const SANE_ID = /^[\x21-\x7e]{1,200}$/;
+
+/** The request id to use: the caller's `X-Request-Id` when printable and <= 200 chars, else a new one. */
+export function pickRequestId(sent: string | null): string {
+  return sent && SANE_ID.test(sent) ? sent : `req_${Bun.randomUUIDv7().replaceAll("-", "")}`;
+}

@@ -1,0 +1,96 @@
+/**
+ * The one error envelope (interface.md "Errors") and the closed table of error codes.
+ * Domain code throws `ApiError(code, message, extra)`; `onError` in src/app.ts renders it.
+ */
+
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "permission_error"
+  | "not_found_error"
+  | "conflict_error"
+  | "rate_limit_error"
+  | "api_error";
+
+/** Every error code Cofre emits, with its HTTP status and envelope type. Add new codes here. */
+export const ERROR_CODES = {
+  invalid_request: [400, "invalid_request_error"],
+  invalid_amount: [400, "invalid_request_error"],
+  invalid_json: [400, "invalid_request_error"],
+  invalid_state: [400, "invalid_request_error"],
+  idempotency_key_missing: [400, "invalid_request_error"],
+  invalid_idempotency_key: [400, "invalid_request_error"],
+  invalid_currency: [400, "invalid_request_error"],
+  invalid_tax_id: [400, "invalid_request_error"],
+  invalid_cursor: [400, "invalid_request_error"],
+  invalid_url: [400, "invalid_request_error"],
+  invalid_event_type: [400, "invalid_request_error"],
+  charge_not_cancellable: [400, "invalid_request_error"],
+  charge_not_refundable: [400, "invalid_request_error"],
+  charge_disputed: [400, "invalid_request_error"],
+  refund_amount_exceeds_remaining: [400, "invalid_request_error"],
+  receipt_not_available: [400, "invalid_request_error"],
+  REFUND_NOT_SUPPORTED: [400, "invalid_request_error"],
+  invalid_file: [400, "invalid_request_error"],
+  unauthorized: [401, "authentication_error"],
+  invalid_credentials: [401, "authentication_error"],
+  forbidden: [403, "permission_error"],
+  test_mode_only: [403, "permission_error"],
+  API_KEY_ROLE_REQUIRED: [403, "permission_error"],
+  "fraud.customer_velocity_exceeded": [403, "permission_error"],
+  "fraud.account_velocity_exceeded": [403, "permission_error"],
+  not_found: [404, "not_found_error"],
+  conflict: [409, "conflict_error"],
+  idempotency_key_reused: [409, "conflict_error"],
+  idempotency_key_in_use: [409, "conflict_error"],
+  email_taken: [409, "conflict_error"],
+  EVIDENCE_NOT_UPLOADED: [409, "conflict_error"],
+  EVIDENCE_SIZE_MISMATCH: [409, "conflict_error"],
+  payload_too_large: [413, "invalid_request_error"],
+  unsupported_media_type: [415, "invalid_request_error"],
+  unprocessable_entity: [422, "invalid_request_error"],
+  rate_limited: [429, "rate_limit_error"],
+  internal_error: [500, "api_error"],
+  service_unavailable: [503, "api_error"],
+} as const satisfies Record<string, readonly [number, ErrorType]>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorDetail {
+  param: string;
+  message: string;
+}
+
+/** A failure with a code from ERROR_CODES; status and type come from the table. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { param?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    const [status, type] = ERROR_CODES[code];
+    this.status = status;
+    this.type = type;
+  }
+}
+
+/** Envelope body: `{error: {type, code, message, param?, details?}, request_id}`. */
+export function envelope(err: ApiError, requestId: string) {
+  const error: Record<string, unknown> = { type: err.type, code: err.code, message: err.message };
+  if (err.extra.param !== undefined) error.param = err.extra.param;
+  if (err.extra.details !== undefined) error.details = err.extra.details;
+  return { error, request_id: requestId };
+}
+
+/** Shorthand for the 404 every cross-account or unknown id gets. */
+export function notFound(what = "resource"): ApiError {
+  return new ApiError("not_found", `No such ${what}.`);
+}
+
+/** Shorthand for a single-field validation failure. */
+export function invalidParam(param: string, message: string, code: ErrorCode = "invalid_request"): ApiError {
+  return new ApiError(code, message, { param, details: [{ param, message }] });
+}

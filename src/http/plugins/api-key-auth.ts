@@ -1,0 +1,70 @@
+/**
+ * `apikey` header authentication for every server-to-server group (interface.md
+ * "Authentication" 1-3), plus the per-key rate limit and its headers.
+ */
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { sha256Hex } from "../../lib/crypto";
+import { findActiveKeyByFingerprint } from "../../domain/api-keys/repo";
+import { ApiError } from "../errors";
+import { requestFacts } from "../context";
+
+/** Who is calling: the key's account and mode. Every read and write is scoped by both. */
+export interface ApiKeyAuth {
+  accountId: string;
+  /** true for `ak_live_` keys, false for `ak_test_` (sandbox). */
+  livemode: boolean;
+  mode: "test" | "live";
+  keyId: string;
+  fingerprint: string;
+}
+
+const KEY_SHAPE = /^ak_(test|live)_[A-Za-z0-9_-]{20,64}$/;
+
+/** Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the limit. */
+export function authenticateApiKey(deps: Deps, raw: string | undefined | null, request: Request, set: { headers: Record<string, string | number> }): ApiKeyAuth {
+  if (!raw || !KEY_SHAPE.test(raw)) throw new ApiError("unauthorized", "Missing or invalid API key.");
+  const fingerprint = sha256Hex(raw);
+  const row = findActiveKeyByFingerprint(deps.db, fingerprint);
+  if (!row) throw new ApiError("unauthorized", "Missing or invalid API key.");
+  const auth: ApiKeyAuth = {
+    accountId: row.accountId,
+    livemode: row.mode === "live",
+    mode: row.mode as "test" | "live",
+    keyId: row.id,
+    fingerprint,
+  };
+  const facts = requestFacts(request);
+  facts.fingerprint = fingerprint;
+  facts.accountId = auth.accountId;
+  facts.livemode = auth.livemode;
+  if (deps.rateLimiter.enabled) {
+    const d = deps.rateLimiter.hit(row.id, row.accountId);
+    set.headers["x-ratelimit-limit-minute"] = String(d.limit);
+    set.headers["x-ratelimit-remaining-minute"] = String(d.remaining);
+    if (!d.allowed)
+      throw new ApiError("rate_limited", "Too many requests for this API key; retry after the window resets.", {
+        headers: {
+          "Retry-After": String(d.resetIn),
+          "X-RateLimit-Limit-Minute": String(d.limit),
+          "X-RateLimit-Remaining-Minute": "0",
+        },
+      });
+  }
+  return auth;
+}
+
+/**
+ * Elysia plugin: `.use(apiKeyAuth(deps))` gives every later route of the group `auth`.
+ * Runs at `derive` (before body validation), so a bad key is 401 whatever the body.
+ */
+export function apiKeyAuth(deps: Deps) {
+  return new Elysia().derive({ as: "scoped" }, ({ request, set }) => ({
+    auth: authenticateApiKey(deps, request.headers.get("apikey"), request, set as never),
+  }));
+}
+
+/** Throws 403 `test_mode_only` unless the caller uses a test key (sandbox helpers). */
+export function requireTestMode(auth: ApiKeyAuth): void {
+  if (auth.livemode) throw new ApiError("test_mode_only", "This route is only available with a test (ak_test_) key.");
+}

@@ -1,0 +1,25 @@
+/** Every route group of the API, in one list (src/app.ts mounts them). */
+import type { Deps } from "../../deps";
+import { authRoutes } from "./auth";
+import { operatorRoutes } from "./operator";
+import { walletRoutes } from "./wallets";
+import { chargeRoutes } from "./charges";
+import { publicRoutes } from "./public";
+import { webhookRoutes } from "./webhooks";
+import { paymentRoutes } from "./payments";
+import { medRoutes } from "./med";
+import { testHelperRoutes } from "./test-helpers";
+
+export function routeGroups(deps: Deps) {
+  return [
+    authRoutes(deps),
+    operatorRoutes(deps),
+    walletRoutes(deps),
+    chargeRoutes(deps),
+    publicRoutes(deps),
+    webhookRoutes(deps),
+    paymentRoutes(deps),
+    medRoutes(deps),
+    testHelperRoutes(deps),
+  ];
+}

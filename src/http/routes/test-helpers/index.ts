@@ -1,0 +1,15 @@
+/** /v1/test_helpers: sandbox-only helpers (extensions.md), one file per resource. */
+import { Elysia } from "elysia";
+import type { Deps } from "../../../deps";
+import { clockTestHelperRoutes } from "./clock";
+import { chargeTestHelperRoutes } from "./charges";
+import { medTestHelperRoutes } from "./med";
+import { refundTestHelperRoutes } from "./refunds";
+
+export function testHelperRoutes(deps: Deps) {
+  return new Elysia()
+    .use(clockTestHelperRoutes(deps))
+    .use(chargeTestHelperRoutes(deps))
+    .use(medTestHelperRoutes(deps))
+    .use(refundTestHelperRoutes(deps));
+}

@@ -1,0 +1,29 @@
+/** pino JSON logger to stdout. Never a transport (worker threads crash in the executable). */
+import pino from "pino";
+
+export type Logger = pino.Logger;
+
+/** Fields that must never reach a log line in clear (keys, tokens, passwords, documents, cards). */
+const REDACT = [
+  "apikey",
+  "authorization",
+  "password",
+  "*.password",
+  "apiKey",
+  "*.apiKey",
+  "secret",
+  "*.secret",
+  "token",
+  "access_token",
+  "document",
+  "*.document",
+  "cardNumber",
+  "*.cardNumber",
+  "req.headers.apikey",
+  "req.headers.authorization",
+];
+
+/** Creates the process logger at `level` ("silent" in tests). */
+export function createLogger(level = "info"): Logger {
+  return pino({ level, redact: { paths: REDACT, censor: "[redacted]" }, base: { svc: "cofre" } });
+}

@@ -1,0 +1,107 @@
+/**
+ * Test harness: an isolated in-memory Cofre per call (own database, ManualClock, silent logs),
+ * with seeded accounts and keys and a small `call` helper over `app.handle`.
+ */
+import { createDeps, type Deps } from "../../src/deps";
+import { createApp, type App } from "../../src/app";
+import { ManualClock } from "../../src/lib/clock";
+import type { Config } from "../../src/config";
+import { accounts, apiKeys, users } from "../../db/schema";
+import { newId, rawId } from "../../src/lib/ids";
+import { randomBase64Url, sha256Hex } from "../../src/lib/crypto";
+
+export interface Harness {
+  deps: Deps;
+  app: App;
+  clock: ManualClock;
+  /** Sends a request through the app; `body` objects are JSON-encoded. */
+  call: (method: string, path: string, opts?: CallOptions) => Promise<TestResponse>;
+  /** Creates an account with an OWNER user and one test and one live key. */
+  seedAccount: (opts?: SeedOptions) => Promise<SeededAccount>;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Sent as the `apikey` header. */
+  key?: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  bearer?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the body is JSON, else the text. */
+  body: any;
+  text: string;
+}
+
+export interface SeedOptions {
+  name?: string;
+  email?: string;
+  password?: string;
+  settings?: Partial<typeof accounts.$inferInsert>;
+}
+
+export interface SeededAccount {
+  accountId: string;
+  userId: string;
+  email: string;
+  password: string;
+  testKey: string;
+  liveKey: string;
+}
+
+export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T12:00:00.000Z"): Harness {
+  const clock = new ManualClock(start);
+  const deps = createDeps({
+    dataDir: ":memory:",
+    clock,
+    config: { logLevel: "silent", publicUrl: "http://localhost:3000", checkoutUrlBase: "http://localhost:3000/c", ...config },
+  });
+  const app = createApp(deps);
+
+  const call: Harness["call"] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key !== undefined) headers.apikey = opts.key;
+    if (opts.bearer !== undefined) headers.authorization = `Bearer ${opts.bearer}`;
+    let body: BodyInit | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  const seedAccount: Harness["seedAccount"] = async (opts = {}) => {
+    const now = clock.nowMs();
+    const accountId = newId("account");
+    const userId = newId("user");
+    const email = opts.email ?? `owner-${rawId().slice(-8)}@example.com`;
+    const password = opts.password ?? "correct horse battery staple";
+    deps.db.insert(accounts).values({ id: accountId, name: opts.name ?? "Loja Teste", createdAt: now, ...opts.settings }).run();
+    deps.db
+      .insert(users)
+      .values({ id: userId, accountId, email, passwordHash: await Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 }), role: "OWNER", createdAt: now })
+      .run();
+    const keys: Record<"test" | "live", string> = { test: "", live: "" };
+    for (const mode of ["test", "live"] as const) {
+      const clear = `ak_${mode}_${randomBase64Url(24)}`;
+      keys[mode] = clear;
+      deps.db
+        .insert(apiKeys)
+        .values({ id: newId("apiKey"), accountId, mode, fingerprint: sha256Hex(clear), prefix: clear.slice(0, 12), label: "seed", createdAt: now })
+        .run();
+    }
+    return { accountId, userId, email, password, testKey: keys.test, liveKey: keys.live };
+  };
+
+  return { deps, app, clock, call, seedAccount };
+}
