@@ -82,4 +82,42 @@ CREATE TABLE `events` (
 );
 --> statement-breakpoint
 CREATE INDEX `events_account_idx` ON `events` (`account_id`,`livemode`,`created_at`);--> statement-breakpoint
-CREATE INDEX `events_tx_idx` ON `events` (`transaction_id`);
+CREATE INDEX `events_tx_idx` ON `events` (`transaction_id`);--> statement-breakpoint
+CREATE TABLE `transactions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`account_id` text NOT NULL,
+	`livemode` integer NOT NULL,
+	`amount` integer NOT NULL,
+	`currency` text NOT NULL,
+	`status` text NOT NULL,
+	`payment_methods` text NOT NULL,
+	`paid_with` text,
+	`origin` text NOT NULL,
+	`customer_id` text,
+	`customer_name` text,
+	`customer_document` text,
+	`customer_email` text,
+	`customer_phone` text,
+	`expected_payer_tax_id` text,
+	`payer_lock_applied` integer DEFAULT false NOT NULL,
+	`metadata` text DEFAULT '{}' NOT NULL,
+	`webhook_url` text,
+	`pix_br_code` text,
+	`pix_txid` text,
+	`pix_location` text,
+	`expires_at` integer,
+	`ttl_seconds` integer,
+	`method_details` text DEFAULT '{}' NOT NULL,
+	`end_to_end_id` text,
+	`platform_fee` integer,
+	`refunded_amount` integer DEFAULT 0 NOT NULL,
+	`paid_at` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `tx_account_created_idx` ON `transactions` (`account_id`,`livemode`,`created_at`);--> statement-breakpoint
+CREATE INDEX `tx_account_status_idx` ON `transactions` (`account_id`,`livemode`,`status`,`created_at`);--> statement-breakpoint
+CREATE INDEX `tx_account_doc_idx` ON `transactions` (`account_id`,`livemode`,`customer_document`,`created_at`);--> statement-breakpoint
+CREATE UNIQUE INDEX `tx_txid_uq` ON `transactions` (`pix_txid`);--> statement-breakpoint
+CREATE UNIQUE INDEX `tx_e2e_uq` ON `transactions` (`end_to_end_id`);

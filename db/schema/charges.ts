@@ -1,2 +1,65 @@
-/** Tables of the charges group (filled by its issue). */
-export {};
+/**
+ * The one underlying record behind `/v1/charges` (public Charge, `ch_<raw id>`) and
+ * `/v1/payments` (Transaction, raw id): one row, two wire formats. Its status uses the
+ * transaction vocabulary; the public charge status is derived (src/domain/charges/model.ts).
+ */
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const transactions = sqliteTable(
+  "transactions",
+  {
+    /** Raw id (32 hex, UUIDv7): unguessable and time-ordered. */
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    livemode: integer("livemode", { mode: "boolean" }).notNull(),
+    /** Minor unit (centavos for BRL). */
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    /** Transaction status: PENDING, WAITING_PAYMENT, PROCESSING, PAID, APPROVED, REFUSED, CANCELLED, EXPIRED, REFUNDED, CHARGEBACK, DISPUTE. */
+    status: text("status").notNull(),
+    /** JSON array of offered methods, e.g. ["PIX"]. */
+    paymentMethods: text("payment_methods").notNull(),
+    /** Method the payer used, once paid. */
+    paidWith: text("paid_with"),
+    /** "charges" when created through /v1/charges or /v1/pix/charges, "payments" through /v1/payments. */
+    origin: text("origin").notNull(),
+    customerId: text("customer_id"),
+    customerName: text("customer_name"),
+    /** Digits only for CPF/CNPJ; as sent for other tax ids. */
+    customerDocument: text("customer_document"),
+    customerEmail: text("customer_email"),
+    customerPhone: text("customer_phone"),
+    /** Payer-lock document; echoed only when the lock applies (`payerLockApplied`). */
+    expectedPayerTaxId: text("expected_payer_tax_id"),
+    payerLockApplied: integer("payer_lock_applied", { mode: "boolean" }).notNull().default(false),
+    /** JSON object: merchant metadata plus informational blocks (`failure`, `med`). */
+    metadata: text("metadata").notNull().default("{}"),
+    /** Per-transaction webhook URL override (payments group). */
+    webhookUrl: text("webhook_url"),
+    /** Pix: EMV payload, cob txid, location (no scheme), expiry (epoch ms). */
+    pixBrCode: text("pix_br_code"),
+    pixTxid: text("pix_txid"),
+    pixLocation: text("pix_location"),
+    expiresAt: integer("expires_at"),
+    /** Seconds of the Pix QR lifetime requested at creation. */
+    ttlSeconds: integer("ttl_seconds"),
+    /** JSON object of method-specific details (multibanco, boleto, crypto, card...). */
+    methodDetails: text("method_details").notNull().default("{}"),
+    /** Pix end-to-end id of the settling payment. */
+    endToEndId: text("end_to_end_id"),
+    /** Platform fee in minor units, set when paid (never on the public charge). */
+    platformFee: integer("platform_fee"),
+    /** Sum of refunds that are not FAILED (minor units). */
+    refundedAmount: integer("refunded_amount").notNull().default(0),
+    paidAt: integer("paid_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("tx_account_created_idx").on(t.accountId, t.livemode, t.createdAt),
+    index("tx_account_status_idx").on(t.accountId, t.livemode, t.status, t.createdAt),
+    index("tx_account_doc_idx").on(t.accountId, t.livemode, t.customerDocument, t.createdAt),
+    uniqueIndex("tx_txid_uq").on(t.pixTxid),
+    uniqueIndex("tx_e2e_uq").on(t.endToEndId),
+  ],
+);
