@@ -8,6 +8,7 @@ import { ApiError, envelope, type ErrorDetail } from "./http/errors";
 import { pickRequestId, requestFacts } from "./http/context";
 import { docsPlugin } from "./http/docs";
 import { routeGroups } from "./http/routes";
+import { requestLogPlugin } from "./http/plugins/request-log";
 
 /** Paths whose bodies are not JSON (evidence uploads are raw bytes up to 10 MB). */
 const RAW_BODY_PREFIXES = ["/v1/uploads/"];
@@ -30,8 +31,7 @@ export function createApp(deps: Deps) {
     .onParse({ as: "global" }, async ({ request, contentType }) => {
       const path = new URL(request.url).pathname;
       if (RAW_BODY_PREFIXES.some((p) => path.startsWith(p))) return;
-      const text = await request.text();
-      if (text.length > config.maxBodyBytes) throw new ApiError("payload_too_large", "The request body is too large.");
+      const text = await readBodyText(request, config.maxBodyBytes);
       if (text.trim() === "") return {};
       if (!contentType?.toLowerCase().startsWith("application/json"))
         throw new ApiError("unsupported_media_type", "Request bodies must be JSON (Content-Type: application/json).");
@@ -41,12 +41,13 @@ export function createApp(deps: Deps) {
         throw new ApiError("invalid_json", "The request body is not valid JSON.");
       }
     })
-    .onError({ as: "global" }, ({ code, error, request }) => {
+    .onError({ as: "global" }, ({ code, error, request, set }) => {
       const facts = requestFacts(request);
       if (!facts.requestId) facts.requestId = pickRequestId(request.headers.get("x-request-id"));
       const err = toApiError(code, error);
+      facts.status = err.status;
       if (err.status >= 500) logger.error({ err: error, request_id: facts.requestId }, "unhandled error");
-      return errorResponse(err, facts.requestId);
+      return errorResponse(err, facts.requestId, set.headers as Record<string, unknown>);
     })
     .onAfterResponse({ as: "global" }, ({ request, set, route }) => {
       const facts = requestFacts(request);
@@ -55,13 +56,14 @@ export function createApp(deps: Deps) {
           request_id: facts.requestId,
           method: request.method,
           route: route ?? new URL(request.url).pathname,
-          status: typeof set.status === "number" ? set.status : 200,
+          status: facts.status ?? (typeof set.status === "number" ? set.status : 200),
           duration_ms: Math.round((performance.now() - facts.startedAt) * 100) / 100,
           key_fingerprint: facts.fingerprint,
         },
         "request",
       );
     })
+    .use(requestLogPlugin(deps))
     .use(docsPlugin(deps))
     .get("/healthz", () => ({ status: "ok" }), { detail: { tags: ["health"], summary: "Liveness" } })
     .get(
@@ -83,17 +85,52 @@ export function createApp(deps: Deps) {
 
 export type App = ReturnType<typeof createApp>;
 
-/** Renders `err` in the envelope with the request id header (and any headers the error carries). */
-export function errorResponse(err: ApiError, requestId: string): Response {
-  return new Response(JSON.stringify(envelope(err, requestId)), {
-    status: err.status,
-    headers: { "content-type": "application/json", "x-request-id": requestId, ...err.extra.headers },
-  });
+/**
+ * Renders `err` in the envelope with the request id header, the headers already set for the
+ * response (`carried`, e.g. the rate-limit headers of an authenticated request) and any headers
+ * the error carries (e.g. Retry-After).
+ */
+export function errorResponse(err: ApiError, requestId: string, carried: Record<string, unknown> = {}): Response {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(carried)) {
+    const lower = k.toLowerCase();
+    if (v === undefined || v === null || lower === "content-type" || lower === "content-length") continue;
+    headers.set(k, String(v));
+  }
+  for (const [k, v] of Object.entries(err.extra.headers ?? {})) headers.set(k, v);
+  headers.set("content-type", "application/json");
+  headers.set("x-request-id", requestId);
+  return new Response(JSON.stringify(envelope(err, requestId)), { status: err.status, headers });
+}
+
+/**
+ * Reads a request body as UTF-8 text, stopping with 413 `payload_too_large` as soon as more
+ * than `max` bytes arrived (whether or not Content-Length was sent).
+ */
+export async function readBodyText(request: Request, max: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      void reader.cancel().catch(() => {});
+      throw new ApiError("payload_too_large", "The request body is too large.");
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /** Maps anything thrown (ApiError, Elysia's validation/parse/404 errors, bugs) to an ApiError. */
 function toApiError(code: unknown, error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  // Elysia wraps what a parse hook throws (our 413/415/invalid_json) in a ParseError.
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof ApiError) return cause;
   switch (code) {
     case "NOT_FOUND":
       return new ApiError("not_found", "No route matches this method and path.");

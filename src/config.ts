@@ -14,23 +14,35 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body in bytes (413 above it). */
   maxBodyBytes: number;
+  /**
+   * Optional root of stored files (MED evidence). Default: `<dataDir>/files`; with an in-memory
+   * database (":memory:", tests) a fresh temporary folder per process. Not read from the environment.
+   */
+  storageDir?: string;
 }
 
 /** Thrown for an environment value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {}
 
-function int(env: Record<string, string | undefined>, name: string, dflt: number, min = 0): number {
+function int(env: Record<string, string | undefined>, name: string, dflt: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return dflt;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  if (!/^\d{1,15}$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   const n = Number(raw);
-  if (n < min) throw new ConfigError(`${name} must be >= ${min}`);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
 }
 
-/** Reads the configuration from `env` (defaults per extensions.md). Throws ConfigError. */
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/**
+ * Reads the configuration from `env` (variables and defaults of extensions.md "Running it", plus
+ * COFRE_MAX_BODY_BYTES). Throws ConfigError naming the variable for a value it cannot use.
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const port = int(env, "PORT", 3000);
+  const port = int(env, "PORT", 3000, 0, 65535);
+  const logLevel = env.LOG_LEVEL || "info";
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const publicUrl = (env.COFRE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   return {
     port,
@@ -42,7 +54,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     testClock: env.COFRE_TEST_CLOCK === "1",
     webhookAllowPrivate: env.COFRE_WEBHOOK_ALLOW_PRIVATE === "1",
     rateLimitPerMinute: int(env, "COFRE_RATE_LIMIT_PER_MINUTE", 6000),
-    logLevel: env.LOG_LEVEL || "info",
+    logLevel,
     maxBodyBytes: int(env, "COFRE_MAX_BODY_BYTES", 1024 * 1024, 1),
   };
 }

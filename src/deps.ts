@@ -12,6 +12,7 @@ import { ManualClock, SystemClock, type Clock } from "./lib/clock";
 import { createLogger, type Logger } from "./lib/logger";
 import { Scheduler } from "./jobs/scheduler";
 import { registerJobs } from "./jobs/registry";
+import { installPaymentAggregates } from "./domain/payments/aggregates";
 
 export interface Deps {
   config: Config;
@@ -43,6 +44,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const logger = opts.logger ?? createLogger(config.logLevel);
   const db = openDb(config.dataDir);
   runMigrations(db);
+  installPaymentAggregates(db);
   const deps: Deps = {
     config,
     db,

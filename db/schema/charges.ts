@@ -63,3 +63,27 @@ export const transactions = sqliteTable(
     uniqueIndex("tx_e2e_uq").on(t.endToEndId),
   ],
 );
+
+/**
+ * Signing keys of the Pix location payloads (JWS of the BCB CobPayload), one active key per data
+ * directory, generated on first use. Private key as JWK JSON; the public JWK is served as a JWKS.
+ */
+export const pixSigningKeys = sqliteTable("pix_signing_keys", {
+  kid: text("kid").primaryKey(),
+  alg: text("alg").notNull(),
+  privateJwk: text("private_jwk").notNull(),
+  publicJwk: text("public_jwk").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
+ * Sandbox provider faults (extensions.md `POST /v1/test_helpers/provider_faults`): the next
+ * `remaining` sandbox charge creations of the account meet a rejecting or unreachable provider.
+ */
+export const sandboxProviderFaults = sqliteTable("sandbox_provider_faults", {
+  accountId: text("account_id").primaryKey(),
+  /** "reject" | "unavailable" */
+  mode: text("mode").notNull(),
+  remaining: integer("remaining").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

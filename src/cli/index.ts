@@ -3,6 +3,8 @@
  * Each returns the process exit code.
  */
 import type { Deps } from "../deps";
+import { ledgerCommand } from "./ledger";
+import { initCommand, initStartupNotes } from "./init";
 
 export type Command = (args: string[]) => Promise<number> | number;
 
@@ -11,5 +13,9 @@ export const commands: {
   /** Lines logged after `serve` starts (e.g. how to run `init` on an empty database). */
   startupNotes?: (deps: Deps) => string[];
 } = {
-  table: {},
+  table: {
+    ledger: ledgerCommand,
+    init: initCommand,
+  },
+  startupNotes: initStartupNotes,
 };

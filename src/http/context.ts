@@ -9,6 +9,8 @@ export interface RequestFacts {
   livemode?: boolean;
   /** Path template of the matched route, for logs. */
   route?: string;
+  /** Status of an error response rendered by onError (the access log reads it). */
+  status?: number;
 }
 
 const facts = new WeakMap<Request, RequestFacts>();

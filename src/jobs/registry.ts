@@ -1,9 +1,17 @@
 /** Registers every job handler with the scheduler: one line per domain group. */
 import type { Deps } from "../deps";
 import { IDEMPOTENCY_PRUNE_JOB, registerIdempotencyJobs } from "../domain/idempotency/jobs";
+import { registerLedgerJobs } from "../domain/ledger/tranches";
+import { registerMedJobs } from "../domain/med/jobs";
+import { registerPaymentJobs } from "../domain/payments/refund-jobs";
+import { registerChargeJobs } from "../domain/charges/expiry";
 
 /** Called once by createDeps. Each group adds its own `register...Jobs(deps)` here. */
 export function registerJobs(deps: Deps): void {
   registerIdempotencyJobs(deps);
+  registerLedgerJobs(deps);
+  registerMedJobs(deps);
+  registerPaymentJobs(deps);
+  registerChargeJobs(deps);
   void IDEMPOTENCY_PRUNE_JOB;
 }

@@ -4,7 +4,7 @@
  * transaction and records the outcome. A job whose lease expired (the process died mid-run)
  * is claimed again; a job that was due while the process was down runs on start.
  */
-import { and, asc, eq, isNull, lt, lte, or, sql, min } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, lte, notInArray, or, sql, min } from "drizzle-orm";
 import { jobs } from "../../db/schema";
 import type { Db, DbOrTx } from "../db/client";
 import { tx } from "../db/client";
@@ -16,7 +16,10 @@ export interface JobRow {
   id: string;
   kind: string;
   payload: unknown;
-  /** 1 on the first run. */
+  /**
+   * Runs since the job was enqueued or last returned `{retryAt}`: 1 on the first run, 2 on the
+   * first retry after a thrown error or an expired lease, and so on.
+   */
   attempts: number;
   dueAt: number;
 }
@@ -165,7 +168,15 @@ export class Scheduler {
       const rows = t
         .select()
         .from(jobs)
-        .where(and(eq(jobs.state, "queued"), lte(jobs.dueAt, now), or(isNull(jobs.leaseUntil), lt(jobs.leaseUntil, now))))
+        .where(
+          and(
+            eq(jobs.state, "queued"),
+            lte(jobs.dueAt, now),
+            or(isNull(jobs.leaseUntil), lt(jobs.leaseUntil, now)),
+            // A job still running here is never started twice, even past its lease.
+            this.inflight.size ? notInArray(jobs.id, [...this.inflight.keys()]) : undefined,
+          ),
+        )
         .orderBy(asc(jobs.dueAt))
         .limit(limit)
         .all();
@@ -207,7 +218,7 @@ export class Scheduler {
     if (outcome && "retryAt" in outcome) {
       this.db
         .update(jobs)
-        .set({ leaseUntil: null, dueAt: new Date(outcome.retryAt).getTime() })
+        .set({ leaseUntil: null, attempts: 0, lastError: null, dueAt: new Date(outcome.retryAt).getTime() })
         .where(eq(jobs.id, job.id))
         .run();
     } else {

@@ -23,7 +23,11 @@ const REDACT = [
   "req.headers.authorization",
 ];
 
-/** Creates the process logger at `level` ("silent" in tests). */
-export function createLogger(level = "info"): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: "[redacted]" }, base: { svc: "cofre" } });
+/**
+ * Creates the process logger at `level` ("silent" in tests), writing JSON lines to stdout, or to
+ * `destination` (tests capture lines with any `{write(line)}` object).
+ */
+export function createLogger(level = "info", destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = { level, redact: { paths: REDACT, censor: "[redacted]" }, base: { svc: "cofre" } };
+  return destination ? pino(options, destination) : pino(options);
 }

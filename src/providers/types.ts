@@ -23,6 +23,8 @@ export interface PrepareContext {
   /** The transaction as it will be inserted (id, amount, currency, customer...). */
   tx: TransactionRow;
   settings: AccountSettings;
+  /** Receiver shown to the payer (BR Code fields 59/60): the account name and a city. */
+  merchant?: { name: string; city: string };
 }
 
 export interface MethodProvider {

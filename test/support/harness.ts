@@ -6,6 +6,7 @@ import { createDeps, type Deps } from "../../src/deps";
 import { createApp, type App } from "../../src/app";
 import { ManualClock } from "../../src/lib/clock";
 import type { Config } from "../../src/config";
+import type { Logger } from "../../src/lib/logger";
 import { accounts, apiKeys, users } from "../../db/schema";
 import { newId, rawId } from "../../src/lib/ids";
 import { randomBase64Url, sha256Hex } from "../../src/lib/crypto";
@@ -53,11 +54,13 @@ export interface SeededAccount {
   liveKey: string;
 }
 
-export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T12:00:00.000Z"): Harness {
+/** `logger`: optional (e.g. `createLogger("info", {write})` to capture log lines); default silent. */
+export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T12:00:00.000Z", logger?: Logger): Harness {
   const clock = new ManualClock(start);
   const deps = createDeps({
     dataDir: ":memory:",
     clock,
+    logger,
     config: { logLevel: "silent", publicUrl: "http://localhost:3000", checkoutUrlBase: "http://localhost:3000/c", ...config },
   });
   const app = createApp(deps);

@@ -34,6 +34,30 @@ export function getAccountSettings(db: DbOrTx, accountId: string): AccountSettin
   };
 }
 
+/** Column of each setting (the wire names are the keys of AccountSettings). */
+const COLUMNS = {
+  payer_lock_enabled: "payerLockEnabled",
+  default_expires_in: "defaultExpiresIn",
+  pix_fee_bps: "pixFeeBps",
+  pix_fee_fixed: "pixFeeFixed",
+  settlement_delay_seconds: "settlementDelaySeconds",
+  customer_velocity_max: "customerVelocityMax",
+  account_velocity_max: "accountVelocityMax",
+  velocity_window_seconds: "velocityWindowSeconds",
+} as const satisfies Record<keyof AccountSettings, keyof typeof accounts.$inferInsert>;
+
+/**
+ * Applies the operator's `patch` (already validated: ranges of extensions.md "Operator API") and
+ * returns the settings after it, or undefined when the account does not exist (nothing written).
+ */
+export function updateAccountSettings(db: DbOrTx, accountId: string, patch: Partial<AccountSettings>): AccountSettings | undefined {
+  const set: Partial<typeof accounts.$inferInsert> = {};
+  for (const [k, col] of Object.entries(COLUMNS) as [keyof AccountSettings, (typeof COLUMNS)[keyof AccountSettings]][])
+    if (patch[k] !== undefined) (set as Record<string, unknown>)[col] = patch[k];
+  if (Object.keys(set).length > 0) db.update(accounts).set(set).where(eq(accounts.id, accountId)).run();
+  return getAccountSettings(db, accountId);
+}
+
 /** Platform fee of a paid Pix amount: `round(amount * bps / 10000) + fixed`, never above the amount. */
 export function pixFee(settings: Pick<AccountSettings, "pix_fee_bps" | "pix_fee_fixed">, amount: number): number {
   return Math.min(amount, Math.round((amount * settings.pix_fee_bps) / 10000) + settings.pix_fee_fixed);

@@ -1,7 +1,7 @@
-/** API key rows: lookups by fingerprint (drizzle only). */
-import { and, eq, isNull } from "drizzle-orm";
+/** API key rows (drizzle only). Only the SHA-256 fingerprint and a display prefix are stored. */
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { apiKeys } from "../../../db/schema";
-import type { DbOrTx } from "../../db/client";
+import type { Db, DbOrTx } from "../../db/client";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -12,4 +12,56 @@ export function findActiveKeyByFingerprint(db: DbOrTx, fingerprint: string): Api
     .from(apiKeys)
     .where(and(eq(apiKeys.fingerprint, fingerprint), isNull(apiKeys.revokedAt)))
     .get();
+}
+
+function prepareLookup(db: Db) {
+  return db
+    .select({ id: apiKeys.id, accountId: apiKeys.accountId, mode: apiKeys.mode })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.fingerprint, sql.placeholder("fp")), isNull(apiKeys.revokedAt)))
+    .prepare();
+}
+const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
+
+/**
+ * Hot-path lookup for apikey authentication: a prepared statement per database, read on every
+ * request (no cache, so a revoked or rotated key fails on the very next request).
+ */
+export function lookupActiveKey(db: Db, fingerprint: string): { id: string; accountId: string; mode: string } | undefined {
+  let q = lookups.get(db);
+  if (!q) lookups.set(db, (q = prepareLookup(db)));
+  return q.get({ fp: fingerprint });
+}
+
+/** The active key `id` of `accountId`, or undefined (other account, revoked or unknown). */
+export function findActiveKeyInAccount(db: DbOrTx, accountId: string, id: string): ApiKeyRow | undefined {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .get();
+}
+
+/** Active keys of `accountId`, newest first. */
+export function listActiveKeys(db: DbOrTx, accountId: string): ApiKeyRow[] {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    .all();
+}
+
+export function insertKey(db: DbOrTx, row: typeof apiKeys.$inferInsert): void {
+  db.insert(apiKeys).values(row).run();
+}
+
+/** Marks key `id` of `accountId` revoked at `now`; returns true when it was active. */
+export function markRevoked(db: DbOrTx, accountId: string, id: string, now: number): boolean {
+  const r = db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .run() as unknown as { changes: number };
+  return r.changes === 1;
 }

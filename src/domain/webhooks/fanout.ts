@@ -1,14 +1,72 @@
 /**
- * Fan-out of a stored event to one delivery per subscribed ACTIVE endpoint of the same account
- * and mode, inside the business transaction (filled by the issue "Webhooks").
+ * Fan-out of a stored event, inside the business transaction (transactional outbox): one
+ * delivery per subscribed ACTIVE endpoint of the same account and mode, plus one delivery to
+ * the transaction's own `webhookUrl` for LEGACY-family events (`payment.*`, `withdrawal.*`)
+ * about a transaction that has one, unless an endpoint with that exact URL already gets the
+ * event. Per-transaction deliveries are signed with the account's transaction-webhook secret
+ * (created here when missing; read it with POST /v1/webhooks/transaction-secret/rotate).
+ * Each delivery gets one `webhook.deliver` job, committed with it.
  */
 import type { Tx } from "../../db/client";
 import type { Deps } from "../../deps";
+import { randomHex } from "../../lib/crypto";
+import { newId } from "../../lib/ids";
 import type { StoredEvent } from "../events/emit";
+import { MAX_ATTEMPTS } from "./model";
+import { activeEndpoints, insertDelivery, putTransactionSecret, transactionSecret, transactionWebhookUrl, type Scope } from "./repo";
+
+/** Job kind of one delivery's attempts (registered by registerWebhookJobs). */
+export const DELIVER_JOB = "webhook.deliver";
+
+/** Dedupe key of a delivery's job: at most one live job per delivery. */
+export function deliverJobKey(deliveryId: string): string {
+  return `${DELIVER_JOB}:${deliveryId}`;
+}
 
 /** Creates the delivery rows (and their jobs) for `event` with `t`. */
 export function fanOut(deps: Deps, t: Tx, event: StoredEvent): void {
-  void deps;
-  void t;
-  void event;
+  const scope: Scope = { accountId: event.accountId, livemode: event.livemode };
+  const urls = new Set<string>();
+  for (const ep of activeEndpoints(t, scope)) {
+    if (!(JSON.parse(ep.events) as string[]).includes(event.type)) continue;
+    urls.add(ep.url);
+    createDelivery(deps, t, event, { endpointId: ep.id, targetUrl: null });
+  }
+  if (event.family === "legacy" && event.transactionId) {
+    const url = transactionWebhookUrl(t, scope, event.transactionId);
+    if (url && !urls.has(url)) {
+      ensureTransactionSecret(deps, t, scope);
+      createDelivery(deps, t, event, { endpointId: null, targetUrl: url });
+    }
+  }
+}
+
+/** The scope's transaction-webhook secret, created (64 hex) when missing. */
+export function ensureTransactionSecret(deps: Deps, t: Tx, scope: Scope): string {
+  const existing = transactionSecret(t, scope);
+  if (existing) return existing;
+  const secret = randomHex(32);
+  putTransactionSecret(t, scope, secret, deps.clock.nowMs());
+  return secret;
+}
+
+function createDelivery(deps: Deps, t: Tx, event: StoredEvent, dest: { endpointId: string | null; targetUrl: string | null }): void {
+  const id = newId("webhookDelivery");
+  const now = deps.clock.nowMs();
+  insertDelivery(t, {
+    id,
+    accountId: event.accountId,
+    livemode: event.livemode,
+    endpointId: dest.endpointId,
+    targetUrl: dest.targetUrl,
+    eventId: event.id,
+    eventType: event.type,
+    family: event.family,
+    status: "PENDING",
+    attempts: 0,
+    maxAttempts: MAX_ATTEMPTS,
+    createdAt: now,
+    updatedAt: now,
+  });
+  deps.jobs.enqueue(t, { kind: DELIVER_JOB, payload: { deliveryId: id }, dueAt: now, dedupeKey: deliverJobKey(id) });
 }

@@ -1,11 +1,18 @@
 /**
  * `apikey` header authentication for every server-to-server group (interface.md
  * "Authentication" 1-3), plus the per-key rate limit and its headers.
+ *
+ * The key is compared exactly: anything but `ak_test_`/`ak_live_` + 32 base64url characters is
+ * 401 (a key wrapped in non-ASCII whitespace such as U+00A0, or with any inner character added).
+ * Note: HTTP itself (RFC 9110 field values; the Fetch Headers API; Bun's parser) strips leading and
+ * trailing SP/HTAB before any application code runs, so those never reach this check.
+ * There is no lookup cache: every request reads the key row (prepared statement), so a rotated
+ * or revoked key fails on the very next request.
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { sha256Hex } from "../../lib/crypto";
-import { findActiveKeyByFingerprint } from "../../domain/api-keys/repo";
+import { lookupActiveKey } from "../../domain/api-keys/repo";
 import { ApiError } from "../errors";
 import { requestFacts } from "../context";
 
@@ -19,13 +26,14 @@ export interface ApiKeyAuth {
   fingerprint: string;
 }
 
-const KEY_SHAPE = /^ak_(test|live)_[A-Za-z0-9_-]{20,64}$/;
+/** `ak_` + mode + `_` + 24 random bytes as unpadded base64url (32 characters). */
+const KEY_SHAPE = /^ak_(test|live)_[A-Za-z0-9_-]{32}$/;
 
 /** Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the limit. */
 export function authenticateApiKey(deps: Deps, raw: string | undefined | null, request: Request, set: { headers: Record<string, string | number> }): ApiKeyAuth {
   if (!raw || !KEY_SHAPE.test(raw)) throw new ApiError("unauthorized", "Missing or invalid API key.");
   const fingerprint = sha256Hex(raw);
-  const row = findActiveKeyByFingerprint(deps.db, fingerprint);
+  const row = lookupActiveKey(deps.db, fingerprint);
   if (!row) throw new ApiError("unauthorized", "Missing or invalid API key.");
   const auth: ApiKeyAuth = {
     accountId: row.accountId,

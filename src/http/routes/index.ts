@@ -9,6 +9,7 @@ import { webhookRoutes } from "./webhooks";
 import { paymentRoutes } from "./payments";
 import { medRoutes } from "./med";
 import { testHelperRoutes } from "./test-helpers";
+import { pingRoutes } from "./ping";
 
 export function routeGroups(deps: Deps) {
   return [
@@ -21,5 +22,6 @@ export function routeGroups(deps: Deps) {
     paymentRoutes(deps),
     medRoutes(deps),
     testHelperRoutes(deps),
+    pingRoutes(deps),
   ];
 }

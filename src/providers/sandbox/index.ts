@@ -1,2 +1,2 @@
 /** Registers every sandbox method provider (one file per method in this folder). */
-export {};
+import "./pix";

@@ -1,9 +1,11 @@
 /** Dashboard login, account, members, API keys and request logs (bearer-token routes). */
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
+import { loginRoutes } from "./login";
+import { accountRoutes } from "./account";
+import { apiKeyRoutes } from "./api-keys";
+import { requestLogRoutes } from "./request-logs";
 
-/** Route group; filled by the issue "Accounts, dashboard login, API keys". */
 export function authRoutes(deps: Deps) {
-  void deps;
-  return new Elysia();
+  return new Elysia().use(loginRoutes(deps)).use(accountRoutes(deps)).use(apiKeyRoutes(deps)).use(requestLogRoutes(deps));
 }

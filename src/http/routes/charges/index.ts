@@ -1,9 +1,72 @@
-/** POST/GET /v1/charges, POST /v1/pix/charges. */
+/**
+ * POST /v1/charges, POST /v1/pix/charges (shortcut: payment_method fixed to `pix`),
+ * GET /v1/charges/{id} and GET /v1/charges (cursor list). HTTP only: schemas, status, headers.
+ */
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
+import { createCharge, getCharge, listCharges, type CreateChargeBody } from "../../../domain/charges/service";
+import { invalidParam } from "../../errors";
+import { idempotent } from "../../idempotent";
+import { apiKeyAuth } from "../../plugins/api-key-auth";
+import { Amount, Metadata, Str, StrictInt, StrictObject, Type } from "../../schemas";
 
-/** Route group; filled by the issue "Pix charges end to end". */
+const Customer = StrictObject({
+  name: Type.Optional(Str({ maxLength: 200 })),
+  document: Type.Optional(Str({ maxLength: 32 })),
+  email: Type.Optional(Str({ maxLength: 254 })),
+  phone: Type.Optional(Str({ maxLength: 32 })),
+});
+
+const fields = {
+  amount: Amount(),
+  currency: Type.Optional(Str({ minLength: 1, maxLength: 8 })),
+  description: Type.Optional(Str()),
+  expires_in: Type.Optional(StrictInt()),
+  customer: Type.Optional(Customer),
+  expected_payer_tax_id: Type.Optional(Str({ maxLength: 32 })),
+  metadata: Type.Optional(Metadata()),
+};
+
+/** Body of POST /v1/charges (`payment_method` required by the rules, checked in the service). */
+export const ChargeBody = StrictObject({ ...fields, payment_method: Type.Optional(Str({ maxLength: 32 })) });
+
+const tags = ["charges"];
+
+/** One value per query parameter (a repeated parameter is a 400). */
+function queryOf(request: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URL(request.url).searchParams) {
+    if (k in out) throw invalidParam(k, `${k} may be given once.`);
+    out[k] = v;
+  }
+  return out;
+}
+
 export function chargeRoutes(deps: Deps) {
-  void deps;
-  return new Elysia();
+  return new Elysia()
+    .use(apiKeyAuth(deps))
+    .post(
+      "/v1/charges",
+      (ctx) =>
+        idempotent(deps, ctx, "POST /v1/charges", async (claim) => ({
+          status: 201,
+          body: await createCharge(deps, ctx.auth, ctx.body as CreateChargeBody, claim),
+        })),
+      { body: ChargeBody, detail: { tags, summary: "Create a Pix charge (Idempotency-Key required)" } },
+    )
+    .post(
+      "/v1/pix/charges",
+      (ctx) =>
+        idempotent(deps, ctx, "POST /v1/pix/charges", async (claim) => ({
+          status: 201,
+          body: await createCharge(deps, ctx.auth, { ...(ctx.body as CreateChargeBody), payment_method: ctx.body.payment_method ?? "pix" }, claim),
+        })),
+      { body: ChargeBody, detail: { tags, summary: "Create a Pix charge (shortcut: payment_method = pix)" } },
+    )
+    .get("/v1/charges", ({ auth, request }) => listCharges(deps, auth, queryOf(request)), {
+      detail: { tags, summary: "List charges (cursor: starting_after; page/offset are rejected)" },
+    })
+    .get("/v1/charges/:id", ({ auth, params }) => getCharge(deps, auth, params.id), {
+      detail: { tags, summary: "Retrieve a charge by ch_ id or raw id" },
+    });
 }

@@ -1,9 +1,77 @@
-/** Sandbox test helpers for MED: open, resolve, request_evidence. */
+/**
+ * Sandbox test helpers for MED (extensions.md, test keys only): the payer's bank opens a MED on
+ * a paid charge, a ruling reaches the platform, the platform asks for evidence.
+ */
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
+import { Type, StrictObject, Amount } from "../../schemas";
+import { invalidParam } from "../../errors";
+import { apiKeyAuth, requireTestMode } from "../../plugins/api-key-auth";
+import { applyMedNotice, requestEvidence, resolveCase } from "../../../domain/med/service";
+import { parseIsoDate } from "../../../domain/med/list";
+import { MED_CASE_TYPES, MED_METHODS, RULINGS, type MedMethod } from "../../../domain/med/model";
+import { toPublicCase } from "../../../domain/med/views";
+import { stripPrefix } from "../../../lib/ids";
 
-/** Route group; filled by the issue "MED dispute cases". */
+/** `{outcome}` of a ruling: upheld | merchant_favor | withdrawn | closed_without_refund. */
+export const RulingBody = StrictObject({ outcome: Type.Union(RULINGS.map((r) => Type.Literal(r))) });
+
 export function medTestHelperRoutes(deps: Deps) {
-  void deps;
-  return new Elysia();
+  const doc = (summary: string) => ({ tags: ["test_helpers"], summary });
+  return new Elysia()
+    .use(apiKeyAuth(deps))
+    .post(
+      "/v1/test_helpers/charges/:id/med",
+      ({ auth, params, body: sent, set }) => {
+        requireTestMode(auth);
+        const body = sent ?? {};
+        let responseDeadline: number | null = null;
+        if (body.response_deadline !== undefined) {
+          responseDeadline = parseIsoDate(body.response_deadline);
+          if (responseDeadline === null || responseDeadline <= deps.clock.nowMs())
+            throw invalidParam("response_deadline", "response_deadline must be a future ISO 8601 date-time.");
+        }
+        const reason = body.reason ?? null;
+        const method: MedMethod = reason && (MED_METHODS as readonly string[]).includes(reason) ? (reason as MedMethod) : "other";
+        const row = applyMedNotice(deps, {
+          accountId: auth.accountId,
+          livemode: auth.livemode,
+          transactionId: stripPrefix(params.id, "ch_"),
+          type: body.type,
+          amount: body.amount,
+          reason,
+          method,
+          responseDeadline,
+        });
+        set.status = 201;
+        return toPublicCase(row);
+      },
+      {
+        body: Type.Optional(
+          StrictObject({
+            type: Type.Optional(Type.Union(MED_CASE_TYPES.map((x) => Type.Literal(x)))),
+            amount: Type.Optional(Amount()),
+            reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+            response_deadline: Type.Optional(Type.String({ description: "ISO 8601, in the future" })),
+          }),
+        ),
+        detail: doc("Open a MED on a paid charge (sandbox)"),
+      },
+    )
+    .post(
+      "/v1/test_helpers/med/cases/:id/resolve",
+      ({ auth, params, body }) => {
+        requireTestMode(auth);
+        return toPublicCase(resolveCase(deps, auth, params.id, body.outcome));
+      },
+      { body: RulingBody, detail: doc("A MED ruling reaches the platform (sandbox)") },
+    )
+    .post(
+      "/v1/test_helpers/med/cases/:id/request_evidence",
+      ({ auth, params }) => {
+        requireTestMode(auth);
+        return toPublicCase(requestEvidence(deps, auth, params.id));
+      },
+      { detail: doc("The platform asks for evidence (sandbox)") },
+    );
 }

@@ -1,9 +1,33 @@
-/** GET /v1/wallets/balance and GET /v1/wallets. */
-import { Elysia } from "elysia";
+/** GET /v1/wallets/balance and GET /v1/wallets (interface.md "Wallets"); apikey auth, read-only. */
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
+import { apiKeyAuth } from "../../plugins/api-key-auth";
+import { ApiError } from "../../errors";
+import { flatBalanceView, fullBalanceView, parseCurrency, walletListView } from "../../../domain/ledger/views";
 
-/** Route group; filled by the issue "Ledger and wallets". */
+/**
+ * Wallet routes. Without `currency`: the full balance shape; with `currency=<ISO 4217>`: the flat
+ * single-currency shape; a malformed or unknown code -> 400 `invalid_currency`. Missing or
+ * invalid key -> 401 (never 404). Balances are those of the key's mode only.
+ */
 export function walletRoutes(deps: Deps) {
-  void deps;
-  return new Elysia();
+  return new Elysia()
+    .use(apiKeyAuth(deps))
+    .get(
+      "/v1/wallets/balance",
+      ({ auth, query, request }) => {
+        if (query.currency === undefined) return fullBalanceView(deps.db, auth.accountId, auth.livemode);
+        const repeated = new URL(request.url).searchParams.getAll("currency").length > 1;
+        const currency = repeated ? null : parseCurrency(query.currency);
+        if (!currency) throw new ApiError("invalid_currency", "currency must be a known ISO 4217 code, e.g. BRL.", { param: "currency" });
+        return flatBalanceView(deps.db, auth.accountId, auth.livemode, currency);
+      },
+      {
+        query: t.Object({ currency: t.Optional(t.String()) }),
+        detail: { tags: ["wallets"], summary: "Balance of the account (all currencies, or one with ?currency=)" },
+      },
+    )
+    .get("/v1/wallets", ({ auth }) => walletListView(deps.db, auth.accountId, auth.livemode), {
+      detail: { tags: ["wallets"], summary: "Operational wallets of the account, one per currency" },
+    });
 }

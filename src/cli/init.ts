@@ -1,0 +1,59 @@
+/**
+ * `cofre init --email E --password P [--account-name N]` (extensions.md "Command line"): creates an
+ * account and its OWNER user, prints one JSON line `{"account_id","user_id","email"}` and exits 0.
+ * An email that already exists: message on stderr, exit 1, nothing changed. Bad arguments: exit 2.
+ */
+import { createDeps, type Deps } from "../deps";
+import { countAccounts } from "../domain/accounts/repo";
+import { createAccountWithOwner } from "../domain/accounts/service";
+import { ApiError } from "../http/errors";
+
+const USAGE = "usage: cofre init --email E --password P [--account-name N]\n";
+const FLAGS = new Set(["email", "password", "account-name"]);
+
+/** Parses `--flag value` and `--flag=value`; returns null on an unknown flag or a missing value. */
+export function parseInitArgs(args: string[]): { email: string; password: string; accountName?: string } | null {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith("--")) return null;
+    const eq = a.indexOf("=");
+    const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
+    if (!FLAGS.has(name) || name in out) return null;
+    let value: string | undefined;
+    if (eq >= 0) value = a.slice(eq + 1);
+    else value = args[++i];
+    if (value === undefined) return null;
+    out[name] = value;
+  }
+  if (!out.email || !out.password) return null;
+  return { email: out.email, password: out.password, accountName: out["account-name"] };
+}
+
+export async function initCommand(args: string[]): Promise<number> {
+  const input = parseInitArgs(args);
+  if (!input) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const deps = createDeps();
+  try {
+    const created = await createAccountWithOwner(deps.db, deps.clock, input);
+    process.stdout.write(JSON.stringify({ account_id: created.accountId, user_id: created.userId, email: created.email }) + "\n");
+    return 0;
+  } catch (err) {
+    if (err instanceof ApiError) {
+      process.stderr.write(`cofre init: ${err.code === "email_taken" ? `a user with email ${input.email.trim().toLowerCase()} already exists` : err.message}\n`);
+      return err.code === "email_taken" ? 1 : 2;
+    }
+    throw err;
+  } finally {
+    deps.db.$client.close();
+  }
+}
+
+/** Startup lines for `serve`: how to run `init` while the database has no account. */
+export function initStartupNotes(deps: Deps): string[] {
+  if (countAccounts(deps.db) > 0) return [];
+  return ["No account yet. Create the first one with: cofre init --email you@example.com --password '<password>' [--account-name 'My shop'] (in development: bun src/main.ts init ...)"];
+}

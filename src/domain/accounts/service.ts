@@ -1,0 +1,86 @@
+/**
+ * Account use cases: the first account and its OWNER (`cofre init`), members added from the
+ * dashboard (extensions.md "Dashboard authentication"). Emails are stored trimmed and lowercased
+ * and are unique across the whole service (one login per email).
+ */
+import isEmail from "validator/lib/isEmail";
+import type { Db } from "../../db/client";
+import { tx } from "../../db/client";
+import type { Clock } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import { ApiError, invalidParam } from "../../http/errors";
+import { hashPassword, passwordProblem } from "../auth/passwords";
+import { canManage, ROLES, type Role } from "./roles";
+import { findUserByEmail, insertAccount, insertUser, type UserRow } from "./repo";
+
+/** Trimmed, lowercased email. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Validates and normalizes an email for a new user. Throws 400 `invalid_request` (param `email`). */
+export function checkNewEmail(email: string): string {
+  const e = normalizeEmail(email);
+  if (e.length > 254 || !isEmail(e)) throw invalidParam("email", "Must be a valid email address.");
+  return e;
+}
+
+/** Throws 400 `invalid_request` (param `password`) unless the password is 8-256 characters. */
+export function checkNewPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw invalidParam("password", problem);
+}
+
+export interface CreatedAccount {
+  accountId: string;
+  userId: string;
+  email: string;
+}
+
+/**
+ * Creates an account (operator settings at their defaults) and its OWNER user, in one transaction.
+ * Throws 400 for a bad email/password, 409 `email_taken` when the email exists (nothing written).
+ */
+export async function createAccountWithOwner(
+  db: Db,
+  clock: Clock,
+  input: { email: string; password: string; accountName?: string },
+): Promise<CreatedAccount> {
+  const email = checkNewEmail(input.email);
+  checkNewPassword(input.password);
+  const name = (input.accountName ?? "").trim() || email;
+  const passwordHash = await hashPassword(input.password);
+  return tx(db, (t) => {
+    if (findUserByEmail(t, email)) throw new ApiError("email_taken", "A user with this email already exists.", { param: "email" });
+    const now = clock.nowMs();
+    const accountId = newId("account");
+    const userId = newId("user");
+    insertAccount(t, { id: accountId, name, createdAt: now });
+    insertUser(t, { id: userId, accountId, email, passwordHash, role: "OWNER", createdAt: now });
+    return { accountId, userId, email };
+  });
+}
+
+/**
+ * Adds a member to `accountId`. Only OWNER/ADMIN may (403 `API_KEY_ROLE_REQUIRED`); only an OWNER
+ * may add another OWNER (403 `forbidden`). 409 `email_taken` when the email exists anywhere.
+ */
+export async function addMember(
+  db: Db,
+  clock: Clock,
+  actor: { accountId: string; role: string },
+  input: { email: string; password: string; role: string },
+): Promise<UserRow> {
+  if (!canManage(actor.role)) throw new ApiError("API_KEY_ROLE_REQUIRED", "Adding members requires the OWNER or ADMIN role.");
+  if (!(ROLES as readonly string[]).includes(input.role)) throw invalidParam("role", `Must be one of ${ROLES.join(", ")}.`);
+  if (input.role === "OWNER" && actor.role !== "OWNER") throw new ApiError("forbidden", "Only an OWNER can add another OWNER.", { param: "role" });
+  const email = checkNewEmail(input.email);
+  checkNewPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  return tx(db, (t) => {
+    if (findUserByEmail(t, email)) throw new ApiError("email_taken", "A user with this email already exists.", { param: "email" });
+    const row: UserRow = { id: newId("user"), accountId: actor.accountId, email, passwordHash, role: input.role as Role, createdAt: clock.nowMs() };
+    insertUser(t, row);
+    return row;
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * The request log (interface.md "Authentication" 9): one row per apikey-authenticated request.
+ * Rows are buffered and written in batches (one transaction, one prepared insert per row) on the
+ * next turn of the event loop, so logging adds no commit to the request path. Readers call
+ * `flushRequestLog` first.
+ */
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+import { requestLogs } from "../../../db/schema";
+import type { Db } from "../../db/client";
+import { iso } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import { invalidParam } from "../../http/errors";
+
+export interface RequestLogInput {
+  accountId: string;
+  livemode: boolean;
+  method: string;
+  path: string;
+  status: number;
+  requestId: string;
+  keyFingerprint: string;
+  durationMs: number;
+  /** Epoch ms. */
+  at: number;
+}
+
+/** Most rows held before a synchronous flush. */
+const MAX_BUFFER = 500;
+
+class RequestLogWriter {
+  private buffer: (typeof requestLogs.$inferInsert)[] = [];
+  private scheduled = false;
+  private insert;
+  constructor(private readonly db: Db) {
+    this.insert = db
+      .insert(requestLogs)
+      .values({
+        id: sql.placeholder("id"),
+        accountId: sql.placeholder("accountId"),
+        livemode: sql.placeholder("livemode"),
+        method: sql.placeholder("method"),
+        path: sql.placeholder("path"),
+        status: sql.placeholder("status"),
+        requestId: sql.placeholder("requestId"),
+        keyFingerprint: sql.placeholder("keyFingerprint"),
+        durationMs: sql.placeholder("durationMs"),
+        createdAt: sql.placeholder("createdAt"),
+      })
+      .prepare();
+  }
+
+  push(e: RequestLogInput): void {
+    this.buffer.push({
+      id: newId("requestLog"),
+      accountId: e.accountId,
+      livemode: e.livemode,
+      method: e.method,
+      path: e.path.slice(0, 500),
+      status: e.status,
+      requestId: e.requestId,
+      keyFingerprint: e.keyFingerprint,
+      durationMs: Math.max(0, Math.round(e.durationMs)),
+      createdAt: e.at,
+    });
+    if (this.buffer.length >= MAX_BUFFER) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.buffer.length === 0) return;
+    const rows = this.buffer;
+    this.buffer = [];
+    try {
+      this.db.transaction(() => {
+        for (const r of rows) this.insert.run({ ...r, livemode: r.livemode ? 1 : 0 } as never);
+      });
+    } catch {
+      // The database is closed (shutdown) or failing: request logging never breaks a request.
+    }
+  }
+}
+
+const writers = new WeakMap<Db, RequestLogWriter>();
+function writer(db: Db): RequestLogWriter {
+  let w = writers.get(db);
+  if (!w) writers.set(db, (w = new RequestLogWriter(db)));
+  return w;
+}
+
+/** Queues one row (written within the next event-loop turn). */
+export function recordRequest(db: Db, e: RequestLogInput): void {
+  writer(db).push(e);
+}
+
+/** Writes every queued row now. */
+export function flushRequestLog(db: Db): void {
+  writers.get(db)?.flush();
+}
+
+export interface RequestLogQuery {
+  /** 1-100. */
+  limit: number;
+  startingAfter?: string;
+  status?: number;
+  fingerprint?: string;
+}
+
+/** Public shape of one log row. */
+export function requestLogView(r: typeof requestLogs.$inferSelect) {
+  return {
+    id: r.id,
+    created_at: iso(r.createdAt),
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    request_id: r.requestId,
+    key_fingerprint: r.keyFingerprint,
+    mode: r.livemode ? "live" : "test",
+    duration_ms: r.durationMs,
+  };
+}
+
+/**
+ * The account's log rows, newest first, after the cursor `startingAfter` (an id of one of the
+ * account's rows, else 400 `invalid_cursor`). Returns `{object: "list", data, has_more, next_cursor}`.
+ */
+export function listRequestLogs(db: Db, accountId: string, q: RequestLogQuery) {
+  flushRequestLog(db);
+  const where: SQL[] = [eq(requestLogs.accountId, accountId)];
+  if (q.startingAfter !== undefined) {
+    const c = db
+      .select({ seq: requestLogs.seq })
+      .from(requestLogs)
+      .where(and(eq(requestLogs.id, q.startingAfter), eq(requestLogs.accountId, accountId)))
+      .get();
+    if (!c) throw invalidParam("starting_after", "Not a request log entry of this account.", "invalid_cursor");
+    where.push(lt(requestLogs.seq, c.seq));
+  }
+  if (q.status !== undefined) where.push(eq(requestLogs.status, q.status));
+  if (q.fingerprint !== undefined) where.push(eq(requestLogs.keyFingerprint, q.fingerprint));
+  const rows = db
+    .select()
+    .from(requestLogs)
+    .where(and(...where))
+    .orderBy(desc(requestLogs.seq))
+    .limit(q.limit + 1)
+    .all();
+  const hasMore = rows.length > q.limit;
+  const data = rows.slice(0, q.limit).map(requestLogView);
+  return { object: "list" as const, data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1]!.id : null };
+}

@@ -1,0 +1,45 @@
+/**
+ * Password hashing with Bun.password (argon2id). Production uses Bun's default cost; under
+ * NODE_ENV=test a small memory cost keeps the suite fast (the hash records its own parameters,
+ * so verification works either way).
+ */
+
+type HashOptions = { algorithm: "argon2id"; memoryCost?: number; timeCost?: number };
+
+/** Hashing parameters in effect (cheap under NODE_ENV=test). */
+export function hashOptions(): HashOptions {
+  return process.env.NODE_ENV === "test" ? { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 } : { algorithm: "argon2id" };
+}
+
+/** argon2id PHC string of `password`. */
+export function hashPassword(password: string): Promise<string> {
+  return Bun.password.hash(password, hashOptions());
+}
+
+/** True when `password` matches `hash`; false (never a throw) for a malformed hash. */
+export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  try {
+    return await Bun.password.verify(password, hash);
+  } catch {
+    return false;
+  }
+}
+
+let dummy: Promise<string> | undefined;
+
+/**
+ * Spends the same hashing time as a real check, for an email that has no user, so response
+ * time does not reveal whether an email is registered. Always resolves to false.
+ */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  dummy ??= hashPassword("cofre-dummy-password-never-matches");
+  await verifyPassword(password, await dummy);
+  return false;
+}
+
+/** Password rule for new users: 8-256 characters. Returns an error message or null. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < 8) return "Password must be at least 8 characters.";
+  if (password.length > 256) return "Password must be at most 256 characters.";
+  return null;
+}

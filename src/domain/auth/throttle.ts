@@ -1,0 +1,54 @@
+/**
+ * Login attempt limits (issue 3): per email, at most EMAIL_LIMIT failed attempts per window; per
+ * client address, at most ADDRESS_LIMIT attempts of any outcome per window. In memory (Cofre is
+ * one process); fixed windows starting at the first counted attempt.
+ */
+import type { Clock } from "../../lib/clock";
+
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+export const EMAIL_LIMIT = 10;
+export const ADDRESS_LIMIT = 100;
+
+interface Bucket {
+  count: number;
+  resetAt: number;
+}
+
+export class LoginThrottle {
+  private buckets = new Map<string, Bucket>();
+  constructor(private readonly clock: Clock) {}
+
+  /** Seconds to wait when `email` or `address` is over its limit, else 0. */
+  retryAfter(email: string, address: string): number {
+    const now = this.clock.nowMs();
+    let wait = 0;
+    for (const [key, limit] of [[`e:${email}`, EMAIL_LIMIT], [`a:${address}`, ADDRESS_LIMIT]] as const) {
+      const b = this.live(key, now);
+      if (b && b.count >= limit) wait = Math.max(wait, Math.ceil((b.resetAt - now) / 1000));
+    }
+    return wait;
+  }
+
+  /** Counts one attempt from `address`; a failed one also counts against `email`. */
+  record(email: string, address: string, failed: boolean): void {
+    const now = this.clock.nowMs();
+    this.bump(`a:${address}`, now);
+    if (failed) this.bump(`e:${email}`, now);
+    if (this.buckets.size > 50_000) for (const [k, b] of this.buckets) if (b.resetAt <= now) this.buckets.delete(k);
+  }
+
+  private live(key: string, now: number): Bucket | undefined {
+    const b = this.buckets.get(key);
+    if (b && b.resetAt <= now) {
+      this.buckets.delete(key);
+      return undefined;
+    }
+    return b;
+  }
+
+  private bump(key: string, now: number): void {
+    const b = this.live(key, now);
+    if (b) b.count++;
+    else this.buckets.set(key, { count: 1, resetAt: now + LOGIN_WINDOW_SECONDS * 1000 });
+  }
+}

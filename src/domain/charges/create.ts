@@ -1,0 +1,161 @@
+/**
+ * createTransaction: the one creation path behind `POST /v1/charges`, `/v1/pix/charges`
+ * (origin "charges", methods ["PIX"]) and `POST /v1/payments` (origin "payments").
+ * Steps: provider per method (none -> 422), velocity guard (403 `fraud.*`), sandbox provider
+ * faults, provider `prepare` outside any transaction (rejected -> created REFUSED with
+ * `metadata.failure`; unreachable -> 503, nothing stored), then one transaction: insert, expiry job,
+ * `charge.created` events, idempotency response.
+ */
+import "../../providers/sandbox";
+import { tx } from "../../db/client";
+import type { Deps } from "../../deps";
+import { ApiError } from "../../http/errors";
+import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
+import { iso } from "../../lib/clock";
+import { rawId } from "../../lib/ids";
+import { providerFor } from "../../providers/registry";
+import { ProviderError, type MethodProvider, type TransactionRow } from "../../providers/types";
+import { getAccountSettings } from "../accounts/settings";
+import type { Claim } from "../idempotency/store";
+import { emitTransition } from "./events";
+import { scheduleExpiry } from "./expiry";
+import { consumeProviderFault } from "./faults";
+import type { PaymentMethod } from "./model";
+import { accountName, insertTransaction } from "./repo";
+import { checkVelocity } from "./velocity";
+
+/** Longest Pix window (interface.md Limits: larger values are capped). */
+export const MAX_EXPIRES_IN = 86400;
+/** Sandbox receiver city in the BR Code (the account has no address yet). */
+export const DEFAULT_MERCHANT_CITY = "SAO PAULO";
+
+export interface CreateTransactionInput {
+  origin: "charges" | "payments";
+  methods: PaymentMethod[];
+  /** Minor units, > 0 (validated by the route). */
+  amount: number;
+  /** ISO 4217 upper case. */
+  currency: string;
+  customer?: {
+    id?: string | null;
+    name?: string | null;
+    /** Normalized (digits / [0-9A-Z]) for CPF/CNPJ. */
+    document?: string | null;
+    email?: string | null;
+    phone?: string | null;
+  };
+  /** Normalized, checksum-valid CPF/CNPJ (validated by the caller). */
+  expectedPayerTaxId?: string | null;
+  /** Already sanitized merchant metadata (see sanitizeMetadata). */
+  metadata?: Record<string, unknown>;
+  /** Pix window in seconds (>= 60; capped at 86400); default: the account's `default_expires_in`. */
+  expiresIn?: number;
+  webhookUrl?: string | null;
+}
+
+export interface IdempotentCompletion {
+  claim: Claim;
+  /** The caller's view of the created row (stored as the replayed response). */
+  render: (row: TransactionRow) => unknown;
+  /** Default 201. */
+  status?: number;
+}
+
+/**
+ * Creates the transaction and returns its row (status WAITING_PAYMENT, or REFUSED when the
+ * provider rejected it). Throws ApiError 422 `unprocessable_entity`, 403 `fraud.*`,
+ * 503 `service_unavailable`, 404 `not_found` (account gone).
+ */
+export async function createTransaction(
+  deps: Deps,
+  auth: Pick<ApiKeyAuth, "accountId" | "livemode">,
+  input: CreateTransactionInput,
+  idem?: IdempotentCompletion,
+): Promise<TransactionRow> {
+  const providers: MethodProvider[] = input.methods.map((m) => {
+    const p = providerFor(auth.livemode, m);
+    if (!p) throw new ApiError("unprocessable_entity", `No ${auth.livemode ? "live" : "sandbox"} provider is configured for ${m}.`, { param: "payment_method" });
+    return p;
+  });
+  const settings = getAccountSettings(deps.db, auth.accountId);
+  if (!settings) throw new ApiError("not_found", "No such account.");
+  const now = deps.clock.nowMs();
+  const document = input.expectedPayerTaxId ?? input.customer?.document ?? null;
+  const velocity = { accountId: auth.accountId, livemode: auth.livemode, document, nowMs: now };
+  checkVelocity(deps.db, settings, velocity);
+
+  const hasPix = input.methods.includes("PIX");
+  const ttl = hasPix ? Math.min(input.expiresIn ?? settings.default_expires_in, MAX_EXPIRES_IN) : null;
+  const row: TransactionRow = {
+    id: rawId(),
+    accountId: auth.accountId,
+    livemode: auth.livemode,
+    amount: input.amount,
+    currency: input.currency,
+    status: "WAITING_PAYMENT",
+    paymentMethods: JSON.stringify(input.methods),
+    paidWith: null,
+    origin: input.origin,
+    customerId: input.customer?.id ?? null,
+    customerName: input.customer?.name ?? null,
+    customerDocument: input.customer?.document ?? null,
+    customerEmail: input.customer?.email ?? null,
+    customerPhone: input.customer?.phone ?? null,
+    expectedPayerTaxId: input.expectedPayerTaxId ?? null,
+    payerLockApplied: !!input.expectedPayerTaxId && settings.payer_lock_enabled,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    webhookUrl: input.webhookUrl ?? null,
+    pixBrCode: null,
+    pixTxid: null,
+    pixLocation: null,
+    expiresAt: ttl === null ? null : now + ttl * 1000,
+    ttlSeconds: ttl,
+    methodDetails: "{}",
+    endToEndId: null,
+    platformFee: null,
+    refundedAmount: 0,
+    paidAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+
+  const fault = auth.livemode ? null : consumeProviderFault(deps, auth.accountId);
+  const merchant = { name: accountName(deps.db, auth.accountId) ?? "Cofre", city: DEFAULT_MERCHANT_CITY };
+  const details: Record<string, unknown> = {};
+  try {
+    for (const p of providers) {
+      if (fault === "unavailable") throw new ProviderError("unavailable", "The sandbox provider is unreachable (provider fault).", "sandbox_unavailable");
+      if (fault === "reject") throw new ProviderError("rejected", "The sandbox provider rejected the charge (provider fault).", "sandbox_rejected");
+      const prepared = await p.prepare({ deps, tx: row, settings, merchant });
+      Object.assign(row, prepared.columns ?? {});
+      if (prepared.details) details[p.method] = { ...((details[p.method] as object) ?? {}), ...prepared.details };
+    }
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err;
+    if (err.kind === "unavailable") throw new ApiError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
+    if (err.kind === "not_supported") throw new ApiError("unprocessable_entity", err.message);
+    const failure: Record<string, unknown> = { reason: "provider_rejected" };
+    if (err.providerErrorCode) failure.providerErrorCode = err.providerErrorCode;
+    failure.at = iso(now);
+    Object.assign(row, {
+      status: "REFUSED",
+      pixBrCode: null,
+      pixTxid: null,
+      pixLocation: null,
+      expiresAt: null,
+      ttlSeconds: null,
+      metadata: JSON.stringify({ ...(input.metadata ?? {}), failure }),
+    });
+  }
+  row.methodDetails = JSON.stringify(details);
+
+  return tx(deps.db, (t) => {
+    checkVelocity(t, settings, velocity);
+    insertTransaction(t, row);
+    if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null) scheduleExpiry(deps, t, row.id, row.expiresAt);
+    emitTransition(deps, t, { ...row, status: "WAITING_PAYMENT" }, null);
+    if (row.status === "REFUSED") emitTransition(deps, t, row, "WAITING_PAYMENT");
+    if (idem) deps.idempotency.complete(t, idem.claim, idem.status ?? 201, idem.render(row));
+    return row;
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Events of a transaction status change (interface.md "Emission rules"), written with the caller's
+ * business transaction. Canonical `charge.*` carry the public Charge; legacy `payment.*` carry
+ * `{transactionId, amount, status, previousStatus, paidWith?, platformFee?, occurredAt}`.
+ *
+ * | to                    | canonical       | legacy                                   |
+ * | created (prev null)   | charge.created  | payment.created                          |
+ * | PAID / APPROVED       | charge.paid     | payment.completed                        |
+ * | REFUSED / CANCELLED   | charge.failed   | payment.failed                           |
+ * | EXPIRED               | charge.expired  | payment.failed + payment.expired         |
+ * | CHARGEBACK / DISPUTE  | (none: MED)     | payment.failed                           |
+ * | anything else         | (none)          | payment.status_changed                   |
+ * A return from a MED status (DISPUTE/CHARGEBACK -> PAID) emits no charge.* event.
+ */
+import type { Tx } from "../../db/client";
+import type { Deps } from "../../deps";
+import { iso } from "../../lib/clock";
+import type { TransactionRow } from "../../providers/types";
+import { emitCanonical, emitLegacy, type LegacyData, type LegacyType } from "../events/emit";
+import { toPublicCharge } from "./views";
+
+const MED_STATUSES = new Set(["CHARGEBACK", "DISPUTE"]);
+
+/** Legacy `data` of `row` after a change from `previousStatus`. */
+export function legacyData(row: TransactionRow, previousStatus: string, occurredAt: number): LegacyData {
+  const data: LegacyData = {
+    transactionId: row.id,
+    amount: row.amount,
+    status: row.status,
+    previousStatus,
+    occurredAt: iso(occurredAt),
+  };
+  if (row.status === "PAID" || row.status === "APPROVED") {
+    data.paidWith = row.paidWith;
+    data.platformFee = row.platformFee;
+  }
+  return data;
+}
+
+/**
+ * Emits the events of `row` having just moved from `previousStatus` (null = just created).
+ * Returns the `evt_` ids written.
+ */
+export function emitTransition(deps: Deps, t: Tx, row: TransactionRow, previousStatus: string | null): string[] {
+  const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id };
+  const now = deps.clock.nowMs();
+  const ids: string[] = [];
+  const legacy = (type: LegacyType) => ids.push(emitLegacy(deps, t, scope, type, legacyData(row, previousStatus ?? "PENDING", now)));
+  const canonical = (type: "charge.created" | "charge.paid" | "charge.failed" | "charge.expired") =>
+    ids.push(emitCanonical(deps, t, scope, type, toPublicCharge(row, deps.config)));
+
+  if (previousStatus === null) {
+    canonical("charge.created");
+    legacy("payment.created");
+    return ids;
+  }
+  if (previousStatus === row.status) return ids;
+  const fromMed = MED_STATUSES.has(previousStatus);
+  switch (row.status) {
+    case "PAID":
+    case "APPROVED":
+      if (fromMed) legacy("payment.status_changed");
+      else {
+        canonical("charge.paid");
+        legacy("payment.completed");
+      }
+      break;
+    case "REFUSED":
+    case "CANCELLED":
+      canonical("charge.failed");
+      legacy("payment.failed");
+      break;
+    case "EXPIRED":
+      canonical("charge.expired");
+      legacy("payment.failed");
+      legacy("payment.expired");
+      break;
+    case "CHARGEBACK":
+    case "DISPUTE":
+      legacy("payment.failed");
+      break;
+    default:
+      legacy("payment.status_changed");
+  }
+  return ids;
+}

@@ -1,0 +1,101 @@
+/**
+ * The Pix location payload (BCB "API Pix" dynamic QR): a GET of the BR Code's location URL returns
+ * the cob as a `CobPayload` signed as a compact JWS (PS256) with the service's own key, the way a
+ * PSP's location does. The key pair is generated once per data directory and stored in
+ * `pix_signing_keys`; its public half is served as a JWKS (`jku` header).
+ */
+import { CompactSign, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
+import { pixSigningKeys } from "../../../db/schema";
+import type { Db } from "../../db/client";
+import type { Deps } from "../../deps";
+import { iso } from "../../lib/clock";
+import { randomHex } from "../../lib/crypto";
+import { formatAmount } from "../../pix/brcode";
+import type { TransactionRow } from "../../providers/types";
+
+export const LOCATION_ALG = "PS256";
+export const JWKS_PATH = "/v1/pix/jwks.json";
+
+interface LoadedKey {
+  kid: string;
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+}
+
+const keys = new WeakMap<Db, Promise<LoadedKey>>();
+
+async function loadOrCreate(deps: Deps): Promise<LoadedKey> {
+  let row = deps.db.select().from(pixSigningKeys).orderBy(pixSigningKeys.createdAt).limit(1).get();
+  if (!row) {
+    const pair = await generateKeyPair(LOCATION_ALG, { extractable: true });
+    const kid = randomHex(8);
+    const publicJwk = { ...(await exportJWK(pair.publicKey)), kid, alg: LOCATION_ALG, use: "sig" };
+    const privateJwk = { ...(await exportJWK(pair.privateKey)), kid, alg: LOCATION_ALG };
+    deps.db
+      .insert(pixSigningKeys)
+      .values({ kid, alg: LOCATION_ALG, privateJwk: JSON.stringify(privateJwk), publicJwk: JSON.stringify(publicJwk), createdAt: deps.clock.nowMs() })
+      .run();
+    row = deps.db.select().from(pixSigningKeys).orderBy(pixSigningKeys.createdAt).limit(1).get()!;
+  }
+  const privateKey = (await importJWK(JSON.parse(row.privateJwk), row.alg)) as CryptoKey;
+  return { kid: row.kid, privateKey, publicJwk: JSON.parse(row.publicJwk) };
+}
+
+/** The service's location signing key (generated and stored on first use). */
+export function signingKey(deps: Deps): Promise<LoadedKey> {
+  let p = keys.get(deps.db);
+  if (!p) {
+    p = loadOrCreate(deps);
+    p.catch(() => keys.delete(deps.db));
+    keys.set(deps.db, p);
+  }
+  return p;
+}
+
+/** `{keys: [publicJwk]}` for `GET /v1/pix/jwks.json`. */
+export async function locationJwks(deps: Deps): Promise<{ keys: JWK[] }> {
+  return { keys: [(await signingKey(deps)).publicJwk] };
+}
+
+/** BCB cob status of a transaction. */
+export function cobStatus(row: TransactionRow): "ATIVA" | "CONCLUIDA" | "REMOVIDA_PELO_PSP" {
+  if (["PENDING", "WAITING_PAYMENT"].includes(row.status)) return "ATIVA";
+  if (["PAID", "APPROVED", "REFUNDED", "CHARGEBACK", "DISPUTE", "PROCESSING"].includes(row.status)) return "CONCLUIDA";
+  return "REMOVIDA_PELO_PSP";
+}
+
+/** Sandbox receiver Pix key: a stable random-looking EVP key per account. */
+export function sandboxPixKey(accountId: string): string {
+  const h = new Bun.CryptoHasher("sha256").update(`pix-key:${accountId}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The BCB `CobPayload` of a Pix transaction. */
+export function cobPayload(row: TransactionRow): Record<string, unknown> {
+  const payload: Record<string, unknown> = {
+    calendario: { criacao: iso(row.createdAt), apresentacao: iso(row.updatedAt), expiracao: row.ttlSeconds ?? 0 },
+    txid: row.pixTxid,
+    revisao: 0,
+    status: cobStatus(row),
+    valor: { original: formatAmount(row.amount) },
+    chave: sandboxPixKey(row.accountId),
+  };
+  if (row.customerName && row.customerDocument) {
+    payload.devedor =
+      row.customerDocument.length === 11 ? { cpf: row.customerDocument, nome: row.customerName } : { cnpj: row.customerDocument, nome: row.customerName };
+  }
+  try {
+    const description = JSON.parse(row.metadata)?.description;
+    if (typeof description === "string" && description) payload.solicitacaoPagador = description.slice(0, 140);
+  } catch {}
+  return payload;
+}
+
+/** Compact JWS (PS256, `kid`, `jku`) of the cob payload of `row`. */
+export async function signedCobPayload(deps: Deps, row: TransactionRow): Promise<string> {
+  const key = await signingKey(deps);
+  const payload = cobPayload({ ...row, updatedAt: deps.clock.nowMs() });
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+    .setProtectedHeader({ alg: LOCATION_ALG, kid: key.kid, jku: `${deps.config.publicUrl}${JWKS_PATH}`, typ: "JWT" })
+    .sign(key.privateKey);
+}

@@ -1,0 +1,57 @@
+/**
+ * Sandbox payer (extensions.md `POST /v1/test_helpers/charges/{id}/pay` and the checkout's
+ * "Simulate payment"): turns a simulated payment into a settlement notice. Sandbox rows only.
+ */
+import type { Deps } from "../../deps";
+import { ApiError, invalidParam } from "../../http/errors";
+import { newEndToEndId } from "../../pix/ids";
+import { parseTaxId } from "../../pix/tax-id";
+import type { TransactionRow } from "../../providers/types";
+import { PAYMENT_METHODS, PUBLIC_STATUS, type PaymentMethod, type TransactionStatus } from "./model";
+import { applySettlementNotice, type SettlementResult } from "./settlement";
+
+export interface SimulatedPayment {
+  /** Minor units; default the charge amount (a different amount is returned to the payer). */
+  amount?: number;
+  /** Default PIX; any method the transaction offers. */
+  method?: string;
+  outcome?: "succeed" | "decline";
+  /** Default: expected payer tax id, else customer document. */
+  payer_tax_id?: string;
+  payer_name?: string;
+  /** false = the bank did not disclose the payer's document. */
+  disclose_payer?: boolean;
+}
+
+/**
+ * Pays (or declines) the `pending` sandbox transaction `row`. Throws 400 `invalid_state` when it is
+ * not pending, 400 `invalid_request` for a method it does not offer, 403 `test_mode_only` for live rows.
+ */
+export function simulatePayment(deps: Deps, row: TransactionRow, input: SimulatedPayment): SettlementResult {
+  if (row.livemode) throw new ApiError("test_mode_only", "Only sandbox charges can be paid by simulation.");
+  if (PUBLIC_STATUS[row.status as TransactionStatus] !== "pending")
+    throw new ApiError("invalid_state", `The charge is ${PUBLIC_STATUS[row.status as TransactionStatus]}; only a pending charge can be paid.`);
+  const method = (input.method ?? "PIX").toUpperCase() as PaymentMethod;
+  const offered = JSON.parse(row.paymentMethods) as string[];
+  if (!PAYMENT_METHODS.includes(method) || !offered.includes(method))
+    throw invalidParam("method", `The charge does not offer ${input.method}; offered: ${offered.join(", ")}.`);
+  if (input.outcome === "decline")
+    return applySettlementNotice(deps, { transactionId: row.id, kind: "declined", method, reason: "declined", providerErrorCode: "sandbox_declined" });
+  let payerTaxId: string | null = row.expectedPayerTaxId ?? row.customerDocument ?? null;
+  if (input.payer_tax_id !== undefined) {
+    const parsed = parseTaxId(input.payer_tax_id);
+    if (!parsed) throw invalidParam("payer_tax_id", "payer_tax_id must be a valid CPF or CNPJ.", "invalid_tax_id");
+    payerTaxId = parsed.value;
+  }
+  const disclosed = input.disclose_payer !== false;
+  return applySettlementNotice(deps, {
+    transactionId: row.id,
+    kind: "paid",
+    method,
+    amount: input.amount ?? row.amount,
+    ...(method === "PIX" ? { endToEndId: newEndToEndId(deps.clock.now()) } : {}),
+    payerTaxId: disclosed ? payerTaxId : null,
+    payerName: input.payer_name ?? row.customerName ?? null,
+    disclosed,
+  });
+}

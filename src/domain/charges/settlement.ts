@@ -1,0 +1,171 @@
+/**
+ * THE one path by which provider or bank status reaches a transaction (DESIGN.md): the sandbox
+ * helpers now, live provider webhooks and polls later, the expiry job always. Implements the
+ * public charge status table of interface.md:
+ * - paid, exact amount -> PAID (cards: APPROVED), end-to-end id, fee, ledger credit, `charge.paid`;
+ * - paid, different amount -> returned to the payer, charge stays pending, nothing credited;
+ * - payer lock applied: other payer's document -> REFUNDED (automatic Pix return addressed by the
+ *   end-to-end id, not credited); document not disclosed -> PROCESSING (held, not credited);
+ * - declined -> REFUSED with `metadata.failure`; processing -> PROCESSING;
+ * - expired -> EXPIRED with `metadata.failure {reason, ttlSeconds, at}`.
+ * Notices that do not apply to the current status are ignored (outcome "ignored"), so repeated
+ * or late notices are harmless.
+ */
+import { tx, type Tx } from "../../db/client";
+import type { Deps } from "../../deps";
+import { iso } from "../../lib/clock";
+import { newDevolutionId, newEndToEndId } from "../../pix/ids";
+import { normalizeTaxId } from "../../pix/tax-id";
+import type { TransactionRow } from "../../providers/types";
+import { getAccountSettings, pixFee } from "../accounts/settings";
+import { creditChargePayment } from "../ledger/service";
+import { emitTransition } from "./events";
+import { cancelExpiry } from "./expiry";
+import type { PaymentMethod } from "./model";
+import { findById, updateTransaction } from "./repo";
+import { rowMetadata } from "./views";
+
+export type SettlementNotice =
+  | {
+      transactionId: string;
+      kind: "paid";
+      method: PaymentMethod;
+      /** Amount the payer paid, minor units. */
+      amount: number;
+      /** Pix end-to-end id; generated (sandbox ISPB) for Pix when absent. */
+      endToEndId?: string;
+      /** Payer's document as the bank reported it; null/absent = not disclosed. */
+      payerTaxId?: string | null;
+      payerName?: string | null;
+      /** false when the bank did not disclose the payer's document (default true). */
+      disclosed?: boolean;
+    }
+  | { transactionId: string; kind: "declined"; method: PaymentMethod; reason?: string; providerErrorCode?: string }
+  | { transactionId: string; kind: "processing"; method: PaymentMethod }
+  | { transactionId: string; kind: "expired" };
+
+export type SettlementOutcome = "paid" | "returned" | "refunded" | "held" | "declined" | "processing" | "expired" | "ignored";
+
+export interface SettlementResult {
+  outcome: SettlementOutcome;
+  /** The transaction after the notice. */
+  row: TransactionRow;
+  /** Pix return id (`D...`) when money went back to the payer (underpayment or payer lock). */
+  devolutionId?: string;
+}
+
+const WAITING = new Set(["PENDING", "WAITING_PAYMENT"]);
+
+/** Applies `notice` in its own transaction. Throws Error when the transaction does not exist. */
+export function applySettlementNotice(deps: Deps, notice: SettlementNotice): SettlementResult {
+  return tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice));
+}
+
+/** Same as applySettlementNotice inside the caller's transaction `t`. */
+export function applySettlementNoticeIn(deps: Deps, t: Tx, notice: SettlementNotice): SettlementResult {
+  const row = findById(t, notice.transactionId);
+  if (!row) throw new Error(`settlement notice for unknown transaction ${notice.transactionId}`);
+  const now = deps.clock.nowMs();
+  const ignored: SettlementResult = { outcome: "ignored", row };
+  const change = (patch: Partial<TransactionRow>, outcome: SettlementOutcome, extra: Partial<SettlementResult> = {}) => {
+    const updated = updateTransaction(t, row.id, { ...patch, updatedAt: now });
+    if (updated.status !== "EXPIRED") cancelExpiry(deps, t, row.id);
+    emitTransition(deps, t, updated, row.status);
+    return { outcome, row: updated, ...extra };
+  };
+
+  switch (notice.kind) {
+    case "expired": {
+      if (!WAITING.has(row.status)) return ignored;
+      const failure: Record<string, unknown> = { reason: "expired" };
+      if (row.ttlSeconds !== null) failure.ttlSeconds = row.ttlSeconds;
+      failure.at = iso(now);
+      return change({ status: "EXPIRED", metadata: withFailure(row, failure) }, "expired");
+    }
+    case "processing":
+      if (!WAITING.has(row.status) || !offers(row, notice.method)) return ignored;
+      return change({ status: "PROCESSING" }, "processing");
+    case "declined": {
+      if (!(WAITING.has(row.status) || row.status === "PROCESSING") || !offers(row, notice.method)) return ignored;
+      const failure: Record<string, unknown> = { reason: notice.reason ?? "declined" };
+      if (notice.providerErrorCode) failure.providerErrorCode = notice.providerErrorCode;
+      failure.at = iso(now);
+      return change({ status: "REFUSED", metadata: withFailure(row, failure) }, "declined");
+    }
+    case "paid":
+      return applyPaid(deps, t, row, notice, now, change, ignored);
+  }
+}
+
+function applyPaid(
+  deps: Deps,
+  t: Tx,
+  row: TransactionRow,
+  notice: Extract<SettlementNotice, { kind: "paid" }>,
+  now: number,
+  change: (patch: Partial<TransactionRow>, outcome: SettlementOutcome, extra?: Partial<SettlementResult>) => SettlementResult,
+  ignored: SettlementResult,
+): SettlementResult {
+  const isPix = notice.method === "PIX";
+  const open = WAITING.has(row.status) || (row.status === "PROCESSING" && !isPix);
+  if (!open || !offers(row, notice.method)) return ignored;
+  if (notice.endToEndId && row.endToEndId === notice.endToEndId) return ignored;
+  const at = new Date(now);
+  const endToEndId = isPix ? (notice.endToEndId ?? newEndToEndId(at)) : null;
+
+  // Under- or overpayment: the bank returns the money, the charge keeps waiting.
+  if (notice.amount !== row.amount) return { outcome: "returned", row, ...(isPix ? { devolutionId: newDevolutionId(at) } : {}) };
+
+  if (isPix && row.payerLockApplied && row.expectedPayerTaxId) {
+    const disclosed = notice.disclosed !== false && !!notice.payerTaxId;
+    if (!disclosed) {
+      const details = withDetail(row, "PIX", { hold: { reason: "payer_not_disclosed", endToEndId, at: iso(now) } });
+      return change({ status: "PROCESSING", endToEndId, paidWith: "PIX", methodDetails: details }, "held");
+    }
+    if (normalizeTaxId(notice.payerTaxId!) !== row.expectedPayerTaxId) {
+      const devolutionId = newDevolutionId(at);
+      const details = withDetail(row, "PIX", {
+        return: { id: devolutionId, endToEndId, amount: notice.amount, reason: "payer_mismatch", at: iso(now) },
+      });
+      return change(
+        { status: "REFUNDED", endToEndId, paidWith: "PIX", refundedAmount: row.amount, methodDetails: details },
+        "refunded",
+        { devolutionId },
+      );
+    }
+  }
+
+  const settings = getAccountSettings(t, row.accountId)!;
+  const fee = pixFee(settings, row.amount);
+  creditChargePayment(deps, t, { accountId: row.accountId, livemode: row.livemode, currency: row.currency, amount: row.amount, fee, transactionId: row.id });
+  return change(
+    {
+      status: notice.method === "CREDIT_CARD" ? "APPROVED" : "PAID",
+      endToEndId,
+      paidAt: now,
+      paidWith: notice.method,
+      platformFee: fee,
+    },
+    "paid",
+  );
+}
+
+function offers(row: TransactionRow, method: string): boolean {
+  try {
+    return (JSON.parse(row.paymentMethods) as string[]).includes(method);
+  } catch {
+    return false;
+  }
+}
+
+function withFailure(row: TransactionRow, failure: Record<string, unknown>): string {
+  return JSON.stringify({ ...rowMetadata(row), failure });
+}
+
+function withDetail(row: TransactionRow, method: string, patch: Record<string, unknown>): string {
+  let details: Record<string, Record<string, unknown>> = {};
+  try {
+    details = JSON.parse(row.methodDetails) ?? {};
+  } catch {}
+  return JSON.stringify({ ...details, [method]: { ...(details[method] ?? {}), ...patch } });
+}

@@ -1,0 +1,35 @@
+/**
+ * Fraud and velocity guard (interface.md 403 row; extensions.md Operator API): charges of the key's
+ * mode that are still alive (pending, processing, paid) and were created inside
+ * `velocity_window_seconds` count; reaching `customer_velocity_max` for one payer document or
+ * `account_velocity_max` for the account refuses the next creation with 403.
+ */
+import type { DbOrTx } from "../../db/client";
+import { ApiError } from "../../http/errors";
+import type { AccountSettings } from "../accounts/settings";
+import { countAlive } from "./repo";
+
+export interface VelocityInput {
+  accountId: string;
+  livemode: boolean;
+  /** Payer document (normalized) of the new charge, when known. */
+  document: string | null;
+  nowMs: number;
+}
+
+/**
+ * Throws ApiError `fraud.customer_velocity_exceeded` or `fraud.account_velocity_exceeded` (403)
+ * when the new charge would exceed a limit. No query runs when no limit is configured.
+ */
+export function checkVelocity(db: DbOrTx, settings: AccountSettings, v: VelocityInput): void {
+  const sinceMs = v.nowMs - settings.velocity_window_seconds * 1000;
+  const scope = { accountId: v.accountId, livemode: v.livemode, sinceMs };
+  if (settings.customer_velocity_max !== null && v.document) {
+    if (countAlive(db, { ...scope, document: v.document }) >= settings.customer_velocity_max)
+      throw new ApiError("fraud.customer_velocity_exceeded", "Too many charges for this payer document in the velocity window.");
+  }
+  if (settings.account_velocity_max !== null) {
+    if (countAlive(db, scope) >= settings.account_velocity_max)
+      throw new ApiError("fraud.account_velocity_exceeded", "Too many charges for this account in the velocity window.");
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Allowlist views of the wallet endpoints (interface.md "Wallet balance", "Wallets"): amounts in
+ * minor units, timestamps ISO 8601 UTC. Also the currency rule of the `currency` query.
+ */
+import { iso } from "../../lib/clock";
+import type { DbOrTx } from "../../db/client";
+import { getBalance, listCurrencies } from "./balances";
+import type { Balance } from "./index";
+
+/** The primary currency of every account (interface.md: default BRL). */
+export const PRIMARY_CURRENCY = "BRL";
+
+const ISO_4217 = new Set(Intl.supportedValuesOf("currency"));
+
+/**
+ * Normalises a currency code (case-insensitive, three letters, known to ISO 4217) to upper case,
+ * or returns null when it is malformed or unknown.
+ */
+export function parseCurrency(raw: string): string | null {
+  if (!/^[A-Za-z]{3}$/.test(raw)) return null;
+  const code = raw.toUpperCase();
+  return ISO_4217.has(code) ? code : null;
+}
+
+/** `{currency, available, pending, total}` of one currency. */
+export function balanceItem(currency: string, b: Balance) {
+  return { currency, available: b.available, pending: b.pending, total: b.available + b.pending };
+}
+
+/** Currencies shown for (account, mode): the primary first, then the others with activity. */
+function currenciesOf(db: DbOrTx, accountId: string, livemode: boolean): string[] {
+  return [PRIMARY_CURRENCY, ...listCurrencies(db, accountId, livemode).filter((c) => c !== PRIMARY_CURRENCY)];
+}
+
+/** Full shape of GET /v1/wallets/balance (no `currency` query). */
+export function fullBalanceView(db: DbOrTx, accountId: string, livemode: boolean) {
+  const items = currenciesOf(db, accountId, livemode).map((c) => ({ c, b: getBalance(db, accountId, livemode, c) }));
+  const { b: p } = items[0]!;
+  const primary = balanceItem(PRIMARY_CURRENCY, p);
+  return {
+    available: p.available,
+    pending: p.pending,
+    total: p.available + p.pending,
+    retained: p.retained,
+    currency: PRIMARY_CURRENCY,
+    next_release_at: p.nextReleaseAt === null ? null : iso(p.nextReleaseAt),
+    next_release_amount: p.nextReleaseAmount,
+    balances: items.map(({ c, b }) => balanceItem(c, b)),
+    primary,
+  };
+}
+
+/** Flat single-currency shape of GET /v1/wallets/balance?currency=XXX. */
+export function flatBalanceView(db: DbOrTx, accountId: string, livemode: boolean, currency: string) {
+  const b = getBalance(db, accountId, livemode, currency);
+  return {
+    available: b.available,
+    pending: b.pending,
+    currency,
+    next_release_at: b.nextReleaseAt === null ? null : iso(b.nextReleaseAt),
+    next_release_amount: b.nextReleaseAmount,
+  };
+}
+
+/** GET /v1/wallets: one OPERATIONAL wallet per currency (primary first). */
+export function walletListView(db: DbOrTx, accountId: string, livemode: boolean) {
+  return currenciesOf(db, accountId, livemode).map((currency) => {
+    const b = getBalance(db, accountId, livemode, currency);
+    return { currency, walletType: "OPERATIONAL", balance: b.available, pendingBalance: b.pending };
+  });
+}

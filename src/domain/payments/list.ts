@@ -1,0 +1,79 @@
+/**
+ * `GET /v1/payments` (interface.md): page/limit pagination over the caller's transactions of its
+ * mode, optional `status`, inclusive `startDate`/`endDate` on `createdAt`, `sortBy` any scalar
+ * top-level field of the transaction shape (method fields sort by their stored detail),
+ * `sortOrder`. Filters use the (account, livemode, status|created_at) indexes; `total` is a
+ * count over the same filters.
+ */
+import { and, asc, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { transactions } from "../../../db/schema";
+import type { DbOrTx } from "../../db/client";
+import type { TransactionRow } from "../../providers/types";
+import type { TransactionStatus } from "../charges/model";
+
+const t = transactions;
+const detail = (method: string, key: string) => sql`json_extract(${t.methodDetails}, ${`$.${method}.${key}`})`;
+
+/** Sortable top-level fields of the transaction shape -> SQL expression. */
+export const SORTABLE: Record<string, SQL | typeof t.id> = {
+  id: sql`${t.id}`,
+  status: sql`${t.status}`,
+  amount: sql`${t.amount}`,
+  currency: sql`${t.currency}`,
+  paymentMethods: sql`${t.paymentMethods}`,
+  customerName: sql`${t.customerName}`,
+  customerDocument: sql`${t.customerDocument}`,
+  customerEmail: sql`${t.customerEmail}`,
+  metadata: sql`${t.metadata}`,
+  createdAt: sql`${t.createdAt}`,
+  paidWith: sql`${t.paidWith}`,
+  pixQrCode: sql`${t.pixBrCode}`,
+  pixCopyPaste: sql`${t.pixBrCode}`,
+  pixExpiresAt: sql`${t.expiresAt}`,
+  cardRedirectUrl: sql`${t.id}`,
+  mbEntity: detail("MULTIBANCO", "entity"),
+  mbReference: detail("MULTIBANCO", "reference"),
+  mbExpiresAt: detail("MULTIBANCO", "expiresAt"),
+  boletoBarcode: detail("BOLETO", "barcode"),
+  boletoLine: detail("BOLETO", "line"),
+  boletoPdfUrl: sql`${t.id}`,
+  boletoExpiresAt: detail("BOLETO", "expiresAt"),
+  cryptoAddress: detail("CRYPTO", "address"),
+  cryptoAmount: sql`cast(${detail("CRYPTO", "amount")} as real)`,
+  cryptoNetwork: detail("CRYPTO", "network"),
+  cryptoCurrency: detail("CRYPTO", "currency"),
+  platformFee: sql`${t.platformFee}`,
+  paidAt: sql`${t.paidAt}`,
+};
+
+export interface PaymentListQuery {
+  accountId: string;
+  livemode: boolean;
+  page: number;
+  limit: number;
+  status?: TransactionStatus;
+  startMs?: number;
+  endMs?: number;
+  sortBy: keyof typeof SORTABLE;
+  sortOrder: "asc" | "desc";
+}
+
+/** One page of rows and the total matching the filters. */
+export function listPayments(db: DbOrTx, q: PaymentListQuery): { rows: TransactionRow[]; total: number } {
+  const conds: SQL[] = [eq(t.accountId, q.accountId), eq(t.livemode, q.livemode)];
+  if (q.status) conds.push(eq(t.status, q.status));
+  if (q.startMs !== undefined) conds.push(gte(t.createdAt, q.startMs));
+  if (q.endMs !== undefined) conds.push(lte(t.createdAt, q.endMs));
+  const where = and(...conds);
+  const total = db.select({ n: sql<number>`count(*)` }).from(t).where(where).get()!.n;
+  const dir = q.sortOrder === "asc" ? asc : desc;
+  const rows = db
+    .select()
+    .from(t)
+    .where(where)
+    .orderBy(dir(SORTABLE[q.sortBy] as SQL), dir(t.id))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .all();
+  return { rows, total };
+}

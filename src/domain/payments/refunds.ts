@@ -1,0 +1,181 @@
+/**
+ * Refunds of settled transactions (interface.md `POST /v1/payments/{id}/refund`, "Refund status").
+ * Request: validated against the transaction, the remainder reserved on the row, the ledger
+ * debited (`debitRefund`), the refund stored PENDING and its progress job queued, all in one
+ * transaction with the idempotency record. Progress: `applyRefundStatus` is the one function that
+ * moves a refund (sandbox job, test helper, future provider webhooks): FAILED restores the ledger
+ * and the remainder; REFUNDED emits `payment.refunded`, and the transaction becomes REFUNDED once
+ * its confirmed refunds reach its amount.
+ */
+import { tx, type Tx } from "../../db/client";
+import type { Deps } from "../../deps";
+import { ApiError, invalidParam, notFound } from "../../http/errors";
+import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
+import { iso } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import { newDevolutionId } from "../../pix/ids";
+import { providerFor } from "../../providers/registry";
+import type { TransactionRow } from "../../providers/types";
+import { getAccountSettings, pixFee } from "../accounts/settings";
+import { emitTransition } from "../charges/events";
+import { SETTLED, type PaymentMethod } from "../charges/model";
+import { findById, findScoped, updateTransaction } from "../charges/repo";
+import { emitLegacy } from "../events/emit";
+import { debitRefund, restoreRefund } from "../ledger";
+import { checkIdempotencyKey } from "../idempotency/store";
+import { canMove, REFUND_ADVANCE_JOB, SANDBOX_REFUND_STEP_SECONDS, type RefundStatus, type RefundStrategy } from "./refund-model";
+import { confirmedRefundTotal, findRefund, insertRefund, releaseRefundable, reserveRefundable, updateRefund } from "./refund-repo";
+import { toRefund, type PublicRefund, type RefundRow } from "./refund-views";
+
+export interface RefundRequest {
+  idempotencyKey: string;
+  /** Minor units; omitted = the whole remaining refundable amount. */
+  amount?: number;
+  /** Up to 500 characters. */
+  reason?: string;
+  strategy?: RefundStrategy;
+  passFeeToTenant?: boolean;
+  destinationKey?: string;
+}
+
+/** Scope of refund idempotency records (the transaction id is part of the hashed body). */
+export const REFUND_SCOPE = "POST /v1/payments/{id}/refund";
+
+/**
+ * Creates a refund of transaction `rawId` -> 201 refund (PENDING), or the original refund on a
+ * replay of `idempotencyKey`. Throws 404 `not_found`; 400 `charge_disputed` (CHARGEBACK/DISPUTE),
+ * `charge_not_refundable` (not PAID/APPROVED), `REFUND_NOT_SUPPORTED` (provider without refunds),
+ * `refund_amount_exceeds_remaining`, `invalid_request` (strategy/fee/key on a method or strategy
+ * that has none), `insufficient_balance` (ledger); 409 idempotency conflicts.
+ */
+export async function createRefund(deps: Deps, auth: ApiKeyAuth, rawId: string, req: RefundRequest) {
+  checkIdempotencyKey(req.idempotencyKey, "idempotencyKey");
+  return deps.idempotency.run(
+    { accountId: auth.accountId, livemode: auth.livemode, scope: REFUND_SCOPE, key: req.idempotencyKey, body: { transactionId: rawId, ...req } },
+    (claim) =>
+      tx(deps.db, (t) => {
+        const row = requestRefund(deps, t, auth, rawId, req);
+        const body = toRefund(row);
+        deps.idempotency.complete(t, claim, 201, body);
+        return { status: 201, body };
+      }),
+  );
+}
+
+function requestRefund(deps: Deps, t: Tx, auth: ApiKeyAuth, rawId: string, req: RefundRequest): RefundRow {
+  const trx = findScoped(t as never, auth.accountId, auth.livemode, rawId);
+  if (!trx) throw notFound("transaction");
+  if (trx.status === "CHARGEBACK" || trx.status === "DISPUTE")
+    throw new ApiError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");
+  if (!SETTLED.includes(trx.status as never))
+    throw new ApiError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${trx.status}.`);
+  const method = (trx.paidWith ?? "PIX") as PaymentMethod;
+  const provider = providerFor(trx.livemode, method);
+  if (!provider?.supportsRefund) throw new ApiError("REFUND_NOT_SUPPORTED", `Refunds are not supported for ${method} payments.`);
+  const strategy = checkStrategy(method, req);
+  const remaining = trx.amount - trx.refundedAmount;
+  const amount = req.amount ?? remaining;
+  if (remaining <= 0 || amount > remaining)
+    throw new ApiError("refund_amount_exceeds_remaining", `The refund amount exceeds the remaining refundable amount (${Math.max(0, remaining)}).`, {
+      param: "amount",
+    });
+  const now = deps.clock.nowMs();
+  if (!reserveRefundable(t, trx.id, amount, now))
+    throw new ApiError("refund_amount_exceeds_remaining", "The refund amount exceeds the remaining refundable amount.", { param: "amount" });
+  const settings = getAccountSettings(t, trx.accountId);
+  const pixOutFee = strategy === "cashout" && req.passFeeToTenant && settings ? pixFee(settings, amount) : 0;
+  const id = newId("refund");
+  debitRefund(deps, t, {
+    accountId: trx.accountId,
+    livemode: trx.livemode,
+    currency: trx.currency,
+    amount,
+    refundId: id,
+    transactionId: trx.id,
+    ...(pixOutFee > 0 ? { pixOutFee } : {}),
+  });
+  const row: RefundRow = {
+    id,
+    accountId: trx.accountId,
+    livemode: trx.livemode,
+    transactionId: trx.id,
+    amount,
+    currency: trx.currency,
+    status: "PENDING",
+    reason: req.reason ?? null,
+    strategy,
+    passFeeToTenant: req.passFeeToTenant ?? false,
+    destinationKey: req.destinationKey ?? null,
+    pixOutFee,
+    method,
+    providerRefundId: strategy === "devolution" ? newDevolutionId(new Date(now)) : null,
+    failureReason: null,
+    createdAt: now,
+    updatedAt: now,
+    refundedAt: null,
+  };
+  insertRefund(t, row);
+  if (!trx.livemode)
+    deps.jobs.enqueue(t, { kind: REFUND_ADVANCE_JOB, payload: { refundId: id }, dueAt: now + SANDBOX_REFUND_STEP_SECONDS * 1000, dedupeKey: `${REFUND_ADVANCE_JOB}:${id}` });
+  return row;
+}
+
+/** Strategy rules: PIX only (`devolution` | `cashout`, default cashout); fee/key only for cashout. */
+function checkStrategy(method: PaymentMethod, req: RefundRequest): RefundStrategy | null {
+  if (method !== "PIX") {
+    if (req.strategy !== undefined) throw invalidParam("strategy", "strategy applies to PIX refunds only.");
+    if (req.passFeeToTenant) throw invalidParam("passFeeToTenant", "passFeeToTenant applies to PIX cashout refunds only.");
+    if (req.destinationKey !== undefined) throw invalidParam("destinationKey", "destinationKey applies to PIX cashout refunds only.");
+    return null;
+  }
+  const strategy = req.strategy ?? "cashout";
+  if (strategy === "devolution") {
+    if (req.passFeeToTenant) throw invalidParam("passFeeToTenant", "passFeeToTenant applies to cashout refunds only.");
+    if (req.destinationKey !== undefined) throw invalidParam("destinationKey", "destinationKey applies to cashout refunds only.");
+  }
+  return strategy;
+}
+
+/**
+ * Moves refund `refundId` to `to` (the one entry point for refund progress). Returns the refund
+ * object. Throws 400 `invalid_state` when the move is not allowed (e.g. from a final status).
+ * PENDING -> REFUNDED passes through IN_PROGRESS.
+ */
+export function applyRefundStatus(deps: Deps, t: Tx, refundId: string, to: RefundStatus, failureReason?: string): PublicRefund {
+  let row = findRefund(t, refundId);
+  if (!row) throw notFound("refund");
+  const from = row.status as RefundStatus;
+  if (!canMove(from, to)) throw new ApiError("invalid_state", `A ${from} refund cannot move to ${to}.`);
+  const now = deps.clock.nowMs();
+  if (to === "IN_PROGRESS" || to === "REFUNDED")
+    row = updateRefund(t, row.id, { status: to, updatedAt: now, ...(to === "REFUNDED" ? { refundedAt: now } : {}) });
+  if (to === "FAILED") {
+    row = updateRefund(t, row.id, { status: "FAILED", updatedAt: now, failureReason: failureReason ?? "provider_rejected" });
+    restoreRefund(deps, t, { refundId: row.id });
+    releaseRefundable(t, row.transactionId, row.amount, now);
+  }
+  if (to === "REFUNDED") confirmRefund(deps, t, row, now);
+  if (to === "REFUNDED" || to === "FAILED") deps.jobs.cancel(t, `${REFUND_ADVANCE_JOB}:${row.id}`);
+  return toRefund(row);
+}
+
+/** REFUNDED: `payment.refunded`; the transaction becomes REFUNDED once fully refunded. */
+function confirmRefund(deps: Deps, t: Tx, refund: RefundRow, now: number): void {
+  let trx = findById(t, refund.transactionId) as TransactionRow;
+  const confirmed = confirmedRefundTotal(t, trx.id);
+  const previousStatus = trx.status;
+  const full = confirmed >= trx.amount && SETTLED.includes(trx.status as never);
+  if (full) trx = updateTransaction(t, trx.id, { status: "REFUNDED", updatedAt: now });
+  emitLegacy(deps, t, { accountId: trx.accountId, livemode: trx.livemode, transactionId: trx.id }, "payment.refunded", {
+    transactionId: trx.id,
+    amount: trx.amount,
+    status: trx.status,
+    previousStatus,
+    refundId: refund.id,
+    refundAmount: refund.amount,
+    refundedAmount: confirmed,
+    currency: trx.currency,
+    occurredAt: iso(now),
+  });
+  if (full) emitTransition(deps, t, trx, previousStatus);
+}

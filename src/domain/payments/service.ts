@@ -1,0 +1,82 @@
+/**
+ * Use cases of the payments group on an existing transaction: read, cancel (interface.md
+ * transaction transitions) and resend-webhook. Creation goes through the shared
+ * `createTransaction` of the charges group (src/http/routes/payments/create.ts wires it).
+ */
+import { and, desc, eq } from "drizzle-orm";
+import { events } from "../../../db/schema";
+import { tx } from "../../db/client";
+import type { Deps } from "../../deps";
+import { ApiError, notFound } from "../../http/errors";
+import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
+import { iso } from "../../lib/clock";
+import type { TransactionRow } from "../../providers/types";
+import { emitTransition } from "../charges/events";
+import { cancelExpiry } from "../charges/expiry";
+import { CANCELLABLE, type TransactionStatus } from "../charges/model";
+import { findScoped, updateTransaction } from "../charges/repo";
+import { rowMetadata } from "../charges/views";
+
+/** The caller's transaction `rawId` (a `ch_` prefix is tolerated) or 404 `not_found`. */
+export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
+  const id = rawId.startsWith("ch_") ? rawId.slice(3) : rawId;
+  const row = findScoped(deps.db, auth.accountId, auth.livemode, id);
+  if (!row) throw notFound("transaction");
+  return row;
+}
+
+/**
+ * Cancels a transaction in WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED with
+ * `metadata.failure {reason: "cancelled", at}`, `charge.failed` + `payment.failed`; the expiry job
+ * is dropped. Returns the updated row. Throws 404, or 400 `charge_not_cancellable` otherwise
+ * (a paid transaction must be refunded instead).
+ */
+export function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
+  const id = getPayment(deps, auth, rawId).id;
+  return tx(deps.db, (t) => {
+    const row = findScoped(deps.db, auth.accountId, auth.livemode, id)!;
+    if (!CANCELLABLE.includes(row.status as TransactionStatus)) {
+      const hint = row.status === "PAID" || row.status === "APPROVED" ? " A paid transaction must be refunded instead." : "";
+      throw new ApiError("charge_not_cancellable", `A ${row.status} transaction cannot be cancelled.${hint}`);
+    }
+    const now = deps.clock.nowMs();
+    const metadata = JSON.stringify({ ...rowMetadata(row), failure: { reason: "cancelled", at: iso(now) } });
+    const updated = updateTransaction(t, row.id, { status: "CANCELLED", metadata, updatedAt: now });
+    cancelExpiry(deps, t, row.id);
+    emitTransition(deps, t, updated, row.status);
+    return updated;
+  });
+}
+
+/**
+ * Re-emits the transaction's current status as fresh events (new `evt_` ids, so new deliveries):
+ * the events of the last transition into the current status, or the creation events while it
+ * still waits for payment. Returns `{resent, status}`; `resent` is false when the status has no
+ * event (none was ever emitted for it).
+ */
+export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { resent: boolean; status: string } {
+  const row = getPayment(deps, auth, rawId);
+  const ids = tx(deps.db, (t) => {
+    const waiting = row.status === "WAITING_PAYMENT" || row.status === "PENDING";
+    return emitTransition(deps, t, row, waiting ? null : previousStatusOf(deps, row));
+  });
+  return { resent: ids.length > 0, status: row.status };
+}
+
+/** `previousStatus` of the last legacy event that moved the row into its current status. */
+function previousStatusOf(deps: Deps, row: TransactionRow): string {
+  const recent = deps.db
+    .select({ body: events.body })
+    .from(events)
+    .where(and(eq(events.transactionId, row.id), eq(events.family, "legacy")))
+    .orderBy(desc(events.createdAt))
+    .limit(20)
+    .all();
+  for (const e of recent) {
+    try {
+      const data = JSON.parse(e.body).data;
+      if (data?.status === row.status && typeof data.previousStatus === "string" && data.previousStatus !== row.status) return data.previousStatus;
+    } catch {}
+  }
+  return "WAITING_PAYMENT";
+}

@@ -1,0 +1,156 @@
+/**
+ * Use cases of /v1/webhooks: endpoint registration, listing, update, deletion (pending
+ * deliveries CANCELLED), secret rotation; delivery listing, stats and manual re-send; the
+ * transaction-webhook secret. Every call is scoped by account AND mode. Throws ApiError:
+ * 404 `not_found`, 400 `invalid_url`, `invalid_event_type`, `invalid_state`.
+ */
+import { ApiError, invalidParam, notFound } from "../../http/errors";
+import { tx } from "../../db/client";
+import type { Deps } from "../../deps";
+import { randomHex } from "../../lib/crypto";
+import { newId } from "../../lib/ids";
+import { isKnownEventType } from "../events/catalog";
+import { DELIVER_JOB, deliverJobKey } from "./fanout";
+import type { DeliveryStatus, EndpointStatus } from "./model";
+import * as repo from "./repo";
+import type { Scope } from "./repo";
+import { checkWebhookUrl } from "./url-rules";
+import { deliveryView, endpointView, endpointWithSecretView, statsView } from "./views";
+
+/** A new signing secret: 64 lowercase hex characters (32 random bytes). */
+export function newSecret(): string {
+  return randomHex(32);
+}
+
+/** Validates subscribed names against the catalog; returns them without duplicates. */
+function checkEvents(events: string[]): string[] {
+  if (events.length === 0) throw invalidParam("events", "Subscribe to at least one event.", "invalid_event_type");
+  for (const [i, name] of events.entries()) {
+    if (!isKnownEventType(name))
+      throw invalidParam(`events.${i}`, `Unknown event name "${name.slice(0, 100)}"; see GET /v1/webhooks/event-catalog.`, "invalid_event_type");
+  }
+  return [...new Set(events)];
+}
+
+function mustFindEndpoint(deps: Deps, s: Scope, id: string): repo.EndpointRow {
+  const ep = repo.findEndpoint(deps.db, s, id);
+  if (!ep) throw notFound("webhook endpoint");
+  return ep;
+}
+
+/** POST /v1/webhooks/endpoints: 201 view with the secret (shown once). */
+export function createEndpoint(deps: Deps, s: Scope, input: { url: string; events: string[] }) {
+  const url = checkWebhookUrl(input.url, s.livemode, deps.config.webhookAllowPrivate);
+  const events = checkEvents(input.events);
+  const now = deps.clock.nowMs();
+  const row: repo.EndpointRow = {
+    id: newId("webhookEndpoint"),
+    accountId: s.accountId,
+    livemode: s.livemode,
+    url,
+    events: JSON.stringify(events),
+    status: "ACTIVE",
+    secret: newSecret(),
+    createdAt: now,
+    updatedAt: now,
+  };
+  tx(deps.db, (t) => repo.insertEndpoint(t, row));
+  return endpointWithSecretView(row);
+}
+
+/** GET /v1/webhooks/endpoints: `{data}` newest first, no secrets. */
+export function listEndpoints(deps: Deps, s: Scope) {
+  return { data: repo.listEndpoints(deps.db, s).map(endpointView) };
+}
+
+/** PATCH: changes only the fields sent. */
+export function updateEndpoint(deps: Deps, s: Scope, id: string, patch: { url?: string; events?: string[]; status?: EndpointStatus }) {
+  const ep = mustFindEndpoint(deps, s, id);
+  const set: Partial<repo.EndpointRow> = {};
+  if (patch.url !== undefined) set.url = checkWebhookUrl(patch.url, s.livemode, deps.config.webhookAllowPrivate);
+  if (patch.events !== undefined) set.events = JSON.stringify(checkEvents(patch.events));
+  if (patch.status !== undefined) set.status = patch.status;
+  if (Object.keys(set).length === 0) return endpointView(ep);
+  set.updatedAt = deps.clock.nowMs();
+  tx(deps.db, (t) => repo.updateEndpoint(t, id, set));
+  return endpointView({ ...ep, ...set });
+}
+
+/** DELETE: removes the endpoint; its PENDING deliveries become CANCELLED and are never sent. */
+export function deleteEndpoint(deps: Deps, s: Scope, id: string) {
+  mustFindEndpoint(deps, s, id);
+  tx(deps.db, (t) => {
+    const now = deps.clock.nowMs();
+    for (const did of repo.deliveryIdsOfEndpoint(t, id, ["PENDING"])) {
+      repo.updateDelivery(t, did, { status: "CANCELLED", lastError: "endpoint deleted", nextRetryAt: null, updatedAt: now });
+      deps.jobs.cancel(t, deliverJobKey(did));
+    }
+    repo.deleteEndpoint(t, id);
+  });
+  return { deleted: true as const };
+}
+
+/** POST .../rotate-secret: instant swap; the next attempt of every delivery uses the new secret. */
+export function rotateEndpointSecret(deps: Deps, s: Scope, id: string) {
+  mustFindEndpoint(deps, s, id);
+  const secret = newSecret();
+  tx(deps.db, (t) => repo.updateEndpoint(t, id, { secret, updatedAt: deps.clock.nowMs() }));
+  return { id, secret };
+}
+
+/** GET /v1/webhooks/deliveries: newest first, `{data, total, limit, offset}`. */
+export function listDeliveries(deps: Deps, s: Scope, f: repo.DeliveryFilters, limit: number, offset: number) {
+  const { rows, total } = repo.pageDeliveries(deps.db, s, f, limit, offset);
+  return { data: rows.map((r) => deliveryView(r.d, r.body)), total, limit, offset };
+}
+
+/** GET /v1/webhooks/stats. */
+export function deliveryStats(deps: Deps, s: Scope) {
+  return statsView(repo.countByStatus(deps.db, s));
+}
+
+const RESENDABLE: DeliveryStatus[] = ["FAILED", "CANCELLED"];
+
+/**
+ * POST /v1/webhooks/deliveries/{id}/retry: re-sends a FAILED (dead-lettered) or CANCELLED
+ * delivery at once as ONE extra attempt (`maxAttempts` grows by one; on failure it is FAILED
+ * again). Its destination must still exist and be ACTIVE. Else 400 `invalid_state`.
+ */
+export function retryDelivery(deps: Deps, s: Scope, id: string) {
+  const d = repo.deliveryById(deps.db, id);
+  if (!d || d.accountId !== s.accountId || d.livemode !== s.livemode) throw notFound("webhook delivery");
+  if (!RESENDABLE.includes(d.status as DeliveryStatus))
+    throw new ApiError("invalid_state", `Only FAILED or CANCELLED deliveries can be re-sent; this one is ${d.status}.`);
+  if (d.endpointId) {
+    const ep = repo.endpointById(deps.db, d.endpointId);
+    if (!ep) throw new ApiError("invalid_state", "The delivery's endpoint was deleted.");
+    if (ep.status !== "ACTIVE") throw new ApiError("invalid_state", "The delivery's endpoint is INACTIVE; activate it first.");
+  }
+  const now = deps.clock.nowMs();
+  const updated = tx(deps.db, (t) => {
+    const set = { status: "PENDING", maxAttempts: d.attempts + 1, nextRetryAt: now, updatedAt: now };
+    repo.updateDelivery(t, id, set);
+    deps.jobs.cancel(t, deliverJobKey(id));
+    deps.jobs.enqueue(t, { kind: DELIVER_JOB, payload: { deliveryId: id, manual: true }, dueAt: now, dedupeKey: deliverJobKey(id) });
+    return { ...d, ...set };
+  });
+  return deliveryView(updated, repo.eventBody(deps.db, d.eventId) ?? "null");
+}
+
+/**
+ * POST /v1/webhooks/transaction-secret/rotate: issues (or replaces) the secret that signs
+ * deliveries to per-transaction `webhookUrl`s of this account and mode; shown once.
+ */
+export function rotateTransactionSecret(deps: Deps, s: Scope) {
+  const secret = newSecret();
+  tx(deps.db, (t) => repo.putTransactionSecret(t, s, secret, deps.clock.nowMs()));
+  return { secret };
+}
+
+/**
+ * Validates a transaction's `webhookUrl` (payments group) with the same rules as endpoint URLs
+ * for the caller's mode. Throws 400 `invalid_url` with param `webhookUrl`.
+ */
+export function checkTransactionWebhookUrl(deps: Deps, url: string, livemode: boolean): string {
+  return checkWebhookUrl(url, livemode, deps.config.webhookAllowPrivate, "webhookUrl");
+}

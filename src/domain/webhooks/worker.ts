@@ -1,0 +1,160 @@
+/**
+ * The delivery worker: the `webhook.deliver` job handler. One job per delivery lives until the
+ * delivery ends; each run is one attempt: a short transaction claims it (PROCESSING, attempt
+ * row `sending`, signed with the destination's CURRENT secret), the POST happens outside any
+ * transaction, and a second short transaction records the outcome and either ends the
+ * delivery (DELIVERED, FAILED = dead letter, CANCELLED) or returns the next attempt time,
+ * which the scheduler turns into the job's new due time (no polling lag).
+ */
+import type { Deps } from "../../deps";
+import { tx, type Tx } from "../../db/client";
+import type { JobOutcome } from "../../jobs/scheduler";
+import { rawId } from "../../lib/ids";
+import { dispatch } from "./dispatch";
+import { DELIVER_JOB, ensureTransactionSecret } from "./fanout";
+import { nextDelayMs, outcomeBody, outcomeError, outcomeStatusCode, type DispatchOutcome } from "./model";
+import { deliveryById, endpointById, eventBody, failOpenAttempts, insertAttempt, updateAttempt, updateDelivery, type DeliveryRow } from "./repo";
+import { webhookRuntime } from "./runtime";
+import { deliveryHeaders } from "./signing";
+
+/** Registers the delivery job (lease 90 s > 30 s timeout). Its maxAttempts only counts handler crashes. */
+export function registerWebhookJobs(deps: Deps): void {
+  deps.jobs.register(
+    DELIVER_JOB,
+    (job) => {
+      const p = job.payload as { deliveryId: string; manual?: boolean };
+      return runDelivery(deps, p.deliveryId, p.manual === true);
+    },
+    { leaseSeconds: 90, maxAttempts: 100, backoff: (n) => Math.min(5 * 2 ** n, 600) },
+  );
+}
+
+interface Plan {
+  delivery: DeliveryRow;
+  attempt: number;
+  attemptId: string;
+  url: string;
+  secret: string;
+  body: string;
+  timestamp: number;
+}
+
+/** Runs one attempt of `deliveryId` (if it is still due for one). */
+export async function runDelivery(deps: Deps, deliveryId: string, manual = false): Promise<JobOutcome> {
+  const rt = webhookRuntime(deps);
+  const peek = deliveryById(deps.db, deliveryId);
+  if (!peek || (peek.status !== "PENDING" && peek.status !== "PROCESSING")) return;
+  const key = peek.endpointId ?? `url:${peek.targetUrl}`;
+  const busy = rt.inflight.get(key) ?? 0;
+  if (busy >= rt.perTargetConcurrency) return { retryAt: deps.clock.nowMs() + rt.busyRetryMs };
+  rt.inflight.set(key, busy + 1);
+  try {
+    const plan = tx(deps.db, (t) => beginAttempt(deps, t, deliveryId, manual));
+    if (!plan) return;
+    const d = plan.delivery;
+    const outcome = await dispatch(rt, {
+      url: plan.url,
+      body: plan.body,
+      guard: d.livemode && !deps.config.webhookAllowPrivate,
+      nowMs: deps.clock.nowMs(),
+      headers: deliveryHeaders({ deliveryId: d.id, eventType: d.eventType, family: d.family, body: plan.body, secret: plan.secret, timestamp: plan.timestamp }),
+    });
+    const next = tx(deps.db, (t) => finishAttempt(deps, t, plan, outcome));
+    return next === null ? undefined : { retryAt: next };
+  } finally {
+    const n = (rt.inflight.get(key) ?? 1) - 1;
+    if (n <= 0) rt.inflight.delete(key);
+    else rt.inflight.set(key, n);
+  }
+}
+
+function end(deps: Deps, t: Tx, d: DeliveryRow, status: "CANCELLED" | "FAILED", lastError: string): null {
+  updateDelivery(t, d.id, { status, lastError, nextRetryAt: null, updatedAt: deps.clock.nowMs() });
+  return null;
+}
+
+/** Claims the next attempt; null when there is nothing to send (ended, cancelled). */
+function beginAttempt(deps: Deps, t: Tx, deliveryId: string, manual: boolean): Plan | null {
+  const d = deliveryById(t, deliveryId);
+  if (!d || (d.status !== "PENDING" && d.status !== "PROCESSING")) return null;
+  const now = deps.clock.nowMs();
+  if (d.status === "PROCESSING") {
+    const why = "interrupted: the worker stopped before the response was recorded";
+    failOpenAttempts(t, d.id, now, why);
+    if (d.attempts >= d.maxAttempts) return end(deps, t, d, "FAILED", why);
+  }
+  let url: string;
+  let secret: string;
+  if (d.endpointId) {
+    const ep = endpointById(t, d.endpointId);
+    if (!ep) return end(deps, t, d, "CANCELLED", "endpoint deleted");
+    if (ep.status !== "ACTIVE") return end(deps, t, d, "CANCELLED", "endpoint inactive");
+    url = ep.url;
+    secret = ep.secret;
+  } else {
+    url = d.targetUrl!;
+    secret = ensureTransactionSecret(deps, t, { accountId: d.accountId, livemode: d.livemode });
+  }
+  const body = eventBody(t, d.eventId);
+  if (body === undefined) return end(deps, t, d, "CANCELLED", "event not found");
+  const attempt = d.attempts + 1;
+  const attemptId = rawId();
+  updateDelivery(t, d.id, { status: "PROCESSING", attempts: attempt, nextRetryAt: null, updatedAt: now });
+  insertAttempt(t, {
+    id: attemptId,
+    deliveryId: d.id,
+    attempt,
+    trigger: manual ? "manual" : "scheduled",
+    status: "sending",
+    outcome: null,
+    statusCode: null,
+    error: null,
+    responseBody: null,
+    durationMs: null,
+    startedAt: now,
+    finishedAt: null,
+    nextAttemptAt: null,
+  });
+  return { delivery: d, attempt, attemptId, url, secret, body, timestamp: Math.floor(now / 1000) };
+}
+
+/** Records the outcome; returns the next attempt time (epoch ms) or null when the delivery ended. */
+function finishAttempt(deps: Deps, t: Tx, plan: Plan, o: DispatchOutcome): number | null {
+  const now = deps.clock.nowMs();
+  const d = deliveryById(t, plan.delivery.id);
+  const delivered = o.kind === "delivered";
+  const statusCode = outcomeStatusCode(o);
+  const error = outcomeError(o);
+  const responseBody = outcomeBody(o);
+  let next: number | null = null;
+  if (d && d.status === "PROCESSING") {
+    let status: "DELIVERED" | "FAILED" | "PENDING" = "DELIVERED";
+    if (!delivered) {
+      if (d.attempts >= d.maxAttempts) status = "FAILED";
+      else {
+        status = "PENDING";
+        next = now + nextDelayMs(o, d.attempts, webhookRuntime(deps).random);
+      }
+    }
+    updateDelivery(t, d.id, {
+      status,
+      lastStatusCode: statusCode,
+      lastError: error,
+      lastResponseBody: responseBody,
+      nextRetryAt: next,
+      deliveredAt: delivered ? now : null,
+      updatedAt: now,
+    });
+  }
+  updateAttempt(t, plan.attemptId, {
+    status: delivered ? "succeeded" : "failed",
+    outcome: o.kind,
+    statusCode,
+    error,
+    responseBody,
+    durationMs: o.durationMs,
+    finishedAt: now,
+    nextAttemptAt: next,
+  });
+  return next;
+}

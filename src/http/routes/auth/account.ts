@@ -1,0 +1,44 @@
+/** GET /v1/account and POST /v1/account/members (bearer; extensions.md "Dashboard authentication"). */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../deps";
+import { findAccount } from "../../../domain/accounts/repo";
+import { addMember } from "../../../domain/accounts/service";
+import { getAccountSettings } from "../../../domain/accounts/settings";
+import { accountView, memberView } from "../../../domain/accounts/views";
+import { bearerAuth } from "../../plugins/bearer-auth";
+import { notFound } from "../../errors";
+import { Str, StrictObject } from "../../schemas";
+
+export function accountRoutes(deps: Deps) {
+  const read = new Elysia().use(bearerAuth(deps)).get(
+    "/v1/account",
+    ({ session }) => {
+      const account = findAccount(deps.db, session.accountId);
+      const settings = getAccountSettings(deps.db, session.accountId);
+      if (!account || !settings) throw notFound("account");
+      return accountView(account, session.role, settings);
+    },
+    { detail: { tags: ["account"], summary: "The caller's account: `{id, name, role, settings}`" } },
+  );
+  const manage = new Elysia().use(bearerAuth(deps, { manage: true })).post(
+    "/v1/account/members",
+    async ({ session, body, set }) => {
+      const user = await addMember(deps.db, deps.clock, session, body);
+      set.status = 201;
+      return memberView(user);
+    },
+    {
+      body: StrictObject({
+        email: Str({ minLength: 1, maxLength: 320 }),
+        password: Str({ minLength: 8, maxLength: 256 }),
+        role: t.Union([t.Literal("OWNER"), t.Literal("ADMIN"), t.Literal("DEVELOPER"), t.Literal("VIEWER")]),
+      }),
+      detail: {
+        tags: ["account"],
+        summary: "Add a member (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
+        description: "201 `{id, email, role}`; an email already in use -> 409 `email_taken`. Only an OWNER may add an OWNER.",
+      },
+    },
+  );
+  return new Elysia().use(read).use(manage);
+}

@@ -1,0 +1,50 @@
+/** /v1/api-keys: issue, list, rotate, revoke (interface.md "API keys"; dashboard bearer token only). */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../deps";
+import { issueKey, LABEL_MAX, listKeys, revokeKey, rotateKey } from "../../../domain/api-keys/service";
+import { bearerAuth } from "../../plugins/bearer-auth";
+import { Str, StrictBool, StrictObject, Type } from "../../schemas";
+
+export function apiKeyRoutes(deps: Deps) {
+  const read = new Elysia().use(bearerAuth(deps)).get("/v1/api-keys", ({ session }) => listKeys(deps.db, session), {
+    detail: { tags: ["api-keys"], summary: "List the account's active keys (no cleartext) and `access.canManage`" },
+  });
+  const manage = new Elysia()
+    .use(bearerAuth(deps, { manage: true }))
+    .post(
+      "/v1/api-keys",
+      ({ session, body, set }) => {
+        const view = issueKey(deps.db, deps.clock, session, body);
+        set.status = 201;
+        return view;
+      },
+      {
+        body: StrictObject({ label: Type.Optional(Str({ maxLength: LABEL_MAX })), test: Type.Optional(StrictBool()) }),
+        detail: {
+          tags: ["api-keys"],
+          summary: "Issue a key (`test: true` -> ak_test_); the cleartext is returned exactly once",
+        },
+      },
+    )
+    .post(
+      "/v1/api-keys/:id/rotate",
+      ({ session, params, body, set }) => {
+        const view = rotateKey(deps.db, deps.clock, session, params.id, body ?? {});
+        set.status = 201;
+        return view;
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        body: StrictObject({ label: Type.Optional(Str({ maxLength: LABEL_MAX })) }),
+        detail: {
+          tags: ["api-keys"],
+          summary: "Rotate: atomically revoke the key and issue its successor (same mode; same label unless sent)",
+        },
+      },
+    )
+    .delete("/v1/api-keys/:id", ({ session, params }) => revokeKey(deps.db, deps.clock, session, params.id), {
+      params: t.Object({ id: t.String() }),
+      detail: { tags: ["api-keys"], summary: "Revoke a key permanently: `{revoked: true}`" },
+    });
+  return new Elysia().use(read).use(manage);
+}

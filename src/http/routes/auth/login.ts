@@ -1,0 +1,41 @@
+/** POST /v1/auth/login and POST /v1/auth/logout (extensions.md "Dashboard authentication"). */
+import { Elysia } from "elysia";
+import type { Deps } from "../../../deps";
+import { login, logout } from "../../../domain/auth/service";
+import { bearerAuth } from "../../plugins/bearer-auth";
+import { Str, StrictObject } from "../../schemas";
+
+/** The client address used for login limits ("unknown" when the server cannot tell, e.g. in-process tests). */
+function clientAddress(server: { requestIP(r: Request): { address: string } | null } | null, request: Request): string {
+  try {
+    return server?.requestIP(request)?.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+export function loginRoutes(deps: Deps) {
+  const open = new Elysia().post(
+    "/v1/auth/login",
+    async ({ body, request, server }) =>
+      login(deps.db, deps.clock, { email: body.email, password: body.password, address: clientAddress(server as never, request) }),
+    {
+      body: StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) }),
+      detail: {
+        tags: ["auth"],
+        summary: "Log in to the dashboard",
+        description:
+          "Returns `{access_token, token_type: \"Bearer\", expires_in, account_id, role}`. A wrong email or password -> 401 `invalid_credentials` (same answer for both). Attempts are limited per email and per client address (429 `rate_limited` with Retry-After).",
+      },
+    },
+  );
+  const authed = new Elysia().use(bearerAuth(deps)).post(
+    "/v1/auth/logout",
+    ({ session, set }) => {
+      logout(deps.db, deps.clock, session.jti);
+      set.status = 204;
+    },
+    { detail: { tags: ["auth"], summary: "Log out: the token stops working at once (204)" } },
+  );
+  return new Elysia().use(open).use(authed);
+}

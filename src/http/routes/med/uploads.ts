@@ -1,0 +1,50 @@
+/**
+ * Signed evidence URLs served by Cofre itself (interface.md step 2 of the evidence upload):
+ * `PUT /v1/uploads/med-evidence/{id}?expires&signature` stores the raw bytes (no JSON parsing
+ * under `/v1/uploads/`, bodies up to 10 MB); a request carrying `apikey` or `Authorization` is
+ * refused with 400. `GET .../{id}/view?expires&signature` serves a confirmed file (5-minute link).
+ */
+import { Elysia } from "elysia";
+import type { Deps } from "../../../deps";
+import { ApiError } from "../../errors";
+import { EVIDENCE_URL_PATH, receiveUpload, viewEvidence } from "../../../domain/med/evidence";
+
+export function evidenceUrlRoutes(deps: Deps) {
+  return new Elysia()
+    .put(
+      `${EVIDENCE_URL_PATH}/:id`,
+      async ({ params, request }) => {
+        for (const h of ["apikey", "authorization"])
+          if (request.headers.has(h))
+            throw new ApiError("invalid_request", `Do not send ${h} to an upload URL; the signature in the URL is the credential.`, { param: h });
+        const url = new URL(request.url);
+        const bytes = new Uint8Array(await request.arrayBuffer());
+        return receiveUpload(deps, {
+          evidenceId: params.id,
+          expires: url.searchParams.get("expires"),
+          signature: url.searchParams.get("signature"),
+          contentType: request.headers.get("content-type"),
+          bytes,
+        });
+      },
+      { parse: "none", detail: { tags: ["med"], summary: "Evidence step 2: PUT the file bytes to the signed upload_url" } },
+    )
+    .get(
+      `${EVIDENCE_URL_PATH}/:id/view`,
+      ({ params, request }) => {
+        const url = new URL(request.url);
+        const file = viewEvidence(deps, params.id, url.searchParams.get("expires"), url.searchParams.get("signature"));
+        return new Response(new Uint8Array(file.bytes), {
+          headers: {
+            "content-type": file.mimeType,
+            "content-length": String(file.bytes.byteLength),
+            "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+            "x-content-type-options": "nosniff",
+            "cache-control": "private, no-store",
+            ...(file.sha256 ? { "x-content-sha256": file.sha256 } : {}),
+          },
+        });
+      },
+      { detail: { tags: ["med"], summary: "Download a confirmed evidence file (signed view_url, 5 minutes)" } },
+    );
+}

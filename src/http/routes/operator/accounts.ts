@@ -1,0 +1,41 @@
+/** PATCH /v1/operator/accounts/{account_id}: the operator's account settings (extensions.md "Operator API"). */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../deps";
+import { updateAccountSettings } from "../../../domain/accounts/settings";
+import { operatorAuth } from "../../plugins/operator-auth";
+import { notFound } from "../../errors";
+import { StrictBool, StrictInt, StrictObject, Type } from "../../schemas";
+
+/** 100 years in seconds: upper bound of the duration settings. */
+const MAX_SECONDS = 3_153_600_000;
+const VelocityMax = () => Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()]);
+
+export function operatorAccountRoutes(deps: Deps) {
+  return new Elysia().use(operatorAuth(deps)).patch(
+    "/v1/operator/accounts/:account_id",
+    ({ params, body }) => {
+      const settings = updateAccountSettings(deps.db, params.account_id, body);
+      if (!settings) throw notFound("account");
+      return settings;
+    },
+    {
+      params: t.Object({ account_id: t.String() }),
+      body: StrictObject({
+        payer_lock_enabled: Type.Optional(StrictBool()),
+        default_expires_in: Type.Optional(StrictInt({ minimum: 60, maximum: 86400 })),
+        pix_fee_bps: Type.Optional(StrictInt({ minimum: 0, maximum: 10000 })),
+        pix_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000 })),
+        settlement_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: MAX_SECONDS })),
+        customer_velocity_max: Type.Optional(VelocityMax()),
+        account_velocity_max: Type.Optional(VelocityMax()),
+        velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS })),
+      }),
+      detail: {
+        tags: ["operator"],
+        summary: "Change an account's settings (operator token); every field optional",
+        description:
+          "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s.",
+      },
+    },
+  );
+}

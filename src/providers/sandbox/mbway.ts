@@ -1,0 +1,31 @@
+/**
+ * Sandbox MBWAY: a payment request "pushed" to the payer's phone (`metadata.phone`, E.164,
+ * validated at creation). Nothing public is added to the transaction; it stays WAITING_PAYMENT
+ * until paid (test helper `pay` with method MBWAY) or expired (5 minutes, like MB WAY itself).
+ */
+import { registerSandboxProvider } from "../registry";
+import type { MethodProvider } from "../types";
+
+/** Lifetime of an MB WAY request, seconds. */
+export const MBWAY_TTL_SECONDS = 300;
+
+export const sandboxMbway: MethodProvider = {
+  method: "MBWAY",
+  supportsRefund: false,
+  prepare(ctx) {
+    let phone: unknown = null;
+    try {
+      phone = JSON.parse(ctx.tx.metadata ?? "{}").phone ?? null;
+    } catch {}
+    const now = ctx.deps.clock.nowMs();
+    return {
+      details: {
+        pushedTo: typeof phone === "string" ? phone.slice(0, -4).replace(/\d/g, "*") + phone.slice(-4) : null,
+        pushedAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + MBWAY_TTL_SECONDS * 1000).toISOString(),
+      },
+    };
+  },
+};
+
+registerSandboxProvider(sandboxMbway);

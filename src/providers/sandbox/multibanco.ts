@@ -1,0 +1,33 @@
+/**
+ * Sandbox MULTIBANCO: a payment reference (entity 5 digits, reference 9 digits with SIBS check
+ * digits, src/payments/multibanco.ts) valid for 3 days. The reference base is derived from the
+ * transaction id, so it is stable for the transaction.
+ */
+import { multibancoReference } from "../../payments/multibanco";
+import { registerSandboxProvider } from "../registry";
+import type { MethodProvider } from "../types";
+
+/** Entity number the sandbox issues references under. */
+export const SANDBOX_MB_ENTITY = "12345";
+/** Lifetime of a reference, seconds. */
+export const MB_TTL_SECONDS = 3 * 86400;
+/** Largest amount a Multibanco reference can carry (8 digits of cents). */
+const MB_MAX_CENTS = 99_999_999;
+
+export const sandboxMultibanco: MethodProvider = {
+  method: "MULTIBANCO",
+  supportsRefund: false,
+  prepare(ctx) {
+    const base = String(BigInt(`0x${ctx.tx.id.slice(-12)}`) % 10_000_000n).padStart(7, "0");
+    const cents = Math.min(ctx.tx.amount, MB_MAX_CENTS);
+    return {
+      details: {
+        entity: SANDBOX_MB_ENTITY,
+        reference: multibancoReference(SANDBOX_MB_ENTITY, base, cents),
+        expiresAt: new Date(ctx.deps.clock.nowMs() + MB_TTL_SECONDS * 1000).toISOString(),
+      },
+    };
+  },
+};
+
+registerSandboxProvider(sandboxMultibanco);

@@ -1,0 +1,39 @@
+/**
+ * Sandbox Pix provider: binds a cob txid, a location served by this process
+ * (`<public host>/v1/pix/loc/<txid>`, no scheme, <= 77 chars) and the dynamic BR Code pointing at
+ * it. Deterministic apart from the random txid; never leaves the process.
+ */
+import { buildDynamicBrCode, MAX_LOCATION_LENGTH } from "../../pix/brcode";
+import { newTxid } from "../../pix/ids";
+import { registerSandboxProvider } from "../registry";
+import { ProviderError, type MethodProvider, type PrepareContext, type PreparedMethod } from "../types";
+
+/** Path prefix of the location URLs (the public route group serves GET on it). */
+export const PIX_LOCATION_PATH = "/v1/pix/loc/";
+
+/** `publicUrl` without its scheme and trailing slash, e.g. `pay.example.com`. */
+export function locationBase(publicUrl: string): string {
+  return publicUrl.replace(/^[a-z]+:\/\//i, "").replace(/\/+$/, "");
+}
+
+export const sandboxPixProvider: MethodProvider = {
+  method: "PIX",
+  supportsRefund: true,
+  prepare(ctx: PrepareContext): PreparedMethod {
+    const { tx, deps } = ctx;
+    let txid = newTxid();
+    while (txid === tx.id) txid = newTxid();
+    const location = `${locationBase(deps.config.publicUrl)}${PIX_LOCATION_PATH}${txid}`;
+    if (location.length > MAX_LOCATION_LENGTH)
+      throw new ProviderError("rejected", "The Pix location URL would exceed 77 characters; shorten COFRE_PUBLIC_URL.", "location_too_long");
+    const pixBrCode = buildDynamicBrCode({
+      location,
+      merchantName: ctx.merchant?.name ?? "Cofre",
+      merchantCity: ctx.merchant?.city ?? "SAO PAULO",
+      amount: tx.amount,
+    });
+    return { columns: { pixBrCode, pixTxid: txid, pixLocation: location, expiresAt: tx.expiresAt } };
+  },
+};
+
+registerSandboxProvider(sandboxPixProvider);

@@ -1,0 +1,171 @@
+/** Idempotency of money-moving POSTs (issue "Runtime foundation" part 6). */
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { idempotencyKeys } from "../../db/schema";
+import { tx } from "../../src/db/client";
+import { ApiError } from "../../src/http/errors";
+import { expectEnvelope, foundationHarness } from "./fixtures";
+
+const pay = (h: ReturnType<typeof foundationHarness>, key: string, idem: string | undefined, body: unknown) =>
+  h.call("POST", "/t/pay", { key, body, headers: idem === undefined ? {} : { "idempotency-key": idem } });
+
+describe("idempotent replay", () => {
+  test("the same key and body replays the original status and body with Idempotent-Replayed", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    const first = await pay(h, testKey, "order-0001", { amount: 500 });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ id: "pay_1", amount: 500 });
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const again = await pay(h, testKey, "order-0001", { amount: 500 });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    expect(h.effects()).toBe(1);
+  });
+
+  test("key order inside the body does not matter", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    await h.call("POST", "/t/pay", { key: testKey, headers: { "idempotency-key": "order-0002" }, body: '{"amount":7}' });
+    const r = await h.call("POST", "/t/pay", { key: testKey, headers: { "idempotency-key": "order-0002" }, body: '{ "amount" : 7 }' });
+    expect(r.headers.get("idempotent-replayed")).toBe("true");
+    expect(h.effects()).toBe(1);
+  });
+
+  test("keys are scoped by account and by mode", async () => {
+    const h = foundationHarness();
+    const a = await h.seedAccount();
+    const b = await h.seedAccount();
+    const r1 = await pay(h, a.testKey, "shared-key-1", { amount: 1 });
+    const r2 = await pay(h, a.liveKey, "shared-key-1", { amount: 2 });
+    const r3 = await pay(h, b.testKey, "shared-key-1", { amount: 3 });
+    for (const r of [r1, r2, r3]) {
+      expect(r.status).toBe(201);
+      expect(r.headers.get("idempotent-replayed")).toBeNull();
+    }
+    expect(h.effects()).toBe(3);
+  });
+
+  test("keys are scoped by route", () => {
+    const h = foundationHarness();
+    const base = { accountId: "acct_x", livemode: false, key: "scoped-key", body: { a: 1 } };
+    const a = h.deps.idempotency.begin({ ...base, scope: "POST /v1/charges" });
+    const b = h.deps.idempotency.begin({ ...base, scope: "POST /v1/payments" });
+    expect(a.kind).toBe("claimed");
+    expect(b.kind).toBe("claimed");
+  });
+});
+
+describe("idempotency errors", () => {
+  test("the same key with a different body is 409 idempotency_key_reused and runs nothing", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    await pay(h, testKey, "order-0003", { amount: 500 });
+    const r = await pay(h, testKey, "order-0003", { amount: 501 });
+    expectEnvelope(r, 409, "conflict_error", "idempotency_key_reused");
+    expect(h.effects()).toBe(1);
+  });
+
+  test("a second request while the first runs is 409 idempotency_key_in_use with Retry-After", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    const { entered, release } = h.holdNextWrite();
+    const first = pay(h, testKey, "order-0004", { amount: 900 });
+    await entered;
+    const second = await pay(h, testKey, "order-0004", { amount: 900 });
+    expectEnvelope(second, 409, "conflict_error", "idempotency_key_in_use");
+    expect(Number(second.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(second.headers.get("x-ratelimit-limit-minute")).toBe("6000");
+    release();
+    expect((await first).status).toBe(201);
+    const third = await pay(h, testKey, "order-0004", { amount: 900 });
+    expect(third.headers.get("idempotent-replayed")).toBe("true");
+    expect(h.effects()).toBe(1);
+  });
+
+  test("a claim abandoned by a crashed request is taken over once its lock expires", () => {
+    const h = foundationHarness();
+    const req = { accountId: "acct_x", livemode: false, scope: "POST /x", key: "crashed-key", body: {} };
+    expect(h.deps.idempotency.begin(req).kind).toBe("claimed");
+    expect(() => h.deps.idempotency.begin(req)).toThrow(ApiError);
+    h.clock.advance(61);
+    expect(h.deps.idempotency.begin(req).kind).toBe("claimed");
+  });
+
+  test("a missing key is 400 idempotency_key_missing", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    const r = await pay(h, testKey, undefined, { amount: 1 });
+    const e = expectEnvelope(r, 400, "invalid_request_error", "idempotency_key_missing");
+    expect(e.param).toBe("Idempotency-Key");
+    expect(h.effects()).toBe(0);
+  });
+
+  test("keys of 8 and 128 characters are accepted, 7 and 129 are not", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    expect((await pay(h, testKey, "k".repeat(8), { amount: 1 })).status).toBe(201);
+    expect((await pay(h, testKey, "k".repeat(128), { amount: 1 })).status).toBe(201);
+    for (const bad of ["k".repeat(7), "k".repeat(129)]) {
+      const r = await pay(h, testKey, bad, { amount: 1 });
+      const e = expectEnvelope(r, 400, "invalid_request_error", "invalid_idempotency_key");
+      expect(e.param).toBe("Idempotency-Key");
+    }
+    expect(h.effects()).toBe(2);
+  });
+});
+
+describe("what is stored", () => {
+  test("a validation failure is not stored: the key stays free for a corrected body", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    const bad = await pay(h, testKey, "order-0005", { amount: "100" });
+    expectEnvelope(bad, 400, "invalid_request_error", "invalid_amount");
+    const good = await pay(h, testKey, "order-0005", { amount: 100 });
+    expect(good.status).toBe(201);
+    expect(good.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  test("a failed request is not stored: a retry runs again", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    expect((await pay(h, testKey, "order-0006", { amount: 13 })).status).toBe(500);
+    expect((await pay(h, testKey, "order-0006", { amount: 13 })).status).toBe(500);
+    const ok = await pay(h, testKey, "order-0006", { amount: 14 });
+    expect(ok.status).toBe(201);
+    expect(h.deps.db.select().from(idempotencyKeys).all()).toHaveLength(1);
+  });
+
+  test("the record commits with the side effect: a rolled-back transaction leaves no record", () => {
+    const h = foundationHarness();
+    const req = { accountId: "acct_x", livemode: false, scope: "POST /x", key: "rollback-key", body: {} };
+    const begun = h.deps.idempotency.begin(req);
+    if (begun.kind !== "claimed") throw new Error("expected a claim");
+    expect(() =>
+      tx(h.deps.db, (t) => {
+        h.deps.idempotency.complete(t, begun.claim, 201, { ok: true });
+        throw new Error("side effect failed");
+      }),
+    ).toThrow("side effect failed");
+    expect(h.deps.idempotency.isCompleted(begun.claim)).toBe(false);
+  });
+
+  test("records are kept for 24 h and then pruned by the job", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    await pay(h, testKey, "order-0007", { amount: 10 });
+    h.clock.advance(23 * 3600);
+    await h.deps.jobs.drain();
+    const kept = await pay(h, testKey, "order-0007", { amount: 10 });
+    expect(kept.headers.get("idempotent-replayed")).toBe("true");
+    h.clock.advance(2 * 3600);
+    await h.deps.jobs.drain();
+    expect(h.deps.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "order-0007")).all()).toHaveLength(0);
+    const fresh = await pay(h, testKey, "order-0007", { amount: 11 });
+    expect(fresh.status).toBe(201);
+    expect(fresh.headers.get("idempotent-replayed")).toBeNull();
+    expect(h.effects()).toBe(2);
+  });
+});

@@ -1,0 +1,329 @@
+/** Durable job scheduler (issue "Runtime foundation" part 5). */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { jobs } from "../../db/schema";
+import { createDeps, type Deps } from "../../src/deps";
+import { tx } from "../../src/db/client";
+import { ManualClock, SystemClock } from "../../src/lib/clock";
+import type { JobRow } from "../../src/jobs/scheduler";
+
+const START = "2026-11-20T12:00:00.000Z";
+const memDeps = (clock = new ManualClock(START)) => createDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
+const row = (d: Deps, id: string) => d.db.select().from(jobs).where(eq(jobs.id, id)).get();
+const onlyJob = (d: Deps, kind: string) => d.db.select().from(jobs).where(eq(jobs.kind, kind)).get();
+
+describe("due jobs run", () => {
+  test("a job runs once it is due, not before, and its row is then deleted", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    const ran: JobRow[] = [];
+    d.jobs.register("t.run", (job) => void ran.push(job));
+    d.jobs.enqueue(d.db, { kind: "t.run", payload: { n: 1 }, dueAt: clock.nowMs() + 30_000 });
+    await d.jobs.drain();
+    expect(ran).toHaveLength(0);
+    clock.advance(29);
+    await d.jobs.drain();
+    expect(ran).toHaveLength(0);
+    clock.advance(1);
+    await d.jobs.drain();
+    expect(ran.map((j) => [j.kind, j.payload, j.attempts])).toEqual([["t.run", { n: 1 }, 1]]);
+    expect(d.jobs.pending("t.run")).toBe(0);
+  });
+
+  test("a job enqueued in a rolled-back transaction never runs", async () => {
+    const d = memDeps();
+    let ran = 0;
+    d.jobs.register("t.rollback", () => void ran++);
+    expect(() =>
+      tx(d.db, (t) => {
+        d.jobs.enqueue(t, { kind: "t.rollback" });
+        throw new Error("abort");
+      }),
+    ).toThrow("abort");
+    await d.jobs.drain();
+    expect(ran).toBe(0);
+  });
+
+  test("a dedupe key keeps a single queued job, and cancel removes it", async () => {
+    const d = memDeps();
+    let ran = 0;
+    d.jobs.register("t.dedupe", () => void ran++);
+    d.jobs.enqueue(d.db, { kind: "t.dedupe", dedupeKey: "once" });
+    d.jobs.enqueue(d.db, { kind: "t.dedupe", dedupeKey: "once" });
+    expect(d.jobs.pending("t.dedupe")).toBe(1);
+    d.jobs.cancel(d.db, "once");
+    expect(d.jobs.pending("t.dedupe")).toBe(0);
+    d.jobs.enqueue(d.db, { kind: "t.dedupe", dedupeKey: "once" });
+    d.jobs.enqueue(d.db, { kind: "t.dedupe", dedupeKey: "once" });
+    await d.jobs.drain();
+    expect(ran).toBe(1);
+  });
+
+  test("drain also runs the jobs that running jobs make due", async () => {
+    const d = memDeps();
+    const seen: number[] = [];
+    d.jobs.register("t.chain", (job) => {
+      const n = (job.payload as { n: number }).n;
+      seen.push(n);
+      if (n < 3) d.jobs.enqueue(d.db, { kind: "t.chain", payload: { n: n + 1 } });
+    });
+    d.jobs.enqueue(d.db, { kind: "t.chain", payload: { n: 1 } });
+    await d.jobs.drain();
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  test("a handler returning retryAt runs again at that time with attempts reset", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    const attempts: number[] = [];
+    d.jobs.register("t.poll", (job) => {
+      attempts.push(job.attempts);
+      if (attempts.length < 3) return { retryAt: clock.nowMs() + 10_000 };
+    });
+    d.jobs.enqueue(d.db, { kind: "t.poll" });
+    await d.jobs.drain();
+    clock.advance(10);
+    await d.jobs.drain();
+    clock.advance(10);
+    await d.jobs.drain();
+    expect(attempts).toEqual([1, 1, 1]);
+    expect(d.jobs.pending("t.poll")).toBe(0);
+  });
+});
+
+describe("failures", () => {
+  test("a throwing job is retried with backoff and its error recorded", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    const runs: number[] = [];
+    d.jobs.register(
+      "t.flaky",
+      (job) => {
+        runs.push(job.attempts);
+        if (job.attempts < 3) throw new Error(`boom ${job.attempts}`);
+      },
+      { backoff: (n) => 10 * n },
+    );
+    d.jobs.enqueue(d.db, { kind: "t.flaky" });
+    await d.jobs.drain();
+    expect(runs).toEqual([1]);
+    const j = onlyJob(d, "t.flaky")!;
+    expect(j.lastError).toBe("boom 1");
+    expect(j.dueAt).toBe(clock.nowMs() + 10_000);
+    expect(j.leaseUntil).toBeNull();
+    clock.advance(9);
+    await d.jobs.drain();
+    expect(runs).toEqual([1]);
+    clock.advance(1);
+    await d.jobs.drain();
+    expect(runs).toEqual([1, 2]);
+    expect(onlyJob(d, "t.flaky")!.dueAt).toBe(clock.nowMs() + 20_000);
+    clock.advance(20);
+    await d.jobs.drain();
+    expect(runs).toEqual([1, 2, 3]);
+    expect(d.jobs.pending("t.flaky")).toBe(0);
+  });
+
+  test("the default backoff doubles: 2 s, 4 s, 8 s", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    d.jobs.register("t.fail", () => {
+      throw new Error("always");
+    });
+    d.jobs.enqueue(d.db, { kind: "t.fail" });
+    const delays: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await d.jobs.drain();
+      const due = onlyJob(d, "t.fail")!.dueAt;
+      delays.push((due - clock.nowMs()) / 1000);
+      clock.advance((due - clock.nowMs()) / 1000);
+    }
+    expect(delays).toEqual([2, 4, 8]);
+  });
+
+  test("after maxAttempts failures the job is kept as dead and not run again", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    let runs = 0;
+    d.jobs.register(
+      "t.dead",
+      () => {
+        runs++;
+        throw new Error("nope");
+      },
+      { maxAttempts: 2, backoff: () => 1 },
+    );
+    d.jobs.enqueue(d.db, { kind: "t.dead" });
+    for (let i = 0; i < 4; i++) {
+      await d.jobs.drain();
+      clock.advance(1);
+    }
+    expect(runs).toBe(2);
+    expect(onlyJob(d, "t.dead")!.state).toBe("dead");
+    expect(d.jobs.pending("t.dead")).toBe(0);
+  });
+
+  test("a job whose lease expired (its runner died) is claimed and run again", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    const runs: number[] = [];
+    d.jobs.register("t.lease", (job) => void runs.push(job.attempts), { leaseSeconds: 30 });
+    d.jobs.enqueue(d.db, { kind: "t.lease" });
+    const id = onlyJob(d, "t.lease")!.id;
+    // A runner that died mid-job left this lease behind.
+    d.db.update(jobs).set({ leaseUntil: clock.nowMs() + 30_000, attempts: 1 }).where(eq(jobs.id, id)).run();
+    await d.jobs.drain();
+    expect(runs).toEqual([]);
+    clock.advance(31);
+    await d.jobs.drain();
+    expect(runs).toEqual([2]);
+    expect(row(d, id)).toBeUndefined();
+  });
+
+  test("a slow job still running past its lease is not started a second time", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    d.jobs.register("t.slow", async () => {
+      runs++;
+      await gate;
+    }, { leaseSeconds: 5 });
+    d.jobs.enqueue(d.db, { kind: "t.slow" });
+    const first = d.jobs.drain();
+    await Bun.sleep(1);
+    clock.advance(10);
+    const second = d.jobs.drain();
+    await Bun.sleep(1);
+    release();
+    await Promise.all([first, second]);
+    expect(runs).toBe(1);
+  });
+});
+
+describe("the loop", () => {
+  test("started, it runs a job enqueued for now without any drain", async () => {
+    const d = memDeps();
+    let resolve!: () => void;
+    const ran = new Promise<void>((r) => (resolve = r));
+    d.jobs.register("t.loop", () => resolve());
+    d.jobs.start();
+    try {
+      d.jobs.enqueue(d.db, { kind: "t.loop" });
+      await Promise.race([ran, Bun.sleep(2000).then(() => Promise.reject(new Error("job did not run")))]);
+    } finally {
+      await d.jobs.stop();
+    }
+  });
+
+  test("started with a manual clock, advancing the clock runs what became due", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    let resolve!: () => void;
+    const ran = new Promise<void>((r) => (resolve = r));
+    d.jobs.register("t.advance", () => resolve());
+    d.jobs.enqueue(d.db, { kind: "t.advance", dueAt: clock.nowMs() + 3600_000 });
+    d.jobs.start();
+    try {
+      clock.advance(3600);
+      await Promise.race([ran, Bun.sleep(2000).then(() => Promise.reject(new Error("job did not run")))]);
+    } finally {
+      await d.jobs.stop();
+    }
+  });
+
+  test("with the wall clock it sleeps until the due time, with no polling lag", async () => {
+    const d = memDeps(new SystemClock() as unknown as ManualClock);
+    let ranAt = 0;
+    let resolve!: () => void;
+    const ran = new Promise<void>((r) => (resolve = r));
+    d.jobs.register("t.timer", () => {
+      ranAt = performance.now();
+      resolve();
+    });
+    d.jobs.start();
+    const t0 = performance.now();
+    try {
+      d.jobs.enqueue(d.db, { kind: "t.timer", dueAt: Date.now() + 150 });
+      await Promise.race([ran, Bun.sleep(3000).then(() => Promise.reject(new Error("job did not run")))]);
+    } finally {
+      await d.jobs.stop();
+    }
+    expect(ranAt - t0).toBeGreaterThanOrEqual(140);
+    expect(ranAt - t0).toBeLessThan(1000);
+  });
+});
+
+describe("restarts", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cofre-jobs-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("a job due while the process was down runs after a restart", async () => {
+    const dataDir = join(dir, "a");
+    const clock1 = new ManualClock(START);
+    const d1 = createDeps({ dataDir, clock: clock1, config: { logLevel: "silent" } });
+    d1.jobs.register("t.durable", () => {
+      throw new Error("must not run in the first process");
+    });
+    d1.jobs.enqueue(d1.db, { kind: "t.durable", payload: { order: 42 }, dueAt: clock1.nowMs() + 60_000 });
+    await d1.jobs.stop();
+    d1.db.$client.close();
+
+    const clock2 = new ManualClock("2026-11-20T13:00:00.000Z");
+    const d2 = createDeps({ dataDir, clock: clock2, config: { logLevel: "silent" } });
+    const ran: unknown[] = [];
+    d2.jobs.register("t.durable", (job) => void ran.push(job.payload));
+    await d2.jobs.drain();
+    expect(ran).toEqual([{ order: 42 }]);
+    d2.db.$client.close();
+  });
+
+  test("a job whose process died mid-run runs again after a restart once its lease expired", async () => {
+    const dataDir = join(dir, "b");
+    const clock1 = new ManualClock(START);
+    const d1 = createDeps({ dataDir, clock: clock1, config: { logLevel: "silent" } });
+    let started!: () => void;
+    const isRunning = new Promise<void>((r) => (started = r));
+    d1.jobs.register("t.crash", () => {
+      started();
+      return new Promise(() => {}); // never finishes: the process "dies" with the job leased
+    }, { leaseSeconds: 120 });
+    d1.jobs.enqueue(d1.db, { kind: "t.crash", payload: { n: 7 } });
+    void d1.jobs.drain();
+    await isRunning;
+    expect(onlyJob(d1, "t.crash")!.leaseUntil).toBe(clock1.nowMs() + 120_000);
+    d1.db.$client.close();
+
+    const clock2 = new ManualClock(START);
+    const d2 = createDeps({ dataDir, clock: clock2, config: { logLevel: "silent" } });
+    const ran: JobRow[] = [];
+    d2.jobs.register("t.crash", (job) => void ran.push(job), { leaseSeconds: 120 });
+    await d2.jobs.drain();
+    expect(ran).toHaveLength(0);
+    clock2.advance(121);
+    await d2.jobs.drain();
+    expect(ran.map((j) => [j.payload, j.attempts])).toEqual([[{ n: 7 }, 2]]);
+    d2.db.$client.close();
+  });
+});
+
+describe("the clock advance helper", () => {
+  test("POST /v1/test_helpers/clock/advance runs what became due before it answers", async () => {
+    const { createHarness } = await import("../support/harness");
+    const h = createHarness({ testClock: true });
+    const a = await h.seedAccount();
+    const ran: string[] = [];
+    h.deps.jobs.register("t.helper", () => void ran.push(h.clock.now().toISOString()));
+    h.deps.jobs.enqueue(h.deps.db, { kind: "t.helper", dueAt: h.clock.nowMs() + 90_000 });
+    const r1 = await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 60 } });
+    expect(r1.status).toBe(200);
+    expect(ran).toEqual([]);
+    const r2 = await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 60 } });
+    expect(r2.body).toEqual({ now: "2026-11-20T12:02:00.000Z" });
+    expect(ran).toEqual(["2026-11-20T12:02:00.000Z"]);
+  });
+});
