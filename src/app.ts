@@ -8,6 +8,8 @@ import { ApiError, envelope, type ErrorDetail } from "./http/errors";
 import { pickRequestId, requestFacts } from "./http/context";
 import { docsPlugin } from "./http/docs";
 import { routeGroups } from "./http/routes";
+import { embeddedMigrations } from "./db/migrations";
+import { jsonTooDeep, MAX_JSON_DEPTH } from "./lib/json";
 import { requestLogPlugin } from "./http/plugins/request-log";
 
 /** Paths whose bodies are not JSON (evidence uploads are raw bytes up to 10 MB). */
@@ -24,9 +26,8 @@ export function createApp(deps: Deps) {
       const length = Number(request.headers.get("content-length") ?? 0);
       const path = new URL(request.url).pathname;
       const raw = RAW_BODY_PREFIXES.some((p) => path.startsWith(p));
-      if (length > (raw ? RAW_BODY_MAX : config.maxBodyBytes)) {
-        return errorResponse(new ApiError("payload_too_large", "The request body is too large."), facts.requestId);
-      }
+      if (length > (raw ? RAW_BODY_MAX : config.maxBodyBytes))
+        throw new ApiError("payload_too_large", "The request body is too large.");
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
       const path = new URL(request.url).pathname;
@@ -35,6 +36,7 @@ export function createApp(deps: Deps) {
       if (text.trim() === "") return {};
       if (!contentType?.toLowerCase().startsWith("application/json"))
         throw new ApiError("unsupported_media_type", "Request bodies must be JSON (Content-Type: application/json).");
+      if (jsonTooDeep(text)) throw new ApiError("invalid_request", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       try {
         return JSON.parse(text);
       } catch {
@@ -65,25 +67,39 @@ export function createApp(deps: Deps) {
     })
     .use(requestLogPlugin(deps))
     .use(docsPlugin(deps))
-    .get("/healthz", () => ({ status: "ok" }), { detail: { tags: ["health"], summary: "Liveness" } })
+    .get("/healthz", () => ({ status: "ok" as const }), {
+      detail: { tags: ["health"], summary: "Liveness", description: "200 `{status: \"ok\"}` while the process serves HTTP." },
+    })
     .get(
       "/readyz",
-      ({ set }) => {
-        try {
-          deps.db.$client.query("select 1").get();
-          return { status: "ready" };
-        } catch {
-          set.status = 503;
-          return { status: "unavailable" };
-        }
+      () => {
+        if (!databaseReady(deps)) throw new ApiError("service_unavailable", "The database is not ready.");
+        return { status: "ready" };
       },
-      { detail: { tags: ["health"], summary: "Readiness: migrations ran and the database answers" } },
+      {
+        detail: {
+          tags: ["health"],
+          summary: "Readiness",
+          description: "200 `{status: \"ready\"}` once migrations ran and the database answers; else 503 `service_unavailable`.",
+        },
+      },
     );
   for (const group of routeGroups(deps)) app.use(group);
   return app;
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** True when the database answers and every embedded migration is recorded as applied. */
+function databaseReady(deps: Deps): boolean {
+  try {
+    const row = deps.db.$client.query("select count(*) as n from __drizzle_migrations").get() as { n: number } | null;
+    return (row?.n ?? 0) >= MIGRATION_COUNT;
+  } catch {
+    return false;
+  }
+}
+const MIGRATION_COUNT = embeddedMigrations().length;
 
 /**
  * Renders `err` in the envelope with the request id header, the headers already set for the

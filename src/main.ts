@@ -1,11 +1,14 @@
 #!/usr/bin/env bun
-/** CLI entry (extensions.md "Command line"): `cofre serve | migrate | init | ledger verify`. */
+/**
+ * CLI entry and composition root (extensions.md "Command line"): `cofre serve | migrate | init |
+ * ledger verify`. Exit codes: 0 done, 1 failure, 2 usage or configuration error.
+ */
 import { createDeps } from "./deps";
 import { createApp } from "./app";
 import { ConfigError } from "./config";
 import { commands } from "./cli";
 
-const USAGE = `usage: cofre <command>
+export const USAGE = `usage: cofre <command>
 
 commands:
   serve                 migrate, listen and run the workers (default)
@@ -13,9 +16,15 @@ commands:
   init --email E --password P [--account-name N]
                         create an account and its OWNER user
   ledger verify         recompute every balance from the ledger journal
+
+configuration comes from the environment (PORT, HOST, COFRE_DATA_DIR, ...; see README.md)
 `;
 
-/** Starts the HTTP server and the job loop; resolves once listening. Returns a stop function. */
+/**
+ * Opens the database (applying migrations), starts the HTTP server and the job loop; resolves
+ * once listening and logs `{port, host, data_dir}` with the real port (also when PORT=0).
+ * Returns a function that stops everything.
+ */
 export async function serve(): Promise<() => Promise<void>> {
   const deps = createDeps();
   const app = createApp(deps);
@@ -28,35 +37,45 @@ export async function serve(): Promise<() => Promise<void>> {
   deps.jobs.start();
   deps.logger.info({ port, host: deps.config.host, data_dir: deps.config.dataDir }, `cofre listening on port ${port}`);
   for (const line of commands.startupNotes?.(deps) ?? []) deps.logger.info(line);
-  const stop = async () => {
-    await app.stop();
-    await deps.jobs.stop();
-    deps.db.$client.close();
-  };
+  process.on("unhandledRejection", (err) => deps.logger.error({ err }, "unhandled rejection"));
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await app.stop();
+      await deps.jobs.stop();
+      deps.db.$client.close();
+    })());
   for (const sig of ["SIGINT", "SIGTERM"] as const)
     process.once(sig, () => {
+      deps.logger.info({ signal: sig }, "cofre stopping");
       void stop().then(() => process.exit(0));
     });
   return stop;
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Runs one command; returns the exit code, or -1 when the process must keep running (serve). */
+export async function main(argv: string[]): Promise<number> {
   const [cmd = "serve", ...rest] = argv;
   try {
     switch (cmd) {
       case "serve":
         await serve();
-        return -1; // keep running
+        return -1;
       case "migrate": {
         const deps = createDeps();
         deps.db.$client.close();
-        console.log(JSON.stringify({ migrated: true }));
+        console.log(JSON.stringify({ migrated: true, data_dir: deps.config.dataDir }));
         return 0;
       }
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(USAGE);
+        return 0;
       default: {
         const run = commands.table[cmd];
         if (!run) {
-          process.stderr.write(USAGE);
+          process.stderr.write(`cofre: unknown command "${cmd}"\n\n${USAGE}`);
           return 2;
         }
         return await run(rest);
@@ -67,7 +86,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`cofre: ${err.message}\n`);
       return 2;
     }
-    throw err;
+    process.stderr.write(`cofre: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
   }
 }
 

@@ -5,6 +5,7 @@ import { registerLedgerJobs } from "../domain/ledger/tranches";
 import { registerMedJobs } from "../domain/med/jobs";
 import { registerPaymentJobs } from "../domain/payments/refund-jobs";
 import { registerChargeJobs } from "../domain/charges/expiry";
+import { registerWebhookJobs } from "../domain/webhooks/worker";
 
 /** Called once by createDeps. Each group adds its own `register...Jobs(deps)` here. */
 export function registerJobs(deps: Deps): void {
@@ -13,5 +14,6 @@ export function registerJobs(deps: Deps): void {
   registerMedJobs(deps);
   registerPaymentJobs(deps);
   registerChargeJobs(deps);
+  registerWebhookJobs(deps);
   void IDEMPOTENCY_PRUNE_JOB;
 }

@@ -4,7 +4,7 @@
  * transaction and records the outcome. A job whose lease expired (the process died mid-run)
  * is claimed again; a job that was due while the process was down runs on start.
  */
-import { and, asc, eq, isNull, lt, lte, notInArray, or, sql, min } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import { jobs } from "../../db/schema";
 import type { Db, DbOrTx } from "../db/client";
 import { tx } from "../db/client";
@@ -232,7 +232,7 @@ export class Scheduler {
     let next = hint ?? Infinity;
     if (hint === undefined) {
       const row = this.db
-        .select({ due: min(sql<number>`max(${jobs.dueAt}, coalesce(${jobs.leaseUntil}, 0))`) })
+        .select({ due: sql<number | null>`min(max(${jobs.dueAt}, coalesce(${jobs.leaseUntil}, 0)))` })
         .from(jobs)
         .where(eq(jobs.state, "queued"))
         .get();

@@ -185,6 +185,24 @@ describe("request bodies", () => {
     expect(r2.text).not.toContain("SECRET-77");
   });
 
+  test("a body nested deeper than 32 levels is refused before parsing, however deep", async () => {
+    for (const depth of [33, 100_000]) {
+      const body = `{"amount":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+      const r = await h.call("POST", "/t/amount", { body });
+      const e = expectEnvelope(r, 400, "invalid_request_error", "invalid_request");
+      expect(e.message).toContain("32");
+    }
+    const ok = await h.call("POST", "/t/amount", { body: `{"amount":${"[".repeat(31)}${"]".repeat(31)}}` });
+    expect(ok.body.error.code).toBe("invalid_amount");
+  });
+
+  test("brackets inside strings do not count as nesting", async () => {
+    const r = await h.call("POST", "/t/amount", { body: JSON.stringify({ amount: 5, note: "[[[[" }) });
+    expect(r.status).toBe(200);
+    const escaped = await h.call("POST", "/t/amount", { body: `{"amount":5,"note":"\\\"{{"}` });
+    expect(escaped.status).toBe(200);
+  });
+
   test("a missing body on a route that needs one is a validation failure", async () => {
     const r = await h.call("POST", "/t/amount");
     expectEnvelope(r, 400, "invalid_request_error", "invalid_amount");

@@ -11,6 +11,7 @@ import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { createHarness, type Harness } from "../support/harness";
 import type { Config } from "../../src/config";
+import type { Logger } from "../../src/lib/logger";
 
 export interface FoundationHarness extends Harness {
   /** Number of times the idempotent test route ran its side effect. */
@@ -19,9 +20,12 @@ export interface FoundationHarness extends Harness {
   holdNextWrite: () => { entered: Promise<void>; release: () => void };
 }
 
-/** createHarness() plus `/boom` (throws), `POST /t/amount` (strict Amount) and `POST /t/pay` (idempotent). */
-export function foundationHarness(config: Partial<Config> = {}): FoundationHarness {
-  const h = createHarness(config);
+/**
+ * createHarness() plus `/boom` (throws), `GET /t/items/:id`, `POST /t/amount` (strict Amount) and
+ * `POST /t/pay` (idempotent, apikey).
+ */
+export function foundationHarness(config: Partial<Config> = {}, logger?: Logger): FoundationHarness {
+  const h = createHarness(config, undefined, logger);
   let effects = 0;
   let gate: Promise<void> | null = null;
   let onEnter: (() => void) | null = null;
@@ -30,6 +34,7 @@ export function foundationHarness(config: Partial<Config> = {}): FoundationHarne
     .get("/boom", () => {
       throw new Error("secret internal detail: SELECT * FROM api_keys at /work/main/src/x.ts:1");
     })
+    .get("/t/items/:id", ({ params }) => ({ id: params.id }))
     .post("/t/amount", ({ body }) => ({ ok: true, amount: body.amount }), {
       body: StrictObject({ amount: Amount(), note: Type.Optional(Str({ maxLength: 5 })) }),
     })

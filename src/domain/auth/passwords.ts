@@ -27,13 +27,17 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
 
 let dummy: Promise<string> | undefined;
 
+/** Computes the dummy hash in the background (once per process), so the first unknown-email login costs no extra. */
+export function warmDummyHash(): Promise<string> {
+  return (dummy ??= hashPassword("cofre-dummy-password-never-matches"));
+}
+
 /**
  * Spends the same hashing time as a real check, for an email that has no user, so response
  * time does not reveal whether an email is registered. Always resolves to false.
  */
 export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummy ??= hashPassword("cofre-dummy-password-never-matches");
-  await verifyPassword(password, await dummy);
+  await verifyPassword(password, await warmDummyHash());
   return false;
 }
 

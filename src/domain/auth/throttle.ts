@@ -1,7 +1,9 @@
 /**
- * Login attempt limits (issue 3): per email, at most EMAIL_LIMIT failed attempts per window; per
- * client address, at most ADDRESS_LIMIT attempts of any outcome per window. In memory (Cofre is
- * one process); fixed windows starting at the first counted attempt.
+ * Login attempt limits (issue 3): per email at most EMAIL_LIMIT, per client address at most
+ * ADDRESS_LIMIT failed attempts per window; over a limit every attempt (even with the right
+ * password) is refused until the window ends. Successful logins are not counted, so members
+ * behind one proxy address are not locked out by each other's normal use. In memory (Cofre is
+ * one process); fixed windows starting at the first counted failure.
  */
 import type { Clock } from "../../lib/clock";
 
@@ -29,11 +31,12 @@ export class LoginThrottle {
     return wait;
   }
 
-  /** Counts one attempt from `address`; a failed one also counts against `email`. */
+  /** Counts one attempt; only failed ones count against `email` and `address`. */
   record(email: string, address: string, failed: boolean): void {
+    if (!failed) return;
     const now = this.clock.nowMs();
     this.bump(`a:${address}`, now);
-    if (failed) this.bump(`e:${email}`, now);
+    this.bump(`e:${email}`, now);
     if (this.buckets.size > 50_000) for (const [k, b] of this.buckets) if (b.resetAt <= now) this.buckets.delete(k);
   }
 

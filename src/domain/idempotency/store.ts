@@ -114,7 +114,8 @@ export class IdempotencyStore {
   /** Deletes records older than the retention window; returns how many. */
   prune(): number {
     const cutoff = this.clock.nowMs() - IDEMPOTENCY_RETENTION_MS;
-    return this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run().changes;
+    const result = this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run() as unknown as { changes: number };
+    return result.changes;
   }
 
   /**

@@ -7,9 +7,11 @@ import type { Deps } from "../../deps";
 import { isFinal, REFUND_ADVANCE_JOB, SANDBOX_REFUND_STEP_SECONDS, type RefundStatus } from "./refund-model";
 import { findRefund } from "./refund-repo";
 import { applyRefundStatus } from "./refunds";
+import { registerCardJobs } from "./card";
 
-/** Registers the refund jobs (called from src/jobs/registry.ts). */
+/** Registers the payments group's jobs: refund progress and card 3DS (called from src/jobs/registry.ts). */
 export function registerPaymentJobs(deps: Deps): void {
+  registerCardJobs(deps);
   deps.jobs.register(REFUND_ADVANCE_JOB, (job) => {
     const { refundId } = job.payload as { refundId: string };
     return tx(deps.db, (t) => {

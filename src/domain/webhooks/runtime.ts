@@ -14,7 +14,7 @@ export interface WebhookRuntime {
   random: () => number;
   /** DNS lookup used by the SSRF guard. */
   lookup: Lookup;
-  fetch: typeof fetch;
+  fetch: (url: string, init: RequestInit) => Promise<Response>;
   /** Attempts in flight to one destination at most; extra due deliveries wait `busyRetryMs`. */
   perTargetConcurrency: number;
   busyRetryMs: number;
@@ -31,19 +31,18 @@ const runtimes = new WeakMap<Deps, WebhookRuntime>();
 
 /** The runtime of `deps` (created with defaults on first use). */
 export function webhookRuntime(deps: Deps): WebhookRuntime {
-  let rt = runtimes.get(deps);
-  if (!rt) {
-    rt = {
-      timeoutMs: 30_000,
-      random: Math.random,
-      lookup: defaultLookup,
-      fetch: (input, init) => fetch(input, init),
-      perTargetConcurrency: 16,
-      busyRetryMs: 250,
-      inflight: new Map(),
-    };
-    runtimes.set(deps, rt);
-  }
+  const found = runtimes.get(deps);
+  if (found) return found;
+  const rt: WebhookRuntime = {
+    timeoutMs: 30_000,
+    random: Math.random,
+    lookup: defaultLookup,
+    fetch: (url, init) => fetch(url, init),
+    perTargetConcurrency: 16,
+    busyRetryMs: 250,
+    inflight: new Map(),
+  };
+  runtimes.set(deps, rt);
   return rt;
 }
 

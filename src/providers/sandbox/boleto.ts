@@ -7,15 +7,25 @@ import { buildBoleto } from "../../payments/boleto";
 import { addDays, endOfSaoPauloDay, saoPauloDate } from "../../payments/calendar";
 import { registerSandboxProvider } from "../registry";
 import type { MethodProvider } from "../types";
+import { methodExpiryColumns } from "./expiry";
 
 export const SANDBOX_BOLETO_BANK = "001";
 /** Calendar days from creation to the due date. */
 export const BOLETO_DUE_DAYS = 3;
 
-/** The 25-digit free field: a fixed sandbox agreement number plus 17 digits of the transaction id. */
-export function boletoFreeField(rawId: string): string {
+/**
+ * The 25-digit free field: a fixed sandbox agreement number, 17 digits of the transaction id and a
+ * 2-digit variant. The variant is the first one (from 21) whose barcode general digit is not 1:
+ * a FEBRABAN-valid "1" (results 0, 10 and 11) is misread by validators that apply the
+ * arrecadação rule to bank boletos (e.g. @mrmgomes/boleto-utils), so the sandbox avoids it.
+ */
+export function boletoFreeField(rawId: string, amount = 0, dueDate?: string): string {
   const ourNumber = String(BigInt(`0x${rawId.slice(-16)}`) % 10n ** 17n).padStart(17, "0");
-  return `000000${ourNumber}21`.slice(0, 25);
+  for (let v = 21; v < 121; v++) {
+    const free = `000000${ourNumber}${String(v % 100).padStart(2, "0")}`;
+    if (!dueDate || buildBoleto({ bank: SANDBOX_BOLETO_BANK, amount, dueDate, freeField: free }).barcode[4] !== "1") return free;
+  }
+  return `000000${ourNumber}21`;
 }
 
 export const sandboxBoleto: MethodProvider = {
@@ -23,8 +33,9 @@ export const sandboxBoleto: MethodProvider = {
   supportsRefund: false,
   prepare(ctx) {
     const dueDate = addDays(saoPauloDate(ctx.deps.clock.nowMs()), BOLETO_DUE_DAYS);
-    const { barcode, line } = buildBoleto({ bank: SANDBOX_BOLETO_BANK, amount: ctx.tx.amount, dueDate, freeField: boletoFreeField(ctx.tx.id) });
-    return { details: { barcode, line, dueDate, expiresAt: new Date(endOfSaoPauloDay(dueDate)).toISOString() } };
+    const { barcode, line } = buildBoleto({ bank: SANDBOX_BOLETO_BANK, amount: ctx.tx.amount, dueDate, freeField: boletoFreeField(ctx.tx.id, ctx.tx.amount, dueDate) });
+    const until = endOfSaoPauloDay(dueDate);
+    return { columns: methodExpiryColumns(ctx.tx, until), details: { barcode, line, dueDate, expiresAt: new Date(until).toISOString() } };
   },
 };
 

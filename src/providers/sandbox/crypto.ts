@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { registerSandboxProvider } from "../registry";
 import type { MethodProvider } from "../types";
+import { methodExpiryColumns } from "./expiry";
 
 /** USD value of one major unit of each fiat currency (sandbox only; fixed). */
 const FIAT_USD_MICROS: Record<string, bigint> = { BRL: 190_000n, EUR: 1_080_000n, USD: 1_000_000n, GBP: 1_270_000n };
@@ -49,13 +50,15 @@ export const sandboxCrypto: MethodProvider = {
   supportsRefund: false,
   prepare(ctx) {
     const q = quote(ctx.tx.amount, ctx.tx.currency);
+    const until = ctx.deps.clock.nowMs() + CRYPTO_TTL_SECONDS * 1000;
     return {
+      columns: methodExpiryColumns(ctx.tx, until),
       details: {
         address: sandboxAddress(ctx.tx.id, q.network),
         amount: q.amount,
         network: q.network,
         currency: q.cryptoCurrency,
-        expiresAt: new Date(ctx.deps.clock.nowMs() + CRYPTO_TTL_SECONDS * 1000).toISOString(),
+        expiresAt: new Date(until).toISOString(),
       },
     };
   },

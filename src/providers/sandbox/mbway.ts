@@ -5,6 +5,7 @@
  */
 import { registerSandboxProvider } from "../registry";
 import type { MethodProvider } from "../types";
+import { methodExpiryColumns } from "./expiry";
 
 /** Lifetime of an MB WAY request, seconds. */
 export const MBWAY_TTL_SECONDS = 300;
@@ -19,6 +20,7 @@ export const sandboxMbway: MethodProvider = {
     } catch {}
     const now = ctx.deps.clock.nowMs();
     return {
+      columns: methodExpiryColumns(ctx.tx, now + MBWAY_TTL_SECONDS * 1000),
       details: {
         pushedTo: typeof phone === "string" ? phone.slice(0, -4).replace(/\d/g, "*") + phone.slice(-4) : null,
         pushedAt: new Date(now).toISOString(),

@@ -6,6 +6,7 @@
 import { multibancoReference } from "../../payments/multibanco";
 import { registerSandboxProvider } from "../registry";
 import type { MethodProvider } from "../types";
+import { methodExpiryColumns } from "./expiry";
 
 /** Entity number the sandbox issues references under. */
 export const SANDBOX_MB_ENTITY = "12345";
@@ -20,11 +21,13 @@ export const sandboxMultibanco: MethodProvider = {
   prepare(ctx) {
     const base = String(BigInt(`0x${ctx.tx.id.slice(-12)}`) % 10_000_000n).padStart(7, "0");
     const cents = Math.min(ctx.tx.amount, MB_MAX_CENTS);
+    const until = ctx.deps.clock.nowMs() + MB_TTL_SECONDS * 1000;
     return {
+      columns: methodExpiryColumns(ctx.tx, until),
       details: {
         entity: SANDBOX_MB_ENTITY,
         reference: multibancoReference(SANDBOX_MB_ENTITY, base, cents),
-        expiresAt: new Date(ctx.deps.clock.nowMs() + MB_TTL_SECONDS * 1000).toISOString(),
+        expiresAt: new Date(until).toISOString(),
       },
     };
   },

@@ -8,6 +8,13 @@ import { accountView, memberView } from "../../../domain/accounts/views";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { notFound } from "../../errors";
 import { Str, StrictObject } from "../../schemas";
+import { rejectUnknownKeys } from "../../strict-body";
+
+const MemberBody = StrictObject({
+  email: Str({ minLength: 1, maxLength: 320 }),
+  password: Str({ minLength: 8, maxLength: 256 }),
+  role: t.Union([t.Literal("OWNER"), t.Literal("ADMIN"), t.Literal("DEVELOPER"), t.Literal("VIEWER")]),
+});
 
 export function accountRoutes(deps: Deps) {
   const read = new Elysia().use(bearerAuth(deps)).get(
@@ -18,7 +25,7 @@ export function accountRoutes(deps: Deps) {
       if (!account || !settings) throw notFound("account");
       return accountView(account, session.role, settings);
     },
-    { detail: { tags: ["account"], summary: "The caller's account: `{id, name, role, settings}`" } },
+    { detail: { tags: ["account"], security: [{ bearer: [] }], summary: "The caller's account: `{id, name, role, settings}`" } },
   );
   const manage = new Elysia().use(bearerAuth(deps, { manage: true })).post(
     "/v1/account/members",
@@ -28,13 +35,11 @@ export function accountRoutes(deps: Deps) {
       return memberView(user);
     },
     {
-      body: StrictObject({
-        email: Str({ minLength: 1, maxLength: 320 }),
-        password: Str({ minLength: 8, maxLength: 256 }),
-        role: t.Union([t.Literal("OWNER"), t.Literal("ADMIN"), t.Literal("DEVELOPER"), t.Literal("VIEWER")]),
-      }),
+      body: MemberBody,
+      transform: rejectUnknownKeys(MemberBody),
       detail: {
         tags: ["account"],
+        security: [{ bearer: [] }],
         summary: "Add a member (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
         description: "201 `{id, email, role}`; an email already in use -> 409 `email_taken`. Only an OWNER may add an OWNER.",
       },

@@ -4,10 +4,14 @@ import type { Deps } from "../../../deps";
 import { issueKey, LABEL_MAX, listKeys, revokeKey, rotateKey } from "../../../domain/api-keys/service";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictBool, StrictObject, Type } from "../../schemas";
+import { rejectUnknownKeys } from "../../strict-body";
+
+const IssueBody = StrictObject({ label: Type.Optional(Str({ maxLength: LABEL_MAX })), test: Type.Optional(StrictBool()) });
+const RotateBody = StrictObject({ label: Type.Optional(Str({ maxLength: LABEL_MAX })) });
 
 export function apiKeyRoutes(deps: Deps) {
   const read = new Elysia().use(bearerAuth(deps)).get("/v1/api-keys", ({ session }) => listKeys(deps.db, session), {
-    detail: { tags: ["api-keys"], summary: "List the account's active keys (no cleartext) and `access.canManage`" },
+    detail: { tags: ["api-keys"], security: [{ bearer: [] }], summary: "List the account's active keys (no cleartext) and `access.canManage`" },
   });
   const manage = new Elysia()
     .use(bearerAuth(deps, { manage: true }))
@@ -19,9 +23,11 @@ export function apiKeyRoutes(deps: Deps) {
         return view;
       },
       {
-        body: StrictObject({ label: Type.Optional(Str({ maxLength: LABEL_MAX })), test: Type.Optional(StrictBool()) }),
+        body: IssueBody,
+        transform: rejectUnknownKeys(IssueBody),
         detail: {
           tags: ["api-keys"],
+          security: [{ bearer: [] }],
           summary: "Issue a key (`test: true` -> ak_test_); the cleartext is returned exactly once",
         },
       },
@@ -35,16 +41,18 @@ export function apiKeyRoutes(deps: Deps) {
       },
       {
         params: t.Object({ id: t.String() }),
-        body: StrictObject({ label: Type.Optional(Str({ maxLength: LABEL_MAX })) }),
+        body: RotateBody,
+        transform: rejectUnknownKeys(RotateBody),
         detail: {
           tags: ["api-keys"],
+          security: [{ bearer: [] }],
           summary: "Rotate: atomically revoke the key and issue its successor (same mode; same label unless sent)",
         },
       },
     )
     .delete("/v1/api-keys/:id", ({ session, params }) => revokeKey(deps.db, deps.clock, session, params.id), {
       params: t.Object({ id: t.String() }),
-      detail: { tags: ["api-keys"], summary: "Revoke a key permanently: `{revoked: true}`" },
+      detail: { tags: ["api-keys"], security: [{ bearer: [] }], summary: "Revoke a key permanently: `{revoked: true}`" },
     });
   return new Elysia().use(read).use(manage);
 }

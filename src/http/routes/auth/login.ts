@@ -2,8 +2,12 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { login, logout } from "../../../domain/auth/service";
+import { warmDummyHash } from "../../../domain/auth/passwords";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictObject } from "../../schemas";
+import { rejectUnknownKeys } from "../../strict-body";
+
+const LoginBody = StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) });
 
 /** The client address used for login limits ("unknown" when the server cannot tell, e.g. in-process tests). */
 function clientAddress(server: { requestIP(r: Request): { address: string } | null } | null, request: Request): string {
@@ -15,12 +19,14 @@ function clientAddress(server: { requestIP(r: Request): { address: string } | nu
 }
 
 export function loginRoutes(deps: Deps) {
+  void warmDummyHash();
   const open = new Elysia().post(
     "/v1/auth/login",
     async ({ body, request, server }) =>
       login(deps.db, deps.clock, { email: body.email, password: body.password, address: clientAddress(server as never, request) }),
     {
-      body: StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) }),
+      body: LoginBody,
+      transform: rejectUnknownKeys(LoginBody),
       detail: {
         tags: ["auth"],
         summary: "Log in to the dashboard",
@@ -35,7 +41,7 @@ export function loginRoutes(deps: Deps) {
       logout(deps.db, deps.clock, session.jti);
       set.status = 204;
     },
-    { detail: { tags: ["auth"], summary: "Log out: the token stops working at once (204)" } },
+    { detail: { tags: ["auth"], security: [{ bearer: [] }], summary: "Log out: the token stops working at once (204)" } },
   );
   return new Elysia().use(open).use(authed);
 }

@@ -38,6 +38,7 @@ export function requestLogRoutes(deps: Deps) {
       }),
       detail: {
         tags: ["account"],
+        security: [{ bearer: [] }],
         summary: "Request log of apikey calls, newest first",
         description:
           "Query: `limit` (1-100, default 25), `starting_after` (an entry id, usually the previous `next_cursor`), `status` (HTTP status), `fingerprint` (key fingerprint). Response `{object: \"list\", data, has_more, next_cursor}`; each entry `{id, created_at, method, path, status, request_id, key_fingerprint, mode, duration_ms}`.",

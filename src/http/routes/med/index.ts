@@ -12,6 +12,19 @@ import { listCases, parseCaseListQuery } from "../../../domain/med/list";
 import { completeUpload, listEvidence, requestUpload } from "../../../domain/med/evidence";
 import { toPublicCase } from "../../../domain/med/views";
 import { evidenceUrlRoutes } from "./uploads";
+import { rejectUnknownKeys } from "../../strict-body";
+
+const AppealBody = StrictObject({ reason: Type.String({ description: "5-2000 characters" }) });
+const EvidenceBody = StrictObject({
+  file_name: Type.String({ description: "1-255 characters" }),
+  file_size: Type.Integer({ description: "Exact size in bytes, at most 10 MB" }),
+  mime_type: Type.String({ description: "image/png, image/jpeg, image/webp, image/gif or application/pdf" }),
+});
+
+const LIST_DOC =
+  "Query: `limit` (1-100, default 25), `starting_after` (a med_ id of one of your cases), `status` " +
+  "(open, appealed, accepted, rejected, closed), `type` (med, chargeback, dispute, fraud), `charge_id` (ch_...), " +
+  "`created_after`, `created_before` (ISO 8601, exclusive). Unknown parameters or values and malformed dates -> 400.";
 
 /** Every MED route group: the canonical path, the alias, and the upload URLs. */
 export function medRoutes(deps: Deps) {
@@ -30,14 +43,16 @@ function queryOf(request: Request): Map<string, string[]> {
 }
 
 function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
-  const tag = alias ? "med (alias /v1/infractions)" : "med";
-  const doc = (summary: string) => ({ detail: { tags: [tag], summary, hide: alias } });
+  const doc = (summary: string, description?: string) => ({
+    detail: { tags: ["med"], summary: alias ? `${summary} (alias of /v1/med/cases)` : summary, ...(description ? { description } : {}) },
+  });
   return new Elysia({ prefix })
     .use(apiKeyAuth(deps))
-    .get("", ({ auth, request }) => listCases(deps, auth, parseCaseListQuery(queryOf(request))), doc("List MED cases (cursor pagination, newest first)"))
+    .get("", ({ auth, request }) => listCases(deps, auth, parseCaseListQuery(queryOf(request))), doc("List MED cases (cursor pagination, newest first)", LIST_DOC))
     .get("/:id", ({ auth, params }) => toPublicCase(getCase(deps, auth, params.id)), doc("Retrieve a MED case"))
     .post("/:id/appeal", ({ auth, params, body }) => toPublicCase(appealCase(deps, auth, params.id, body.reason)), {
-      body: StrictObject({ reason: Type.String({ description: "5-2000 characters" }) }),
+      body: AppealBody,
+      transform: rejectUnknownKeys(AppealBody),
       ...doc("Appeal an open MED case"),
     })
     .post("/:id/accept", ({ auth, params }) => toPublicCase(acceptCase(deps, auth, params.id)), doc("Accept an open MED case (final, money_outcome lost)"))
@@ -50,11 +65,8 @@ function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
         return out;
       },
       {
-        body: StrictObject({
-          file_name: Type.String({ description: "1-255 characters" }),
-          file_size: Type.Integer({ description: "Exact size in bytes, at most 10 MB" }),
-          mime_type: Type.String({ description: "image/png, image/jpeg, image/webp, image/gif or application/pdf" }),
-        }),
+        body: EvidenceBody,
+        transform: rejectUnknownKeys(EvidenceBody),
         ...doc("Evidence step 1: request a signed upload URL"),
       },
     )

@@ -13,12 +13,12 @@ export function evidenceUrlRoutes(deps: Deps) {
   return new Elysia()
     .put(
       `${EVIDENCE_URL_PATH}/:id`,
-      async ({ params, request }) => {
+      ({ params, request, body }) => {
         for (const h of ["apikey", "authorization"])
           if (request.headers.has(h))
             throw new ApiError("invalid_request", `Do not send ${h} to an upload URL; the signature in the URL is the credential.`, { param: h });
         const url = new URL(request.url);
-        const bytes = new Uint8Array(await request.arrayBuffer());
+        const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(0);
         return receiveUpload(deps, {
           evidenceId: params.id,
           expires: url.searchParams.get("expires"),
@@ -27,7 +27,7 @@ export function evidenceUrlRoutes(deps: Deps) {
           bytes,
         });
       },
-      { parse: "none", detail: { tags: ["med"], summary: "Evidence step 2: PUT the file bytes to the signed upload_url" } },
+      { parse: "arrayBuffer", detail: { tags: ["med"], summary: "Evidence step 2: PUT the file bytes to the signed upload_url" } },
     )
     .get(
       `${EVIDENCE_URL_PATH}/:id/view`,

@@ -5,10 +5,23 @@ import { updateAccountSettings } from "../../../domain/accounts/settings";
 import { operatorAuth } from "../../plugins/operator-auth";
 import { notFound } from "../../errors";
 import { StrictBool, StrictInt, StrictObject, Type } from "../../schemas";
+import { rejectUnknownKeys } from "../../strict-body";
 
 /** 100 years in seconds: upper bound of the duration settings. */
 const MAX_SECONDS = 3_153_600_000;
 const VelocityMax = () => Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()]);
+
+/** Every field optional; ranges of extensions.md "Operator API". */
+const SettingsPatch = StrictObject({
+  payer_lock_enabled: Type.Optional(StrictBool()),
+  default_expires_in: Type.Optional(StrictInt({ minimum: 60, maximum: 86400 })),
+  pix_fee_bps: Type.Optional(StrictInt({ minimum: 0, maximum: 10000 })),
+  pix_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000 })),
+  settlement_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: MAX_SECONDS })),
+  customer_velocity_max: Type.Optional(VelocityMax()),
+  account_velocity_max: Type.Optional(VelocityMax()),
+  velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS })),
+});
 
 export function operatorAccountRoutes(deps: Deps) {
   return new Elysia().use(operatorAuth(deps)).patch(
@@ -20,18 +33,11 @@ export function operatorAccountRoutes(deps: Deps) {
     },
     {
       params: t.Object({ account_id: t.String() }),
-      body: StrictObject({
-        payer_lock_enabled: Type.Optional(StrictBool()),
-        default_expires_in: Type.Optional(StrictInt({ minimum: 60, maximum: 86400 })),
-        pix_fee_bps: Type.Optional(StrictInt({ minimum: 0, maximum: 10000 })),
-        pix_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000 })),
-        settlement_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: MAX_SECONDS })),
-        customer_velocity_max: Type.Optional(VelocityMax()),
-        account_velocity_max: Type.Optional(VelocityMax()),
-        velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS })),
-      }),
+      body: SettingsPatch,
+      transform: rejectUnknownKeys(SettingsPatch),
       detail: {
         tags: ["operator"],
+        security: [{ operator: [] }],
         summary: "Change an account's settings (operator token); every field optional",
         description:
           "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s.",

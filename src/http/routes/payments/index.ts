@@ -1,9 +1,11 @@
-/** /v1/payments: multi-method transactions, refunds, cancel, resend, receipts, stats. */
+/** /v1/payments: multi-method transactions, refunds, cancel, resend, receipts, stats; plus their public files and sandbox checkout endpoints. */
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
+import { paymentCheckoutRoutes } from "./checkout";
+import { refundRoutes } from "./refunds";
+import { statsRoutes } from "./stats";
+import { transactionRoutes } from "./transactions";
 
-/** Route group; filled by the issue "Payments group". */
 export function paymentRoutes(deps: Deps) {
-  void deps;
-  return new Elysia();
+  return new Elysia().use(paymentCheckoutRoutes(deps)).use(statsRoutes(deps)).use(refundRoutes(deps)).use(transactionRoutes(deps));
 }

@@ -1,9 +1,138 @@
-/** Unauthenticated pages and files: checkout page, QR PNG, Pix location payload. */
+/**
+ * Unauthenticated pages and files (extensions.md "Public pages"; raw ids are unguessable):
+ * - `GET {checkout_url_base}/<raw_id>` hosted checkout (HTML; unknown id -> 404 page),
+ *   `GET .../<raw_id>/status` (JSON poll), `POST .../<raw_id>/simulate` (sandbox rows only);
+ * - `GET /v1/qr/<raw_id>.png` the QR of the BR Code (cacheable, ETag);
+ * - `GET /v1/pix/loc/<txid>` the BR Code location: the JWS-signed CobPayload; `GET /v1/pix/jwks.json`.
+ */
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
+import { accountName, findById, findByTxid } from "../../../domain/charges/repo";
+import { locationJwks, signedCobPayload, JWKS_PATH } from "../../../domain/charges/location";
+import { PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
+import { simulatePayment } from "../../../domain/charges/sandbox";
+import { checkoutUrl } from "../../../domain/charges/views";
+import { iso } from "../../../lib/clock";
+import { randomBase64Url } from "../../../lib/crypto";
+import { PIX_LOCATION_PATH } from "../../../providers/sandbox/pix";
+import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/page";
+import { notFound } from "../../errors";
+import { qrPng } from "./qr";
 
-/** Route group; filled by the issue "Pix charges end to end". */
-export function publicRoutes(deps: Deps) {
-  void deps;
-  return new Elysia();
+const RAW_ID = /^[0-9a-f]{32}$/;
+
+/** Path of `{checkout_url_base}` on this server (e.g. `/c`). */
+export function checkoutPath(checkoutUrlBase: string): string {
+  try {
+    return new URL(checkoutUrlBase).pathname.replace(/\/+$/, "");
+  } catch {
+    return "/c";
+  }
 }
+
+function html(body: string, status: number, nonce: string | null, imgOrigin: string): Response {
+  const csp = [
+    "default-src 'none'",
+    `img-src 'self' ${imgOrigin} data:`,
+    "style-src 'unsafe-inline'",
+    nonce ? `script-src 'nonce-${nonce}'` : "script-src 'none'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": csp,
+      "referrer-policy": "no-referrer",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+export function publicRoutes(deps: Deps) {
+  const base = checkoutPath(deps.config.checkoutUrlBase);
+  const imgOrigin = (() => {
+    try {
+      return new URL(deps.config.publicUrl).origin;
+    } catch {
+      return "'self'";
+    }
+  })();
+  const rowOf = (rawId: string) => (RAW_ID.test(rawId) ? findById(deps.db, rawId) : undefined);
+  const tags = ["public"];
+
+  return new Elysia()
+    .get(
+      `${base}/:raw_id`,
+      ({ params }) => {
+        const row = rowOf(params.raw_id);
+        if (!row) return html(renderNotFoundPage(), 404, null, imgOrigin);
+        const nonce = randomBase64Url(16);
+        const page = renderCheckoutPage({
+          row,
+          config: deps.config,
+          sandbox: !row.livemode,
+          nowMs: deps.clock.nowMs(),
+          merchantName: accountName(deps.db, row.accountId) ?? "Cofre",
+          pageUrl: checkoutUrl(deps.config, row.id),
+          nonce,
+        });
+        return html(page, 200, nonce, imgOrigin);
+      },
+      { detail: { tags, summary: "Hosted checkout page (HTML)" } },
+    )
+    .get(
+      `${base}/:raw_id/status`,
+      ({ params, set }) => {
+        const row = rowOf(params.raw_id);
+        if (!row) throw notFound("charge");
+        set.headers["cache-control"] = "no-store";
+        return {
+          status: PUBLIC_STATUS[row.status as TransactionStatus],
+          expires_at: row.expiresAt === null ? null : iso(row.expiresAt),
+        };
+      },
+      { detail: { tags, summary: "Checkout status poll (JSON)" } },
+    )
+    .post(
+      `${base}/:raw_id/simulate`,
+      ({ params }) => {
+        const row = rowOf(params.raw_id);
+        if (!row || row.livemode) throw notFound("charge");
+        const result = simulatePayment(deps, row, {});
+        return { status: PUBLIC_STATUS[result.row.status as TransactionStatus] };
+      },
+      { detail: { tags, summary: "Sandbox only: the checkout's Simulate payment button" } },
+    )
+    .get(
+      "/v1/qr/:file",
+      async ({ params, request }) => {
+        const m = /^([0-9a-f]{32})\.png$/.exec(params.file);
+        const row = m ? findById(deps.db, m[1]!) : undefined;
+        if (!row?.pixBrCode) throw notFound("QR code");
+        const { png, etag } = await qrPng(row.id, row.pixBrCode);
+        const headers = { etag, "cache-control": "public, max-age=86400, immutable", "content-type": "image/png" };
+        if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+        return new Response(png as Uint8Array<ArrayBuffer>, { status: 200, headers });
+      },
+      { detail: { tags, summary: "QR code PNG of a charge's BR Code" } },
+    )
+    .get(
+      `${PIX_LOCATION_PATH}:txid`,
+      async ({ params }) => {
+        const row = /^[a-zA-Z0-9]{26,35}$/.test(params.txid) ? findByTxid(deps.db, params.txid) : undefined;
+        if (!row) throw notFound("location");
+        return new Response(await signedCobPayload(deps, row), {
+          headers: { "content-type": "application/jose", "cache-control": "no-store" },
+        });
+      },
+      { detail: { tags, summary: "Pix location: JWS-signed CobPayload (BCB API Pix)" } },
+    )
+    .get(JWKS_PATH, async () => locationJwks(deps), { detail: { tags, summary: "Public keys of the Pix location signatures" } });
+}
+
+

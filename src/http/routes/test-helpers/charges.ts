@@ -1,9 +1,56 @@
-/** Sandbox test helpers for charges: pay, provider_faults. */
+/**
+ * Sandbox test helpers for charges (extensions.md): `POST /v1/test_helpers/charges/{id}/pay` and
+ * `POST /v1/test_helpers/provider_faults`. Test keys only (live -> 403 `test_mode_only`).
+ */
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
+import { setProviderFaults } from "../../../domain/charges/faults";
+import { simulatePayment } from "../../../domain/charges/sandbox";
+import { getPayment } from "../../../domain/payments/service";
+import { toPublicCharge } from "../../../domain/charges/views";
+import { apiKeyAuth, requireTestMode } from "../../plugins/api-key-auth";
+import { Amount, StrictBool, Str, StrictInt, StrictObject, Type } from "../../schemas";
 
-/** Route group; filled by the issue "Pix charges end to end". */
+const tags = ["test_helpers"];
+
 export function chargeTestHelperRoutes(deps: Deps) {
-  void deps;
-  return new Elysia();
+  return new Elysia()
+    .use(apiKeyAuth(deps))
+    .post(
+      "/v1/test_helpers/charges/:id/pay",
+      ({ auth, params, body }) => {
+        requireTestMode(auth);
+        // Any transaction of the caller (PIX or not): `method` may be any method it offers (extensions.md).
+        const row = getPayment(deps, auth, params.id);
+        const result = simulatePayment(deps, row, body ?? {});
+        return toPublicCharge(result.row, deps.config);
+      },
+      {
+        body: Type.Optional(
+          StrictObject({
+            amount: Type.Optional(Amount()),
+            method: Type.Optional(Str({ maxLength: 32 })),
+            outcome: Type.Optional(Type.Union([Type.Literal("succeed"), Type.Literal("decline")])),
+            payer_tax_id: Type.Optional(Str({ maxLength: 32 })),
+            payer_name: Type.Optional(Str({ maxLength: 200 })),
+            disclose_payer: Type.Optional(StrictBool()),
+          }),
+        ),
+        detail: { tags, summary: "The payer pays a pending sandbox charge" },
+      },
+    )
+    .post(
+      "/v1/test_helpers/provider_faults",
+      ({ auth, body }) => {
+        requireTestMode(auth);
+        return setProviderFaults(deps, auth.accountId, body.mode, body.count);
+      },
+      {
+        body: StrictObject({
+          mode: Type.Union([Type.Literal("reject"), Type.Literal("unavailable")]),
+          count: StrictInt({ minimum: 1, maximum: 100 }),
+        }),
+        detail: { tags, summary: "Make the next sandbox charge creations meet a failing provider" },
+      },
+    );
 }

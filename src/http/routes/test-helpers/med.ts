@@ -6,12 +6,21 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { Type, StrictObject, Amount } from "../../schemas";
 import { invalidParam } from "../../errors";
+import { rejectUnknownKeys } from "../../strict-body";
 import { apiKeyAuth, requireTestMode } from "../../plugins/api-key-auth";
 import { applyMedNotice, requestEvidence, resolveCase } from "../../../domain/med/service";
 import { parseIsoDate } from "../../../domain/med/list";
 import { MED_CASE_TYPES, MED_METHODS, RULINGS, type MedMethod } from "../../../domain/med/model";
 import { toPublicCase } from "../../../domain/med/views";
 import { stripPrefix } from "../../../lib/ids";
+
+/** Body of the MED opening helper: every field optional. */
+const OpenBody = StrictObject({
+  type: Type.Optional(Type.Union(MED_CASE_TYPES.map((x) => Type.Literal(x)))),
+  amount: Type.Optional(Amount()),
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  response_deadline: Type.Optional(Type.String({ description: "ISO 8601, in the future" })),
+});
 
 /** `{outcome}` of a ruling: upheld | merchant_favor | withdrawn | closed_without_refund. */
 export const RulingBody = StrictObject({ outcome: Type.Union(RULINGS.map((r) => Type.Literal(r))) });
@@ -47,14 +56,8 @@ export function medTestHelperRoutes(deps: Deps) {
         return toPublicCase(row);
       },
       {
-        body: Type.Optional(
-          StrictObject({
-            type: Type.Optional(Type.Union(MED_CASE_TYPES.map((x) => Type.Literal(x)))),
-            amount: Type.Optional(Amount()),
-            reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-            response_deadline: Type.Optional(Type.String({ description: "ISO 8601, in the future" })),
-          }),
-        ),
+        body: Type.Optional(OpenBody),
+        transform: rejectUnknownKeys(OpenBody),
         detail: doc("Open a MED on a paid charge (sandbox)"),
       },
     )
@@ -64,7 +67,7 @@ export function medTestHelperRoutes(deps: Deps) {
         requireTestMode(auth);
         return toPublicCase(resolveCase(deps, auth, params.id, body.outcome));
       },
-      { body: RulingBody, detail: doc("A MED ruling reaches the platform (sandbox)") },
+      { body: RulingBody, transform: rejectUnknownKeys(RulingBody), detail: doc("A MED ruling reaches the platform (sandbox)") },
     )
     .post(
       "/v1/test_helpers/med/cases/:id/request_evidence",

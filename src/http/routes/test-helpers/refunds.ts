@@ -1,9 +1,36 @@
-/** Sandbox test helper: advance a refund. */
-import { Elysia } from "elysia";
+/**
+ * `POST /v1/test_helpers/refunds/{id}/advance` body `{to: "IN_PROGRESS" | "REFUNDED" | "FAILED"}`
+ * (extensions.md): moves a sandbox refund through `applyRefundStatus` -> 200 the refund.
+ * Live key -> 403 `test_mode_only`; unknown or other account's refund -> 404; a move the refund
+ * status table forbids (e.g. from a final status) -> 400 `invalid_state`.
+ */
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
+import { tx } from "../../../db/client";
+import { findRefundScoped } from "../../../domain/payments/refund-repo";
+import { applyRefundStatus } from "../../../domain/payments/refunds";
+import { notFound } from "../../errors";
+import { apiKeyAuth, requireTestMode } from "../../plugins/api-key-auth";
+import { StrictObject } from "../../schemas";
+import { rejectUnknownKeys } from "../../strict-body";
 
-/** Route group; filled by the issue "Payments group". */
+const AdvanceBody = StrictObject({ to: t.Union([t.Literal("IN_PROGRESS"), t.Literal("REFUNDED"), t.Literal("FAILED")]) });
+
 export function refundTestHelperRoutes(deps: Deps) {
-  void deps;
-  return new Elysia();
+  return new Elysia().use(apiKeyAuth(deps)).post(
+    "/v1/test_helpers/refunds/:id/advance",
+    ({ auth, params, body }) => {
+      requireTestMode(auth);
+      return tx(deps.db, (t) => {
+        const refund = findRefundScoped(t, auth.accountId, auth.livemode, params.id);
+        if (!refund) throw notFound("refund");
+        return applyRefundStatus(deps, t, refund.id, body.to, body.to === "FAILED" ? "sandbox_failed" : undefined);
+      });
+    },
+    {
+      body: AdvanceBody,
+      transform: rejectUnknownKeys(AdvanceBody),
+      detail: { tags: ["test_helpers"], summary: "Advance a sandbox refund (PENDING -> IN_PROGRESS -> REFUNDED | FAILED)" },
+    },
+  );
 }

@@ -1,9 +1,87 @@
-/** /v1/webhooks: endpoints, event catalog, deliveries, stats. */
-import { Elysia } from "elysia";
+/** /v1/webhooks: endpoints, event catalog (no auth), deliveries, stats, manual re-send. */
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
+import { EVENT_CATALOG } from "../../../domain/events/catalog";
+import { apiKeyAuth } from "../../plugins/api-key-auth";
+import { StrictObject } from "../../schemas";
+import { ApiError } from "../../errors";
+import { rejectUnknownKeys } from "../../strict-body";
 
-/** Route group; filled by the issue "Webhooks". */
+const CreateBody = StrictObject({ url: t.String({ maxLength: 2048 }), events: t.Array(t.String({ maxLength: 100 }), { maxItems: 100 }) });
+const PatchBody = StrictObject({
+  url: t.Optional(t.String({ maxLength: 2048 })),
+  events: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 100 })),
+  status: t.Optional(t.Union([t.Literal("ACTIVE"), t.Literal("INACTIVE")])),
+});
+const RotateBody = StrictObject({ id: t.String({ maxLength: 100 }) });
+import * as svc from "../../../domain/webhooks/service";
+import { deliveryRoutes } from "./deliveries";
+import { DELIVERY_DOC } from "./docs";
+
+const tags = ["webhooks"];
+
+/** Route group of the webhooks part of interface.md. */
 export function webhookRoutes(deps: Deps) {
-  void deps;
-  return new Elysia();
+  const catalog = new Elysia().get("/v1/webhooks/event-catalog", () => EVENT_CATALOG.map((e) => ({ ...e })), {
+    detail: { tags, summary: "Subscribable event names (no authentication)", description: "Array of `{event, description, legacy?}`; `legacy: true` marks the deprecated payment.*/withdrawal.* family." },
+  });
+
+  const endpoints = new Elysia()
+    .use(apiKeyAuth(deps))
+    .post(
+      "/v1/webhooks/endpoints",
+      ({ auth, body, set }) => {
+        set.status = 201;
+        return svc.createEndpoint(deps, auth, body);
+      },
+      {
+        body: CreateBody,
+        transform: rejectUnknownKeys(CreateBody),
+        detail: {
+          tags,
+          summary: "Register an endpoint",
+          description:
+            "201 `{id, url, events, secret, status, createdAt, updatedAt}`; `secret` (64 lowercase hex) is shown only here and on rotate-secret. " +
+            "Unknown event names -> 400 `invalid_event_type`. Live mode: `https://` and a public host (400 `invalid_url`) unless COFRE_WEBHOOK_ALLOW_PRIVATE=1; test mode: any http(s) URL, localhost included. " +
+            DELIVERY_DOC,
+        },
+      },
+    )
+    .get("/v1/webhooks/endpoints", ({ auth }) => svc.listEndpoints(deps, auth), {
+      detail: { tags, summary: "List endpoints (no secrets)" },
+    })
+    .patch("/v1/webhooks/endpoints/:id", ({ auth, body, params }) => svc.updateEndpoint(deps, auth, params.id, body), {
+      body: PatchBody,
+      transform: rejectUnknownKeys(PatchBody),
+      detail: {
+        tags,
+        summary: "Update an endpoint (only the fields sent change)",
+        description: "200 `{id, url, events, status, createdAt, updatedAt}`, no secret. An INACTIVE endpoint gets no new deliveries; its pending ones are CANCELLED when their attempt comes due.",
+      },
+    })
+    .delete("/v1/webhooks/endpoints/:id", ({ auth, params }) => svc.deleteEndpoint(deps, auth, params.id), {
+      detail: { tags, summary: "Delete an endpoint", description: "200 `{deleted: true}`; its PENDING deliveries become CANCELLED and are never sent." },
+    })
+    .post(
+      "/v1/webhooks/endpoints/:id/rotate-secret",
+      ({ auth, body, params }) => {
+        if (body.id !== params.id) throw svcMismatch();
+        return svc.rotateEndpointSecret(deps, auth, params.id);
+      },
+      {
+        body: RotateBody,
+        transform: rejectUnknownKeys(RotateBody),
+        detail: {
+          tags,
+          summary: "Rotate the signing secret",
+          description: "Body `{id}` must repeat the endpoint id (else 400). 200 `{id, secret}`, shown once. Instant swap, no overlap: every attempt signed after the call (including retries of older deliveries) uses the new secret.",
+        },
+      },
+    );
+
+  return new Elysia().use(catalog).use(endpoints).use(deliveryRoutes(deps));
+}
+
+function svcMismatch() {
+  return new ApiError("invalid_request", "The body id must equal the endpoint id in the path.", { param: "id", details: [{ param: "id", message: "Must equal the path id." }] });
 }

@@ -1,0 +1,77 @@
+/**
+ * Public (unauthenticated; raw ids are unguessable) endpoints of the payments group:
+ * - `GET /v1/boletos/<raw_id>.pdf` the boleto PDF (`boletoPdfUrl`);
+ * - `POST {checkout_url_base}/<raw_id>/card` the sandbox card form of the checkout
+ *   (body `{number, expiry?, cvc?, name?}`; test cards decide the outcome) -> `{status, transactionStatus}`;
+ * - `POST {checkout_url_base}/<raw_id>/pay` the sandbox "simulate payment" of a non-card method
+ *   (body `{method}`) -> `{status, transactionStatus}`.
+ * Both POSTs exist for sandbox transactions only (a live one answers 404).
+ */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../deps";
+import { PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
+import { findById } from "../../../domain/charges/repo";
+import { simulatePayment } from "../../../domain/charges/sandbox";
+import { buildBoletoPdf } from "../../../domain/payments/boleto-pdf";
+import { payWithSandboxCard } from "../../../domain/payments/card";
+import { notFound } from "../../errors";
+import { StrictObject, Str } from "../../schemas";
+import { rejectUnknownKeys } from "../../strict-body";
+
+const CardBody = StrictObject({
+  number: Str({ minLength: 1, maxLength: 32 }),
+  expiry: t.Optional(Str({ maxLength: 7 })),
+  cvc: t.Optional(Str({ maxLength: 4 })),
+  name: t.Optional(Str({ maxLength: 100 })),
+});
+const PayBody = StrictObject({ method: t.Union([t.Literal("PIX"), t.Literal("MBWAY"), t.Literal("MULTIBANCO"), t.Literal("BOLETO"), t.Literal("CRYPTO")]) });
+import { checkoutPath } from "../public";
+
+const RAW_ID = /^[0-9a-f]{32}$/;
+const tags = ["public"];
+
+export function paymentCheckoutRoutes(deps: Deps) {
+  const base = checkoutPath(deps.config.checkoutUrlBase);
+  const sandboxRow = (rawId: string) => {
+    const row = RAW_ID.test(rawId) ? findById(deps.db, rawId) : undefined;
+    if (!row || row.livemode) throw notFound("checkout");
+    return row;
+  };
+  const answer = (status: string) => ({ status: PUBLIC_STATUS[status as TransactionStatus], transactionStatus: status });
+  return new Elysia()
+    .get(
+      "/v1/boletos/:file",
+      async ({ params }) => {
+        const m = /^([0-9a-f]{32})\.pdf$/.exec(params.file);
+        const row = m ? findById(deps.db, m[1]!) : undefined;
+        const pdf = row ? await buildBoletoPdf(deps, row) : null;
+        if (!pdf) throw notFound("boleto");
+        return new Response(Buffer.from(pdf), {
+          headers: { "content-type": "application/pdf", "content-disposition": `inline; filename="boleto-${row!.id}.pdf"`, "cache-control": "no-store" },
+        });
+      },
+      { detail: { tags, summary: "Boleto PDF (boletoPdfUrl)" } },
+    )
+    .post(
+      `${base}/:raw_id/card`,
+      ({ params, body }) => answer(payWithSandboxCard(deps, sandboxRow(params.raw_id), body.number).status),
+      {
+        body: CardBody,
+        transform: rejectUnknownKeys(CardBody),
+        detail: {
+          tags,
+          summary: "Sandbox only: the checkout's card form",
+          description: "Test cards: 4242424242424242 approve; 4000000000000002 decline; 4000000000003220 3DS then approve; 4000000000003063 3DS then decline (PROCESSING for 3 s).",
+        },
+      },
+    )
+    .post(
+      `${base}/:raw_id/pay`,
+      ({ params, body }) => answer(simulatePayment(deps, sandboxRow(params.raw_id), { method: body.method }).row.status),
+      {
+        body: PayBody,
+        transform: rejectUnknownKeys(PayBody),
+        detail: { tags, summary: "Sandbox only: simulate the payment of a non-card method from the checkout" },
+      },
+    );
+}

@@ -1,0 +1,52 @@
+/** `POST /v1/payments/{id}/refund` and `GET /v1/payments/{id}/refunds` (interface.md). HTTP only. */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../deps";
+import { listRefunds } from "../../../domain/payments/refund-repo";
+import { toRefund } from "../../../domain/payments/refund-views";
+import { createRefund } from "../../../domain/payments/refunds";
+import { getPayment } from "../../../domain/payments/service";
+import { apiKeyAuth } from "../../plugins/api-key-auth";
+import { Amount, StrictBool, StrictObject, Str } from "../../schemas";
+import { rejectUnknownKeys } from "../../strict-body";
+
+const tags = ["payments"];
+
+export const RefundSchema = StrictObject({
+  idempotencyKey: Str({ minLength: 8, maxLength: 128 }),
+  amount: t.Optional(Amount()),
+  reason: t.Optional(Str({ maxLength: 500 })),
+  strategy: t.Optional(t.Union([t.Literal("devolution"), t.Literal("cashout")])),
+  passFeeToTenant: t.Optional(StrictBool()),
+  destinationKey: t.Optional(Str({ minLength: 1, maxLength: 140 })),
+});
+
+export function refundRoutes(deps: Deps) {
+  return new Elysia()
+    .use(apiKeyAuth(deps))
+    .post(
+      "/v1/payments/:id/refund",
+      async ({ auth, params, body, set }) => {
+        const r = await createRefund(deps, auth, params.id, body);
+        set.status = r.status;
+        return r.body;
+      },
+      {
+        body: RefundSchema,
+        transform: rejectUnknownKeys(RefundSchema),
+        detail: {
+          tags,
+          summary: "Refund a settled transaction (full or partial)",
+          description:
+            "201: refund `{id, transactionId, amount, currency, status: PENDING, reason, createdAt}`; it advances PENDING -> IN_PROGRESS -> REFUNDED | FAILED (sandbox: every 2 s). The balance is debited now and restored on FAILED; the transaction becomes REFUNDED (`payment.refunded`) when fully refunded. Errors: 400 `charge_disputed`, `charge_not_refundable`, `refund_amount_exceeds_remaining`, `REFUND_NOT_SUPPORTED` (MBWAY, MULTIBANCO, BOLETO, CRYPTO), `insufficient_balance`; `strategy`/`passFeeToTenant`/`destinationKey` are PIX cashout options (400 elsewhere). `passFeeToTenant` debits the Pix-out fee (the account's Pix fee schedule) from the merchant.",
+        },
+      },
+    )
+    .get(
+      "/v1/payments/:id/refunds",
+      ({ auth, params }) => {
+        const row = getPayment(deps, auth, params.id);
+        return { data: listRefunds(deps.db, row.id).map(toRefund) };
+      },
+      { detail: { tags, summary: "Refunds of a transaction, newest first", description: "200: `{data: [refund]}`." } },
+    );
+}

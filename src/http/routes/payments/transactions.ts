@@ -1,0 +1,115 @@
+/**
+ * `/v1/payments` transaction routes (interface.md "Payments group"): create, list, get, cancel,
+ * resend-webhook, receipt. HTTP only: bodies and queries are validated here, rules live in
+ * src/domain/payments. Every response is an allowlist view (src/domain/payments/views.ts).
+ */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../deps";
+import { TRANSACTION_STATUSES } from "../../../domain/charges/model";
+import { createPayment } from "../../../domain/payments/create";
+import { listPayments, SORTABLE } from "../../../domain/payments/list";
+import { buildReceipt } from "../../../domain/payments/receipt";
+import { cancelPayment, getPayment, resendWebhook } from "../../../domain/payments/service";
+import { toTransaction } from "../../../domain/payments/views";
+import { apiKeyAuth } from "../../plugins/api-key-auth";
+import { Amount, Metadata, StrictObject, Str } from "../../schemas";
+import { invalidParam } from "../../errors";
+import { rejectUnknownKeys } from "../../strict-body";
+import { dateParam, enumParam, intParam, onlyKnown } from "./query";
+
+const tags = ["payments"];
+const METHOD_NAMES = ["PIX", "CREDIT_CARD", "MBWAY", "MULTIBANCO", "BOLETO", "CRYPTO"];
+
+export const CreatePaymentSchema = StrictObject({
+  amount: Amount(),
+  currency: t.Optional(Str({ minLength: 3, maxLength: 8 })),
+  paymentMethods: t.Array(Str({ maxLength: 32 }), { minItems: 1, maxItems: 6, description: METHOD_NAMES.join(" | ") }),
+  customerId: t.Optional(Str({ maxLength: 200 })),
+  customerName: t.Optional(Str({ maxLength: 200 })),
+  customerDocument: t.Optional(Str({ maxLength: 64 })),
+  customerEmail: t.Optional(Str({ maxLength: 254 })),
+  metadata: t.Optional(Metadata()),
+  webhookUrl: t.Optional(Str({ maxLength: 2048 })),
+  idempotencyKey: Str({ minLength: 8, maxLength: 128 }),
+});
+
+export function transactionRoutes(deps: Deps) {
+  const view = (row: Parameters<typeof toTransaction>[0]) => toTransaction(row, deps.config);
+  return new Elysia()
+    .use(apiKeyAuth(deps))
+    .post(
+      "/v1/payments",
+      async ({ auth, body, set }) => {
+        const r = await createPayment(deps, auth, body);
+        set.status = r.status;
+        return r.body;
+      },
+      {
+        body: CreatePaymentSchema,
+        transform: rejectUnknownKeys(CreatePaymentSchema),
+        detail: {
+          tags,
+          summary: "Create a multi-method transaction",
+          description:
+            "201: the create shape (`id`, `status` WAITING_PAYMENT, `amount`, `currency`, `paymentMethods`, `customerName`, `customerDocument`, `customerEmail`, `metadata`, `createdAt`). `idempotencyKey` (body, 8-128 chars) is required; a replay returns the original response. Method fields appear on GET once finalised. A live key without a provider for a method gets 422 `unprocessable_entity`.",
+        },
+      },
+    )
+    .get(
+      "/v1/payments",
+      async ({ auth, query }) => {
+        const q = query as Record<string, string>;
+        onlyKnown(q, ["page", "limit", "status", "startDate", "endDate", "sortBy", "sortOrder"]);
+        const page = intParam(q, "page", 1, 1, 1_000_000);
+        const limit = intParam(q, "limit", 20, 1, 100);
+        const status = enumParam(q, "status", TRANSACTION_STATUSES);
+        const startMs = dateParam(q, "startDate", "start");
+        const endMs = dateParam(q, "endDate", "end");
+        const sortBy = q.sortBy ?? "createdAt";
+        if (!(sortBy in SORTABLE))
+          throw invalidParam("sortBy", `sortBy must be a top-level field of the transaction: ${Object.keys(SORTABLE).join(", ")}.`);
+        const sortOrder = enumParam(q, "sortOrder", ["asc", "desc"] as const) ?? "desc";
+        const { rows, total } = listPayments(deps.db, {
+          accountId: auth.accountId,
+          livemode: auth.livemode,
+          page,
+          limit,
+          ...(status ? { status } : {}),
+          ...(startMs !== undefined ? { startMs } : {}),
+          ...(endMs !== undefined ? { endMs } : {}),
+          sortBy,
+          sortOrder,
+        });
+        return { data: await Promise.all(rows.map(view)), total, page, limit };
+      },
+      {
+        detail: {
+          tags,
+          summary: "List transactions",
+          description:
+            "Query: `page` (default 1), `limit` (default 20, 1-100), `status` (transaction status), `startDate`/`endDate` (ISO 8601, inclusive bounds on `createdAt`; a bare date covers the whole UTC day), `sortBy` (a top-level field, default `createdAt`; nested or unknown fields -> 400), `sortOrder` (`asc`|`desc`, default `desc`). Unknown parameters -> 400. 200: `{data, total, page, limit}`.",
+        },
+      },
+    )
+    .get("/v1/payments/:id", ({ auth, params }) => view(getPayment(deps, auth, params.id)), {
+      detail: { tags, summary: "Retrieve a transaction (get shape; method fields null when not applicable)" },
+    })
+    .post("/v1/payments/:id/cancel", ({ auth, params }) => view(cancelPayment(deps, auth, params.id)), {
+      detail: {
+        tags,
+        summary: "Cancel a transaction",
+        description: "Only WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED (`charge.failed`, `payment.failed`); otherwise 400 `charge_not_cancellable` (paid ones must be refunded).",
+      },
+    })
+    .post("/v1/payments/:id/resend-webhook", ({ auth, params }) => resendWebhook(deps, auth, params.id), {
+      detail: { tags, summary: "Re-emit the current status as a fresh delivery", description: "200: `{resent: boolean, status: string}`." },
+    })
+    .get("/v1/payments/:id/receipt", ({ auth, params }) => buildReceipt(deps, getPayment(deps, auth, params.id)), {
+      detail: {
+        tags,
+        summary: "PDF receipt of a transaction with a final outcome",
+        description:
+          "200: `{contentType: \"application/pdf\", base64}`. Final outcomes: PAID, APPROVED, REFUNDED, REFUSED, CANCELLED, EXPIRED; otherwise 400 `receipt_not_available`.",
+      },
+    });
+}

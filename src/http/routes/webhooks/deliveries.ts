@@ -1,0 +1,68 @@
+/** GET /v1/webhooks/deliveries, GET /v1/webhooks/stats, POST /v1/webhooks/deliveries/{id}/retry, transaction secret. */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../deps";
+import { isKnownEventType } from "../../../domain/events/catalog";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "../../../domain/webhooks/model";
+import * as svc from "../../../domain/webhooks/service";
+import { invalidParam } from "../../errors";
+import { apiKeyAuth } from "../../plugins/api-key-auth";
+import { DELIVERY_DOC, TRANSACTION_URL_DOC } from "./docs";
+
+const tags = ["webhooks"];
+
+function intParam(name: string, raw: string | undefined, dflt: number, min: number, max: number): number {
+  if (raw === undefined) return dflt;
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw invalidParam(name, `${name} must be an integer from ${min} to ${max}.`);
+  return Number(raw);
+}
+
+export function deliveryRoutes(deps: Deps) {
+  return new Elysia()
+    .use(apiKeyAuth(deps))
+    .get(
+      "/v1/webhooks/deliveries",
+      ({ auth, query }) => {
+        const limit = intParam("limit", query.limit, 25, 1, 100);
+        const offset = intParam("offset", query.offset, 0, 0, 1_000_000_000);
+        if (query.status !== undefined && !DELIVERY_STATUSES.includes(query.status as DeliveryStatus))
+          throw invalidParam("status", `status must be one of ${DELIVERY_STATUSES.join(", ")}.`);
+        if (query.eventType !== undefined && !isKnownEventType(query.eventType))
+          throw invalidParam("eventType", "Unknown event name; see GET /v1/webhooks/event-catalog.", "invalid_event_type");
+        const filters = { status: query.status as DeliveryStatus | undefined, eventType: query.eventType, endpointId: query.endpointId };
+        return svc.listDeliveries(deps, auth, filters, limit, offset);
+      },
+      {
+        query: t.Object({
+          status: t.Optional(t.String()),
+          eventType: t.Optional(t.String()),
+          endpointId: t.Optional(t.String()),
+          limit: t.Optional(t.String()),
+          offset: t.Optional(t.String()),
+        }),
+        detail: {
+          tags,
+          summary: "List deliveries",
+          description:
+            "Newest first. Filters `status`, `eventType`, `endpointId`; `limit` 1-100 (default 25), `offset` (default 0); an unknown filter value -> 400. " +
+            "200 `{data, total, limit, offset}`; each delivery: `id, endpointId, eventType, status, attempts, maxAttempts, lastStatusCode, lastError, lastResponseBody, nextRetryAt, deliveredAt, createdAt, updatedAt, payload`. " +
+            DELIVERY_DOC,
+        },
+      },
+    )
+    .get("/v1/webhooks/stats", ({ auth }) => svc.deliveryStats(deps, auth), {
+      detail: { tags, summary: "Delivery counters", description: "200 `{total, PENDING, PROCESSING, DELIVERED, FAILED, CANCELLED}`." },
+    })
+    .post("/v1/webhooks/deliveries/:id/retry", ({ auth, params }) => svc.retryDelivery(deps, auth, params.id), {
+      detail: {
+        tags,
+        summary: "Re-send a dead-lettered delivery now",
+        description:
+          "Only a FAILED (dead letter) or CANCELLED delivery whose endpoint still exists and is ACTIVE (else 400 `invalid_state`). " +
+          "It is queued at once as one extra attempt (`maxAttempts` grows by one), same delivery id and event id; 200 the delivery (PENDING).",
+      },
+    })
+    .post("/v1/webhooks/transaction-secret/rotate", ({ auth }) => svc.rotateTransactionSecret(deps, auth), {
+      detail: { tags, summary: "Issue or replace the transaction-webhook secret", description: `200 \`{secret}\` (64 hex, shown once). ${TRANSACTION_URL_DOC}` },
+    });
+}

@@ -1,0 +1,110 @@
+import { describe, expect, test, afterAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createDeps } from "../../src/deps";
+import { createApp } from "../../src/app";
+import { initStartupNotes, parseInitArgs } from "../../src/cli/init";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function dataDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "cofre-init-"));
+  dirs.push(d);
+  return d;
+}
+
+async function cofre(dir: string, ...args: string[]) {
+  const p = Bun.spawn(["bun", "src/main.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, COFRE_DATA_DIR: dir, NODE_ENV: "test", LOG_LEVEL: "silent" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { stdout, stderr, code };
+}
+
+function counts(dir: string) {
+  const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+  const q = (t: string) => (deps.db.$client.query(`select count(*) as n from ${t}`).get() as { n: number }).n;
+  const out = { accounts: q("accounts"), users: q("users") };
+  deps.db.$client.close();
+  return out;
+}
+
+describe("cofre init", () => {
+  test("creates an account and its OWNER, prints one JSON line, and the owner can log in", async () => {
+    const dir = dataDir();
+    const r = await cofre(dir, "init", "--email", "Owner@Example.com", "--password", "first password", "--account-name", "Minha Loja");
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines.length).toBe(1);
+    const out = JSON.parse(lines[0]!);
+    expect(Object.keys(out).sort()).toEqual(["account_id", "email", "user_id"]);
+    expect(out.email).toBe("owner@example.com");
+    expect(out.account_id).toMatch(/^acct_/);
+    expect(out.user_id).toMatch(/^usr_/);
+
+    const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    const app = createApp(deps);
+    const login = await app.handle(
+      new Request("http://localhost/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "owner@example.com", password: "first password" }) }),
+    );
+    expect(login.status).toBe(200);
+    const body = (await login.json()) as { account_id: string; role: string; access_token: string };
+    expect(body.account_id).toBe(out.account_id);
+    expect(body.role).toBe("OWNER");
+    const account = await app.handle(new Request("http://localhost/v1/account", { headers: { authorization: `Bearer ${body.access_token}` } }));
+    expect(((await account.json()) as { name: string }).name).toBe("Minha Loja");
+    deps.db.$client.close();
+  });
+
+  test("an email that already exists: message on stderr, exit 1, nothing changed", async () => {
+    const dir = dataDir();
+    expect((await cofre(dir, "init", "--email", "dup@example.com", "--password", "first password")).code).toBe(0);
+    const before = counts(dir);
+    const r = await cofre(dir, "init", "--email", "DUP@example.com", "--password", "other password", "--account-name", "Second");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("already exists");
+    expect(counts(dir)).toEqual(before);
+    expect(before).toEqual({ accounts: 1, users: 1 });
+  });
+
+  test("missing or unknown arguments print usage and exit 2 without creating anything", async () => {
+    const dir = dataDir();
+    for (const args of [["--email", "x@example.com"], ["--password", "pw12345678"], ["--email", "x@example.com", "--password", "pw12345678", "--role", "ADMIN"]]) {
+      const r = await cofre(dir, "init", ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("usage: cofre init");
+    }
+    const bad = await cofre(dir, "init", "--email", "not-an-email", "--password", "pw12345678");
+    expect(bad.code).toBe(2);
+    expect(counts(dir)).toEqual({ accounts: 0, users: 0 });
+  });
+
+  test("argument parsing accepts --flag value and --flag=value", () => {
+    expect(parseInitArgs(["--email=a@b.co", "--password", "p w", "--account-name=Loja X"])).toEqual({ email: "a@b.co", password: "p w", accountName: "Loja X" });
+    expect(parseInitArgs(["--email", "a@b.co"])).toBeNull();
+    expect(parseInitArgs(["--email", "a@b.co", "--password"])).toBeNull();
+    expect(parseInitArgs(["--email", "a@b.co", "--email", "c@d.co", "--password", "x"])).toBeNull();
+  });
+
+  test("serve's startup notes explain init while the database has no account, and go quiet after", async () => {
+    const dir = dataDir();
+    const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    const notes = initStartupNotes(deps);
+    expect(notes.length).toBe(1);
+    expect(notes[0]).toContain("cofre init --email");
+    deps.db.$client.close();
+    await cofre(dir, "init", "--email", "n@example.com", "--password", "first password");
+    const again = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    expect(initStartupNotes(again)).toEqual([]);
+    again.db.$client.close();
+  });
+});

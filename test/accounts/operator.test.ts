@@ -1,0 +1,159 @@
+import { describe, expect, test } from "bun:test";
+import { getAccountSettings } from "../../src/domain/accounts/settings";
+import { authHarness, seedWithToken } from "../auth/support";
+
+const TOKEN = "op-secret-token-0123456789";
+const op = { authorization: `Bearer ${TOKEN}` };
+const KEYS = [
+  "account_velocity_max",
+  "customer_velocity_max",
+  "default_expires_in",
+  "payer_lock_enabled",
+  "pix_fee_bps",
+  "pix_fee_fixed",
+  "settlement_delay_seconds",
+  "velocity_window_seconds",
+];
+
+describe("operator API: happy path", () => {
+  test("PATCH with every field answers 200 with exactly the settings keys, and the change is stored", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const a = await seedWithToken(h);
+    const body = {
+      payer_lock_enabled: true,
+      default_expires_in: 600,
+      pix_fee_bps: 150,
+      pix_fee_fixed: 25,
+      settlement_delay_seconds: 0,
+      customer_velocity_max: 3,
+      account_velocity_max: 100,
+      velocity_window_seconds: 60,
+    };
+    const r = await h.call("PATCH", `/v1/operator/accounts/${a.accountId}`, { headers: op, body });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(KEYS);
+    expect(r.body).toEqual(body);
+    expect(getAccountSettings(h.deps.db, a.accountId)).toEqual(body);
+    expect((await h.call("GET", "/v1/account", { bearer: a.token })).body.settings).toEqual(body);
+  });
+
+  test("a partial PATCH changes only the fields sent; null clears a velocity limit; {} returns the settings unchanged", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const a = await h.seedAccount();
+    const path = `/v1/operator/accounts/${a.accountId}`;
+    await h.call("PATCH", path, { headers: op, body: { customer_velocity_max: 5, pix_fee_bps: 99 } });
+    const r = await h.call("PATCH", path, { headers: op, body: { customer_velocity_max: null } });
+    expect(r.status).toBe(200);
+    expect(r.body.customer_velocity_max).toBeNull();
+    expect(r.body.pix_fee_bps).toBe(99);
+    const same = await h.call("PATCH", path, { headers: op, body: {} });
+    expect(same.status).toBe(200);
+    expect(same.body).toEqual(r.body);
+  });
+
+  test("range boundaries are accepted: 60 and 86400 s expiry, 0 and 10000 bps, zero fees and delay, window 1 s", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const a = await h.seedAccount();
+    const path = `/v1/operator/accounts/${a.accountId}`;
+    for (const body of [
+      { default_expires_in: 60 },
+      { default_expires_in: 86400 },
+      { pix_fee_bps: 0 },
+      { pix_fee_bps: 10000 },
+      { pix_fee_fixed: 0 },
+      { settlement_delay_seconds: 0 },
+      { velocity_window_seconds: 1 },
+      { account_velocity_max: 0 },
+    ]) {
+      const r = await h.call("PATCH", path, { headers: op, body });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject(body);
+    }
+  });
+});
+
+describe("operator API: errors", () => {
+  test("out-of-range, wrongly typed or unknown fields are 400 naming the field, and nothing changes", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const a = await h.seedAccount();
+    const path = `/v1/operator/accounts/${a.accountId}`;
+    const before = getAccountSettings(h.deps.db, a.accountId);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ default_expires_in: 59 }, "default_expires_in"],
+      [{ default_expires_in: 86401 }, "default_expires_in"],
+      [{ default_expires_in: "600" }, "default_expires_in"],
+      [{ pix_fee_bps: -1 }, "pix_fee_bps"],
+      [{ pix_fee_bps: 10001 }, "pix_fee_bps"],
+      [{ pix_fee_bps: 1.5 }, "pix_fee_bps"],
+      [{ pix_fee_fixed: -1 }, "pix_fee_fixed"],
+      [{ settlement_delay_seconds: -1 }, "settlement_delay_seconds"],
+      [{ velocity_window_seconds: 0 }, "velocity_window_seconds"],
+      [{ customer_velocity_max: -1 }, "customer_velocity_max"],
+      [{ account_velocity_max: "10" }, "account_velocity_max"],
+      [{ payer_lock_enabled: "true" }, "payer_lock_enabled"],
+      [{ payer_lock_enabled: 1 }, "payer_lock_enabled"],
+      [{ velocity_window: 60 }, "velocity_window"],
+      [{ pix_fee_bps: 10, fee: 1 }, "fee"],
+    ];
+    for (const [body, param] of cases) {
+      const r = await h.call("PATCH", path, { headers: op, body });
+      expect(r.status).toBe(400);
+      expect(r.body.error.type).toBe("invalid_request_error");
+      expect(r.body.error.param).toBe(param);
+    }
+    expect(getAccountSettings(h.deps.db, a.accountId)).toEqual(before!);
+  });
+
+  test("an unknown account is 404 not_found", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const r = await h.call("PATCH", "/v1/operator/accounts/acct_doesnotexist", { headers: op, body: { pix_fee_bps: 1 } });
+    expect(r.status).toBe(404);
+    expect(r.body.error.code).toBe("not_found");
+  });
+});
+
+describe("operator API: security", () => {
+  test("anything but the exact operator token is 401 and changes nothing", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const a = await seedWithToken(h);
+    const path = `/v1/operator/accounts/${a.accountId}`;
+    const before = getAccountSettings(h.deps.db, a.accountId);
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: TOKEN },
+      { authorization: `bearer ${TOKEN}` },
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: `Bearer ${TOKEN.slice(0, -1)}` },
+      { authorization: `Bearer ${a.token}` },
+      { authorization: "Bearer " },
+      { apikey: a.liveKey },
+    ];
+    for (const headers of variants) {
+      const r = await h.call("PATCH", path, { headers, body: { pix_fee_bps: 500 } });
+      expect(r.status).toBe(401);
+      expect(r.body.error.code).toBe("unauthorized");
+    }
+    // an unknown account is still 401 without the token (no existence oracle)
+    expect((await h.call("PATCH", "/v1/operator/accounts/acct_nope", { body: { pix_fee_bps: 1 } })).status).toBe(401);
+    expect(getAccountSettings(h.deps.db, a.accountId)).toEqual(before!);
+  });
+
+  test("with COFRE_OPERATOR_TOKEN unset every operator route answers 404, whatever the headers", async () => {
+    const h = authHarness({ operatorToken: null });
+    const a = await h.seedAccount();
+    for (const headers of [{}, { authorization: "Bearer " }, { authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
+      const r = await h.call("PATCH", `/v1/operator/accounts/${a.accountId}`, { headers, body: { pix_fee_bps: 1 } });
+      expect(r.status).toBe(404);
+      expect(r.body.error.code).toBe("not_found");
+    }
+    expect(getAccountSettings(h.deps.db, a.accountId)!.pix_fee_bps).toBe(0);
+  });
+
+  test("the operator changes one account's settings; another account keeps its own", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const a = await h.seedAccount();
+    const b = await h.seedAccount();
+    await h.call("PATCH", `/v1/operator/accounts/${a.accountId}`, { headers: op, body: { pix_fee_bps: 300 } });
+    expect(getAccountSettings(h.deps.db, b.accountId)!.pix_fee_bps).toBe(0);
+  });
+});

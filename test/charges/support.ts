@@ -1,0 +1,83 @@
+/** Helpers shared by the charges, pix and checkout tests. */
+import { expect } from "bun:test";
+import { events } from "../../db/schema";
+import { createHarness, type Harness, type SeededAccount } from "../support/harness";
+import { eq } from "drizzle-orm";
+
+/** Public URL with a dotted host, so every BR Code parser accepts the location. */
+export const PUBLIC_URL = "https://pay.cofre.test";
+
+/** Exact field set of a public Charge (without the payer-lock echo). */
+export const CHARGE_FIELDS = [
+  "amount",
+  "checkout_url",
+  "created_at",
+  "currency",
+  "customer",
+  "id",
+  "metadata",
+  "object",
+  "payment_method",
+  "pix",
+  "settlement",
+  "status",
+].sort();
+
+export function harness(config: Parameters<typeof createHarness>[0] = {}) {
+  return createHarness({ publicUrl: PUBLIC_URL, checkoutUrlBase: `${PUBLIC_URL}/c`, ...config });
+}
+
+let n = 0;
+/** A fresh idempotency key. */
+export function idemKey(): string {
+  return `test-key-${++n}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** POST /v1/pix/charges with a fresh key (or `key`). */
+export function createCharge(h: Harness, apiKey: string, body: Record<string, unknown> = {}, key = idemKey(), path = "/v1/pix/charges") {
+  return h.call("POST", path, { key: apiKey, headers: { "idempotency-key": key }, body: { amount: 1000, ...body } });
+}
+
+/** Creates a charge and asserts 201. */
+export async function newCharge(h: Harness, a: SeededAccount, body: Record<string, unknown> = {}) {
+  const r = await createCharge(h, a.testKey, body);
+  expect(r.status).toBe(201);
+  return r.body;
+}
+
+/** `{available, pending}` from GET /v1/wallets/balance?currency=BRL. */
+export async function balance(h: Harness, apiKey: string): Promise<{ available: number; pending: number }> {
+  const r = await h.call("GET", "/v1/wallets/balance?currency=BRL", { key: apiKey });
+  expect(r.status).toBe(200);
+  return { available: r.body.available, pending: r.body.pending };
+}
+
+/** Event types written for a raw transaction id, in order. */
+export function eventTypes(h: Harness, rawId: string): string[] {
+  return h.deps.db
+    .select()
+    .from(events)
+    .where(eq(events.transactionId, rawId))
+    .all()
+    .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+    .map((e) => e.type);
+}
+
+/** Parsed bodies of the events of `type` for a raw transaction id. */
+export function eventBodies(h: Harness, rawId: string, type: string): any[] {
+  return h.deps.db
+    .select()
+    .from(events)
+    .where(eq(events.transactionId, rawId))
+    .all()
+    .filter((e) => e.type === type)
+    .map((e) => JSON.parse(e.body));
+}
+
+export const raw = (chargeId: string) => chargeId.replace(/^ch_/, "");
+
+/** Valid documents for tests. */
+export const CPF = "52998224725";
+export const CPF_2 = "11144477735";
+export const CNPJ = "11222333000181";
+export const CNPJ_ALNUM = "12ABC34501DE35";

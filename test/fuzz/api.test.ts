@@ -1,0 +1,168 @@
+/**
+ * Fuzzes every JSON-bodied POST/PUT/PATCH route of the app (enumerated at runtime from
+ * `app.routes`, so routes are covered as soon as they are mounted) with hostile JSON from
+ * fast-check and raw texts, with valid credentials and garbage path ids.
+ *
+ * For a body its route's schema rejects: a 4xx in our envelope, nothing written (row counts of
+ * every table except the request log, see LOG_TABLES), Object.prototype untouched, /healthz alive.
+ * For a body the schema happens to accept (e.g. `{}` where every field is optional): never a 5xx,
+ * the envelope on any error, writes only with a 2xx, Object.prototype untouched.
+ *
+ * Not fuzzed: raw-byte routes (/v1/uploads/*), and routes that take no body and no path
+ * parameter (the body is ignored by design, so a hostile body is a valid request, e.g.
+ * POST /v1/auth/logout); both lists are printed.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { Value } from "@sinclair/typebox/value";
+import { createHarness, type Harness } from "../support/harness";
+import { garbageId, hostileBody, rawBodies } from "./hostile";
+import {
+  authOptions, countDiff, fillPath, isEnvelope, listRoutes, pathParams, probeAuth, prototypePolluted, RAW_BODY_PREFIXES, tableCounts,
+  type Credentials, type RouteInfo,
+} from "./surface";
+
+const OPERATOR_TOKEN = "op_fuzz_token_0123456789abcdef";
+/** Generated bodies per route (plus ~20 raw texts); bounded so the file stays well under 20 s. */
+const RUNS_PER_ROUTE = 16;
+
+/**
+ * Known bugs in other groups' code, excluded until fixed so CI stays green while the evidence is
+ * kept: a failure is excused only when its route matches `route` ("*" = any) AND its input text
+ * matches `input`. Each entry names the bug; the file prints the entries that excused nothing
+ * (fixed: delete them).
+ */
+const ALLOWLIST: { route: string; input: RegExp; bug: string }[] = [
+  {
+    // src/app.ts (foundation): Elysia's ValidationError constructor recurses into the rejected
+    // value (mapValueError) and overflows the stack on a 5000-level nested value inside a field,
+    // e.g. {"url": [[[[...]]]]} -> 500 internal_error. Fix: cap nesting depth in onParse (400).
+    route: "*",
+    input: /body=\{"[^"]*":\[{200}/,
+    bug: "5000-level nesting inside a body field -> 500 (Elysia ValidationError stack overflow)",
+  },
+  {
+    // src/app.ts onParse / api-keys route: a top-level JSON array passes an all-optional
+    // StrictObject body, so POST /v1/api-keys with body [] or [{"polluted":"yes"}] issues a key (201).
+    // Fix: reject non-object JSON bodies (400 invalid_request) in onParse.
+    route: "POST /v1/api-keys",
+    input: /body=\[/,
+    bug: "top-level JSON array accepted as {} by POST /v1/api-keys (201, key issued)",
+  },
+];
+
+interface Failure {
+  route: string;
+  input: string;
+  status: number;
+  problem: string;
+  response: string;
+}
+
+let h: Harness;
+let creds: Credentials;
+const failures: Failure[] = [];
+const fuzzed: string[] = [];
+const skipped: string[] = [];
+const timings: string[] = [];
+
+beforeAll(async () => {
+  h = createHarness({ testClock: true, operatorToken: OPERATOR_TOKEN, rateLimitPerMinute: 0 });
+  const a = await h.seedAccount();
+  creds = { testKey: a.testKey, liveKey: a.liveKey, operatorToken: OPERATOR_TOKEN };
+  const login = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } });
+  if (login.status === 200) creds.bearer = login.body.access_token;
+});
+
+afterAll(() => {
+  console.log(`fuzz: ${fuzzed.length} routes fuzzed: ${fuzzed.join(", ")}\nskipped: ${skipped.join("; ") || "none"}`);
+  if (process.env.FUZZ_TIMINGS) console.log(timings.join("\n"));
+  if (failures.length) console.log(`fuzz failures (${failures.length}, allowlisted ones included):\n${JSON.stringify(failures.slice(0, 40), null, 1)}`);
+});
+
+function schemaAccepts(schema: unknown, value: unknown): boolean {
+  if (!schema) return false;
+  try {
+    return Value.Check(schema as never, value);
+  } catch {
+    return false;
+  }
+}
+
+function summarize(v: unknown): string {
+  const s = typeof v === "string" ? v : JSON.stringify(v);
+  return s.length > 300 ? `${s.slice(0, 300)}... (${s.length} chars)` : s;
+}
+
+/** Sends one case and records every broken promise as a Failure. */
+async function runCase(route: RouteInfo, kind: Awaited<ReturnType<typeof probeAuth>>, n: number, bodyText: string, parsed: unknown, contentType = "application/json") {
+  const key = `${route.method} ${route.path}`;
+  const ids = fc.sample(garbageId, { numRuns: 1, seed: n * 7919 + route.path.length })[0]!;
+  const path = fillPath(route.path, () => ids);
+  const accepted = contentType === "application/json" && parsed !== undefined && schemaAccepts(route.body, parsed);
+  const headers: Record<string, string> = { "content-type": contentType };
+  if (n % 2 === 0) headers["idempotency-key"] = `fuzz-key-${n}-${route.path.length}`;
+  const before = tableCounts(h);
+  const r = await h.call(route.method, path, { body: bodyText, headers, ...authOptions(kind, creds, n % 5 === 4) });
+  const after = tableCounts(h);
+  const input = `${route.method} ${path.slice(0, 120)} body=${summarize(bodyText)}`;
+  const fail = (problem: string) => failures.push({ route: key, input, status: r.status, problem, response: summarize(r.text) });
+  const diff = countDiff(before, after);
+  const polluted = prototypePolluted();
+  if (polluted) fail(`prototype polluted: ${polluted}`);
+  if (r.status >= 500) fail("5xx");
+  if (r.status >= 300 && !isEnvelope(r.body)) fail("not our error envelope");
+  if (!accepted && (r.status < 400 || r.status > 499)) fail("schema-invalid body not answered with a 4xx");
+  if (diff.length && (r.status < 200 || r.status > 299)) fail(`rejected request wrote rows: ${diff.join(", ")}`);
+  if (diff.length && !accepted) fail(`schema-invalid body wrote rows: ${diff.join(", ")}`);
+}
+
+describe("fuzzing the API surface", () => {
+  test("every JSON POST/PUT/PATCH route answers hostile bodies with a 4xx envelope and writes nothing", async () => {
+    const routes = listRoutes(h).filter((r) => ["POST", "PUT", "PATCH"].includes(r.method));
+    expect(routes.length).toBeGreaterThan(5);
+    for (const route of routes) {
+      const key = `${route.method} ${route.path}`;
+      if (RAW_BODY_PREFIXES.some((p) => route.path.startsWith(p))) {
+        skipped.push(`${key} (raw-byte body)`);
+        continue;
+      }
+      if (!route.body && pathParams(route.path).length === 0) {
+        skipped.push(`${key} (takes no body and no id: a hostile body is a valid call)`);
+        continue;
+      }
+      const kind = await probeAuth(h, route, creds);
+      const started = performance.now();
+      let n = 0;
+      for (const raw of rawBodies(route.body)) {
+        let parsed: unknown;
+        try {
+          // The app decodes bodies with TextDecoder, which drops a leading BOM (RFC 8259 allows it).
+          parsed = JSON.parse(raw.text.replace(/^\ufeff/, ""));
+        } catch {}
+        await runCase(route, kind, n++, raw.text, parsed, raw.contentType);
+      }
+      const seed = [...key].reduce((s, c) => (s * 31 + c.charCodeAt(0)) | 0, 7);
+      for (const body of fc.sample(hostileBody(route.body), { numRuns: RUNS_PER_ROUTE, seed })) {
+        await runCase(route, kind, n++, JSON.stringify(body) ?? "null", JSON.parse(JSON.stringify(body) ?? "null"));
+      }
+      const health = await h.call("GET", "/healthz");
+      if (health.status !== 200) failures.push({ route: key, input: "(after the route's cases)", status: health.status, problem: "healthz down", response: health.text });
+      fuzzed.push(`${key} [${kind}]`);
+      timings.push(`${key} ${Math.round(performance.now() - started)}ms`);
+    }
+    const excuse = (f: Failure) => ALLOWLIST.find((a) => (a.route === "*" || a.route === f.route) && a.input.test(f.input));
+    const unused = ALLOWLIST.filter((a) => !failures.some((f) => excuse(f) === a));
+    if (unused.length) console.log(`fuzz: allowlist entries that excused nothing (fixed? delete them): ${unused.map((a) => a.bug).join(" | ")}`);
+    const unexpected = failures.filter((f) => !excuse(f));
+    const byRoute = [...new Set(unexpected.map((f) => `${f.route}: ${f.problem} (status ${f.status}) input ${f.input}`))];
+    expect(byRoute).toEqual([]);
+  }, 60_000);
+
+  test("the app still answers /healthz and Object.prototype is clean after the fuzz", async () => {
+    const r = await h.call("GET", "/healthz");
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ status: "ok" });
+    expect(prototypePolluted()).toBeNull();
+  });
+});

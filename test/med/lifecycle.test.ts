@@ -1,0 +1,284 @@
+/**
+ * MED case status table, row by row (interface.md "MED case status", extensions.md helpers):
+ * balances before and after, charge status, events written, ledger integrity.
+ */
+import { beforeEach, describe, expect, test } from "bun:test";
+import type { SeededAccount } from "../support/harness";
+import { expectLedgerBalanced } from "../support/ledger";
+import {
+  CASE_KEYS,
+  balance,
+  chargeMed,
+  chargeStatus,
+  eventTypes,
+  eventsSince,
+  medHarness,
+  openMed,
+  paidCharge,
+  seedMerchant,
+  type MedHarness,
+  type PaidCharge,
+} from "./fixtures";
+
+let h: MedHarness;
+let a: SeededAccount;
+let c: PaidCharge;
+
+beforeEach(async () => {
+  h = medHarness();
+  a = await seedMerchant(h);
+  c = await paidCharge(h, a, 10_000);
+});
+
+const NOW = "2026-11-20T12:00:00.000Z";
+
+async function act(path: string, body?: unknown) {
+  return h.call("POST", path, { key: a.testKey, body });
+}
+
+describe("opening a MED (none -> open)", () => {
+  test("creates an open case, holds the amount, marks the charge disputed and emits only med_case.created", async () => {
+    expect(balance(h, a)).toEqual({ available: 10_000, pending: 0, retained: 0 });
+    const mark = eventsSince(h, a).length;
+    const res = await act(`/v1/test_helpers/charges/${c.chargeId}/med`, { reason: "scam", response_deadline: "2026-11-27T12:00:00Z" });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
+    expect(res.body.id).toMatch(/^med_[0-9a-f]{32}$/);
+    expect(res.body).toEqual({
+      id: res.body.id,
+      object: "med_case",
+      type: "med",
+      status: "open",
+      amount: 10_000,
+      currency: "BRL",
+      charge_id: c.chargeId,
+      reason: "scam",
+      response_deadline: "2026-11-27T12:00:00.000Z",
+      evidence_requested_at: null,
+      appeal_reason: null,
+      appealed_at: null,
+      evidence_count: 0,
+      money_outcome: null,
+      opened_at: NOW,
+      closed_at: null,
+      created_at: NOW,
+      updated_at: NOW,
+    });
+    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expect(await chargeStatus(h, a, c)).toBe("disputed");
+    const med = chargeMed(h, c);
+    expect(med).toMatchObject({ status: "created", method: "scam", reason: "scam", openedAt: NOW, updatedAt: NOW, lastEventAt: NOW });
+    expect(med.referenceId).toMatch(/^E\d{20}[a-zA-Z0-9]{11}$/);
+    expect(med.amountMismatch).toBeUndefined();
+    const evs = eventsSince(h, a).slice(mark);
+    expect(eventTypes(evs)).toEqual(["med_case.created"]);
+    expect(evs[0]!.family).toBe("med");
+    expect(evs[0]!.transactionId).toBe(c.rawId);
+    expect(evs[0]!.body).toMatchObject({ object: "event", type: "med_case.created", data: { object: res.body } });
+    expectLedgerBalanced(h.deps);
+  });
+
+  test("the amount may push available below zero when the money is still pending", async () => {
+    const b = await seedMerchant(h, 86_400);
+    const pend = await paidCharge(h, b, 7_000);
+    expect(balance(h, b)).toEqual({ available: 0, pending: 7_000, retained: 0 });
+    await openMed(h, b, pend);
+    expect(balance(h, b)).toEqual({ available: -7_000, pending: 7_000, retained: 7_000 });
+    expectLedgerBalanced(h.deps);
+  });
+
+  test("accepts a raw charge id and the other case types, and defaults to med with the full amount", async () => {
+    const res = await act(`/v1/test_helpers/charges/${c.rawId}/med`, { type: "fraud" });
+    expect(res.status).toBe(201);
+    const kase = res.body;
+    expect(kase.type).toBe("fraud");
+    expect(kase.charge_id).toBe(c.chargeId);
+    expect(kase.amount).toBe(10_000);
+    expect(kase.response_deadline).toBeNull();
+  });
+
+  test("an amount different from the charge amount opens the case under review without changing the charge status", async () => {
+    const mark = eventsSince(h, a).length;
+    const kase = await openMed(h, a, c, { amount: 4_000 });
+    expect(kase.status).toBe("open");
+    expect(kase.amount).toBe(4_000);
+    expect(await chargeStatus(h, a, c)).toBe("paid");
+    expect(chargeMed(h, c).amountMismatch).toBe(true);
+    expect(balance(h, a)).toEqual({ available: 6_000, pending: 0, retained: 4_000 });
+    expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.created"]);
+    // A second notice on the same charge is refused while the case is not final.
+    const again = await act(`/v1/test_helpers/charges/${c.chargeId}/med`, {});
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe("invalid_state");
+    expectLedgerBalanced(h.deps);
+  });
+});
+
+describe("merchant actions", () => {
+  test("appeal moves open -> appealed with reason and time, keeps the hold and emits med_case.updated", async () => {
+    const kase = await openMed(h, a, c);
+    h.clock.advance(60);
+    const mark = eventsSince(h, a).length;
+    const res = await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "  Goods were delivered, tracking attached.  " });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
+    expect(res.body).toMatchObject({
+      status: "appealed",
+      appeal_reason: "Goods were delivered, tracking attached.",
+      appealed_at: "2026-11-20T12:01:00.000Z",
+      updated_at: "2026-11-20T12:01:00.000Z",
+      money_outcome: null,
+      closed_at: null,
+    });
+    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expect(await chargeStatus(h, a, c)).toBe("disputed");
+    expect(chargeMed(h, c).status).toBe("delivered");
+    const evs = eventsSince(h, a).slice(mark);
+    expect(eventTypes(evs)).toEqual(["med_case.updated"]);
+    expect(evs[0]!.body.data.object).toEqual(res.body);
+    expectLedgerBalanced(h.deps);
+  });
+
+  test("accept moves open -> accepted, lost, final; the amount stays debited and med.resolved is emitted", async () => {
+    const kase = await openMed(h, a, c);
+    const mark = eventsSince(h, a).length;
+    const res = await act(`/v1/med/cases/${kase.id}/accept`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "accepted", money_outcome: "lost", closed_at: NOW });
+    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
+    expect(await chargeStatus(h, a, c)).toBe("disputed");
+    expect(chargeMed(h, c)).toMatchObject({ status: "closed", result: "agreed", closedAt: NOW });
+    const evs = eventsSince(h, a).slice(mark);
+    expect(eventTypes(evs)).toEqual(["med_case.updated", "med.resolved"]);
+    expect(evs[1]!.body.data.object).toEqual({
+      object: "med_resolution",
+      med_case_id: kase.id,
+      charge_id: c.chargeId,
+      status: "accepted",
+      money_outcome: "lost",
+      amount: 10_000,
+      currency: "BRL",
+      resolved_at: NOW,
+    });
+    expectLedgerBalanced(h.deps);
+    for (const path of ["accept", "appeal"]) {
+      const again = await act(`/v1/med/cases/${kase.id}/${path}`, path === "appeal" ? { reason: "too late now" } : undefined);
+      expect(again.status).toBe(400);
+      expect(again.body.error.code).toBe("invalid_state");
+    }
+    const ruling = await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome: "merchant_favor" });
+    expect(ruling.status).toBe(400);
+    expect(ruling.body.error.code).toBe("invalid_state");
+    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
+  });
+
+  test("an appealed case can be neither appealed again nor accepted", async () => {
+    const kase = await openMed(h, a, c);
+    expect((await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "first appeal" })).status).toBe(200);
+    const again = await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "second appeal" });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_state" });
+    const accept = await act(`/v1/med/cases/${kase.id}/accept`);
+    expect(accept.status).toBe(400);
+    expect(accept.body.error.code).toBe("invalid_state");
+  });
+});
+
+describe("rulings", () => {
+  const rows: [string, "open" | "appealed", string, string, string, { available: number; retained: number }][] = [
+    ["upheld", "appealed", "rejected", "lost", "disputed", { available: 0, retained: 0 }],
+    ["upheld", "open", "rejected", "lost", "disputed", { available: 0, retained: 0 }],
+    ["merchant_favor", "appealed", "closed", "refunded_to_merchant", "paid", { available: 10_000, retained: 0 }],
+    ["merchant_favor", "open", "closed", "refunded_to_merchant", "paid", { available: 10_000, retained: 0 }],
+    ["withdrawn", "open", "closed", "refunded_to_merchant", "paid", { available: 10_000, retained: 0 }],
+    ["withdrawn", "appealed", "closed", "refunded_to_merchant", "paid", { available: 10_000, retained: 0 }],
+    ["closed_without_refund", "appealed", "closed", "closed_without_refund", "disputed", { available: 0, retained: 0 }],
+    ["closed_without_refund", "open", "closed", "closed_without_refund", "disputed", { available: 0, retained: 0 }],
+  ];
+  for (const [outcome, from, status, money, charge, after] of rows) {
+    test(`${outcome} on an ${from} case -> ${status} / ${money}, charge ${charge}`, async () => {
+      const kase = await openMed(h, a, c);
+      if (from === "appealed") expect((await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "we shipped it" })).status).toBe(200);
+      expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+      h.clock.advance(3600);
+      const mark = eventsSince(h, a).length;
+      const res = await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
+      expect(res.body).toMatchObject({ status, money_outcome: money, closed_at: "2026-11-20T13:00:00.000Z" });
+      expect(balance(h, a)).toEqual({ ...after, pending: 0 });
+      expect(await chargeStatus(h, a, c)).toBe(charge);
+      const evs = eventsSince(h, a).slice(mark);
+      expect(eventTypes(evs)).toEqual(["med_case.updated", "med.resolved"]);
+      expect(evs[1]!.body.data.object).toMatchObject({ med_case_id: kase.id, money_outcome: money, status });
+      expect(evs.some((e) => e.type.startsWith("charge.") || e.type.startsWith("payment."))).toBe(false);
+      expectLedgerBalanced(h.deps);
+      const again = await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome: "upheld" });
+      expect(again.status).toBe(400);
+      expect(again.body.error.code).toBe("invalid_state");
+    });
+  }
+
+  test("an unknown outcome is a 400 naming the field", async () => {
+    const kase = await openMed(h, a, c);
+    const res = await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome: "won" });
+    expect(res.status).toBe(400);
+    expect(res.body.error.param).toBe("outcome");
+  });
+
+  test("a case closed in the merchant's favour lets a new MED open on the charge later", async () => {
+    const kase = await openMed(h, a, c);
+    await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome: "merchant_favor" });
+    const second = await openMed(h, a, c);
+    expect(second.id).not.toBe(kase.id);
+    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expectLedgerBalanced(h.deps);
+  });
+});
+
+describe("evidence requests and the response deadline", () => {
+  test("request_evidence sets evidence_requested_at and emits med_case.updated", async () => {
+    const kase = await openMed(h, a, c);
+    h.clock.advance(120);
+    const mark = eventsSince(h, a).length;
+    const res = await act(`/v1/test_helpers/med/cases/${kase.id}/request_evidence`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "open", evidence_requested_at: "2026-11-20T12:02:00.000Z" });
+    expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.updated"]);
+  });
+
+  test("an open case whose deadline passes without a response becomes accepted / lost", async () => {
+    const kase = await openMed(h, a, c, { response_deadline: "2026-11-20T18:00:00Z" });
+    h.clock.advance(6 * 3600 - 1);
+    await h.deps.jobs.drain();
+    expect((await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey })).body.status).toBe("open");
+    const mark = eventsSince(h, a).length;
+    expect((await act("/v1/test_helpers/clock/advance", { seconds: 1 })).status).toBe(200);
+    expect(h.deps.jobs.pending("med.deadline")).toBe(0);
+    const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
+    expect(after.body).toMatchObject({ status: "accepted", money_outcome: "lost", closed_at: "2026-11-20T18:00:00.000Z" });
+    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
+    expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.updated", "med.resolved"]);
+    expectLedgerBalanced(h.deps);
+  });
+
+  test("an appealed case is not touched by its deadline", async () => {
+    const kase = await openMed(h, a, c, { response_deadline: "2026-11-20T18:00:00Z" });
+    expect(h.deps.jobs.pending("med.deadline")).toBe(1);
+    await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "we shipped it" });
+    expect(h.deps.jobs.pending("med.deadline")).toBe(0);
+    h.clock.advance(7 * 3600);
+    await h.deps.jobs.drain();
+    const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
+    expect(after.body).toMatchObject({ status: "appealed", money_outcome: null });
+    expect(balance(h, a).retained).toBe(10_000);
+  });
+
+  test("a case under review for an amount mismatch stays open past its deadline", async () => {
+    const kase = await openMed(h, a, c, { amount: 3_000, response_deadline: "2026-11-20T18:00:00Z" });
+    h.clock.advance(7 * 3600);
+    await h.deps.jobs.drain();
+    const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
+    expect(after.body.status).toBe("open");
+  });
+});

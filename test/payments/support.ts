@@ -1,0 +1,119 @@
+/** Shared helpers of the payments and refunds tests. */
+import { expect } from "bun:test";
+import { and, eq } from "drizzle-orm";
+import { events, transactions } from "../../db/schema";
+import type { Harness, SeededAccount } from "../support/harness";
+
+/** Fields no /v1/payments response may carry (interface.md "never returned"). */
+export const FORBIDDEN = [
+  "provider",
+  "providerAccountId",
+  "providerTransactionId",
+  "providerFeeSource",
+  "cardClientSecret",
+  "tenantId",
+  "providerFee",
+  "netAmount",
+];
+
+export const CREATE_FIELDS = ["amount", "createdAt", "currency", "customerDocument", "customerEmail", "customerName", "id", "metadata", "paymentMethods", "status"];
+export const GET_FIELDS = [
+  ...CREATE_FIELDS,
+  "paidWith",
+  "pixQrCode",
+  "pixCopyPaste",
+  "pixExpiresAt",
+  "cardRedirectUrl",
+  "mbEntity",
+  "mbReference",
+  "mbExpiresAt",
+  "boletoBarcode",
+  "boletoLine",
+  "boletoPdfUrl",
+  "boletoExpiresAt",
+  "cryptoAddress",
+  "cryptoAmount",
+  "cryptoNetwork",
+  "cryptoCurrency",
+  "platformFee",
+  "paidAt",
+].sort();
+export const REFUND_FIELDS = ["amount", "createdAt", "currency", "id", "reason", "status", "transactionId"];
+
+/** Fails when any forbidden key appears anywhere in `body` (deep). */
+export function expectNoForbidden(body: unknown): void {
+  const seen: string[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) {
+        if (FORBIDDEN.includes(k)) seen.push(k);
+        walk(x);
+      }
+  };
+  walk(body);
+  expect(seen).toEqual([]);
+}
+
+let n = 0;
+/** A fresh idempotency key. */
+export const key = (p = "idem") => `${p}-${++n}-${Math.random().toString(36).slice(2, 10)}`;
+
+/** Creates a payment (201 expected) and returns its create body. */
+export async function createPayment(h: Harness, a: SeededAccount, body: Record<string, unknown> = {}, apiKey = a.testKey) {
+  const r = await h.call("POST", "/v1/payments", {
+    key: apiKey,
+    body: { amount: 1000, paymentMethods: ["PIX"], idempotencyKey: key(), ...body },
+  });
+  expect(r.status).toBe(201);
+  return r.body;
+}
+
+/** Pays `id` through the sandbox helper (method default PIX). */
+export async function pay(h: Harness, a: SeededAccount, id: string, body: Record<string, unknown> = {}) {
+  const r = await h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key: a.testKey, body });
+  expect(r.status).toBe(200);
+  return r.body;
+}
+
+/** A paid PIX payment of `amount`. */
+export async function paidPayment(h: Harness, a: SeededAccount, amount = 1000, extra: Record<string, unknown> = {}) {
+  const p = await createPayment(h, a, { amount, ...extra });
+  await pay(h, a, p.id, extra.paymentMethods ? { method: (extra.paymentMethods as string[])[0] } : {});
+  return p;
+}
+
+/** Event types stored for transaction `id`, oldest first. */
+export function eventTypes(h: Harness, id: string): string[] {
+  return h.deps.db
+    .select({ type: events.type, at: events.createdAt })
+    .from(events)
+    .where(eq(events.transactionId, id))
+    .all()
+    .map((e) => e.type);
+}
+
+/** Bodies of events of `type` for `id`. */
+export function eventBodies(h: Harness, id: string, type: string): any[] {
+  return h.deps.db
+    .select({ body: events.body })
+    .from(events)
+    .where(and(eq(events.transactionId, id), eq(events.type, type)))
+    .all()
+    .map((e) => JSON.parse(e.body));
+}
+
+/** Forces a transaction status (for states no public route reaches yet, e.g. DISPUTE). */
+export function forceStatus(h: Harness, id: string, status: string): void {
+  h.deps.db.update(transactions).set({ status }).where(eq(transactions.id, id)).run();
+}
+
+/** Text of a PDF via poppler's pdftotext; fails loudly when it is not installed. */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  if (!Bun.which("pdftotext")) throw new Error("pdftotext is missing: install poppler-utils (apt-get install -y poppler-utils)");
+  const proc = Bun.spawn(["pdftotext", "-layout", "-", "-"], { stdin: bytes, stdout: "pipe", stderr: "pipe" });
+  const out = await new Response(proc.stdout).text();
+  const code = await proc.exited;
+  if (code !== 0) throw new Error(`pdftotext failed (${code}): ${await new Response(proc.stderr).text()}`);
+  return out;
+}

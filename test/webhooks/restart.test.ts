@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createDeps, type Deps } from "../../src/deps";
+import { tx } from "../../src/db/client";
+import { emitCanonical } from "../../src/domain/events/emit";
+import { createEndpoint } from "../../src/domain/webhooks/service";
+import { configureWebhookRuntime } from "../../src/domain/webhooks/runtime";
+import { deliveryById } from "../../src/domain/webhooks/repo";
+import { webhookDeliveries } from "../../db/schema";
+import { ManualClock } from "../../src/lib/clock";
+import { startReceiver, type Receiver } from "./support";
+
+const cleanup: (() => void)[] = [];
+afterEach(() => {
+  while (cleanup.length) cleanup.pop()!();
+});
+
+function open(dir: string, clock: ManualClock): Deps {
+  const deps = createDeps({ dataDir: dir, clock, config: { logLevel: "silent" } });
+  configureWebhookRuntime(deps, { random: () => 0.5, timeoutMs: 2000 });
+  return deps;
+}
+
+describe("webhook delivery survives a crash", () => {
+  test("an event committed before the process died is delivered after restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cofre-wh-"));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const rx: Receiver = startReceiver();
+    cleanup.push(() => rx.stop());
+    const clock = new ManualClock(new Date().toISOString());
+    const scope = { accountId: "acct_crash", livemode: false };
+
+    const first = open(dir, clock);
+    const ep = createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
+    const evt = tx(first.db, (t) => emitCanonical(first, t, scope, "charge.paid", { id: "ch_1", object: "charge" }));
+    first.db.$client.close(); // "killed": no job ever ran
+    expect(rx.requests).toHaveLength(0);
+
+    const second = open(dir, clock);
+    cleanup.push(() => void second.jobs.stop());
+    second.jobs.start();
+    await second.jobs.drain();
+    for (let i = 0; i < 50 && rx.requests.length === 0; i++) await Bun.sleep(10);
+    expect(rx.requests).toHaveLength(1);
+    expect(JSON.parse(rx.requests[0]!.body).id).toBe(evt);
+    const id = second.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
+    for (let i = 0; i < 50 && deliveryById(second.db, id)!.status !== "DELIVERED"; i++) await Bun.sleep(10);
+    expect(deliveryById(second.db, id)).toMatchObject({ status: "DELIVERED", attempts: 1, endpointId: ep.id });
+  });
+
+  test("an attempt interrupted mid-flight is recorded as interrupted and sent again once its lease expires", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cofre-wh-"));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const rx = startReceiver();
+    cleanup.push(() => rx.stop());
+    const clock = new ManualClock(new Date().toISOString());
+    const scope = { accountId: "acct_crash", livemode: false };
+    const first = open(dir, clock);
+    createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
+    tx(first.db, (t) => emitCanonical(first, t, scope, "charge.paid", { id: "ch_1" }));
+    const id = first.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
+    // Simulate death after the claim committed: the job is leased and the delivery is PROCESSING.
+    first.db.$client.run("update jobs set lease_until = ?, attempts = 1 where kind = 'webhook.deliver'", [clock.nowMs() + 90_000]);
+    first.db.$client.run("update webhook_deliveries set status = 'PROCESSING', attempts = 1 where id = ?", [id]);
+    first.db.$client.run("insert into webhook_attempts (id, delivery_id, attempt, trigger, status, started_at) values ('a1', ?, 1, 'scheduled', 'sending', ?)", [id, clock.nowMs()]);
+    first.db.$client.close();
+
+    const second = open(dir, clock);
+    await second.jobs.drain();
+    expect(rx.requests).toHaveLength(0);
+    clock.advance(91);
+    await second.jobs.drain();
+    expect(rx.requests).toHaveLength(1);
+    expect(deliveryById(second.db, id)).toMatchObject({ status: "DELIVERED", attempts: 2 });
+    const attempts = second.db.$client.query("select attempt, status, outcome from webhook_attempts where delivery_id = ? order by attempt").all(id);
+    expect(attempts).toEqual([
+      { attempt: 1, status: "failed", outcome: "interrupted" },
+      { attempt: 2, status: "succeeded", outcome: "delivered" },
+    ]);
+  });
+});
