@@ -1,5 +1,5 @@
 /**
- * Foundation benchmark (a script, not a test): `bun run bench [seconds]`.
+ * Foundation benchmark (a script, not a test): `bun run bench:foundation [seconds]`.
  *
  * Starts `bun src/main.ts serve` on 127.0.0.1 with a fresh temporary data dir and info-level
  * logs (stdout to /dev/null), seeds one account with a test key straight into the database, and

@@ -25,10 +25,12 @@ const OPERATOR_TOKEN = "soak_operator_token_0123456789";
 
 const violations: string[] = [];
 const notes: string[] = [];
+/** `op status code` -> count of non-2xx answers (expected ones: refund over remaining, MED on a refunded charge...). */
+const rejections = new Map<string, number>();
 const stats = { kills: 0, opsOk: 0, opsLost: 0, opsRejected: 0, retriedKeys: 0 };
 
 // ---- webhook receiver -------------------------------------------------------------------------
-const received = { deliveries: new Set<string>(), events: new Set<string>(), chargeCreated: new Set<string>(), posts: 0 };
+const received = { deliveries: new Set<string>(), events: new Set<string>(), chargeCreated: new Set<string>(), chargePaid: new Set<string>(), posts: 0 };
 let failRate = 0.05;
 const receiver = Bun.serve({
   hostname: "127.0.0.1",
@@ -43,6 +45,7 @@ const receiver = Bun.serve({
       const p = JSON.parse(body);
       if (typeof p.id === "string") received.events.add(p.id);
       if (p.type === "charge.created" && p.data?.object?.id) received.chargeCreated.add(p.data.object.id);
+      if (p.type === "charge.paid" && p.data?.object?.id) received.chargePaid.add(p.data.object.id);
     } catch {}
     return new Response("ok");
   },
@@ -61,6 +64,22 @@ async function whenUp() {
 
 async function call(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
   return api(server.base, method, path, { key: merchant.testKey, body, headers, timeoutMs: 5_000 });
+}
+
+/**
+ * For the drain and check phase (no kills any more): generous timeout, three tries; a request
+ * that still fails is answered as status 0 so the check records a violation instead of crashing.
+ */
+async function check(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  let last = "";
+  for (let i = 0; i < 3; i++) {
+    try {
+      return await api(server.base, method, path, { key: merchant.testKey, body, timeoutMs: 60_000 });
+    } catch (e) {
+      last = String(e);
+    }
+  }
+  return { status: 0, body: { error: { message: last } } };
 }
 
 // ---- acknowledged state -----------------------------------------------------------------------
@@ -95,9 +114,11 @@ async function attempt(name: string, op: () => Promise<{ status: number; body: a
     if (r.status >= 200 && r.status < 300) {
       stats.opsOk++;
       ok(r);
-    } else if (r.status >= 500) {
+    } else {
       stats.opsRejected++;
-    } else stats.opsRejected++;
+      const k = `${name} ${r.status} ${r.body?.error?.code ?? ""}`;
+      rejections.set(k, (rejections.get(k) ?? 0) + 1);
+    }
   } catch {
     stats.opsLost++;
   }
@@ -187,7 +208,21 @@ async function killer(until: number) {
     await server.kill("SIGKILL");
     stats.kills++;
     await Bun.sleep(50 + Math.random() * 200);
-    await server.start();
+    let started = false;
+    for (let i = 0; i < 3 && !started; i++) {
+      try {
+        await server.start(30_000);
+        started = true;
+      } catch (e) {
+        notes.push(`restart attempt ${i + 1} failed: ${e}`);
+        await server.kill("SIGKILL");
+      }
+    }
+    if (!started) {
+      violations.push("the server did not come back after a SIGKILL");
+      console.log(`VIOLATION: the server did not restart; data dir ${server.dataDir}`);
+      process.exit(1);
+    }
     release();
   }
 }
@@ -211,10 +246,10 @@ failRate = 0;
 const drainStart = Date.now();
 let pendingDeliveries = -1;
 for (let i = 0; i < 60; i++) {
-  const adv = await call("POST", "/v1/test_helpers/clock/advance", { seconds: 900 });
+  const adv = await check("POST", "/v1/test_helpers/clock/advance", { seconds: 900 });
   if (adv.status !== 200 && i === 0) notes.push(`clock advance answered ${adv.status}; retries only fall due in real time`);
   await Bun.sleep(250);
-  const s = await call("GET", "/v1/webhooks/stats");
+  const s = await check("GET", "/v1/webhooks/stats");
   if (s.status !== 200) break;
   pendingDeliveries = (s.body.PENDING ?? 0) + (s.body.PROCESSING ?? 0);
   if (pendingDeliveries === 0 && i >= 2) break;
@@ -227,19 +262,19 @@ for (const [key, id] of keyToId) (idsByKey.get(key) ?? idsByKey.set(key, new Set
 for (const [key, ids] of idsByKey) if (ids.size > 1) violations.push(`idempotency key ${key} produced ${ids.size} charges`);
 
 for (const c of charges.values()) {
-  const r = await call("GET", `/v1/charges/${c.id}`);
+  const r = await check("GET", `/v1/charges/${c.id}`);
   if (r.status !== 200) violations.push(`acknowledged charge ${c.id} missing (${r.status})`);
   else if (r.body.amount !== c.amount) violations.push(`charge ${c.id} amount ${r.body.amount} != ${c.amount}`);
   else if (c.paid && r.body.status === "pending") violations.push(`charge ${c.id} acknowledged paid but pending`);
 }
 for (const id of payments) {
-  const r = await call("GET", `/v1/payments/${id}`);
+  const r = await check("GET", `/v1/payments/${id}`);
   if (r.status !== 200) violations.push(`acknowledged payment ${id} missing (${r.status})`);
 }
 const refundsByCharge = new Map<string, { id: string; amount: number; status: string }[]>();
 for (const c of charges.values()) {
   if (!c.paid) continue;
-  const r = await call("GET", `/v1/payments/${raw(c.id)}/refunds`);
+  const r = await check("GET", `/v1/payments/${raw(c.id)}/refunds`);
   if (r.status !== 200) continue;
   const list = (Array.isArray(r.body) ? r.body : r.body.data ?? []) as { id: string; amount: number; status: string }[];
   refundsByCharge.set(raw(c.id), list);
@@ -251,7 +286,7 @@ for (const rf of refunds) {
   if (!list?.some((x) => x.id === rf.id)) violations.push(`acknowledged refund ${rf.id} of ${rf.raw} missing`);
 }
 for (const [id, status] of medCases) {
-  const r = await call("GET", `/v1/med/cases/${id}`);
+  const r = await check("GET", `/v1/med/cases/${id}`);
   if (r.status !== 200) violations.push(`acknowledged MED case ${id} missing (${r.status})`);
   else if (r.body.status !== status && !(status === "appealed" && ["rejected", "closed"].includes(r.body.status)))
     violations.push(`MED case ${id} acknowledged ${status}, now ${r.body.status}`);
@@ -261,7 +296,7 @@ let deliveriesTotal = 0;
 let deliveriesNotDelivered = 0;
 if (endpointId) {
   for (let offset = 0; ; offset += 100) {
-    const page = await call("GET", `/v1/webhooks/deliveries?limit=100&offset=${offset}&endpointId=${endpointId}`);
+    const page = await check("GET", `/v1/webhooks/deliveries?limit=100&offset=${offset}&endpointId=${endpointId}`);
     if (page.status !== 200) {
       notes.push(`deliveries list answered ${page.status}`);
       break;
@@ -278,6 +313,8 @@ if (endpointId) {
   }
   if (subscribedChargeCreated)
     for (const id of charges.keys()) if (!received.chargeCreated.has(id)) violations.push(`charge.created of acknowledged charge ${id} never delivered`);
+  if (eventNames.includes("charge.paid"))
+    for (const c of charges.values()) if (c.paid && !received.chargePaid.has(c.id)) violations.push(`charge.paid of acknowledged payment of ${c.id} never delivered`);
 }
 
 await server.kill("SIGKILL");
@@ -304,11 +341,13 @@ const summary = {
   deliveries_pending_after_drain: pendingDeliveries,
   drain_ms: Date.now() - drainStart,
   ledger_verify_exit: verify.code,
+  rejected_5xx: [...rejections].filter(([k]) => / 5\d\d /.test(k)).reduce((s, [, n]) => s + n, 0),
   violations: violations.length,
   wall_ms: Date.now() - t0,
 };
 console.log("\nCofre crash soak");
 for (const [k, v] of Object.entries(summary)) console.log(`  ${k.padEnd(32)} ${v}`);
+for (const [k, n] of [...rejections].sort((a, b) => b[1] - a[1])) console.log(`  rejected: ${k} x${n}`);
 for (const n of notes) console.log(`  note: ${n}`);
 for (const v of violations.slice(0, 50)) console.log(`  VIOLATION: ${v}`);
 console.log(JSON.stringify({ soak: summary }));

@@ -15,10 +15,14 @@ import { requestLogPlugin } from "./http/plugins/request-log";
 /** Paths whose bodies are not JSON (evidence uploads are raw bytes up to 10 MB). */
 const RAW_BODY_PREFIXES = ["/v1/uploads/"];
 const RAW_BODY_MAX = 10 * 1024 * 1024 + 1024;
+const BUN_BODY_CAP = 1024 * 1024 * 1024;
 
 export function createApp(deps: Deps) {
   const { config, logger } = deps;
-  const app = new Elysia({ serve: { maxRequestBodySize: RAW_BODY_MAX + 1024 * 1024 } })
+  // Bun's own cap answers a bare 413 without our envelope, so it sits far above every limit we
+  // enforce ourselves: a declared Content-Length is checked in onRequest, and bodies are read
+  // through readBodyBytes, which stops at the limit.
+  const app = new Elysia({ serve: { maxRequestBodySize: BUN_BODY_CAP } })
     .onRequest(({ request, set }) => {
       const facts = requestFacts(request);
       facts.requestId = pickRequestId(request.headers.get("x-request-id"));
@@ -31,8 +35,9 @@ export function createApp(deps: Deps) {
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
       const path = new URL(request.url).pathname;
-      if (RAW_BODY_PREFIXES.some((p) => path.startsWith(p))) return;
-      const text = await readBodyText(request, config.maxBodyBytes);
+      // Raw uploads: the bytes as an ArrayBuffer (what `parse: "arrayBuffer"` gives), read with a limit.
+      if (RAW_BODY_PREFIXES.some((p) => path.startsWith(p))) return (await readBodyBytes(request, RAW_BODY_MAX)).buffer;
+      const text = new TextDecoder().decode(await readBodyBytes(request, config.maxBodyBytes));
       if (text.trim() === "") return {};
       if (!contentType?.toLowerCase().startsWith("application/json"))
         throw new ApiError("unsupported_media_type", "Request bodies must be JSON (Content-Type: application/json).");
@@ -57,7 +62,7 @@ export function createApp(deps: Deps) {
         {
           request_id: facts.requestId,
           method: request.method,
-          route: route ?? new URL(request.url).pathname,
+          route: route || new URL(request.url).pathname,
           status: facts.status ?? (typeof set.status === "number" ? set.status : 200),
           duration_ms: Math.round((performance.now() - facts.startedAt) * 100) / 100,
           key_fingerprint: facts.fingerprint,
@@ -120,11 +125,12 @@ export function errorResponse(err: ApiError, requestId: string, carried: Record<
 }
 
 /**
- * Reads a request body as UTF-8 text, stopping with 413 `payload_too_large` as soon as more
- * than `max` bytes arrived (whether or not Content-Length was sent).
+ * Reads a request body into a fresh Uint8Array (its own ArrayBuffer), stopping with 413
+ * `payload_too_large` as soon as more than `max` bytes arrived (whether or not Content-Length
+ * was sent).
  */
-export async function readBodyText(request: Request, max: number): Promise<string> {
-  if (!request.body) return "";
+export async function readBodyBytes(request: Request, max: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -138,7 +144,13 @@ export async function readBodyText(request: Request, max: number): Promise<strin
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 /** Maps anything thrown (ApiError, Elysia's validation/parse/404 errors, bugs) to an ApiError. */
@@ -153,6 +165,9 @@ function toApiError(code: unknown, error: unknown): ApiError {
     case "PARSE":
       return new ApiError("invalid_json", "The request body could not be parsed.");
     case "VALIDATION":
+      // A handler answering outside its own response schema is our bug, not the caller's.
+      if ((error as { type?: string }).type === "response")
+        return new ApiError("internal_error", "Something went wrong on our side; it is safe to retry.");
       return validationError(error);
     case "INVALID_COOKIE_SIGNATURE":
       return new ApiError("invalid_request", "Invalid request.");
@@ -171,7 +186,9 @@ function validationError(error: unknown): ApiError {
   const seen = new Set<string>();
   for (const e of all) {
     const param = (e.path ?? "").replace(/^\//, "").replaceAll("/", ".") || "body";
-    const message = e.schema?.error ?? e.summary ?? e.message ?? "Invalid value.";
+    // TypeBox's own message ("Expected integer"), never Elysia's summary, which can quote the value.
+    const custom = e.schema?.error;
+    const message = typeof custom === "string" ? custom : (e.message ?? "Invalid value.");
     const k = `${param}|${message}`;
     if (seen.has(k)) continue;
     seen.add(k);

@@ -55,6 +55,8 @@ export class CofreServer {
       LOG_LEVEL: "warn",
       ...opts.env,
     };
+    // Never leave a server behind when the script ends or crashes.
+    process.on("exit", () => this.proc?.kill("SIGKILL"));
   }
 
   /** Runs a one-shot CLI command (`init`, `ledger verify`) against the same data dir. */

@@ -323,6 +323,16 @@ CREATE TABLE `payment_pay_time_hist` (
 	PRIMARY KEY(`account_id`, `livemode`, `day`, `currency`, `bucket`)
 );
 --> statement-breakpoint
+CREATE TABLE `payment_pay_time_hist_monthly` (
+	`account_id` text NOT NULL,
+	`livemode` integer NOT NULL,
+	`month` text NOT NULL,
+	`currency` text NOT NULL,
+	`bucket` integer NOT NULL,
+	`count` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY(`account_id`, `livemode`, `month`, `currency`, `bucket`)
+);
+--> statement-breakpoint
 CREATE TABLE `refunds` (
 	`id` text PRIMARY KEY NOT NULL,
 	`account_id` text NOT NULL,

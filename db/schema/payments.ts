@@ -83,3 +83,21 @@ export const paymentPayTimeHist = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.bucket] })],
 );
+
+/**
+ * Monthly roll-up of `payment_pay_time_hist` (`month` = `YYYY-MM` of the São Paulo creation day),
+ * kept by the same triggers: long windows read whole months here and only their partial edge
+ * months day by day, so the median costs O(months + edge days), not O(days).
+ */
+export const paymentPayTimeHistMonthly = sqliteTable(
+  "payment_pay_time_hist_monthly",
+  {
+    accountId: text("account_id").notNull(),
+    livemode: integer("livemode", { mode: "boolean" }).notNull(),
+    month: text("month").notNull(),
+    currency: text("currency").notNull(),
+    bucket: integer("bucket").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.month, t.currency, t.bucket] })],
+);

@@ -229,12 +229,15 @@ export class Scheduler {
   /** Sets the timer for the next due job (or `hint`, when earlier). */
   private arm(hint?: number): void {
     if (!this.running) return;
+    // Every slot busy: the next job to finish calls wake(); a timer now would only spin.
+    if (this.inflight.size >= this.concurrency) return;
     let next = hint ?? Infinity;
     if (hint === undefined) {
+      const running = [...this.inflight.keys()];
       const row = this.db
         .select({ due: sql<number | null>`min(max(${jobs.dueAt}, coalesce(${jobs.leaseUntil}, 0)))` })
         .from(jobs)
-        .where(eq(jobs.state, "queued"))
+        .where(and(eq(jobs.state, "queued"), running.length ? notInArray(jobs.id, running) : undefined))
         .get();
       next = row?.due ?? Infinity;
     } else if (hint >= this.timerAt) {

@@ -33,6 +33,18 @@ export function tlv(id: string, value: string): string {
 
 /** Folds to printable ASCII (drops accents and anything outside 0x20-0x7E), trims, cuts to `max`. */
 export function foldAscii(text: string, max: number): string {
+  const key = `${max}|${text}`;
+  const hit = foldCache.get(key);
+  if (hit !== undefined) return hit;
+  const out = foldUncached(text, max);
+  if (foldCache.size >= 1024) foldCache.clear();
+  foldCache.set(key, out);
+  return out;
+}
+
+const foldCache = new Map<string, string>();
+
+function foldUncached(text: string, max: number): string {
   const folded = text
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")

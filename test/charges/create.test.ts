@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { hasError, parsePix } from "pix-utils";
+import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian-utils";
 import { accounts } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import { CHARGE_FIELDS, CNPJ, CNPJ_ALNUM, CPF, CPF_2, createCharge, eventBodies, eventTypes, harness, idemKey, raw } from "./support";
@@ -30,6 +32,14 @@ describe("creating a Pix charge: happy paths", () => {
     expect(c.settlement).toEqual({});
     expect(c.metadata).toEqual({ description: "Pão" });
     expect(c.created_at).toBe("2026-11-20T12:00:00.000Z");
+    // The produced BR Code parses with two independent libraries.
+    const parsed = parsePix(c.pix.br_code) as any;
+    expect(hasError(parsed)).toBe(false);
+    expect(parsed.type).toBe("DYNAMIC");
+    expect(parsed.url).toBe(`pay.cofre.test/v1/pix/loc/${c.pix.txid}`);
+    expect(parsed.merchantName).toBe("Padaria Sao Joao");
+    expect(isValidPixPayload(c.pix.br_code)).toBe(true);
+    expect(JSON.stringify(getPixPayloadInfo(c.pix.br_code))).toContain(c.pix.txid);
   });
 
   test("POST /v1/charges with payment_method pix returns the same shape and GET returns it by ch_ or raw id", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { CHARGE_FIELDS, createCharge, eventTypes, harness, idemKey, raw } from "./support";
+import { CHARGE_FIELDS, createCharge, eventBodies, eventTypes, harness, idemKey, raw } from "./support";
 
 describe("sandbox provider faults", () => {
   test("reject: the charge is created failed with metadata.failure and charge.failed", async () => {
@@ -15,6 +15,8 @@ describe("sandbox provider faults", () => {
     expect(r.body.pix).toBeNull();
     expect(r.body.metadata).toEqual({ order: "1", failure: { reason: "provider_rejected", providerErrorCode: "sandbox_rejected", at: "2026-11-20T12:00:00.000Z" } });
     expect(eventTypes(h, raw(r.body.id))).toEqual(["charge.created", "payment.created", "charge.failed", "payment.failed"]);
+    expect(eventBodies(h, raw(r.body.id), "charge.created")[0].data.object).toEqual(r.body);
+    expect(eventBodies(h, raw(r.body.id), "charge.failed")[0].data.object).toEqual(r.body);
     expect(h.deps.jobs.pending("charge.expire")).toBe(0);
     const next = await createCharge(h, a.testKey);
     expect(next.body.status).toBe("pending");

@@ -70,6 +70,19 @@ describe("paying a charge with the exact amount", () => {
   });
 });
 
+describe("concurrent payments", () => {
+  test("ten simultaneous pay calls credit the charge exactly once", async () => {
+    const h = harness();
+    const a = await h.seedAccount();
+    const c = await newCharge(h, a, { amount: 1500 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => pay(h, a.testKey, c.id)));
+    expect(results.filter((r) => r.status === 200 && r.body.status === "paid").length).toBeGreaterThanOrEqual(1);
+    for (const r of results) expect([200, 400]).toContain(r.status);
+    expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 1500 });
+    expect(eventTypes(h, raw(c.id)).filter((t) => t === "charge.paid")).toHaveLength(1);
+  });
+});
+
 describe("underpayment and overpayment", () => {
   test("a different amount is returned by the bank: the charge stays pending and nothing is credited", async () => {
     const h = harness();

@@ -43,6 +43,18 @@ describe("cofre CLI", () => {
     expect(r.stderr).not.toContain("    at ");
   });
 
+  test("serve on a port already in use says so on stderr and exits 1", () => {
+    const busy = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
+    try {
+      const r = run(["serve"], { PORT: String(busy.port), HOST: "127.0.0.1", COFRE_DATA_DIR: join(root, "busy") });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toStartWith("cofre: ");
+      expect(r.stderr).toContain(String(busy.port));
+    } finally {
+      busy.stop(true);
+    }
+  });
+
   test("help prints usage on stdout and exits 0", () => {
     const r = run(["--help"]);
     expect(r.code).toBe(0);

@@ -107,6 +107,23 @@ describe("every response carries X-Request-Id and every error the one envelope",
     expect((await h2.call("POST", "/t/amount", { body: over })).status).toBe(413);
   });
 
+  test("over real HTTP, a 20 MiB body still gets the envelope and the request id", async () => {
+    const h2 = foundationHarness();
+    h2.app.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const res = await fetch(`http://127.0.0.1:${h2.app.server!.port}/t/amount`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-request-id": "big-1" },
+        body: "x".repeat(20 * 1024 * 1024),
+      });
+      expect(res.status).toBe(413);
+      expect(res.headers.get("x-request-id")).toBe("big-1");
+      expect(((await res.json()) as any).error.code).toBe("payload_too_large");
+    } finally {
+      await h2.app.stop(true);
+    }
+  });
+
   test("415 for a non-JSON content type", async () => {
     const r = await h.call("POST", "/t/amount", { body: "amount=100", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expectEnvelope(r, 415, "invalid_request_error", "unsupported_media_type");
@@ -124,6 +141,16 @@ describe("every response carries X-Request-Id and every error the one envelope",
     expect(r.body.request_id).toBe("boom-1");
     expect(keys(e)).toEqual(["code", "message", "type"]);
     for (const leak of ["secret", "SELECT", "api_keys", "/work/", ".ts", "Error", "stack"]) expect(r.text).not.toContain(leak);
+  });
+});
+
+describe("server bugs", () => {
+  test("a response outside its own schema is 500, not a validation error, and shows nothing of it", async () => {
+    const h = foundationHarness();
+    const r = await h.call("GET", "/t/bad-response");
+    expectEnvelope(r, 500, "api_error", "internal_error");
+    expect(r.text).not.toContain("secret-shape");
+    expect(r.text).not.toContain("wrongField");
   });
 });
 
@@ -183,6 +210,10 @@ describe("request bodies", () => {
     const r2 = await h.call("POST", "/t/amount", { body: { amount: "SECRET-77" } });
     expect(r2.status).toBe(400);
     expect(r2.text).not.toContain("SECRET-77");
+    const r3 = await h.call("POST", "/t/amount", { body: { amount: 5, note: 41111111111 } });
+    expect(r3.status).toBe(400);
+    expect(r3.text).not.toContain("41111111111");
+    expect(r3.body.error.details).toEqual([{ param: "note", message: "Expected string" }]);
   });
 
   test("a body nested deeper than 32 levels is refused before parsing, however deep", async () => {

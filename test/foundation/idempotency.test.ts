@@ -169,3 +169,31 @@ describe("what is stored", () => {
     expect(h.effects()).toBe(2);
   });
 });
+
+describe("the idempotent() route helper", () => {
+  test("takes the key from the body when told to, and names that field in errors", async () => {
+    const { idempotent } = await import("../../src/http/idempotent");
+    const h = foundationHarness();
+    const ctx = () => ({
+      request: new Request("http://localhost/x", { method: "POST" }),
+      set: { headers: {} as Record<string, string | number>, status: undefined as number | string | undefined },
+      auth: { accountId: "acct_helper", livemode: false },
+      body: { amount: 10, idempotencyKey: "refund-key-0001" },
+    });
+    let runs = 0;
+    const work = () => ({ status: 201, body: { n: ++runs } });
+    const c1 = ctx();
+    expect(await idempotent(h.deps, c1, "POST /refund", work, { key: c1.body.idempotencyKey, param: "idempotencyKey" })).toEqual({ n: 1 });
+    expect(c1.set.status).toBe(201);
+    expect(c1.set.headers["Idempotent-Replayed"]).toBeUndefined();
+    const c2 = ctx();
+    expect(await idempotent(h.deps, c2, "POST /refund", work, { key: c2.body.idempotencyKey, param: "idempotencyKey" })).toEqual({ n: 1 });
+    expect(c2.set.status).toBe(201);
+    expect(c2.set.headers["Idempotent-Replayed"]).toBe("true");
+    const c3 = ctx();
+    let err: any;
+    await idempotent(h.deps, c3, "POST /refund", work, { key: "short", param: "idempotencyKey" }).catch((e) => (err = e));
+    expect([err.code, err.extra.param]).toEqual(["invalid_idempotency_key", "idempotencyKey"]);
+    expect(runs).toBe(1);
+  });
+});

@@ -50,6 +50,7 @@ describe("access log", () => {
     await h.call("POST", "/t/amount", { body: "{}", headers: { "content-length": String(1 << 30) } });
     await settle();
     expect(log.requests().map((l) => l.status)).toEqual([404, 401, 400, 400, 500, 413]);
+    expect(log.requests().map((l) => l.route)).toEqual(["/nope", "/v1/ping", "/t/amount", "/t/amount", "/boom", "/t/amount"]);
     const errors = log.records().filter((r) => r.level >= 50);
     expect(errors).toHaveLength(1);
     expect(errors[0].request_id).toBe(log.requests()[4].request_id);

@@ -258,6 +258,93 @@ describe("the loop", () => {
   });
 });
 
+describe("the loop after a start", () => {
+  test("a job already queued for later runs at its due time without any new enqueue", async () => {
+    const d = memDeps(new SystemClock() as unknown as ManualClock);
+    let resolve!: () => void;
+    const ran = new Promise<void>((r) => (resolve = r));
+    d.jobs.register("t.queued", () => resolve());
+    d.jobs.enqueue(d.db, { kind: "t.queued", dueAt: Date.now() + 150 });
+    const t0 = performance.now();
+    d.jobs.start();
+    try {
+      await Promise.race([ran, Bun.sleep(3000).then(() => Promise.reject(new Error("job did not run")))]);
+    } finally {
+      await d.jobs.stop();
+    }
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe("no busy waiting", () => {
+  test("a job running past its lease does not make the loop spin", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    let entered!: () => void;
+    const running = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    d.jobs.register("t.long", async () => {
+      entered();
+      await gate;
+    }, { leaseSeconds: 1 });
+    d.jobs.enqueue(d.db, { kind: "t.long" });
+    d.jobs.start();
+    try {
+      await running;
+      clock.advance(5);
+      const sched = d.jobs as unknown as { fill: () => void };
+      const original = sched.fill.bind(d.jobs);
+      let fills = 0;
+      sched.fill = () => {
+        fills++;
+        original();
+      };
+      await Bun.sleep(200);
+      expect(fills).toBeLessThanOrEqual(2);
+    } finally {
+      release();
+      await d.jobs.stop();
+    }
+  });
+
+  test("with every slot busy, more due jobs do not make the loop spin", async () => {
+    const { Scheduler } = await import("../../src/jobs/scheduler");
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    const jobsOne = new Scheduler(d.db, clock, d.logger, 1);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let runs = 0;
+    jobsOne.register("t.busy", async () => {
+      runs++;
+      await gate;
+    });
+    jobsOne.enqueue(d.db, { kind: "t.busy" });
+    jobsOne.enqueue(d.db, { kind: "t.busy" });
+    jobsOne.start();
+    try {
+      await Bun.sleep(20);
+      const sched = jobsOne as unknown as { fill: () => void };
+      const original = sched.fill.bind(jobsOne);
+      let fills = 0;
+      sched.fill = () => {
+        fills++;
+        original();
+      };
+      await Bun.sleep(200);
+      expect(fills).toBeLessThanOrEqual(2);
+      expect(runs).toBe(1);
+      release();
+      for (let i = 0; i < 100 && runs < 2; i++) await Bun.sleep(10);
+      expect(runs).toBe(2);
+    } finally {
+      release();
+      await jobsOne.stop();
+    }
+  });
+});
+
 describe("restarts", () => {
   const dir = mkdtempSync(join(tmpdir(), "cofre-jobs-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -55,8 +55,26 @@ export function tableCounts(h: Harness, exclude: Set<string> = LOG_TABLES): Reco
   return out;
 }
 
-/** Tables whose count differs between two snapshots, as `table: before -> after`. */
-export function countDiff(before: Record<string, number>, after: Record<string, number>): string[] {
+/**
+ * `{table: digest}` of every row of every table except `exclude` (rows hashed in rowid order), so
+ * an UPDATE shows as well as an INSERT or DELETE. Meant for small test databases.
+ */
+export function tableDigests(h: Harness, exclude: Set<string> = LOG_TABLES): Record<string, string> {
+  const db = h.deps.db.$client;
+  const names = db.query("select name from sqlite_master where type = 'table' order by name").all() as { name: string }[];
+  const out: Record<string, string> = {};
+  for (const { name } of names) {
+    if (exclude.has(name) || name.startsWith("sqlite_")) continue;
+    const rows = db.query(`select * from "${name.replaceAll('"', '""')}"`).values();
+    const hasher = new Bun.CryptoHasher("sha1");
+    for (const r of rows) hasher.update(JSON.stringify(r, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : typeof v === "bigint" ? String(v) : v)));
+    out[name] = `${rows.length}:${hasher.digest("hex").slice(0, 12)}`;
+  }
+  return out;
+}
+
+/** Tables whose count (or digest) differs between two snapshots, as `table: before -> after`. */
+export function countDiff(before: Record<string, number | string>, after: Record<string, number | string>): string[] {
   const out: string[] = [];
   for (const k of new Set([...Object.keys(before), ...Object.keys(after)]))
     if (before[k] !== after[k]) out.push(`${k}: ${before[k] ?? 0} -> ${after[k] ?? 0}`);

@@ -101,3 +101,16 @@ describe("dynamic BR Code writer", () => {
     );
   });
 });
+
+describe("CRC over non-ASCII input", () => {
+  test("is computed over the UTF-8 bytes", () => {
+    const bytes = new TextEncoder().encode("São Paulo");
+    let crc = 0xffff;
+    for (const b of bytes) {
+      crc ^= b << 8;
+      for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    }
+    expect(crc16CcittFalse("São Paulo")).toBe(crc.toString(16).toUpperCase().padStart(4, "0"));
+    expect(crc16CcittFalse("São Paulo")).not.toBe(crc16CcittFalse("Sao Paulo"));
+  });
+});

@@ -1,4 +1,5 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
+import QRCode from "qrcode";
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from "jose";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
@@ -40,7 +41,8 @@ describe("the Pix location URL", () => {
     expect(cob.valor).toEqual({ original: "12.34" });
     expect(cob.calendario.criacao).toBe("2026-11-20T12:00:00.000Z");
     expect(cob.calendario.expiracao).toBe(900);
-    expect(cob.devedor).toEqual({ cpf: "52998224725", nome: "Maria" });
+    expect(cob.devedor).toBeUndefined();
+    expect(r.text.includes("52998224725") || JSON.stringify(cob).includes("52998224725")).toBe(false);
     expect(cob.solicitacaoPagador).toBe("Pedido 42");
     expect(typeof cob.chave).toBe("string");
     await h.call("POST", `/v1/test_helpers/charges/${c.id}/pay`, { key: a.testKey, body: {} });
@@ -81,6 +83,19 @@ describe("the Pix location URL", () => {
 });
 
 describe("the QR image", () => {
+  test("is not rendered while creating the charge", async () => {
+    const h = harness();
+    const a = await h.seedAccount();
+    const spy = spyOn(QRCode, "toBuffer");
+    try {
+      await newCharge(h, a);
+      await h.call("GET", "/v1/charges", { key: a.testKey });
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   test("decodes back to the charge's BR Code and is cacheable", async () => {
     const h = harness();
     const a = await h.seedAccount();

@@ -15,13 +15,12 @@ import { iso } from "../../lib/clock";
 import { rawId } from "../../lib/ids";
 import { providerFor } from "../../providers/registry";
 import { ProviderError, type MethodProvider, type TransactionRow } from "../../providers/types";
-import { getAccountSettings } from "../accounts/settings";
 import type { Claim } from "../idempotency/store";
 import { emitTransition } from "./events";
 import { scheduleExpiry } from "./expiry";
 import { consumeProviderFault } from "./faults";
 import type { PaymentMethod } from "./model";
-import { accountName, insertTransaction } from "./repo";
+import { accountForCreate, insertTransaction } from "./repo";
 import { checkVelocity } from "./velocity";
 
 /** Longest Pix window (interface.md Limits: larger values are capped). */
@@ -77,8 +76,9 @@ export async function createTransaction(
     if (!p) throw new ApiError("unprocessable_entity", `No ${auth.livemode ? "live" : "sandbox"} provider is configured for ${m}.`, { param: "payment_method" });
     return p;
   });
-  const settings = getAccountSettings(deps.db, auth.accountId);
-  if (!settings) throw new ApiError("not_found", "No such account.");
+  const account = accountForCreate(deps.db, auth.accountId);
+  if (!account) throw new ApiError("not_found", "No such account.");
+  const settings = account.settings;
   const now = deps.clock.nowMs();
   const document = input.expectedPayerTaxId ?? input.customer?.document ?? null;
   const velocity = { accountId: auth.accountId, livemode: auth.livemode, document, nowMs: now };
@@ -120,7 +120,7 @@ export async function createTransaction(
   };
 
   const fault = auth.livemode ? null : consumeProviderFault(deps, auth.accountId);
-  const merchant = { name: accountName(deps.db, auth.accountId) ?? "Cofre", city: DEFAULT_MERCHANT_CITY };
+  const merchant = { name: account.name, city: DEFAULT_MERCHANT_CITY };
   const details: Record<string, unknown> = {};
   try {
     for (const p of providers) {
@@ -151,9 +151,10 @@ export async function createTransaction(
 
   return tx(deps.db, (t) => {
     checkVelocity(t, settings, velocity);
-    insertTransaction(t, row);
+    insertTransaction(deps.db, t, row);
     if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null) scheduleExpiry(deps, t, row.id, row.expiresAt);
-    emitTransition(deps, t, { ...row, status: "WAITING_PAYMENT" }, null);
+    // charge.created carries the charge as the API returns it (already `failed` when rejected).
+    emitTransition(deps, t, row, null);
     if (row.status === "REFUSED") emitTransition(deps, t, row, "WAITING_PAYMENT");
     if (idem) deps.idempotency.complete(t, idem.claim, idem.status ?? 201, idem.render(row));
     return row;

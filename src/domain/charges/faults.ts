@@ -3,6 +3,7 @@
  * creations of an account meet a provider that rejects (`reject`) or cannot be reached
  * (`unavailable`). Consumed one per creation in its own short transaction.
  */
+import type { Statement } from "bun:sqlite";
 import { eq } from "drizzle-orm";
 import { sandboxProviderFaults } from "../../../db/schema";
 import { tx } from "../../db/client";
@@ -21,10 +22,14 @@ export function setProviderFaults(deps: Deps, accountId: string, mode: FaultMode
   return { mode, remaining: count };
 }
 
+const quickStatements = new WeakMap<object, Statement>();
+
 /** Takes one pending fault of the account, or null when none is left. */
 export function consumeProviderFault(deps: Deps, accountId: string): FaultMode | null {
-  const quick = deps.db.select({ n: sandboxProviderFaults.remaining }).from(sandboxProviderFaults).where(eq(sandboxProviderFaults.accountId, accountId)).get();
-  if (!quick || quick.n <= 0) return null;
+  let st = quickStatements.get(deps.db.$client);
+  if (!st) quickStatements.set(deps.db.$client, (st = deps.db.$client.prepare("select remaining from sandbox_provider_faults where account_id = ?")));
+  const quick = st.get(accountId) as { remaining: number } | null;
+  if (!quick || quick.remaining <= 0) return null;
   return tx(deps.db, (t) => {
     const row = t.select().from(sandboxProviderFaults).where(eq(sandboxProviderFaults.accountId, accountId)).get();
     if (!row || row.remaining <= 0) return null;

@@ -70,7 +70,10 @@ export function sandboxPixKey(accountId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** The BCB `CobPayload` of a Pix transaction. */
+/**
+ * The BCB `CobPayload` of a Pix transaction. `devedor` (the customer's document) is deliberately
+ * left out: anyone holding the BR Code can GET the location, and documents stay private.
+ */
 export function cobPayload(row: TransactionRow): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     calendario: { criacao: iso(row.createdAt), apresentacao: iso(row.updatedAt), expiracao: row.ttlSeconds ?? 0 },
@@ -80,10 +83,6 @@ export function cobPayload(row: TransactionRow): Record<string, unknown> {
     valor: { original: formatAmount(row.amount) },
     chave: sandboxPixKey(row.accountId),
   };
-  if (row.customerName && row.customerDocument) {
-    payload.devedor =
-      row.customerDocument.length === 11 ? { cpf: row.customerDocument, nome: row.customerName } : { cnpj: row.customerDocument, nome: row.customerName };
-  }
   try {
     const description = JSON.parse(row.metadata)?.description;
     if (typeof description === "string" && description) payload.solicitacaoPagador = description.slice(0, 140);

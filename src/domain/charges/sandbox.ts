@@ -13,7 +13,7 @@ import { applySettlementNotice, type SettlementResult } from "./settlement";
 export interface SimulatedPayment {
   /** Minor units; default the charge amount (a different amount is returned to the payer). */
   amount?: number;
-  /** Default PIX; any method the transaction offers. */
+  /** Default PIX (the first offered method when PIX is not offered); any method the transaction offers. */
   method?: string;
   outcome?: "succeed" | "decline";
   /** Default: expected payer tax id, else customer document. */
@@ -31,8 +31,8 @@ export function simulatePayment(deps: Deps, row: TransactionRow, input: Simulate
   if (row.livemode) throw new ApiError("test_mode_only", "Only sandbox charges can be paid by simulation.");
   if (PUBLIC_STATUS[row.status as TransactionStatus] !== "pending")
     throw new ApiError("invalid_state", `The charge is ${PUBLIC_STATUS[row.status as TransactionStatus]}; only a pending charge can be paid.`);
-  const method = (input.method ?? "PIX").toUpperCase() as PaymentMethod;
   const offered = JSON.parse(row.paymentMethods) as string[];
+  const method = (input.method ?? (offered.includes("PIX") ? "PIX" : offered[0]) ?? "PIX").toUpperCase() as PaymentMethod;
   if (!PAYMENT_METHODS.includes(method) || !offered.includes(method))
     throw invalidParam("method", `The charge does not offer ${input.method}; offered: ${offered.join(", ")}.`);
   if (input.outcome === "decline")

@@ -96,11 +96,18 @@ export function parseChargeId(id: string): string | null {
   return /^[0-9a-f]{32}$/.test(raw) ? raw : null;
 }
 
-/** The caller's charge row `id` (`ch_` or raw), or 404 `not_found`. */
-export function getChargeRow(deps: Deps, auth: Auth, id: string): TransactionRow {
+/** The caller's transaction `id` (`ch_` or raw) whatever its methods, or 404 `not_found`. */
+export function getTransactionRow(deps: Deps, auth: Auth, id: string): TransactionRow {
   const raw = parseChargeId(id);
   const row = raw ? findScoped(deps.db, auth.accountId, auth.livemode, raw) : undefined;
-  if (!row || !row.paymentMethods.includes('"PIX"')) throw notFound("charge");
+  if (!row) throw notFound("charge");
+  return row;
+}
+
+/** The caller's charge (a transaction offering PIX) `id` (`ch_` or raw), or 404 `not_found`. */
+export function getChargeRow(deps: Deps, auth: Auth, id: string): TransactionRow {
+  const row = getTransactionRow(deps, auth, id);
+  if (!row.paymentMethods.includes('"PIX"')) throw notFound("charge");
   return row;
 }
 

@@ -3,12 +3,12 @@
  * outbox inside the caller's business transaction, then fanned out to deliveries by
  * `fanOut` (src/domain/webhooks). Nothing here does I/O outside the transaction.
  */
-import { events } from "../../../db/schema";
 import type { Tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { fanOut } from "../webhooks/fanout";
+import { hot } from "../webhooks/hot";
 
 /** `api_version` of canonical envelopes: the date of the current contract. */
 export const API_VERSION = "2026-10-12";
@@ -117,7 +117,8 @@ function store(
     transactionId: scope.transactionId ?? null,
     createdAt: now,
   };
-  t.insert(events).values(row).run();
+  // Prepared statement on the same connection: it runs inside the caller's transaction `t`.
+  hot(deps.db).insertEvent.run({ ...row });
   fanOut(deps, t, row);
   return id;
 }

@@ -19,6 +19,7 @@ export function bucketSeconds(b: number): number {
 
 const STATS_KEY = "account_id, livemode, day, currency, method, status, paid";
 const HIST_KEY = "account_id, livemode, day, currency, bucket";
+const MONTH_KEY = "account_id, livemode, month, currency, bucket";
 
 function addStats(r: string): string {
   return `INSERT INTO payment_daily_stats (${STATS_KEY}, count, amount, refunded)
@@ -33,22 +34,28 @@ function subStats(r: string): string {
 function addHist(r: string): string {
   return `INSERT INTO payment_pay_time_hist (${HIST_KEY}, count)
     SELECT ${r}.account_id, ${r}.livemode, ${day(r)}, ${r}.currency, ${bucket(r)}, 1 WHERE ${r}.paid_at IS NOT NULL
-    ON CONFLICT (${HIST_KEY}) DO UPDATE SET count = count + 1;`;
+    ON CONFLICT (${HIST_KEY}) DO UPDATE SET count = count + 1;
+    INSERT INTO payment_pay_time_hist_monthly (${MONTH_KEY}, count)
+    SELECT ${r}.account_id, ${r}.livemode, substr(${day(r)}, 1, 7), ${r}.currency, ${bucket(r)}, 1 WHERE ${r}.paid_at IS NOT NULL
+    ON CONFLICT (${MONTH_KEY}) DO UPDATE SET count = count + 1;`;
 }
 function subHist(r: string): string {
   return `UPDATE payment_pay_time_hist SET count = count - 1
     WHERE ${r}.paid_at IS NOT NULL AND account_id = ${r}.account_id AND livemode = ${r}.livemode AND day = ${day(r)}
+      AND currency = ${r}.currency AND bucket = ${bucket(r)};
+    UPDATE payment_pay_time_hist_monthly SET count = count - 1
+    WHERE ${r}.paid_at IS NOT NULL AND account_id = ${r}.account_id AND livemode = ${r}.livemode AND month = substr(${day(r)}, 1, 7)
       AND currency = ${r}.currency AND bucket = ${bucket(r)};`;
 }
 
 const COUNTED = ["status", "paid_with", "paid_at", "amount", "refunded_amount", "currency", "created_at", "account_id", "livemode"];
 
 const TRIGGERS: Record<string, string> = {
-  payment_stats_ai: `CREATE TRIGGER payment_stats_ai AFTER INSERT ON transactions BEGIN ${addStats("NEW")} ${addHist("NEW")} END`,
-  payment_stats_au: `CREATE TRIGGER payment_stats_au AFTER UPDATE OF ${COUNTED.join(", ")} ON transactions
+  payment_stats_v2_ai: `CREATE TRIGGER payment_stats_v2_ai AFTER INSERT ON transactions BEGIN ${addStats("NEW")} ${addHist("NEW")} END`,
+  payment_stats_v2_au: `CREATE TRIGGER payment_stats_v2_au AFTER UPDATE OF ${COUNTED.join(", ")} ON transactions
     WHEN ${COUNTED.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(" OR ")}
     BEGIN ${subStats("OLD")} ${addStats("NEW")} ${subHist("OLD")} ${addHist("NEW")} END`,
-  payment_stats_ad: `CREATE TRIGGER payment_stats_ad AFTER DELETE ON transactions BEGIN ${subStats("OLD")} ${subHist("OLD")} END`,
+  payment_stats_v2_ad: `CREATE TRIGGER payment_stats_v2_ad AFTER DELETE ON transactions BEGIN ${subStats("OLD")} ${subHist("OLD")} END`,
 };
 
 /**
@@ -61,9 +68,9 @@ export function installPaymentAggregates(db: Db): boolean {
   const have = new Set(
     (sqlite.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'payment_stats_%'").all() as { name: string }[]).map((r) => r.name),
   );
-  if (Object.keys(TRIGGERS).every((n) => have.has(n))) return false;
+  if (Object.keys(TRIGGERS).every((n) => have.has(n)) && have.size === Object.keys(TRIGGERS).length) return false;
   sqlite.transaction(() => {
-    for (const name of Object.keys(TRIGGERS)) sqlite.exec(`DROP TRIGGER IF EXISTS ${name}`);
+    for (const name of [...have, ...Object.keys(TRIGGERS)]) sqlite.exec(`DROP TRIGGER IF EXISTS ${name}`);
     rebuildPaymentAggregates(db);
     for (const ddl of Object.values(TRIGGERS)) sqlite.exec(ddl);
   }).immediate();
@@ -73,11 +80,13 @@ export function installPaymentAggregates(db: Db): boolean {
 /** Recomputes both aggregate tables from `transactions` (full scan; used at install and by the bench). */
 export function rebuildPaymentAggregates(db: Db): void {
   const sqlite = db.$client;
-  sqlite.exec("DELETE FROM payment_daily_stats; DELETE FROM payment_pay_time_hist;");
+  sqlite.exec("DELETE FROM payment_daily_stats; DELETE FROM payment_pay_time_hist; DELETE FROM payment_pay_time_hist_monthly;");
   sqlite.exec(`INSERT INTO payment_daily_stats (${STATS_KEY}, count, amount, refunded)
     SELECT t.account_id, t.livemode, ${day("t")}, t.currency, coalesce(t.paid_with, ''), t.status, t.paid_at IS NOT NULL, count(*), sum(t.amount), sum(t.refunded_amount)
     FROM transactions t GROUP BY 1, 2, 3, 4, 5, 6, 7`);
   sqlite.exec(`INSERT INTO payment_pay_time_hist (${HIST_KEY}, count)
     SELECT t.account_id, t.livemode, ${day("t")}, t.currency, ${bucket("t")}, count(*)
     FROM transactions t WHERE t.paid_at IS NOT NULL GROUP BY 1, 2, 3, 4, 5`);
+  sqlite.exec(`INSERT INTO payment_pay_time_hist_monthly (${MONTH_KEY}, count)
+    SELECT account_id, livemode, substr(day, 1, 7), currency, bucket, sum(count) FROM payment_pay_time_hist GROUP BY 1, 2, 3, 4, 5`);
 }

@@ -63,7 +63,7 @@ export async function createRefund(deps: Deps, auth: ApiKeyAuth, rawId: string, 
 }
 
 function requestRefund(deps: Deps, t: Tx, auth: ApiKeyAuth, rawId: string, req: RefundRequest): RefundRow {
-  const trx = findScoped(t as never, auth.accountId, auth.livemode, rawId);
+  const trx = findScoped(deps.db, auth.accountId, auth.livemode, rawId);
   if (!trx) throw notFound("transaction");
   if (trx.status === "CHARGEBACK" || trx.status === "DISPUTE")
     throw new ApiError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");

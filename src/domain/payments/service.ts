@@ -16,6 +16,7 @@ import { cancelExpiry } from "../charges/expiry";
 import { CANCELLABLE, type TransactionStatus } from "../charges/model";
 import { findScoped, updateTransaction } from "../charges/repo";
 import { rowMetadata } from "../charges/views";
+import { emitLegacy } from "../events/emit";
 
 /** The caller's transaction `rawId` (a `ch_` prefix is tolerated) or 404 `not_found`. */
 export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
@@ -51,14 +52,29 @@ export function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Tran
 /**
  * Re-emits the transaction's current status as fresh events (new `evt_` ids, so new deliveries):
  * the events of the last transition into the current status, or the creation events while it
- * still waits for payment. Returns `{resent, status}`; `resent` is false when the status has no
+ * still waits for payment (a REFUNDED one also gets `payment.refunded`). Returns `{resent, status}`; `resent` is false when the status has no
  * event (none was ever emitted for it).
  */
 export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { resent: boolean; status: string } {
   const row = getPayment(deps, auth, rawId);
   const ids = tx(deps.db, (t) => {
     const waiting = row.status === "WAITING_PAYMENT" || row.status === "PENDING";
-    return emitTransition(deps, t, row, waiting ? null : previousStatusOf(deps, row));
+    const out = emitTransition(deps, t, row, waiting ? null : previousStatusOf(deps, row));
+    if (row.status === "REFUNDED") {
+      const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id };
+      out.push(
+        emitLegacy(deps, t, scope, "payment.refunded", {
+          transactionId: row.id,
+          amount: row.amount,
+          status: row.status,
+          previousStatus: previousStatusOf(deps, row),
+          refundedAmount: row.refundedAmount,
+          currency: row.currency,
+          occurredAt: iso(deps.clock.nowMs()),
+        }),
+      );
+    }
+    return out;
   });
   return { resent: ids.length > 0, status: row.status };
 }

@@ -8,9 +8,7 @@
  * created, with its current status. "Paid" = it was paid at some point (`paid_at` set), so
  * later refunds or disputes do not remove it from the paid count or volume.
  */
-import { and, eq, gte, lte, sql } from "drizzle-orm";
-import { paymentDailyStats, paymentPayTimeHist } from "../../../db/schema";
-import type { DbOrTx } from "../../db/client";
+import type { Db, DbOrTx } from "../../db/client";
 import { addDays, saoPauloDate } from "../../payments/calendar";
 import { PAYMENT_METHODS } from "../charges/model";
 import { bucketSeconds } from "./aggregates";
@@ -31,27 +29,24 @@ interface Cell {
   refunded: number;
 }
 
-/** Aggregate cells of (account, mode) for São Paulo days [from, to]. */
+const cellStatements = new WeakMap<object, { all: Statement; one: Statement }>();
+type Statement = ReturnType<Db["$client"]["prepare"]>;
+
+/**
+ * Aggregate cells of (account, mode) for São Paulo days [from, to], optionally of one currency:
+ * a primary-key range read (the key is unique, so no grouping), prepared once per database.
+ */
 function cells(db: DbOrTx, accountId: string, livemode: boolean, from: string, to: string, currency?: string): Cell[] {
-  const s = paymentDailyStats;
-  const conds = [eq(s.accountId, accountId), eq(s.livemode, livemode), gte(s.day, from), lte(s.day, to)];
-  if (currency) conds.push(eq(s.currency, currency));
-  return db
-    .select({
-      day: s.day,
-      currency: s.currency,
-      method: s.method,
-      status: s.status,
-      paid: s.paid,
-      count: sql<number>`sum(${s.count})`,
-      amount: sql<number>`sum(${s.amount})`,
-      refunded: sql<number>`sum(${s.refunded})`,
-    })
-    .from(s)
-    .where(and(...conds))
-    .groupBy(s.day, s.currency, s.method, s.status, s.paid)
-    .all()
-    .filter((c) => c.count > 0 || c.refunded !== 0);
+  const client = (db as Db).$client;
+  let st = cellStatements.get(client);
+  if (!st) {
+    const sql = `SELECT day, currency, method, status, paid, count, amount, refunded FROM payment_daily_stats
+      WHERE account_id = ?1 AND livemode = ?2 AND day >= ?3 AND day <= ?4`;
+    st = { all: client.prepare(sql), one: client.prepare(`${sql} AND currency = ?5`) };
+    cellStatements.set(client, st);
+  }
+  const rows = (currency ? st.one.all(accountId, livemode ? 1 : 0, from, to, currency) : st.all.all(accountId, livemode ? 1 : 0, from, to)) as Cell[];
+  return rows.filter((c) => c.count !== 0 || c.refunded !== 0);
 }
 
 /** Window of `days` São Paulo calendar days ending today (today included). */
@@ -209,18 +204,41 @@ export function paymentMetrics(
   };
 }
 
+const histStatements = new WeakMap<object, { all: Statement; one: Statement }>();
+
+/**
+ * Splits days [from, to] into whole months (read from the monthly roll-up) and the partial edge
+ * ranges before and after them (read day by day). Empty ranges are returned inverted.
+ */
+export function splitWindow(from: string, to: string): { head: [string, string]; months: [string, string]; tail: [string, string] } {
+  const firstFull = from.endsWith("-01") ? from : `${addDays(`${from.slice(0, 7)}-28`, 4).slice(0, 7)}-01`;
+  const nextOfTo = addDays(to, 1);
+  const lastFullEnd = nextOfTo.endsWith("-01") ? to : addDays(`${to.slice(0, 7)}-01`, -1);
+  if (firstFull > lastFullEnd) return { head: [from, to], months: ["9999-99", "0000-00"], tail: ["9", "0"] };
+  return {
+    head: [from, addDays(firstFull, -1)],
+    months: [firstFull.slice(0, 7), lastFullEnd.slice(0, 7)],
+    tail: [addDays(lastFullEnd, 1), to],
+  };
+}
+
 function medianTimeToPay(db: DbOrTx, accountId: string, livemode: boolean, from: string, to: string, currency?: string): number | null {
-  const h = paymentPayTimeHist;
-  const conds = [eq(h.accountId, accountId), eq(h.livemode, livemode), gte(h.day, from), lte(h.day, to)];
-  if (currency) conds.push(eq(h.currency, currency));
-  const buckets = db
-    .select({ bucket: h.bucket, n: sql<number>`sum(${h.count})` })
-    .from(h)
-    .where(and(...conds))
-    .groupBy(h.bucket)
-    .orderBy(h.bucket)
-    .all()
-    .filter((b) => b.n > 0);
+  const client = (db as Db).$client;
+  let st = histStatements.get(client);
+  if (!st) {
+    const sql = (cur: string) => `SELECT bucket, sum(n) AS n FROM (
+        SELECT bucket, count AS n FROM payment_pay_time_hist WHERE account_id = ?1 AND livemode = ?2 AND day >= ?3 AND day <= ?4${cur}
+        UNION ALL
+        SELECT bucket, count AS n FROM payment_pay_time_hist WHERE account_id = ?1 AND livemode = ?2 AND day >= ?5 AND day <= ?6${cur}
+        UNION ALL
+        SELECT bucket, count AS n FROM payment_pay_time_hist_monthly WHERE account_id = ?1 AND livemode = ?2 AND month >= ?7 AND month <= ?8${cur}
+      ) GROUP BY bucket ORDER BY bucket`;
+    st = { all: client.prepare(sql("")), one: client.prepare(sql(" AND currency = ?9")) };
+    histStatements.set(client, st);
+  }
+  const w = splitWindow(from, to);
+  const args = [accountId, livemode ? 1 : 0, ...w.head, ...w.tail, ...w.months];
+  const buckets = ((currency ? st.one.all(...args, currency) : st.all.all(...args)) as { bucket: number; n: number }[]).filter((b) => b.n > 0);
   const total = buckets.reduce((a, b) => a + b.n, 0);
   if (total === 0) return null;
   let seen = 0;

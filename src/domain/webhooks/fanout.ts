@@ -13,7 +13,8 @@ import { randomHex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import type { StoredEvent } from "../events/emit";
 import { MAX_ATTEMPTS } from "./model";
-import { activeEndpoints, insertDelivery, putTransactionSecret, transactionSecret, transactionWebhookUrl, type Scope } from "./repo";
+import { hot } from "./hot";
+import { putTransactionSecret, transactionSecret, transactionWebhookUrl, type Scope } from "./repo";
 
 /** Job kind of one delivery's attempts (registered by registerWebhookJobs). */
 export const DELIVER_JOB = "webhook.deliver";
@@ -27,7 +28,7 @@ export function deliverJobKey(deliveryId: string): string {
 export function fanOut(deps: Deps, t: Tx, event: StoredEvent): void {
   const scope: Scope = { accountId: event.accountId, livemode: event.livemode };
   const urls = new Set<string>();
-  for (const ep of activeEndpoints(t, scope)) {
+  for (const ep of hot(deps.db).activeEndpoints.all({ accountId: scope.accountId, livemode: scope.livemode })) {
     if (!(JSON.parse(ep.events) as string[]).includes(event.type)) continue;
     urls.add(ep.url);
     createDelivery(deps, t, event, { endpointId: ep.id, targetUrl: null });
@@ -53,7 +54,7 @@ export function ensureTransactionSecret(deps: Deps, t: Tx, scope: Scope): string
 function createDelivery(deps: Deps, t: Tx, event: StoredEvent, dest: { endpointId: string | null; targetUrl: string | null }): void {
   const id = newId("webhookDelivery");
   const now = deps.clock.nowMs();
-  insertDelivery(t, {
+  hot(deps.db).insertDelivery.run({
     id,
     accountId: event.accountId,
     livemode: event.livemode,
@@ -62,11 +63,8 @@ function createDelivery(deps: Deps, t: Tx, event: StoredEvent, dest: { endpointI
     eventId: event.id,
     eventType: event.type,
     family: event.family,
-    status: "PENDING",
-    attempts: 0,
     maxAttempts: MAX_ATTEMPTS,
-    createdAt: now,
-    updatedAt: now,
+    now,
   });
   deps.jobs.enqueue(t, { kind: DELIVER_JOB, payload: { deliveryId: id }, dueAt: now, dedupeKey: deliverJobKey(id) });
 }

@@ -13,7 +13,8 @@ import { rawId } from "../../lib/ids";
 import { dispatch } from "./dispatch";
 import { DELIVER_JOB, ensureTransactionSecret } from "./fanout";
 import { nextDelayMs, outcomeBody, outcomeError, outcomeStatusCode, type DispatchOutcome } from "./model";
-import { deliveryById, endpointById, eventBody, failOpenAttempts, insertAttempt, updateAttempt, updateDelivery, type DeliveryRow } from "./repo";
+import { hot } from "./hot";
+import { failOpenAttempts, updateDelivery, type DeliveryRow } from "./repo";
 import { webhookRuntime } from "./runtime";
 import { deliveryHeaders } from "./signing";
 
@@ -42,7 +43,7 @@ interface Plan {
 /** Runs one attempt of `deliveryId` (if it is still due for one). */
 export async function runDelivery(deps: Deps, deliveryId: string, manual = false): Promise<JobOutcome> {
   const rt = webhookRuntime(deps);
-  const peek = deliveryById(deps.db, deliveryId);
+  const peek = hot(deps.db).peekDelivery.get({ id: deliveryId });
   if (!peek || (peek.status !== "PENDING" && peek.status !== "PROCESSING")) return;
   const key = peek.endpointId ?? `url:${peek.targetUrl}`;
   const busy = rt.inflight.get(key) ?? 0;
@@ -59,7 +60,7 @@ export async function runDelivery(deps: Deps, deliveryId: string, manual = false
       nowMs: deps.clock.nowMs(),
       headers: deliveryHeaders({ deliveryId: d.id, eventType: d.eventType, family: d.family, body: plan.body, secret: plan.secret, timestamp: plan.timestamp }),
     });
-    const next = tx(deps.db, (t) => finishAttempt(deps, t, plan, outcome));
+    const next = tx(deps.db, () => finishAttempt(deps, plan, outcome));
     return next === null ? undefined : { retryAt: next };
   } finally {
     const n = (rt.inflight.get(key) ?? 1) - 1;
@@ -75,8 +76,11 @@ function end(deps: Deps, t: Tx, d: DeliveryRow, status: "CANCELLED" | "FAILED", 
 
 /** Claims the next attempt; null when there is nothing to send (ended, cancelled). */
 function beginAttempt(deps: Deps, t: Tx, deliveryId: string, manual: boolean): Plan | null {
-  const d = deliveryById(t, deliveryId);
-  if (!d || (d.status !== "PENDING" && d.status !== "PROCESSING")) return null;
+  const q = hot(deps.db);
+  const row = q.claimView.get({ id: deliveryId });
+  if (!row) return null;
+  const d = row.d;
+  if (d.status !== "PENDING" && d.status !== "PROCESSING") return null;
   const now = deps.clock.nowMs();
   if (d.status === "PROCESSING") {
     const why = "interrupted: the worker stopped before the response was recorded";
@@ -86,75 +90,61 @@ function beginAttempt(deps: Deps, t: Tx, deliveryId: string, manual: boolean): P
   let url: string;
   let secret: string;
   if (d.endpointId) {
-    const ep = endpointById(t, d.endpointId);
-    if (!ep) return end(deps, t, d, "CANCELLED", "endpoint deleted");
-    if (ep.status !== "ACTIVE") return end(deps, t, d, "CANCELLED", "endpoint inactive");
-    url = ep.url;
-    secret = ep.secret;
+    if (row.epStatus === null) return end(deps, t, d, "CANCELLED", "endpoint deleted");
+    if (row.epStatus !== "ACTIVE") return end(deps, t, d, "CANCELLED", "endpoint inactive");
+    url = row.epUrl!;
+    secret = row.epSecret!;
   } else {
     url = d.targetUrl!;
     secret = ensureTransactionSecret(deps, t, { accountId: d.accountId, livemode: d.livemode });
   }
-  const body = eventBody(t, d.eventId);
-  if (body === undefined) return end(deps, t, d, "CANCELLED", "event not found");
+  if (row.body === null) return end(deps, t, d, "CANCELLED", "event not found");
   const attempt = d.attempts + 1;
   const attemptId = rawId();
-  updateDelivery(t, d.id, { status: "PROCESSING", attempts: attempt, nextRetryAt: null, updatedAt: now });
-  insertAttempt(t, {
-    id: attemptId,
-    deliveryId: d.id,
-    attempt,
-    trigger: manual ? "manual" : "scheduled",
-    status: "sending",
-    outcome: null,
-    statusCode: null,
-    error: null,
-    responseBody: null,
-    durationMs: null,
-    startedAt: now,
-    finishedAt: null,
-    nextAttemptAt: null,
-  });
-  return { delivery: d, attempt, attemptId, url, secret, body, timestamp: Math.floor(now / 1000) };
+  q.markProcessing.run({ id: d.id, attempts: attempt, now });
+  q.insertAttempt.run({ id: attemptId, deliveryId: d.id, attempt, trigger: manual ? "manual" : "scheduled", now });
+  return { delivery: d, attempt, attemptId, url, secret, body: row.body, timestamp: Math.floor(now / 1000) };
 }
 
 /** Records the outcome; returns the next attempt time (epoch ms) or null when the delivery ended. */
-function finishAttempt(deps: Deps, t: Tx, plan: Plan, o: DispatchOutcome): number | null {
+function finishAttempt(deps: Deps, plan: Plan, o: DispatchOutcome): number | null {
+  const q = hot(deps.db);
   const now = deps.clock.nowMs();
-  const d = deliveryById(t, plan.delivery.id);
   const delivered = o.kind === "delivered";
   const statusCode = outcomeStatusCode(o);
   const error = outcomeError(o);
   const responseBody = outcomeBody(o);
+  let status: "DELIVERED" | "FAILED" | "PENDING" = "DELIVERED";
   let next: number | null = null;
-  if (d && d.status === "PROCESSING") {
-    let status: "DELIVERED" | "FAILED" | "PENDING" = "DELIVERED";
-    if (!delivered) {
-      if (d.attempts >= d.maxAttempts) status = "FAILED";
-      else {
-        status = "PENDING";
-        next = now + nextDelayMs(o, d.attempts, webhookRuntime(deps).random);
-      }
+  if (!delivered) {
+    if (plan.attempt >= plan.delivery.maxAttempts) status = "FAILED";
+    else {
+      status = "PENDING";
+      next = now + nextDelayMs(o, plan.attempt, webhookRuntime(deps).random);
     }
-    updateDelivery(t, d.id, {
-      status,
-      lastStatusCode: statusCode,
-      lastError: error,
-      lastResponseBody: responseBody,
-      nextRetryAt: next,
-      deliveredAt: delivered ? now : null,
-      updatedAt: now,
-    });
   }
-  updateAttempt(t, plan.attemptId, {
+  const updated = q.finishDelivery.all({
+    id: plan.delivery.id,
+    status,
+    lastStatusCode: statusCode,
+    lastError: error,
+    lastResponseBody: responseBody,
+    nextRetryAt: next,
+    deliveredAt: delivered ? now : null,
+    now,
+  });
+  // Not PROCESSING any more (e.g. the endpoint was deleted meanwhile): nothing to schedule.
+  if (updated.length === 0) next = null;
+  q.finishAttempt.run({
+    id: plan.attemptId,
     status: delivered ? "succeeded" : "failed",
     outcome: o.kind,
     statusCode,
     error,
     responseBody,
     durationMs: o.durationMs,
-    finishedAt: now,
     nextAttemptAt: next,
+    now,
   });
   return next;
 }

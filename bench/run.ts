@@ -1,0 +1,204 @@
+/**
+ * `bun run bench [seconds=5]`: end-to-end throughput of the compiled executable.
+ *
+ * Starts `dist/cofre` (built when missing; `BENCH_REBUILD=1` forces it) on 127.0.0.1 with a fresh
+ * data dir, and measures with wrk (2 threads, 50 connections, `seconds` per scenario): charge
+ * creation, charge retrieval, payments list, wallet balance, payments stats over 1,000,000 stored
+ * transactions, plus webhook fan-out and delivery (5 endpoints on a local receiver, deliveries/s
+ * and commit-to-receipt latency). A bare `Bun.serve` JSON endpoint (`bench/lib/ceiling.ts`) is
+ * measured in the same run as the reference ceiling. The server is restarted before each
+ * scenario so the peak RSS (VmHWM from /proc) belongs to it. Prints one Markdown table and writes
+ * it as JSON to `bench/results/<timestamp>.json`. Needs `wrk` (`apt-get install -y wrk`).
+ * Other engineers' scripts (bench/foundation.ts, bench/webhooks.ts, ...) measure their parts
+ * in more depth.
+ */
+import { Database } from "bun:sqlite";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { api, CofreServer, ensureBinary, freePort, loginAndKey, ROOT } from "./lib/server";
+import { wrk, type WrkResult } from "./lib/wrk";
+
+const SECONDS = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 5);
+const STATS_ROWS = Number(process.env.BENCH_STATS_ROWS ?? 1_000_000);
+const FANOUT_ENDPOINTS = 5;
+const FANOUT_CHARGES = 400;
+
+interface Row {
+  scenario: string;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  peakRssMiB: number | null;
+  non2xx: number;
+  note?: string;
+}
+const rows: Row[] = [];
+const rssMiB = (kib: number | null) => (kib === null ? null : Math.round((kib / 1024) * 10) / 10);
+const push = (scenario: string, r: WrkResult, rss: number | null, note?: string) =>
+  rows.push({ scenario, rps: Math.round(r.rps), p50Ms: r.p50Ms, p99Ms: r.p99Ms, peakRssMiB: rssMiB(rss), non2xx: r.non2xx + r.errors, note });
+
+await ensureBinary(process.env.BENCH_REBUILD === "1");
+
+// ---- reference ceiling: bare Bun.serve ---------------------------------------------------------
+{
+  const port = freePort();
+  const p = Bun.spawn(["bun", join(ROOT, "bench/lib/ceiling.ts"), String(port)], { stdout: "ignore", stderr: "inherit" });
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) break;
+    } catch {}
+    await Bun.sleep(20);
+  }
+  const r = await wrk(`http://127.0.0.1:${port}/`, { seconds: SECONDS });
+  const status = await Bun.file(`/proc/${p.pid}/status`).text().catch(() => "");
+  push("Bun.serve JSON (ceiling)", r, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) || null);
+  p.kill();
+  await p.exited;
+}
+
+// ---- Cofre ------------------------------------------------------------------------------------
+const OPERATOR = "bench_operator_token_0123456789";
+const server = new CofreServer({ env: { COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "warn" } });
+const init = await server.cli(["init", "--email", "bench@example.com", "--password", "bench password 123", "--account-name", "Bench"]);
+if (init.code !== 0) throw new Error(`init failed: ${init.stderr}`);
+const accountId = JSON.parse(init.stdout.trim().split("\n").pop()!).account_id as string;
+await server.start();
+const { testKey } = await loginAndKey(server.base, "bench@example.com", "bench password 123");
+const auth = { apikey: testKey };
+
+async function restart() {
+  await server.kill("SIGTERM");
+  await server.start();
+}
+
+async function scenario(name: string, path: string, opts: { lua?: string; note?: string } = {}) {
+  await restart();
+  const r = await wrk(`${server.base}${path}`, { seconds: SECONDS, headers: auth, lua: opts.lua });
+  push(name, r, await server.peakRssKiB(), opts.note);
+}
+
+// Charge creation: a unique Idempotency-Key per request (thread id + counter); wrk.format
+// replaces the -H headers, so the key is repeated here.
+const createLua = `
+local n = 0
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("tid", threads) end
+function request()
+  n = n + 1
+  return wrk.format("POST", "/v1/pix/charges", {
+    ["content-type"] = "application/json",
+    ["apikey"] = "${testKey}",
+    ["idempotency-key"] = "bench-" .. tid .. "-" .. n .. "-${Date.now()}",
+  }, '{"amount":1990,"description":"bench","customer":{"name":"Pagador Bench","document":"52998224725"}}')
+end`;
+await scenario("POST /v1/pix/charges (create)", "/v1/pix/charges", { lua: createLua, note: "Idempotency-Key per request" });
+
+const charge = await api(server.base, "POST", "/v1/pix/charges", { key: testKey, headers: { "idempotency-key": `bench-one-${Date.now()}` }, body: { amount: 1990 } });
+const chargeId: string | undefined = charge.body?.id;
+if (chargeId) await scenario("GET /v1/charges/{id}", `/v1/charges/${chargeId}`);
+await scenario("GET /v1/payments (list, 20)", "/v1/payments?limit=20");
+await scenario("GET /v1/wallets/balance", "/v1/wallets/balance");
+
+// ---- webhook fan-out and delivery ---------------------------------------------------------------
+{
+  await restart();
+  const receivedAt: number[] = [];
+  const createdAt = new Map<string, number>();
+  const delays: number[] = [];
+  const receiver = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const body = await req.json().catch(() => null) as { type?: string; data?: { object?: { id?: string } } } | null;
+      const t = performance.now();
+      receivedAt.push(t);
+      const c = body?.data?.object?.id ? createdAt.get(body.data.object.id) : undefined;
+      if (c !== undefined) delays.push(t - c);
+      return new Response("ok");
+    },
+  });
+  for (let i = 0; i < FANOUT_ENDPOINTS; i++)
+    await api(server.base, "POST", "/v1/webhooks/endpoints", { key: testKey, body: { url: `http://127.0.0.1:${receiver.port}/e${i}`, events: ["charge.created"] } });
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < FANOUT_CHARGES) {
+        const i = next++;
+        const before = performance.now();
+        const r = await api(server.base, "POST", "/v1/pix/charges", { key: testKey, headers: { "idempotency-key": `bench-fan-${i}-${Date.now()}` }, body: { amount: 1000 + i } });
+        if (r.body?.id) createdAt.set(r.body.id, before);
+      }
+    }),
+  );
+  const expected = createdAt.size * FANOUT_ENDPOINTS;
+  const deadline = performance.now() + 60_000;
+  while (receivedAt.length < expected && performance.now() < deadline) await Bun.sleep(20);
+  const elapsedS = ((receivedAt.at(-1) ?? performance.now()) - t0) / 1000;
+  delays.sort((a, b) => a - b);
+  const q = (p: number) => Math.round((delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN) * 100) / 100;
+  rows.push({
+    scenario: `webhook fan-out + delivery (${FANOUT_ENDPOINTS} endpoints)`,
+    rps: Math.round(receivedAt.length / elapsedS),
+    p50Ms: q(0.5),
+    p99Ms: q(0.99),
+    peakRssMiB: rssMiB(await server.peakRssKiB()),
+    non2xx: expected - Math.min(expected, receivedAt.length),
+    note: `deliveries/s; latency = charge request sent -> receiver got the event; ${receivedAt.length}/${expected} delivered`,
+  });
+  receiver.stop(true);
+}
+
+// ---- stats over 1,000,000 stored transactions --------------------------------------------------
+{
+  await server.kill("SIGTERM");
+  const seeded = seedTransactions(join(server.dataDir, "cofre.db"), accountId, STATS_ROWS);
+  await server.start();
+  const r0 = await api(server.base, "GET", "/v1/payments/stats?days=30", { key: testKey });
+  const total = r0.body?.totalTransactions;
+  const r = await wrk(`${server.base}/v1/payments/stats?days=30`, { seconds: SECONDS, headers: auth });
+  push(`GET /v1/payments/stats?days=30 (${(STATS_ROWS / 1e6).toFixed(1)}M rows)`, r, await server.peakRssKiB(), `seeded in ${seeded} s; totalTransactions=${total}`);
+}
+await server.kill("SIGTERM");
+
+// ---- report ------------------------------------------------------------------------------------
+const ceiling = rows[0]!.rps;
+const table = [
+  "| scenario | req/s | p50 ms | p99 ms | peak RSS MiB | vs ceiling | non-2xx |",
+  "|---|---:|---:|---:|---:|---:|---:|",
+  ...rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.peakRssMiB ?? "-"} | ${(r.rps / ceiling).toFixed(3)} | ${r.non2xx} |`),
+].join("\n");
+console.log(`\nCofre bench: ${SECONDS} s per scenario, wrk 2 threads x 50 connections, ${navigator.hardwareConcurrency} cores\n`);
+console.log(table);
+for (const r of rows) if (r.note) console.log(`- ${r.scenario}: ${r.note}`);
+mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+const file = join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, cores: navigator.hardwareConcurrency, bun: Bun.version, rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })) }, null, 2));
+console.log(`\nwritten ${file}`);
+
+/**
+ * Inserts `n` test-mode transactions of `accountId` straight into the database (server stopped),
+ * spread over the last 30 days, 60% PAID via PIX; the aggregate triggers fire on each insert.
+ * Returns the seconds it took.
+ */
+function seedTransactions(path: string, account: string, n: number): number {
+  const t0 = performance.now();
+  const db = new Database(path);
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+  const ins = db.prepare(
+    `insert into transactions (id, account_id, livemode, amount, currency, status, payment_methods, paid_with, origin, metadata, method_details, refunded_amount, paid_at, created_at, updated_at)
+     values (?, ?, 0, ?, 'BRL', ?, '["PIX"]', ?, 'payments', '{}', '{}', 0, ?, ?, ?)`,
+  );
+  const now = Date.now();
+  const span = 30 * 86_400_000;
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const created = now - Math.floor(((n - i) / n) * span);
+      const paid = i % 5 < 3;
+      ins.run(Bun.randomUUIDv7().replaceAll("-", ""), account, 500 + (i % 9_500), paid ? "PAID" : i % 5 === 3 ? "WAITING_PAYMENT" : "EXPIRED", paid ? "PIX" : null, paid ? created + 30_000 : null, created, created);
+    }
+  });
+  for (let i = 0; i < n; i += 50_000) batch(i, Math.min(n, i + 50_000));
+  db.close();
+  return Math.round((performance.now() - t0) / 100) / 10;
+}
