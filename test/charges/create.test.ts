@@ -222,6 +222,24 @@ describe("idempotency of charge creation", () => {
     expect(list.body.data).toHaveLength(1);
   });
 
+  test("the shortcut and /v1/charges share one key space: the same key replays the first charge", async () => {
+    const h = harness();
+    const a = await h.seedAccount();
+    const key = idemKey();
+    const first = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": key }, body: { amount: 900 } });
+    const second = await h.call("POST", "/v1/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": key },
+      body: { amount: 900, payment_method: "pix" },
+    });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body.id).toBe(first.body.id);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    const list = await h.call("GET", "/v1/charges", { key: a.testKey });
+    expect(list.body.data).toHaveLength(1);
+  });
+
   test("the same key with another body -> 409 idempotency_key_reused", async () => {
     const h = harness();
     const a = await h.seedAccount();

@@ -243,3 +243,23 @@ describe("sandbox simulate button of non-card methods", () => {
     expect((await getPayment(h, a.testKey, p.id)).paidWith).toBe("BOLETO");
   });
 });
+
+describe("checkout sections of every method", () => {
+  test("the hosted page shows the boleto line, the Multibanco reference, the MB WAY request and the crypto address", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const br = await createPayment(h, a, { amount: 1234, paymentMethods: ["PIX", "BOLETO", "CRYPTO", "CREDIT_CARD"] });
+    const g = (await h.call("GET", `/v1/payments/${br.id}`, { key: a.testKey })).body;
+    const page = (await h.call("GET", `/c/${br.id}`)).text;
+    for (const s of ['data-testid="boleto-line"', g.boletoLine.slice(0, 5), `/v1/boletos/${br.id}.pdf`, g.cryptoAddress, g.cryptoAmount, "data-card-form", "br-code"])
+      expect(page).toContain(s);
+    const eu = await createPayment(h, a, { amount: 990, currency: "EUR", paymentMethods: ["MULTIBANCO", "MBWAY"], metadata: { phone: "+351912345678" } });
+    const ge = (await h.call("GET", `/v1/payments/${eu.id}`, { key: a.testKey })).body;
+    const pe = (await h.call("GET", `/c/${eu.id}`)).text;
+    expect(pe).toContain(ge.mbEntity);
+    expect(pe).toContain(`${ge.mbReference.slice(0, 3)} ${ge.mbReference.slice(3, 6)} ${ge.mbReference.slice(6)}`);
+    expect(pe).toContain("MB WAY");
+    expect(pe).toContain("*****5678");
+    expect(pe).not.toContain("912345678");
+  });
+});

@@ -57,25 +57,36 @@ function queryOf(request: Request): Record<string, string> {
   return out;
 }
 
+/**
+ * One idempotency scope for both creation paths: they create the same Charge, so a key sent to
+ * `/v1/charges` and then to `/v1/pix/charges` with the same effective body replays the charge.
+ */
+const CREATE_SCOPE = "POST /v1/charges";
+
 export function chargeRoutes(deps: Deps) {
   return new Elysia()
     .use(apiKeyAuth(deps))
     .post(
       "/v1/charges",
       (ctx) =>
-        idempotent(deps, ctx, "POST /v1/charges", async (claim) => ({
-          status: 201,
-          body: await createCharge(deps, ctx.auth, ctx.body as CreateChargeBody, claim),
-        })),
+        idempotent(
+          deps,
+          ctx,
+          CREATE_SCOPE,
+          async (claim) => ({ status: 201, body: await createCharge(deps, ctx.auth, ctx.body as CreateChargeBody, claim) }),
+          { fingerprint: ctx.body },
+        ),
       { body: ChargeBody, transform: rejectUnknown, detail: { tags, summary: "Create a Pix charge (Idempotency-Key required)" } },
     )
     .post(
       "/v1/pix/charges",
       (ctx) =>
-        idempotent(deps, ctx, "POST /v1/pix/charges", async (claim) => ({
-          status: 201,
-          body: await createCharge(deps, ctx.auth, { ...(ctx.body as CreateChargeBody), payment_method: ctx.body.payment_method ?? "pix" }, claim),
-        })),
+        {
+          const body = { ...(ctx.body as CreateChargeBody), payment_method: ctx.body.payment_method ?? "pix" };
+          return idempotent(deps, ctx, CREATE_SCOPE, async (claim) => ({ status: 201, body: await createCharge(deps, ctx.auth, body, claim) }), {
+            fingerprint: body,
+          });
+        },
       { body: ChargeBody, transform: rejectUnknown, detail: { tags, summary: "Create a Pix charge (shortcut: payment_method = pix)" } },
     )
     .get("/v1/charges", ({ auth, request }) => listCharges(deps, auth, queryOf(request)), {
