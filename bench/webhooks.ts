@@ -47,7 +47,6 @@ function waitAll(n: number): Promise<void> {
 for (let i = 0; i < BURST; i++) tx(deps.db, (t) => emitCanonical(deps, t, scope, "charge.paid", charge));
 let t0 = performance.now();
 const drained = waitAll(BURST);
-const prog = setInterval(() => console.error("progress", received.size, deps.jobs.pending("webhook.deliver"), JSON.stringify(deps.db.$client.query("select status, count(*) c from webhook_deliveries group by status").all())), 2000);
 deps.jobs.start();
 await drained;
 const deliverSeconds = (performance.now() - t0) / 1000;

@@ -168,3 +168,23 @@ describe("POST /v1/payments (validation errors)", () => {
     expect(r.body.error.code).toBe("unauthorized");
   });
 });
+
+describe("POST /v1/payments with sandbox provider faults", () => {
+  test("a rejecting provider creates the transaction REFUSED; an unreachable one gives 503 and the same key succeeds later", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.testKey, body: { mode: "reject", count: 1 } });
+    const rejected = await h.call("POST", "/v1/payments", { key: a.testKey, body: { amount: 100, paymentMethods: ["BOLETO"], idempotencyKey: key() } });
+    expect(rejected.status).toBe(201);
+    expect(rejected.body.status).toBe("REFUSED");
+    expect(rejected.body.metadata.failure).toMatchObject({ reason: "provider_rejected" });
+    await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.testKey, body: { mode: "unavailable", count: 1 } });
+    const body = { amount: 100, paymentMethods: ["CRYPTO"], idempotencyKey: key() };
+    const down = await h.call("POST", "/v1/payments", { key: a.testKey, body });
+    expect(down.status).toBe(503);
+    expect(down.body.error.code).toBe("service_unavailable");
+    const retry = await h.call("POST", "/v1/payments", { key: a.testKey, body });
+    expect(retry.status).toBe(201);
+    expect(retry.body.status).toBe("WAITING_PAYMENT");
+  });
+});

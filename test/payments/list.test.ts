@@ -101,3 +101,25 @@ describe("GET /v1/payments (errors)", () => {
     expect((await h.call("GET", "/v1/payments")).status).toBe(401);
   });
 });
+
+describe("GET /v1/payments (ordering and totals)", () => {
+  test("transactions created in the same millisecond keep a stable order (insertion order)", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push((await createPayment(h, a)).id);
+    const desc = await h.call("GET", "/v1/payments", { key: a.testKey });
+    expect(desc.body.data.map((d: any) => d.id)).toEqual([...ids].reverse());
+    const asc = await h.call("GET", "/v1/payments?sortOrder=asc&limit=2&page=2", { key: a.testKey });
+    expect(asc.body.data.map((d: any) => d.id)).toEqual(ids.slice(2));
+  });
+
+  test("totals follow status changes (paid, cancelled) with and without date filters", async () => {
+    const { h, a, ids, list } = await seed();
+    await h.call("POST", `/v1/payments/${ids[0]}/cancel`, { key: a.testKey });
+    expect((await list("?status=CANCELLED")).body.total).toBe(1);
+    expect((await list("?status=WAITING_PAYMENT")).body.total).toBe(3);
+    expect((await list("?status=WAITING_PAYMENT&startDate=2026-11-20")).body.total).toBe(3);
+    expect((await list()).body.total).toBe(5);
+  });
+});

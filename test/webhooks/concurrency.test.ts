@@ -13,7 +13,7 @@ afterEach(() => {
 describe("delivery concurrency", () => {
   test("a slow endpoint holds at most its own share of workers and does not stall another endpoint", async () => {
     const h = createHarness({}, new Date().toISOString());
-    configureWebhookRuntime(h.deps, { random: () => 0.5, perTargetConcurrency: 2, timeoutMs: 5000 });
+    configureWebhookRuntime(h.deps, { random: () => 0.5, perTargetConcurrency: 2, slotWaitMs: 20, timeoutMs: 5000 });
     const a = await h.seedAccount();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -34,11 +34,9 @@ describe("delivery concurrency", () => {
     expect(slow.requests).toHaveLength(2);
     release();
     await draining;
-    // The 3 held back were rescheduled 250 ms later; with a cap of 2 they need two more rounds.
-    for (let round = 0; round < 2; round++) {
-      h.clock.advance(1);
-      await h.deps.jobs.drain();
-    }
+    // The 3 held back waited 20 ms for a slot, then were rescheduled 1 s later.
+    h.clock.advance(1);
+    await h.deps.jobs.drain();
     expect(slow.requests).toHaveLength(5);
     const stats = await h.call("GET", "/v1/webhooks/stats", { key: a.testKey });
     expect(stats.body).toMatchObject({ total: 6, DELIVERED: 6 });

@@ -2,11 +2,11 @@
  * `GET /v1/payments` (interface.md): page/limit pagination over the caller's transactions of its
  * mode, optional `status`, inclusive `startDate`/`endDate` on `createdAt`, `sortBy` any scalar
  * top-level field of the transaction shape (method fields sort by their stored detail),
- * `sortOrder`. Filters use the (account, livemode, status|created_at) indexes; `total` is a
- * count over the same filters.
+ * `sortOrder`. Filters use the (account, livemode, status|created_at) indexes; `total` comes from
+ * the daily aggregates without date filters, else from a count over the same filters.
  */
 import { and, asc, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
-import { transactions } from "../../../db/schema";
+import { paymentDailyStats, transactions } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
 import type { TransactionRow } from "../../providers/types";
 import type { TransactionStatus } from "../charges/model";
@@ -58,20 +58,37 @@ export interface PaymentListQuery {
   sortOrder: "asc" | "desc";
 }
 
-/** One page of rows and the total matching the filters. */
+/**
+ * Total without date filters from the trigger-kept daily aggregates (exact; O(days) instead of
+ * counting every row of a large account).
+ */
+function aggregateTotal(db: DbOrTx, q: PaymentListQuery): number {
+  const s = paymentDailyStats;
+  const conds: SQL[] = [eq(s.accountId, q.accountId), eq(s.livemode, q.livemode)];
+  if (q.status) conds.push(eq(s.status, q.status));
+  return db.select({ n: sql<number>`coalesce(sum(${s.count}), 0)` }).from(s).where(and(...conds)).get()!.n;
+}
+
+/**
+ * One page of rows and the total matching the filters. Ties of the sort key are broken by
+ * insertion order (rowid), which the (account, mode, created_at) index already carries.
+ */
 export function listPayments(db: DbOrTx, q: PaymentListQuery): { rows: TransactionRow[]; total: number } {
   const conds: SQL[] = [eq(t.accountId, q.accountId), eq(t.livemode, q.livemode)];
   if (q.status) conds.push(eq(t.status, q.status));
   if (q.startMs !== undefined) conds.push(gte(t.createdAt, q.startMs));
   if (q.endMs !== undefined) conds.push(lte(t.createdAt, q.endMs));
   const where = and(...conds);
-  const total = db.select({ n: sql<number>`count(*)` }).from(t).where(where).get()!.n;
+  const total =
+    q.startMs === undefined && q.endMs === undefined
+      ? aggregateTotal(db, q)
+      : db.select({ n: sql<number>`count(*)` }).from(t).where(where).get()!.n;
   const dir = q.sortOrder === "asc" ? asc : desc;
   const rows = db
     .select()
     .from(t)
     .where(where)
-    .orderBy(dir(SORTABLE[q.sortBy] as SQL), dir(t.id))
+    .orderBy(dir(SORTABLE[q.sortBy] as SQL), dir(sql`rowid`))
     .limit(q.limit)
     .offset((q.page - 1) * q.limit)
     .all();

@@ -14,7 +14,7 @@ import { newId } from "../../lib/ids";
 import type { StoredEvent } from "../events/emit";
 import { MAX_ATTEMPTS } from "./model";
 import { hot } from "./hot";
-import { putTransactionSecret, transactionSecret, transactionWebhookUrl, type Scope } from "./repo";
+import { putTransactionSecret, transactionSecret, type Scope } from "./repo";
 
 /** Job kind of one delivery's attempts (registered by registerWebhookJobs). */
 export const DELIVER_JOB = "webhook.deliver";
@@ -34,7 +34,7 @@ export function fanOut(deps: Deps, t: Tx, event: StoredEvent): void {
     createDelivery(deps, t, event, { endpointId: ep.id, targetUrl: null });
   }
   if (event.family === "legacy" && event.transactionId) {
-    const url = transactionWebhookUrl(t, scope, event.transactionId);
+    const url = hot(deps.db).transactionWebhookUrl.get({ id: event.transactionId, ...scope })?.url ?? null;
     if (url && !urls.has(url)) {
       ensureTransactionSecret(deps, t, scope);
       createDelivery(deps, t, event, { endpointId: null, targetUrl: url });

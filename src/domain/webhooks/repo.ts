@@ -1,6 +1,6 @@
 /** Drizzle queries of the webhooks group (endpoints, deliveries, attempts, transaction secrets). */
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { events, transactions, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookTransactionSecrets } from "../../../db/schema";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookTransactionSecrets } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
 import type { DeliveryStatus } from "./model";
 
@@ -28,15 +28,6 @@ export function listEndpoints(db: DbOrTx, s: Scope): EndpointRow[] {
     .all();
 }
 
-/** ACTIVE endpoints of the scope (fan-out). */
-export function activeEndpoints(db: DbOrTx, s: Scope): EndpointRow[] {
-  return db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.accountId, s.accountId), eq(webhookEndpoints.livemode, s.livemode), eq(webhookEndpoints.status, "ACTIVE")))
-    .all();
-}
-
 /** The endpoint `id` when it belongs to the scope, else undefined. */
 export function findEndpoint(db: DbOrTx, s: Scope, id: string): EndpointRow | undefined {
   return db
@@ -56,10 +47,6 @@ export function updateEndpoint(t: DbOrTx, id: string, set: Partial<EndpointRow>)
 
 export function deleteEndpoint(t: DbOrTx, id: string): void {
   t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).run();
-}
-
-export function insertDelivery(t: DbOrTx, row: typeof webhookDeliveries.$inferInsert): void {
-  t.insert(webhookDeliveries).values(row).run();
 }
 
 export function deliveryById(db: DbOrTx, id: string): DeliveryRow | undefined {
@@ -126,14 +113,6 @@ export function eventBody(db: DbOrTx, eventId: string): string | undefined {
   return db.select({ body: events.body }).from(events).where(eq(events.id, eventId)).get()?.body;
 }
 
-export function insertAttempt(t: DbOrTx, row: AttemptRow): void {
-  t.insert(webhookAttempts).values(row).run();
-}
-
-export function updateAttempt(t: DbOrTx, id: string, set: Partial<AttemptRow>): void {
-  t.update(webhookAttempts).set(set).where(eq(webhookAttempts.id, id)).run();
-}
-
 /** Attempts of a delivery, oldest first. */
 export function attemptsOf(db: DbOrTx, deliveryId: string): AttemptRow[] {
   return db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.attempt).all();
@@ -161,14 +140,4 @@ export function putTransactionSecret(t: DbOrTx, s: Scope, secret: string, now: n
     .values({ accountId: s.accountId, livemode: s.livemode, secret, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({ target: [webhookTransactionSecrets.accountId, webhookTransactionSecrets.livemode], set: { secret, updatedAt: now } })
     .run();
-}
-
-/** `webhookUrl` of the scope's transaction `rawId` (null when unset or not found). */
-export function transactionWebhookUrl(db: DbOrTx, s: Scope, rawId: string): string | null {
-  const row = db
-    .select({ url: transactions.webhookUrl })
-    .from(transactions)
-    .where(and(eq(transactions.id, rawId), eq(transactions.accountId, s.accountId), eq(transactions.livemode, s.livemode)))
-    .get();
-  return row?.url ?? null;
 }

@@ -15,7 +15,7 @@ import { DELIVER_JOB, ensureTransactionSecret } from "./fanout";
 import { nextDelayMs, outcomeBody, outcomeError, outcomeStatusCode, type DispatchOutcome } from "./model";
 import { hot } from "./hot";
 import { failOpenAttempts, updateDelivery, type DeliveryRow } from "./repo";
-import { webhookRuntime } from "./runtime";
+import { acquireSlot, releaseSlot, webhookRuntime } from "./runtime";
 import { deliveryHeaders } from "./signing";
 
 /** Registers the delivery job (lease 90 s > 30 s timeout). Its maxAttempts only counts handler crashes. */
@@ -26,7 +26,7 @@ export function registerWebhookJobs(deps: Deps): void {
       const p = job.payload as { deliveryId: string; manual?: boolean };
       return runDelivery(deps, p.deliveryId, p.manual === true);
     },
-    { leaseSeconds: 90, maxAttempts: 100, backoff: (n) => Math.min(5 * 2 ** n, 600) },
+    { leaseSeconds: 90, maxAttempts: 1000, backoff: (n) => Math.min(5 * 2 ** n, 600) },
   );
 }
 
@@ -46,9 +46,7 @@ export async function runDelivery(deps: Deps, deliveryId: string, manual = false
   const peek = hot(deps.db).peekDelivery.get({ id: deliveryId });
   if (!peek || (peek.status !== "PENDING" && peek.status !== "PROCESSING")) return;
   const key = peek.endpointId ?? `url:${peek.targetUrl}`;
-  const busy = rt.inflight.get(key) ?? 0;
-  if (busy >= rt.perTargetConcurrency) return { retryAt: deps.clock.nowMs() + rt.busyRetryMs };
-  rt.inflight.set(key, busy + 1);
+  if (!(await acquireSlot(rt, key))) return { retryAt: deps.clock.nowMs() + rt.busyRetryMs };
   try {
     const plan = tx(deps.db, (t) => beginAttempt(deps, t, deliveryId, manual));
     if (!plan) return;
@@ -63,9 +61,7 @@ export async function runDelivery(deps: Deps, deliveryId: string, manual = false
     const next = tx(deps.db, () => finishAttempt(deps, plan, outcome));
     return next === null ? undefined : { retryAt: next };
   } finally {
-    const n = (rt.inflight.get(key) ?? 1) - 1;
-    if (n <= 0) rt.inflight.delete(key);
-    else rt.inflight.set(key, n);
+    releaseSlot(rt, key);
   }
 }
 
