@@ -35,5 +35,24 @@ export function openDb(dataDir: string): Db {
  * (DESIGN.md). Throwing inside `fn` rolls everything back and rethrows.
  */
 export function tx<T>(db: Db, fn: (t: Tx) => T): T {
-  return db.transaction(fn, { behavior: "immediate" }) as T;
+  let runner = runners.get(db);
+  if (!runner) runners.set(db, (runner = txRunner(db)));
+  return runner(fn) as T;
 }
+
+/**
+ * What `db.transaction(fn, {behavior: "immediate"})` does, minus its per-call cost: drizzle builds
+ * a new transaction object (with a relational query builder per table) and a new bun:sqlite
+ * transaction function on every call. The transaction handle is stateless at the top level, so
+ * one is taken once from drizzle and reused; bun:sqlite's transaction function nests with
+ * savepoints exactly as before. Hot path of every write.
+ */
+function txRunner(db: Db): <T>(fn: (t: Tx) => T) => T {
+  let handle: Tx | undefined;
+  db.transaction((t) => {
+    handle = t;
+  });
+  const native = db.$client.transaction((fn: (t: Tx) => unknown, t: Tx) => fn(t));
+  return <T>(fn: (t: Tx) => T) => native.immediate(fn, handle!) as T;
+}
+const runners = new WeakMap<Db, <T>(fn: (t: Tx) => T) => T>();

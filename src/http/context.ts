@@ -31,3 +31,21 @@ const SANE_ID = /^[\x21-\x7e]{1,200}$/;
 export function pickRequestId(sent: string | null): string {
   return sent && SANE_ID.test(sent) ? sent : `req_${Bun.randomUUIDv7().replaceAll("-", "")}`;
 }
+
+/**
+ * The pathname of `request.url` without parsing a URL object (hot path: several hooks need it on
+ * every request). Request URLs are already WHATWG-normalized (Bun's server and `new Request`
+ * resolve dot segments and percent-encode), so this equals `new URL(request.url).pathname`.
+ */
+export function pathOf(request: Request): string {
+  const url = request.url;
+  const scheme = url.indexOf("://");
+  const start = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
+  if (start < 0) return "/";
+  let end = url.length;
+  for (let i = start; i < end; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) end = i;
+  }
+  return url.slice(start, end);
+}

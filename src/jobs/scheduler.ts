@@ -4,6 +4,7 @@
  * transaction and records the outcome. A job whose lease expired (the process died mid-run)
  * is claimed again; a job that was due while the process was down runs on start.
  */
+import type { Statement } from "bun:sqlite";
 import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import { jobs } from "../../db/schema";
 import type { Db, DbOrTx } from "../db/client";
@@ -88,19 +89,21 @@ export class Scheduler {
    * and wakes the loop once the caller's synchronous transaction has committed.
    */
   enqueue(t: DbOrTx, input: EnqueueInput): void {
-    const dueAt = input.dueAt === undefined ? this.clock.nowMs() : new Date(input.dueAt).getTime();
-    t.insert(jobs)
-      .values({
-        id: newId("job"),
-        kind: input.kind,
-        payload: JSON.stringify(input.payload ?? {}),
-        dueAt,
-        dedupeKey: input.dedupeKey ?? null,
-        createdAt: this.clock.nowMs(),
-      })
-      .onConflictDoNothing()
-      .run();
+    const now = this.clock.nowMs();
+    const due = input.dueAt;
+    const dueAt = due === undefined ? now : typeof due === "number" && Number.isSafeInteger(due) ? due : new Date(due).getTime();
+    // A prepared statement on the single connection runs inside the caller's open transaction `t`.
+    void t;
+    this.insertJob().run(newId("job"), input.kind, JSON.stringify(input.payload ?? {}), dueAt, input.dedupeKey ?? null, now);
     if (this.running) queueMicrotask(() => this.arm(dueAt));
+  }
+
+  private insertStmt: Statement | null = null;
+  /** `INSERT ... ON CONFLICT DO NOTHING` of one job row, prepared once (create hot path). */
+  private insertJob(): Statement {
+    return (this.insertStmt ??= this.db.$client.prepare(
+      "insert into jobs (id, kind, payload, due_at, dedupe_key, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing",
+    ));
   }
 
   /** Removes the queued job with `dedupeKey` (e.g. an expiry made moot by payment). */

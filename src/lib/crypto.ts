@@ -1,9 +1,9 @@
 /** Small hashing helpers: SHA-256 and HMAC-SHA256 as lowercase hex, random tokens, safe compare. */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** SHA-256 of `data` as 64 lowercase hex characters. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  return Bun.CryptoHasher.hash("sha256", data, "hex") as string;
 }
 
 /** HMAC-SHA256 of `data` under `key` as lowercase hex. */

@@ -32,6 +32,8 @@ describe("delivery concurrency", () => {
     for (let i = 0; i < 200 && fast.requests.length === 0; i++) await Bun.sleep(5);
     expect(fast.requests).toHaveLength(1);
     expect(slow.requests).toHaveLength(2);
+    const during = await h.call("GET", "/v1/webhooks/stats", { key: a.testKey });
+    expect(during.body).toMatchObject({ PROCESSING: 2, DELIVERED: 1 });
     release();
     await draining;
     // The 3 held back waited 20 ms for a slot, then were rescheduled 1 s later.

@@ -54,6 +54,21 @@ describe("webhook delivery: envelopes and signatures", () => {
     expect(d.deliveredAt).not.toBeNull();
   });
 
+  test("signatures stay verifiable after the sandbox clock was advanced by days", async () => {
+    const h = createHarness({}, "2026-01-01T00:00:00.000Z");
+    deterministic(h);
+    h.clock.advance(3 * 86400);
+    const a = await h.seedAccount();
+    const rx = receiver();
+    const ep = await register(h, a.testKey, rx.url, ["charge.paid"]);
+    const evt = emitChargePaid(h, a.accountId, false, chargeObject("ch_late"));
+    await h.deps.jobs.drain();
+    const { headers, body } = rx.requests[0]!;
+    const event = await stripe.webhooks.constructEventAsync(body, headers["x-cofre-signature"]!, ep.secret);
+    expect(event.id).toBe(evt);
+    expect(() => new Webhook(Buffer.from(ep.secret).toString("base64")).verify(body, headers)).not.toThrow();
+  });
+
   test("a legacy event carries sha256= over the raw body and the Standard Webhooks headers", async () => {
     const h = realtimeHarness();
     const a = await h.seedAccount();
@@ -325,6 +340,42 @@ describe("webhook delivery: endpoint lifecycle", () => {
     expect(String(verified.type)).toBe("charge.paid");
     expect(() => new Webhook(Buffer.from(ep.secret).toString("base64")).verify(second.body, second.headers)).toThrow();
     expect(() => new Webhook(Buffer.from(rot.body.secret).toString("base64")).verify(second.body, second.headers)).not.toThrow();
+  });
+});
+
+describe("webhook delivery: endpoint changes apply to the next attempt", () => {
+  test("a URL changed by PATCH receives the pending retry", async () => {
+    const h = realtimeHarness();
+    const a = await h.seedAccount();
+    const old = receiver(() => new Response("", { status: 500 }));
+    const fresh = receiver();
+    const ep = await register(h, a.testKey, old.url);
+    emitChargePaid(h, a.accountId);
+    await h.deps.jobs.drain();
+    await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { url: fresh.url } });
+    h.clock.advance(5);
+    await h.deps.jobs.drain();
+    expect([old.requests.length, fresh.requests.length]).toEqual([1, 1]);
+    expect(await onlyDelivery(h, a.testKey)).toMatchObject({ status: "DELIVERED", attempts: 2 });
+  });
+
+  test("a dead-lettered delivery of an INACTIVE endpoint cannot be re-sent until it is ACTIVE again", async () => {
+    const h = realtimeHarness();
+    const a = await h.seedAccount();
+    const rx = receiver((n) => (n === 0 ? new Response("", { status: 500 }) : new Response("ok")));
+    const ep = await register(h, a.testKey, rx.url);
+    emitChargePaid(h, a.accountId);
+    await h.deps.jobs.drain();
+    const d = await onlyDelivery(h, a.testKey);
+    h.deps.db.$client.run("update webhook_deliveries set status = 'FAILED', next_retry_at = null where id = ?", [d.id]);
+    await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { status: "INACTIVE" } });
+    const refused = await h.call("POST", `/v1/webhooks/deliveries/${d.id}/retry`, { key: a.testKey });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe("invalid_state");
+    await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { status: "ACTIVE" } });
+    expect((await h.call("POST", `/v1/webhooks/deliveries/${d.id}/retry`, { key: a.testKey })).status).toBe(200);
+    await h.deps.jobs.drain();
+    expect(await onlyDelivery(h, a.testKey)).toMatchObject({ status: "DELIVERED", attempts: 2, maxAttempts: 2 });
   });
 });
 

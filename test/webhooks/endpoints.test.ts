@@ -105,7 +105,10 @@ describe("webhook endpoints: errors", () => {
       expect(r.status).toBe(400);
     }
     expect((await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { events: ["charge.paid"] } })).status).toBe(400);
-    expect((await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"], secret: "x" } })).status).toBe(400);
+    const extra = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"], secret: "x" } });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error.param).toBe("secret");
+    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data).toEqual([]);
     const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"] } });
     const bad = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, { key: a.testKey, body: { status: "PAUSED" } });
     expect(bad.status).toBe(400);

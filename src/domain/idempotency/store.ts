@@ -1,12 +1,15 @@
 /**
  * Idempotency records, shared by every money-moving POST (issue "Runtime foundation" part 6).
- * Keyed by (account, livemode, route scope, key). A claim is taken in its own short transaction;
- * the response is written by `complete(t, ...)` inside the business transaction, so the record
- * and the side effect commit together. Errors are never stored: the claim is released.
+ * Keyed by (account, livemode, route scope, key). A claim is held in memory by this process
+ * (Cofre is one process; the rate limiter lives in memory too) with the same 60 s lock a stored
+ * claim had, so claiming costs no commit; the record is written once, completed, by
+ * `complete(t, ...)` inside the business transaction, so the record and the side effect commit
+ * together. Errors are never stored: the claim is released. A stored `in_progress` row (written
+ * by an older version or another process) is still honoured: reused / in use / taken over once
+ * its lock expired. Every statement is prepared once per database (hot path of each create).
  */
-import { and, eq, lt } from "drizzle-orm";
-import { idempotencyKeys } from "../../../db/schema";
-import { tx, type Db, type DbOrTx } from "../../db/client";
+import type { Statement } from "bun:sqlite";
+import type { Db, DbOrTx } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { canonicalJson, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
@@ -47,75 +50,125 @@ export function checkIdempotencyKey(key: unknown, param = "Idempotency-Key"): st
   return key;
 }
 
+/** An in-flight claim of this process (the in-memory lock). */
+interface Inflight {
+  claim: OwnedClaim;
+  requestHash: string;
+  lockedUntil: number;
+}
+
+/** What a claim of this store carries to write the completed record. */
+interface OwnedClaim extends Claim {
+  accountId: string;
+  livemode: boolean;
+  scope: string;
+  key: string;
+  requestHash: string;
+  createdAt: number;
+  /** Set by `complete` (the record was written with the caller's transaction). */
+  completed?: boolean;
+}
+
+interface StoredRow {
+  id: string;
+  request_hash: string;
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  locked_until: number | null;
+}
+
+function prepare(db: Db) {
+  const c = db.$client;
+  return {
+    find: c.prepare(
+      "select id, request_hash, state, response_status, response_body, locked_until from idempotency_keys where account_id = ? and livemode = ? and scope = ? and key = ?",
+    ),
+    complete: c.prepare(
+      `insert into idempotency_keys (id, account_id, livemode, scope, key, request_hash, state, response_status, response_body, locked_until, created_at)
+       values (?, ?, ?, ?, ?, ?, 'completed', ?, ?, null, ?)
+       on conflict (account_id, livemode, scope, key) do update set
+         state = 'completed', response_status = excluded.response_status, response_body = excluded.response_body, locked_until = null`,
+    ),
+    completeById: c.prepare("update idempotency_keys set state = 'completed', response_status = ?, response_body = ?, locked_until = null where id = ?"),
+    state: c.prepare("select state from idempotency_keys where id = ?"),
+    release: c.prepare("delete from idempotency_keys where id = ? and state = 'in_progress'"),
+    prune: c.prepare("delete from idempotency_keys where created_at < ?"),
+  } satisfies Record<string, Statement>;
+}
+
+/** Sweep expired in-memory claims once the map holds this many (claims begun and never finished). */
+const SWEEP_AT = 10_000;
+
 export class IdempotencyStore {
+  private readonly st: ReturnType<typeof prepare>;
+  private readonly inflight = new Map<string, Inflight>();
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.st = prepare(db);
+  }
 
   /**
    * Claims the key or tells what to do instead. Throws 409 `idempotency_key_reused` when the key
    * was used with a different body, 409 `idempotency_key_in_use` (Retry-After: 1) while the first
-   * request still runs.
+   * request still runs (its claim is released, completed, or older than 60 s).
    */
   begin(req: IdempotencyRequest): BeginResult {
     const hash = sha256Hex(canonicalJson(req.body ?? null));
     const now = this.clock.nowMs();
-    return tx(this.db, (t) => {
-      const where = and(
-        eq(idempotencyKeys.accountId, req.accountId),
-        eq(idempotencyKeys.livemode, req.livemode),
-        eq(idempotencyKeys.scope, req.scope),
-        eq(idempotencyKeys.key, req.key),
-      );
-      const row = t.select().from(idempotencyKeys).where(where).get();
-      if (!row) {
-        const id = newId("idempotency");
-        t.insert(idempotencyKeys)
-          .values({ id, ...pick(req), requestHash: hash, state: "in_progress", lockedUntil: now + LOCK_MS, createdAt: now })
-          .run();
-        return { kind: "claimed", claim: { id } } as const;
-      }
-      if (row.requestHash !== hash)
-        throw new ApiError("idempotency_key_reused", "This idempotency key was already used with a different request body.");
-      if (row.state === "completed")
-        return { kind: "replay", status: row.responseStatus!, body: JSON.parse(row.responseBody!) } as const;
-      if ((row.lockedUntil ?? 0) > now)
-        throw new ApiError("idempotency_key_in_use", "A request with this idempotency key is still being processed.", {
-          headers: { "Retry-After": "1" },
-        });
-      // The first request died mid-flight: take the claim over.
-      t.update(idempotencyKeys).set({ lockedUntil: now + LOCK_MS }).where(eq(idempotencyKeys.id, row.id)).run();
-      return { kind: "claimed", claim: { id: row.id } } as const;
-    });
+    const row = this.st.find.get(req.accountId, req.livemode ? 1 : 0, req.scope, req.key) as StoredRow | null;
+    if (row && row.request_hash !== hash) throw reused();
+    if (row?.state === "completed") return { kind: "replay", status: row.response_status!, body: JSON.parse(row.response_body!) };
+    const k = mapKey(req);
+    const held = this.inflight.get(k);
+    if (held && held.requestHash !== hash) throw reused();
+    if (held && held.lockedUntil > now) throw inUse();
+    if (row && (row.locked_until ?? 0) > now) throw inUse();
+    // Free, or the first request died mid-flight (lock expired): take the claim over.
+    const claim: OwnedClaim = {
+      id: row?.id ?? newId("idempotency"),
+      accountId: req.accountId,
+      livemode: req.livemode,
+      scope: req.scope,
+      key: req.key,
+      requestHash: hash,
+      createdAt: now,
+    };
+    if (this.inflight.size >= SWEEP_AT) this.sweep(now);
+    this.inflight.set(k, { claim, requestHash: hash, lockedUntil: now + LOCK_MS });
+    return { kind: "claimed", claim };
   }
 
   /** Stores the response; call it with the business transaction so both commit together. */
   complete(t: DbOrTx, claim: Claim, status: number, body: unknown): void {
-    t.update(idempotencyKeys)
-      .set({ state: "completed", responseStatus: status, responseBody: JSON.stringify(body), lockedUntil: null })
-      .where(eq(idempotencyKeys.id, claim.id))
-      .run();
+    // Prepared statements run on the single connection, i.e. inside the caller's open transaction `t`.
+    void t;
+    const c = claim as OwnedClaim;
+    const json = JSON.stringify(body);
+    if (c.scope === undefined) this.st.completeById.run(status, json, c.id);
+    else this.st.complete.run(c.id, c.accountId, c.livemode ? 1 : 0, c.scope, c.key, c.requestHash, status, json, c.createdAt);
+    c.completed = true;
   }
 
-  /** True when `complete` already ran for the claim. */
+  /** True when the completed record of the claim is stored (reads the database). */
   isCompleted(claim: Claim): boolean {
-    return this.db.select({ s: idempotencyKeys.state }).from(idempotencyKeys).where(eq(idempotencyKeys.id, claim.id)).get()?.s === "completed";
+    return (this.st.state.get(claim.id) as { state: string } | null)?.state === "completed";
   }
 
   /** Drops an unfinished claim (the request failed; errors are not stored). */
   release(claim: Claim): void {
-    this.db
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.id, claim.id), eq(idempotencyKeys.state, "in_progress")))
-      .run();
+    this.forget(claim);
+    this.st.release.run(claim.id);
   }
 
   /** Deletes records older than the retention window; returns how many. */
   prune(): number {
-    const cutoff = this.clock.nowMs() - IDEMPOTENCY_RETENTION_MS;
-    const result = this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run() as unknown as { changes: number };
-    return result.changes;
+    const now = this.clock.nowMs();
+    this.sweep(now);
+    return this.st.prune.run(now - IDEMPOTENCY_RETENTION_MS).changes;
   }
 
   /**
@@ -129,18 +182,41 @@ export class IdempotencyStore {
   ): Promise<{ status: number; body: unknown; replayed: boolean }> {
     const begun = this.begin(req);
     if (begun.kind === "replay") return { status: begun.status, body: begun.body, replayed: true };
+    const claim = begun.claim as OwnedClaim;
     try {
-      const result = await work(begun.claim);
+      const result = await work(claim);
       // A write that forgot to store its response still gets one: better late than replaying nothing.
-      if (!this.isCompleted(begun.claim)) this.complete(this.db, begun.claim, result.status, result.body);
+      if (!claim.completed) this.complete(this.db, claim, result.status, result.body);
+      this.forget(claim);
       return { ...result, replayed: false };
     } catch (err) {
-      this.release(begun.claim);
+      this.release(claim);
       throw err;
     }
   }
+
+  /** Removes the in-memory lock of `claim` (when it still owns it). */
+  private forget(claim: Claim): void {
+    const c = claim as OwnedClaim;
+    if (c.scope === undefined) return;
+    const k = mapKey(c);
+    if (this.inflight.get(k)?.claim === c) this.inflight.delete(k);
+  }
+
+  /** Drops in-memory claims whose lock expired (their request died or never finished). */
+  private sweep(now: number): void {
+    for (const [k, v] of this.inflight) if (v.lockedUntil <= now) this.inflight.delete(k);
+  }
 }
 
-function pick(r: IdempotencyRequest) {
-  return { accountId: r.accountId, livemode: r.livemode, scope: r.scope, key: r.key };
+function mapKey(r: { accountId: string; livemode: boolean; scope: string; key: string }): string {
+  return `${r.accountId}\u0000${r.livemode ? 1 : 0}\u0000${r.scope}\u0000${r.key}`;
+}
+
+function reused(): ApiError {
+  return new ApiError("idempotency_key_reused", "This idempotency key was already used with a different request body.");
+}
+
+function inUse(): ApiError {
+  return new ApiError("idempotency_key_in_use", "A request with this idempotency key is still being processed.", { headers: { "Retry-After": "1" } });
 }

@@ -99,7 +99,10 @@ function beginAttempt(deps: Deps, t: Tx, deliveryId: string, manual: boolean): P
   const attemptId = rawId();
   q.markProcessing.run({ id: d.id, attempts: attempt, now });
   q.insertAttempt.run({ id: attemptId, deliveryId: d.id, attempt, trigger: manual ? "manual" : "scheduled", now });
-  return { delivery: d, attempt, attemptId, url, secret, body: row.body, timestamp: Math.floor(now / 1000) };
+  // The signed timestamp is transport time, read by the receiver against its own wall clock
+  // (5-minute tolerance in Stripe and Standard Webhooks verifiers), so it comes from the real
+  // clock: a sandbox whose service clock was advanced must still produce verifiable signatures.
+  return { delivery: d, attempt, attemptId, url, secret, body: row.body, timestamp: Math.floor(Date.now() / 1000) };
 }
 
 /** Records the outcome; returns the next attempt time (epoch ms) or null when the delivery ended. */

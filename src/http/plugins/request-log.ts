@@ -7,7 +7,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { recordRequest } from "../../domain/audit/request-log";
-import { requestFacts } from "../context";
+import { pathOf, requestFacts } from "../context";
 
 export function requestLogPlugin(deps: Deps) {
   return new Elysia().onAfterResponse({ as: "global" }, ({ request, set }) => {
@@ -17,7 +17,7 @@ export function requestLogPlugin(deps: Deps) {
       accountId: facts.accountId,
       livemode: facts.livemode ?? false,
       method: request.method,
-      path: new URL(request.url).pathname,
+      path: pathOf(request),
       status: facts.status ?? (typeof set.status === "number" ? set.status : 200),
       requestId: facts.requestId,
       keyFingerprint: facts.fingerprint,

@@ -6,6 +6,9 @@ import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { StrictObject } from "../../schemas";
 import { ApiError } from "../../errors";
 import { rejectUnknownKeys } from "../../strict-body";
+import * as svc from "../../../domain/webhooks/service";
+import { deliveryRoutes } from "./deliveries";
+import { DELIVERY_DOC } from "./docs";
 
 const CreateBody = StrictObject({ url: t.String({ maxLength: 2048 }), events: t.Array(t.String({ maxLength: 100 }), { maxItems: 100 }) });
 const PatchBody = StrictObject({
@@ -14,9 +17,6 @@ const PatchBody = StrictObject({
   status: t.Optional(t.Union([t.Literal("ACTIVE"), t.Literal("INACTIVE")])),
 });
 const RotateBody = StrictObject({ id: t.String({ maxLength: 100 }) });
-import * as svc from "../../../domain/webhooks/service";
-import { deliveryRoutes } from "./deliveries";
-import { DELIVERY_DOC } from "./docs";
 
 const tags = ["webhooks"];
 
@@ -65,7 +65,7 @@ export function webhookRoutes(deps: Deps) {
     .post(
       "/v1/webhooks/endpoints/:id/rotate-secret",
       ({ auth, body, params }) => {
-        if (body.id !== params.id) throw svcMismatch();
+        if (body.id !== params.id) throw idMismatch();
         return svc.rotateEndpointSecret(deps, auth, params.id);
       },
       {
@@ -82,6 +82,7 @@ export function webhookRoutes(deps: Deps) {
   return new Elysia().use(catalog).use(endpoints).use(deliveryRoutes(deps));
 }
 
-function svcMismatch() {
+/** 400 for a rotate-secret body whose `id` is not the path's endpoint id. */
+function idMismatch(): ApiError {
   return new ApiError("invalid_request", "The body id must equal the endpoint id in the path.", { param: "id", details: [{ param: "id", message: "Must equal the path id." }] });
 }
