@@ -71,10 +71,12 @@ describe("opening a MED (none -> open)", () => {
     expect(med.referenceId).toMatch(/^E\d{20}[a-zA-Z0-9]{11}$/);
     expect(med.amountMismatch).toBeUndefined();
     const evs = eventsSince(h, a).slice(mark);
-    expect(eventTypes(evs)).toEqual(["med_case.created"]);
-    expect(evs[0]!.family).toBe("med");
-    expect(evs[0]!.transactionId).toBe(c.rawId);
-    expect(evs[0]!.body).toMatchObject({ object: "event", type: "med_case.created", data: { object: res.body } });
+    // No charge.* event for a MED; the legacy family reports the transaction reaching DISPUTE.
+    expect(eventTypes(evs)).toEqual(["payment.failed", "med_case.created"]);
+    expect(evs[0]!.body).toMatchObject({ event: "payment.failed", data: { transactionId: c.rawId, status: "DISPUTE", previousStatus: "PAID" } });
+    expect(evs[1]!.family).toBe("med");
+    expect(evs[1]!.transactionId).toBe(c.rawId);
+    expect(evs[1]!.body).toMatchObject({ object: "event", type: "med_case.created", data: { object: res.body } });
     expectLedgerBalanced(h.deps);
   });
 
@@ -209,9 +211,13 @@ describe("rulings", () => {
       expect(balance(h, a)).toEqual({ ...after, pending: 0 });
       expect(await chargeStatus(h, a, c)).toBe(charge);
       const evs = eventsSince(h, a).slice(mark);
-      expect(eventTypes(evs)).toEqual(["med_case.updated", "med.resolved"]);
-      expect(evs[1]!.body.data.object).toMatchObject({ med_case_id: kase.id, money_outcome: money, status });
-      expect(evs.some((e) => e.type.startsWith("charge.") || e.type.startsWith("payment."))).toBe(false);
+      // Only a win returns the transaction to PAID, which the legacy family reports as a status change.
+      const legacy = charge === "paid" ? ["payment.status_changed"] : [];
+      expect(eventTypes(evs)).toEqual([...legacy, "med_case.updated", "med.resolved"]);
+      const med = evs.filter((e) => e.family === "med");
+      expect(med[1]!.body.data.object).toMatchObject({ med_case_id: kase.id, money_outcome: money, status });
+      if (charge === "paid") expect(evs[0]!.body.data).toMatchObject({ status: "PAID", previousStatus: "DISPUTE" });
+      expect(evs.some((e) => e.type.startsWith("charge."))).toBe(false);
       expectLedgerBalanced(h.deps);
       const again = await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome: "upheld" });
       expect(again.status).toBe(400);

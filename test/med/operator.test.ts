@@ -81,7 +81,7 @@ describe("operator rulings", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "rejected", money_outcome: "lost" });
     expect(balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 0 });
-    expect(eventTypes(eventsSince(h, a, 0, true))).toEqual(["med_case.created", "med_case.updated", "med.resolved"]);
+    expect(eventTypes(eventsSince(h, a, 0, true))).toEqual(["payment.failed", "med_case.created", "med_case.updated", "med.resolved"]);
     expect(eventsSince(h, a, 0, false).some((e) => e.type.startsWith("med"))).toBe(false);
     expectLedgerBalanced(h.deps);
   });

@@ -10,6 +10,7 @@ import { ApiError, invalidParam, notFound } from "../../http/errors";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { emitMed } from "../events/emit";
+import { emitTransition } from "../charges/events";
 import { holdMed, settleMedHold } from "../ledger";
 import {
   APPEAL_FROM,
@@ -115,6 +116,9 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): MedCaseRow {
     holdMed(deps, t, { accountId: charge.accountId, livemode: charge.livemode, currency: charge.currency, amount: held, medCaseId: id });
     const row = repo.findCaseAnyAccount(t, id)!;
     repo.writeChargeMed(t, charge.id, chargeMedBlock(row, {}, now), now, mismatch ? undefined : DISPUTED);
+    // Legacy family: a transaction reaching DISPUTE fires `payment.failed`; emitTransition sends
+    // no charge.* event for MED statuses (interface.md "Emission rules").
+    if (!mismatch) emitTransition(deps, t, repo.findTransactionById(t, charge.id)!, charge.status);
     emitMed(deps, t, eventScope(row), "med_case.created", toPublicCase(row));
     if (row.responseDeadline !== null && !mismatch)
       deps.jobs.enqueue(t, { kind: MED_DEADLINE_JOB, payload: { caseId: id }, dueAt: row.responseDeadline, dedupeKey: deadlineKey(id) });
@@ -219,6 +223,7 @@ function endCase(deps: Deps, t: Tx, row: MedCaseRow, how: Resolution): MedCaseRo
   const charge = repo.findTransactionById(t, row.transactionId);
   const restore = ending.outcome === "refunded_to_merchant" && charge?.status === DISPUTED ? next.chargeStatusBefore : undefined;
   touchCharge(t, next, now, restore);
+  if (restore) emitTransition(deps, t, repo.findTransactionById(t, row.transactionId)!, DISPUTED);
   emitMed(deps, t, eventScope(next), "med_case.updated", toPublicCase(next));
   emitMed(deps, t, eventScope(next), "med.resolved", toResolution(next));
   return next;
