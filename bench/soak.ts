@@ -13,10 +13,13 @@
  *   - every delivery the service committed reached the receiver at least once (deduplicated by
  *     event id / delivery id), every acknowledged charge's `charge.created` included;
  *   - `cofre ledger verify` exits 0 (run after a final SIGKILL);
- *   - no charge's refunds (non-FAILED) exceed its amount.
+ *   - no charge's refunds (non-FAILED) exceed its amount, through the API for the acknowledged
+ *     ones and in the database for every transaction (whose `refunded_amount` must match them).
  * Prints a summary (and a JSON line) and exits 1 on any violation. Routes that are not wired
  * (404) are skipped with a printed note.
  */
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
 import { api, CofreServer, ensureBinary, loginAndKey, type Merchant } from "./lib/server";
 
 const SECONDS = Number(process.argv[2] ?? process.env.SOAK_SECONDS ?? 60);
@@ -319,6 +322,22 @@ if (endpointId) {
 
 await server.kill("SIGKILL");
 stats.kills++;
+// Database-wide, for every transaction (not only the acknowledged ones): refunds that are not
+// FAILED never exceed the amount, and the stored refunded total matches them.
+{
+  const db = new Database(join(server.dataDir, "cofre.db"), { readonly: true });
+  const over = db.query(
+    `select t.id, t.amount, r.s from transactions t join (select transaction_id, sum(amount) s from refunds where status != 'FAILED' group by 1) r
+       on r.transaction_id = t.id where r.s > t.amount`,
+  ).all() as { id: string; amount: number; s: number }[];
+  for (const o of over) violations.push(`transaction ${o.id}: refunds ${o.s} exceed amount ${o.amount} (database)`);
+  const drift = db.query(
+    `select t.id, t.refunded_amount, coalesce(r.s, 0) s from transactions t left join (select transaction_id, sum(amount) s from refunds where status != 'FAILED' group by 1) r
+       on r.transaction_id = t.id where t.refunded_amount != coalesce(r.s, 0)`,
+  ).all() as { id: string; refunded_amount: number; s: number }[];
+  for (const d of drift.slice(0, 10)) violations.push(`transaction ${d.id}: refunded_amount ${d.refunded_amount} != sum of its refunds ${d.s} (database)`);
+  db.close();
+}
 const verify = await server.cli(["ledger", "verify"]);
 if (verify.code !== 0) violations.push(`cofre ledger verify exited ${verify.code}: ${verify.stdout.slice(0, 400)} ${verify.stderr.slice(0, 200)}`);
 receiver.stop(true);

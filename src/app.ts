@@ -29,7 +29,7 @@ export function createApp(deps: Deps) {
   // Bun's own cap answers a bare 413 without our envelope, so it sits far above every limit we
   // enforce ourselves: a declared Content-Length is checked in onRequest, and bodies are read
   // through readBodyBytes, which stops at the limit.
-  const app = new Elysia({ serve: { maxRequestBodySize: BUN_BODY_CAP } })
+  const app = new Elysia({ normalize: false, serve: { maxRequestBodySize: BUN_BODY_CAP } })
     .onRequest(({ request, set }) => {
       const facts = requestFacts(request);
       facts.requestId = pickRequestId(request.headers.get("x-request-id"));

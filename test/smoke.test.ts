@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createHarness } from "./support/harness";
 
+/** The skeleton end to end: health, and a strict body (unknown keys are refused, not stripped). */
 describe("smoke", () => {
   test("healthz answers ok with a request id", async () => {
     const h = createHarness();
@@ -21,6 +22,9 @@ describe("smoke", () => {
     const bad = await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: "60" } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe("seconds");
+    const extra = await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 60, sconds: 1 } });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error).toMatchObject({ code: "invalid_request", param: "sconds" });
     const none = await h.call("POST", "/v1/test_helpers/clock/advance", { body: { seconds: 60 } });
     expect(none.status).toBe(401);
   });
