@@ -9,8 +9,10 @@ import { pathOf, pickRequestId, requestFacts } from "./http/context";
 import { docsPlugin } from "./http/docs";
 import { routeGroups } from "./http/routes";
 import { embeddedMigrations } from "./db/migrations";
+import { committed } from "./db/group-commit";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "./lib/json";
 import { requestLogPlugin } from "./http/plugins/request-log";
+import { accessLogger } from "./lib/logger";
 
 /** Paths whose bodies are not JSON (evidence uploads are raw bytes up to 10 MB). */
 const RAW_BODY_PREFIXES = ["/v1/uploads/"];
@@ -21,10 +23,8 @@ const utf8 = new TextDecoder();
 
 export function createApp(deps: Deps) {
   const { config, logger } = deps;
-  // The access line's fields (ids, method, route, status, duration, key fingerprint) never match
-  // a redaction path, and pino's wildcard redaction re-parses every path for every string value
-  // of a line: a child without redaction writes the identical line to the same stream, cheaply.
-  const accessLog = logger.child({}, { redact: [] });
+  // The access line, built directly (same JSON line as `logger.info(fields, "request")`).
+  const accessLog = accessLogger(logger);
   const smallestLimit = Math.min(RAW_BODY_MAX, config.maxBodyBytes);
   // Bun's own cap answers a bare 413 without our envelope, so it sits far above every limit we
   // enforce ourselves: a declared Content-Length is checked in onRequest, and bodies are read
@@ -61,18 +61,33 @@ export function createApp(deps: Deps) {
       return errorResponse(err, facts.requestId, set.headers as Record<string, unknown>);
     })
     .onAfterResponse({ as: "global" }, ({ request, set, route }) => {
-      if (!accessLog.isLevelEnabled("info")) return;
       const facts = requestFacts(request);
-      accessLog.info(
-        {
-          request_id: facts.requestId,
-          method: request.method,
-          route: route || pathOf(request),
-          status: facts.status ?? (typeof set.status === "number" ? set.status : 200),
-          duration_ms: Math.round((performance.now() - facts.startedAt) * 100) / 100,
-          key_fingerprint: facts.fingerprint,
+      accessLog({
+        request_id: facts.requestId,
+        method: request.method,
+        route: route || pathOf(request),
+        status: facts.status ?? (typeof set.status === "number" ? set.status : 200),
+        duration_ms: Math.round((performance.now() - facts.startedAt) * 100) / 100,
+        key_fingerprint: facts.fingerprint,
+      });
+    })
+    // Group commit (serve): nothing produced while the turn's writes are uncommitted is sent
+    // before they are committed (src/db/group-commit.ts). Synchronous and a no-op when no group
+    // is open (an async hook would make every route async); else the response becomes a promise
+    // of itself that settles after the COMMIT, which Elysia's response mapping awaits. A failed
+    // COMMIT answers 500 `internal_error` (safe to retry) instead.
+    .mapResponse({ as: "global" }, ({ request, response, set }) => {
+      const pending = committed(deps.db.$client);
+      if (!pending) return;
+      // Elysia maps a Promise response by awaiting it and mapping the value (its types only admit Response).
+      return pending.then(
+        () => response as Response,
+        () => {
+          const facts = requestFacts(request);
+          facts.status = 500;
+          const err = new ApiError("internal_error", "Something went wrong on our side; it is safe to retry.");
+          return errorResponse(err, facts.requestId, set.headers as Record<string, unknown>);
         },
-        "request",
       );
     })
     .use(requestLogPlugin(deps))

@@ -5,6 +5,7 @@
  */
 import { createDeps } from "./deps";
 import { createApp } from "./app";
+import { enableGroupCommit, flushGroupCommit } from "./db/group-commit";
 import { ConfigError } from "./config";
 import { commands } from "./cli";
 
@@ -27,6 +28,13 @@ configuration comes from the environment (PORT, HOST, COFRE_DATA_DIR, ...; see R
  */
 export async function serve(): Promise<() => Promise<void>> {
   const deps = createDeps();
+  // One SQLite commit per event-loop turn (src/db/group-commit.ts); COFRE_GROUP_COMMIT=0 turns it off.
+  if (process.env.COFRE_GROUP_COMMIT !== "0")
+    enableGroupCommit(deps.db.$client, (err) => {
+      // The turn's writes are lost and in-memory state may assume them: stop, as a crash would.
+      deps.logger.fatal({ err }, "database commit failed; stopping");
+      setTimeout(() => process.exit(1), 100);
+    });
   const app = createApp(deps);
   app.listen({ port: deps.config.port, hostname: deps.config.host });
   const port = app.server!.port;
@@ -43,6 +51,7 @@ export async function serve(): Promise<() => Promise<void>> {
     (stopping ??= (async () => {
       await app.stop();
       await deps.jobs.stop();
+      flushGroupCommit(deps.db.$client);
       deps.db.$client.close();
     })());
   for (const sig of ["SIGINT", "SIGTERM"] as const)

@@ -1,5 +1,6 @@
 /** API key rows (drizzle only). Only the SHA-256 fingerprint and a display prefix are stored. */
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { Statement } from "bun:sqlite";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "../../../db/schema";
 import type { Db, DbOrTx } from "../../db/client";
 
@@ -14,14 +15,10 @@ export function findActiveKeyByFingerprint(db: DbOrTx, fingerprint: string): Api
     .get();
 }
 
-function prepareLookup(db: Db) {
-  return db
-    .select({ id: apiKeys.id, accountId: apiKeys.accountId, mode: apiKeys.mode })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.fingerprint, sql.placeholder("fp")), isNull(apiKeys.revokedAt)))
-    .prepare();
+function prepareLookup(db: Db): Statement {
+  return db.$client.prepare(`select id, account_id as "accountId", mode from api_keys where fingerprint = ? and revoked_at is null`);
 }
-const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
+const lookups = new WeakMap<Db, Statement>();
 
 /**
  * Hot-path lookup for apikey authentication: a prepared statement per database, read on every
@@ -30,7 +27,7 @@ const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
 export function lookupActiveKey(db: Db, fingerprint: string): { id: string; accountId: string; mode: string } | undefined {
   let q = lookups.get(db);
   if (!q) lookups.set(db, (q = prepareLookup(db)));
-  return q.get({ fp: fingerprint });
+  return (q.get(fingerprint) as { id: string; accountId: string; mode: string } | null) ?? undefined;
 }
 
 /** The active key `id` of `accountId`, or undefined (other account, revoked or unknown). */

@@ -4,7 +4,8 @@
  * next turn of the event loop, so logging adds no commit to the request path. Readers call
  * `flushRequestLog` first.
  */
-import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+import type { Statement } from "bun:sqlite";
+import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import { requestLogs } from "../../../db/schema";
 import type { Db } from "../../db/client";
 import { iso } from "../../lib/clock";
@@ -27,41 +28,36 @@ export interface RequestLogInput {
 /** Most rows held before a synchronous flush. */
 const MAX_BUFFER = 500;
 
+type Row = [id: string, accountId: string, livemode: number, method: string, path: string, status: number, requestId: string, keyFingerprint: string, durationMs: number, createdAt: number];
+
 class RequestLogWriter {
-  private buffer: (typeof requestLogs.$inferInsert)[] = [];
+  private buffer: Row[] = [];
   private scheduled = false;
-  private insert;
+  private insert: Statement;
+  private begin: Statement;
+  private commit: Statement;
   constructor(private readonly db: Db) {
-    this.insert = db
-      .insert(requestLogs)
-      .values({
-        id: sql.placeholder("id"),
-        accountId: sql.placeholder("accountId"),
-        livemode: sql.placeholder("livemode"),
-        method: sql.placeholder("method"),
-        path: sql.placeholder("path"),
-        status: sql.placeholder("status"),
-        requestId: sql.placeholder("requestId"),
-        keyFingerprint: sql.placeholder("keyFingerprint"),
-        durationMs: sql.placeholder("durationMs"),
-        createdAt: sql.placeholder("createdAt"),
-      })
-      .prepare();
+    // Raw prepared statements (hot path: one row per authenticated request).
+    this.insert = db.$client.prepare(
+      "insert into request_logs (id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.begin = db.$client.prepare("begin immediate");
+    this.commit = db.$client.prepare("commit");
   }
 
   push(e: RequestLogInput): void {
-    this.buffer.push({
-      id: newId("requestLog"),
-      accountId: e.accountId,
-      livemode: e.livemode,
-      method: e.method,
-      path: e.path.slice(0, 500),
-      status: e.status,
-      requestId: e.requestId,
-      keyFingerprint: e.keyFingerprint,
-      durationMs: Math.max(0, Math.round(e.durationMs)),
-      createdAt: e.at,
-    });
+    this.buffer.push([
+      newId("requestLog"),
+      e.accountId,
+      e.livemode ? 1 : 0,
+      e.method,
+      e.path.slice(0, 500),
+      e.status,
+      e.requestId,
+      e.keyFingerprint,
+      Math.max(0, Math.round(e.durationMs)),
+      e.at,
+    ]);
     if (this.buffer.length >= MAX_BUFFER) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
@@ -74,10 +70,21 @@ class RequestLogWriter {
     if (this.buffer.length === 0) return;
     const rows = this.buffer;
     this.buffer = [];
+    const c = this.db.$client;
     try {
-      this.db.transaction(() => {
-        for (const r of rows) this.insert.run({ ...r, livemode: r.livemode ? 1 : 0 } as never);
-      });
+      // Inside someone's open transaction (a reader flushing first) the rows join it.
+      if (c.inTransaction) {
+        for (const r of rows) this.insert.run(...r);
+        return;
+      }
+      this.begin.run();
+      try {
+        for (const r of rows) this.insert.run(...r);
+        this.commit.run();
+      } catch (err) {
+        if (c.inTransaction) c.run("rollback");
+        throw err;
+      }
     } catch {
       // The database is closed (shutdown) or failing: request logging never breaks a request.
     }

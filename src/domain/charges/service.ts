@@ -71,7 +71,9 @@ export async function createCharge(deps: Deps, auth: Auth, body: CreateChargeBod
 
   const metadata = sanitizeMetadata(body.metadata);
   if (body.description !== undefined) metadata.description = body.description;
-  const render = (row: TransactionRow) => toPublicCharge(row, deps.config);
+  // Rendered once: stored as the idempotent response inside the transaction, then returned.
+  let view: PublicCharge | undefined;
+  const render = (row: TransactionRow) => (view ??= toPublicCharge(row, deps.config));
   const row = await createTransaction(
     deps,
     auth,

@@ -1,0 +1,101 @@
+/**
+ * Group commit for `serve`: the write transactions of one event-loop turn share one SQLite
+ * commit. On this kind of machine a commit (WAL append of every page the transaction touched)
+ * costs more than the work of a charge creation itself, and the charges created by concurrent
+ * requests touch the same index pages, so one commit per turn instead of one per request writes
+ * far fewer pages (measured: ~3x creations per second).
+ *
+ * How: the first `tx()` of a turn runs `BEGIN IMMEDIATE` and schedules `COMMIT` for the end of the
+ * turn (`setImmediate`); every `tx()` runs inside it as a SAVEPOINT (bun:sqlite nests that way),
+ * so a throwing callback still rolls back exactly its own writes. Nothing is acknowledged before
+ * it is committed: the HTTP layer awaits `committed(db)` before sending any response produced
+ * while a group is open (src/app.ts), so a crash loses only unacknowledged work, as before. When
+ * COMMIT fails, every waiting response fails with 500 (safe to retry) and `onError` is told.
+ * Jobs and other non-HTTP writers simply see their writes committed at the end of the turn.
+ * Off unless enabled: `serve` enables it (`COFRE_GROUP_COMMIT=0` turns it off); one-shot CLI
+ * commands and the test harness do not (they close the database right after writing).
+ */
+import type { Database, Statement } from "bun:sqlite";
+
+interface OpenGroup {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+class GroupCommitter {
+  private group: OpenGroup | null = null;
+  private readonly begin: Statement;
+  private readonly commit: Statement;
+
+  constructor(
+    private readonly client: Database,
+    public onError: (err: unknown) => void,
+  ) {
+    // Savepoint sub-journals in memory, not in temporary files (they are written on every tx).
+    client.exec("PRAGMA temp_store = MEMORY");
+    this.begin = client.prepare("BEGIN IMMEDIATE");
+    this.commit = client.prepare("COMMIT");
+  }
+
+  /** Opens this turn's group unless one (or another transaction) is already open. */
+  enter(): void {
+    if (this.group || this.client.inTransaction) return;
+    this.begin.run();
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<void>((a, b) => {
+      resolve = a;
+      reject = b;
+    });
+    promise.catch(() => {}); // a group nobody waits for must not be an unhandled rejection
+    this.group = { promise, resolve, reject };
+    setImmediate(() => this.flush());
+  }
+
+  /** Commits the open group now (end of turn, shutdown). */
+  flush(): void {
+    const g = this.group;
+    if (!g) return;
+    this.group = null;
+    try {
+      if (!this.client.inTransaction) throw new Error("SQLite rolled the group's transaction back");
+      this.commit.run();
+      g.resolve();
+    } catch (err) {
+      try {
+        if (this.client.inTransaction) this.client.run("ROLLBACK");
+      } catch {}
+      this.onError(err);
+      g.reject(err);
+    }
+  }
+
+  pending(): Promise<void> | null {
+    return this.group?.promise ?? null;
+  }
+}
+
+const committers = new WeakMap<object, GroupCommitter>();
+
+/** Turns group commit on for the database `client` (idempotent). `onError` hears failed commits. */
+export function enableGroupCommit(client: Database, onError: (err: unknown) => void = () => {}): void {
+  const existing = committers.get(client);
+  if (existing) existing.onError = onError;
+  else committers.set(client, new GroupCommitter(client, onError));
+}
+
+/** Called by `tx()` before its transaction: opens the turn's group when group commit is on. */
+export function enterGroup(client: Database): void {
+  committers.get(client)?.enter();
+}
+
+/** The commit of the open group (await it before acknowledging anything), or null when none is open. */
+export function committed(client: Database): Promise<void> | null {
+  return committers.get(client)?.pending() ?? null;
+}
+
+/** Commits the open group now (call before closing the database). */
+export function flushGroupCommit(client: Database): void {
+  committers.get(client)?.flush();
+}
