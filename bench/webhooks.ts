@@ -1,7 +1,8 @@
 /**
  * Webhook delivery benchmark: signed deliveries per second to a local receiver, and the delay
  * from commit (event emitted in a transaction) to the receiver seeing the first attempt.
- * Runs on a file database in a temp dir with the real scheduler and SystemClock.
+ * Runs on a file database in a temp dir with the real scheduler and SystemClock, with group commit
+ * on as under `serve` (src/main.ts; `COFRE_GROUP_COMMIT=0` measures without it).
  * Usage: `bun bench/webhooks.ts [burst=4000] [paced=300]`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDeps } from "../src/deps";
 import { tx } from "../src/db/client";
+import { enableGroupCommit, flushGroupCommit } from "../src/db/group-commit";
 import { emitCanonical } from "../src/domain/events/emit";
 import { createEndpoint } from "../src/domain/webhooks/service";
 
@@ -31,6 +33,7 @@ const server = Bun.serve({
 });
 
 const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+if (process.env.COFRE_GROUP_COMMIT !== "0") enableGroupCommit(deps.db.$client);
 const scope = { accountId: "acct_bench", livemode: false };
 createEndpoint(deps, scope, { url: `http://127.0.0.1:${server.port}/hook`, events: ["charge.paid"] });
 const charge = { id: "ch_bench", object: "charge", amount: 1500, currency: "BRL", status: "paid", payment_method: "pix" };
@@ -77,10 +80,12 @@ const pct = (p: number) => delays[Math.min(delays.length - 1, Math.floor(p * del
 
 await deps.jobs.stop();
 server.stop(true);
+flushGroupCommit(deps.db.$client);
 deps.db.$client.close();
 rmSync(dir, { recursive: true, force: true });
 console.log(
   JSON.stringify({
+    group_commit: process.env.COFRE_GROUP_COMMIT !== "0",
     burst_deliveries: BURST,
     deliveries_per_second: Math.round(BURST / deliverSeconds),
     commit_and_deliver_per_second: Math.round(BURST / burstSeconds),
