@@ -17,6 +17,9 @@ import { toOpenAPISchema } from "@elysiajs/openapi";
 // @ts-ignore: a plain JS file imported as a file path (Bun `type: "file"`), so it has no types.
 import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import type { Deps } from "../deps";
+import { operatorRoutes } from "./routes/operator";
+import { clockTestHelperRoutes } from "./routes/test-helpers/clock";
+import { checkoutPath } from "./routes/public";
 
 /** Where the vendored Scalar standalone bundle is served. */
 export const SCALAR_ASSET_PATH = "/docs/assets/scalar.js";
@@ -84,18 +87,49 @@ function documentedRoutes(routes: RouteLike[]): RouteLike[] {
   });
 }
 
+/**
+ * Routes that exist only when configured (operator API: COFRE_OPERATOR_TOKEN; clock helper:
+ * COFRE_TEST_CLOCK=1) but must still appear in the reference (extensions.md "Health and
+ * reference": every route). Built on a copy of the config with them switched on and never
+ * mounted, so on the server they still answer 404.
+ */
+function switchedOffRoutes(deps: Deps): RouteLike[] {
+  const shadow: Deps = { ...deps, config: { ...deps.config, operatorToken: deps.config.operatorToken || "docs-only", testClock: true } };
+  const out: RouteLike[] = [];
+  if (!deps.config.operatorToken) out.push(...(operatorRoutes(shadow).routes as unknown as RouteLike[]));
+  if (!deps.config.testClock) out.push(...(clockTestHelperRoutes(shadow).routes as unknown as RouteLike[]));
+  return out;
+}
+
+/** Operations that take no credential (extensions.md "Public pages", health, login, event catalog). */
+function isPublicOperation(path: string, checkoutPrefix: string): boolean {
+  if (["/healthz", "/readyz", "/v1/auth/login", "/v1/webhooks/event-catalog"].includes(path)) return true;
+  return [`${checkoutPrefix}/`, "/v1/qr/", "/v1/pix/loc/", "/v1/boletos/", "/v1/uploads/"].some((p) => path.startsWith(p));
+}
+
+/**
+ * Gives every operation an explicit `security`: routes that declare none are `apikey` routes
+ * (interface.md "Authentication" 1), except the public ones, which get `[]`.
+ */
+function nameSecurity(paths: Record<string, Record<string, { security?: unknown }>>, checkoutPrefix: string): void {
+  for (const [path, ops] of Object.entries(paths))
+    for (const op of Object.values(ops))
+      if (op && typeof op === "object" && !Array.isArray(op.security)) op.security = isPublicOperation(path, checkoutPrefix) ? [] : [{ apikey: [] }];
+}
+
 export function docsPlugin(deps: Deps) {
-  void deps;
+  const extra = switchedOffRoutes(deps);
   let cached: { routes: number; doc: unknown } | null = null;
   const plugin = new Elysia({ name: "cofre-docs" });
   const build = (): unknown => {
     const routes = (plugin as unknown as { getGlobalRoutes(): RouteLike[] }).getGlobalRoutes();
     if (cached?.routes === routes.length) return cached.doc;
     const view = {
-      getGlobalRoutes: () => documentedRoutes(routes),
+      getGlobalRoutes: () => documentedRoutes([...routes, ...extra]),
       getGlobalDefinitions: () => (plugin as unknown as { getGlobalDefinitions?: () => unknown }).getGlobalDefinitions?.(),
     };
     const { paths, components } = toOpenAPISchema(view as never);
+    nameSecurity(paths as never, checkoutPath(deps.config.checkoutUrlBase));
     const doc = {
       openapi: "3.1.0",
       info: DOCUMENTATION.info,

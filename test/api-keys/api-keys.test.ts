@@ -62,6 +62,19 @@ describe("POST /v1/api-keys: issue", () => {
     expect((await h.call("GET", "/v1/api-keys", { bearer: a.token })).body.data.length).toBe(before);
   });
 
+  test("the label limit counts characters, not UTF-16 units: 64 emoji or accented letters pass, 65 are 400", async () => {
+    const h = authHarness();
+    const a = await seedWithToken(h);
+    for (const ch of ["\u{1F4B0}", "\u00E7"]) {
+      expect((await issue(h, a.token, { label: ch.repeat(64) })).label).toBe(ch.repeat(64));
+      const r = await h.call("POST", "/v1/api-keys", { bearer: a.token, body: { label: ch.repeat(65) } });
+      expect([r.status, r.body.error?.param]).toEqual([400, "label"]);
+    }
+    const k = await issue(h, a.token);
+    const rotated = await h.call("POST", `/v1/api-keys/${k.id}/rotate`, { bearer: a.token, body: { label: "\u{1F511}".repeat(64) } });
+    expect([rotated.status, rotated.body.label]).toEqual([201, "\u{1F511}".repeat(64)]);
+  });
+
   test("a non-boolean test, a non-string label or an unknown field is 400", async () => {
     const h = authHarness();
     const a = await seedWithToken(h);

@@ -58,6 +58,15 @@ describe("GET /v1/charges", () => {
     expect(byDoc.body.data.map((c: any) => c.id)).toEqual([ids[3], ids[1]]);
   });
 
+  test("a bare date in created_before includes that whole day, like endDate of the payments list", async () => {
+    const { h, a, ids } = await seeded();
+    const day = await h.call("GET", "/v1/charges?created_after=2026-11-20&created_before=2026-11-20", { key: a.testKey });
+    expect(day.status).toBe(200);
+    expect(day.body.data.map((c: any) => c.id)).toEqual([...ids].reverse());
+    const before = await h.call("GET", "/v1/charges?created_before=2026-11-19", { key: a.testKey });
+    expect(before.body.data).toEqual([]);
+  });
+
   test("page, offset, unknown parameters and bad values -> 400", async () => {
     const { h, a } = await seeded();
     for (const q of ["page=2", "offset=10", "limit=0", "limit=101", "limit=abc", "status=PAID", "status=bogus", "created_after=yesterday", "sort=asc", "limit=2&limit=3"]) {

@@ -175,7 +175,7 @@ describe("expiry", () => {
     await h.deps.jobs.drain();
     const g = await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey });
     expect(g.body.status).toBe("expired");
-    expect(g.body.metadata).toEqual({ order: "7", failure: { reason: "expired", ttlSeconds: 600, at: "2026-11-20T12:10:00.000Z" } });
+    expect(g.body.metadata).toEqual({ order: "7", failure: { reason: "expired", providerErrorCode: null, ttlSeconds: 600, at: "2026-11-20T12:10:00.000Z" } });
     expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.expired", "payment.failed", "payment.expired"]);
     const [evt] = eventBodies(h, raw(c.id), "charge.expired");
     expect(evt.data.object).toEqual(g.body);
@@ -183,6 +183,22 @@ describe("expiry", () => {
     expect(after.status).toBe(400);
     expect(after.body.error.code).toBe("invalid_state");
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 0 });
+  });
+
+  test("a Pix payment arriving after pix.expires_at, before the expiry job ran, is refused and the charge becomes expired", async () => {
+    const h = harness();
+    const a = await h.seedAccount();
+    const c = await newCharge(h, a, { expires_in: 60 });
+    h.clock.advance(61);
+    const r = await pay(h, a.testKey, c.id);
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe("invalid_state");
+    const g = await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey });
+    expect(g.body.status).toBe("expired");
+    expect(g.body.settlement).toEqual({});
+    expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 0 });
+    await h.deps.jobs.drain();
+    expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.expired", "payment.failed", "payment.expired"]);
   });
 
   test("the expiry job is durable: it survives in the jobs table until due", async () => {
@@ -202,6 +218,38 @@ describe("expiry", () => {
   });
 });
 
+describe("metadata.failure fields (interface.md: reason, providerErrorCode, ttlSeconds unless no expiry, at)", () => {
+  test("a cancelled Pix charge carries reason, providerErrorCode null, its ttlSeconds and at", async () => {
+    const h = harness();
+    const a = await h.seedAccount();
+    const c = await newCharge(h, a, { expires_in: 900 });
+    const r = await h.call("POST", `/v1/payments/${raw(c.id)}/cancel`, { key: a.testKey });
+    expect(r.status).toBe(200);
+    const g = await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey });
+    expect(g.body.status).toBe("cancelled");
+    expect(g.body.metadata.failure).toEqual({ reason: "cancelled", providerErrorCode: null, ttlSeconds: 900, at: "2026-11-20T12:00:00.000Z" });
+  });
+
+  test("a declined Pix charge carries the Pix QR lifetime as ttlSeconds", async () => {
+    const h = harness();
+    const a = await h.seedAccount();
+    const c = await newCharge(h, a, { expires_in: 120 });
+    const r = await pay(h, a.testKey, c.id, { outcome: "decline" });
+    expect(r.body.metadata.failure).toEqual({ reason: "declined", providerErrorCode: "sandbox_declined", ttlSeconds: 120, at: "2026-11-20T12:00:00.000Z" });
+  });
+
+  test("a declined card transaction without expiry has no ttlSeconds", async () => {
+    const h = harness();
+    const a = await h.seedAccount();
+    const p = await h.call("POST", "/v1/payments", { key: a.testKey, body: { amount: 500, paymentMethods: ["CREDIT_CARD"], idempotencyKey: "card-decline-1" } });
+    expect(p.status).toBe(201);
+    await pay(h, a.testKey, p.body.id, { method: "CREDIT_CARD", outcome: "decline" });
+    const g = await h.call("GET", `/v1/payments/${p.body.id}`, { key: a.testKey });
+    expect(g.body.status).toBe("REFUSED");
+    expect(g.body.metadata.failure).toEqual({ reason: "declined", providerErrorCode: "sandbox_declined", at: "2026-11-20T12:00:00.000Z" });
+  });
+});
+
 describe("declines and the pay helper's rules", () => {
   test("outcome decline -> failed with metadata.failure, charge.failed and payment.failed", async () => {
     const h = harness();
@@ -209,9 +257,28 @@ describe("declines and the pay helper's rules", () => {
     const c = await newCharge(h, a);
     const r = await pay(h, a.testKey, c.id, { outcome: "decline" });
     expect(r.body.status).toBe("failed");
-    expect(r.body.metadata.failure).toEqual({ reason: "declined", providerErrorCode: "sandbox_declined", at: "2026-11-20T12:00:00.000Z" });
+    expect(r.body.metadata.failure).toEqual({ reason: "declined", providerErrorCode: "sandbox_declined", ttlSeconds: 3600, at: "2026-11-20T12:00:00.000Z" });
     expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.failed", "payment.failed"]);
     expect(h.deps.jobs.pending("charge.expire")).toBe(0);
+  });
+
+  test("a live key gets 403 test_mode_only from every sandbox helper even when its body is invalid", async () => {
+    const h = harness();
+    const a = await h.seedAccount();
+    const calls = [
+      await pay(h, a.liveKey, "ch_00000000000000000000000000000000", { amount: "x" }),
+      await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.liveKey, body: { mode: "nope" } }),
+      await h.call("POST", "/v1/test_helpers/refunds/re_x/advance", { key: a.liveKey, body: {} }),
+      await h.call("POST", "/v1/test_helpers/refunds/re_x/advance", { key: a.liveKey, body: { to: "REFUNDED", extra: 1 } }),
+      await h.call("POST", "/v1/test_helpers/refunds/re_x/advance", { key: a.liveKey }),
+      await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.liveKey }),
+    ];
+    for (const r of calls) {
+      expect(r.status).toBe(403);
+      expect(r.body.error).toMatchObject({ type: "permission_error", code: "test_mode_only" });
+    }
+    const unauth = await h.call("POST", "/v1/test_helpers/provider_faults", { body: { mode: "nope" } });
+    expect(unauth.status).toBe(401);
   });
 
   test("a live key -> 403 test_mode_only; another account -> 404; a method not offered -> 400", async () => {

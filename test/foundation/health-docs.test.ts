@@ -87,6 +87,53 @@ describe("reference", () => {
     expect(r.body.components.securitySchemes.apikey).toMatchObject({ type: "apiKey", in: "header", name: "apikey" });
   });
 
+  test("/docs/json of a default server documents every route of interface.md and extensions.md, switched-off ones included", async () => {
+    const { createHarness } = await import("../support/harness");
+    const h = createHarness({ operatorToken: null, testClock: false });
+    const paths = (await h.call("GET", "/docs/json")).body.paths;
+    const expected: [string, string][] = [
+      ["post", "/v1/charges"], ["get", "/v1/charges"], ["post", "/v1/pix/charges"], ["get", "/v1/charges/{id}"],
+      ["get", "/v1/wallets/balance"], ["get", "/v1/wallets"],
+      ["post", "/v1/payments"], ["get", "/v1/payments"], ["get", "/v1/payments/{id}"], ["get", "/v1/payments/stats"], ["get", "/v1/payments/metrics"],
+      ["post", "/v1/payments/{id}/refund"], ["get", "/v1/payments/{id}/refunds"], ["post", "/v1/payments/{id}/cancel"],
+      ["post", "/v1/payments/{id}/resend-webhook"], ["get", "/v1/payments/{id}/receipt"],
+      ["post", "/v1/webhooks/endpoints"], ["get", "/v1/webhooks/endpoints"], ["patch", "/v1/webhooks/endpoints/{id}"],
+      ["delete", "/v1/webhooks/endpoints/{id}"], ["post", "/v1/webhooks/endpoints/{id}/rotate-secret"], ["get", "/v1/webhooks/event-catalog"],
+      ["get", "/v1/webhooks/deliveries"], ["get", "/v1/webhooks/stats"], ["post", "/v1/webhooks/deliveries/{id}/retry"],
+      ["post", "/v1/api-keys"], ["get", "/v1/api-keys"], ["post", "/v1/api-keys/{id}/rotate"], ["delete", "/v1/api-keys/{id}"],
+      ["get", "/v1/med/cases"], ["get", "/v1/med/cases/{id}"], ["post", "/v1/med/cases/{id}/appeal"], ["post", "/v1/med/cases/{id}/accept"],
+      ["get", "/v1/med/cases/{id}/evidence"], ["post", "/v1/med/cases/{id}/evidence"], ["post", "/v1/med/cases/{id}/evidence/{evidence_id}/complete"],
+      ["get", "/v1/infractions"], ["get", "/v1/infractions/{id}"],
+      ["post", "/v1/auth/login"], ["post", "/v1/auth/logout"], ["get", "/v1/account"], ["post", "/v1/account/members"],
+      ["patch", "/v1/operator/accounts/{account_id}"], ["post", "/v1/operator/med/cases/{id}/resolve"],
+      ["post", "/v1/test_helpers/charges/{id}/pay"], ["post", "/v1/test_helpers/charges/{id}/med"], ["post", "/v1/test_helpers/med/cases/{id}/resolve"],
+      ["post", "/v1/test_helpers/med/cases/{id}/request_evidence"], ["post", "/v1/test_helpers/refunds/{id}/advance"],
+      ["post", "/v1/test_helpers/provider_faults"], ["post", "/v1/test_helpers/clock/advance"],
+      ["get", "/healthz"], ["get", "/readyz"],
+    ];
+    const missing = expected.filter(([m, p]) => !paths[p]?.[m]).map(([m, p]) => `${m.toUpperCase()} ${p}`);
+    expect(missing).toEqual([]);
+    expect(paths["/v1/operator/med/cases/{id}/resolve"].post.security).toEqual([{ operator: [] }]);
+    // documenting them does not switch them on
+    expect((await h.call("POST", "/v1/test_helpers/clock/advance", { body: { seconds: 1 } })).status).toBe(404);
+    expect((await h.call("PATCH", "/v1/operator/accounts/acct_x", { body: {} })).status).toBe(404);
+  });
+
+  test("every operation in /docs/json names its authentication: apikey, bearer, operator, or none for public routes", async () => {
+    const { createHarness } = await import("../support/harness");
+    const h = createHarness();
+    const paths = (await h.call("GET", "/docs/json")).body.paths;
+    const sec = (m: string, p: string) => paths[p][m].security;
+    for (const [m, p] of [["post", "/v1/webhooks/endpoints"], ["get", "/v1/webhooks/deliveries"], ["post", "/v1/webhooks/deliveries/{id}/retry"], ["get", "/v1/med/cases"], ["post", "/v1/med/cases/{id}/evidence"], ["post", "/v1/test_helpers/med/cases/{id}/resolve"], ["post", "/v1/test_helpers/clock/advance"], ["get", "/v1/wallets/balance"], ["post", "/v1/charges"]] as const)
+      expect([m, p, sec(m, p)]).toEqual([m, p, [{ apikey: [] }]]);
+    for (const [m, p] of [["get", "/healthz"], ["get", "/readyz"], ["post", "/v1/auth/login"], ["get", "/v1/webhooks/event-catalog"], ["get", "/c/{raw_id}"], ["put", "/v1/uploads/med-evidence/{id}"]] as const)
+      expect([m, p, sec(m, p)]).toEqual([m, p, []]);
+    expect(sec("get", "/v1/api-keys")).toEqual([{ bearer: [] }]);
+    expect(sec("patch", "/v1/operator/accounts/{account_id}")).toEqual([{ operator: [] }]);
+    const unnamed = Object.entries<any>(paths).flatMap(([p, ops]) => Object.entries<any>(ops).filter(([, op]) => !Array.isArray(op.security)).map(([m]) => `${m} ${p}`));
+    expect(unnamed).toEqual([]);
+  });
+
   test("/docs/json documents request bodies from their schemas (clock helper)", async () => {
     const { createHarness } = await import("../support/harness");
     const h = createHarness({ testClock: true });

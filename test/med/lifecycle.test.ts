@@ -184,6 +184,17 @@ describe("merchant actions", () => {
     expect(accept.status).toBe(400);
     expect(accept.body.error.code).toBe("invalid_state");
   });
+
+  test("accept takes no body: a field sent to it is 400 naming the field and the case stays open", async () => {
+    const kase = await openMed(h, a, c);
+    const res = await act(`/v1/med/cases/${kase.id}/accept`, { reason: "meant to appeal" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_request", param: "reason" });
+    const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
+    expect([after.body.status, after.body.money_outcome]).toEqual(["open", null]);
+    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expect((await act(`/v1/med/cases/${kase.id}/accept`, {})).status).toBe(200);
+  });
 });
 
 describe("rulings", () => {

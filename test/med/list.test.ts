@@ -153,6 +153,21 @@ describe("scoping", () => {
     expect(res.body.error.code).toBe("test_mode_only");
   });
 
+  test("MED sandbox helpers refuse a live key with 403 whatever the body, and change nothing", async () => {
+    const sent: [string, unknown][] = [
+      [`/v1/test_helpers/med/cases/${ids[0]}/resolve`, undefined],
+      [`/v1/test_helpers/med/cases/${ids[0]}/resolve`, { outcome: "nope" }],
+      [`/v1/test_helpers/charges/ch_${"0".repeat(32)}/med`, { type: "nope" }],
+      [`/v1/test_helpers/med/cases/${ids[0]}/request_evidence`, { extra: 1 }],
+    ];
+    for (const [path, body] of sent) {
+      const res = await h.call("POST", path, { key: a.liveKey, body });
+      expect([path, res.status, res.body.error?.type, res.body.error?.code]).toEqual([path, 403, "permission_error", "test_mode_only"]);
+    }
+    const kase = await h.call("GET", `/v1/med/cases/${ids[0]}`, { key: a.testKey });
+    expect([kase.body.status, kase.body.evidence_requested_at]).toEqual(["open", null]);
+  });
+
   test("no key or a wrong key is 401 on every MED route", async () => {
     for (const path of ["/v1/med/cases", `/v1/med/cases/${ids[0]}`, "/v1/infractions"]) {
       expect((await h.call("GET", path)).status).toBe(401);

@@ -49,6 +49,24 @@ describe("POST /v1/payments/{id}/cancel", () => {
     expect((await h.call("POST", `/v1/payments/${c.id}/cancel`, { key: a.testKey })).body.error.code).toBe("charge_not_cancellable");
   });
 
+  test("a Pix payment received and held by the payer lock (PROCESSING) cannot be cancelled: the payer's money is not in flight", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount({ settings: { payerLockEnabled: true } });
+    const c = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": "held-cancel-0001" },
+      body: { amount: 700, expected_payer_tax_id: "52998224725", customer: { name: "Maria" } },
+    });
+    expect(c.status).toBe(201);
+    const held = await h.call("POST", `/v1/test_helpers/charges/${c.body.id}/pay`, { key: a.testKey, body: { disclose_payer: false } });
+    expect(held.body.status).toBe("processing");
+    const r = await h.call("POST", `/v1/payments/${c.body.id.slice(3)}/cancel`, { key: a.testKey });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe("charge_not_cancellable");
+    expect((await h.call("GET", `/v1/charges/${c.body.id}`, { key: a.testKey })).body.status).toBe("processing");
+    expect(eventTypes(h, c.body.id.slice(3))).not.toContain("charge.failed");
+  });
+
   test("another account's transaction -> 404", async () => {
     const h = createHarness();
     const a = await h.seedAccount();

@@ -39,6 +39,16 @@ describe("refunds (happy paths)", () => {
     expect(charge.body.status).toBe("refunded");
   });
 
+  test("a refund addressed by the ch_ id refunds the same transaction, like GET /v1/payments/{id}/refunds", async () => {
+    const { h, a, p, refund, balance } = await setup(1000);
+    const r = await refund({ amount: 300 }, `ch_${p.id}`);
+    expect(r.status).toBe(201);
+    expect(r.body.transactionId).toBe(p.id);
+    expect(balance()).toMatchObject({ available: 0, pending: 700 });
+    const list = await h.call("GET", `/v1/payments/ch_${p.id}/refunds`, { key: a.testKey });
+    expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([r.body.id]);
+  });
+
   test("sandbox refunds advance by themselves: IN_PROGRESS after 2 s, REFUNDED after 4 s", async () => {
     const { h, a, p, refund } = await setup(1000);
     const r = await refund({ amount: 400 });

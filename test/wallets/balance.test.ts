@@ -102,6 +102,27 @@ describe("GET /v1/wallets/balance?currency= (flat shape)", () => {
     expect(res.body.currency).toBe("BRL");
   });
 
+  test("answers the flat shape for a non-ISO currency the account holds, such as USDT from a payment", async () => {
+    credit(700, "tx_usdt", { currency: "USDT" });
+    const full = await h.call("GET", "/v1/wallets/balance", { key: a.testKey });
+    expect(full.body.balances.map((b: { currency: string }) => b.currency)).toEqual(["BRL", "USDT"]);
+    const res = await h.call("GET", "/v1/wallets/balance?currency=usdt", { key: a.testKey });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(FLAT_KEYS);
+    expect(res.body).toMatchObject({ available: 0, pending: 700, currency: "USDT" });
+    const other = await h.call("GET", "/v1/wallets/balance?currency=USDC", { key: a.testKey });
+    expect(other.status).toBe(400);
+  });
+
+  test.each(["/v1/wallets/balance?curency=USD", "/v1/wallets/balance?currency=USD&page=2", "/v1/wallets?currency=BRL"])(
+    "rejects an unknown query parameter instead of ignoring it: %p -> 400",
+    async (path) => {
+      const res = await h.call("GET", path, { key: a.testKey });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_request" });
+    },
+  );
+
   test.each(["XYZ", "BR", "BRLL", "12A", "", "B%20L", "BRL&currency=USD"])("rejects the malformed or unknown currency %p with 400", async (code) => {
     const res = await h.call("GET", `/v1/wallets/balance?currency=${code}`, { key: a.testKey });
     expect(res.status).toBe(400);

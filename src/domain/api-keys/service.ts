@@ -16,7 +16,7 @@ import { findActiveKeyInAccount, insertKey, listActiveKeys, markRevoked, type Ap
 import { issuedKeyView, keyListItemView } from "./views";
 
 export type KeyMode = "test" | "live";
-/** Longest label (interface.md Limits). */
+/** Longest label in characters (code points; interface.md Limits). */
 export const LABEL_MAX = 64;
 /** Characters of the cleartext kept for display (`ak_test_` + 4). */
 export const PREFIX_LENGTH = 12;
@@ -40,7 +40,7 @@ export function requireManager(actor: Pick<Actor, "role">): void {
 }
 
 function checkLabel(label: string | undefined): void {
-  if (label !== undefined && label.length > LABEL_MAX)
+  if (label !== undefined && [...label].length > LABEL_MAX)
     throw new ApiError("invalid_request", `label must be at most ${LABEL_MAX} characters.`, { param: "label", details: [{ param: "label", message: `At most ${LABEL_MAX} characters.` }] });
 }
 

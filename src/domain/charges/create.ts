@@ -19,6 +19,7 @@ import type { Claim } from "../idempotency/store";
 import { emitTransition } from "./events";
 import { scheduleExpiry } from "./expiry";
 import { consumeProviderFault } from "./faults";
+import { failureBlock } from "./metadata";
 import type { PaymentMethod } from "./model";
 import { accountForCreate, insertTransaction } from "./repo";
 import { checkVelocity } from "./velocity";
@@ -134,9 +135,8 @@ export async function createTransaction(
     if (!(err instanceof ProviderError)) throw err;
     if (err.kind === "unavailable") throw new ApiError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
     if (err.kind === "not_supported") throw new ApiError("unprocessable_entity", err.message);
-    const failure: Record<string, unknown> = { reason: "provider_rejected" };
-    if (err.providerErrorCode) failure.providerErrorCode = err.providerErrorCode;
-    failure.at = iso(now);
+    // The rejected charge never had a Pix QR, hence no expiry and no ttlSeconds.
+    const failure = failureBlock("provider_rejected", err.providerErrorCode, null, iso(now));
     Object.assign(row, {
       status: "REFUSED",
       pixBrCode: null,

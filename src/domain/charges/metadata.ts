@@ -31,3 +31,20 @@ export function sanitizeMetadata(input: unknown, extraReserved: readonly string[
   }
   return out;
 }
+
+/**
+ * The informational `metadata.failure` block (interface.md "Informational charge metadata
+ * blocks"): `{reason, providerErrorCode, ttlSeconds?, at}`. `providerErrorCode` is null when the
+ * provider gave none; `ttlSeconds` (Pix QR lifetime, seconds) is absent when the charge had no expiry.
+ */
+export function failureBlock(
+  reason: string,
+  providerErrorCode: string | null | undefined,
+  ttlSeconds: number | null | undefined,
+  atIso: string,
+): Record<string, unknown> {
+  const failure: Record<string, unknown> = { reason, providerErrorCode: providerErrorCode ?? null };
+  if (ttlSeconds !== null && ttlSeconds !== undefined) failure.ttlSeconds = ttlSeconds;
+  failure.at = atIso;
+  return failure;
+}

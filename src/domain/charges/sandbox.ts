@@ -25,7 +25,7 @@ export interface SimulatedPayment {
 
 /**
  * Pays (or declines) the `pending` sandbox transaction `row`. Throws 400 `invalid_state` when it is
- * not pending, 400 `invalid_request` for a method it does not offer, 403 `test_mode_only` for live rows.
+ * not pending or its `expires_at` has passed (it is expired then), 400 `invalid_request` for a method it does not offer, 403 `test_mode_only` for live rows.
  */
 export function simulatePayment(deps: Deps, row: TransactionRow, input: SimulatedPayment): SettlementResult {
   if (row.livemode) throw new ApiError("test_mode_only", "Only sandbox charges can be paid by simulation.");
@@ -44,7 +44,7 @@ export function simulatePayment(deps: Deps, row: TransactionRow, input: Simulate
     payerTaxId = parsed.value;
   }
   const disclosed = input.disclose_payer !== false;
-  return applySettlementNotice(deps, {
+  const result = applySettlementNotice(deps, {
     transactionId: row.id,
     kind: "paid",
     method,
@@ -54,4 +54,7 @@ export function simulatePayment(deps: Deps, row: TransactionRow, input: Simulate
     payerName: input.payer_name ?? row.customerName ?? null,
     disclosed,
   });
+  // The window passed before the payer paid: the charge just expired (committed), nothing was paid.
+  if (result.outcome === "expired") throw new ApiError("invalid_state", "The charge is expired; only a pending charge can be paid.");
+  return result;
 }

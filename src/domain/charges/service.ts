@@ -120,9 +120,14 @@ export function getCharge(deps: Deps, auth: Auth, id: string): PublicCharge {
 
 const LIST_PARAMS = new Set(["limit", "starting_after", "status", "created_after", "created_before", "customer_id"]);
 
+/**
+ * Epoch ms of an ISO 8601 timestamp. A bare date (`2026-11-20`) is a whole UTC day: its first
+ * millisecond for `created_after`, its last for `created_before` (both bounds inclusive).
+ */
 function parseDate(param: string, value: string): number {
   const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) throw invalidParam(param, `${param} must be an ISO 8601 timestamp.`);
+  if (param === "created_before" && /^\d{4}-\d{2}-\d{2}$/.test(value)) return ms + 86_400_000 - 1;
   return ms;
 }
 

@@ -7,7 +7,8 @@
  * - payer lock applied: other payer's document -> REFUNDED (automatic Pix return addressed by the
  *   end-to-end id, not credited); document not disclosed -> PROCESSING (held, not credited);
  * - declined -> REFUSED with `metadata.failure`; processing -> PROCESSING;
- * - expired -> EXPIRED with `metadata.failure {reason, ttlSeconds, at}`.
+ * - expired -> EXPIRED with `metadata.failure {reason, providerErrorCode: null, ttlSeconds, at}`;
+ *   a payment notice arriving at or after `expires_at` expires the waiting charge instead.
  * Notices that do not apply to the current status are ignored (outcome "ignored"), so repeated
  * or late notices are harmless.
  */
@@ -22,6 +23,7 @@ import { creditChargePayment } from "../ledger/service";
 import { emitTransition } from "./events";
 import { cancelExpiry } from "./expiry";
 import type { PaymentMethod } from "./model";
+import { failureBlock } from "./metadata";
 import { findById, updateTransaction } from "./repo";
 import { rowMetadata } from "./views";
 
@@ -74,25 +76,26 @@ export function applySettlementNoticeIn(deps: Deps, t: Tx, notice: SettlementNot
     return { outcome, row: updated, ...extra };
   };
 
+  const expire = () =>
+    change({ status: "EXPIRED", metadata: withFailure(row, failureBlock("expired", null, row.ttlSeconds, iso(now))) }, "expired");
+
   switch (notice.kind) {
     case "expired": {
       if (!WAITING.has(row.status)) return ignored;
-      const failure: Record<string, unknown> = { reason: "expired" };
-      if (row.ttlSeconds !== null) failure.ttlSeconds = row.ttlSeconds;
-      failure.at = iso(now);
-      return change({ status: "EXPIRED", metadata: withFailure(row, failure) }, "expired");
+      return expire();
     }
     case "processing":
       if (!WAITING.has(row.status) || !offers(row, notice.method)) return ignored;
       return change({ status: "PROCESSING" }, "processing");
     case "declined": {
       if (!(WAITING.has(row.status) || row.status === "PROCESSING") || !offers(row, notice.method)) return ignored;
-      const failure: Record<string, unknown> = { reason: notice.reason ?? "declined" };
-      if (notice.providerErrorCode) failure.providerErrorCode = notice.providerErrorCode;
-      failure.at = iso(now);
+      const failure = failureBlock(notice.reason ?? "declined", notice.providerErrorCode, row.ttlSeconds, iso(now));
       return change({ status: "REFUSED", metadata: withFailure(row, failure) }, "declined");
     }
     case "paid":
+      // Past pix.expires_at the charge is over even if the expiry job has not run yet: the
+      // payment is refused and the charge expires now (the job then finds nothing to do).
+      if (WAITING.has(row.status) && row.expiresAt !== null && now >= row.expiresAt) return expire();
       return applyPaid(deps, t, row, notice, now, change, ignored);
   }
 }

@@ -22,6 +22,19 @@ export function parseCurrency(raw: string): string | null {
   return ISO_4217.has(code) ? code : null;
 }
 
+/**
+ * Currency of a wallet query: a known ISO 4217 code (parseCurrency), or any other code the
+ * payments group accepts (3-8 letters or digits, e.g. `USDT`) that the account holds a balance in
+ * for this mode. Upper case, or null when neither.
+ */
+export function walletCurrency(db: DbOrTx, accountId: string, livemode: boolean, raw: string): string | null {
+  const iso4217 = parseCurrency(raw);
+  if (iso4217) return iso4217;
+  if (!/^[A-Za-z0-9]{3,8}$/.test(raw)) return null;
+  const code = raw.toUpperCase();
+  return listCurrencies(db, accountId, livemode).includes(code) ? code : null;
+}
+
 /** `{currency, available, pending, total}` of one currency. */
 export function balanceItem(currency: string, b: Balance) {
   return { currency, available: b.available, pending: b.pending, total: b.available + b.pending };

@@ -48,8 +48,10 @@ export const REFUND_SCOPE = "POST /v1/payments/{id}/refund";
  * `refund_amount_exceeds_remaining`, `invalid_request` (strategy/fee/key on a method or strategy
  * that has none), `insufficient_balance` (ledger); 409 idempotency conflicts.
  */
-export async function createRefund(deps: Deps, auth: ApiKeyAuth, rawId: string, req: RefundRequest) {
+export async function createRefund(deps: Deps, auth: ApiKeyAuth, id: string, req: RefundRequest) {
   checkIdempotencyKey(req.idempotencyKey, "idempotencyKey");
+  // Like every other payments route (getPayment), a `ch_` prefix is tolerated.
+  const rawId = id.startsWith("ch_") ? id.slice(3) : id;
   return deps.idempotency.run(
     { accountId: auth.accountId, livemode: auth.livemode, scope: REFUND_SCOPE, key: req.idempotencyKey, body: { transactionId: rawId, ...req } },
     (claim) =>

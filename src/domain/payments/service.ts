@@ -14,6 +14,7 @@ import type { TransactionRow } from "../../providers/types";
 import { emitTransition } from "../charges/events";
 import { cancelExpiry } from "../charges/expiry";
 import { CANCELLABLE, type TransactionStatus } from "../charges/model";
+import { failureBlock } from "../charges/metadata";
 import { findScoped, updateTransaction } from "../charges/repo";
 import { rowMetadata } from "../charges/views";
 import { emitLegacy } from "../events/emit";
@@ -28,9 +29,9 @@ export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Transac
 
 /**
  * Cancels a transaction in WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED with
- * `metadata.failure {reason: "cancelled", at}`, `charge.failed` + `payment.failed`; the expiry job
+ * `metadata.failure {reason: "cancelled", providerErrorCode: null, ttlSeconds?, at}`, `charge.failed` + `payment.failed`; the expiry job
  * is dropped. Returns the updated row. Throws 404, or 400 `charge_not_cancellable` otherwise
- * (a paid transaction must be refunded instead).
+ * (a paid transaction must be refunded instead; a received Pix held by the payer lock is not in flight).
  */
 export function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
   const id = getPayment(deps, auth, rawId).id;
@@ -40,8 +41,12 @@ export function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Tran
       const hint = row.status === "PAID" || row.status === "APPROVED" ? " A paid transaction must be refunded instead." : "";
       throw new ApiError("charge_not_cancellable", `A ${row.status} transaction cannot be cancelled.${hint}`);
     }
+    // A PROCESSING Pix with an end-to-end id was received and is held (payer lock, manual review):
+    // the payer's money is not in flight, so cancelling would strand it.
+    if (row.status === "PROCESSING" && row.endToEndId !== null)
+      throw new ApiError("charge_not_cancellable", "This payment was received and is held for review; it cannot be cancelled.");
     const now = deps.clock.nowMs();
-    const metadata = JSON.stringify({ ...rowMetadata(row), failure: { reason: "cancelled", at: iso(now) } });
+    const metadata = JSON.stringify({ ...rowMetadata(row), failure: failureBlock("cancelled", null, row.ttlSeconds, iso(now)) });
     const updated = updateTransaction(t, row.id, { status: "CANCELLED", metadata, updatedAt: now });
     cancelExpiry(deps, t, row.id);
     emitTransition(deps, t, updated, row.status);

@@ -6,8 +6,10 @@ import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictBool, StrictObject, Type } from "../../schemas";
 import { rejectUnknownKeys } from "../../strict-body";
 
-const IssueBody = StrictObject({ label: Type.Optional(Str({ maxLength: LABEL_MAX })), test: Type.Optional(StrictBool()) });
-const RotateBody = StrictObject({ label: Type.Optional(Str({ maxLength: LABEL_MAX })) });
+/** The 64-character limit is checked by the service in characters (code points), not UTF-16 units. */
+const Label = () => Str({ description: `At most ${LABEL_MAX} characters.` });
+const IssueBody = StrictObject({ label: Type.Optional(Label()), test: Type.Optional(StrictBool()) });
+const RotateBody = StrictObject({ label: Type.Optional(Label()) });
 
 export function apiKeyRoutes(deps: Deps) {
   const read = new Elysia().use(bearerAuth(deps)).get("/v1/api-keys", ({ session }) => listKeys(deps.db, session), {

@@ -21,6 +21,9 @@ const EvidenceBody = StrictObject({
   mime_type: Type.String({ description: "image/png, image/jpeg, image/webp, image/gif or application/pdf" }),
 });
 
+/** Routes that take no body (accept, complete): `{}` or nothing; any field is 400 naming it. */
+const NoBody = StrictObject({});
+
 const LIST_DOC =
   "Query: `limit` (1-100, default 25), `starting_after` (a med_ id of one of your cases), `status` " +
   "(open, appealed, accepted, rejected, closed), `type` (med, chargeback, dispute, fraud), `charge_id` (ch_...), " +
@@ -55,7 +58,10 @@ function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
       transform: rejectUnknownKeys(AppealBody),
       ...doc("Appeal an open MED case"),
     })
-    .post("/:id/accept", ({ auth, params }) => toPublicCase(acceptCase(deps, auth, params.id)), doc("Accept an open MED case (final, money_outcome lost)"))
+    .post("/:id/accept", ({ auth, params }) => toPublicCase(acceptCase(deps, auth, params.id)), {
+      transform: rejectUnknownKeys(NoBody),
+      ...doc("Accept an open MED case (final, money_outcome lost)", "No body (a field sent is 400)."),
+    })
     .get("/:id/evidence", ({ auth, params }) => listEvidence(deps, auth, params.id), doc("List confirmed evidence, newest first"))
     .post(
       "/:id/evidence",
@@ -73,6 +79,6 @@ function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
     .post(
       "/:id/evidence/:evidence_id/complete",
       ({ auth, params }) => completeUpload(deps, auth, params.id, params.evidence_id),
-      doc("Evidence step 3: confirm the uploaded file"),
+      { transform: rejectUnknownKeys(NoBody), ...doc("Evidence step 3: confirm the uploaded file", "No body (a field sent is 400).") },
     );
 }

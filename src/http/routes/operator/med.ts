@@ -18,6 +18,6 @@ export function operatorMedRoutes(deps: Deps) {
     .post("/v1/operator/med/cases/:id/resolve", ({ params, body }) => toPublicCase(resolveCase(deps, null, params.id, body.outcome)), {
       body: RulingBody,
       transform: rejectUnknownKeys(RulingBody),
-      detail: { tags: ["operator"], summary: "Rule on a MED case (operations review)" },
+      detail: { tags: ["operator"], security: [{ operator: [] }], summary: "Rule on a MED case (operations review)" },
     });
 }

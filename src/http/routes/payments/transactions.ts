@@ -98,7 +98,7 @@ export function transactionRoutes(deps: Deps) {
       detail: {
         tags,
         summary: "Cancel a transaction",
-        description: "Only WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED (`charge.failed`, `payment.failed`); otherwise 400 `charge_not_cancellable` (paid ones must be refunded).",
+        description: "Only WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED (`charge.failed`, `payment.failed`); otherwise 400 `charge_not_cancellable` (paid ones must be refunded; a Pix already received and held for review by the payer lock is not in flight and cannot be cancelled).",
       },
     })
     .post("/v1/payments/:id/resend-webhook", ({ auth, params }) => resendWebhook(deps, auth, params.id), {

@@ -8,14 +8,15 @@ import { setProviderFaults } from "../../../domain/charges/faults";
 import { simulatePayment } from "../../../domain/charges/sandbox";
 import { getPayment } from "../../../domain/payments/service";
 import { toPublicCharge } from "../../../domain/charges/views";
-import { apiKeyAuth, requireTestMode } from "../../plugins/api-key-auth";
+import { requireTestMode } from "../../plugins/api-key-auth";
+import { testModeOnly } from "./test-mode";
 import { Amount, StrictBool, Str, StrictInt, StrictObject, Type } from "../../schemas";
 
 const tags = ["test_helpers"];
 
 export function chargeTestHelperRoutes(deps: Deps) {
   return new Elysia()
-    .use(apiKeyAuth(deps))
+    .use(testModeOnly(deps))
     .post(
       "/v1/test_helpers/charges/:id/pay",
       ({ auth, params, body }) => {

@@ -2,13 +2,14 @@
 import { Elysia } from "elysia";
 import { StrictInt, StrictObject } from "../../schemas";
 import type { Deps } from "../../../deps";
-import { apiKeyAuth, requireTestMode } from "../../plugins/api-key-auth";
+import { requireTestMode } from "../../plugins/api-key-auth";
+import { testModeOnly } from "./test-mode";
 import { iso } from "../../../lib/clock";
 
 /** Exists only with COFRE_TEST_CLOCK=1 (extensions.md); otherwise the path answers 404. */
 export function clockTestHelperRoutes(deps: Deps) {
   if (!deps.config.testClock) return new Elysia();
-  return new Elysia().use(apiKeyAuth(deps)).post(
+  return new Elysia().use(testModeOnly(deps)).post(
     "/v1/test_helpers/clock/advance",
     async ({ auth, body }) => {
       requireTestMode(auth);

@@ -7,7 +7,8 @@ import type { Deps } from "../../../deps";
 import { Type, StrictObject, Amount } from "../../schemas";
 import { invalidParam } from "../../errors";
 import { rejectUnknownKeys } from "../../strict-body";
-import { apiKeyAuth, requireTestMode } from "../../plugins/api-key-auth";
+import { requireTestMode } from "../../plugins/api-key-auth";
+import { testModeOnly } from "./test-mode";
 import { applyMedNotice, requestEvidence, resolveCase } from "../../../domain/med/service";
 import { parseIsoDate } from "../../../domain/med/list";
 import { MED_CASE_TYPES, MED_METHODS, RULINGS, type MedMethod } from "../../../domain/med/model";
@@ -28,7 +29,7 @@ export const RulingBody = StrictObject({ outcome: Type.Union(RULINGS.map((r) => 
 export function medTestHelperRoutes(deps: Deps) {
   const doc = (summary: string) => ({ tags: ["test_helpers"], summary });
   return new Elysia()
-    .use(apiKeyAuth(deps))
+    .use(testModeOnly(deps))
     .post(
       "/v1/test_helpers/charges/:id/med",
       ({ auth, params, body: sent, set }) => {

@@ -10,14 +10,15 @@ import { tx } from "../../../db/client";
 import { findRefundScoped } from "../../../domain/payments/refund-repo";
 import { applyRefundStatus } from "../../../domain/payments/refunds";
 import { notFound } from "../../errors";
-import { apiKeyAuth, requireTestMode } from "../../plugins/api-key-auth";
+import { requireTestMode } from "../../plugins/api-key-auth";
+import { testModeOnly } from "./test-mode";
 import { StrictObject } from "../../schemas";
 import { rejectUnknownKeys } from "../../strict-body";
 
 const AdvanceBody = StrictObject({ to: t.Union([t.Literal("IN_PROGRESS"), t.Literal("REFUNDED"), t.Literal("FAILED")]) });
 
 export function refundTestHelperRoutes(deps: Deps) {
-  return new Elysia().use(apiKeyAuth(deps)).post(
+  return new Elysia().use(testModeOnly(deps)).post(
     "/v1/test_helpers/refunds/:id/advance",
     ({ auth, params, body }) => {
       requireTestMode(auth);

@@ -3,11 +3,11 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { ApiError } from "../../errors";
-import { flatBalanceView, fullBalanceView, parseCurrency, walletListView } from "../../../domain/ledger/views";
+import { flatBalanceView, fullBalanceView, walletCurrency, walletListView } from "../../../domain/ledger/views";
 
 /**
  * Wallet routes. Without `currency`: the full balance shape; with `currency=<ISO 4217>`: the flat
- * single-currency shape; a malformed or unknown code -> 400 `invalid_currency`. Missing or
+ * single-currency shape; a malformed or unknown code (neither ISO 4217 nor held, e.g. USDT) -> 400 `invalid_currency`. Missing or
  * invalid key -> 401 (never 404). Balances are those of the key's mode only.
  */
 export function walletRoutes(deps: Deps) {
@@ -18,8 +18,9 @@ export function walletRoutes(deps: Deps) {
       ({ auth, query, request }) => {
         if (query.currency === undefined) return fullBalanceView(deps.db, auth.accountId, auth.livemode);
         const repeated = new URL(request.url).searchParams.getAll("currency").length > 1;
-        const currency = repeated ? null : parseCurrency(query.currency);
-        if (!currency) throw new ApiError("invalid_currency", "currency must be a known ISO 4217 code, e.g. BRL.", { param: "currency" });
+        const currency = repeated ? null : walletCurrency(deps.db, auth.accountId, auth.livemode, query.currency);
+        if (!currency)
+          throw new ApiError("invalid_currency", "currency must be a known ISO 4217 code (e.g. BRL) or a currency the account holds (e.g. USDT).", { param: "currency" });
         return flatBalanceView(deps.db, auth.accountId, auth.livemode, currency);
       },
       {
@@ -28,6 +29,8 @@ export function walletRoutes(deps: Deps) {
       },
     )
     .get("/v1/wallets", ({ auth }) => walletListView(deps.db, auth.accountId, auth.livemode), {
+      // No query parameters: an unknown one (e.g. a `currency` filter) is a 400, never ignored.
+      query: t.Object({}),
       detail: { tags: ["wallets"], summary: "Operational wallets of the account, one per currency" },
     });
 }
