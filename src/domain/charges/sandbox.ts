@@ -25,7 +25,8 @@ export interface SimulatedPayment {
 
 /**
  * Pays (or declines) the `pending` sandbox transaction `row`. Throws 400 `invalid_state` when it is
- * not pending or its `expires_at` has passed (it is expired then), 400 `invalid_request` for a method it does not offer, 403 `test_mode_only` for live rows.
+ * not pending or its `expires_at` has passed (it is expired then), 400 `invalid_request` for a
+ * method it does not offer, 403 `test_mode_only` for live rows.
  */
 export function simulatePayment(deps: Deps, row: TransactionRow, input: SimulatedPayment): SettlementResult {
   if (row.livemode) throw new ApiError("test_mode_only", "Only sandbox charges can be paid by simulation.");
