@@ -370,6 +370,8 @@ for (const [k, n] of [...rejections].sort((a, b) => b[1] - a[1])) console.log(` 
 for (const n of notes) console.log(`  note: ${n}`);
 for (const v of violations.slice(0, 50)) console.log(`  VIOLATION: ${v}`);
 console.log(JSON.stringify({ soak: summary }));
+if (violations.length) console.log(`  data dir kept for inspection: ${server.dataDir}`);
+else server.removeData();
 process.exit(violations.length ? 1 : 0);
 
 /** `init` with the server stopped, start it, zero settlement delay via the operator API, log in. */

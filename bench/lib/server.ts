@@ -3,7 +3,7 @@
  * missing, run `init`, start/kill/restart `serve` on 127.0.0.1 with a given data dir, log in,
  * issue a key, read the server's peak RSS (VmHWM) from /proc.
  */
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
@@ -41,7 +41,7 @@ export class CofreServer {
   private env: Record<string, string>;
 
   constructor(opts: ServerOptions = {}) {
-    this.dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "cofre-bench-"));
+    this.dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "cofre-run-"));
     this.port = opts.port ?? freePort();
     this.base = `http://127.0.0.1:${this.port}`;
     this.env = {
@@ -87,6 +87,11 @@ export class CofreServer {
     this.proc.kill(signal);
     await this.proc.exited;
     this.proc = null;
+  }
+
+  /** Deletes the data dir (call after the process is gone). */
+  removeData(): void {
+    rmSync(this.dataDir, { recursive: true, force: true });
   }
 
   /** Peak resident set size of the server process in KiB (VmHWM), or null when unreadable. */

@@ -2,7 +2,7 @@
  * Runs wrk (2 threads, 50 connections by default) and parses requests/s, p50/p99 latency (ms)
  * and the non-2xx count from its `--latency` report. Optional Lua script text for POST bodies.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -32,14 +32,16 @@ function toMs(v: string, unit: string): number {
 export async function wrk(url: string, o: WrkOptions): Promise<WrkResult> {
   const args = ["wrk", `-t${o.threads ?? 2}`, `-c${o.connections ?? 50}`, `-d${o.seconds}s`, "--latency", "--timeout", "10s"];
   for (const [k, v] of Object.entries(o.headers ?? {})) args.push("-H", `${k}: ${v}`);
+  let scriptDir: string | null = null;
   if (o.lua) {
-    const file = join(mkdtempSync(join(tmpdir(), "cofre-wrk-")), "script.lua");
-    writeFileSync(file, o.lua);
-    args.push("-s", file);
+    scriptDir = mkdtempSync(join(tmpdir(), "cofre-wrk-"));
+    writeFileSync(join(scriptDir, "script.lua"), o.lua);
+    args.push("-s", join(scriptDir, "script.lua"));
   }
   args.push(url);
   const p = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  if (scriptDir) rmSync(scriptDir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`wrk failed (${code}): ${err || out}`);
   const pct = (q: string) => {
     const m = new RegExp(`^\\s+${q}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, "m").exec(out);

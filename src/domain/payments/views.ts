@@ -131,19 +131,23 @@ export async function toTransaction(row: TransactionRow, config: Pick<Config, "p
   };
 }
 
-const qrCache = new Map<string, string>();
+const qrCache = new Map<string, Promise<string>>();
 const QR_CACHE_MAX = 2000;
 
-/** `data:image/png;base64,...` QR of a BR Code (small LRU cache: lists render many). */
-export async function qrDataUrl(payload: string): Promise<string> {
+/**
+ * `data:image/png;base64,...` QR of a BR Code. A small LRU of render promises: lists render many,
+ * and concurrent first requests for the same code share one render instead of each starting one.
+ */
+export function qrDataUrl(payload: string): Promise<string> {
   const hit = qrCache.get(payload);
   if (hit) {
     qrCache.delete(payload);
     qrCache.set(payload, hit);
     return hit;
   }
-  const url = await QRCode.toDataURL(payload, { errorCorrectionLevel: "M", margin: 2, width: 256 });
-  qrCache.set(payload, url);
+  const render = QRCode.toDataURL(payload, { errorCorrectionLevel: "M", margin: 2, width: 256 });
+  render.catch(() => qrCache.delete(payload));
+  qrCache.set(payload, render);
   if (qrCache.size > QR_CACHE_MAX) qrCache.delete(qrCache.keys().next().value!);
-  return url;
+  return render;
 }

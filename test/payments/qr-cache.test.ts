@@ -1,0 +1,17 @@
+import { describe, expect, test } from "bun:test";
+import jsQR from "jsqr";
+import { PNG } from "pngjs";
+import { qrDataUrl } from "../../src/domain/payments/views";
+
+describe("the pixQrCode render cache", () => {
+  test("concurrent first requests for one BR Code share a single render", async () => {
+    const code = `000201010212-cache-test-${Math.random()}`;
+    const a = qrDataUrl(code);
+    const b = qrDataUrl(code);
+    expect(a).toBe(b);
+    const url = await a;
+    expect(url.startsWith("data:image/png;base64,")).toBe(true);
+    const png = PNG.sync.read(Buffer.from(url.slice("data:image/png;base64,".length), "base64"));
+    expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(code);
+  });
+});
