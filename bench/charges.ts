@@ -12,51 +12,18 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { accounts, apiKeys } from "../db/schema";
-import { createDeps } from "../src/deps";
-import { newId } from "../src/lib/ids";
-import { randomBase64Url, sha256Hex } from "../src/lib/crypto";
+import { requireWrk, seedTestKey, waitReady } from "./lib/source";
+import { freePort } from "./lib/server";
 
 const seconds = Number(process.argv[2] ?? 10);
 const levels = (process.argv[3] ?? "info,warn").split(",");
 const CONNECTIONS = 50;
 const THREADS = 2;
 
-if (!Bun.which("wrk")) {
-  console.error("bench: wrk not found; install it with `apt-get install -y wrk`");
-  process.exit(1);
-}
+requireWrk();
 
-function seed(dataDir: string): string {
-  const deps = createDeps({ dataDir, config: { logLevel: "silent" } });
-  const now = Date.now();
-  const accountId = newId("account");
-  const key = `ak_test_${randomBase64Url(24)}`;
-  deps.db.insert(accounts).values({ id: accountId, name: "Bench", createdAt: now }).run();
-  deps.db
-    .insert(apiKeys)
-    .values({ id: newId("apiKey"), accountId, mode: "test", fingerprint: sha256Hex(key), prefix: key.slice(0, 12), label: "bench", createdAt: now })
-    .run();
-  deps.db.$client.close();
-  return key;
-}
 
-function freePort(): number {
-  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
 
-async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {}
-    await Bun.sleep(50);
-  }
-  throw new Error(`${url} did not become ready`);
-}
 
 /** 1-minute load average of the box (other engineers' jobs share it). */
 function load(): number {
@@ -135,7 +102,7 @@ async function runLevel(level: string): Promise<Result[]> {
   const dataDir = mkdtempSync(join(tmpdir(), "cofre-bench-charges-"));
   const script = join(dataDir, "post.lua");
   writeFileSync(script, LUA);
-  const key = seed(dataDir);
+  const key = seedTestKey(dataDir);
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = Bun.spawn(["bun", join(import.meta.dir, "../src/main.ts"), "serve"], {

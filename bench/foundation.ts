@@ -11,10 +11,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { accounts, apiKeys } from "../db/schema";
-import { createDeps } from "../src/deps";
-import { newId } from "../src/lib/ids";
-import { randomBase64Url, sha256Hex } from "../src/lib/crypto";
+import { requireWrk, seedTestKey, waitReady } from "./lib/source";
+import { freePort } from "./lib/server";
 
 const seconds = Number(process.argv[2] ?? 10);
 const CONNECTIONS = 50;
@@ -28,42 +26,10 @@ interface Result {
   non2xx: number;
 }
 
-if (!Bun.which("wrk")) {
-  console.error("bench: wrk not found; install it with `apt-get install -y wrk`");
-  process.exit(1);
-}
+requireWrk();
 
-/** Seeds an account and a test key directly in the database; returns the key in clear. */
-function seed(dataDir: string): string {
-  const deps = createDeps({ dataDir, config: { logLevel: "silent" } });
-  const now = Date.now();
-  const accountId = newId("account");
-  const key = `ak_test_${randomBase64Url(24)}`;
-  deps.db.insert(accounts).values({ id: accountId, name: "Bench", createdAt: now }).run();
-  deps.db
-    .insert(apiKeys)
-    .values({ id: newId("apiKey"), accountId, mode: "test", fingerprint: sha256Hex(key), prefix: key.slice(0, 12), label: "bench", createdAt: now })
-    .run();
-  deps.db.$client.close();
-  return key;
-}
 
-function freePort(): number {
-  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
 
-async function waitReady(base: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) return;
-    } catch {}
-    await Bun.sleep(50);
-  }
-  throw new Error("server did not become ready");
-}
 
 function toMs(v: string): string {
   const m = /^([\d.]+)(us|ms|s)$/.exec(v);
@@ -85,7 +51,7 @@ async function wrk(name: string, url: string, headers: string[] = []): Promise<R
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "cofre-bench-"));
-const key = seed(dataDir);
+const key = seedTestKey(dataDir);
 const port = freePort();
 const base = `http://127.0.0.1:${port}`;
 const server = Bun.spawn(["bun", join(import.meta.dir, "../src/main.ts"), "serve"], {
@@ -102,7 +68,7 @@ const server = Bun.spawn(["bun", join(import.meta.dir, "../src/main.ts"), "serve
 });
 
 try {
-  await waitReady(base);
+  await waitReady(`${base}/readyz`);
   const ping = await fetch(`${base}/v1/ping`, { headers: { apikey: key } });
   if (ping.status !== 200) throw new Error(`GET /v1/ping answered ${ping.status}`);
   const results = [await wrk("GET /healthz", `${base}/healthz`), await wrk("GET /v1/ping (apikey)", `${base}/v1/ping`, [`apikey: ${key}`])];
