@@ -16,7 +16,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, CofreServer, ensureBinary, freePort, loginAndKey, ROOT } from "./lib/server";
+import { api, cliInit, CofreServer, ensureBinary, freePort, loginAndKey, ROOT } from "./lib/server";
 import { wrk, type WrkResult } from "./lib/wrk";
 
 const SECONDS = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 5);
@@ -60,9 +60,7 @@ await ensureBinary(process.env.BENCH_REBUILD === "1");
 // ---- Cofre ------------------------------------------------------------------------------------
 const OPERATOR = "bench_operator_token_0123456789";
 const server = new CofreServer({ env: { COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "warn" } });
-const init = await server.cli(["init", "--email", "bench@example.com", "--password", "bench password 123", "--account-name", "Bench"]);
-if (init.code !== 0) throw new Error(`init failed: ${init.stderr}`);
-const accountId = JSON.parse(init.stdout.trim().split("\n").pop()!).account_id as string;
+const accountId = await cliInit(server, "bench@example.com", "bench password 123", "Bench");
 await server.start();
 const { testKey } = await loginAndKey(server.base, "bench@example.com", "bench password 123");
 const auth = { apikey: testKey };

@@ -20,7 +20,7 @@
  */
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { api, CofreServer, ensureBinary, loginAndKey, type Merchant } from "./lib/server";
+import { api, cliInit, CofreServer, ensureBinary, loginAndKey, type Merchant } from "./lib/server";
 
 const SECONDS = Number(process.argv[2] ?? process.env.SOAK_SECONDS ?? 60);
 const WORKERS = 4;
@@ -376,9 +376,7 @@ process.exit(violations.length ? 1 : 0);
 
 /** `init` with the server stopped, start it, zero settlement delay via the operator API, log in. */
 async function initMerchantWithServer(): Promise<Merchant> {
-  const init = await server.cli(["init", "--email", "soak@example.com", "--password", "soak password 123", "--account-name", "Soak Loja"]);
-  if (init.code !== 0) throw new Error(`cofre init failed: ${init.stderr}`);
-  const accountId = JSON.parse(init.stdout.trim().split("\n").pop()!).account_id as string;
+  const accountId = await cliInit(server, "soak@example.com", "soak password 123", "Soak Loja");
   await server.start();
   const op = await api(server.base, "PATCH", `/v1/operator/accounts/${accountId}`, { bearer: OPERATOR_TOKEN, body: { settlement_delay_seconds: 0 } });
   if (op.status !== 200) notes.push(`operator settings answered ${op.status}: refunds may meet insufficient_balance`);

@@ -135,12 +135,11 @@ export interface Merchant {
   testKey: string;
 }
 
-/** `cofre init` (server stopped or running), then login and issue a test key through the API. */
-export async function initMerchant(server: CofreServer, email = "soak@example.com", password = "soak password 123"): Promise<Merchant> {
-  const init = await server.cli(["init", "--email", email, "--password", password, "--account-name", "Bench Loja"]);
+/** Runs `cofre init` on the server's data dir (server stopped or running); returns the new account id. */
+export async function cliInit(server: CofreServer, email: string, password: string, accountName: string): Promise<string> {
+  const init = await server.cli(["init", "--email", email, "--password", password, "--account-name", accountName]);
   if (init.code !== 0) throw new Error(`cofre init failed: ${init.stderr}`);
-  const accountId = JSON.parse(init.stdout.trim().split("\n").pop()!).account_id as string;
-  return { email, password, accountId, ...(await loginAndKey(server.base, email, password)) };
+  return JSON.parse(init.stdout.trim().split("\n").pop()!).account_id as string;
 }
 
 /** Logs in and issues a test key; needs the server running. */

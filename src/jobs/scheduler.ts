@@ -7,7 +7,6 @@
  * one timer computation per event-loop turn however many jobs finished in it, and claims only
  * after the turn's group commit (src/db/group-commit.ts) has committed.
  */
-import type { Statement } from "bun:sqlite";
 import { and, eq, sql } from "drizzle-orm";
 import { jobs } from "../../db/schema";
 import type { Db, DbOrTx } from "../db/client";
@@ -61,6 +60,13 @@ interface Registered {
 
 const MAX_TIMER_MS = 60_000;
 
+/** What a job kind gets when it was registered without options (or was never registered). */
+const DEFAULTS: Omit<Registered, "handler"> = {
+  maxAttempts: 25,
+  leaseMs: 120_000,
+  backoff: (n) => Math.min(2 ** n, 3600),
+};
+
 export class Scheduler {
   private handlers = new Map<string, Registered>();
   private inflight = new Map<string, Promise<void>>();
@@ -82,9 +88,9 @@ export class Scheduler {
     if (this.handlers.has(kind)) throw new Error(`job kind ${kind} registered twice`);
     this.handlers.set(kind, {
       handler,
-      maxAttempts: opts.maxAttempts ?? 25,
-      leaseMs: (opts.leaseSeconds ?? 120) * 1000,
-      backoff: opts.backoff ?? ((n) => Math.min(2 ** n, 3600)),
+      maxAttempts: opts.maxAttempts ?? DEFAULTS.maxAttempts,
+      leaseMs: opts.leaseSeconds === undefined ? DEFAULTS.leaseMs : opts.leaseSeconds * 1000,
+      backoff: opts.backoff ?? DEFAULTS.backoff,
     });
   }
 
@@ -98,16 +104,8 @@ export class Scheduler {
     const dueAt = due === undefined ? now : typeof due === "number" && Number.isSafeInteger(due) ? due : new Date(due).getTime();
     // A prepared statement on the single connection runs inside the caller's open transaction `t`.
     void t;
-    this.insertJob().run(newId("job"), input.kind, JSON.stringify(input.payload ?? {}), dueAt, input.dedupeKey ?? null, now);
+    this.q().insert.run(newId("job"), input.kind, JSON.stringify(input.payload ?? {}), dueAt, input.dedupeKey ?? null, now);
     if (this.running) queueMicrotask(() => this.arm(dueAt));
-  }
-
-  private insertStmt: Statement | null = null;
-  /** `INSERT ... ON CONFLICT DO NOTHING` of one job row, prepared once (create hot path). */
-  private insertJob(): Statement {
-    return (this.insertStmt ??= this.db.$client.prepare(
-      "insert into jobs (id, kind, payload, due_at, dedupe_key, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing",
-    ));
   }
 
   /** Removes the queued job with `dedupeKey` (e.g. an expiry made moot by payment). */
@@ -198,20 +196,20 @@ export class Scheduler {
     return (this.stmts ??= prepareStatements(this.db));
   }
 
-  private claim(limit: number): (JobRow & { leaseMs: number })[] {
+  private claim(limit: number): JobRow[] {
     const now = this.clock.nowMs();
     const q = this.q();
     return tx(this.db, () => {
       // A job still running here is never started twice, even past its lease: fetch enough
       // rows to skip the in-flight ones.
       const rows = q.due.all(now, now, limit + this.inflight.size);
-      const out: (JobRow & { leaseMs: number })[] = [];
+      const out: JobRow[] = [];
       for (const r of rows) {
         if (out.length >= limit) break;
         if (this.inflight.has(r.id)) continue;
-        const leaseMs = this.handlers.get(r.kind)?.leaseMs ?? 120_000;
+        const leaseMs = (this.handlers.get(r.kind) ?? DEFAULTS).leaseMs;
         q.lease.run(now + leaseMs, r.attempts + 1, r.id);
-        out.push({ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts + 1, dueAt: r.dueAt, leaseMs });
+        out.push({ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts + 1, dueAt: r.dueAt });
       }
       return out;
     });
@@ -225,10 +223,9 @@ export class Scheduler {
       outcome = await reg.handler(job);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      const maxAttempts = reg?.maxAttempts ?? 25;
+      const { maxAttempts, backoff } = reg ?? DEFAULTS;
       const dead = job.attempts >= maxAttempts;
       this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempts, dead, err: message }, "job failed");
-      const backoff = reg?.backoff ?? ((n: number) => Math.min(2 ** n, 3600));
       const dueAt = this.clock.nowMs() + backoff(job.attempts) * 1000;
       this.q().fail.run(message.slice(0, 1000), dead ? "dead" : "queued", dueAt, job.id);
       if (!dead) this.arm(dueAt);
@@ -283,10 +280,14 @@ interface DueRow {
   dueAt: number;
 }
 
-/** The scheduler's per-job statements, prepared once per scheduler (one claim, one outcome per job). */
+/** The scheduler's per-job statements, prepared once per scheduler (enqueue, claim, one outcome per job). */
 function prepareStatements(db: Db) {
   const c = db.$client;
   return {
+    /** One job row (args: id, kind, payload, dueAt, dedupeKey, createdAt); a live duplicate dedupe key is ignored. */
+    insert: c.prepare<unknown, [string, string, string, number, string | null, number]>(
+      "insert into jobs (id, kind, payload, due_at, dedupe_key, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing",
+    ),
     /** Claimable now (args: now, now, limit), oldest due first; rides the (state, due_at) index. */
     due: c.prepare<DueRow, [number, number, number]>(
       "select id, kind, payload, attempts, due_at as dueAt from jobs where state = 'queued' and due_at <= ? and (lease_until is null or lease_until < ?) order by due_at limit ?",

@@ -149,7 +149,7 @@ describe("what is stored", () => {
         throw new Error("side effect failed");
       }),
     ).toThrow("side effect failed");
-    expect(h.deps.idempotency.isCompleted(begun.claim)).toBe(false);
+    expect(h.deps.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.id, begun.claim.id)).all()).toHaveLength(0);
   });
 
   test("records are kept for 24 h and then pruned by the job", async () => {

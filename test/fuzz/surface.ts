@@ -43,18 +43,6 @@ export function fillPath(path: string, fill: (name: string) => string): string {
  */
 export const LOG_TABLES = new Set(["request_logs", "sqlite_sequence", "__drizzle_migrations"]);
 
-/** `{table: rowCount}` for every table of the database except `exclude`. */
-export function tableCounts(h: Harness, exclude: Set<string> = LOG_TABLES): Record<string, number> {
-  const db = h.deps.db.$client;
-  const names = db.query("select name from sqlite_master where type = 'table' order by name").all() as { name: string }[];
-  const out: Record<string, number> = {};
-  for (const { name } of names) {
-    if (exclude.has(name) || name.startsWith("sqlite_")) continue;
-    out[name] = (db.query(`select count(*) as n from "${name.replaceAll('"', '""')}"`).get() as { n: number }).n;
-  }
-  return out;
-}
-
 /**
  * `{table: digest}` of every row of every table except `exclude` (rows hashed in rowid order), so
  * an UPDATE shows as well as an INSERT or DELETE. Meant for small test databases.

@@ -5,7 +5,7 @@ import { expectLedgerBalanced, ledgerBalance } from "../support/ledger";
 import { tx } from "../../src/db/client";
 import { ApiError } from "../../src/http/errors";
 import { creditChargePayment, debitRefund, getBalance, holdMed, LEDGER_RELEASE_JOB, restoreRefund, settleMedHold } from "../../src/domain/ledger";
-import { LedgerInvariantError } from "../../src/domain/ledger/post";
+import { LedgerInvariantError, postEntry } from "../../src/domain/ledger/post";
 import { ledgerEntries, ledgerLines } from "../../db/schema";
 import { eq } from "drizzle-orm";
 
@@ -256,5 +256,23 @@ describe("test and live separation", () => {
       tx(h.deps.db, (t) => debitRefund(h.deps, t, { accountId: a.accountId, livemode: true, currency: "BRL", amount: 500, refundId: "re_x", transactionId: "tx_test" })),
     ).toThrow(ApiError);
     expectLedgerBalanced(h.deps);
+  });
+});
+
+describe("postEntry's balance rules", () => {
+  function post(lines: { ledgerAccount: "available" | "pending" | "retained" | "platform_fee_revenue" | "external_payer"; amount: number; trancheId?: string }[], allowNegativeAvailable = false) {
+    return tx(h.deps.db, (t) =>
+      postEntry(t, { accountId: a.accountId, livemode: false, currency: "BRL", kind: "test", causeKind: "test", causeId: "c1", idempotencyKey: "test:c1", lines, allowNegativeAvailable, now: h.clock.nowMs() }),
+    );
+  }
+
+  test("refuses to drive retained, platform revenue or (without a MED hold) available below zero, writing nothing", () => {
+    expect(() => post([{ ledgerAccount: "retained", amount: -1 }, { ledgerAccount: "external_payer", amount: 1 }])).toThrow(LedgerInvariantError);
+    expect(() => post([{ ledgerAccount: "platform_fee_revenue", amount: -1 }, { ledgerAccount: "external_payer", amount: 1 }])).toThrow(LedgerInvariantError);
+    expect(() => post([{ ledgerAccount: "available", amount: -1 }, { ledgerAccount: "external_payer", amount: 1 }])).toThrow(LedgerInvariantError);
+    expect(() => post([{ ledgerAccount: "pending", amount: -1, trancheId: "tr_x" }, { ledgerAccount: "external_payer", amount: 1 }])).toThrow(LedgerInvariantError);
+    expect(h.deps.db.select().from(ledgerEntries).all()).toHaveLength(0);
+    expect(post([{ ledgerAccount: "available", amount: -1 }, { ledgerAccount: "retained", amount: 1 }], true)).toBeString();
+    expect(ledgerBalance(h.deps, a.accountId)).toEqual({ available: -1, pending: 0, retained: 1 });
   });
 });

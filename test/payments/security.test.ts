@@ -85,6 +85,20 @@ describe("authentication and scoping of every route", () => {
     expect((await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body.status).toBe("WAITING_PAYMENT");
   });
 
+  test("a ch_ prefix is tolerated; a malformed or unknown id answers 404 No such transaction on every per-transaction route", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const p = await createPayment(h, a);
+    expect((await h.call("GET", `/v1/payments/ch_${p.id}`, { key: a.testKey })).body.id).toBe(p.id);
+    for (const id of ["not-an-id", p.id.toUpperCase(), "0".repeat(32), `ch_${"0".repeat(32)}`]) {
+      for (const [method, path, body] of routes(id).slice(4)) {
+        const r = await h.call(method, path, { key: a.testKey, body });
+        expect(r.status).toBe(404);
+        expect(r.body.error).toMatchObject({ code: "not_found", message: "No such transaction." });
+      }
+    }
+  });
+
   test("the sandbox checkout endpoints do not exist for unknown ids", async () => {
     const h = createHarness();
     const none = "a".repeat(32);

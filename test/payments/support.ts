@@ -4,7 +4,10 @@ import { and, eq } from "drizzle-orm";
 import { events, transactions } from "../../db/schema";
 import type { Harness, SeededAccount } from "../support/harness";
 
-/** Fields no /v1/payments response may carry (interface.md "never returned"). */
+/**
+ * Fields no /v1/payments response may carry (interface.md "never returned"). Copied from the spec
+ * on purpose, not imported from src: the oracle must not change when the code under test does.
+ */
 export const FORBIDDEN = [
   "provider",
   "providerAccountId",

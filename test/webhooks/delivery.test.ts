@@ -22,18 +22,22 @@ function realtimeHarness(): Harness {
   deterministic(h);
   return h;
 }
+/** Seeds an account, registers one endpoint for `eventType`, emits, drains, and returns the one request received. */
+async function deliverOne<T>(h: Harness, eventType: string, emit: (accountId: string) => T) {
+  const a = await h.seedAccount();
+  const rx = receiver();
+  const ep = await register(h, a.testKey, rx.url, [eventType]);
+  const evt = emit(a.accountId);
+  await h.deps.jobs.drain();
+  expect(rx.requests).toHaveLength(1);
+  return { a, ep, evt, ...rx.requests[0]! };
+}
 const DELIVERY_KEYS = ["attempts", "createdAt", "deliveredAt", "endpointId", "eventType", "id", "lastError", "lastResponseBody", "lastStatusCode", "maxAttempts", "nextRetryAt", "payload", "status", "updatedAt"];
 
 describe("webhook delivery: envelopes and signatures", () => {
   test("a canonical event is delivered with headers both libraries verify", async () => {
     const h = realtimeHarness();
-    const a = await h.seedAccount();
-    const rx = receiver();
-    const ep = await register(h, a.testKey, rx.url, ["charge.paid"]);
-    const evt = emitChargePaid(h, a.accountId, false, chargeObject("ch_abc"));
-    await h.deps.jobs.drain();
-    expect(rx.requests).toHaveLength(1);
-    const { headers, body } = rx.requests[0]!;
+    const { a, ep, evt, headers, body } = await deliverOne(h, "charge.paid", (acc) => emitChargePaid(h, acc, false, chargeObject("ch_abc")));
     const envelope = JSON.parse(body);
     expect(Object.keys(envelope).sort()).toEqual(["api_version", "created_at", "data", "id", "object", "type"]);
     expect(envelope).toMatchObject({ id: evt, object: "event", type: "charge.paid", data: { object: chargeObject("ch_abc") } });
@@ -58,12 +62,7 @@ describe("webhook delivery: envelopes and signatures", () => {
     const h = createHarness({}, "2026-01-01T00:00:00.000Z");
     deterministic(h);
     h.clock.advance(3 * 86400);
-    const a = await h.seedAccount();
-    const rx = receiver();
-    const ep = await register(h, a.testKey, rx.url, ["charge.paid"]);
-    const evt = emitChargePaid(h, a.accountId, false, chargeObject("ch_late"));
-    await h.deps.jobs.drain();
-    const { headers, body } = rx.requests[0]!;
+    const { ep, evt, headers, body } = await deliverOne(h, "charge.paid", (acc) => emitChargePaid(h, acc, false, chargeObject("ch_late")));
     const event = await stripe.webhooks.constructEventAsync(body, headers["x-cofre-signature"]!, ep.secret);
     expect(event.id).toBe(evt);
     expect(() => new Webhook(Buffer.from(ep.secret).toString("base64")).verify(body, headers)).not.toThrow();
@@ -71,12 +70,7 @@ describe("webhook delivery: envelopes and signatures", () => {
 
   test("a legacy event carries sha256= over the raw body and the Standard Webhooks headers", async () => {
     const h = realtimeHarness();
-    const a = await h.seedAccount();
-    const rx = receiver();
-    const ep = await register(h, a.testKey, rx.url, ["payment.completed"]);
-    emitPaymentCompleted(h, a.accountId);
-    await h.deps.jobs.drain();
-    const { headers, body } = rx.requests[0]!;
+    const { ep, headers, body } = await deliverOne(h, "payment.completed", (acc) => emitPaymentCompleted(h, acc));
     expect(JSON.parse(body)).toEqual({
       event: "payment.completed",
       data: { transactionId: "0193deadbeef", amount: 1500, status: "PAID", previousStatus: "WAITING_PAYMENT", paidWith: "PIX", platformFee: 30, occurredAt: "2026-11-20T12:00:00.000Z" },
@@ -88,12 +82,7 @@ describe("webhook delivery: envelopes and signatures", () => {
 
   test("a MED event uses the canonical signature scheme", async () => {
     const h = realtimeHarness();
-    const a = await h.seedAccount();
-    const rx = receiver();
-    const ep = await register(h, a.testKey, rx.url, ["med_case.created"]);
-    emitMedCreated(h, a.accountId);
-    await h.deps.jobs.drain();
-    const { headers, body } = rx.requests[0]!;
+    const { ep, headers, body } = await deliverOne(h, "med_case.created", (acc) => emitMedCreated(h, acc));
     expect(JSON.parse(body).type).toBe("med_case.created");
     expect(await stripe.webhooks.signature!.verifyHeaderAsync(body, headers["x-cofre-signature"]!, ep.secret)).toBe(true);
   });

@@ -15,10 +15,6 @@ export function findUserByEmail(db: DbOrTx, email: string): UserRow | undefined 
   return db.select().from(users).where(eq(users.email, email)).get();
 }
 
-export function findUser(db: DbOrTx, id: string): UserRow | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
-}
-
 export function insertAccount(db: DbOrTx, row: typeof accounts.$inferInsert): void {
   db.insert(accounts).values(row).run();
 }

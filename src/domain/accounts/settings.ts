@@ -2,6 +2,7 @@
 import { eq } from "drizzle-orm";
 import { accounts } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
+import { findAccount, type AccountRow } from "./repo";
 
 export interface AccountSettings {
   payer_lock_enabled: boolean;
@@ -20,8 +21,12 @@ export interface AccountSettings {
 
 /** Settings of `accountId`, or undefined when the account does not exist. */
 export function getAccountSettings(db: DbOrTx, accountId: string): AccountSettings | undefined {
-  const a = db.select().from(accounts).where(eq(accounts.id, accountId)).get();
-  if (!a) return undefined;
+  const a = findAccount(db, accountId);
+  return a && settingsOf(a);
+}
+
+/** The settings held in an account row. */
+export function settingsOf(a: AccountRow): AccountSettings {
   return {
     payer_lock_enabled: a.payerLockEnabled,
     default_expires_in: a.defaultExpiresIn,

@@ -6,15 +6,6 @@ import type { Db, DbOrTx } from "../../db/client";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
-/** The active (not revoked) key with this fingerprint, or undefined. */
-export function findActiveKeyByFingerprint(db: DbOrTx, fingerprint: string): ApiKeyRow | undefined {
-  return db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.fingerprint, fingerprint), isNull(apiKeys.revokedAt)))
-    .get();
-}
-
 function prepareLookup(db: Db): Statement {
   return db.$client.prepare(`select id, account_id as "accountId", mode from api_keys where fingerprint = ? and revoked_at is null`);
 }

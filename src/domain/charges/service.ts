@@ -98,11 +98,14 @@ export function parseChargeId(id: string): string | null {
   return /^[0-9a-f]{32}$/.test(raw) ? raw : null;
 }
 
-/** The caller's transaction `id` (`ch_` or raw) whatever its methods, or 404 `not_found`. */
-export function getTransactionRow(deps: Deps, auth: Auth, id: string): TransactionRow {
+/**
+ * The caller's transaction `id` (`ch_` or raw) whatever its methods, or 404 `not_found` ("No such
+ * `what`."). Also the lookup of every `/v1/payments/{id}` route (getPayment).
+ */
+export function getTransactionRow(deps: Deps, auth: Auth, id: string, what = "charge"): TransactionRow {
   const raw = parseChargeId(id);
   const row = raw ? findScoped(deps.db, auth.accountId, auth.livemode, raw) : undefined;
-  if (!row) throw notFound("charge");
+  if (!row) throw notFound(what);
   return row;
 }
 

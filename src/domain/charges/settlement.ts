@@ -25,6 +25,7 @@ import { cancelExpiry } from "./expiry";
 import type { PaymentMethod } from "./model";
 import { failureBlock } from "./metadata";
 import { findById, updateTransaction } from "./repo";
+import { methodDetails, offeredMethods } from "../payments/views";
 import { rowMetadata } from "./views";
 
 export type SettlementNotice =
@@ -154,11 +155,7 @@ function applyPaid(
 }
 
 function offers(row: TransactionRow, method: string): boolean {
-  try {
-    return (JSON.parse(row.paymentMethods) as string[]).includes(method);
-  } catch {
-    return false;
-  }
+  return offeredMethods(row).includes(method);
 }
 
 function withFailure(row: TransactionRow, failure: Record<string, unknown>): string {
@@ -166,9 +163,6 @@ function withFailure(row: TransactionRow, failure: Record<string, unknown>): str
 }
 
 function withDetail(row: TransactionRow, method: string, patch: Record<string, unknown>): string {
-  let details: Record<string, Record<string, unknown>> = {};
-  try {
-    details = JSON.parse(row.methodDetails) ?? {};
-  } catch {}
+  const details = methodDetails(row);
   return JSON.stringify({ ...details, [method]: { ...(details[method] ?? {}), ...patch } });
 }

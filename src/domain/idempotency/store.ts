@@ -53,11 +53,10 @@ export function checkIdempotencyKey(key: unknown, param = "Idempotency-Key"): st
 /** An in-flight claim of this process (the in-memory lock). */
 interface Inflight {
   claim: OwnedClaim;
-  requestHash: string;
   lockedUntil: number;
 }
 
-/** What a claim of this store carries to write the completed record. */
+/** What a claim of this store carries to write the completed record (every claim comes from `begin`). */
 interface OwnedClaim extends Claim {
   accountId: string;
   livemode: boolean;
@@ -90,8 +89,6 @@ function prepare(db: Db) {
        on conflict (account_id, livemode, scope, key) do update set
          state = 'completed', response_status = excluded.response_status, response_body = excluded.response_body, locked_until = null`,
     ),
-    completeById: c.prepare("update idempotency_keys set state = 'completed', response_status = ?, response_body = ?, locked_until = null where id = ?"),
-    state: c.prepare("select state from idempotency_keys where id = ?"),
     release: c.prepare("delete from idempotency_keys where id = ? and state = 'in_progress'"),
     prune: c.prepare("delete from idempotency_keys where created_at < ?"),
   } satisfies Record<string, Statement>;
@@ -124,7 +121,7 @@ export class IdempotencyStore {
     if (row?.state === "completed") return { kind: "replay", status: row.response_status!, body: JSON.parse(row.response_body!) };
     const k = mapKey(req);
     const held = this.inflight.get(k);
-    if (held && held.requestHash !== hash) throw reused();
+    if (held && held.claim.requestHash !== hash) throw reused();
     if (held && held.lockedUntil > now) throw inUse();
     if (row && (row.locked_until ?? 0) > now) throw inUse();
     // Free, or the first request died mid-flight (lock expired): take the claim over.
@@ -138,7 +135,7 @@ export class IdempotencyStore {
       createdAt: now,
     };
     if (this.inflight.size >= SWEEP_AT) this.sweep(now);
-    this.inflight.set(k, { claim, requestHash: hash, lockedUntil: now + LOCK_MS });
+    this.inflight.set(k, { claim, lockedUntil: now + LOCK_MS });
     return { kind: "claimed", claim };
   }
 
@@ -147,15 +144,8 @@ export class IdempotencyStore {
     // Prepared statements run on the single connection, i.e. inside the caller's open transaction `t`.
     void t;
     const c = claim as OwnedClaim;
-    const json = JSON.stringify(body);
-    if (c.scope === undefined) this.st.completeById.run(status, json, c.id);
-    else this.st.complete.run(c.id, c.accountId, c.livemode ? 1 : 0, c.scope, c.key, c.requestHash, status, json, c.createdAt);
+    this.st.complete.run(c.id, c.accountId, c.livemode ? 1 : 0, c.scope, c.key, c.requestHash, status, JSON.stringify(body), c.createdAt);
     c.completed = true;
-  }
-
-  /** True when the completed record of the claim is stored (reads the database). */
-  isCompleted(claim: Claim): boolean {
-    return (this.st.state.get(claim.id) as { state: string } | null)?.state === "completed";
   }
 
   /** Drops an unfinished claim (the request failed; errors are not stored). */
@@ -198,7 +188,6 @@ export class IdempotencyStore {
   /** Removes the in-memory lock of `claim` (when it still owns it). */
   private forget(claim: Claim): void {
     const c = claim as OwnedClaim;
-    if (c.scope === undefined) return;
     const k = mapKey(c);
     if (this.inflight.get(k)?.claim === c) this.inflight.delete(k);
   }

@@ -1,19 +1,19 @@
 /**
  * Balance reads for the wallet endpoints: O(1) per currency (three materialised rows plus one
- * indexed lookup of the next pending tranche), never a journal scan. Raw statements prepared once
- * per connection: the wallet routes are hot, and drizzle's per-call query building cost ~20x the
- * queries themselves here.
+ * indexed lookup of the earliest release time of open tranches and their sum), never a journal
+ * scan. Raw statements prepared once per connection: the wallet routes are hot, and drizzle's
+ * per-call query building cost ~20x the queries themselves here.
  */
 import type { Database, Statement } from "bun:sqlite";
 import type { DbOrTx } from "../../db/client";
 import type { Balance } from "./index";
+import { MERCHANT_ACCOUNTS } from "./post";
 
-const MERCHANT = "ledger_account in ('available', 'pending', 'retained')";
+const MERCHANT = `ledger_account in (${MERCHANT_ACCOUNTS.map((a) => `'${a}'`).join(", ")})`;
 
 interface BalanceStatements {
   rows: Statement<{ ledger_account: string; balance: number }>;
-  next: Statement<{ at: number }>;
-  nextSum: Statement<{ sum: number }>;
+  next: Statement<{ at: number; sum: number }>;
   currencies: Statement<{ currency: string }>;
 }
 
@@ -27,8 +27,7 @@ function statements(db: DbOrTx): BalanceStatements {
     const open = "account_id = ?1 and livemode = ?2 and currency = ?3 and released_at is null and remaining > 0";
     s = {
       rows: client.prepare(`select ledger_account, balance from ledger_balances where account_id = ?1 and livemode = ?2 and currency = ?3 and ${MERCHANT}`),
-      next: client.prepare(`select release_at as at from ledger_tranches where ${open} order by release_at asc limit 1`),
-      nextSum: client.prepare(`select coalesce(sum(remaining), 0) as sum from ledger_tranches where ${open} and release_at = ?4`),
+      next: client.prepare(`select release_at as at, sum(remaining) as sum from ledger_tranches where ${open} group by release_at order by release_at asc limit 1`),
       currencies: client.prepare(`select distinct currency from ledger_balances where account_id = ?1 and livemode = ?2 and ${MERCHANT} order by currency`),
     };
     cache.set(client, s);
@@ -51,7 +50,7 @@ export function getBalance(db: DbOrTx, accountId: string, livemode: boolean, cur
     pending: by.get("pending") ?? 0,
     retained: by.get("retained") ?? 0,
     nextReleaseAt: next?.at ?? null,
-    nextReleaseAmount: next ? s.nextSum.get(accountId, mode, currency, next.at)!.sum : null,
+    nextReleaseAmount: next?.sum ?? null,
   };
 }
 

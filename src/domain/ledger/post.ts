@@ -15,8 +15,8 @@ export type LedgerAccount = "available" | "pending" | "retained" | "platform_fee
 /** The merchant-owned ledger accounts (what the wallet endpoints show). */
 export const MERCHANT_ACCOUNTS: readonly LedgerAccount[] = ["available", "pending", "retained"];
 
-/** Ledger accounts that may never hold a negative balance. */
-const NEVER_NEGATIVE: readonly LedgerAccount[] = ["pending", "retained", "platform_fee_revenue"];
+/** Ledger accounts that may never hold a negative balance (verifyLedger reports them; postEntry lets only `external_payer` and, for MED holds, `available` go negative). */
+export const NEVER_NEGATIVE: readonly LedgerAccount[] = ["pending", "retained", "platform_fee_revenue"];
 
 /** A broken ledger rule (a bug in the caller, not a client error). */
 export class LedgerInvariantError extends Error {}
@@ -131,8 +131,7 @@ export function postEntry(t: Tx, e: EntryInput): string | null {
     const after = row!.balance;
     if (l.amount < 0 && after < 0) {
       const negativeOk = l.ledgerAccount === "external_payer" || (l.ledgerAccount === "available" && e.allowNegativeAvailable);
-      if (!negativeOk || NEVER_NEGATIVE.includes(l.ledgerAccount))
-        throw new LedgerInvariantError(`ledger account ${l.ledgerAccount} of ${e.accountId} would go negative (${after})`);
+      if (!negativeOk) throw new LedgerInvariantError(`ledger account ${l.ledgerAccount} of ${e.accountId} would go negative (${after})`);
     }
   }
   return entryId;

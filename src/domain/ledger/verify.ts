@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import type { LedgerMismatch, LedgerReport } from "./index";
+import { NEVER_NEGATIVE } from "./post";
 
 type Row = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ export function verifyLedger(db: DbOrTx): LedgerReport {
     const recomputed = Number(b.recomputed);
     if (b.materialised === null || Number(b.materialised) !== recomputed)
       mismatches.push({ kind: "balance", ...where, expected: recomputed, actual: b.materialised === null ? 0 : Number(b.materialised), message: "materialised balance differs from the journal" });
-    if (recomputed < 0 && ["pending", "retained", "platform_fee_revenue"].includes(where.ledgerAccount))
+    if (recomputed < 0 && (NEVER_NEGATIVE as readonly string[]).includes(where.ledgerAccount))
       mismatches.push({ kind: "negative", ...where, actual: recomputed, message: `${where.ledgerAccount} is negative` });
   }
 

@@ -7,7 +7,6 @@ import { FINAL_STATUSES, type MedCaseStatus, type MedCaseType } from "./model";
 
 export type MedCaseRow = typeof medCases.$inferSelect;
 export type MedEvidenceRow = typeof medEvidence.$inferSelect;
-export type TransactionRow = typeof transactions.$inferSelect;
 
 export interface Scope {
   accountId: string;
@@ -87,18 +86,6 @@ export function listCases(db: DbOrTx, scope: Scope, f: CaseListFilter): MedCaseR
 }
 
 // ---- the disputed transaction (table owned by the charges group; MED touches status and metadata.med)
-
-export function findTransaction(db: DbOrTx, scope: Scope, id: string): TransactionRow | undefined {
-  return db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.id, id), eq(transactions.accountId, scope.accountId), eq(transactions.livemode, scope.livemode)))
-    .get();
-}
-
-export function findTransactionById(db: DbOrTx, id: string): TransactionRow | undefined {
-  return db.select().from(transactions).where(eq(transactions.id, id)).get();
-}
 
 /** Sets the transaction's status (when given) and its `metadata.med` block. */
 export function writeChargeMed(db: DbOrTx, id: string, med: Record<string, unknown>, now: number, status?: string): void {

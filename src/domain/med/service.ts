@@ -11,6 +11,7 @@ import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { emitMed } from "../events/emit";
 import { emitTransition } from "../charges/events";
+import { findById, findScoped } from "../charges/repo";
 import { holdMed, settleMedHold } from "../ledger";
 import {
   APPEAL_FROM,
@@ -77,7 +78,7 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): MedCaseRow {
       if (seen) return seen;
     }
     const scope = { accountId: notice.accountId, livemode: notice.livemode };
-    const charge = repo.findTransaction(t, scope, notice.transactionId);
+    const charge = findScoped(deps.db, scope.accountId, scope.livemode, notice.transactionId);
     if (!charge) throw notFound("charge");
     if (!DISPUTABLE.includes(charge.status))
       throw new ApiError("invalid_state", `A MED can only open on a paid charge; this charge is ${charge.status}.`);
@@ -118,7 +119,7 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): MedCaseRow {
     repo.writeChargeMed(t, charge.id, chargeMedBlock(row, {}, now), now, mismatch ? undefined : DISPUTED);
     // Legacy family: a transaction reaching DISPUTE fires `payment.failed`; emitTransition sends
     // no charge.* event for MED statuses (interface.md "Emission rules").
-    if (!mismatch) emitTransition(deps, t, repo.findTransactionById(t, charge.id)!, charge.status);
+    if (!mismatch) emitTransition(deps, t, findById(t, charge.id)!, charge.status);
     emitMed(deps, t, eventScope(row), "med_case.created", toPublicCase(row));
     if (row.responseDeadline !== null && !mismatch)
       deps.jobs.enqueue(t, { kind: MED_DEADLINE_JOB, payload: { caseId: id }, dueAt: row.responseDeadline, dedupeKey: deadlineKey(id) });
@@ -220,10 +221,10 @@ function endCase(deps: Deps, t: Tx, row: MedCaseRow, how: Resolution): MedCaseRo
   });
   if (row.heldAmount > 0) settleMedHold(deps, t, { medCaseId: row.id, outcome: ending.outcome });
   deps.jobs.cancel(t, deadlineKey(row.id));
-  const charge = repo.findTransactionById(t, row.transactionId);
+  const charge = findById(t, row.transactionId);
   const restore = ending.outcome === "refunded_to_merchant" && charge?.status === DISPUTED ? next.chargeStatusBefore : undefined;
   touchCharge(t, next, now, restore);
-  if (restore) emitTransition(deps, t, repo.findTransactionById(t, row.transactionId)!, DISPUTED);
+  if (restore) emitTransition(deps, t, findById(t, row.transactionId)!, DISPUTED);
   emitMed(deps, t, eventScope(next), "med_case.updated", toPublicCase(next));
   emitMed(deps, t, eventScope(next), "med.resolved", toResolution(next));
   return next;

@@ -4,11 +4,10 @@
  * Interleaved 2 of 5 barcode of the 44 digits drawn as an image (bwip-js `interleaved2of5`).
  */
 import bwipjs from "bwip-js/node";
-import { eq } from "drizzle-orm";
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
-import { accounts } from "../../../db/schema";
 import type { Deps } from "../../deps";
 import type { TransactionRow } from "../../providers/types";
+import { accountName } from "../charges/repo";
 import { formatAmount, winAnsi } from "./pdf-text";
 import { methodDetails, offeredMethods } from "./views";
 
@@ -22,7 +21,7 @@ export async function buildBoletoPdf(deps: Deps, row: TransactionRow): Promise<U
   if (!offeredMethods(row).includes("BOLETO")) return null;
   const b = methodDetails(row).BOLETO;
   if (!b || typeof b.barcode !== "string" || typeof b.line !== "string") return null;
-  const merchant = deps.db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, row.accountId)).get()?.name ?? "Merchant";
+  const merchant = accountName(deps.db, row.accountId) ?? "Merchant";
   const doc = await PDFDocument.create();
   doc.setTitle(`Boleto ${row.id}`);
   doc.setProducer("Cofre");

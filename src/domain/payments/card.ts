@@ -10,7 +10,7 @@ import { tx } from "../../db/client";
 import type { TransactionRow } from "../../providers/types";
 import { sandboxCardOutcome } from "../../providers/sandbox/card";
 import { findById } from "../charges/repo";
-import { applySettlementNotice } from "../charges/settlement";
+import { applySettlementNotice, applySettlementNoticeIn } from "../charges/settlement";
 import { offeredMethods } from "./views";
 
 export const CARD_3DS_JOB = "payments.card_3ds";
@@ -32,18 +32,18 @@ export function payWithSandboxCard(deps: Deps, row: TransactionRow, number: stri
       return applySettlementNotice(deps, { ...base, kind: "paid", amount: row.amount }).row;
     case "decline":
       return applySettlementNotice(deps, { ...base, kind: "declined", reason: "card_declined", providerErrorCode: "sandbox_card_declined" }).row;
-    default: {
-      const result = applySettlementNotice(deps, { ...base, kind: "processing" });
-      tx(deps.db, (t) =>
+    default:
+      // PROCESSING and its completion job in one transaction: never a challenge nothing completes.
+      return tx(deps.db, (t) => {
+        const result = applySettlementNoticeIn(deps, t, { ...base, kind: "processing" });
         deps.jobs.enqueue(t, {
           kind: CARD_3DS_JOB,
           payload: { transactionId: row.id, approve: outcome === "3ds_approve" },
           dueAt: deps.clock.nowMs() + CARD_3DS_SECONDS * 1000,
           dedupeKey: `${CARD_3DS_JOB}:${row.id}`,
-        }),
-      );
-      return result.row;
-    }
+        });
+        return result.row;
+      });
   }
 }
 

@@ -4,13 +4,12 @@
  * paid / refunded time, Pix end-to-end id, transaction id and a verification QR pointing at the
  * transaction's checkout page (which shows its live status). Deterministic for a given state.
  */
-import { eq } from "drizzle-orm";
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
 import QRCode from "qrcode";
-import { accounts } from "../../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import type { TransactionRow } from "../../providers/types";
+import { accountName } from "../charges/repo";
 import { checkoutUrl } from "../charges/views";
 import { formatAmount, formatUtc, winAnsi } from "./pdf-text";
 import { listRefunds } from "./refund-repo";
@@ -23,7 +22,7 @@ export const RECEIPT_STATUSES = new Set(["PAID", "APPROVED", "REFUNDED", "REFUSE
 export async function buildReceipt(deps: Deps, row: TransactionRow): Promise<{ contentType: "application/pdf"; base64: string }> {
   if (!RECEIPT_STATUSES.has(row.status))
     throw new ApiError("receipt_not_available", `No receipt yet: the transaction is ${row.status}; receipts exist for final outcomes only.`);
-  const merchant = deps.db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, row.accountId)).get()?.name ?? "Merchant";
+  const merchant = accountName(deps.db, row.accountId) ?? "Merchant";
   const refunds = listRefunds(deps.db, row.id).filter((r) => r.status === "REFUNDED");
   const refundedAt = refunds.reduce<number | null>((a, r) => (r.refundedAt !== null && (a === null || r.refundedAt > a) ? r.refundedAt : a), null);
   const refundedTotal = refunds.reduce((a, r) => a + r.amount, 0);

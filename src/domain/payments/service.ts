@@ -7,7 +7,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { events } from "../../../db/schema";
 import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
-import { ApiError, notFound } from "../../http/errors";
+import { ApiError } from "../../http/errors";
 import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
 import { iso } from "../../lib/clock";
 import type { TransactionRow } from "../../providers/types";
@@ -15,16 +15,14 @@ import { emitTransition } from "../charges/events";
 import { cancelExpiry } from "../charges/expiry";
 import { CANCELLABLE, type TransactionStatus } from "../charges/model";
 import { failureBlock } from "../charges/metadata";
+import { getTransactionRow } from "../charges/service";
 import { findScoped, updateTransaction } from "../charges/repo";
 import { rowMetadata } from "../charges/views";
 import { emitLegacy } from "../events/emit";
 
 /** The caller's transaction `rawId` (a `ch_` prefix is tolerated) or 404 `not_found`. */
 export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
-  const id = rawId.startsWith("ch_") ? rawId.slice(3) : rawId;
-  const row = findScoped(deps.db, auth.accountId, auth.livemode, id);
-  if (!row) throw notFound("transaction");
-  return row;
+  return getTransactionRow(deps, auth, rawId, "transaction");
 }
 
 /**

@@ -5,23 +5,11 @@
  * `tenantId`, `providerFee` or `netAmount` (Versioning 4); card redirects are the checkout's
  * `/c/<id>` link. Method fields are null when the method is not offered or not finalised.
  */
-import QRCode from "qrcode";
 import type { Config } from "../../config";
 import { iso } from "../../lib/clock";
+import { qrDataUrl } from "../../pix/qr";
 import type { TransactionRow } from "../../providers/types";
 import { checkoutUrl, rowMetadata } from "../charges/views";
-
-/** The fields no `/v1/payments` response may carry (tests check every route against it). */
-export const NEVER_RETURNED = [
-  "provider",
-  "providerAccountId",
-  "providerTransactionId",
-  "providerFeeSource",
-  "cardClientSecret",
-  "tenantId",
-  "providerFee",
-  "netAmount",
-] as const;
 
 export interface TransactionCreateShape {
   id: string;
@@ -129,25 +117,4 @@ export async function toTransaction(row: TransactionRow, config: Pick<Config, "p
     platformFee: row.platformFee ?? null,
     paidAt: row.paidAt === null ? null : iso(row.paidAt),
   };
-}
-
-const qrCache = new Map<string, Promise<string>>();
-const QR_CACHE_MAX = 2000;
-
-/**
- * `data:image/png;base64,...` QR of a BR Code. A small LRU of render promises: lists render many,
- * and concurrent first requests for the same code share one render instead of each starting one.
- */
-export function qrDataUrl(payload: string): Promise<string> {
-  const hit = qrCache.get(payload);
-  if (hit) {
-    qrCache.delete(payload);
-    qrCache.set(payload, hit);
-    return hit;
-  }
-  const render = QRCode.toDataURL(payload, { errorCorrectionLevel: "M", margin: 2, width: 256 });
-  render.catch(() => qrCache.delete(payload));
-  qrCache.set(payload, render);
-  if (qrCache.size > QR_CACHE_MAX) qrCache.delete(qrCache.keys().next().value!);
-  return render;
 }

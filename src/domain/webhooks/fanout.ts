@@ -11,6 +11,7 @@ import type { Tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import { randomHex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
+import { findScoped } from "../charges/repo";
 import type { StoredEvent } from "../events/emit";
 import { MAX_ATTEMPTS } from "./model";
 import { hot } from "./hot";
@@ -34,7 +35,7 @@ export function fanOut(deps: Deps, t: Tx, event: StoredEvent): void {
     createDelivery(deps, t, event, { endpointId: ep.id, targetUrl: null });
   }
   if (event.family === "legacy" && event.transactionId) {
-    const url = hot(deps.db).transactionWebhookUrl.get({ id: event.transactionId, ...scope })?.url ?? null;
+    const url = findScoped(deps.db, scope.accountId, scope.livemode, event.transactionId)?.webhookUrl ?? null;
     if (url && !urls.has(url)) {
       ensureTransactionSecret(deps, t, scope);
       createDelivery(deps, t, event, { endpointId: null, targetUrl: url });

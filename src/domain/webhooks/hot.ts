@@ -5,7 +5,7 @@
  * part in the open transaction.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { events, transactions, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../../db/schema";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../../db/schema";
 import type { Db } from "../../db/client";
 
 const p = <T extends string>(name: T) => sql.placeholder(name);
@@ -16,11 +16,6 @@ function build(db: Db) {
       .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, events: webhookEndpoints.events })
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.accountId, p("accountId")), eq(webhookEndpoints.livemode, p("livemode")), eq(webhookEndpoints.status, "ACTIVE")))
-      .prepare(),
-    transactionWebhookUrl: db
-      .select({ url: transactions.webhookUrl })
-      .from(transactions)
-      .where(and(eq(transactions.id, p("id")), eq(transactions.accountId, p("accountId")), eq(transactions.livemode, p("livemode"))))
       .prepare(),
     insertDelivery: db
       .insert(webhookDeliveries)

@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { findAccount } from "../../../domain/accounts/repo";
 import { addMember } from "../../../domain/accounts/service";
-import { getAccountSettings } from "../../../domain/accounts/settings";
+import { settingsOf } from "../../../domain/accounts/settings";
 import { accountView, memberView } from "../../../domain/accounts/views";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { notFound } from "../../errors";
@@ -21,9 +21,8 @@ export function accountRoutes(deps: Deps) {
     "/v1/account",
     ({ session }) => {
       const account = findAccount(deps.db, session.accountId);
-      const settings = getAccountSettings(deps.db, session.accountId);
-      if (!account || !settings) throw notFound("account");
-      return accountView(account, session.role, settings);
+      if (!account) throw notFound("account");
+      return accountView(account, session.role, settingsOf(account));
     },
     { detail: { tags: ["account"], security: [{ bearer: [] }], summary: "The caller's account: `{id, name, role, settings}`" } },
   );

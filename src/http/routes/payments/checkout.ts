@@ -17,6 +17,7 @@ import { payWithSandboxCard } from "../../../domain/payments/card";
 import { notFound } from "../../errors";
 import { StrictObject, Str } from "../../schemas";
 import { rejectUnknownKeys } from "../../strict-body";
+import { checkoutPath } from "../public";
 
 const CardBody = StrictObject({
   number: Str({ minLength: 1, maxLength: 32 }),
@@ -25,8 +26,6 @@ const CardBody = StrictObject({
   name: t.Optional(Str({ maxLength: 100 })),
 });
 const PayBody = StrictObject({ method: t.Union([t.Literal("PIX"), t.Literal("MBWAY"), t.Literal("MULTIBANCO"), t.Literal("BOLETO"), t.Literal("CRYPTO")]) });
-import { checkoutPath } from "../public";
-
 const RAW_ID = /^[0-9a-f]{32}$/;
 const tags = ["public"];
 

@@ -14,10 +14,10 @@ import { simulatePayment } from "../../../domain/charges/sandbox";
 import { checkoutUrl } from "../../../domain/charges/views";
 import { iso } from "../../../lib/clock";
 import { randomBase64Url } from "../../../lib/crypto";
+import { qrPng } from "../../../pix/qr";
 import { PIX_LOCATION_PATH } from "../../../providers/sandbox/pix";
 import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/page";
 import { notFound } from "../../errors";
-import { qrPng } from "./qr";
 
 const RAW_ID = /^[0-9a-f]{32}$/;
 
@@ -114,7 +114,7 @@ export function publicRoutes(deps: Deps) {
         const m = /^([0-9a-f]{32})\.png$/.exec(params.file);
         const row = m ? findById(deps.db, m[1]!) : undefined;
         if (!row?.pixBrCode) throw notFound("QR code");
-        const { png, etag } = await qrPng(row.id, row.pixBrCode);
+        const { png, etag } = await qrPng(row.pixBrCode);
         const headers = { etag, "cache-control": "public, max-age=86400, immutable", "content-type": "image/png" };
         if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
         return new Response(png as Uint8Array<ArrayBuffer>, { status: 200, headers });
