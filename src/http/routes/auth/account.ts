@@ -8,7 +8,6 @@ import { accountView, memberView } from "../../../domain/accounts/views";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { notFound } from "../../errors";
 import { Str, StrictObject } from "../../schemas";
-import { rejectUnknownKeys } from "../../strict-body";
 
 const MemberBody = StrictObject({
   email: Str({ minLength: 1, maxLength: 320 }),
@@ -35,7 +34,6 @@ export function accountRoutes(deps: Deps) {
     },
     {
       body: MemberBody,
-      transform: rejectUnknownKeys(MemberBody),
       detail: {
         tags: ["account"],
         security: [{ bearer: [] }],

@@ -4,7 +4,6 @@ import type { Deps } from "../../../deps";
 import { issueKey, LABEL_MAX, listKeys, revokeKey, rotateKey } from "../../../domain/api-keys/service";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictBool, StrictObject, Type } from "../../schemas";
-import { rejectUnknownKeys } from "../../strict-body";
 
 /** The 64-character limit is checked by the service in characters (code points), not UTF-16 units. */
 const Label = () => Str({ description: `At most ${LABEL_MAX} characters.` });
@@ -26,7 +25,6 @@ export function apiKeyRoutes(deps: Deps) {
       },
       {
         body: IssueBody,
-        transform: rejectUnknownKeys(IssueBody),
         detail: {
           tags: ["api-keys"],
           security: [{ bearer: [] }],
@@ -44,7 +42,6 @@ export function apiKeyRoutes(deps: Deps) {
       {
         params: t.Object({ id: t.String() }),
         body: RotateBody,
-        transform: rejectUnknownKeys(RotateBody),
         detail: {
           tags: ["api-keys"],
           security: [{ bearer: [] }],

@@ -5,7 +5,6 @@ import { login, logout } from "../../../domain/auth/service";
 import { warmDummyHash } from "../../../domain/auth/passwords";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictObject } from "../../schemas";
-import { rejectUnknownKeys } from "../../strict-body";
 
 const LoginBody = StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) });
 
@@ -26,7 +25,6 @@ export function loginRoutes(deps: Deps) {
       login(deps.db, deps.clock, { email: body.email, password: body.password, address: clientAddress(server as never, request) }),
     {
       body: LoginBody,
-      transform: rejectUnknownKeys(LoginBody),
       detail: {
         tags: ["auth"],
         summary: "Log in to the dashboard",

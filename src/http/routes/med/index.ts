@@ -12,7 +12,6 @@ import { listCases, parseCaseListQuery } from "../../../domain/med/list";
 import { completeUpload, listEvidence, requestUpload } from "../../../domain/med/evidence";
 import { toPublicCase } from "../../../domain/med/views";
 import { evidenceUrlRoutes } from "./uploads";
-import { rejectUnknownKeys } from "../../strict-body";
 
 const AppealBody = StrictObject({ reason: Type.String({ description: "5-2000 characters" }) });
 const EvidenceBody = StrictObject({
@@ -55,11 +54,10 @@ function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
     .get("/:id", ({ auth, params }) => toPublicCase(getCase(deps, auth, params.id)), doc("Retrieve a MED case"))
     .post("/:id/appeal", ({ auth, params, body }) => toPublicCase(appealCase(deps, auth, params.id, body.reason)), {
       body: AppealBody,
-      transform: rejectUnknownKeys(AppealBody),
       ...doc("Appeal an open MED case"),
     })
     .post("/:id/accept", ({ auth, params }) => toPublicCase(acceptCase(deps, auth, params.id)), {
-      transform: rejectUnknownKeys(NoBody),
+      body: NoBody,
       ...doc("Accept an open MED case (final, money_outcome lost)", "No body (a field sent is 400)."),
     })
     .get("/:id/evidence", ({ auth, params }) => listEvidence(deps, auth, params.id), doc("List confirmed evidence, newest first"))
@@ -72,13 +70,12 @@ function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
       },
       {
         body: EvidenceBody,
-        transform: rejectUnknownKeys(EvidenceBody),
         ...doc("Evidence step 1: request a signed upload URL"),
       },
     )
     .post(
       "/:id/evidence/:evidence_id/complete",
       ({ auth, params }) => completeUpload(deps, auth, params.id, params.evidence_id),
-      { transform: rejectUnknownKeys(NoBody), ...doc("Evidence step 3: confirm the uploaded file", "No body (a field sent is 400).") },
+      { body: NoBody, ...doc("Evidence step 3: confirm the uploaded file", "No body (a field sent is 400).") },
     );
 }

@@ -5,7 +5,6 @@ import { updateAccountSettings } from "../../../domain/accounts/settings";
 import { operatorAuth } from "../../plugins/operator-auth";
 import { notFound } from "../../errors";
 import { StrictBool, StrictInt, StrictObject, Type } from "../../schemas";
-import { rejectUnknownKeys } from "../../strict-body";
 
 /** 100 years in seconds: upper bound of the duration settings. */
 const MAX_SECONDS = 3_153_600_000;
@@ -34,7 +33,6 @@ export function operatorAccountRoutes(deps: Deps) {
     {
       params: t.Object({ account_id: t.String() }),
       body: SettingsPatch,
-      transform: rejectUnknownKeys(SettingsPatch),
       detail: {
         tags: ["operator"],
         security: [{ operator: [] }],

@@ -6,7 +6,6 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { operatorAuth } from "../../plugins/operator-auth";
-import { rejectUnknownKeys } from "../../strict-body";
 import { resolveCase } from "../../../domain/med/service";
 import { toPublicCase } from "../../../domain/med/views";
 import { RulingBody } from "../test-helpers/med";
@@ -17,7 +16,6 @@ export function operatorMedRoutes(deps: Deps) {
     .use(operatorAuth(deps))
     .post("/v1/operator/med/cases/:id/resolve", ({ params, body }) => toPublicCase(resolveCase(deps, null, params.id, body.outcome)), {
       body: RulingBody,
-      transform: rejectUnknownKeys(RulingBody),
       detail: { tags: ["operator"], security: [{ operator: [] }], summary: "Rule on a MED case (operations review)" },
     });
 }

@@ -16,7 +16,6 @@ import { buildBoletoPdf } from "../../../domain/payments/boleto-pdf";
 import { payWithSandboxCard } from "../../../domain/payments/card";
 import { notFound } from "../../errors";
 import { StrictObject, Str } from "../../schemas";
-import { rejectUnknownKeys } from "../../strict-body";
 import { checkoutPath } from "../public";
 
 const CardBody = StrictObject({
@@ -56,7 +55,6 @@ export function paymentCheckoutRoutes(deps: Deps) {
       ({ params, body }) => answer(payWithSandboxCard(deps, sandboxRow(params.raw_id), body.number).status),
       {
         body: CardBody,
-        transform: rejectUnknownKeys(CardBody),
         detail: {
           tags,
           summary: "Sandbox only: the checkout's card form",
@@ -69,7 +67,6 @@ export function paymentCheckoutRoutes(deps: Deps) {
       ({ params, body }) => answer(simulatePayment(deps, sandboxRow(params.raw_id), { method: body.method }).row.status),
       {
         body: PayBody,
-        transform: rejectUnknownKeys(PayBody),
         detail: { tags, summary: "Sandbox only: simulate the payment of a non-card method from the checkout" },
       },
     );

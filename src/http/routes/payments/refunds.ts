@@ -7,7 +7,6 @@ import { createRefund } from "../../../domain/payments/refunds";
 import { getPayment } from "../../../domain/payments/service";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { Amount, StrictBool, StrictObject, Str } from "../../schemas";
-import { rejectUnknownKeys } from "../../strict-body";
 
 const tags = ["payments"];
 
@@ -32,7 +31,6 @@ export function refundRoutes(deps: Deps) {
       },
       {
         body: RefundSchema,
-        transform: rejectUnknownKeys(RefundSchema),
         detail: {
           tags,
           summary: "Refund a settled transaction (full or partial)",

@@ -14,7 +14,6 @@ import { toTransaction } from "../../../domain/payments/views";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { Amount, Metadata, StrictObject, Str } from "../../schemas";
 import { invalidParam } from "../../errors";
-import { rejectUnknownKeys } from "../../strict-body";
 import { dateParam, enumParam, intParam, onlyKnown } from "./query";
 
 const tags = ["payments"];
@@ -46,7 +45,6 @@ export function transactionRoutes(deps: Deps) {
       },
       {
         body: CreatePaymentSchema,
-        transform: rejectUnknownKeys(CreatePaymentSchema),
         detail: {
           tags,
           summary: "Create a multi-method transaction",

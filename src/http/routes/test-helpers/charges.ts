@@ -8,7 +8,6 @@ import { setProviderFaults } from "../../../domain/charges/faults";
 import { simulatePayment } from "../../../domain/charges/sandbox";
 import { getPayment } from "../../../domain/payments/service";
 import { toPublicCharge } from "../../../domain/charges/views";
-import { requireTestMode } from "../../plugins/api-key-auth";
 import { testModeOnly } from "./test-mode";
 import { Amount, StrictBool, Str, StrictInt, StrictObject, Type } from "../../schemas";
 
@@ -20,7 +19,6 @@ export function chargeTestHelperRoutes(deps: Deps) {
     .post(
       "/v1/test_helpers/charges/:id/pay",
       ({ auth, params, body }) => {
-        requireTestMode(auth);
         // Any transaction of the caller (PIX or not): `method` may be any method it offers (extensions.md).
         const row = getPayment(deps, auth, params.id);
         const result = simulatePayment(deps, row, body ?? {});
@@ -43,7 +41,6 @@ export function chargeTestHelperRoutes(deps: Deps) {
     .post(
       "/v1/test_helpers/provider_faults",
       ({ auth, body }) => {
-        requireTestMode(auth);
         return setProviderFaults(deps, auth.accountId, body.mode, body.count);
       },
       {

@@ -5,7 +5,6 @@ import { EVENT_CATALOG } from "../../../domain/events/catalog";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { StrictObject } from "../../schemas";
 import { ApiError } from "../../errors";
-import { rejectUnknownKeys } from "../../strict-body";
 import * as svc from "../../../domain/webhooks/service";
 import { deliveryRoutes } from "./deliveries";
 import { DELIVERY_DOC } from "./docs";
@@ -36,7 +35,6 @@ export function webhookRoutes(deps: Deps) {
       },
       {
         body: CreateBody,
-        transform: rejectUnknownKeys(CreateBody),
         detail: {
           tags,
           summary: "Register an endpoint",
@@ -52,7 +50,6 @@ export function webhookRoutes(deps: Deps) {
     })
     .patch("/v1/webhooks/endpoints/:id", ({ auth, body, params }) => svc.updateEndpoint(deps, auth, params.id, body), {
       body: PatchBody,
-      transform: rejectUnknownKeys(PatchBody),
       detail: {
         tags,
         summary: "Update an endpoint (only the fields sent change)",
@@ -70,7 +67,6 @@ export function webhookRoutes(deps: Deps) {
       },
       {
         body: RotateBody,
-        transform: rejectUnknownKeys(RotateBody),
         detail: {
           tags,
           summary: "Rotate the signing secret",
