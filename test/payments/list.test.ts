@@ -123,3 +123,16 @@ describe("GET /v1/payments (ordering and totals)", () => {
     expect((await list()).body.total).toBe(5);
   });
 });
+
+describe("repeated query parameters", () => {
+  test("a filter given twice is a 400 naming it, on the payments list, stats and the deliveries list", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    for (const path of ["/v1/payments?status=PAID&status=REFUSED", "/v1/payments/stats?days=7&days=30", "/v1/payments/metrics?days=7&days=30", "/v1/webhooks/deliveries?status=FAILED&status=DELIVERED"]) {
+      const r = await h.call("GET", path, { key: a.testKey });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_request" });
+      expect(r.body.error.param).toBe(new URL(`http://x${path}`).searchParams.keys().next().value);
+    }
+  });
+});

@@ -7,7 +7,7 @@
 import { SignJWT, jwtVerify } from "jose";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { serviceSecrets, sessions, users } from "../../../db/schema";
-import type { Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { randomBase64Url } from "../../lib/crypto";
 import { rawId } from "../../lib/ids";
@@ -58,10 +58,13 @@ export async function issueToken(
     .setIssuedAt(iat)
     .setExpirationTime(iat + TOKEN_TTL_SECONDS)
     .sign(signingKey(db, clock));
-  db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-  db.insert(sessions)
-    .values({ jti, accountId: user.accountId, userId: user.id, issuedAt: now, expiresAt: (iat + TOKEN_TTL_SECONDS) * 1000 })
-    .run();
+  // Pruning expired sessions and recording the new one commit together.
+  tx(db, (t) => {
+    t.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+    t.insert(sessions)
+      .values({ jti, accountId: user.accountId, userId: user.id, issuedAt: now, expiresAt: (iat + TOKEN_TTL_SECONDS) * 1000 })
+      .run();
+  });
   return { token, expiresIn: TOKEN_TTL_SECONDS };
 }
 

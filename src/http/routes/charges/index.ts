@@ -2,10 +2,10 @@
  * POST /v1/charges, POST /v1/pix/charges (shortcut: payment_method fixed to `pix`),
  * GET /v1/charges/{id} and GET /v1/charges (cursor list). HTTP only: schemas, status, headers.
  */
+import { singleQuery } from "../../query";
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { createCharge, getCharge, listCharges, type CreateChargeBody } from "../../../domain/charges/service";
-import { ApiError, invalidParam } from "../../errors";
 import { idempotent } from "../../idempotent";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { Amount, Metadata, Str, StrictInt, StrictObject, Type } from "../../schemas";
@@ -31,16 +31,6 @@ const fields = {
 export const ChargeBody = StrictObject({ ...fields, payment_method: Type.Optional(Str({ maxLength: 32 })) });
 
 const tags = ["charges"];
-
-/** One value per query parameter (a repeated parameter is a 400). */
-function queryOf(request: Request): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of new URL(request.url).searchParams) {
-    if (k in out) throw invalidParam(k, `${k} may be given once.`);
-    out[k] = v;
-  }
-  return out;
-}
 
 /**
  * One idempotency scope for both creation paths: they create the same Charge, so a key sent to
@@ -74,7 +64,7 @@ export function chargeRoutes(deps: Deps) {
         },
       { body: ChargeBody, detail: { tags, summary: "Create a Pix charge (shortcut: payment_method = pix)" } },
     )
-    .get("/v1/charges", ({ auth, request }) => listCharges(deps, auth, queryOf(request)), {
+    .get("/v1/charges", ({ auth, request }) => listCharges(deps, auth, singleQuery(request)), {
       detail: { tags, summary: "List charges (cursor: starting_after; page/offset are rejected)" },
     })
     .get("/v1/charges/:id", ({ auth, params }) => getCharge(deps, auth, params.id), {

@@ -2,6 +2,7 @@
  * `GET /v1/payments/stats` and `GET /v1/payments/metrics` (interface.md). Both read the daily
  * aggregates (cost independent of the number of transactions; src/domain/payments/stats.ts).
  */
+import { singleQuery } from "../../query";
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { MAX_DAYS, paymentMetrics, paymentStats } from "../../../domain/payments/stats";
@@ -24,8 +25,8 @@ export function statsRoutes(deps: Deps) {
     .use(apiKeyAuth(deps))
     .get(
       "/v1/payments/stats",
-      ({ auth, query }) => {
-        const q = query as Record<string, string>;
+      ({ auth, request }) => {
+        const q = singleQuery(request);
         onlyKnown(q, ["days"]);
         const days = intParam(q, "days", 7, 1, MAX_DAYS);
         return paymentStats(deps.db, auth.accountId, auth.livemode, deps.clock.nowMs(), days);
@@ -40,8 +41,8 @@ export function statsRoutes(deps: Deps) {
     )
     .get(
       "/v1/payments/metrics",
-      ({ auth, query }) => {
-        const q = query as Record<string, string>;
+      ({ auth, request }) => {
+        const q = singleQuery(request);
         onlyKnown(q, ["days", "currency"]);
         const days = intParam(q, "days", 7, 1, MAX_DAYS);
         let currency: string | undefined;

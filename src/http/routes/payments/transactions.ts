@@ -3,6 +3,7 @@
  * resend-webhook, receipt. HTTP only: bodies and queries are validated here, rules live in
  * src/domain/payments. Every response is an allowlist view (src/domain/payments/views.ts).
  */
+import { singleQuery } from "../../query";
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { TRANSACTION_STATUSES } from "../../../domain/charges/model";
@@ -55,8 +56,8 @@ export function transactionRoutes(deps: Deps) {
     )
     .get(
       "/v1/payments",
-      async ({ auth, query }) => {
-        const q = query as Record<string, string>;
+      async ({ auth, request }) => {
+        const q = singleQuery(request);
         onlyKnown(q, ["page", "limit", "status", "startDate", "endDate", "sortBy", "sortOrder"]);
         const page = intParam(q, "page", 1, 1, 1_000_000);
         const limit = intParam(q, "limit", 20, 1, 100);

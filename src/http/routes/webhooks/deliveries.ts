@@ -1,4 +1,5 @@
 /** GET /v1/webhooks/deliveries, GET /v1/webhooks/stats, POST /v1/webhooks/deliveries/{id}/retry, transaction secret. */
+import { singleQuery } from "../../query";
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { isKnownEventType } from "../../../domain/events/catalog";
@@ -22,7 +23,8 @@ export function deliveryRoutes(deps: Deps) {
     .use(apiKeyAuth(deps))
     .get(
       "/v1/webhooks/deliveries",
-      ({ auth, query }) => {
+      ({ auth, query, request }) => {
+        singleQuery(request);
         const limit = intParam("limit", query.limit, 25, 1, 100);
         const offset = intParam("offset", query.offset, 0, 0, 1_000_000_000);
         if (query.status !== undefined && !DELIVERY_STATUSES.includes(query.status as DeliveryStatus))
