@@ -147,10 +147,18 @@ export function errorResponse(err: ApiError, requestId: string, carried: Record<
 /**
  * Reads a request body into a fresh Uint8Array (its own ArrayBuffer), stopping with 413
  * `payload_too_large` as soon as more than `max` bytes arrived (whether or not Content-Length
- * was sent).
+ * was sent). A body with a declared Content-Length within `max` (onRequest already refused a
+ * larger one) is read in one native call: HTTP framing makes it exactly that long, and Bun's
+ * `arrayBuffer()` costs a fraction of a stream reader's promise per chunk (the JSON create path).
  */
 export async function readBodyBytes(request: Request, max: number): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= max) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > max) throw new ApiError("payload_too_large", "The request body is too large.");
+    return bytes;
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

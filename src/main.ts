@@ -5,6 +5,7 @@
  */
 import { createDeps } from "./deps";
 import { createApp } from "./app";
+import { startCheckpointer } from "./db/checkpointer";
 import { enableGroupCommit, flushGroupCommit } from "./db/group-commit";
 import { ConfigError } from "./config";
 import { commands } from "./cli";
@@ -35,6 +36,16 @@ export async function serve(): Promise<() => Promise<void>> {
       deps.logger.fatal({ err }, "database commit failed; stopping");
       setTimeout(() => process.exit(1), 100);
     });
+  // WAL checkpoints on a worker thread (src/db/checkpointer.ts); COFRE_BACKGROUND_CHECKPOINT=0 keeps SQLite's own.
+  const checkpointer =
+    deps.config.dataDir !== ":memory:" && process.env.COFRE_BACKGROUND_CHECKPOINT !== "0"
+      ? await startCheckpointer(deps.db.$client, deps.db.$client.filename, {
+          onFailure: (message) => deps.logger.error({ err: message }, "background checkpointer failed; SQLite checkpoints on commit again"),
+        }).catch((err) => {
+          deps.logger.warn({ err }, "background checkpointer unavailable; SQLite checkpoints on commit");
+          return null;
+        })
+      : null;
   const app = createApp(deps);
   app.listen({ port: deps.config.port, hostname: deps.config.host });
   const port = app.server!.port;
@@ -52,6 +63,7 @@ export async function serve(): Promise<() => Promise<void>> {
       await app.stop();
       await deps.jobs.stop();
       flushGroupCommit(deps.db.$client);
+      await checkpointer?.stop();
       deps.db.$client.close();
     })());
   for (const sig of ["SIGINT", "SIGTERM"] as const)

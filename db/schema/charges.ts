@@ -3,6 +3,7 @@
  * `/v1/payments` (Transaction, raw id): one row, two wire formats. Its status uses the
  * transaction vocabulary; the public charge status is derived (src/domain/charges/model.ts).
  */
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const transactions = sqliteTable(
@@ -59,8 +60,12 @@ export const transactions = sqliteTable(
     index("tx_account_created_idx").on(t.accountId, t.livemode, t.createdAt),
     index("tx_account_status_idx").on(t.accountId, t.livemode, t.status, t.createdAt),
     index("tx_account_doc_idx").on(t.accountId, t.livemode, t.customerDocument, t.createdAt),
-    uniqueIndex("tx_txid_uq").on(t.pixTxid),
-    uniqueIndex("tx_e2e_uq").on(t.endToEndId),
+    // Partial: most rows have no txid (non-Pix) or no end-to-end id yet (unpaid), and an index
+    // entry per NULL costs every insert a B-tree write. `col = ?` lookups still use them.
+    uniqueIndex("tx_txid_uq").on(t.pixTxid).where(sql`${t.pixTxid} is not null`),
+    uniqueIndex("tx_e2e_uq").on(t.endToEndId).where(sql`${t.endToEndId} is not null`),
+    // The expiry sweep (src/domain/charges/expiry.ts): waiting charges by expiry time only.
+    index("tx_waiting_expiry_idx").on(t.expiresAt).where(sql`${t.status} in ('PENDING', 'WAITING_PAYMENT') and ${t.expiresAt} is not null`),
   ],
 );
 

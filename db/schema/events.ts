@@ -18,5 +18,6 @@ export const events = sqliteTable(
     transactionId: text("transaction_id"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("events_account_idx").on(t.accountId, t.livemode, t.createdAt), index("events_tx_idx").on(t.transactionId)],
+  // Read by id (deliveries) and by transaction (resend); nothing lists events by account.
+  (t) => [index("events_tx_idx").on(t.transactionId)],
 );

@@ -18,6 +18,8 @@
 import type { Database, Statement } from "bun:sqlite";
 
 interface OpenGroup {
+  /** Run right before COMMIT, inside the group's transaction (e.g. buffered request-log rows). */
+  beforeCommit: (() => void)[];
   promise: Promise<void>;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -49,7 +51,7 @@ class GroupCommitter {
       reject = b;
     });
     promise.catch(() => {}); // a group nobody waits for must not be an unhandled rejection
-    this.group = { promise, resolve, reject };
+    this.group = { beforeCommit: [], promise, resolve, reject };
     setImmediate(() => this.flush());
   }
 
@@ -59,6 +61,12 @@ class GroupCommitter {
     if (!g) return;
     this.group = null;
     try {
+      for (const fn of g.beforeCommit)
+        try {
+          fn();
+        } catch {
+          // A hook's failure is its own (documented at beforeGroupCommit); the group still commits.
+        }
       if (!this.client.inTransaction) throw new Error("SQLite rolled the group's transaction back");
       this.commit.run();
       g.resolve();
@@ -69,6 +77,14 @@ class GroupCommitter {
       this.onError(err);
       g.reject(err);
     }
+  }
+
+  /** Opens the turn's group when none is open and runs `fn` right before its COMMIT. */
+  beforeCommit(fn: () => void): boolean {
+    this.enter();
+    if (!this.group) return false; // someone else's transaction is open: no group this turn
+    this.group.beforeCommit.push(fn);
+    return true;
   }
 
   pending(): Promise<void> | null {
@@ -88,6 +104,16 @@ export function enableGroupCommit(client: Database, onError: (err: unknown) => v
 /** Called by `tx()` before its transaction: opens the turn's group when group commit is on. */
 export function enterGroup(client: Database): void {
   committers.get(client)?.enter();
+}
+
+/**
+ * Runs `fn` inside the turn's group right before it commits, opening the group when needed.
+ * Returns false (nothing registered) when group commit is off or another transaction is open;
+ * the caller then writes on its own. What `fn` throws is ignored: it must not leave half its
+ * writes behind (wrap them in `tx()` if they must be all or nothing).
+ */
+export function beforeGroupCommit(client: Database, fn: () => void): boolean {
+  return committers.get(client)?.beforeCommit(fn) ?? false;
 }
 
 /** The commit of the open group (await it before acknowledging anything), or null when none is open. */

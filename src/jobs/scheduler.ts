@@ -108,6 +108,33 @@ export class Scheduler {
     if (this.running) queueMicrotask(() => this.arm(dueAt));
   }
 
+  /**
+   * Makes sure a live job with `input.dedupeKey` exists and is due no later than `input.dueAt`:
+   * inserts it with `t` when there is none, pulls a queued one's due time earlier when it is
+   * later (never later; its payload is kept; a dead one stays dead), and wakes the loop for that
+   * time. One cached prepared statement, and no write at all when the job is already due
+   * earlier (the usual case for a shared sweep job; src/domain/charges/expiry.ts). When the job
+   * is running in this process, the earlier time is also remembered and applied when its
+   * outcome is recorded, so a `retryAt` (or a completion) the handler computed before this call
+   * never postpones it. If the process dies first, the leased row is still due and runs again
+   * once its lease ends.
+   */
+  enqueueNoLaterThan(t: DbOrTx, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): void {
+    const due = input.dueAt;
+    const dueAt = typeof due === "number" && Number.isSafeInteger(due) ? due : new Date(due).getTime();
+    void t; // as in enqueue: the statement runs inside the caller's open transaction
+    this.q().upsertEarlier.run(newId("job"), input.kind, JSON.stringify(input.payload ?? {}), dueAt, input.dedupeKey, this.clock.nowMs());
+    const asked = this.askedWhileRunning.get(input.dedupeKey);
+    if (asked !== undefined && dueAt < asked) this.askedWhileRunning.set(input.dedupeKey, dueAt);
+    if (this.running && dueAt < this.timerAt) queueMicrotask(() => this.arm(dueAt));
+  }
+
+  /**
+   * Dedupe key of each job running in this process -> earliest due time enqueueNoLaterThan asked
+   * for it since it was claimed (Infinity: none). Read and cleared when the outcome is recorded.
+   */
+  private askedWhileRunning = new Map<string, number>();
+
   /** Removes the queued job with `dedupeKey` (e.g. an expiry made moot by payment). */
   cancel(t: DbOrTx, dedupeKey: string): void {
     t.delete(jobs).where(eq(jobs.dedupeKey, dedupeKey)).run();
@@ -182,8 +209,8 @@ export class Scheduler {
   private fill(): void {
     const free = this.concurrency - this.inflight.size;
     if (free <= 0) return;
-    for (const job of this.claim(free)) {
-      const p = this.execute(job).finally(() => {
+    for (const [job, dedupeKey] of this.claim(free)) {
+      const p = this.execute(job, dedupeKey).finally(() => {
         this.inflight.delete(job.id);
         this.wakeSoon();
       });
@@ -196,43 +223,55 @@ export class Scheduler {
     return (this.stmts ??= prepareStatements(this.db));
   }
 
-  private claim(limit: number): JobRow[] {
+  /** Claimed jobs with their dedupe keys. */
+  private claim(limit: number): [JobRow, string | null][] {
     const now = this.clock.nowMs();
     const q = this.q();
     return tx(this.db, () => {
       // A job still running here is never started twice, even past its lease: fetch enough
       // rows to skip the in-flight ones.
       const rows = q.due.all(now, now, limit + this.inflight.size);
-      const out: JobRow[] = [];
+      const out: [JobRow, string | null][] = [];
       for (const r of rows) {
         if (out.length >= limit) break;
         if (this.inflight.has(r.id)) continue;
         const leaseMs = (this.handlers.get(r.kind) ?? DEFAULTS).leaseMs;
         q.lease.run(now + leaseMs, r.attempts + 1, r.id);
-        out.push({ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts + 1, dueAt: r.dueAt });
+        out.push([{ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts + 1, dueAt: r.dueAt }, r.dedupeKey]);
       }
       return out;
     });
   }
 
-  private async execute(job: JobRow): Promise<void> {
+  private async execute(job: JobRow, dedupeKey: string | null): Promise<void> {
     const reg = this.handlers.get(job.kind);
     let outcome: JobOutcome;
+    if (dedupeKey !== null) this.askedWhileRunning.set(dedupeKey, Infinity);
+    // Earliest time asked by enqueueNoLaterThan while the handler ran; taken synchronously with
+    // the outcome write below, so no request falls between the two.
+    const takeAsked = (): number => {
+      if (dedupeKey === null) return Infinity;
+      const asked = this.askedWhileRunning.get(dedupeKey) ?? Infinity;
+      this.askedWhileRunning.delete(dedupeKey);
+      return asked;
+    };
     try {
       if (!reg) throw new Error(`no handler for job kind ${job.kind}`);
       outcome = await reg.handler(job);
     } catch (err) {
+      const asked = takeAsked();
       const message = err instanceof Error ? err.message : String(err);
       const { maxAttempts, backoff } = reg ?? DEFAULTS;
       const dead = job.attempts >= maxAttempts;
       this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempts, dead, err: message }, "job failed");
-      const dueAt = this.clock.nowMs() + backoff(job.attempts) * 1000;
+      const dueAt = Math.min(this.clock.nowMs() + backoff(job.attempts) * 1000, asked);
       this.q().fail.run(message.slice(0, 1000), dead ? "dead" : "queued", dueAt, job.id);
       if (!dead) this.arm(dueAt);
       return;
     }
-    if (outcome && "retryAt" in outcome) {
-      const dueAt = new Date(outcome.retryAt).getTime();
+    const asked = takeAsked();
+    if ((outcome && "retryAt" in outcome) || asked !== Infinity) {
+      const dueAt = Math.min(outcome && "retryAt" in outcome ? new Date(outcome.retryAt).getTime() : Infinity, asked);
       this.q().retry.run(dueAt, job.id);
       this.arm(dueAt);
     } else {
@@ -278,6 +317,7 @@ interface DueRow {
   payload: string;
   attempts: number;
   dueAt: number;
+  dedupeKey: string | null;
 }
 
 /** The scheduler's per-job statements, prepared once per scheduler (enqueue, claim, one outcome per job). */
@@ -288,9 +328,17 @@ function prepareStatements(db: Db) {
     insert: c.prepare<unknown, [string, string, string, number, string | null, number]>(
       "insert into jobs (id, kind, payload, due_at, dedupe_key, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing",
     ),
+    /**
+     * Inserts a job, or pulls the queued job with the same dedupe key earlier (args as insert);
+     * writes nothing when that job is already due no later.
+     */
+    upsertEarlier: c.prepare<unknown, [string, string, string, number, string, number]>(
+      "insert into jobs (id, kind, payload, due_at, dedupe_key, created_at) values (?, ?, ?, ?, ?, ?) " +
+        "on conflict (dedupe_key) do update set due_at = excluded.due_at where excluded.due_at < jobs.due_at and jobs.state = 'queued'",
+    ),
     /** Claimable now (args: now, now, limit), oldest due first; rides the (state, due_at) index. */
     due: c.prepare<DueRow, [number, number, number]>(
-      "select id, kind, payload, attempts, due_at as dueAt from jobs where state = 'queued' and due_at <= ? and (lease_until is null or lease_until < ?) order by due_at limit ?",
+      "select id, kind, payload, attempts, due_at as dueAt, dedupe_key as dedupeKey from jobs where state = 'queued' and due_at <= ? and (lease_until is null or lease_until < ?) order by due_at limit ?",
     ),
     /** args: leaseUntil, attempts, id. */
     lease: c.prepare<unknown, [number, number, string]>("update jobs set lease_until = ?, attempts = ? where id = ?"),

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { E2E_RE } from "../../src/pix/ids";
 import { applySettlementNotice } from "../../src/domain/charges/settlement";
-import { balance, CHARGE_FIELDS, CNPJ, CPF, CPF_2, eventBodies, eventTypes, harness, newCharge, raw } from "./support";
+import { awaitsExpiry, balance, CHARGE_FIELDS, CNPJ, CPF, CPF_2, eventBodies, eventTypes, harness, newCharge, raw } from "./support";
 
 const pay = (h: any, key: string, id: string, body: Record<string, unknown> = {}) => h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key, body });
 
@@ -46,10 +46,13 @@ describe("paying a charge with the exact amount", () => {
     const h = harness();
     const a = await h.seedAccount();
     const c = await newCharge(h, a, { amount: 500, expires_in: 60 });
+    expect(awaitsExpiry(h, raw(c.id))).toBe(true);
     await pay(h, a.testKey, c.id);
-    expect(h.deps.jobs.pending("charge.expire")).toBe(0);
+    expect(awaitsExpiry(h, raw(c.id))).toBe(false);
     h.clock.advance(120);
     await h.deps.jobs.drain();
+    // the sweep ran at the old expiry, found nothing waiting and removed itself
+    expect(h.deps.jobs.pending("charge.expire_due")).toBe(0);
     const g = await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey });
     expect(g.body.status).toBe("paid");
     const again = await pay(h, a.testKey, c.id);
@@ -128,7 +131,7 @@ describe("the payer-tax-id lock at settlement", () => {
     expect(ret.id).toMatch(/^D\d{20}[a-zA-Z0-9]{11}$/);
     expect(ret.amount).toBe(800);
     expect(eventTypes(h, raw(c.id))).not.toContain("charge.paid");
-    expect(h.deps.jobs.pending("charge.expire")).toBe(0);
+    expect(awaitsExpiry(h, raw(c.id))).toBe(false);
   });
 
   test("lock on, the bank does not disclose the payer -> processing (held), not credited", async () => {
@@ -201,11 +204,13 @@ describe("expiry", () => {
     expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.expired", "payment.failed", "payment.expired"]);
   });
 
-  test("the expiry job is durable: it survives in the jobs table until due", async () => {
+  test("the expiry job is durable: the sweep job row is in the jobs table, due at pix.expires_at", async () => {
     const h = harness();
     const a = await h.seedAccount();
-    await newCharge(h, a, { expires_in: 60 });
-    expect(h.deps.jobs.pending("charge.expire")).toBe(1);
+    const c = await newCharge(h, a, { expires_in: 60 });
+    expect(h.deps.jobs.pending("charge.expire_due")).toBe(1);
+    const job = h.deps.db.$client.query("select due_at from jobs where kind = 'charge.expire_due'").get() as { due_at: number };
+    expect(new Date(job.due_at).toISOString()).toBe(c.pix.expires_at);
   });
 
   test("the clock-advance helper expires charges too", async () => {
@@ -259,7 +264,7 @@ describe("declines and the pay helper's rules", () => {
     expect(r.body.status).toBe("failed");
     expect(r.body.metadata.failure).toEqual({ reason: "declined", providerErrorCode: "sandbox_declined", ttlSeconds: 3600, at: "2026-11-20T12:00:00.000Z" });
     expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.failed", "payment.failed"]);
-    expect(h.deps.jobs.pending("charge.expire")).toBe(0);
+    expect(awaitsExpiry(h, raw(c.id))).toBe(false);
   });
 
   test("a live key gets 403 test_mode_only from every sandbox helper even when its body is invalid", async () => {

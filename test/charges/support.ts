@@ -23,8 +23,11 @@ export const CHARGE_FIELDS = [
   "status",
 ].sort();
 
+/** A harness whose seeded accounts subscribe to every event, so the outbox keeps them (`eventTypes`). */
 export function harness(config: Parameters<typeof createHarness>[0] = {}) {
-  return createHarness({ publicUrl: PUBLIC_URL, checkoutUrlBase: `${PUBLIC_URL}/c`, ...config });
+  const h = createHarness({ publicUrl: PUBLIC_URL, checkoutUrlBase: `${PUBLIC_URL}/c`, ...config });
+  h.subscribeAllEvents = true;
+  return h;
 }
 
 let n = 0;
@@ -81,3 +84,10 @@ export const CPF = "52998224725";
 export const CPF_2 = "11144477735";
 export const CNPJ = "11222333000181";
 export const CNPJ_ALNUM = "12ABC34501DE35";
+
+/** Whether the raw transaction still waits for the expiry sweep (a row of the partial index tx_waiting_expiry_idx). */
+export function awaitsExpiry(h: Harness, rawId: string): boolean {
+  return !!h.deps.db.$client
+    .query("select 1 from transactions indexed by tx_waiting_expiry_idx where status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and id = ?")
+    .get(rawId);
+}

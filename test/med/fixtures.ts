@@ -48,6 +48,7 @@ export interface MedHarness extends Harness {
 export function medHarness(config: Partial<Config> = {}): MedHarness {
   const storageDir = join(tmpdir(), "cofre-med-test", rawId());
   const h = createHarness({ storageDir, testClock: true, ...config });
+  h.subscribeAllEvents = true; // the outbox keeps only events with a subscriber (tests read it)
   return { ...h, storageDir };
 }
 

@@ -5,6 +5,7 @@ import { GET_FIELDS, createPayment, eventBodies, eventTypes, expectNoForbidden, 
 describe("POST /v1/payments/{id}/cancel", () => {
   test("a waiting transaction becomes CANCELLED with payment.failed and charge.failed", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const p = await createPayment(h, a);
     const r = await h.call("POST", `/v1/payments/${p.id}/cancel`, { key: a.testKey });
@@ -18,7 +19,7 @@ describe("POST /v1/payments/{id}/cancel", () => {
     expect(types).toContain("charge.failed");
     expect(eventBodies(h, p.id, "payment.failed")[0].data).toMatchObject({ transactionId: p.id, status: "CANCELLED", previousStatus: "WAITING_PAYMENT" });
     expect((await h.call("GET", `/v1/charges/ch_${p.id}`, { key: a.testKey })).body.status).toBe("cancelled");
-    // the expiry job was dropped: nothing changes when the window passes
+    // the cancelled transaction left the expiry sweep: nothing changes when the window passes
     h.clock.advance(7200);
     await h.deps.jobs.drain();
     expect((await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body.status).toBe("CANCELLED");
@@ -26,6 +27,7 @@ describe("POST /v1/payments/{id}/cancel", () => {
 
   test("PROCESSING and PENDING can be cancelled too", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     for (const s of ["PROCESSING", "PENDING"]) {
       const p = await createPayment(h, a);
@@ -38,6 +40,7 @@ describe("POST /v1/payments/{id}/cancel", () => {
 
   test("a paid, expired or cancelled transaction -> 400 charge_not_cancellable", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const paid = await createPayment(h, a);
     await pay(h, a, paid.id);
@@ -51,6 +54,7 @@ describe("POST /v1/payments/{id}/cancel", () => {
 
   test("a Pix payment received and held by the payer lock (PROCESSING) cannot be cancelled: the payer's money is not in flight", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount({ settings: { payerLockEnabled: true } });
     const c = await h.call("POST", "/v1/pix/charges", {
       key: a.testKey,
@@ -69,6 +73,7 @@ describe("POST /v1/payments/{id}/cancel", () => {
 
   test("another account's transaction -> 404", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const b = await h.seedAccount();
     const p = await createPayment(h, a);
@@ -81,6 +86,7 @@ describe("POST /v1/payments/{id}/cancel", () => {
 describe("POST /v1/payments/{id}/resend-webhook", () => {
   test("re-emits the current status as fresh events: {resent, status}", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const p = await createPayment(h, a);
     await pay(h, a, p.id);
@@ -99,6 +105,7 @@ describe("POST /v1/payments/{id}/resend-webhook", () => {
 
   test("a waiting transaction re-emits its creation events", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const p = await createPayment(h, a);
     const r = await h.call("POST", `/v1/payments/${p.id}/resend-webhook`, { key: a.testKey });
@@ -108,6 +115,7 @@ describe("POST /v1/payments/{id}/resend-webhook", () => {
 
   test("another account's transaction -> 404 and nothing emitted", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const b = await h.seedAccount();
     const p = await createPayment(h, a);
@@ -119,6 +127,7 @@ describe("POST /v1/payments/{id}/resend-webhook", () => {
 describe("resend-webhook of a refunded transaction", () => {
   test("re-emits payment.refunded with the refunded amount", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const p = await createPayment(h, a, { amount: 800 });
     await pay(h, a, p.id);

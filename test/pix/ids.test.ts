@@ -11,6 +11,20 @@ describe("Pix identifiers", () => {
     for (const id of ids) expect(id).toMatch(TXID_RE);
   });
 
+  test("txids sort by creation time (8 base-62 digits of the millisecond) and end in 24 random characters", () => {
+    const t0 = Date.parse("2026-11-20T12:00:00.000Z");
+    const times = [0, 1, 61, 62, 1000, 3_600_000, 86_400_000 * 400].map((d) => t0 + d);
+    const ids = times.map((t) => newTxid(t));
+    for (const id of ids) expect(id).toHaveLength(32);
+    expect([...ids].sort()).toEqual(ids);
+    // The prefix is the time alone: the same millisecond gives the same 8 characters, then randomness.
+    const a = newTxid(t0);
+    const b = newTxid(t0);
+    expect(a.slice(0, 8)).toBe(b.slice(0, 8));
+    expect(a.slice(8)).not.toBe(b.slice(8));
+    expect(new Set(Array.from({ length: 200 }, () => newTxid(t0).slice(8))).size).toBe(200);
+  });
+
   test("an end-to-end id is E + ISPB + yyyyMMddHHmm (UTC) + 11 alphanumerics = 32 characters", () => {
     const id = newEndToEndId(new Date("2026-11-20T09:05:59.000Z"), "12345678");
     expect(id).toHaveLength(32);

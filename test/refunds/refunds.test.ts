@@ -5,6 +5,7 @@ import { REFUND_FIELDS, createPayment, eventBodies, eventTypes, expectNoForbidde
 
 const setup = async (amount = 1000, settings = {}) => {
   const h = createHarness();
+  h.subscribeAllEvents = true; // tests read the outbox
   const a = await h.seedAccount({ settings });
   const p = await paidPayment(h, a, amount);
   const refund = (body: Record<string, unknown> = {}, id = p.id) =>
@@ -130,6 +131,7 @@ describe("refunds (happy paths)", () => {
 
   test("a card payment can be refunded", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const p = await createPayment(h, a, { paymentMethods: ["CREDIT_CARD"] });
     await h.call("POST", `/c/${p.id}/card`, { body: { number: "4242424242424242" } });
@@ -141,6 +143,7 @@ describe("refunds (happy paths)", () => {
 describe("refunds (errors)", () => {
   test("a transaction that is not settled -> 400 charge_not_refundable", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const p = await createPayment(h, a);
     const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key() } });
@@ -169,6 +172,7 @@ describe("refunds (errors)", () => {
   test("methods whose provider has no refunds -> REFUND_NOT_SUPPORTED", async () => {
     for (const [method, currency] of [["BOLETO", "BRL"], ["MULTIBANCO", "EUR"], ["CRYPTO", "USDT"]] as const) {
       const h = createHarness();
+      h.subscribeAllEvents = true; // tests read the outbox
       const a = await h.seedAccount();
       const p = await createPayment(h, a, { paymentMethods: [method], currency });
       await pay(h, a, p.id, { method });
@@ -202,6 +206,7 @@ describe("refunds (errors)", () => {
 
   test("strategy on a card refund -> 400", async () => {
     const h = createHarness();
+    h.subscribeAllEvents = true; // tests read the outbox
     const a = await h.seedAccount();
     const p = await createPayment(h, a, { paymentMethods: ["CREDIT_CARD"] });
     await h.call("POST", `/c/${p.id}/card`, { body: { number: "4242424242424242" } });

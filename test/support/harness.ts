@@ -7,9 +7,11 @@ import { createApp, type App } from "../../src/app";
 import { ManualClock } from "../../src/lib/clock";
 import type { Config } from "../../src/config";
 import type { Logger } from "../../src/lib/logger";
-import { accounts, apiKeys, users } from "../../db/schema";
+import { accounts, apiKeys, users, webhookEndpoints } from "../../db/schema";
 import { newId, rawId } from "../../src/lib/ids";
-import { randomBase64Url, sha256Hex } from "../../src/lib/crypto";
+import { randomBase64Url, randomHex, sha256Hex } from "../../src/lib/crypto";
+import { EVENT_CATALOG } from "../../src/domain/events/catalog";
+import { configureWebhookRuntime, webhookRuntime } from "../../src/domain/webhooks/runtime";
 
 export interface Harness {
   deps: Deps;
@@ -19,6 +21,8 @@ export interface Harness {
   call: (method: string, path: string, opts?: CallOptions) => Promise<TestResponse>;
   /** Creates an account with an OWNER user and one test and one live key. */
   seedAccount: (opts?: SeedOptions) => Promise<SeededAccount>;
+  /** Default of `SeedOptions.subscribeAllEvents` for this harness (false). */
+  subscribeAllEvents: boolean;
 }
 
 export interface CallOptions {
@@ -43,7 +47,16 @@ export interface SeedOptions {
   email?: string;
   password?: string;
   settings?: Partial<typeof accounts.$inferInsert>;
+  /**
+   * Registers an ACTIVE endpoint (both modes) subscribed to every catalog event, whose deliveries
+   * succeed in memory. Events with no subscriber are not stored (src/domain/events/emit.ts), so
+   * tests that read the outbox (`events` rows) seed with this.
+   */
+  subscribeAllEvents?: boolean;
 }
+
+/** URL of the catch-all endpoint of `subscribeAllEvents`; its deliveries never leave the process. */
+export const OUTBOX_SINK_URL = "https://outbox-sink.example.com/hook";
 
 export interface SeededAccount {
   accountId: string;
@@ -103,8 +116,37 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
         .values({ id: newId("apiKey"), accountId, mode, fingerprint: sha256Hex(clear), prefix: clear.slice(0, 12), label: "seed", createdAt: now })
         .run();
     }
+    if (opts.subscribeAllEvents ?? h.subscribeAllEvents) subscribeAll(deps, accountId, now);
     return { accountId, userId, email, password, testKey: keys.test, liveKey: keys.live };
   };
 
-  return { deps, app, clock, call, seedAccount };
+  const h: Harness = { deps, app, clock, call, seedAccount, subscribeAllEvents: false };
+  return h;
+}
+
+/** The catch-all endpoint of `SeedOptions.subscribeAllEvents`, and a runtime that answers it 200 in memory. */
+function subscribeAll(deps: Deps, accountId: string, now: number): void {
+  for (const livemode of [false, true])
+    deps.db
+      .insert(webhookEndpoints)
+      .values({
+        id: newId("webhookEndpoint"),
+        accountId,
+        livemode,
+        url: OUTBOX_SINK_URL,
+        events: JSON.stringify(EVENT_CATALOG.map((e) => e.event)),
+        status: "ACTIVE",
+        secret: randomHex(32),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
+  const rt = webhookRuntime(deps);
+  if ((rt as { sink?: true }).sink) return;
+  const { fetch: realFetch, lookup: realLookup } = rt;
+  configureWebhookRuntime(deps, {
+    fetch: (url, init) => (url.startsWith(OUTBOX_SINK_URL) ? Promise.resolve(new Response("ok")) : realFetch(url, init)),
+    lookup: (host) => (host === new URL(OUTBOX_SINK_URL).hostname ? Promise.resolve([{ address: "93.184.216.34", family: 4 }]) : realLookup(host)),
+  });
+  (rt as { sink?: true }).sink = true;
 }

@@ -12,8 +12,8 @@ function prepareLookup(db: Db): Statement {
 const lookups = new WeakMap<Db, Statement>();
 
 /**
- * Hot-path lookup for apikey authentication: a prepared statement per database, read on every
- * request (no cache, so a revoked or rotated key fails on the very next request).
+ * Lookup for apikey authentication by fingerprint: a prepared statement per database. Called on
+ * a miss of the key cache (cache.ts `resolveApiKey`), not directly by the HTTP layer.
  */
 export function lookupActiveKey(db: Db, fingerprint: string): { id: string; accountId: string; mode: string } | undefined {
   let q = lookups.get(db);
@@ -40,11 +40,16 @@ export function listActiveKeys(db: DbOrTx, accountId: string): ApiKeyRow[] {
     .all();
 }
 
+/** Inserts a key row. Callers clear the key cache (cache.ts `invalidateApiKeyCache`) in the same call. */
 export function insertKey(db: DbOrTx, row: typeof apiKeys.$inferInsert): void {
   db.insert(apiKeys).values(row).run();
 }
 
-/** Marks key `id` of `accountId` revoked at `now`; returns true when it was active. */
+/**
+ * Marks key `id` of `accountId` revoked at `now`; returns true when it was active. Callers MUST
+ * clear the key cache (cache.ts `invalidateApiKeyCache(db)`) in the same call, or the key keeps
+ * authenticating from memory.
+ */
 export function markRevoked(db: DbOrTx, accountId: string, id: string, now: number): boolean {
   const r = db
     .update(apiKeys)

@@ -3,6 +3,8 @@
  * revoke. Cleartext is `ak_live_`/`ak_test_` + 24 random bytes in base64url; only its SHA-256
  * fingerprint and a 12-character display prefix are stored. Every change writes an audit entry
  * in the same transaction. Issue/rotate/revoke need OWNER or ADMIN (403 `API_KEY_ROLE_REQUIRED`).
+ * Every write clears the authentication cache of the database in the same call (cache.ts
+ * invariant), so a revoked or rotated key is 401 on the very next request.
  */
 import type { Db } from "../../db/client";
 import { tx } from "../../db/client";
@@ -12,6 +14,7 @@ import { newId } from "../../lib/ids";
 import { ApiError, notFound } from "../../http/errors";
 import { canManage } from "../accounts/roles";
 import { recordAudit } from "../audit/audit-log";
+import { invalidateApiKeyCache } from "./cache";
 import { findActiveKeyInAccount, insertKey, listActiveKeys, markRevoked, type ApiKeyRow } from "./repo";
 import { issuedKeyView, keyListItemView } from "./views";
 
@@ -58,6 +61,7 @@ export function issueKey(db: Db, clock: Clock, actor: Actor, input: { label?: st
     const now = clock.nowMs();
     const { row, cleartext } = newKeyRow(actor, input.test ? "test" : "live", input.label ?? "", now);
     insertKey(t, row);
+    invalidateApiKeyCache(db);
     recordAudit(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.issued", keyId: row.id, keyFingerprint: row.fingerprint, at: now });
     return issuedKeyView(row, cleartext);
   });
@@ -76,6 +80,7 @@ export function rotateKey(db: Db, clock: Clock, actor: Actor, id: string, input:
     if (!old) throw notFound("API key");
     const now = clock.nowMs();
     if (!markRevoked(t, actor.accountId, old.id, now)) throw notFound("API key");
+    invalidateApiKeyCache(db);
     const { row, cleartext } = newKeyRow(actor, old.mode as KeyMode, input.label ?? old.label, now);
     insertKey(t, row);
     recordAudit(t, {
@@ -100,6 +105,7 @@ export function revokeKey(db: Db, clock: Clock, actor: Actor, id: string): { rev
     if (!key) throw notFound("API key");
     const now = clock.nowMs();
     markRevoked(t, actor.accountId, key.id, now);
+    invalidateApiKeyCache(db);
     recordAudit(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.revoked", keyId: key.id, keyFingerprint: key.fingerprint, at: now });
     return { revoked: true as const };
   });

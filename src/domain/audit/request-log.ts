@@ -1,7 +1,8 @@
 /**
  * The request log (interface.md "Authentication" 9): one row per apikey-authenticated request.
- * Rows are buffered and written in batches (one transaction, one prepared insert per row) on the
- * next turn of the event loop, so logging adds no commit to the request path. Readers call
+ * Rows are buffered and written in batches (one prepared insert per row): under group commit
+ * (`serve`) right before the turn's group commits, else in their own transaction on the next
+ * turn of the event loop, so logging adds no commit to the request path. Readers call
  * `flushRequestLog` first.
  */
 import type { Statement } from "bun:sqlite";
@@ -11,6 +12,7 @@ import type { Db } from "../../db/client";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { invalidParam } from "../../http/errors";
+import { beforeGroupCommit } from "../../db/group-commit";
 
 export interface RequestLogInput {
   accountId: string;
@@ -61,9 +63,12 @@ class RequestLogWriter {
     if (this.buffer.length >= MAX_BUFFER) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      // Under group commit (serve) the rows ride in the turn's group: no commit of their own.
+      if (!beforeGroupCommit(this.db.$client, this.flushNow)) setImmediate(this.flushNow);
     }
   }
+
+  private readonly flushNow = () => this.flush();
 
   flush(): void {
     this.scheduled = false;

@@ -3,7 +3,7 @@
  * (origin "charges", methods ["PIX"]) and `POST /v1/payments` (origin "payments").
  * Steps: provider per method (none -> 422), velocity guard (403 `fraud.*`), sandbox provider
  * faults, provider `prepare` outside any transaction (rejected -> created REFUSED with
- * `metadata.failure`; unreachable -> 503, nothing stored), then one transaction: insert, expiry job,
+ * `metadata.failure`; unreachable -> 503, nothing stored), then one transaction: insert, expiry sweep due by `expires_at`,
  * `charge.created` events, idempotency response.
  */
 import "../../providers/sandbox";
@@ -17,7 +17,7 @@ import { providerFor } from "../../providers/registry";
 import { ProviderError, type MethodProvider, type TransactionRow } from "../../providers/types";
 import type { Claim } from "../idempotency/store";
 import { emitTransition } from "./events";
-import { scheduleExpiry } from "./expiry";
+import { ensureExpirySweep } from "./expiry";
 import { consumeProviderFault } from "./faults";
 import { failureBlock } from "./metadata";
 import type { PaymentMethod } from "./model";
@@ -152,7 +152,7 @@ export async function createTransaction(
   return tx(deps.db, (t) => {
     checkVelocity(t, settings, velocity);
     insertTransaction(deps.db, t, row);
-    if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null) scheduleExpiry(deps, t, row.id, row.expiresAt);
+    if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null) ensureExpirySweep(deps, t, row.expiresAt);
     // charge.created carries the charge as the API returns it (already `failed` when rejected).
     emitTransition(deps, t, row, null);
     if (row.status === "REFUSED") emitTransition(deps, t, row, "WAITING_PAYMENT");

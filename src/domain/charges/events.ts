@@ -42,12 +42,12 @@ export function legacyData(row: TransactionRow, previousStatus: string, occurred
  * Returns the `evt_` ids written.
  */
 export function emitTransition(deps: Deps, t: Tx, row: TransactionRow, previousStatus: string | null): string[] {
-  const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id };
+  const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id, webhookUrl: row.webhookUrl ?? null };
   const now = deps.clock.nowMs();
   const ids: string[] = [];
   const legacy = (type: LegacyType) => ids.push(emitLegacy(deps, t, scope, type, legacyData(row, previousStatus ?? "PENDING", now)));
   const canonical = (type: "charge.created" | "charge.paid" | "charge.failed" | "charge.expired") =>
-    ids.push(emitCanonical(deps, t, scope, type, toPublicCharge(row, deps.config)));
+    ids.push(emitCanonical(deps, t, scope, type, () => toPublicCharge(row, deps.config)));
 
   if (previousStatus === null) {
     canonical("charge.created");

@@ -1,6 +1,6 @@
 /**
  * THE one path by which provider or bank status reaches a transaction (DESIGN.md): the sandbox
- * helpers now, live provider webhooks and polls later, the expiry job always. Implements the
+ * helpers now, live provider webhooks and polls later, the expiry sweep always. Implements the
  * public charge status table of interface.md:
  * - paid, exact amount -> PAID (cards: APPROVED), end-to-end id, fee, ledger credit, `charge.paid`;
  * - paid, different amount -> returned to the payer, charge stays pending, nothing credited;
@@ -21,7 +21,6 @@ import type { TransactionRow } from "../../providers/types";
 import { getAccountSettings, pixFee } from "../accounts/settings";
 import { creditChargePayment } from "../ledger/service";
 import { emitTransition } from "./events";
-import { cancelExpiry } from "./expiry";
 import type { PaymentMethod } from "./model";
 import { failureBlock } from "./metadata";
 import { findById, updateTransaction } from "./repo";
@@ -72,7 +71,6 @@ export function applySettlementNoticeIn(deps: Deps, t: Tx, notice: SettlementNot
   const ignored: SettlementResult = { outcome: "ignored", row };
   const change = (patch: Partial<TransactionRow>, outcome: SettlementOutcome, extra: Partial<SettlementResult> = {}) => {
     const updated = updateTransaction(t, row.id, { ...patch, updatedAt: now });
-    if (updated.status !== "EXPIRED") cancelExpiry(deps, t, row.id);
     emitTransition(deps, t, updated, row.status);
     return { outcome, row: updated, ...extra };
   };
@@ -94,8 +92,8 @@ export function applySettlementNoticeIn(deps: Deps, t: Tx, notice: SettlementNot
       return change({ status: "REFUSED", metadata: withFailure(row, failure) }, "declined");
     }
     case "paid":
-      // Past pix.expires_at the charge is over even if the expiry job has not run yet: the
-      // payment is refused and the charge expires now (the job then finds nothing to do).
+      // Past pix.expires_at the charge is over even if the expiry sweep has not run yet: the
+      // payment is refused and the charge expires now (the sweep then finds nothing to do).
       if (WAITING.has(row.status) && row.expiresAt !== null && now >= row.expiresAt) return expire();
       return applyPaid(deps, t, row, notice, now, change, ignored);
   }

@@ -12,7 +12,6 @@ import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
 import { iso } from "../../lib/clock";
 import type { TransactionRow } from "../../providers/types";
 import { emitTransition } from "../charges/events";
-import { cancelExpiry } from "../charges/expiry";
 import { CANCELLABLE, type TransactionStatus } from "../charges/model";
 import { failureBlock } from "../charges/metadata";
 import { getTransactionRow } from "../charges/service";
@@ -27,8 +26,8 @@ export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Transac
 
 /**
  * Cancels a transaction in WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED with
- * `metadata.failure {reason: "cancelled", providerErrorCode: null, ttlSeconds?, at}`, `charge.failed` + `payment.failed`; the expiry job
- * is dropped. Returns the updated row. Throws 404, or 400 `charge_not_cancellable` otherwise
+ * `metadata.failure {reason: "cancelled", providerErrorCode: null, ttlSeconds?, at}`, `charge.failed` + `payment.failed`; the charge
+ * leaves the expiry sweep's index by itself. Returns the updated row. Throws 404, or 400 `charge_not_cancellable` otherwise
  * (a paid transaction must be refunded instead; a received Pix held by the payer lock is not in flight).
  */
 export function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
@@ -46,7 +45,6 @@ export function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Tran
     const now = deps.clock.nowMs();
     const metadata = JSON.stringify({ ...rowMetadata(row), failure: failureBlock("cancelled", null, row.ttlSeconds, iso(now)) });
     const updated = updateTransaction(t, row.id, { status: "CANCELLED", metadata, updatedAt: now });
-    cancelExpiry(deps, t, row.id);
     emitTransition(deps, t, updated, row.status);
     return updated;
   });
@@ -82,7 +80,18 @@ export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { re
   return { resent: ids.length > 0, status: row.status };
 }
 
-/** `previousStatus` of the last legacy event that moved the row into its current status. */
+/**
+ * The status a transaction usually comes from into `status`: the `previousStatus` of a resend
+ * when no stored legacy event tells (events with no delivery target are not stored,
+ * src/domain/events/emit.ts).
+ */
+const USUAL_PREVIOUS: Partial<Record<string, string>> = {
+  REFUNDED: "PAID",
+  CHARGEBACK: "DISPUTE",
+  DISPUTE: "PAID",
+};
+
+/** `previousStatus` of the last legacy event that moved the row into its current status, else the usual one. */
 function previousStatusOf(deps: Deps, row: TransactionRow): string {
   const recent = deps.db
     .select({ body: events.body })
@@ -97,5 +106,5 @@ function previousStatusOf(deps: Deps, row: TransactionRow): string {
       if (data?.status === row.status && typeof data.previousStatus === "string" && data.previousStatus !== row.status) return data.previousStatus;
     } catch {}
   }
-  return "WAITING_PAYMENT";
+  return USUAL_PREVIOUS[row.status] ?? "WAITING_PAYMENT";
 }

@@ -25,21 +25,46 @@ export function deliverJobKey(deliveryId: string): string {
   return `${DELIVER_JOB}:${deliveryId}`;
 }
 
-/** Creates the delivery rows (and their jobs) for `event` with `t`. */
-export function fanOut(deps: Deps, t: Tx, event: StoredEvent): void {
-  const scope: Scope = { accountId: event.accountId, livemode: event.livemode };
+/** Where one event goes: a registered endpoint, or a transaction's own `webhookUrl`. */
+export type DeliveryTarget = { endpointId: string; targetUrl: null } | { endpointId: null; targetUrl: string };
+
+/** What fan-out needs to know of an event before it is built. */
+export interface FanOutEvent {
+  accountId: string;
+  livemode: boolean;
+  type: string;
+  family: StoredEvent["family"];
+  transactionId: string | null;
+  /** The transaction's `webhookUrl` when the caller has the row (null = none); undefined = look it up. */
+  webhookUrl?: string | null;
+}
+
+/**
+ * The delivery targets of an event (read-only): every subscribed ACTIVE endpoint of the account
+ * and mode, plus the transaction's own `webhookUrl` for legacy events unless an endpoint with
+ * that URL already gets it. Empty when nobody is to be told.
+ */
+export function deliveryTargets(deps: Deps, event: FanOutEvent): DeliveryTarget[] {
+  const targets: DeliveryTarget[] = [];
   const urls = new Set<string>();
-  for (const ep of hot(deps.db).activeEndpoints.all({ accountId: scope.accountId, livemode: scope.livemode })) {
+  for (const ep of hot(deps.db).activeEndpoints.all({ accountId: event.accountId, livemode: event.livemode })) {
     if (!(JSON.parse(ep.events) as string[]).includes(event.type)) continue;
     urls.add(ep.url);
-    createDelivery(deps, t, event, { endpointId: ep.id, targetUrl: null });
+    targets.push({ endpointId: ep.id, targetUrl: null });
   }
   if (event.family === "legacy" && event.transactionId) {
-    const url = findScoped(deps.db, scope.accountId, scope.livemode, event.transactionId)?.webhookUrl ?? null;
-    if (url && !urls.has(url)) {
-      ensureTransactionSecret(deps, t, scope);
-      createDelivery(deps, t, event, { endpointId: null, targetUrl: url });
-    }
+    const url =
+      event.webhookUrl !== undefined ? event.webhookUrl : (findScoped(deps.db, event.accountId, event.livemode, event.transactionId)?.webhookUrl ?? null);
+    if (url && !urls.has(url)) targets.push({ endpointId: null, targetUrl: url });
+  }
+  return targets;
+}
+
+/** Creates the delivery rows (and their jobs) of the stored `event` for `targets`, with `t`. */
+export function fanOut(deps: Deps, t: Tx, event: StoredEvent, targets: DeliveryTarget[] = deliveryTargets(deps, event)): void {
+  for (const target of targets) {
+    if (target.targetUrl !== null) ensureTransactionSecret(deps, t, { accountId: event.accountId, livemode: event.livemode });
+    createDelivery(deps, t, event, target);
   }
 }
 
@@ -52,7 +77,7 @@ export function ensureTransactionSecret(deps: Deps, t: Tx, scope: Scope): string
   return secret;
 }
 
-function createDelivery(deps: Deps, t: Tx, event: StoredEvent, dest: { endpointId: string | null; targetUrl: string | null }): void {
+function createDelivery(deps: Deps, t: Tx, event: StoredEvent, dest: DeliveryTarget): void {
   const id = newId("webhookDelivery");
   const now = deps.clock.nowMs();
   hot(deps.db).insertDelivery.run({

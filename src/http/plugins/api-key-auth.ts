@@ -6,13 +6,13 @@
  * 401 (a key wrapped in non-ASCII whitespace such as U+00A0, or with any inner character added).
  * Note: HTTP itself (RFC 9110 field values; the Fetch Headers API; Bun's parser) strips leading and
  * trailing SP/HTAB before any application code runs, so those never reach this check.
- * There is no lookup cache: every request reads the key row (prepared statement), so a rotated
- * or revoked key fails on the very next request.
+ * Resolved keys come from the per-database key cache (src/domain/api-keys/cache.ts); every
+ * domain write to `api_keys` clears it in the same call, so a rotated or revoked key still fails
+ * on the very next request. Malformed keys are rejected before any lookup.
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { sha256Hex } from "../../lib/crypto";
-import { lookupActiveKey } from "../../domain/api-keys/repo";
+import { resolveApiKey } from "../../domain/api-keys/cache";
 import { ApiError } from "../errors";
 import { requestFacts } from "../context";
 
@@ -32,22 +32,16 @@ const KEY_SHAPE = /^ak_(test|live)_[A-Za-z0-9_-]{32}$/;
 /** Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the limit. */
 export function authenticateApiKey(deps: Deps, raw: string | undefined | null, request: Request, set: { headers: Record<string, string | number> }): ApiKeyAuth {
   if (!raw || !KEY_SHAPE.test(raw)) throw new ApiError("unauthorized", "Missing or invalid API key.");
-  const fingerprint = sha256Hex(raw);
-  const row = lookupActiveKey(deps.db, fingerprint);
-  if (!row) throw new ApiError("unauthorized", "Missing or invalid API key.");
-  const auth: ApiKeyAuth = {
-    accountId: row.accountId,
-    livemode: row.mode === "live",
-    mode: row.mode as "test" | "live",
-    keyId: row.id,
-    fingerprint,
-  };
+  const key = resolveApiKey(deps.db, raw);
+  if (!key) throw new ApiError("unauthorized", "Missing or invalid API key.");
+  // A fresh object per request: handlers get their own `auth`, the cached entry stays shared.
+  const auth: ApiKeyAuth = { accountId: key.accountId, livemode: key.livemode, mode: key.mode, keyId: key.id, fingerprint: key.fingerprint };
   const facts = requestFacts(request);
-  facts.fingerprint = fingerprint;
-  facts.accountId = auth.accountId;
-  facts.livemode = auth.livemode;
+  facts.fingerprint = key.fingerprint;
+  facts.accountId = key.accountId;
+  facts.livemode = key.livemode;
   if (deps.rateLimiter.enabled) {
-    const d = deps.rateLimiter.hit(row.id, row.accountId);
+    const d = deps.rateLimiter.hit(key.id, key.accountId);
     set.headers["x-ratelimit-limit-minute"] = String(d.limit);
     set.headers["x-ratelimit-remaining-minute"] = String(d.remaining);
     if (!d.allowed)

@@ -14,7 +14,9 @@ export interface RateDecision {
 
 export class RateLimiter {
   private window = -1;
-  private counts = new Map<string, number>();
+  /** Requests counted in the current window, by key id and by account id (two maps: no per-request key strings). */
+  private readonly keyCounts = new Map<string, number>();
+  private readonly accountCounts = new Map<string, number>();
 
   /** `perMinute` = 0 disables limiting. The account-wide limit is `accountFactor` x the key limit. */
   constructor(
@@ -33,18 +35,17 @@ export class RateLimiter {
     const window = Math.floor(now / 60_000);
     if (window !== this.window) {
       this.window = window;
-      this.counts.clear();
+      this.keyCounts.clear();
+      this.accountCounts.clear();
     }
     const resetIn = Math.max(1, Math.ceil(((window + 1) * 60_000 - now) / 1000));
     if (!this.enabled) return { allowed: true, limit: 0, remaining: 0, resetIn };
-    const k = `k:${keyId}`;
-    const a = `a:${accountId}`;
-    const keyCount = (this.counts.get(k) ?? 0) + 1;
-    const acctCount = (this.counts.get(a) ?? 0) + 1;
+    const keyCount = (this.keyCounts.get(keyId) ?? 0) + 1;
+    const acctCount = (this.accountCounts.get(accountId) ?? 0) + 1;
     const allowed = keyCount <= this.perMinute && acctCount <= this.perMinute * this.accountFactor;
     if (allowed) {
-      this.counts.set(k, keyCount);
-      this.counts.set(a, acctCount);
+      this.keyCounts.set(keyId, keyCount);
+      this.accountCounts.set(accountId, acctCount);
     }
     const remaining = Math.max(0, this.perMinute - (allowed ? keyCount : keyCount - 1));
     return { allowed, limit: this.perMinute, remaining, resetIn };

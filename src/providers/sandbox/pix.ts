@@ -21,8 +21,8 @@ export const sandboxPixProvider: MethodProvider = {
   supportsRefund: true,
   prepare(ctx: PrepareContext): PreparedMethod {
     const { tx, deps } = ctx;
-    let txid = newTxid();
-    while (txid === tx.id) txid = newTxid();
+    let txid = newTxid(tx.createdAt);
+    while (txid === tx.id) txid = newTxid(tx.createdAt);
     const location = `${locationBase(deps.config.publicUrl)}${PIX_LOCATION_PATH}${txid}`;
     if (location.length > MAX_LOCATION_LENGTH)
       throw new ProviderError("rejected", "The Pix location URL would exceed 77 characters; shorten COFRE_PUBLIC_URL.", "location_too_long");

@@ -41,27 +41,28 @@ const CREATE_SCOPE = "POST /v1/charges";
 export function chargeRoutes(deps: Deps) {
   return new Elysia()
     .use(apiKeyAuth(deps))
+    // Handlers destructure what they use: Elysia infers from that what to prepare per request
+    // (a handler taking the whole context also gets its cookies and query parsed every time).
     .post(
       "/v1/charges",
-      (ctx) =>
+      ({ request, set, auth, body }) =>
         idempotent(
           deps,
-          ctx,
+          { request, set, auth, body },
           CREATE_SCOPE,
-          async (claim) => ({ status: 201, body: await createCharge(deps, ctx.auth, ctx.body as CreateChargeBody, claim) }),
-          { fingerprint: ctx.body },
+          async (claim) => ({ status: 201, body: await createCharge(deps, auth, body as CreateChargeBody, claim) }),
+          { fingerprint: body },
         ),
       { body: ChargeBody, detail: { tags, summary: "Create a Pix charge (Idempotency-Key required)" } },
     )
     .post(
       "/v1/pix/charges",
-      (ctx) =>
-        {
-          const body = { ...(ctx.body as CreateChargeBody), payment_method: ctx.body.payment_method ?? "pix" };
-          return idempotent(deps, ctx, CREATE_SCOPE, async (claim) => ({ status: 201, body: await createCharge(deps, ctx.auth, body, claim) }), {
-            fingerprint: body,
-          });
-        },
+      ({ request, set, auth, body: sent }) => {
+        const body = { ...(sent as CreateChargeBody), payment_method: sent.payment_method ?? "pix" };
+        return idempotent(deps, { request, set, auth, body }, CREATE_SCOPE, async (claim) => ({ status: 201, body: await createCharge(deps, auth, body, claim) }), {
+          fingerprint: body,
+        });
+      },
       { body: ChargeBody, detail: { tags, summary: "Create a Pix charge (shortcut: payment_method = pix)" } },
     )
     .get("/v1/charges", ({ auth, request }) => listCharges(deps, auth, singleQuery(request)), {

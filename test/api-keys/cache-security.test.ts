@@ -1,0 +1,83 @@
+import { describe, expect, test } from "bun:test";
+import { API_KEY_CACHE_MAX, apiKeyCacheSize, invalidateApiKeyCache, resolveApiKey } from "../../src/domain/api-keys/cache";
+import { sha256Hex } from "../../src/lib/crypto";
+import { newId } from "../../src/lib/ids";
+import { authHarness, issue, PROBE, seedWithToken } from "../auth/support";
+import { cleartext, insertKeyRow } from "./cache-support";
+
+describe("api key cache: isolation between databases", () => {
+  test("a key cached in one database is 401 in another", async () => {
+    const h1 = authHarness();
+    const h2 = authHarness();
+    const a = await seedWithToken(h1);
+    await seedWithToken(h2);
+    expect((await h1.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
+    expect(apiKeyCacheSize(h1.deps.db)).toBe(1);
+    const r = await h2.call("GET", PROBE, { key: a.testKey });
+    expect([r.status, r.body.error.code]).toEqual([401, "unauthorized"]);
+    expect(apiKeyCacheSize(h2.deps.db)).toBe(0);
+  });
+
+  test("the same cleartext in two databases resolves to each one's own account; revoking in one leaves the other", async () => {
+    const h1 = authHarness();
+    const h2 = authHarness();
+    const a1 = await seedWithToken(h1);
+    const a2 = await seedWithToken(h2);
+    const clear = cleartext("test");
+    insertKeyRow(h1, a1.accountId, clear);
+    const id2 = insertKeyRow(h2, a2.accountId, clear);
+    expect((await h1.call("GET", PROBE, { key: clear })).body.accountId).toBe(a1.accountId);
+    expect((await h2.call("GET", PROBE, { key: clear })).body.accountId).toBe(a2.accountId);
+    expect((await h2.call("DELETE", `/v1/api-keys/${id2}`, { bearer: a2.token })).status).toBe(200);
+    expect((await h2.call("GET", PROBE, { key: clear })).status).toBe(401);
+    expect((await h1.call("GET", PROBE, { key: clear })).body.accountId).toBe(a1.accountId);
+  });
+
+});
+
+describe("api key cache: only committed rows are remembered", () => {
+  test("a key read inside an open transaction that then rolls back is not remembered", async () => {
+    const h = authHarness();
+    const a = await seedWithToken(h);
+    const clear = cleartext("test");
+    h.deps.db.$client.exec("BEGIN IMMEDIATE");
+    insertKeyRow(h, a.accountId, clear);
+    expect(resolveApiKey(h.deps.db, clear)?.accountId).toBe(a.accountId);
+    h.deps.db.$client.exec("ROLLBACK");
+    expect(resolveApiKey(h.deps.db, clear)).toBeUndefined();
+    expect((await h.call("GET", PROBE, { key: clear })).status).toBe(401);
+  });
+
+  test("a resolved key carries exactly id, accountId, mode, livemode and the SHA-256 fingerprint", async () => {
+    const h = authHarness();
+    const a = await seedWithToken(h);
+    const k = await issue(h, a.token);
+    for (let i = 0; i < 2; i++) expect(resolveApiKey(h.deps.db, k.apiKey)).toEqual({ id: k.id, accountId: a.accountId, mode: "live", livemode: true, fingerprint: sha256Hex(k.apiKey) });
+    invalidateApiKeyCache(h.deps.db);
+    expect(apiKeyCacheSize(h.deps.db)).toBe(0);
+  });
+});
+
+describe("api key cache: eviction", () => {
+  test("the cache stays bounded, drops the oldest entry first, and evicted or revoked keys stay correct", async () => {
+    const h = authHarness();
+    const a = await seedWithToken(h);
+    const db = h.deps.db;
+    const keys = Array.from({ length: API_KEY_CACHE_MAX + 5 }, () => cleartext("test"));
+    const ins = db.$client.prepare("insert into api_keys (id, account_id, mode, fingerprint, prefix, label, created_at) values (?, ?, 'test', ?, ?, '', 0)");
+    db.$client.transaction(() => {
+      for (const k of keys) ins.run(newId("apiKey"), a.accountId, sha256Hex(k), k.slice(0, 12));
+    })();
+    const revocable = await issue(h, a.token, { test: true });
+    expect((await h.call("GET", PROBE, { key: revocable.apiKey })).status).toBe(200);
+    for (const k of keys) expect(resolveApiKey(db, k)?.accountId).toBe(a.accountId);
+    expect(apiKeyCacheSize(db)).toBe(API_KEY_CACHE_MAX);
+    // The first-cached key was evicted: it is read again from the database and still works.
+    expect((await h.call("GET", PROBE, { key: revocable.apiKey })).status).toBe(200);
+    expect(apiKeyCacheSize(db)).toBe(API_KEY_CACHE_MAX);
+    // A revoke after eviction and re-caching is still seen at once.
+    expect((await h.call("DELETE", `/v1/api-keys/${revocable.id}`, { bearer: a.token })).status).toBe(200);
+    expect((await h.call("GET", PROBE, { key: revocable.apiKey })).status).toBe(401);
+    expect((await h.call("GET", PROBE, { key: keys[0]! })).status).toBe(200);
+  });
+});

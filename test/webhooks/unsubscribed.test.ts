@@ -1,0 +1,57 @@
+/** The outbox keeps only events somebody is subscribed to (src/domain/events/emit.ts). */
+import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { events, webhookDeliveries } from "../../db/schema";
+import { createHarness } from "../support/harness";
+import { deterministic, register, startReceiver, type Receiver } from "./support";
+
+const receivers: Receiver[] = [];
+afterEach(() => {
+  while (receivers.length) receivers.pop()!.stop();
+});
+
+const storedTypes = (h: ReturnType<typeof createHarness>, rawId: string) =>
+  h.deps.db.select({ type: events.type }).from(events).where(eq(events.transactionId, rawId)).all().map((e) => e.type).sort();
+
+async function createCharge(h: ReturnType<typeof createHarness>, key: string, n: number) {
+  const r = await h.call("POST", "/v1/pix/charges", { key, headers: { "idempotency-key": `unsubscribed-${n}` }, body: { amount: 1500 } });
+  expect(r.status).toBe(201);
+  return (r.body.id as string).replace(/^ch_/, "");
+}
+
+describe("events nobody is subscribed to", () => {
+  test("a charge created with no endpoint stores no event and no delivery, and answers the same 201", async () => {
+    const h = createHarness({}, new Date().toISOString());
+    const a = await h.seedAccount();
+    const id = await createCharge(h, a.testKey, 1);
+    expect(storedTypes(h, id)).toEqual([]);
+    expect(h.deps.db.select().from(webhookDeliveries).all()).toEqual([]);
+  });
+
+  test("only the subscribed types of a transition are stored and delivered; an endpoint added later gets no earlier event", async () => {
+    const h = createHarness({}, new Date().toISOString());
+    deterministic(h);
+    const a = await h.seedAccount();
+    const before = await createCharge(h, a.testKey, 2);
+    const rx = startReceiver();
+    receivers.push(rx);
+    await register(h, a.testKey, rx.url, ["charge.paid"]);
+    const after = await createCharge(h, a.testKey, 3);
+    expect(storedTypes(h, after)).toEqual([]); // charge.created / payment.created: not subscribed
+    const paid = await h.call("POST", `/v1/test_helpers/charges/ch_${after}/pay`, { key: a.testKey, body: {} });
+    expect(paid.status).toBe(200);
+    expect(storedTypes(h, after)).toEqual(["charge.paid"]);
+    await h.deps.jobs.drain();
+    expect(rx.requests.map((r) => JSON.parse(r.body).type)).toEqual(["charge.paid"]);
+    expect(JSON.parse(rx.requests[0]!.body).data.object.id).toBe(`ch_${after}`);
+    expect(storedTypes(h, before)).toEqual([]);
+  });
+
+  test("a live endpoint does not make test-mode events stored", async () => {
+    const h = createHarness({}, new Date().toISOString());
+    const a = await h.seedAccount();
+    await register(h, a.liveKey, "https://hooks.example.com/live", ["charge.created", "payment.created"]);
+    const id = await createCharge(h, a.testKey, 4);
+    expect(storedTypes(h, id)).toEqual([]);
+  });
+});
