@@ -6,6 +6,9 @@
 import { createDeps } from "./deps";
 import { createApp } from "./app";
 import { startCheckpointer } from "./db/checkpointer";
+import { openRequestLogFile } from "./domain/audit/request-log-file";
+import { useRequestLogFile } from "./domain/audit/request-log";
+import { dirname, join } from "node:path";
 import { enableGroupCommit, flushGroupCommit } from "./db/group-commit";
 import { ConfigError } from "./config";
 import { commands } from "./cli";
@@ -46,6 +49,15 @@ export async function serve(): Promise<() => Promise<void>> {
           return null;
         })
       : null;
+  // The request log in its own file, written by a worker thread (src/domain/audit/request-log-file.ts).
+  const requestLog =
+    deps.config.dataDir !== ":memory:" && process.env.COFRE_REQUEST_LOG_FILE !== "0"
+      ? await openRequestLogFile(join(dirname(deps.db.$client.filename), "request-log.db"), deps.db, deps.db.$client.filename).catch((err) => {
+          deps.logger.warn({ err }, "request log file unavailable; the request log stays in the main database");
+          return null;
+        })
+      : null;
+  if (requestLog) useRequestLogFile(deps.db, requestLog);
   const app = createApp(deps);
   app.listen({ port: deps.config.port, hostname: deps.config.host });
   const port = app.server!.port;
@@ -62,6 +74,7 @@ export async function serve(): Promise<() => Promise<void>> {
     (stopping ??= (async () => {
       await app.stop();
       await deps.jobs.stop();
+      await requestLog?.close();
       flushGroupCommit(deps.db.$client);
       await checkpointer?.stop();
       deps.db.$client.close();

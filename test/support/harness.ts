@@ -71,7 +71,7 @@ export interface SeededAccount {
 export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T12:00:00.000Z", logger?: Logger): Harness {
   const clock = new ManualClock(start);
   const deps = createDeps({
-    dataDir: ":memory:",
+    dataDir: config.dataDir ?? ":memory:", // a folder only for tests of file-backed pieces
     clock,
     logger,
     config: { logLevel: "silent", publicUrl: "http://localhost:3000", checkoutUrlBase: "http://localhost:3000/c", ...config },

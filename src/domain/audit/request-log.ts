@@ -1,9 +1,10 @@
 /**
  * The request log (interface.md "Authentication" 9): one row per apikey-authenticated request.
- * Rows are buffered and written in batches (one prepared insert per row): under group commit
- * (`serve`) right before the turn's group commits, else in their own transaction on the next
- * turn of the event loop, so logging adds no commit to the request path. Readers call
- * `flushRequestLog` first.
+ * `serve` keeps it in its own file written by a worker thread (request-log-file.ts,
+ * `useRequestLogFile`). Otherwise (tests, in-memory databases) rows go to the main database's
+ * `request_logs` table in batches (one prepared insert per row): under group commit right before
+ * the turn's group commits, else in their own transaction on the next turn of the event loop, so
+ * logging adds no commit to the request path. `listRequestLogs` sees every row queued before it.
  */
 import type { Statement } from "bun:sqlite";
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
@@ -13,6 +14,7 @@ import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { invalidParam } from "../../http/errors";
 import { beforeGroupCommit } from "../../db/group-commit";
+import type { LogRow, RequestLogFile } from "./request-log-file";
 
 export interface RequestLogInput {
   accountId: string;
@@ -30,7 +32,7 @@ export interface RequestLogInput {
 /** Most rows held before a synchronous flush. */
 const MAX_BUFFER = 500;
 
-type Row = [id: string, accountId: string, livemode: number, method: string, path: string, status: number, requestId: string, keyFingerprint: string, durationMs: number, createdAt: number];
+type Row = LogRow;
 
 class RequestLogWriter {
   private buffer: Row[] = [];
@@ -47,19 +49,8 @@ class RequestLogWriter {
     this.commit = db.$client.prepare("commit");
   }
 
-  push(e: RequestLogInput): void {
-    this.buffer.push([
-      newId("requestLog"),
-      e.accountId,
-      e.livemode ? 1 : 0,
-      e.method,
-      e.path.slice(0, 500),
-      e.status,
-      e.requestId,
-      e.keyFingerprint,
-      Math.max(0, Math.round(e.durationMs)),
-      e.at,
-    ]);
+  push(row: Row): void {
+    this.buffer.push(row);
     if (this.buffer.length >= MAX_BUFFER) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
@@ -103,14 +94,38 @@ function writer(db: Db): RequestLogWriter {
   return w;
 }
 
-/** Queues one row (written within the next event-loop turn). */
-export function recordRequest(db: Db, e: RequestLogInput): void {
-  writer(db).push(e);
+const files = new WeakMap<Db, RequestLogFile>();
+
+/** From now on the request log of `db` lives in `file` (serve; see request-log-file.ts). */
+export function useRequestLogFile(db: Db, file: RequestLogFile): void {
+  writers.get(db)?.flush();
+  files.set(db, file);
 }
 
-/** Writes every queued row now. */
-export function flushRequestLog(db: Db): void {
-  writers.get(db)?.flush();
+/** Queues one row (written within the next event-loop turn). */
+export function recordRequest(db: Db, e: RequestLogInput): void {
+  const row: Row = [
+    newId("requestLog"),
+    e.accountId,
+    e.livemode ? 1 : 0,
+    e.method,
+    e.path.slice(0, 500),
+    e.status,
+    e.requestId,
+    e.keyFingerprint,
+    Math.max(0, Math.round(e.durationMs)),
+    e.at,
+  ];
+  const file = files.get(db);
+  if (file) file.push(row);
+  else writer(db).push(row);
+}
+
+/** Writes every queued row now; resolves once they are readable. */
+export async function flushRequestLog(db: Db): Promise<void> {
+  const file = files.get(db);
+  if (file) await file.flushed();
+  else writers.get(db)?.flush();
 }
 
 export interface RequestLogQuery {
@@ -140,8 +155,9 @@ export function requestLogView(r: typeof requestLogs.$inferSelect) {
  * The account's log rows, newest first, after the cursor `startingAfter` (an id of one of the
  * account's rows, else 400 `invalid_cursor`). Returns `{object: "list", data, has_more, next_cursor}`.
  */
-export function listRequestLogs(db: Db, accountId: string, q: RequestLogQuery) {
-  flushRequestLog(db);
+export async function listRequestLogs(main: Db, accountId: string, q: RequestLogQuery) {
+  await flushRequestLog(main);
+  const db = files.get(main)?.reader ?? main;
   const where: SQL[] = [eq(requestLogs.accountId, accountId)];
   if (q.startingAfter !== undefined) {
     const c = db

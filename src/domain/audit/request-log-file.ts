@@ -1,0 +1,168 @@
+/**
+ * The request log kept in its own SQLite file (`<dataDir>/request-log.db`) and written by a
+ * worker thread: what `serve` uses (src/main.ts). Rows are handed over in batches; the request
+ * thread never writes them.
+ *
+ * Why: one log row per apikey request is three B-tree inserts on the thread that serves HTTP
+ * (measured ~6-8 us of a ~35 us `GET /v1/charges/{id}`). A second connection writing the main
+ * database would contend for its single write lock (SQLite then makes the request thread wait in
+ * its busy handler), so the log has a file of its own. The table is the same `request_logs`
+ * (db/schema/auth.ts), so listing reads it with the same query through a read-only connection.
+ *
+ * Durability: a row reaches the file within ~20 ms of its response; rows not yet
+ * written when the process is killed are lost (the log is diagnostics, never money). Readers
+ * call `flushed()` first, so a listing shows every request answered before it.
+ * Rows of databases from before this file existed are moved over once at start.
+ */
+import { Database } from "bun:sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import * as schema from "../../../db/schema";
+import type { Db } from "../../db/client";
+
+/** One row, in the column order of INSERT_COLUMNS. */
+export type LogRow = [id: string, accountId: string, livemode: number, method: string, path: string, status: number, requestId: string, keyFingerprint: string, durationMs: number, createdAt: number];
+
+const INSERT_COLUMNS = "id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at";
+
+/** DDL of the log file: the same table and indexes as migration 0000 gives the main database. */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS request_logs (
+  seq integer PRIMARY KEY AUTOINCREMENT NOT NULL, id text NOT NULL, account_id text NOT NULL, livemode integer NOT NULL,
+  method text NOT NULL, path text NOT NULL, status integer NOT NULL, request_id text NOT NULL,
+  key_fingerprint text NOT NULL, duration_ms integer NOT NULL, created_at integer NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS request_logs_id_unique ON request_logs (id);
+CREATE INDEX IF NOT EXISTS request_logs_account_idx ON request_logs (account_id, seq);`;
+
+/** The worker's code, inline (a Blob URL) so the single executable needs no extra file. */
+const WORKER_SOURCE = `
+import { Database } from "bun:sqlite";
+let db = null, insert = null;
+self.onmessage = (e) => {
+  const m = e.data;
+  try {
+    if (m.type === "start") {
+      db = new Database(m.path, { create: true });
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+      db.exec("PRAGMA busy_timeout = 5000");
+      db.exec(m.schema);
+      insert = db.prepare("INSERT OR IGNORE INTO request_logs (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      let moved = 0;
+      if (m.mainPath) {
+        db.run("ATTACH DATABASE ? AS main_db", [m.mainPath]);
+        moved = db.run("INSERT OR IGNORE INTO request_logs (${INSERT_COLUMNS}) SELECT ${INSERT_COLUMNS} FROM main_db.request_logs ORDER BY seq").changes;
+        db.exec("DETACH DATABASE main_db");
+      }
+      postMessage({ type: "started", moved });
+    } else if (m.type === "rows") {
+      db.transaction((rows) => { for (const r of rows) insert.run(...r); })(m.rows);
+      if (m.id !== undefined) postMessage({ type: "flushed", id: m.id });
+    } else if (m.type === "stop") {
+      db.close();
+      postMessage({ type: "stopped" });
+    }
+  } catch (err) {
+    postMessage({ type: "error", id: m.id, message: String(err) });
+  }
+};
+`;
+
+/** Rows wait at most this long (ms) before going to the worker... */
+const HAND_OVER_MS = 20;
+/** ...or until this many are queued. */
+const HAND_OVER_ROWS = 1000;
+
+export interface RequestLogFile {
+  /** Queues one row; handed to the worker within HAND_OVER_MS. */
+  push(row: LogRow): void;
+  /** Resolves once every row pushed so far is committed to the file. */
+  flushed(): Promise<void>;
+  /** Read-only drizzle handle on the log file (`requestLogs` table). */
+  reader: Db;
+  /** Hands over what is queued, waits for it to be written, ends the worker (idempotent). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the worker on `path` (created with the table when missing), moves the rows of the main
+ * database file `mainPath` over (then deletes them from `main` when any moved), and opens the
+ * read connection. Rejects when the worker cannot start.
+ */
+export async function openRequestLogFile(path: string, main: Db, mainPath: string): Promise<RequestLogFile> {
+  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/typescript" }));
+  const worker = new Worker(url);
+  (worker as unknown as { unref(): void }).unref();
+  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  let onStarted: { resolve: (moved: number) => void; reject: (e: Error) => void } | null = null;
+  let onStopped: (() => void) | null = null;
+  worker.onmessage = (e: MessageEvent) => {
+    const m = e.data as { type: string; id?: number; moved?: number; message?: string };
+    if (m.type === "started") onStarted?.resolve(m.moved ?? 0);
+    else if (m.type === "flushed" && m.id !== undefined) waiting.get(m.id)?.resolve(), waiting.delete(m.id);
+    else if (m.type === "stopped") onStopped?.();
+    else if (m.type === "error") {
+      const err = new Error(`request log worker: ${m.message}`);
+      onStarted?.reject(err);
+      if (m.id !== undefined) waiting.get(m.id)?.reject(err), waiting.delete(m.id);
+    }
+  };
+  worker.onerror = (e) => onStarted?.reject(new Error(e.message));
+  const moved = await new Promise<number>((resolve, reject) => {
+    onStarted = { resolve, reject };
+    worker.postMessage({ type: "start", path, schema: SCHEMA, mainPath });
+  });
+  onStarted = null;
+  if (moved > 0) main.$client.run("DELETE FROM request_logs");
+  const readConn = new Database(path, { readonly: true });
+  const reader = drizzle({ client: readConn, schema }) as unknown as Db;
+
+  let buffer: LogRow[] = [];
+  let scheduled = false;
+  let closing: Promise<void> | null = null;
+  const send = (id?: number) => {
+    scheduled = false;
+    if (buffer.length === 0 && id === undefined) return;
+    worker.postMessage({ type: "rows", rows: buffer, id });
+    buffer = [];
+  };
+  const flushed = () =>
+    closing ? closing : new Promise<void>((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      send(id);
+    });
+  return {
+    push(row) {
+      if (closing) return; // shutting down: the worker is gone or going
+      buffer.push(row);
+      // One message per HAND_OVER_MS (or per HAND_OVER_ROWS): a message costs the request
+      // thread far more than the rows in it, so per-turn messages made reads slower.
+      if (buffer.length >= HAND_OVER_ROWS) send();
+      else if (!scheduled) {
+        scheduled = true;
+        setTimeout(send, HAND_OVER_MS);
+      }
+    },
+    flushed,
+    reader,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          const id = nextId++;
+          waiting.set(id, { resolve, reject: () => resolve() });
+          send(id);
+        });
+        readConn.close(); // first: the worker's close then checkpoints and removes the WAL file
+        await new Promise<void>((resolve) => {
+          onStopped = resolve;
+          worker.postMessage({ type: "stop" });
+          setTimeout(resolve, 2000).unref();
+        });
+        worker.terminate();
+        URL.revokeObjectURL(url);
+      })();
+      return closing;
+    },
+  };
+}
