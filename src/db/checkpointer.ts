@@ -9,6 +9,14 @@
  * checkpoint never takes the write lock and never waits for the writer, and it changes no
  * content, so the request thread's connection keeps its page cache.
  *
+ * The WAL file only starts over when a write transaction begins while every frame is already
+ * in the database file. Under sustained load the request thread's next transaction always
+ * begins right after its own COMMIT, before the worker caught up, so the WAL would grow without
+ * bound (measured: 465 MB in 10 s of charge creation). So once the WAL passes `restartFrames`
+ * and the worker has copied nearly all of it, the request thread runs one PASSIVE checkpoint
+ * itself between two transactions (copying only the last few milliseconds of frames), and its
+ * next transaction starts the WAL over.
+ *
  * Durability is unchanged: a commit is durable once in the WAL (WAL + synchronous=NORMAL),
  * whoever checkpoints it later. If the worker fails, the request thread's connection gets
  * auto-checkpointing back (`onFailure`).
@@ -32,7 +40,10 @@ self.onmessage = (e) => {
       db.exec("PRAGMA busy_timeout = 0");
       db.exec("PRAGMA synchronous = NORMAL");
       timer = setInterval(() => {
-        try { checkpoint(); } catch (err) { postMessage({ type: "error", message: String(err) }); }
+        try {
+          const r = checkpoint();
+          if (r.log >= m.restartFrames && r.checkpointed >= r.log - m.restartFrames / 4) postMessage({ type: "restart", log: r.log });
+        } catch (err) { postMessage({ type: "error", message: String(err) }); }
       }, m.intervalMs);
       postMessage({ type: "started" });
     } else if (m.type === "checkpoint") {
@@ -64,8 +75,10 @@ export interface Checkpointer {
 }
 
 export interface CheckpointerOptions {
-  /** Milliseconds between checkpoints (default 100). */
+  /** Milliseconds between checkpoints (default 10). */
   intervalMs?: number;
+  /** WAL size, in frames (pages), past which the WAL is made to start over (default 16,384: 64 MB of 4 KiB pages). */
+  restartFrames?: number;
   /** Told when the worker fails; auto-checkpointing is already back on the request connection. */
   onFailure?: (message: string) => void;
 }
@@ -83,6 +96,17 @@ export async function startCheckpointer(client: Database, path: string, opts: Ch
   let nextId = 1;
   let failed = false;
   let onStopped: (() => void) | null = null;
+  let restarting = false;
+  /** Between two transactions of the request thread: its own checkpoint, so the next write restarts the WAL. */
+  const restartSoon = () => {
+    if (client.inTransaction) return void setImmediate(restartSoon);
+    restarting = false;
+    try {
+      client.query("PRAGMA wal_checkpoint(PASSIVE)").get();
+    } catch {
+      // Busy or closed: the worker asks again on its next round.
+    }
+  };
   const fail = (message: string) => {
     if (failed) return;
     failed = true;
@@ -95,6 +119,10 @@ export async function startCheckpointer(client: Database, path: string, opts: Ch
       if (m.type === "started") resolve();
       else if (m.type === "checkpointed" && m.id !== undefined) waiting.get(m.id)?.(m.result!), waiting.delete(m.id);
       else if (m.type === "stopped") onStopped?.();
+      else if (m.type === "restart" && !restarting && !failed) {
+        restarting = true;
+        setImmediate(restartSoon);
+      }
       else if (m.type === "error") {
         reject(new Error(m.message));
         fail(m.message ?? "checkpoint failed");
@@ -105,7 +133,7 @@ export async function startCheckpointer(client: Database, path: string, opts: Ch
       fail(e.message);
     };
   });
-  worker.postMessage({ type: "start", path, intervalMs: opts.intervalMs ?? 100 });
+  worker.postMessage({ type: "start", path, intervalMs: opts.intervalMs ?? 10, restartFrames: opts.restartFrames ?? 16_384 });
   await started;
   client.exec("PRAGMA wal_autocheckpoint = 0");
   return {

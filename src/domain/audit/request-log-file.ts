@@ -55,7 +55,7 @@ self.onmessage = (e) => {
       }
       postMessage({ type: "started", moved });
     } else if (m.type === "rows") {
-      db.transaction((rows) => { for (const r of rows) insert.run(...r); })(m.rows);
+      db.transaction((rows) => { for (const r of rows) insert.run(...r); })(JSON.parse(m.rows));
       if (m.id !== undefined) postMessage({ type: "flushed", id: m.id });
     } else if (m.type === "stop") {
       db.close();
@@ -123,7 +123,8 @@ export async function openRequestLogFile(path: string, main: Db, mainPath: strin
   const send = (id?: number) => {
     scheduled = false;
     if (buffer.length === 0 && id === undefined) return;
-    worker.postMessage({ type: "rows", rows: buffer, id });
+    // One JSON string: structured-cloning an array of row arrays cost the request thread ~5 us a row.
+    worker.postMessage({ type: "rows", rows: JSON.stringify(buffer), id });
     buffer = [];
   };
   const flushed = () =>
