@@ -28,6 +28,7 @@ const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
 let db = null;
 let timer = null;
+let askedAt = 0;
 function checkpoint() {
   const r = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
   return { busy: r.busy, log: r.log, checkpointed: r.checkpointed };
@@ -42,7 +43,13 @@ self.onmessage = (e) => {
       timer = setInterval(() => {
         try {
           const r = checkpoint();
-          if (r.log >= m.restartFrames && r.checkpointed >= r.log - m.restartFrames / 4) postMessage({ type: "restart", log: r.log });
+          // Ask once per WAL generation (again only if nothing happened for 500 ms): a stale
+          // request would cost the request thread a checkpoint for nothing.
+          if (r.log < m.restartFrames) askedAt = 0;
+          else if (r.checkpointed >= r.log - m.restartFrames / 4 && Date.now() - askedAt > 500) {
+            askedAt = Date.now();
+            postMessage({ type: "restart", log: r.log });
+          }
         } catch (err) { postMessage({ type: "error", message: String(err) }); }
       }, m.intervalMs);
       postMessage({ type: "started" });
