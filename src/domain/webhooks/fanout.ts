@@ -47,7 +47,7 @@ export interface FanOutEvent {
 export function deliveryTargets(deps: Deps, event: FanOutEvent): DeliveryTarget[] {
   const targets: DeliveryTarget[] = [];
   const urls = new Set<string>();
-  for (const ep of hot(deps.db).activeEndpoints.all({ accountId: event.accountId, livemode: event.livemode })) {
+  for (const ep of hot(deps.db).activeEndpoints.all(event.accountId, event.livemode ? 1 : 0)) {
     if (!(JSON.parse(ep.events) as string[]).includes(event.type)) continue;
     urls.add(ep.url);
     targets.push({ endpointId: ep.id, targetUrl: null });
