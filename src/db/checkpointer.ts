@@ -22,8 +22,9 @@
  * auto-checkpointing back (`onFailure`).
  */
 import type { Database } from "bun:sqlite";
+import { startInlineWorker } from "../lib/inline-worker";
 
-/** The worker's code: kept inline (a Blob URL) so the compiled single executable needs no extra file. */
+/** The worker's code (src/lib/inline-worker.ts protocol: replies echo the request's `id`). */
 const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
 let db = null;
@@ -43,7 +44,7 @@ self.onmessage = (e) => {
       timer = setInterval(() => {
         try {
           const r = checkpoint();
-          // Ask once per WAL generation (again only if nothing happened for 500 ms): a stale
+          // Ask once, until the request thread says it checkpointed (or 500 ms passed): a stale
           // request would cost the request thread a checkpoint for nothing.
           if (r.log < m.restartFrames) askedAt = 0;
           else if (r.checkpointed >= r.log - m.restartFrames / 4 && Date.now() - askedAt > 500) {
@@ -52,7 +53,9 @@ self.onmessage = (e) => {
           }
         } catch (err) { postMessage({ type: "error", message: String(err) }); }
       }, m.intervalMs);
-      postMessage({ type: "started" });
+      postMessage({ type: "started", id: m.id });
+    } else if (m.type === "restarted") {
+      askedAt = 0;
     } else if (m.type === "checkpoint") {
       postMessage({ type: "checkpointed", id: m.id, result: checkpoint() });
     } else if (m.type === "stop") {
@@ -96,14 +99,14 @@ export interface CheckpointerOptions {
  * left on) when the worker cannot start.
  */
 export async function startCheckpointer(client: Database, path: string, opts: CheckpointerOptions = {}): Promise<Checkpointer> {
-  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/typescript" }));
-  const worker = new Worker(url);
-  (worker as unknown as { unref(): void }).unref();
-  const waiting = new Map<number, (r: CheckpointResult) => void>();
-  let nextId = 1;
   let failed = false;
-  let onStopped: (() => void) | null = null;
   let restarting = false;
+  const fail = (message: string) => {
+    if (failed) return;
+    failed = true;
+    client.exec("PRAGMA wal_autocheckpoint = 1000");
+    opts.onFailure?.(message);
+  };
   /** Between two transactions of the request thread: its own checkpoint, so the next write restarts the WAL. */
   const restartSoon = () => {
     if (client.inTransaction) return void setImmediate(restartSoon);
@@ -111,55 +114,32 @@ export async function startCheckpointer(client: Database, path: string, opts: Ch
     try {
       client.query("PRAGMA wal_checkpoint(PASSIVE)").get();
     } catch {
-      // Busy or closed: the worker asks again on its next round.
+      // Busy or closed: the worker asks again.
     }
+    worker.post({ type: "restarted" });
   };
-  const fail = (message: string) => {
-    if (failed) return;
-    failed = true;
-    client.exec("PRAGMA wal_autocheckpoint = 1000");
-    opts.onFailure?.(message);
-  };
-  const started = new Promise<void>((resolve, reject) => {
-    worker.onmessage = (e: MessageEvent) => {
-      const m = e.data as { type: string; id?: number; result?: CheckpointResult; message?: string };
-      if (m.type === "started") resolve();
-      else if (m.type === "checkpointed" && m.id !== undefined) waiting.get(m.id)?.(m.result!), waiting.delete(m.id);
-      else if (m.type === "stopped") onStopped?.();
-      else if (m.type === "restart" && !restarting && !failed) {
-        restarting = true;
-        setImmediate(restartSoon);
-      }
-      else if (m.type === "error") {
-        reject(new Error(m.message));
-        fail(m.message ?? "checkpoint failed");
-      }
-    };
-    worker.onerror = (e) => {
-      reject(new Error(e.message));
-      fail(e.message);
-    };
+  const worker = startInlineWorker(WORKER_SOURCE, {
+    onMessage: (m) => {
+      if (m.type !== "restart" || restarting || failed) return;
+      restarting = true;
+      setImmediate(restartSoon);
+    },
+    onError: fail,
   });
-  worker.postMessage({ type: "start", path, intervalMs: opts.intervalMs ?? 10, restartFrames: opts.restartFrames ?? 16_384 });
-  await started;
+  try {
+    await worker.request({ type: "start", path, intervalMs: opts.intervalMs ?? 10, restartFrames: opts.restartFrames ?? 16_384 });
+  } catch (err) {
+    await worker.stop();
+    throw err;
+  }
   client.exec("PRAGMA wal_autocheckpoint = 0");
   return {
-    checkpointNow() {
-      const id = nextId++;
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        worker.postMessage({ type: "checkpoint", id });
-      });
+    async checkpointNow() {
+      return (await worker.request<{ type: string; result: CheckpointResult }>({ type: "checkpoint" })).result;
     },
     async stop() {
       if (!failed) client.exec("PRAGMA wal_autocheckpoint = 1000");
-      await new Promise<void>((resolve) => {
-        onStopped = resolve;
-        worker.postMessage({ type: "stop" });
-        setTimeout(resolve, 2000).unref();
-      });
-      worker.terminate();
-      URL.revokeObjectURL(url);
+      await worker.stop();
     },
   };
 }

@@ -18,6 +18,7 @@ import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../../db/schema";
 import type { Db } from "../../db/client";
+import { startInlineWorker } from "../../lib/inline-worker";
 
 /** One row, in the column order of INSERT_COLUMNS. */
 export type LogRow = [id: string, accountId: string, livemode: number, method: string, path: string, status: number, requestId: string, keyFingerprint: string, durationMs: number, createdAt: number];
@@ -33,7 +34,7 @@ CREATE TABLE IF NOT EXISTS request_logs (
 CREATE UNIQUE INDEX IF NOT EXISTS request_logs_id_unique ON request_logs (id);
 CREATE INDEX IF NOT EXISTS request_logs_account_idx ON request_logs (account_id, seq);`;
 
-/** The worker's code, inline (a Blob URL) so the single executable needs no extra file. */
+/** The worker's code (src/lib/inline-worker.ts protocol: replies echo the request's `id`). */
 const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
 let db = null, insert = null;
@@ -53,7 +54,7 @@ self.onmessage = (e) => {
         moved = db.run("INSERT OR IGNORE INTO request_logs (${INSERT_COLUMNS}) SELECT ${INSERT_COLUMNS} FROM main_db.request_logs ORDER BY seq").changes;
         db.exec("DETACH DATABASE main_db");
       }
-      postMessage({ type: "started", moved });
+      postMessage({ type: "started", id: m.id, moved });
     } else if (m.type === "rows") {
       db.transaction((rows) => { for (const r of rows) insert.run(...r); })(JSON.parse(m.rows));
       if (m.id !== undefined) postMessage({ type: "flushed", id: m.id });
@@ -89,30 +90,14 @@ export interface RequestLogFile {
  * read connection. Rejects when the worker cannot start.
  */
 export async function openRequestLogFile(path: string, main: Db, mainPath: string): Promise<RequestLogFile> {
-  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/typescript" }));
-  const worker = new Worker(url);
-  (worker as unknown as { unref(): void }).unref();
-  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
-  let nextId = 1;
-  let onStarted: { resolve: (moved: number) => void; reject: (e: Error) => void } | null = null;
-  let onStopped: (() => void) | null = null;
-  worker.onmessage = (e: MessageEvent) => {
-    const m = e.data as { type: string; id?: number; moved?: number; message?: string };
-    if (m.type === "started") onStarted?.resolve(m.moved ?? 0);
-    else if (m.type === "flushed" && m.id !== undefined) waiting.get(m.id)?.resolve(), waiting.delete(m.id);
-    else if (m.type === "stopped") onStopped?.();
-    else if (m.type === "error") {
-      const err = new Error(`request log worker: ${m.message}`);
-      onStarted?.reject(err);
-      if (m.id !== undefined) waiting.get(m.id)?.reject(err), waiting.delete(m.id);
-    }
-  };
-  worker.onerror = (e) => onStarted?.reject(new Error(e.message));
-  const moved = await new Promise<number>((resolve, reject) => {
-    onStarted = { resolve, reject };
-    worker.postMessage({ type: "start", path, schema: SCHEMA, mainPath });
-  });
-  onStarted = null;
+  const worker = startInlineWorker(WORKER_SOURCE);
+  let moved: number;
+  try {
+    moved = (await worker.request<{ type: string; moved: number }>({ type: "start", path, schema: SCHEMA, mainPath })).moved;
+  } catch (err) {
+    await worker.stop();
+    throw new Error(`request log worker: ${(err as Error).message}`);
+  }
   if (moved > 0) main.$client.run("DELETE FROM request_logs");
   const readConn = new Database(path, { readonly: true });
   const reader = drizzle({ client: readConn, schema }) as unknown as Db;
@@ -120,48 +105,37 @@ export async function openRequestLogFile(path: string, main: Db, mainPath: strin
   let buffer: LogRow[] = [];
   let scheduled = false;
   let closing: Promise<void> | null = null;
-  const send = (id?: number) => {
+  /** The queued rows as one message; with `awaited`, a request whose reply says they are written. */
+  const handOver = (awaited = false): Promise<unknown> | void => {
     scheduled = false;
-    if (buffer.length === 0 && id === undefined) return;
     // One JSON string: structured-cloning an array of row arrays cost the request thread ~5 us a row.
-    worker.postMessage({ type: "rows", rows: JSON.stringify(buffer), id });
+    const message = { type: "rows", rows: JSON.stringify(buffer) };
     buffer = [];
+    if (awaited) return worker.request(message);
+    if (message.rows !== "[]") worker.post(message);
   };
-  const flushed = () =>
-    closing ? closing : new Promise<void>((resolve, reject) => {
-      const id = nextId++;
-      waiting.set(id, { resolve, reject });
-      send(id);
-    });
   return {
     push(row) {
       if (closing) return; // shutting down: the worker is gone or going
       buffer.push(row);
       // One message per HAND_OVER_MS (or per HAND_OVER_ROWS): a message costs the request
       // thread far more than the rows in it, so per-turn messages made reads slower.
-      if (buffer.length >= HAND_OVER_ROWS) send();
+      if (buffer.length >= HAND_OVER_ROWS) handOver();
       else if (!scheduled) {
         scheduled = true;
-        setTimeout(send, HAND_OVER_MS);
+        setTimeout(handOver, HAND_OVER_MS);
       }
     },
-    flushed,
+    async flushed() {
+      if (closing) return closing;
+      await handOver(true);
+    },
     reader,
     close() {
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          const id = nextId++;
-          waiting.set(id, { resolve, reject: () => resolve() });
-          send(id);
-        });
+        await Promise.resolve(handOver(true)).catch(() => {});
         readConn.close(); // first: the worker's close then checkpoints and removes the WAL file
-        await new Promise<void>((resolve) => {
-          onStopped = resolve;
-          worker.postMessage({ type: "stop" });
-          setTimeout(resolve, 2000).unref();
-        });
-        worker.terminate();
-        URL.revokeObjectURL(url);
+        await worker.stop();
       })();
       return closing;
     },
