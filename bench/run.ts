@@ -8,6 +8,7 @@
  * and commit-to-receipt latency). A bare `Bun.serve` JSON endpoint (`bench/lib/ceiling.ts`) is
  * measured in the same run as the reference ceiling. The server is restarted before each
  * scenario so the peak RSS (VmHWM from /proc) belongs to it; GET scenarios get one warm-up call
+ * and scripted (POST) ones one unmeasured second of load
  * first (steady state: caches filled). Prints one Markdown table and writes
  * it as JSON to `bench/results/<timestamp>.json`. Needs `wrk` (`apt-get install -y wrk`).
  * Other engineers' scripts (bench/foundation.ts, bench/webhooks.ts, ...) measure their parts
@@ -72,8 +73,10 @@ async function restart() {
 
 async function scenario(name: string, path: string, opts: { lua?: string; note?: string } = {}) {
   await restart();
-  // One warm-up call, so in-process caches (e.g. QR images of a listed page) hold the steady state.
+  // Warm-up, unmeasured: one call, so in-process caches (e.g. QR images of a listed page) hold
+  // the steady state; for scripted writes one second of load, so the JIT has compiled the path.
   if (!opts.lua) await api(server.base, "GET", path, { key: testKey, timeoutMs: 60_000 });
+  else await wrk(`${server.base}${path}`, { seconds: 1, headers: auth, lua: opts.lua });
   const r = await wrk(`${server.base}${path}`, { seconds: SECONDS, headers: auth, lua: opts.lua });
   push(name, r, await server.peakRssKiB(), opts.note);
 }
