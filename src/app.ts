@@ -11,7 +11,7 @@ import { routeGroups } from "./http/routes";
 import { embeddedMigrations } from "./db/migrations";
 import { committed, enterGroup } from "./db/group-commit";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "./lib/json";
-import { requestLogPlugin } from "./http/plugins/request-log";
+import { logApiRequest } from "./http/plugins/request-log";
 import { accessLogger } from "./lib/logger";
 
 /** Paths whose bodies are not JSON (evidence uploads are raw bytes up to 10 MB). */
@@ -64,16 +64,20 @@ export function createApp(deps: Deps) {
       if (err.status >= 500) logger.error({ err: error, request_id: facts.requestId }, "unhandled error");
       return errorResponse(err, facts.requestId, set.headers as Record<string, unknown>);
     })
+    // One hook for both logs (each global hook costs every request a call).
     .onAfterResponse({ as: "global" }, ({ request, set, route }) => {
       const facts = requestFacts(request);
+      const status = facts.status ?? (typeof set.status === "number" ? set.status : 200);
+      const durationMs = performance.now() - facts.startedAt;
       accessLog({
         request_id: facts.requestId,
         method: request.method,
         route: route || pathOf(request),
-        status: facts.status ?? (typeof set.status === "number" ? set.status : 200),
-        duration_ms: Math.round((performance.now() - facts.startedAt) * 100) / 100,
+        status,
+        duration_ms: Math.round(durationMs * 100) / 100,
         key_fingerprint: facts.fingerprint,
       });
+      logApiRequest(deps, request, status, durationMs);
     })
     // Group commit (serve): nothing produced while the turn's writes are uncommitted is sent
     // before they are committed (src/db/group-commit.ts). Synchronous and a no-op when no group
@@ -94,7 +98,6 @@ export function createApp(deps: Deps) {
         },
       );
     })
-    .use(requestLogPlugin(deps))
     .use(docsPlugin(deps))
     .get("/healthz", () => ({ status: "ok" as const }), {
       detail: { tags: ["health"], summary: "Liveness", description: "200 `{status: \"ok\"}` while the process serves HTTP." },
