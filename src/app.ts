@@ -36,6 +36,7 @@ export function createApp(deps: Deps) {
       // turn's writes commit together (src/db/group-commit.ts). No-op when group commit is off.
       if (request.url.includes("/v1/")) enterGroup(deps.db.$client);
       const facts = requestFacts(request);
+      facts.at = deps.clock.nowMs();
       facts.requestId = pickRequestId(request.headers.get("x-request-id"));
       set.headers["x-request-id"] = facts.requestId;
       const length = Number(request.headers.get("content-length") ?? 0);

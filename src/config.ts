@@ -14,6 +14,8 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body in bytes (413 above it). */
   maxBodyBytes: number;
+  /** Days the request log keeps a row (pruned hourly); 0 keeps every row. */
+  requestLogRetentionDays: number;
   /**
    * Optional root of stored files (MED evidence). Default: `<dataDir>/files`; with an in-memory
    * database (":memory:", tests) a fresh temporary folder per process. Not read from the environment.
@@ -56,5 +58,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: int(env, "COFRE_RATE_LIMIT_PER_MINUTE", 6000),
     logLevel,
     maxBodyBytes: int(env, "COFRE_MAX_BODY_BYTES", 1024 * 1024, 1),
+    requestLogRetentionDays: int(env, "COFRE_REQUEST_LOG_RETENTION_DAYS", 30),
   };
 }

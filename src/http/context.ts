@@ -2,7 +2,10 @@
 
 export interface RequestFacts {
   requestId: string;
+  /** performance.now() when the request arrived (durations). */
   startedAt: number;
+  /** The clock's epoch ms when the request arrived (set by onRequest; the request log's time). */
+  at?: number;
   /** SHA-256 fingerprint of the API key that authenticated the request, when one did. */
   fingerprint?: string;
   accountId?: string;

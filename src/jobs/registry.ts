@@ -6,6 +6,7 @@ import { registerMedJobs } from "../domain/med/jobs";
 import { registerPaymentJobs } from "../domain/payments/refund-jobs";
 import { registerChargeJobs } from "../domain/charges/expiry";
 import { registerWebhookJobs } from "../domain/webhooks/worker";
+import { registerAuditJobs } from "../domain/audit/jobs";
 
 /** Called once by createDeps. Each group adds its own `register...Jobs(deps)` here. */
 export function registerJobs(deps: Deps): void {
@@ -15,5 +16,6 @@ export function registerJobs(deps: Deps): void {
   registerPaymentJobs(deps);
   registerChargeJobs(deps);
   registerWebhookJobs(deps);
+  registerAuditJobs(deps);
   void IDEMPOTENCY_PRUNE_JOB;
 }

@@ -58,6 +58,11 @@ self.onmessage = (e) => {
     } else if (m.type === "rows") {
       db.transaction((rows) => { for (const r of rows) insert.run(...r); })(JSON.parse(m.rows));
       if (m.id !== undefined) postMessage({ type: "flushed", id: m.id });
+    } else if (m.type === "prune") {
+      // Rows are in seq order and created_at grows with seq: delete the run of old ones at the start.
+      const first = db.query("SELECT seq FROM request_logs WHERE created_at >= ? ORDER BY seq LIMIT 1").get(m.before);
+      const deleted = first ? db.run("DELETE FROM request_logs WHERE seq < ?", [first.seq]).changes : db.run("DELETE FROM request_logs").changes;
+      postMessage({ type: "pruned", id: m.id, deleted });
     } else if (m.type === "stop") {
       db.close();
       postMessage({ type: "stopped" });
@@ -78,6 +83,8 @@ export interface RequestLogFile {
   push(row: LogRow): void;
   /** Resolves once every row pushed so far is committed to the file. */
   flushed(): Promise<void>;
+  /** Deletes the rows created before `beforeMs` (epoch ms); resolves with how many. */
+  prune(beforeMs: number): Promise<number>;
   /** Read-only drizzle handle on the log file (`requestLogs` table). */
   reader: Db;
   /** Hands over what is queued, waits for it to be written, ends the worker (idempotent). */
@@ -129,6 +136,11 @@ export async function openRequestLogFile(path: string, main: Db, mainPath: strin
     async flushed() {
       if (closing) return closing;
       await handOver(true);
+    },
+    async prune(beforeMs) {
+      if (closing) return 0;
+      await handOver(true);
+      return (await worker.request<{ type: string; deleted: number }>({ type: "prune", before: beforeMs })).deleted;
     },
     reader,
     close() {

@@ -128,6 +128,20 @@ export async function flushRequestLog(db: Db): Promise<void> {
   else writers.get(db)?.flush();
 }
 
+/**
+ * Deletes the log rows created before `beforeMs` (epoch ms) wherever the log lives; returns how
+ * many. Rows are in insertion order, so this removes the run of old rows at the start.
+ */
+export async function pruneRequestLog(db: Db, beforeMs: number): Promise<number> {
+  const file = files.get(db);
+  if (file) return file.prune(beforeMs);
+  await flushRequestLog(db);
+  const first = db.$client.query("select seq from request_logs where created_at >= ? order by seq limit 1").get(beforeMs) as { seq: number } | null;
+  return first
+    ? db.$client.run("delete from request_logs where seq < ?", [first.seq]).changes
+    : db.$client.run("delete from request_logs").changes;
+}
+
 export interface RequestLogQuery {
   /** 1-100. */
   limit: number;

@@ -21,6 +21,6 @@ export function logApiRequest(deps: Deps, request: Request, status: number, dura
     requestId: facts.requestId,
     keyFingerprint: facts.fingerprint,
     durationMs,
-    at: deps.clock.nowMs(),
+    at: facts.at ?? deps.clock.nowMs(), // arrival, not when this hook runs (a later turn)
   });
 }
