@@ -39,9 +39,10 @@ export async function serve(): Promise<() => Promise<void>> {
       deps.logger.fatal({ err }, "database commit failed; stopping");
       setTimeout(() => process.exit(1), 100);
     });
+  const onDisk = deps.config.dataDir !== ":memory:";
   // WAL checkpoints on a worker thread (src/db/checkpointer.ts); COFRE_BACKGROUND_CHECKPOINT=0 keeps SQLite's own.
   const checkpointer =
-    deps.config.dataDir !== ":memory:" && process.env.COFRE_BACKGROUND_CHECKPOINT !== "0"
+    onDisk && process.env.COFRE_BACKGROUND_CHECKPOINT !== "0"
       ? await startCheckpointer(deps.db.$client, deps.db.$client.filename, {
           onFailure: (message) => deps.logger.error({ err: message }, "background checkpointer failed; SQLite checkpoints on commit again"),
         }).catch((err) => {
@@ -51,7 +52,7 @@ export async function serve(): Promise<() => Promise<void>> {
       : null;
   // The request log in its own file, written by a worker thread (src/domain/audit/request-log-file.ts).
   const requestLog =
-    deps.config.dataDir !== ":memory:" && process.env.COFRE_REQUEST_LOG_FILE !== "0"
+    onDisk && process.env.COFRE_REQUEST_LOG_FILE !== "0"
       ? await openRequestLogFile(join(dirname(deps.db.$client.filename), "request-log.db"), deps.db, deps.db.$client.filename).catch((err) => {
           deps.logger.warn({ err }, "request log file unavailable; the request log stays in the main database");
           return null;

@@ -83,6 +83,18 @@ export class Scheduler {
     private readonly concurrency = 32,
   ) {}
 
+  /**
+   * Registers `kind` as a recurring job: `run` every `everyMs` milliseconds, the first time
+   * `everyMs` from now. One row whatever the restarts (its dedupe key is the kind).
+   */
+  every(kind: string, everyMs: number, run: () => unknown): void {
+    this.register(kind, async () => {
+      await run();
+      return { retryAt: this.clock.nowMs() + everyMs };
+    });
+    this.enqueue(this.db, { kind, dueAt: this.clock.nowMs() + everyMs, dedupeKey: kind });
+  }
+
   /** Registers the handler of a job kind. Throws when the kind is registered twice. */
   register(kind: string, handler: JobHandler, opts: HandlerOptions = {}): void {
     if (this.handlers.has(kind)) throw new Error(`job kind ${kind} registered twice`);

@@ -71,6 +71,23 @@ describe("request log file", () => {
     expect(page.body.data.map((e: { id: string }) => e.id)).toEqual(all.body.data.slice(2, 4).map((e: { id: string }) => e.id));
   });
 
+  test("the file's table has exactly the columns and indexes of the main database's request_logs", async () => {
+    const { h, dir } = fileHarness();
+    const file = await attach(h, dir);
+    await file.flushed();
+    const shape = (c: Database) => ({
+      columns: c.query("select name, type, \"notnull\", pk from pragma_table_info('request_logs') order by cid").all(),
+      indexes: c.query("select name, \"unique\" from pragma_index_list('request_logs') order by name").all(),
+    });
+    const logFile = new Database(join(dir, "request-log.db"), { readonly: true });
+    try {
+      expect(shape(logFile)).toEqual(shape(h.deps.db.$client));
+      expect(shape(logFile).columns).toHaveLength(11);
+    } finally {
+      logFile.close();
+    }
+  });
+
   test("close writes what is still queued, and rows recorded after close are dropped without error", async () => {
     const { h, dir } = fileHarness();
     const file = await attach(h, dir);

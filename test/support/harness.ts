@@ -141,12 +141,13 @@ function subscribeAll(deps: Deps, accountId: string, now: number): void {
         updatedAt: now,
       })
       .run();
-  const rt = webhookRuntime(deps);
-  if ((rt as { sink?: true }).sink) return;
-  const { fetch: realFetch, lookup: realLookup } = rt;
+  if (sinks.has(deps)) return;
+  sinks.add(deps);
+  const { fetch: realFetch, lookup: realLookup } = webhookRuntime(deps);
   configureWebhookRuntime(deps, {
     fetch: (url, init) => (url.startsWith(OUTBOX_SINK_URL) ? Promise.resolve(new Response("ok")) : realFetch(url, init)),
     lookup: (host) => (host === new URL(OUTBOX_SINK_URL).hostname ? Promise.resolve([{ address: "93.184.216.34", family: 4 }]) : realLookup(host)),
   });
-  (rt as { sink?: true }).sink = true;
 }
+/** Harnesses whose webhook runtime already answers the sink. */
+const sinks = new WeakSet<Deps>();

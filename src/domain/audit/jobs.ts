@@ -7,14 +7,12 @@ const EVERY_MS = 3600 * 1000;
 const DAY_MS = 86_400 * 1000;
 
 /**
- * Registers the prune and makes sure one is queued (its dedupe key keeps it single). Why: one row
- * per API request grows without bound (at 8,000 requests/s, ~2 GB an hour); 0 days keeps all.
+ * Registers the hourly prune (one recurring job, Scheduler.every). Why: one row per API request
+ * grows without bound (at 8,000 requests/s, ~2 GB an hour); 0 days keeps every row.
  */
 export function registerAuditJobs(deps: Deps): void {
-  deps.jobs.register(REQUEST_LOG_PRUNE_JOB, async () => {
+  deps.jobs.every(REQUEST_LOG_PRUNE_JOB, EVERY_MS, async () => {
     const days = deps.config.requestLogRetentionDays;
     if (days > 0) await pruneRequestLog(deps.db, deps.clock.nowMs() - days * DAY_MS);
-    return { retryAt: deps.clock.nowMs() + EVERY_MS };
   });
-  deps.jobs.enqueue(deps.db, { kind: REQUEST_LOG_PRUNE_JOB, dueAt: deps.clock.nowMs() + EVERY_MS, dedupeKey: REQUEST_LOG_PRUNE_JOB });
 }

@@ -25,6 +25,14 @@ export type LogRow = [id: string, accountId: string, livemode: number, method: s
 
 const INSERT_COLUMNS = "id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at";
 
+/**
+ * Retention, wherever the log lives: rows are in seq order and created_at grows with seq, so the
+ * old rows are the run before the first row at or after the cutoff (arg: cutoff, epoch ms)...
+ */
+export const FIRST_KEPT_SQL = "SELECT seq FROM request_logs WHERE created_at >= ? ORDER BY seq LIMIT 1";
+/** ...deleted with this (arg: that seq), or every row when none is that recent. */
+export const DELETE_BEFORE_SQL = "DELETE FROM request_logs WHERE seq < ?";
+
 /** DDL of the log file: the same table and indexes as migration 0000 gives the main database. */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS request_logs (
@@ -59,9 +67,8 @@ self.onmessage = (e) => {
       db.transaction((rows) => { for (const r of rows) insert.run(...r); })(JSON.parse(m.rows));
       if (m.id !== undefined) postMessage({ type: "flushed", id: m.id });
     } else if (m.type === "prune") {
-      // Rows are in seq order and created_at grows with seq: delete the run of old ones at the start.
-      const first = db.query("SELECT seq FROM request_logs WHERE created_at >= ? ORDER BY seq LIMIT 1").get(m.before);
-      const deleted = first ? db.run("DELETE FROM request_logs WHERE seq < ?", [first.seq]).changes : db.run("DELETE FROM request_logs").changes;
+      const first = db.query("${FIRST_KEPT_SQL}").get(m.before);
+      const deleted = first ? db.run("${DELETE_BEFORE_SQL}", [first.seq]).changes : db.run("DELETE FROM request_logs").changes;
       postMessage({ type: "pruned", id: m.id, deleted });
     } else if (m.type === "stop") {
       db.close();

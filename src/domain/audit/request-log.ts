@@ -14,7 +14,7 @@ import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { invalidParam } from "../../http/errors";
 import { beforeGroupCommit } from "../../db/group-commit";
-import type { LogRow, RequestLogFile } from "./request-log-file";
+import { DELETE_BEFORE_SQL, FIRST_KEPT_SQL, type LogRow, type RequestLogFile } from "./request-log-file";
 
 export interface RequestLogInput {
   accountId: string;
@@ -32,10 +32,9 @@ export interface RequestLogInput {
 /** Most rows held before a synchronous flush. */
 const MAX_BUFFER = 500;
 
-type Row = LogRow;
 
 class RequestLogWriter {
-  private buffer: Row[] = [];
+  private buffer: LogRow[] = [];
   private scheduled = false;
   private insert: Statement;
   private begin: Statement;
@@ -49,7 +48,7 @@ class RequestLogWriter {
     this.commit = db.$client.prepare("commit");
   }
 
-  push(row: Row): void {
+  push(row: LogRow): void {
     this.buffer.push(row);
     if (this.buffer.length >= MAX_BUFFER) this.flush();
     else if (!this.scheduled) {
@@ -104,7 +103,7 @@ export function useRequestLogFile(db: Db, file: RequestLogFile): void {
 
 /** Queues one row (written within the next event-loop turn). */
 export function recordRequest(db: Db, e: RequestLogInput): void {
-  const row: Row = [
+  const row: LogRow = [
     newId("requestLog"),
     e.accountId,
     e.livemode ? 1 : 0,
@@ -136,10 +135,8 @@ export async function pruneRequestLog(db: Db, beforeMs: number): Promise<number>
   const file = files.get(db);
   if (file) return file.prune(beforeMs);
   await flushRequestLog(db);
-  const first = db.$client.query("select seq from request_logs where created_at >= ? order by seq limit 1").get(beforeMs) as { seq: number } | null;
-  return first
-    ? db.$client.run("delete from request_logs where seq < ?", [first.seq]).changes
-    : db.$client.run("delete from request_logs").changes;
+  const first = db.$client.query(FIRST_KEPT_SQL).get(beforeMs) as { seq: number } | null;
+  return first ? db.$client.run(DELETE_BEFORE_SQL, [first.seq]).changes : db.$client.run("DELETE FROM request_logs").changes;
 }
 
 export interface RequestLogQuery {

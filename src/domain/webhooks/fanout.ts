@@ -60,8 +60,8 @@ export function deliveryTargets(deps: Deps, event: FanOutEvent): DeliveryTarget[
   return targets;
 }
 
-/** Creates the delivery rows (and their jobs) of the stored `event` for `targets`, with `t`. */
-export function fanOut(deps: Deps, t: Tx, event: StoredEvent, targets: DeliveryTarget[] = deliveryTargets(deps, event)): void {
+/** Creates the delivery rows (and their jobs) of the stored `event` for `targets` (from `deliveryTargets`), with `t`. */
+export function fanOut(deps: Deps, t: Tx, event: StoredEvent, targets: DeliveryTarget[]): void {
   for (const target of targets) {
     if (target.targetUrl !== null) ensureTransactionSecret(deps, t, { accountId: event.accountId, livemode: event.livemode });
     createDelivery(deps, t, event, target);
