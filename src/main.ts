@@ -18,7 +18,7 @@ export const USAGE = `usage: cofre <command>
 commands:
   serve                 migrate, listen and run the workers (default)
   migrate               apply pending migrations and exit
-  init --email E --password P [--account-name N]
+  init --email E --password P [--account-name N] [--test-key]
                         create an account and its OWNER user
   ledger verify         recompute every balance from the ledger journal
 

@@ -1,22 +1,33 @@
 /**
- * `cofre init --email E --password P [--account-name N]` (extensions.md "Command line"): creates an
- * account and its OWNER user, prints one JSON line `{"account_id","user_id","email"}` and exits 0.
- * An email that already exists: message on stderr, exit 1, nothing changed. Bad arguments: exit 2.
+ * `cofre init --email E --password P [--account-name N] [--test-key]` (extensions.md "Command
+ * line"): creates an account and its OWNER user, prints one JSON line
+ * `{"account_id","user_id","email"}` and exits 0. `--test-key` also issues a sandbox API key in the
+ * same transaction and adds its cleartext (shown this once) as `"test_api_key"`: the README's
+ * first charge needs no login. An email that already exists: message on stderr, exit 1, nothing
+ * changed. Bad arguments: exit 2.
  */
 import { createDeps, type Deps } from "../deps";
 import { countAccounts } from "../domain/accounts/repo";
 import { createAccountWithOwner } from "../domain/accounts/service";
 import { ApiError } from "../http/errors";
 
-const USAGE = "usage: cofre init --email E --password P [--account-name N]\n";
+const USAGE = "usage: cofre init --email E --password P [--account-name N] [--test-key]\n";
 const FLAGS = new Set(["email", "password", "account-name"]);
+/** Flags that take no value. */
+const SWITCHES = new Set(["test-key"]);
 
-/** Parses `--flag value` and `--flag=value`; returns null on an unknown flag or a missing value. */
-export function parseInitArgs(args: string[]): { email: string; password: string; accountName?: string } | null {
+/** Parses `--flag value`, `--flag=value` and `--test-key`; returns null on an unknown flag or a missing value. */
+export function parseInitArgs(args: string[]): { email: string; password: string; accountName?: string; testKey?: boolean } | null {
   const out: Record<string, string> = {};
+  let testKey = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (!a.startsWith("--")) return null;
+    if (SWITCHES.has(a.slice(2))) {
+      if (testKey) return null;
+      testKey = true;
+      continue;
+    }
     const eq = a.indexOf("=");
     const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
     if (!FLAGS.has(name) || name in out) return null;
@@ -27,7 +38,7 @@ export function parseInitArgs(args: string[]): { email: string; password: string
     out[name] = value;
   }
   if (!out.email || !out.password) return null;
-  return { email: out.email, password: out.password, accountName: out["account-name"] };
+  return { email: out.email, password: out.password, accountName: out["account-name"], ...(testKey ? { testKey } : {}) };
 }
 
 export async function initCommand(args: string[]): Promise<number> {
@@ -39,7 +50,8 @@ export async function initCommand(args: string[]): Promise<number> {
   const deps = createDeps();
   try {
     const created = await createAccountWithOwner(deps.db, deps.clock, input);
-    process.stdout.write(JSON.stringify({ account_id: created.accountId, user_id: created.userId, email: created.email }) + "\n");
+    const line = { account_id: created.accountId, user_id: created.userId, email: created.email, ...(created.testApiKey ? { test_api_key: created.testApiKey } : {}) };
+    process.stdout.write(JSON.stringify(line) + "\n");
     return 0;
   } catch (err) {
     if (err instanceof ApiError) {
@@ -55,5 +67,5 @@ export async function initCommand(args: string[]): Promise<number> {
 /** Startup lines for `serve`: how to run `init` while the database has no account. */
 export function initStartupNotes(deps: Deps): string[] {
   if (countAccounts(deps.db) > 0) return [];
-  return ["No account yet. Create the first one with: cofre init --email you@example.com --password '<password>' [--account-name 'My shop'] (in development: bun src/main.ts init ...)"];
+  return ["No account yet. Create the first one with: cofre init --email you@example.com --password '<password>' [--account-name 'My shop'] [--test-key] (in development: bun src/main.ts init ...)"];
 }

@@ -88,11 +88,44 @@ describe("cofre init", () => {
     expect(counts(dir)).toEqual({ accounts: 0, users: 0 });
   });
 
+  test("--test-key issues a sandbox key with the account, prints it once, and the key works at once", async () => {
+    const dir = dataDir();
+    const r = await cofre(dir, "init", "--email", "demo@example.com", "--password", "first password", "--test-key");
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout.trim());
+    expect(Object.keys(out).sort()).toEqual(["account_id", "email", "test_api_key", "user_id"]);
+    expect(out.test_api_key).toMatch(/^ak_test_[A-Za-z0-9_-]{32}$/);
+
+    const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    const app = createApp(deps);
+    const ping = await app.handle(new Request("http://localhost/v1/ping", { headers: { apikey: out.test_api_key } }));
+    expect(ping.status).toBe(200);
+    expect(await ping.json()).toEqual({ object: "ping", mode: "test" });
+    const keys = deps.db.$client.query("select mode, label, created_by from api_keys").all();
+    expect(keys).toEqual([{ mode: "test", label: "cofre init", created_by: out.user_id }]);
+    const audit = deps.db.$client.query("select action from audit_log").all();
+    expect(audit).toEqual([{ action: "api_key.issued" }]);
+    deps.db.$client.close();
+  });
+
+  test("--test-key with an email that exists creates neither the account nor a key", async () => {
+    const dir = dataDir();
+    expect((await cofre(dir, "init", "--email", "twice@example.com", "--password", "first password")).code).toBe(0);
+    const r = await cofre(dir, "init", "--email", "twice@example.com", "--password", "first password", "--test-key");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    expect(deps.db.$client.query("select count(*) as n from api_keys").get()).toEqual({ n: 0 });
+    deps.db.$client.close();
+  });
+
   test("argument parsing accepts --flag value and --flag=value", () => {
     expect(parseInitArgs(["--email=a@b.co", "--password", "p w", "--account-name=Loja X"])).toEqual({ email: "a@b.co", password: "p w", accountName: "Loja X" });
     expect(parseInitArgs(["--email", "a@b.co"])).toBeNull();
     expect(parseInitArgs(["--email", "a@b.co", "--password"])).toBeNull();
     expect(parseInitArgs(["--email", "a@b.co", "--email", "c@d.co", "--password", "x"])).toBeNull();
+    expect(parseInitArgs(["--test-key", "--email", "a@b.co", "--password", "x"])).toEqual({ email: "a@b.co", password: "x", accountName: undefined, testKey: true });
+    expect(parseInitArgs(["--email", "a@b.co", "--password", "x", "--test-key", "--test-key"])).toBeNull();
   });
 
   test("serve's startup notes explain init while the database has no account, and go quiet after", async () => {

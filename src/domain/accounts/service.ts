@@ -12,6 +12,7 @@ import { ApiError, invalidParam } from "../../http/errors";
 import { hashPassword, passwordProblem } from "../auth/passwords";
 import { canManage, ROLES, type Role } from "./roles";
 import { findUserByEmail, insertAccount, insertUser, type UserRow } from "./repo";
+import { writeIssuedKey } from "../api-keys/service";
 
 /** Trimmed, lowercased email. */
 export function normalizeEmail(email: string): string {
@@ -35,16 +36,19 @@ export interface CreatedAccount {
   accountId: string;
   userId: string;
   email: string;
+  /** Cleartext of the sandbox key issued with the account (`testKey: true` only), shown once. */
+  testApiKey?: string;
 }
 
 /**
- * Creates an account (operator settings at their defaults) and its OWNER user, in one transaction.
+ * Creates an account (operator settings at their defaults) and its OWNER user, in one transaction;
+ * with `testKey` also a sandbox API key (label "cofre init") in that same transaction.
  * Throws 400 for a bad email/password, 409 `email_taken` when the email exists (nothing written).
  */
 export async function createAccountWithOwner(
   db: Db,
   clock: Clock,
-  input: { email: string; password: string; accountName?: string },
+  input: { email: string; password: string; accountName?: string; testKey?: boolean },
 ): Promise<CreatedAccount> {
   const email = checkNewEmail(input.email);
   checkNewPassword(input.password);
@@ -57,7 +61,9 @@ export async function createAccountWithOwner(
     const userId = newId("user");
     insertAccount(t, { id: accountId, name, createdAt: now });
     insertUser(t, { id: userId, accountId, email, passwordHash, role: "OWNER", createdAt: now });
-    return { accountId, userId, email };
+    if (!input.testKey) return { accountId, userId, email };
+    const key = writeIssuedKey(t, db, { accountId, userId, role: "OWNER" }, "test", "cofre init", now);
+    return { accountId, userId, email, testApiKey: key.apiKey };
   });
 }
 

@@ -7,7 +7,7 @@
  * invariant), so a revoked or rotated key is 401 on the very next request.
  */
 import type { Db } from "../../db/client";
-import { tx } from "../../db/client";
+import { tx, type Tx } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { randomBase64Url, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
@@ -57,14 +57,21 @@ function newKeyRow(actor: Actor, mode: KeyMode, label: string, now: number) {
 export function issueKey(db: Db, clock: Clock, actor: Actor, input: { label?: string; test?: boolean }) {
   requireManager(actor);
   checkLabel(input.label);
-  return tx(db, (t) => {
-    const now = clock.nowMs();
-    const { row, cleartext } = newKeyRow(actor, input.test ? "test" : "live", input.label ?? "", now);
-    insertKey(t, row);
-    invalidateApiKeyCache(db);
-    recordAudit(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.issued", keyId: row.id, keyFingerprint: row.fingerprint, at: now });
-    return issuedKeyView(row, cleartext);
-  });
+  return tx(db, (t) => writeIssuedKey(t, db, actor, input.test ? "test" : "live", input.label ?? "", clock.nowMs()));
+}
+
+/**
+ * Inside the caller's transaction `t`: stores a new key of `mode` for `actor` with its audit
+ * entry and clears the authentication cache of `db`. Returns the one-time issue view (cleartext
+ * included). Used by `issueKey` and by `cofre init --test-key` (the account and its first key in
+ * one transaction). No role check: callers check.
+ */
+export function writeIssuedKey(t: Tx, db: Db, actor: Actor, mode: KeyMode, label: string, now: number) {
+  const { row, cleartext } = newKeyRow(actor, mode, label, now);
+  insertKey(t, row);
+  invalidateApiKeyCache(db);
+  recordAudit(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.issued", keyId: row.id, keyFingerprint: row.fingerprint, at: now });
+  return issuedKeyView(row, cleartext);
 }
 
 /**
