@@ -105,6 +105,8 @@ describe("cofre init", () => {
     expect(keys).toEqual([{ mode: "test", label: "cofre init", created_by: out.user_id }]);
     const audit = deps.db.$client.query("select action from audit_log").all();
     expect(audit).toEqual([{ action: "api_key.issued" }]);
+    // The ping's request-log row is written after the response (onAfterResponse): let it run first.
+    await new Promise((r) => setImmediate(r));
     deps.db.$client.close();
   });
 
