@@ -398,7 +398,7 @@ describe("restarts", () => {
 });
 
 describe("the clock advance helper", () => {
-  test("POST /v1/test_helpers/clock/advance runs what became due before it answers", async () => {
+  test("POST /v1/test_helpers/clock/advance runs what became due, at its own due time, before it answers", async () => {
     const { createHarness } = await import("../support/harness");
     const h = createHarness({ testClock: true });
     const a = await h.seedAccount();
@@ -410,6 +410,6 @@ describe("the clock advance helper", () => {
     expect(ran).toEqual([]);
     const r2 = await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 60 } });
     expect(r2.body).toEqual({ now: "2026-11-20T12:02:00.000Z" });
-    expect(ran).toEqual(["2026-11-20T12:02:00.000Z"]);
+    expect(ran).toEqual(["2026-11-20T12:01:30.000Z"]);
   });
 });
