@@ -49,10 +49,12 @@ export function advanceClock(clock: Clock, jobs: Scheduler, seconds: number, max
 
 async function stepTo(clock: Clock, jobs: Scheduler, ms: number, maxJobs: number): Promise<AdvanceResult> {
   const target = clock.nowMs() + ms;
-  let started = await jobs.drain(maxJobs);
+  // Jobs started by anyone during the advance (the running loop also wakes on each step).
+  const first = jobs.started;
+  const startedSince = () => jobs.started - first;
+  await jobs.drain(maxJobs);
   let steps = 0;
-  let capped = started >= maxJobs;
-  while (!capped) {
+  while (startedSince() < maxJobs) {
     const next = jobs.nextDueAt();
     if (next === null || next > target) break;
     const now = clock.nowMs();
@@ -60,15 +62,15 @@ async function stepTo(clock: Clock, jobs: Scheduler, ms: number, maxJobs: number
       clock.advance((next - now) / 1000);
       steps++;
     }
-    const ran = await jobs.drain(maxJobs - started);
-    started += ran;
-    if (started >= maxJobs) capped = true;
-    // Nothing ran although something was due by now (e.g. a job held by a live lease elsewhere):
-    // step on to the target rather than spin.
-    else if (ran === 0 && next <= now) break;
+    const before = jobs.started;
+    await jobs.drain(maxJobs - startedSince());
+    // Nothing started although something was due by now (a lease held elsewhere): step on to the
+    // target rather than spin.
+    if (jobs.started === before && next <= now) break;
   }
+  const capped = startedSince() >= maxJobs;
   const now = clock.nowMs();
   if (target > now) clock.advance((target - now) / 1000);
-  if (!capped) started += await jobs.drain(maxJobs - started);
-  return { now: clock.nowMs(), steps, jobs: started, capped };
+  if (!capped) await jobs.drain(maxJobs - startedSince());
+  return { now: clock.nowMs(), steps, jobs: startedSince(), capped };
 }

@@ -184,6 +184,12 @@ export class Scheduler {
     return started;
   }
 
+  private startedCount = 0;
+  /** Jobs started by this scheduler so far (by its loop and by `drain`). */
+  get started(): number {
+    return this.startedCount;
+  }
+
   /**
    * Epoch ms at which the earliest queued job becomes claimable: its due time, or 1 ms past the
    * lease of a leased one (in flight, or orphaned by a worker that died); null when no job is
@@ -238,6 +244,7 @@ export class Scheduler {
     const free = Math.min(this.concurrency - this.inflight.size, budget);
     if (free <= 0) return 0;
     const claimed = this.claim(free);
+    this.startedCount += claimed.length;
     for (const [job, dedupeKey] of claimed) {
       const p = this.execute(job, dedupeKey).finally(() => {
         this.inflight.delete(job.id);

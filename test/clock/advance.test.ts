@@ -3,7 +3,7 @@
  * scheduled by work that ran during the advance runs within it, each job at its own due time,
  * and a job that keeps rescheduling itself stops at the cap.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs, ledgerTranches } from "../../db/schema";
 import { getBalance } from "../../src/domain/ledger";
@@ -13,6 +13,7 @@ import { iso } from "../../src/lib/clock";
 import { advanceClock } from "../../src/jobs/advance";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { createPayment, eventBodies, key, pay } from "../payments/support";
+import { serveWithTestKey, type ServedAccount } from "./serve";
 
 const T0 = Date.parse("2026-11-20T12:00:00.000Z");
 const at = (seconds: number) => iso(T0 + seconds * 1000);
@@ -201,4 +202,26 @@ describe("the bound of one advance", () => {
     expect(h.clock.nowMs()).toBe(T0);
     expect(() => advanceClock(h.clock, h.deps.jobs, 0)).toThrow(RangeError);
   });
+});
+
+describe("on a running server (wall clock with an offset, group commit, the loop running)", () => {
+  let served: ServedAccount | undefined;
+  afterAll(async () => served?.close());
+
+  test("one advance of 600 s takes a sandbox refund to REFUNDED and the transaction with it", async () => {
+    served = await serveWithTestKey({ COFRE_TEST_CLOCK: "1" });
+    const { call } = served;
+    const p = await call("POST", "/v1/payments", { amount: 1000, paymentMethods: ["PIX"], idempotencyKey: key() });
+    expect(p.status).toBe(201);
+    expect((await call("POST", `/v1/test_helpers/charges/${p.body.id}/pay`, {})).status).toBe(200);
+    const r = await call("POST", `/v1/payments/${p.body.id}/refund`, { idempotencyKey: key("refund") });
+    expect(r.body.status).toBe("PENDING");
+    const before = Date.now();
+    const adv = await call("POST", "/v1/test_helpers/clock/advance", { seconds: 600 });
+    expect(adv.status).toBe(200);
+    expect(Date.parse(adv.body.now) - before).toBeGreaterThanOrEqual(600_000);
+    const list = await call("GET", `/v1/payments/${p.body.id}/refunds`);
+    expect(list.body.data.map((x: { status: string }) => x.status)).toEqual(["REFUNDED"]);
+    expect((await call("GET", `/v1/payments/${p.body.id}`)).body.status).toBe("REFUNDED");
+  }, 40_000);
 });

@@ -3,13 +3,10 @@
  * offered method is prepared, so its 201 and a GET right after carry every method's fields.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { isValidBoleto } from "@brazilian-utils/brazilian-utils";
 import { hasError, parsePix } from "pix-utils";
 import { createHarness } from "../support/harness";
-import { startServer, type RunningServer } from "../foundation/process";
+import { serveWithTestKey, type ServedAccount } from "../clock/serve";
 import { GET_FIELDS, expectNoForbidden, key } from "./support";
 
 /** Fields each method fills (interface.md "Transaction" get response). */
@@ -72,34 +69,19 @@ describe("method fields ready at creation (sandbox)", () => {
 });
 
 describe("method fields ready at creation, through a running server", () => {
-  const ROOT = join(import.meta.dir, "..", "..");
-  const dir = mkdtempSync(join(tmpdir(), "cofre-ready-"));
-  let server: RunningServer | undefined;
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  let served: ServedAccount | undefined;
+  afterAll(async () => served?.close());
 
   test("an immediate GET after POST /v1/payments on `serve` shows pixCopyPaste, boletoLine, mbReference and the others", async () => {
-    const env = { COFRE_DATA_DIR: dir, LOG_LEVEL: "info" };
-    const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", "ready@example.com", "--password", "a long passphrase"], { cwd: ROOT, env: { ...process.env, ...env } });
-    expect(init.exitCode).toBe(0);
-    server = await startServer(["bun", "src/main.ts", "serve"], { dataDir: dir, cwd: ROOT, env, timeoutMs: 20_000 });
-    const json = { "content-type": "application/json" };
-    const login = await fetch(`${server.base}/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email: "ready@example.com", password: "a long passphrase" }) });
-    const { access_token } = (await login.json()) as { access_token: string };
-    const issued = await fetch(`${server.base}/v1/api-keys`, { method: "POST", headers: { ...json, authorization: `Bearer ${access_token}` }, body: JSON.stringify({ label: "ready", test: true }) });
-    const { apiKey } = (await issued.json()) as { apiKey: string };
+    served = await serveWithTestKey();
     for (const input of [BRL, EUR]) {
-      const created = await fetch(`${server.base}/v1/payments`, { method: "POST", headers: { ...json, apikey: apiKey }, body: JSON.stringify({ ...input, idempotencyKey: key() }) });
+      const created = await served.call("POST", "/v1/payments", { ...input, idempotencyKey: key() });
       expect(created.status).toBe(201);
-      const body = (await created.json()) as Record<string, unknown>;
-      const got = await fetch(`${server.base}/v1/payments/${body.id}`, { headers: { apikey: apiKey } });
+      const got = await served.call("GET", `/v1/payments/${created.body.id}`);
       expect(got.status).toBe(200);
-      const g = (await got.json()) as Record<string, unknown>;
-      expectReady(body, input.paymentMethods);
-      expectReady(g, input.paymentMethods);
-      expect(g).toEqual(body);
+      expectReady(created.body, input.paymentMethods);
+      expectReady(got.body, input.paymentMethods);
+      expect(got.body).toEqual(created.body);
     }
   }, 40_000);
 });
