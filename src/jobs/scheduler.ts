@@ -170,15 +170,37 @@ export class Scheduler {
   }
 
   /**
-   * Runs every job that is due now, and the jobs those make due, until none is left and
-   * none is in flight. Used by the clock-advance helper and by tests.
+   * Runs every job that is due now, and the jobs those make due now, until none is left and
+   * none is in flight; starts at most `maxJobs` itself (then only waits for those in flight).
+   * Returns how many jobs it started. Used by the clock advance (src/jobs/advance.ts) and tests.
    */
-  async drain(): Promise<void> {
+  async drain(maxJobs = Infinity): Promise<number> {
+    let started = 0;
     for (let guard = 0; guard < 100_000; guard++) {
-      this.fill();
-      if (this.inflight.size === 0) return;
+      if (started < maxJobs) started += this.fill(maxJobs - started);
+      if (this.inflight.size === 0) return started;
       await Promise.race(this.inflight.values());
     }
+    return started;
+  }
+
+  private startedCount = 0;
+  /** Jobs started by this scheduler so far (by its loop and by `drain`). */
+  get started(): number {
+    return this.startedCount;
+  }
+
+  /**
+   * Epoch ms at which the earliest queued job becomes claimable: its due time, or 1 ms past the
+   * lease of a leased one (in flight, or orphaned by a worker that died); null when no job is
+   * queued. Call it with nothing in flight (after `drain`). For the clock advance.
+   */
+  nextDueAt(): number | null {
+    const q = this.q();
+    let next = q.firstUnleased.get()?.at ?? Infinity;
+    // A leased job was claimed, hence due by now: the (state, due_at) index range up to now.
+    for (const r of q.leased.all(this.clock.nowMs())) next = Math.min(next, Math.max(r.dueAt, (r.leaseUntil ?? 0) + 1));
+    return Number.isFinite(next) ? next : null;
   }
 
   /** Number of queued (not dead) jobs of `kind`, for tests and health. */
@@ -217,17 +239,20 @@ export class Scheduler {
     });
   }
 
-  /** Claims as many due jobs as there are free slots and starts them. */
-  private fill(): void {
-    const free = this.concurrency - this.inflight.size;
-    if (free <= 0) return;
-    for (const [job, dedupeKey] of this.claim(free)) {
+  /** Claims as many due jobs as there are free slots (at most `budget`), starts them, and returns how many. */
+  private fill(budget = Infinity): number {
+    const free = Math.min(this.concurrency - this.inflight.size, budget);
+    if (free <= 0) return 0;
+    const claimed = this.claim(free);
+    this.startedCount += claimed.length;
+    for (const [job, dedupeKey] of claimed) {
       const p = this.execute(job, dedupeKey).finally(() => {
         this.inflight.delete(job.id);
         this.wakeSoon();
       });
       this.inflight.set(job.id, p);
     }
+    return claimed.length;
   }
 
   private stmts: Statements | null = null;
@@ -361,6 +386,10 @@ function prepareStatements(db: Db) {
     fail: c.prepare<unknown, [string, string, number, string]>("update jobs set lease_until = null, last_error = ?, state = ?, due_at = ? where id = ?"),
     /** Earliest due time after now (arg: now). */
     nextDue: c.prepare<{ due: number | null }, [number]>("select min(due_at) as due from jobs where state = 'queued' and due_at > ?"),
+    /** Due time of the earliest queued job nobody holds a lease on (walks the (state, due_at) index). */
+    firstUnleased: c.prepare<{ at: number }, []>(
+      "select due_at as at from jobs where state = 'queued' and lease_until is null order by due_at limit 1",
+    ),
     /** Jobs due by now that are still leased (arg: now): in flight here or orphaned by a dead worker. */
     leased: c.prepare<{ id: string; dueAt: number; leaseUntil: number | null }, [number]>(
       "select id, due_at as dueAt, lease_until as leaseUntil from jobs where state = 'queued' and due_at <= ? and lease_until is not null",

@@ -86,6 +86,34 @@ describe("due jobs run", () => {
     expect(seen).toEqual([1, 2, 3]);
   });
 
+  test("drain with a budget starts at most that many jobs, reports how many, and leaves the rest queued", async () => {
+    const d = memDeps();
+    let ran = 0;
+    d.jobs.register("t.again", () => {
+      ran++;
+      d.jobs.enqueue(d.db, { kind: "t.again" });
+    });
+    d.jobs.enqueue(d.db, { kind: "t.again" });
+    expect(await d.jobs.drain(7)).toBe(7);
+    expect(ran).toBe(7);
+    expect(d.jobs.pending("t.again")).toBe(1);
+    expect(d.jobs.started).toBeGreaterThanOrEqual(7);
+  });
+
+  test("nextDueAt is the earliest queued due time, 1 ms past a lease a dead worker still holds, or null", () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    d.db.delete(jobs).run(); // the recurring prune jobs registered by createDeps
+    expect(d.jobs.nextDueAt()).toBeNull();
+    const t0 = clock.nowMs();
+    d.jobs.enqueue(d.db, { kind: "t.later", dueAt: t0 + 60_000 });
+    d.jobs.enqueue(d.db, { kind: "t.sooner", dueAt: t0 + 30_000 });
+    expect(d.jobs.nextDueAt()).toBe(t0 + 30_000);
+    d.jobs.enqueue(d.db, { kind: "t.orphan", dueAt: t0 });
+    d.db.update(jobs).set({ leaseUntil: t0 + 10_000, attempts: 1 }).where(eq(jobs.kind, "t.orphan")).run();
+    expect(d.jobs.nextDueAt()).toBe(t0 + 10_001);
+  });
+
   test("a handler returning retryAt runs again at that time with attempts reset", async () => {
     const clock = new ManualClock(START);
     const d = memDeps(clock);
@@ -398,7 +426,7 @@ describe("restarts", () => {
 });
 
 describe("the clock advance helper", () => {
-  test("POST /v1/test_helpers/clock/advance runs what became due before it answers", async () => {
+  test("POST /v1/test_helpers/clock/advance runs what became due, at its own due time, before it answers", async () => {
     const { createHarness } = await import("../support/harness");
     const h = createHarness({ testClock: true });
     const a = await h.seedAccount();
@@ -410,6 +438,6 @@ describe("the clock advance helper", () => {
     expect(ran).toEqual([]);
     const r2 = await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 60 } });
     expect(r2.body).toEqual({ now: "2026-11-20T12:02:00.000Z" });
-    expect(ran).toEqual(["2026-11-20T12:02:00.000Z"]);
+    expect(ran).toEqual(["2026-11-20T12:01:30.000Z"]);
   });
 });

@@ -401,7 +401,7 @@ describe("webhook deliveries API", () => {
   test("bad filter values are 400, never ignored", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    for (const q of ["limit=0", "limit=101", "limit=abc", "limit=1.5", "offset=-1", "status=DONE", "eventType=charge.refunded"]) {
+    for (const q of ["limit=0", "limit=101", "limit=abc", "limit=1.5", "offset=-1", "status=DONE", "eventType=charge.disputed"]) {
       const r = await h.call("GET", `/v1/webhooks/deliveries?${q}`, { key: a.testKey });
       expect({ q, status: r.status }).toEqual({ q, status: 400 });
     }

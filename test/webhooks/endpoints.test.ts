@@ -57,7 +57,7 @@ describe("webhook endpoints: happy paths", () => {
     const r = await h.call("GET", "/v1/webhooks/event-catalog");
     expect(r.status).toBe(200);
     const names = r.body.map((e: { event: string }) => e.event);
-    for (const n of ["charge.created", "charge.paid", "charge.failed", "charge.expired", "payout.created", "payout.paid", "payout.failed", "med_case.created", "med_case.updated", "med.resolved"])
+    for (const n of ["charge.created", "charge.paid", "charge.failed", "charge.expired", "charge.refunded", "payout.created", "payout.paid", "payout.failed", "med_case.created", "med_case.updated", "med.resolved"])
       expect(names).toContain(n);
     const legacy = r.body.filter((e: { legacy?: boolean }) => e.legacy === true).map((e: { event: string }) => e.event);
     expect(legacy.sort()).toEqual(["payment.completed", "payment.created", "payment.expired", "payment.failed", "payment.refunded", "payment.status_changed", "withdrawal.completed", "withdrawal.status_changed"]);
@@ -85,7 +85,7 @@ describe("webhook endpoints: errors", () => {
   test("unknown event names are rejected with 400", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid", "charge.refunded"] } });
+    const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid", "charge.disputed"] } });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe("invalid_event_type");
     expect(r.body.error.param).toBe("events.1");

@@ -11,6 +11,11 @@
  * | CHARGEBACK / DISPUTE  | (none: MED)     | payment.failed                           |
  * | anything else         | (none)          | payment.status_changed                   |
  * A return from a MED status (DISPUTE/CHARGEBACK -> PAID) emits no charge.* event.
+ * A refund reaching REFUNDED adds `charge.refunded` (emitRefunded).
+ *
+ * The canonical family is sent only for transactions that have a charge view (`GET
+ * /v1/charges/{id}` answers 200: they offer PIX); the others (card-only, boleto, ...) send the
+ * legacy family alone (extensions.md "Provider events for refunds").
  */
 import type { Tx } from "../../db/client";
 import type { Deps } from "../../deps";
@@ -18,6 +23,14 @@ import { iso } from "../../lib/clock";
 import type { TransactionRow } from "../../providers/types";
 import { emitCanonical, emitLegacy, type LegacyData, type LegacyType } from "../events/emit";
 import { toPublicCharge } from "./views";
+
+/**
+ * True when the transaction has a charge view (it offers PIX; getChargeRow's rule), i.e. when it
+ * gets canonical `charge.*` events. `paymentMethods` is the stored JSON array.
+ */
+export function hasChargeView(row: Pick<TransactionRow, "paymentMethods">): boolean {
+  return row.paymentMethods.includes('"PIX"');
+}
 
 const MED_STATUSES = new Set(["CHARGEBACK", "DISPUTE"]);
 
@@ -46,8 +59,10 @@ export function emitTransition(deps: Deps, t: Tx, row: TransactionRow, previousS
   const now = deps.clock.nowMs();
   const ids: string[] = [];
   const legacy = (type: LegacyType) => ids.push(emitLegacy(deps, t, scope, type, legacyData(row, previousStatus ?? "PENDING", now)));
-  const canonical = (type: "charge.created" | "charge.paid" | "charge.failed" | "charge.expired") =>
-    ids.push(emitCanonical(deps, t, scope, type, () => toPublicCharge(row, deps.config)));
+  const charge = hasChargeView(row);
+  const canonical = (type: "charge.created" | "charge.paid" | "charge.failed" | "charge.expired") => {
+    if (charge) ids.push(emitCanonical(deps, t, scope, type, () => toPublicCharge(row, deps.config)));
+  };
 
   if (previousStatus === null) {
     canonical("charge.created");
@@ -83,4 +98,17 @@ export function emitTransition(deps: Deps, t: Tx, row: TransactionRow, previousS
       legacy("payment.status_changed");
   }
   return ids;
+}
+
+/**
+ * `charge.refunded` for a refund of `row` that just reached REFUNDED (partial or full), written
+ * with the refund's status change in `t`: `data.object` is the public Charge as it stands (after
+ * the transaction's own status change, if any), `data.refund` the public Refund. Nothing for a
+ * transaction without a charge view. Returns the `evt_` id, or null when not emitted.
+ * Source: extensions.md "Provider events for refunds".
+ */
+export function emitRefunded(deps: Deps, t: Tx, row: TransactionRow, refund: unknown): string | null {
+  if (!hasChargeView(row)) return null;
+  const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id, webhookUrl: row.webhookUrl ?? null };
+  return emitCanonical(deps, t, scope, "charge.refunded", () => toPublicCharge(row, deps.config), { refund });
 }

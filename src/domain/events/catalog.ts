@@ -1,7 +1,8 @@
 /**
  * The event catalog (interface.md "Events: two event families"): every subscribable event
  * name with a description; `legacy: true` marks the deprecated `payment.*` / `withdrawal.*`
- * family. Served by GET /v1/webhooks/event-catalog and used to validate subscriptions.
+ * family; `charge.refunded` is pinned in extensions.md "Provider events for refunds". Served by
+ * GET /v1/webhooks/event-catalog and used to validate subscriptions.
  */
 import type { CanonicalType, LegacyType, MedType } from "./emit";
 
@@ -16,6 +17,7 @@ const CANONICAL: Record<CanonicalType, string> = {
   "charge.paid": "A charge was paid and the payment settled.",
   "charge.failed": "A charge failed or was cancelled before completion.",
   "charge.expired": "A charge expired without payment.",
+  "charge.refunded": "A refund of a charge was confirmed (partial or full); data.object is the charge as it stands, data.refund the refund.",
   "payout.created": "A payout was requested.",
   "payout.paid": "A payout was settled.",
   "payout.failed": "A payout failed or was rejected.",

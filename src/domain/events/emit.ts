@@ -24,6 +24,7 @@ export type CanonicalType =
   | "charge.paid"
   | "charge.failed"
   | "charge.expired"
+  | "charge.refunded"
   | "payout.created"
   | "payout.paid"
   | "payout.failed";
@@ -74,17 +75,26 @@ export interface StoredEvent {
 
 /**
  * Canonical `charge.*` / `payout.*` event: `{id, object: "event", api_version, type, created_at,
- * data: {object}}` where `object` is the public resource exactly as the REST API returns it,
- * or a function that builds it (called only when the event is stored). Returns the `evt_` id.
+ * data: {object, ...more}}` where `object` is the public resource exactly as the REST API returns
+ * it, or a function that builds it (called only when the event is stored). `more` adds sibling
+ * objects to `data` (e.g. `refund` of `charge.refunded`, extensions.md "Provider events for
+ * refunds"). Returns the `evt_` id.
  */
-export function emitCanonical(deps: Deps, t: Tx, scope: EventScope, type: CanonicalType, object: unknown | (() => unknown)): string {
+export function emitCanonical(
+  deps: Deps,
+  t: Tx,
+  scope: EventScope,
+  type: CanonicalType,
+  object: unknown | (() => unknown),
+  more?: Record<string, unknown>,
+): string {
   return store(deps, t, scope, type, "canonical", (id, now) => ({
     id,
     object: "event",
     api_version: API_VERSION,
     type,
     created_at: iso(now),
-    data: { object: typeof object === "function" ? (object as () => unknown)() : object },
+    data: { object: typeof object === "function" ? (object as () => unknown)() : object, ...more },
   }));
 }
 

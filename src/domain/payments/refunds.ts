@@ -4,7 +4,8 @@
  * debited (`debitRefund`), the refund stored PENDING and its progress job queued, all in one
  * transaction with the idempotency record. Progress: `applyRefundStatus` is the one function that
  * moves a refund (sandbox job, test helper, future provider webhooks): FAILED restores the ledger
- * and the remainder; REFUNDED emits `payment.refunded`, and the transaction becomes REFUNDED once
+ * and the remainder; REFUNDED emits `charge.refunded` (transactions with a charge view, extensions.md
+ * "Provider events for refunds") and `payment.refunded`, and the transaction becomes REFUNDED once
  * its confirmed refunds reach its amount.
  */
 import { tx, type Tx } from "../../db/client";
@@ -17,7 +18,7 @@ import { newDevolutionId } from "../../pix/ids";
 import { providerFor } from "../../providers/registry";
 import type { TransactionRow } from "../../providers/types";
 import { getAccountSettings, pixFee } from "../accounts/settings";
-import { emitTransition } from "../charges/events";
+import { emitRefunded, emitTransition } from "../charges/events";
 import { SETTLED, type PaymentMethod } from "../charges/model";
 import { findById, findScoped, updateTransaction } from "../charges/repo";
 import { emitLegacy } from "../events/emit";
@@ -161,13 +162,17 @@ export function applyRefundStatus(deps: Deps, t: Tx, refundId: string, to: Refun
   return toRefund(row);
 }
 
-/** REFUNDED: `payment.refunded`; the transaction becomes REFUNDED once fully refunded. */
+/**
+ * REFUNDED: the transaction becomes REFUNDED once fully refunded; then `charge.refunded` (the
+ * charge as it stands + this refund), `payment.refunded`, and the status-change events.
+ */
 function confirmRefund(deps: Deps, t: Tx, refund: RefundRow, now: number): void {
   let trx = findById(t, refund.transactionId) as TransactionRow;
   const confirmed = confirmedRefundTotal(t, trx.id);
   const previousStatus = trx.status;
   const full = confirmed >= trx.amount && SETTLED.includes(trx.status as never);
   if (full) trx = updateTransaction(t, trx.id, { status: "REFUNDED", updatedAt: now });
+  emitRefunded(deps, t, trx, toRefund(refund));
   emitLegacy(deps, t, { accountId: trx.accountId, livemode: trx.livemode, transactionId: trx.id }, "payment.refunded", {
     transactionId: trx.id,
     amount: trx.amount,

@@ -11,13 +11,15 @@ import { ApiError } from "../../http/errors";
 import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
 import { iso } from "../../lib/clock";
 import type { TransactionRow } from "../../providers/types";
-import { emitTransition } from "../charges/events";
+import { emitRefunded, emitTransition } from "../charges/events";
 import { CANCELLABLE, type TransactionStatus } from "../charges/model";
 import { failureBlock } from "../charges/metadata";
 import { getTransactionRow } from "../charges/service";
 import { findScoped, updateTransaction } from "../charges/repo";
 import { rowMetadata } from "../charges/views";
 import { emitLegacy } from "../events/emit";
+import { listRefunds } from "./refund-repo";
+import { toRefund } from "./refund-views";
 
 /** The caller's transaction `rawId` (a `ch_` prefix is tolerated) or 404 `not_found`. */
 export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
@@ -53,8 +55,9 @@ export function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Tran
 /**
  * Re-emits the transaction's current status as fresh events (new `evt_` ids, so new deliveries):
  * the events of the last transition into the current status, or the creation events while it
- * still waits for payment (a REFUNDED one also gets `payment.refunded`). Returns `{resent, status}`; `resent` is false when the status has no
- * event (none was ever emitted for it).
+ * still waits for payment (a REFUNDED one also gets `payment.refunded`, and `charge.refunded` with
+ * its most recently confirmed refund when it has a charge view). Returns `{resent, status}`;
+ * `resent` is false when the status has no event (none was ever emitted for it).
  */
 export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { resent: boolean; status: string } {
   const row = getPayment(deps, auth, rawId);
@@ -62,6 +65,9 @@ export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { re
     const waiting = row.status === "WAITING_PAYMENT" || row.status === "PENDING";
     const out = emitTransition(deps, t, row, waiting ? null : previousStatusOf(deps, row));
     if (row.status === "REFUNDED") {
+      const last = listRefunds(t, row.id).find((r) => r.status === "REFUNDED");
+      const charge = last ? emitRefunded(deps, t, row, toRefund(last)) : null;
+      if (charge) out.push(charge);
       const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id };
       out.push(
         emitLegacy(deps, t, scope, "payment.refunded", {

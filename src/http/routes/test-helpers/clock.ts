@@ -1,23 +1,39 @@
-/** POST /v1/test_helpers/clock/advance: moves the service clock and runs what became due. */
+/** POST /v1/test_helpers/clock/advance: moves the service clock the way time moves and runs what became due. */
 import { Elysia } from "elysia";
 import { StrictInt, StrictObject } from "../../schemas";
 import type { Deps } from "../../../deps";
 import { testModeOnly } from "./test-mode";
 import { iso } from "../../../lib/clock";
+import { advanceClock, MAX_ADVANCE_JOBS } from "../../../jobs/advance";
 
-/** Exists only with COFRE_TEST_CLOCK=1 (extensions.md); otherwise the path answers 404. */
+/**
+ * Exists only with COFRE_TEST_CLOCK=1 (extensions.md); otherwise the path answers 404.
+ * Body `{seconds: integer 1..315360000}` -> 200 `{now}` (ISO 8601) once the clock reached
+ * now + seconds. One advance has the effect of waiting: due work runs in time order, the clock
+ * stepping to each job's due time (so a sandbox refund goes PENDING -> IN_PROGRESS -> REFUNDED,
+ * a failing webhook is retried on its schedule with each attempt stamped at its own time, and
+ * tranches are released, all within one call). At most MAX_ADVANCE_JOBS (10,000) jobs run per
+ * call: past that the clock still jumps to the target, a warning is logged, and the rest of the
+ * due work runs right after, in due order, stamped at the time it runs (src/jobs/advance.ts).
+ * Concurrent advances run one after the other. 401/403 `test_mode_only` like every helper.
+ */
 export function clockTestHelperRoutes(deps: Deps) {
   if (!deps.config.testClock) return new Elysia();
   return new Elysia().use(testModeOnly(deps)).post(
     "/v1/test_helpers/clock/advance",
     async ({ body }) => {
-      deps.clock.advance(body.seconds);
-      await deps.jobs.drain();
+      const r = await advanceClock(deps.clock, deps.jobs, body.seconds);
+      if (r.capped) deps.logger.warn({ seconds: body.seconds, jobs: r.jobs, max: MAX_ADVANCE_JOBS }, "clock advance hit its job cap; the remaining due work runs after it");
       return { now: iso(deps.clock.now()) };
     },
     {
       body: StrictObject({ seconds: StrictInt({ minimum: 1, maximum: 10 * 365 * 86400 }) }),
-      detail: { tags: ["test_helpers"], summary: "Advance the service clock (COFRE_TEST_CLOCK=1 only)" },
+      detail: {
+        tags: ["test_helpers"],
+        summary: "Advance the service clock (COFRE_TEST_CLOCK=1 only)",
+        description:
+          "Moves the clock forward by `seconds` the way time moves: due work (expiries, tranche releases, refund steps, webhook retries) runs in time order, the clock stepping to each due time, including work scheduled by work that ran during the advance. At most 10,000 jobs per call; past that the clock still reaches the target and the remaining due work runs right after. 200 `{now}`.",
+      },
     },
   );
 }

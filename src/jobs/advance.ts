@@ -1,0 +1,76 @@
+/**
+ * The test clock's advance (extensions.md `POST /v1/test_helpers/clock/advance`): moves the clock
+ * to a target the way time moves, as Stripe's test clocks do. Due work runs in time order: the
+ * clock steps to each job's due time in turn (never past the target) and runs what is due there,
+ * including work that earlier steps scheduled (each sandbox refund step, webhook retries, tranche
+ * releases, recurring jobs), so every job sees `clock.now()` = its own due time.
+ *
+ * Bounded: one advance starts at most `maxJobs` jobs (MAX_ADVANCE_JOBS). At the cap it stops
+ * stepping, the clock still moves to the target, and the work still due then runs afterwards as
+ * it would after real waiting (the running loop wakes on the clock's advance; a later drain or
+ * advance in tests), in due order but stamped at the time it actually runs.
+ */
+import type { Clock } from "../lib/clock";
+import type { Scheduler } from "./scheduler";
+
+/** Jobs one advance runs at most (a job that keeps rescheduling itself cannot loop forever). */
+export const MAX_ADVANCE_JOBS = 10_000;
+
+export interface AdvanceResult {
+  /** Epoch ms of the clock when the advance ended (the target, or later on a moving clock). */
+  now: number;
+  /** Distinct due times the clock stepped to before the target. */
+  steps: number;
+  /** Jobs started by the advance. */
+  jobs: number;
+  /** True when `maxJobs` was reached and due work was left for later. */
+  capped: boolean;
+}
+
+/** The advance in progress per scheduler: concurrent advances run one after the other. */
+const running = new WeakMap<Scheduler, Promise<unknown>>();
+
+/**
+ * Moves `clock` forward by `seconds` (> 0), running every job due up to the target at its own due
+ * time (module doc). Resolves once the clock is at the target and the due work ran (or the cap was
+ * hit). Throws RangeError for a non-positive `seconds` (Clock.advance).
+ */
+export function advanceClock(clock: Clock, jobs: Scheduler, seconds: number, maxJobs = MAX_ADVANCE_JOBS): Promise<AdvanceResult> {
+  if (!(seconds > 0)) throw new RangeError("advance takes a positive number of seconds");
+  const before = running.get(jobs) ?? Promise.resolve();
+  const mine = before.then(() => stepTo(clock, jobs, Math.round(seconds * 1000), maxJobs));
+  const settled = mine.catch(() => {});
+  running.set(jobs, settled);
+  void settled.then(() => {
+    if (running.get(jobs) === settled) running.delete(jobs);
+  });
+  return mine;
+}
+
+async function stepTo(clock: Clock, jobs: Scheduler, ms: number, maxJobs: number): Promise<AdvanceResult> {
+  const target = clock.nowMs() + ms;
+  // Jobs started by anyone during the advance (the running loop also wakes on each step).
+  const first = jobs.started;
+  const startedSince = () => jobs.started - first;
+  await jobs.drain(maxJobs);
+  let steps = 0;
+  while (startedSince() < maxJobs) {
+    const next = jobs.nextDueAt();
+    if (next === null || next > target) break;
+    const now = clock.nowMs();
+    if (next > now) {
+      clock.advance((next - now) / 1000);
+      steps++;
+    }
+    const before = jobs.started;
+    await jobs.drain(maxJobs - startedSince());
+    // Nothing started although something was due by now (a lease held elsewhere): step on to the
+    // target rather than spin.
+    if (jobs.started === before && next <= now) break;
+  }
+  const capped = startedSince() >= maxJobs;
+  const now = clock.nowMs();
+  if (target > now) clock.advance((target - now) / 1000);
+  if (!capped) await jobs.drain(maxJobs - startedSince());
+  return { now: clock.nowMs(), steps, jobs: startedSince(), capped };
+}
