@@ -6,12 +6,6 @@
  * BOLETO need BRL); `customerEmail` RFC 5322 (validator's isEmail); `metadata.returnUrl` an
  * absolute http(s) URL when sent (used by CREDIT_CARD); `metadata.phone` in E.164 required with
  * MBWAY (libphonenumber-js); `webhookUrl` checked like webhook endpoints.
- *
- * Sandbox (test keys): every offered method is prepared before the transaction is stored, so the
- * 201 body is the full get shape with every method's fields (`pixCopyPaste`, `boletoLine`,
- * `mbReference`, ...) and a GET right after shows the same (extensions.md "Method fields ready at
- * creation (sandbox)"). Live keys answer the contract's create shape (interface.md: method fields
- * appear on GET once the acquirer finalised them).
  */
 import { isValidPhoneNumber } from "libphonenumber-js";
 import isEmail from "validator/lib/isEmail";
@@ -24,8 +18,7 @@ import { PAYMENT_METHODS, type PaymentMethod } from "../charges/model";
 import { MAX_PIX_AMOUNT } from "../charges/service";
 import { checkIdempotencyKey } from "../idempotency/store";
 import { checkWebhookUrl } from "../webhooks/url-rules";
-import type { TransactionRow } from "../../providers/types";
-import { toTransactionCreate, toTransactionWithoutQr, withPixQrCode } from "./views";
+import { toTransactionCreate } from "./views";
 
 export interface CreatePaymentBody {
   amount: number;
@@ -44,10 +37,7 @@ export const PAYMENTS_CREATE_SCOPE = "POST /v1/payments";
 const E164 = /^\+[1-9]\d{6,14}$/;
 const BRL_ONLY: PaymentMethod[] = ["PIX", "BOLETO"];
 
-/**
- * Validates and creates; returns `{status, body, replayed}` (body: the get shape in sandbox, the
- * create shape live; module doc). Throws ApiError 400/403/409/422/503.
- */
+/** Validates and creates; returns `{status, body, replayed}` (body = the create shape). Throws ApiError 400/403/409/422/503. */
 export async function createPayment(deps: Deps, auth: ApiKeyAuth, body: CreatePaymentBody) {
   checkIdempotencyKey(body.idempotencyKey, "idempotencyKey");
   const methods = checkMethods(body.paymentMethods);
@@ -71,9 +61,7 @@ export async function createPayment(deps: Deps, auth: ApiKeyAuth, body: CreatePa
   }
   const webhookUrl = body.webhookUrl === undefined ? null : checkWebhookUrl(body.webhookUrl, auth.livemode, deps.config.webhookAllowPrivate, "webhookUrl");
 
-  // Sandbox: the full get shape; the stored (replayed) body leaves the QR image out, rendered below.
-  const render = auth.livemode ? toTransactionCreate : (row: TransactionRow) => toTransactionWithoutQr(row, deps.config);
-  const result = await deps.idempotency.run(
+  return deps.idempotency.run(
     { accountId: auth.accountId, livemode: auth.livemode, scope: PAYMENTS_CREATE_SCOPE, key: body.idempotencyKey, body },
     async (claim) => {
       const row = await createTransaction(
@@ -94,13 +82,11 @@ export async function createPayment(deps: Deps, auth: ApiKeyAuth, body: CreatePa
           metadata,
           webhookUrl,
         },
-        { claim, render, status: 201 },
+        { claim, render: toTransactionCreate, status: 201 },
       );
-      return { status: 201, body: render(row) };
+      return { status: 201, body: toTransactionCreate(row) };
     },
   );
-  if (!auth.livemode && result.status === 201) result.body = await withPixQrCode(result.body as { pixCopyPaste?: unknown });
-  return result;
 }
 
 function checkMethods(methods: string[]): PaymentMethod[] {

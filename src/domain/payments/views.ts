@@ -90,17 +90,6 @@ const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? 
 
 /** Get shape (GET /v1/payments/{id}, list items, cancel). Async: renders the Pix QR data URL. */
 export async function toTransaction(row: TransactionRow, config: Pick<Config, "publicUrl" | "checkoutUrlBase">): Promise<TransactionGetShape> {
-  return withPixQrCode(toTransactionWithoutQr(row, config));
-}
-
-/** Fills `pixQrCode` (data-URL PNG) from `pixCopyPaste` when there is one; returns `body`. */
-export async function withPixQrCode<T extends { pixCopyPaste?: unknown; pixQrCode?: unknown }>(body: T): Promise<T> {
-  if (typeof body.pixCopyPaste === "string" && body.pixCopyPaste !== "") body.pixQrCode = await qrDataUrl(body.pixCopyPaste);
-  return body;
-}
-
-/** Get shape with `pixQrCode` still null (synchronous; `withPixQrCode` renders it). */
-export function toTransactionWithoutQr(row: TransactionRow, config: Pick<Config, "publicUrl" | "checkoutUrlBase">): TransactionGetShape {
   const offered = new Set(offeredMethods(row));
   const d = methodDetails(row);
   const mb = offered.has("MULTIBANCO") ? (d.MULTIBANCO ?? {}) : {};
@@ -110,7 +99,7 @@ export function toTransactionWithoutQr(row: TransactionRow, config: Pick<Config,
   return {
     ...toTransactionCreate(row),
     paidWith: row.paidWith ?? null,
-    pixQrCode: null,
+    pixQrCode: pix ? await qrDataUrl(pix) : null,
     pixCopyPaste: pix,
     pixExpiresAt: pix && row.expiresAt !== null ? iso(row.expiresAt) : null,
     cardRedirectUrl: offered.has("CREDIT_CARD") ? checkoutUrl(config, row.id) : null,

@@ -50,7 +50,7 @@ export function transactionRoutes(deps: Deps) {
           tags,
           summary: "Create a multi-method transaction",
           description:
-            "201: the create shape (`id`, `status` WAITING_PAYMENT, `amount`, `currency`, `paymentMethods`, `customerName`, `customerDocument`, `customerEmail`, `metadata`, `createdAt`). `idempotencyKey` (body, 8-128 chars) is required; a replay returns the original response. Test keys: every offered method is prepared before the answer, so the 201 is the full get shape (every method's fields, as GET shows them right after); live keys: method fields appear on GET once finalised. A live key without a provider for a method gets 422 `unprocessable_entity`.",
+            "201: the create shape (`id`, `status` WAITING_PAYMENT, `amount`, `currency`, `paymentMethods`, `customerName`, `customerDocument`, `customerEmail`, `metadata`, `createdAt`). `idempotencyKey` (body, 8-128 chars) is required; a replay returns the original response. Method fields appear on GET once finalised. A live key without a provider for a method gets 422 `unprocessable_entity`.",
         },
       },
     )
