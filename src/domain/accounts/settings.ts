@@ -25,6 +25,9 @@ export interface AccountSettings {
   tax_id: string | null;
 }
 
+/** The settings that govern charges, fees, velocity and the ledger (all but the merchant's identity). */
+export type AccountRules = Omit<AccountSettings, "legal_name" | "tax_id">;
+
 /** Settings of `accountId`, or undefined when the account does not exist. */
 export function getAccountSettings(db: DbOrTx, accountId: string): AccountSettings | undefined {
   const a = findAccount(db, accountId);
