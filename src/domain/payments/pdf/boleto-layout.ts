@@ -141,6 +141,6 @@ export async function drawBoleto(doc: PDFDocument, fonts: Fonts, s: BoletoSlip):
   rule(pen, LEFT, LEFT + WIDTH, cut, { dashed: true });
   text(pen, "✂ Corte na linha pontilhada", LEFT, cut + 4, { size: 6.5 });
   const bottom = ficha(pen, s, cut - 30);
-  const png = await bwipjs.toBuffer({ bcid: "interleaved2of5", text: s.barcode, scale: 3, height: 13, includetext: false });
+  const png = await bwipjs.toBuffer({ bcid: "interleaved2of5", text: s.barcode, scale: 3, height: 13, includetext: false, backgroundcolor: "FFFFFF" });
   pen.page.drawImage(await doc.embedPng(png), { x: LEFT, y: bottom - 10 - 13 * MM, width: 103 * MM, height: 13 * MM });
 }
