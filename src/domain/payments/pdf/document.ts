@@ -4,7 +4,6 @@
  * document. pdf-lib's standard fonts are WinAnsi only; this one draws every Portuguese letter
  * ("Beneficiário", "São"). The TTFs are imported as files so `bun build --compile` carries them.
  */
-import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont } from "pdf-lib";
 import regularPath from "dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf" with { type: "file" };
 import boldPath from "dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf" with { type: "file" };
@@ -14,12 +13,20 @@ export interface Fonts {
   bold: PDFFont;
 }
 
-let fontBytes: Promise<[Uint8Array, Uint8Array]> | undefined;
+type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
+let loaded: Promise<{ fontkit: Fontkit; regular: Uint8Array; bold: Uint8Array }> | undefined;
 
-/** The two TTFs, read once per process (about 1.3 MB together). */
-function loadFonts(): Promise<[Uint8Array, Uint8Array]> {
-  fontBytes ??= Promise.all([Bun.file(regularPath).bytes(), Bun.file(boldPath).bytes()]);
-  return fontBytes;
+/**
+ * fontkit and the two TTFs (about 1.3 MB), loaded once per process on the first document:
+ * importing fontkit costs ~0.75 s of CPU, which `serve` and the CLI must not pay at startup.
+ */
+function loadFonts() {
+  loaded ??= Promise.all([import("@pdf-lib/fontkit"), Bun.file(regularPath).bytes(), Bun.file(boldPath).bytes()]).then(([m, regular, bold]) => ({
+    fontkit: m.default as Fontkit,
+    regular,
+    bold,
+  }));
+  return loaded;
 }
 
 /**
@@ -27,7 +34,7 @@ function loadFonts(): Promise<[Uint8Array, Uint8Array]> {
  * gives the same metadata), with the fonts embedded.
  */
 export async function newDocument(title: string, atMs: number): Promise<{ doc: PDFDocument; fonts: Fonts }> {
-  const [regularTtf, boldTtf] = await loadFonts();
+  const { fontkit, regular: regularTtf, bold: boldTtf } = await loadFonts();
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
   doc.setTitle(title);
