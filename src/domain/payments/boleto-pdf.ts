@@ -65,7 +65,8 @@ export async function buildBoletoPdf(deps: Deps, row: TransactionRow): Promise<U
   if (!offeredMethods(row).includes("BOLETO")) return null;
   const b = methodDetails(row).BOLETO;
   if (!b || typeof b.barcode !== "string" || typeof b.line !== "string" || typeof b.dueDate !== "string") return null;
+  const slip = boletoSlip(deps, row, { barcode: b.barcode, line: b.line, dueDate: b.dueDate });
   const { doc, fonts } = await newDocument(`Boleto ${row.id}`, row.createdAt);
-  await drawBoleto(doc, fonts, boletoSlip(deps, row, { barcode: b.barcode, line: b.line, dueDate: b.dueDate }));
+  await drawBoleto(doc, fonts, slip);
   return doc.save({ useObjectStreams: false });
 }

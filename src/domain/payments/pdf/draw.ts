@@ -36,11 +36,17 @@ export function text(pen: Pen, s: string, x: number, y: number, o: TextOptions =
   const font = o.bold ? pen.fonts.bold : pen.fonts.regular;
   let size = o.size ?? 9;
   let value = clean(s);
-  if (o.width !== undefined) {
-    while (size > 6 && font.widthOfTextAtSize(value, size) > o.width) size -= 0.5;
-    while (value.length > 1 && font.widthOfTextAtSize(value, size) > o.width) value = `${value.slice(0, -2)}…`;
+  // Widths scale linearly with the size: one measure finds the size that fits (text layout is
+  // the costly part of a document, so measure as little as possible).
+  let w = font.widthOfTextAtSize(value, size);
+  if (o.width !== undefined && w > o.width) {
+    size = Math.max(6, Math.floor(((size * o.width) / w) * 4) / 4);
+    w = font.widthOfTextAtSize(value, size);
+    while (value.length > 1 && w > o.width) {
+      value = `${value.slice(0, -2)}…`;
+      w = font.widthOfTextAtSize(value, size);
+    }
   }
-  const w = font.widthOfTextAtSize(value, size);
   const left = o.align === "right" ? x - w : o.align === "center" ? x - w / 2 : x;
   pen.page.drawText(value, { x: left, y, size, font, color: o.color ?? BLACK });
 }
