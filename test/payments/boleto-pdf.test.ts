@@ -1,9 +1,12 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { updateAccountSettings } from "../../src/domain/accounts/settings";
 import { createHarness, type Harness } from "../support/harness";
-import { pdfImages } from "../support/pdf";
+import { pdfImages, pdfInfo } from "../support/pdf";
 import { readItf } from "../support/itf";
 import { createPayment, forceLive, pdfText } from "./support";
+
+// The first PDF of a process loads fontkit and warms up its layout code: seconds on a loaded box.
+setDefaultTimeout(30_000);
 
 /** GET of the boleto PDF at its public `boletoPdfUrl`. */
 async function fetchBoleto(h: Harness, apiKey: string, id: string) {
@@ -103,6 +106,20 @@ describe("boleto PDF (boletoPdfUrl): FEBRABAN ficha de compensação in pt-BR", 
     expect(text).toContain("R$ 49,90");
     expect(text).toContain("Não informado");
     expect(text).not.toContain("CNPJ 1");
+  });
+
+  test("a 200-character legal name is cut to fit with the CNPJ kept whole; a long description wraps; one page", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const legal = `Comércio de Artigos ${"Variados ".repeat(30)}`.slice(0, 200).trim();
+    updateAccountSettings(h.deps.db, a.accountId, { legal_name: legal, tax_id: "11222333000181" });
+    const p = await createPayment(h, a, { amount: 4990, paymentMethods: ["BOLETO"], metadata: { description: `Pedido ${"número ".repeat(40)}fim` } });
+    const { bytes } = await fetchBoleto(h, a.testKey, p.id);
+    const lines = (await pdfText(bytes)).split("\n");
+    expect(lines.some((l) => /^Comércio de Artigos Variados .*… — CNPJ 11\.222\.333\/0001-81 0001 \/ \d{7}$/.test(l))).toBe(true);
+    expect(lines.filter((l) => l.includes("número")).length).toBeGreaterThan(1);
+    expect(lines).toContain("SANDBOX: boleto gerado em modo de teste; não pague este documento.");
+    expect((await pdfInfo(bytes)).pages).toBe(1);
   });
 
   test("an unknown or non-boleto id gives 404 for the PDF", async () => {

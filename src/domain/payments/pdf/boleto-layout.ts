@@ -11,7 +11,7 @@ import bwipjs from "bwip-js/node";
 import type { PDFDocument } from "pdf-lib";
 import { formatLine } from "../../../payments/boleto";
 import type { Fonts } from "./document";
-import { cell, rule, sandboxMark, text, type Pen } from "./draw";
+import { cell, rule, sandboxMark, text, wrap, type Pen } from "./draw";
 
 /** Everything printed on the slip, already formatted for display (pt-BR). */
 export interface BoletoSlip {
@@ -93,7 +93,8 @@ function ficha(pen: Pen, s: BoletoSlip, top: number): number {
   let y = top - 6 - h;
   row(pen, y, h, [["Local de pagamento", "Pagável em qualquer banco até o vencimento", MAIN_W], ["Vencimento", s.dueDate, RIGHT_W, "right", true]]);
   y -= h;
-  row(pen, y, h, [["Beneficiário", `${s.beneficiary}${s.beneficiaryTaxId ? ` — ${s.beneficiaryTaxId}` : ""}`, MAIN_W], ["Agência/Código do beneficiário", s.agencyCode, RIGHT_W, "right"]]);
+  cell(pen, { x: LEFT, y, w: MAIN_W, h }, "Beneficiário", s.beneficiary, { keep: s.beneficiaryTaxId ? ` — ${s.beneficiaryTaxId}` : "" });
+  cell(pen, { x: LEFT + MAIN_W, y, w: RIGHT_W, h }, "Agência/Código do beneficiário", s.agencyCode, { align: "right" });
   y -= h;
   row(pen, y, h, [
     ["Data do documento", s.documentDate, 70],
@@ -119,11 +120,8 @@ function ficha(pen: Pen, s: BoletoSlip, top: number): number {
     cell(pen, { x: LEFT + MAIN_W, y, w: RIGHT_W, h }, label, "", { align: "right" });
   }
   cell(pen, { x: LEFT, y, w: MAIN_W, h: instrTop - y }, "Instruções (texto de responsabilidade do beneficiário)", "");
-  let iy = instrTop - 20;
-  for (const line of s.instructions.slice(0, 8)) {
-    text(pen, line, LEFT + 4, iy, { size: 8.5, width: MAIN_W - 8 });
-    iy -= 12;
-  }
+  const lines = s.instructions.flatMap((i) => wrap(pen.fonts.regular, i, 8.5, MAIN_W - 8, 3)).slice(0, 8);
+  lines.forEach((line, i) => text(pen, line, LEFT + 4, instrTop - 20 - i * 12, { size: 8.5, width: MAIN_W - 8 }));
   const payerH = 40;
   y -= payerH;
   cell(pen, { x: LEFT, y, w: WIDTH, h: payerH }, "Pagador", s.payer);

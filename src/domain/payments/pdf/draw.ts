@@ -20,6 +20,8 @@ export interface TextOptions {
   align?: "left" | "right" | "center";
   /** Available width: the size shrinks down to 6 pt, then the text is cut with "…". */
   width?: number;
+  /** Drawn after the text and never cut (e.g. the CNPJ after a long name). */
+  keep?: string;
 }
 
 export const BLACK = rgb(0, 0, 0);
@@ -35,15 +37,18 @@ function clean(s: string): string {
 export function text(pen: Pen, s: string, x: number, y: number, o: TextOptions = {}): void {
   const font = o.bold ? pen.fonts.bold : pen.fonts.regular;
   let size = o.size ?? 9;
-  let value = clean(s);
+  let head = clean(s);
+  const keep = clean(o.keep ?? "");
   // Widths scale linearly with the size: one measure finds the size that fits (text layout is
   // the costly part of a document, so measure as little as possible).
+  let value = head + keep;
   let w = font.widthOfTextAtSize(value, size);
   if (o.width !== undefined && w > o.width) {
     size = Math.max(6, Math.floor(((size * o.width) / w) * 4) / 4);
     w = font.widthOfTextAtSize(value, size);
-    while (value.length > 1 && w > o.width) {
-      value = `${value.slice(0, -2)}…`;
+    while (head.length > 1 && w > o.width) {
+      head = `${head.slice(0, -2)}…`;
+      value = head + keep;
       w = font.widthOfTextAtSize(value, size);
     }
   }
@@ -86,14 +91,15 @@ export function rule(pen: Pen, x1: number, x2: number, y: number, o: { thickness
 
 /**
  * A labelled cell of the FEBRABAN layout: its border, the label in 6 pt at the top-left and the
- * value in `size` (default 9) on the line below, left- or right-aligned, fitted to the width.
+ * value in `size` (default 9) on the line below, left- or right-aligned, fitted to the width
+ * (`keep` follows the value and is never cut).
  */
-export function cell(pen: Pen, b: Box, label: string, value: string, o: { align?: "left" | "right"; bold?: boolean; size?: number } = {}): void {
+export function cell(pen: Pen, b: Box, label: string, value: string, o: { align?: "left" | "right"; bold?: boolean; size?: number; keep?: string } = {}): void {
   pen.page.drawRectangle({ x: b.x, y: b.y, width: b.w, height: b.h, borderColor: BLACK, borderWidth: 0.5 });
   text(pen, label, b.x + 2, b.y + b.h - 7, { size: 6, color: GREY, width: b.w - 4 });
   if (!value) return;
   const x = o.align === "right" ? b.x + b.w - 3 : b.x + 3;
-  text(pen, value, x, b.y + b.h - 17, { size: o.size ?? 9, bold: o.bold, align: o.align, width: b.w - 6 });
+  text(pen, value, x, b.y + b.h - 17, { size: o.size ?? 9, bold: o.bold, align: o.align, width: b.w - 6, keep: o.keep });
 }
 
 /**
