@@ -14,6 +14,10 @@ export const accounts = sqliteTable("accounts", {
   customerVelocityMax: integer("customer_velocity_max"),
   accountVelocityMax: integer("account_velocity_max"),
   velocityWindowSeconds: integer("velocity_window_seconds").notNull().default(3600),
+  /** Merchant's registered legal name (razão social), printed on receipts and boletos. */
+  legalName: text("legal_name"),
+  /** Merchant's CNPJ or CPF, normalised (digits, or the 14 characters of an alphanumeric CNPJ). */
+  taxId: text("tax_id"),
   createdAt: integer("created_at").notNull(),
 });
 

@@ -8,12 +8,14 @@ import type { MigrationMeta } from "drizzle-orm/migrator";
 import journal from "../../db/migrations/meta/_journal.json";
 import m0000 from "../../db/migrations/0000_init.sql" with { type: "text" };
 import m0001 from "../../db/migrations/0001_lean_indexes.sql" with { type: "text" };
+import m0002 from "../../db/migrations/0002_account_legal_identity.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
 export const EMBEDDED: Record<string, string> = {
   "0000_init": m0000,
   "0001_lean_indexes": m0001,
+  "0002_account_legal_identity": m0002,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

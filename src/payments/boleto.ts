@@ -84,3 +84,19 @@ export function barcodeToLine(barcode: string): string {
   const f3 = free.slice(15, 25);
   return f1 + mod10(f1) + f2 + mod10(f2) + f3 + mod10(f3) + barcode[4] + barcode.slice(5, 19);
 }
+
+/**
+ * Check digit of a 3-digit COMPE bank code as printed beside it on the slip (`001-9`, `341-7`,
+ * `104-0`): mod 11 with weights 2, 3, 4 from the right; a result of 10 or 11 prints 0.
+ */
+export function bankCheckDigit(bank: string): number {
+  if (!/^\d{3}$/.test(bank)) throw new RangeError("bank must be 3 digits");
+  const sum = Number(bank[2]) * 2 + Number(bank[1]) * 3 + Number(bank[0]) * 4;
+  const r = 11 - (sum % 11);
+  return r >= 10 ? 0 : r;
+}
+
+/** `00190.00009 01234.567897 01234.567178 3 16390000012345`: the printed form of a 47-digit line. */
+export function formatLine(l: string): string {
+  return `${l.slice(0, 5)}.${l.slice(5, 10)} ${l.slice(10, 15)}.${l.slice(15, 21)} ${l.slice(21, 26)}.${l.slice(26, 32)} ${l[32]} ${l.slice(33)}`;
+}

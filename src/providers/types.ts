@@ -5,7 +5,7 @@
  */
 import type { transactions } from "../../db/schema";
 import type { Deps } from "../deps";
-import type { AccountSettings } from "../domain/accounts/settings";
+import type { AccountRules } from "../domain/accounts/settings";
 import type { PaymentMethod } from "../domain/charges/model";
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -22,7 +22,7 @@ export interface PrepareContext {
   deps: Deps;
   /** The transaction as it will be inserted (id, amount, currency, customer...). */
   tx: TransactionRow;
-  settings: AccountSettings;
+  settings: AccountRules;
   /** Receiver shown to the payer (BR Code fields 59/60): the account name and a city. */
   merchant?: { name: string; city: string };
 }

@@ -10,6 +10,8 @@ const DEFAULT_SETTINGS = {
   customer_velocity_max: null,
   account_velocity_max: null,
   velocity_window_seconds: 3600,
+  legal_name: null,
+  tax_id: null,
 };
 
 function userCount(h: ReturnType<typeof authHarness>): number {

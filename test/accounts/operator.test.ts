@@ -8,10 +8,12 @@ const KEYS = [
   "account_velocity_max",
   "customer_velocity_max",
   "default_expires_in",
+  "legal_name",
   "payer_lock_enabled",
   "pix_fee_bps",
   "pix_fee_fixed",
   "settlement_delay_seconds",
+  "tax_id",
   "velocity_window_seconds",
 ];
 
@@ -28,6 +30,8 @@ describe("operator API: happy path", () => {
       customer_velocity_max: 3,
       account_velocity_max: 100,
       velocity_window_seconds: 60,
+      legal_name: "Café São Jorge Comércio de Alimentos Ltda.",
+      tax_id: "11222333000181",
     };
     const r = await h.call("PATCH", `/v1/operator/accounts/${a.accountId}`, { headers: op, body });
     expect(r.status).toBe(200);
@@ -69,6 +73,53 @@ describe("operator API: happy path", () => {
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject(body);
     }
+  });
+});
+
+describe("operator API: merchant identity (legal_name, tax_id)", () => {
+  test("a new account has neither; a masked CNPJ is stored and returned without punctuation", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const a = await seedWithToken(h);
+    const path = `/v1/operator/accounts/${a.accountId}`;
+    expect(getAccountSettings(h.deps.db, a.accountId)).toMatchObject({ legal_name: null, tax_id: null });
+    const r = await h.call("PATCH", path, { headers: op, body: { legal_name: "  Padaria Pão Quente Ltda. ", tax_id: "11.222.333/0001-81" } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ legal_name: "Padaria Pão Quente Ltda.", tax_id: "11222333000181" });
+    expect((await h.call("GET", "/v1/account", { bearer: a.token })).body.settings).toMatchObject({ legal_name: "Padaria Pão Quente Ltda.", tax_id: "11222333000181" });
+  });
+
+  test("a CPF (a sole trader) and an alphanumeric CNPJ are accepted; null clears both", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const a = await h.seedAccount();
+    const path = `/v1/operator/accounts/${a.accountId}`;
+    expect((await h.call("PATCH", path, { headers: op, body: { tax_id: "529.982.247-25" } })).body.tax_id).toBe("52998224725");
+    expect((await h.call("PATCH", path, { headers: op, body: { tax_id: "12.abc.345/01de-35" } })).body.tax_id).toBe("12ABC34501DE35");
+    const cleared = await h.call("PATCH", path, { headers: op, body: { legal_name: null, tax_id: null } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ legal_name: null, tax_id: null });
+  });
+
+  test("an invalid CNPJ or CPF is 400 invalid_tax_id and a blank legal name 400 invalid_request; nothing changes", async () => {
+    const h = authHarness({ operatorToken: TOKEN });
+    const a = await h.seedAccount();
+    const path = `/v1/operator/accounts/${a.accountId}`;
+    await h.call("PATCH", path, { headers: op, body: { legal_name: "Loja Ltda.", tax_id: "11222333000181" } });
+    const before = getAccountSettings(h.deps.db, a.accountId);
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ tax_id: "11222333000182", pix_fee_bps: 5 }, "tax_id", "invalid_tax_id"],
+      [{ tax_id: "52998224726" }, "tax_id", "invalid_tax_id"],
+      [{ tax_id: "00000000000000" }, "tax_id", "invalid_tax_id"],
+      [{ tax_id: "1234" }, "tax_id", "invalid_tax_id"],
+      [{ tax_id: "" }, "tax_id", "invalid_request"],
+      [{ tax_id: 11222333000181 }, "tax_id", "invalid_request"],
+      [{ legal_name: "   ", pix_fee_bps: 5 }, "legal_name", "invalid_request"],
+      [{ legal_name: "x".repeat(201) }, "legal_name", "invalid_request"],
+    ];
+    for (const [body, param, code] of cases) {
+      const r = await h.call("PATCH", path, { headers: op, body });
+      expect([r.status, r.body.error.code, r.body.error.param]).toEqual([400, code, param]);
+    }
+    expect(getAccountSettings(h.deps.db, a.accountId)).toEqual(before!);
   });
 });
 

@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json";
+import { pdfText } from "../support/pdf";
 import { startServer, type RunningServer } from "./process";
 
 const root = mkdtempSync(join(tmpdir(), "cofre-exe-"));
@@ -28,6 +29,12 @@ beforeAll(async () => {
   mkdirSync(runDir);
   copyFileSync(outfile, join(runDir, "cofre"));
   Bun.spawnSync(["chmod", "+x", join(runDir, "cofre")]);
+  // An owner for the receipt test, created by the executable's own `init` in the data folder.
+  const init = Bun.spawnSync([join(runDir, "cofre"), "init", "--email", "owner@example.com", "--password", "exe password 1", "--account-name", "Padaria Pão Quente"], {
+    cwd: runDir,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", COFRE_DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+  });
+  expect(`${init.exitCode} ${init.exitCode === 0 ? "" : init.stderr.toString()}`).toBe("0 ");
   srv = await startServer([join(runDir, "cofre")], { cwd: runDir, dataDir, timeoutMs: 20_000 });
 }, 180_000);
 
@@ -72,6 +79,35 @@ describe("dist/cofre run alone from an empty folder", () => {
     await fetch(`${srv.base}/healthz`, { headers: { "x-request-id": "exe-log" } });
     const line = await srv.waitForLine((l) => l.request_id === "exe-log");
     expect(line).toMatchObject({ msg: "request", method: "GET", route: "/healthz", status: 200 });
+  });
+
+  test("a paid payment's receipt and its boleto are PDFs in the embedded font, Portuguese accents included", async () => {
+    const json = async (path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
+      const r = await fetch(`${srv.base}${path}`, {
+        method: init.method ?? "GET",
+        headers: { "content-type": "application/json", ...init.headers },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const login = await json("/v1/auth/login", { method: "POST", body: { email: "owner@example.com", password: "exe password 1" } });
+    expect(login.status).toBe(200);
+    const issued = await json("/v1/api-keys", { method: "POST", headers: { authorization: `Bearer ${login.body.access_token}` }, body: { test: true } });
+    expect(issued.status).toBe(201);
+    const apikey = issued.body.apiKey as string;
+    const created = await json("/v1/payments", { method: "POST", headers: { apikey }, body: { amount: 123456, paymentMethods: ["PIX", "BOLETO"], idempotencyKey: "exe-receipt-0001" } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const boleto = await fetch(`${srv.base}/v1/boletos/${id}.pdf`);
+    expect(boleto.status).toBe(200);
+    const boletoText = await pdfText(new Uint8Array(await boleto.arrayBuffer()));
+    for (const s of ["Beneficiário", "Padaria Pão Quente", "Ficha de Compensação", "R$ 1.234,56"]) expect(boletoText).toContain(s);
+    expect((await json(`/v1/test_helpers/charges/${id}/pay`, { method: "POST", headers: { apikey }, body: {} })).status).toBe(200);
+    const receipt = await fetch(`${srv.base}/v1/payments/${id}/receipt`, { headers: { apikey, accept: "application/pdf" } });
+    expect(receipt.status).toBe(200);
+    expect(receipt.headers.get("content-disposition")).toBe(`attachment; filename="${id}.pdf"`);
+    const text = await pdfText(new Uint8Array(await receipt.arrayBuffer()));
+    for (const s of ["Comprovante de pagamento", "Situação: Pago (PAID)", "Valor: R$ 1.234,56", "SANDBOX"]) expect(text).toContain(s);
   });
 
   test("nothing was written beside the executable; the database is in COFRE_DATA_DIR", () => {

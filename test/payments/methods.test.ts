@@ -7,7 +7,7 @@ import { hasError, parsePix } from "pix-utils";
 import { PNG } from "pngjs";
 import { buildBoleto, dueDateFactor } from "../../src/payments/boleto";
 import { createHarness } from "../support/harness";
-import { createPayment, pay, pdfText } from "./support";
+import { createPayment, pay } from "./support";
 
 /** SIBS check digits recomputed independently: 98 - (N * 100 mod 97) over entity+base+amount(8). */
 function sibsIndependent(entity: string, base: string, cents: number): string {
@@ -66,34 +66,6 @@ describe("BOLETO", () => {
       }),
       { numRuns: 300 },
     );
-  });
-
-  test("boletoPdfUrl serves a real PDF with the line, the amount and an embedded barcode image", async () => {
-    const h = createHarness();
-    const a = await h.seedAccount({ name: "Padaria Pão Quente" });
-    const p = await createPayment(h, a, { amount: 4990, paymentMethods: ["BOLETO"], customerName: "Joana" });
-    const g = await getPayment(h, a.testKey, p.id);
-    const res = await h.app.handle(new Request(g.boletoPdfUrl.replace("http://localhost:3000", "http://localhost")));
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("application/pdf");
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-");
-    expect(new TextDecoder("latin1").decode(bytes)).toContain("/Subtype /Image");
-    const text = await pdfText(bytes);
-    const l = g.boletoLine as string;
-    expect(text).toContain(`${l.slice(0, 5)}.${l.slice(5, 10)}`);
-    expect(text).toContain("BRL 49.90");
-    expect(text).toContain("Padaria Pão Quente");
-    expect(text).toContain(g.boletoBarcode);
-  });
-
-  test("an unknown or non-boleto id gives 404 for the PDF", async () => {
-    const h = createHarness();
-    const a = await h.seedAccount();
-    const p = await createPayment(h, a, { paymentMethods: ["PIX"] });
-    expect((await h.call("GET", `/v1/boletos/${p.id}.pdf`)).status).toBe(404);
-    expect((await h.call("GET", `/v1/boletos/${"0".repeat(32)}.pdf`)).status).toBe(404);
-    expect((await h.call("GET", `/v1/boletos/nope`)).status).toBe(404);
   });
 });
 

@@ -111,12 +111,9 @@ export function forceStatus(h: Harness, id: string, status: string): void {
   h.deps.db.update(transactions).set({ status }).where(eq(transactions.id, id)).run();
 }
 
-/** Text of a PDF via poppler's pdftotext; fails loudly when it is not installed. */
-export async function pdfText(bytes: Uint8Array): Promise<string> {
-  if (!Bun.which("pdftotext")) throw new Error("pdftotext is missing: install poppler-utils (apt-get install -y poppler-utils)");
-  const proc = Bun.spawn(["pdftotext", "-layout", "-", "-"], { stdin: bytes, stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
-  const code = await proc.exited;
-  if (code !== 0) throw new Error(`pdftotext failed (${code}): ${await new Response(proc.stderr).text()}`);
-  return out;
+/** Makes a transaction live (no live provider serves payments in tests): for live-mode documents. */
+export function forceLive(h: Harness, id: string): void {
+  h.deps.db.update(transactions).set({ livemode: true }).where(eq(transactions.id, id)).run();
 }
+
+export { pdfText } from "../support/pdf";

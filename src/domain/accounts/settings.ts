@@ -2,6 +2,8 @@
 import { eq } from "drizzle-orm";
 import { accounts } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
+import { invalidParam } from "../../http/errors";
+import { parseTaxId } from "../../pix/tax-id";
 import { findAccount, type AccountRow } from "./repo";
 
 export interface AccountSettings {
@@ -17,7 +19,14 @@ export interface AccountSettings {
   customer_velocity_max: number | null;
   account_velocity_max: number | null;
   velocity_window_seconds: number;
+  /** Registered legal name (razão social) printed on receipts and boletos; null until set. */
+  legal_name: string | null;
+  /** CNPJ (14 characters) or CPF (11 digits), normalised without punctuation; null until set. */
+  tax_id: string | null;
 }
+
+/** The settings that govern charges, fees, velocity and the ledger (all but the merchant's identity). */
+export type AccountRules = Omit<AccountSettings, "legal_name" | "tax_id">;
 
 /** Settings of `accountId`, or undefined when the account does not exist. */
 export function getAccountSettings(db: DbOrTx, accountId: string): AccountSettings | undefined {
@@ -36,6 +45,8 @@ export function settingsOf(a: AccountRow): AccountSettings {
     customer_velocity_max: a.customerVelocityMax,
     account_velocity_max: a.accountVelocityMax,
     velocity_window_seconds: a.velocityWindowSeconds,
+    legal_name: a.legalName,
+    tax_id: a.taxId,
   };
 }
 
@@ -49,13 +60,28 @@ const COLUMNS = {
   customer_velocity_max: "customerVelocityMax",
   account_velocity_max: "accountVelocityMax",
   velocity_window_seconds: "velocityWindowSeconds",
+  legal_name: "legalName",
+  tax_id: "taxId",
 } as const satisfies Record<keyof AccountSettings, keyof typeof accounts.$inferInsert>;
 
 /**
- * Applies the operator's `patch` (already validated: ranges of extensions.md "Operator API") and
- * returns the settings after it, or undefined when the account does not exist (nothing written).
+ * Applies the operator's `patch` (types and ranges already validated by the route: extensions.md
+ * "Operator API") and returns the settings after it, or undefined when the account does not exist
+ * (nothing written). `legal_name` is trimmed; `tax_id` must be a checksum-valid CNPJ (numeric or
+ * alphanumeric) or CPF and is stored normalised; null clears either. Throws ApiError 400
+ * `invalid_request` (blank legal_name) or `invalid_tax_id`, before writing anything.
  */
 export function updateAccountSettings(db: DbOrTx, accountId: string, patch: Partial<AccountSettings>): AccountSettings | undefined {
+  patch = { ...patch };
+  if (typeof patch.legal_name === "string") {
+    patch.legal_name = patch.legal_name.trim();
+    if (!patch.legal_name) throw invalidParam("legal_name", "legal_name must not be blank (send null to clear it).");
+  }
+  if (typeof patch.tax_id === "string") {
+    const parsed = parseTaxId(patch.tax_id);
+    if (!parsed) throw invalidParam("tax_id", "tax_id must be a checksum-valid CNPJ (14 characters) or CPF (11 digits).", "invalid_tax_id");
+    patch.tax_id = parsed.value;
+  }
   const set: Partial<typeof accounts.$inferInsert> = {};
   for (const [k, col] of Object.entries(COLUMNS) as [keyof AccountSettings, (typeof COLUMNS)[keyof AccountSettings]][])
     if (patch[k] !== undefined) (set as Record<string, unknown>)[col] = patch[k];

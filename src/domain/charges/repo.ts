@@ -4,7 +4,7 @@ import { and, desc, eq, getTableColumns, gte, inArray, lt, lte, or, sql, type SQ
 import { accounts, transactions } from "../../../db/schema";
 import type { Db, DbOrTx } from "../../db/client";
 import type { TransactionRow } from "../../providers/types";
-import type { AccountSettings } from "../accounts/settings";
+import type { AccountRules } from "../accounts/settings";
 import type { TransactionStatus } from "./model";
 
 /** Statuses that count toward the velocity guard (extensions.md: pending, processing, paid). */
@@ -67,8 +67,8 @@ function toSql(v: unknown): string | number | null {
 
 const accountStatements = new WeakMap<object, Statement>();
 
-/** Name and settings of an account in one prepared query (create hot path), or undefined. */
-export function accountForCreate(db: Db, accountId: string): { name: string; settings: AccountSettings } | undefined {
+/** Name and settings (all but the merchant identity) of an account in one prepared query (create hot path), or undefined. */
+export function accountForCreate(db: Db, accountId: string): { name: string; settings: AccountRules } | undefined {
   let st = accountStatements.get(db.$client);
   if (!st)
     accountStatements.set(

@@ -6,7 +6,7 @@
  */
 import type { DbOrTx } from "../../db/client";
 import { ApiError } from "../../http/errors";
-import type { AccountSettings } from "../accounts/settings";
+import type { AccountRules } from "../accounts/settings";
 import { countAlive } from "./repo";
 
 export interface VelocityInput {
@@ -21,7 +21,7 @@ export interface VelocityInput {
  * Throws ApiError `fraud.customer_velocity_exceeded` or `fraud.account_velocity_exceeded` (403)
  * when the new charge would exceed a limit. No query runs when no limit is configured.
  */
-export function checkVelocity(db: DbOrTx, settings: AccountSettings, v: VelocityInput): void {
+export function checkVelocity(db: DbOrTx, settings: AccountRules, v: VelocityInput): void {
   const sinceMs = v.nowMs - settings.velocity_window_seconds * 1000;
   const scope = { accountId: v.accountId, livemode: v.livemode, sinceMs };
   if (settings.customer_velocity_max !== null && v.document) {

@@ -1,70 +1,115 @@
 /**
- * The service's own PDF receipt of a transaction with a final outcome (interface.md
- * `GET /v1/payments/{id}/receipt`), drawn with pdf-lib: merchant, amount, method, status,
- * paid / refunded time, Pix end-to-end id, transaction id and a verification QR pointing at the
- * transaction's checkout page (which shows its live status). Deterministic for a given state.
+ * The service's own PDF receipt ("comprovante") of a transaction with a final outcome
+ * (interface.md `GET /v1/payments/{id}/receipt`, extensions.md "Receipts as files"), in
+ * Brazilian Portuguese: merchant (name, legal name and CNPJ/CPF when the operator set them),
+ * payer (name, masked document), amount, method, status, description, times in São Paulo,
+ * refunds, Pix end-to-end id, transaction id and a verification QR pointing at the checkout page
+ * (which shows the live status). SANDBOX marking in test mode. Deterministic for a given state.
  */
-import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
 import QRCode from "qrcode";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import type { TransactionRow } from "../../providers/types";
-import { accountName } from "../charges/repo";
+import { findAccount } from "../accounts/repo";
 import { checkoutUrl } from "../charges/views";
-import { formatAmount, formatUtc, winAnsi } from "./pdf-text";
+import { newDocument } from "./pdf/document";
+import { GREY, rule, sandboxMark, text, wrap, type Pen } from "./pdf/draw";
+import { dateTimeBR, formatTaxId, maskTaxId, money, taxIdLabel } from "./pdf/format";
 import { listRefunds } from "./refund-repo";
 import { offeredMethods } from "./views";
 
 /** Statuses with a final outcome (a receipt exists only for these). */
 export const RECEIPT_STATUSES = new Set(["PAID", "APPROVED", "REFUNDED", "REFUSED", "CANCELLED", "EXPIRED"]);
 
-/** `{contentType: "application/pdf", base64}` of the receipt. Throws 400 `receipt_not_available`. */
+/** Portuguese names of the final statuses (the API code follows in parentheses on the receipt). */
+const STATUS_PT: Record<string, string> = {
+  PAID: "Pago",
+  APPROVED: "Aprovado",
+  REFUNDED: "Estornado",
+  REFUSED: "Recusado",
+  CANCELLED: "Cancelado",
+  EXPIRED: "Expirado",
+};
+
+/** Portuguese names of the payment methods. */
+export const METHOD_PT: Record<string, string> = {
+  PIX: "Pix",
+  CREDIT_CARD: "Cartão de crédito",
+  BOLETO: "Boleto bancário",
+  MBWAY: "MB WAY",
+  MULTIBANCO: "Multibanco",
+  CRYPTO: "Criptomoeda",
+};
+
+/** The `description` the merchant gave (kept in metadata by the charges API), or null. */
+export function descriptionOf(row: TransactionRow): string | null {
+  try {
+    const d = JSON.parse(row.metadata)?.description;
+    return typeof d === "string" && d.trim() ? d.trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `{contentType: "application/pdf", base64}` of the receipt (the contract's JSON). Throws as receiptPdf. */
 export async function buildReceipt(deps: Deps, row: TransactionRow): Promise<{ contentType: "application/pdf"; base64: string }> {
+  return { contentType: "application/pdf", base64: Buffer.from(await receiptPdf(deps, row)).toString("base64") };
+}
+
+/** PDF bytes of the receipt of `row`. Throws ApiError 400 `receipt_not_available` when the outcome is not final. */
+export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8Array> {
   if (!RECEIPT_STATUSES.has(row.status))
     throw new ApiError("receipt_not_available", `No receipt yet: the transaction is ${row.status}; receipts exist for final outcomes only.`);
-  const merchant = accountName(deps.db, row.accountId) ?? "Merchant";
+  const account = findAccount(deps.db, row.accountId);
   const refunds = listRefunds(deps.db, row.id).filter((r) => r.status === "REFUNDED");
   const refundedAt = refunds.reduce<number | null>((a, r) => (r.refundedAt !== null && (a === null || r.refundedAt > a) ? r.refundedAt : a), null);
   const refundedTotal = refunds.reduce((a, r) => a + r.amount, 0);
   const verifyUrl = checkoutUrl(deps.config, row.id);
 
-  const lines: [string, string][] = [
-    ["Merchant", merchant],
-    ["Amount", formatAmount(row.amount, row.currency)],
-    ["Method", row.paidWith ?? offeredMethods(row).join(", ")],
-    ["Status", row.status],
-    ["Created at", formatUtc(row.createdAt)],
+  const merchant: [string, string][] = [["Nome", account?.name ?? "—"]];
+  if (account?.legalName) merchant.push(["Razão social", account.legalName]);
+  if (account?.taxId) merchant.push([taxIdLabel(account.taxId), formatTaxId(account.taxId)]);
+  const payer: [string, string][] = [["Nome", row.customerName ?? "Não informado"]];
+  if (row.customerDocument) payer.push(["CPF/CNPJ", maskTaxId(row.customerDocument)]);
+  const payment: [string, string][] = [
+    ["Valor", money(row.amount, row.currency)],
+    ["Forma de pagamento", row.paidWith ? (METHOD_PT[row.paidWith] ?? row.paidWith) : offeredMethods(row).map((m) => METHOD_PT[m] ?? m).join(", ")],
+    ["Situação", `${STATUS_PT[row.status] ?? row.status} (${row.status})`],
   ];
-  if (row.paidAt !== null) lines.push(["Paid at", formatUtc(row.paidAt)]);
-  if (refundedTotal > 0) lines.push(["Refunded", formatAmount(refundedTotal, row.currency)]);
-  if (refundedAt !== null) lines.push(["Refunded at", formatUtc(refundedAt)]);
-  if (row.endToEndId && row.paidWith === "PIX") lines.push(["End-to-end id", row.endToEndId]);
-  lines.push(["Transaction id", row.id]);
+  const description = descriptionOf(row);
+  if (description) payment.push(["Descrição", description]);
+  payment.push(["Criado em", dateTimeBR(row.createdAt)]);
+  if (row.paidAt !== null) payment.push(["Pago em", dateTimeBR(row.paidAt)]);
+  if (refundedTotal > 0) payment.push(["Valor estornado", money(refundedTotal, row.currency)]);
+  if (refundedAt !== null) payment.push(["Estornado em", dateTimeBR(refundedAt)]);
+  if (row.endToEndId && row.paidWith === "PIX") payment.push(["ID fim a fim (E2E)", row.endToEndId]);
+  payment.push(["ID da transação", row.id]);
 
-  const doc = await PDFDocument.create();
-  const at = new Date(row.updatedAt);
-  doc.setTitle(`Receipt ${row.id}`);
-  doc.setProducer("Cofre");
-  doc.setCreator("Cofre");
-  doc.setCreationDate(at);
-  doc.setModificationDate(at);
-  const page = doc.addPage([595, 842]);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  page.drawText("Payment receipt", { x: 50, y: 780, size: 22, font: bold });
-  page.drawText(winAnsi(merchant), { x: 50, y: 755, size: 12, font, color: rgb(0.3, 0.3, 0.3) });
-  let y = 710;
-  for (const [label, value] of lines) {
-    page.drawText(`${label}:`, { x: 50, y, size: 11, font: bold });
-    page.drawText(winAnsi(value), { x: 170, y, size: 11, font });
-    y -= 22;
+  const { doc, fonts } = await newDocument(`Comprovante ${row.id}`, row.updatedAt);
+  const pen: Pen = { page: doc.addPage([595, 842]), fonts };
+  if (!row.livemode) sandboxMark(pen, "comprovante de teste, sem valor fiscal ou legal");
+  text(pen, "Comprovante de pagamento", 50, 780, { size: 20, bold: true });
+  text(pen, account?.name ?? "", 50, 758, { size: 12, color: GREY, width: 495 });
+  let y = 722;
+  for (const [title, lines] of [["Recebedor", merchant], ["Pagador", payer], ["Pagamento", payment]] as const) {
+    text(pen, title, 50, y, { size: 11, bold: true });
+    rule(pen, 50, 545, y - 5);
+    y -= 21;
+    for (const [label, value] of lines) {
+      text(pen, `${label}:`, 50, y, { size: 9.5, bold: true, width: 130 });
+      const wrapped = label === "Descrição" ? wrap(fonts.regular, value, 9.5, 355) : [value];
+      for (const line of wrapped) {
+        text(pen, line, 190, y, { size: 9.5, width: 355 });
+        y -= 15;
+      }
+      y -= 2;
+    }
+    y -= 12;
   }
   const png = await QRCode.toBuffer(verifyUrl, { errorCorrectionLevel: "M", margin: 1, width: 240 });
-  const qr = await doc.embedPng(png);
-  page.drawImage(qr, { x: 50, y: y - 150, width: 130, height: 130 });
-  page.drawText("Verify this receipt:", { x: 195, y: y - 60, size: 10, font: bold });
-  page.drawText(winAnsi(verifyUrl), { x: 195, y: y - 76, size: 8, font });
-  page.drawText("Issued by Cofre. Amounts in the currency's minor unit shown with 2 decimals.", { x: 50, y: 60, size: 8, font, color: rgb(0.4, 0.4, 0.4) });
-  const bytes = await doc.save({ useObjectStreams: false });
-  return { contentType: "application/pdf", base64: Buffer.from(bytes).toString("base64") };
+  pen.page.drawImage(await doc.embedPng(png), { x: 50, y: y - 120, width: 110, height: 110 });
+  text(pen, "Verifique este comprovante:", 175, y - 50, { size: 9.5, bold: true });
+  text(pen, verifyUrl, 175, y - 65, { size: 8, width: 370 });
+  text(pen, "Emitido por Cofre. Horários de Brasília (America/Sao_Paulo); datas no formato dd/mm/aaaa.", 50, 50, { size: 7.5, color: GREY });
+  return doc.save({ useObjectStreams: false });
 }

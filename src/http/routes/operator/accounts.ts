@@ -4,7 +4,7 @@ import type { Deps } from "../../../deps";
 import { updateAccountSettings } from "../../../domain/accounts/settings";
 import { operatorAuth } from "../../plugins/operator-auth";
 import { notFound } from "../../errors";
-import { StrictBool, StrictInt, StrictObject, Type } from "../../schemas";
+import { StrictBool, StrictInt, StrictObject, Str, Type } from "../../schemas";
 
 /** 100 years in seconds: upper bound of the duration settings. */
 const MAX_SECONDS = 3_153_600_000;
@@ -20,6 +20,8 @@ const SettingsPatch = StrictObject({
   customer_velocity_max: Type.Optional(VelocityMax()),
   account_velocity_max: Type.Optional(VelocityMax()),
   velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS })),
+  legal_name: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 200 }), Type.Null()])),
+  tax_id: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 32 }), Type.Null()])),
 });
 
 export function operatorAccountRoutes(deps: Deps) {
@@ -38,7 +40,7 @@ export function operatorAccountRoutes(deps: Deps) {
         security: [{ operator: [] }],
         summary: "Change an account's settings (operator token); every field optional",
         description:
-          "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s.",
+          "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s. `legal_name` (razão social, up to 200 characters) and `tax_id` (CNPJ or CPF, checksum-valid, stored without punctuation; otherwise 400 `invalid_tax_id`) are printed on receipts and boletos; null clears them.",
       },
     },
   );

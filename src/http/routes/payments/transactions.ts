@@ -9,12 +9,13 @@ import type { Deps } from "../../../deps";
 import { TRANSACTION_STATUSES } from "../../../domain/charges/model";
 import { createPayment } from "../../../domain/payments/create";
 import { listPayments, SORTABLE } from "../../../domain/payments/list";
-import { buildReceipt } from "../../../domain/payments/receipt";
+import { buildReceipt, receiptPdf } from "../../../domain/payments/receipt";
 import { cancelPayment, getPayment, resendWebhook } from "../../../domain/payments/service";
 import { toTransaction } from "../../../domain/payments/views";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { Amount, Metadata, StrictObject, Str } from "../../schemas";
 import { invalidParam } from "../../errors";
+import { acceptsExplicitly } from "../../accept";
 import { dateParam, enumParam, intParam, onlyKnown } from "./query";
 
 const tags = ["payments"];
@@ -103,12 +104,22 @@ export function transactionRoutes(deps: Deps) {
     .post("/v1/payments/:id/resend-webhook", ({ auth, params }) => resendWebhook(deps, auth, params.id), {
       detail: { tags, summary: "Re-emit the current status as a fresh delivery", description: "200: `{resent: boolean, status: string}`." },
     })
-    .get("/v1/payments/:id/receipt", ({ auth, params }) => buildReceipt(deps, getPayment(deps, auth, params.id)), {
-      detail: {
-        tags,
-        summary: "PDF receipt of a transaction with a final outcome",
-        description:
-          "200: `{contentType: \"application/pdf\", base64}`. Final outcomes: PAID, APPROVED, REFUNDED, REFUSED, CANCELLED, EXPIRED; otherwise 400 `receipt_not_available`.",
+    .get(
+      "/v1/payments/:id/receipt",
+      async ({ auth, params, headers }) => {
+        const row = getPayment(deps, auth, params.id);
+        if (!acceptsExplicitly(headers.accept, "application/pdf")) return buildReceipt(deps, row);
+        return new Response(Buffer.from(await receiptPdf(deps, row)), {
+          headers: { "content-type": "application/pdf", "content-disposition": `attachment; filename="${row.id}.pdf"`, "cache-control": "no-store" },
+        });
       },
-    });
+      {
+        detail: {
+          tags,
+          summary: "PDF receipt of a transaction with a final outcome",
+          description:
+            "200: `{contentType: \"application/pdf\", base64}`; with `Accept: application/pdf` the PDF bytes themselves (`Content-Type: application/pdf`, `Content-Disposition: attachment; filename=\"<id>.pdf\"`). In Brazilian Portuguese (R$ 1.234,56, dd/mm/aaaa, São Paulo time); SANDBOX marking in test mode. Final outcomes: PAID, APPROVED, REFUNDED, REFUSED, CANCELLED, EXPIRED; otherwise 400 `receipt_not_available`.",
+        },
+      },
+    );
 }
