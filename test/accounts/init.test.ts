@@ -1,4 +1,7 @@
-import { describe, expect, test, afterAll } from "bun:test";
+import { describe, expect, test, afterAll, setDefaultTimeout } from "bun:test";
+
+// Each test spawns `bun src/main.ts` (one to two seconds apiece on a busy 2-core box).
+setDefaultTimeout(20_000);
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
