@@ -1,31 +1,24 @@
 /**
  * /docs renders in a real browser with every request outside this server blocked (it must work
- * offline). Needs Chromium (installed by .ci/run); fails loudly when none is found, never skips.
+ * offline). Chromium comes from test/support/browser.ts, which fails loudly when it is missing.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { launchChromium, type TestBrowser } from "../support/browser";
 import { foundationHarness } from "./fixtures";
 
-const executablePath = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
 const h = foundationHarness();
-let browser: Browser | undefined;
+let browser: TestBrowser | undefined;
 afterAll(async () => {
   await browser?.close();
   await h.app.stop();
 });
 
 describe("the API reference offline", () => {
-  test("has a Chromium to run in (apt-get install -y chromium)", () => {
-    expect(executablePath).toBeDefined();
-  });
-
   test("renders the documented routes with no request leaving the server", async () => {
     h.app.listen({ port: 0, hostname: "127.0.0.1" });
     const base = `http://127.0.0.1:${h.app.server!.port}`;
-    if (!executablePath) throw new Error("Chromium is missing: apt-get install -y chromium");
-    browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
-    const page = await browser.newPage();
+    browser = await launchChromium();
+    const page = await browser.context.newPage();
     const external: string[] = [];
     await page.route("**/*", (route) => {
       const url = route.request().url();

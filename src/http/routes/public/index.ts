@@ -11,11 +11,11 @@ import { accountName, findById, findByTxid } from "../../../domain/charges/repo"
 import { locationJwks, signedCobPayload, JWKS_PATH } from "../../../domain/charges/location";
 import { PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
 import { simulatePayment } from "../../../domain/charges/sandbox";
-import { checkoutUrl } from "../../../domain/charges/views";
 import { iso } from "../../../lib/clock";
 import { randomBase64Url } from "../../../lib/crypto";
 import { qrPng } from "../../../pix/qr";
 import { PIX_LOCATION_PATH } from "../../../providers/sandbox/pix";
+import { checkoutLinks } from "../../../web/checkout/links";
 import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/page";
 import { notFound } from "../../errors";
 
@@ -30,12 +30,17 @@ export function checkoutPath(checkoutUrlBase: string): string {
   }
 }
 
-function html(body: string, status: number, nonce: string | null, imgOrigin: string): Response {
+/**
+ * An HTML response under a strict CSP: no inline script or style except the ones carrying
+ * `nonce`, every fetch and image same-origin (the page's URLs are relative: it works through any
+ * host, src/web/checkout/links.ts), never framed.
+ */
+function html(body: string, status: number, nonce: string): Response {
   const csp = [
     "default-src 'none'",
-    `img-src 'self' ${imgOrigin} data:`,
-    "style-src 'unsafe-inline'",
-    nonce ? `script-src 'nonce-${nonce}'` : "script-src 'none'",
+    "img-src 'self' data:",
+    `style-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -55,13 +60,6 @@ function html(body: string, status: number, nonce: string | null, imgOrigin: str
 
 export function publicRoutes(deps: Deps) {
   const base = checkoutPath(deps.config.checkoutUrlBase);
-  const imgOrigin = (() => {
-    try {
-      return new URL(deps.config.publicUrl).origin;
-    } catch {
-      return "'self'";
-    }
-  })();
   const rowOf = (rawId: string) => (RAW_ID.test(rawId) ? findById(deps.db, rawId) : undefined);
   const tags = ["public"];
 
@@ -70,18 +68,17 @@ export function publicRoutes(deps: Deps) {
       `${base}/:raw_id`,
       ({ params }) => {
         const row = rowOf(params.raw_id);
-        if (!row) return html(renderNotFoundPage(), 404, null, imgOrigin);
         const nonce = randomBase64Url(16);
+        if (!row) return html(renderNotFoundPage(nonce), 404, nonce);
         const page = renderCheckoutPage({
           row,
-          config: deps.config,
           sandbox: !row.livemode,
           nowMs: deps.clock.nowMs(),
           merchantName: accountName(deps.db, row.accountId) ?? "Cofre",
-          pageUrl: checkoutUrl(deps.config, row.id),
+          links: checkoutLinks(base, row.id),
           nonce,
         });
-        return html(page, 200, nonce, imgOrigin);
+        return html(page, 200, nonce);
       },
       { detail: { tags, summary: "Hosted checkout page (HTML)" } },
     )
