@@ -3,11 +3,12 @@
  * offline). Chromium comes from test/support/browser.ts, which fails loudly when it is missing.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { launchChromium, type TestBrowser } from "../support/browser";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser";
 import { foundationHarness } from "./fixtures";
 
 const h = foundationHarness();
-let browser: TestBrowser | undefined;
+let browser: Browser | undefined;
 afterAll(async () => {
   await browser?.close();
   await h.app.stop();
@@ -18,7 +19,7 @@ describe("the API reference offline", () => {
     h.app.listen({ port: 0, hostname: "127.0.0.1" });
     const base = `http://127.0.0.1:${h.app.server!.port}`;
     browser = await launchChromium();
-    const page = await browser.context.newPage();
+    const page = await browser.newPage();
     const external: string[] = [];
     await page.route("**/*", (route) => {
       const url = route.request().url();

@@ -1,14 +1,14 @@
 /**
  * The one Chromium launcher of the browser tests (checkout, /docs): Debian's chromium driven by
- * playwright-core, headless, with a fresh user-data dir removed on close. `CHROMIUM_PATH`
- * overrides `/usr/bin/chromium`. A missing binary throws an error naming the install command
- * (`bun run test` installs it through scripts/test-tools.sh): never a silent skip.
+ * playwright-core, headless, each launch on a fresh temporary profile (user-data dir) that
+ * playwright deletes on close. `CHROMIUM_PATH` overrides `/usr/bin/chromium`. A missing binary
+ * throws an error naming the install command (`bun run test` installs it through
+ * scripts/test-tools.sh): never a silent skip.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
 
+/** Flags of every launch: no sandbox (root in CI), no GPU, nothing fetched from the network by the browser itself. */
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -20,41 +20,21 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** Path of the Chromium binary the tests use; throws when it is missing. */
+/** The install command named by the error of a missing Chromium. */
+export const CHROMIUM_INSTALL = "sudo apt-get update && sudo apt-get install -y chromium";
+
+/** Path of the Chromium binary the tests use (`CHROMIUM_PATH` or /usr/bin/chromium); throws when it is missing. */
 export function chromiumPath(env: Record<string, string | undefined> = process.env): string {
   const path = env.CHROMIUM_PATH || "/usr/bin/chromium";
   if (!existsSync(path))
     throw new Error(
-      `Chromium is missing at ${path}: the browser tests need it. Run \`bun run test\` (scripts/test-tools.sh installs it) ` +
-        "or `sudo apt-get update && sudo apt-get install -y chromium`, or set CHROMIUM_PATH to a Chromium binary.",
+      `Chromium is missing at ${path}, and the browser tests need it. Run \`bun run test\` (scripts/test-tools.sh installs it), ` +
+        `or \`${CHROMIUM_INSTALL}\`, or set CHROMIUM_PATH to a Chromium binary.`,
     );
   return path;
 }
 
-export interface TestBrowser {
-  /** A persistent context on a fresh profile; `newPage()` opens tabs in it. */
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-/**
- * Launches Chromium on a fresh profile. `options` go to the context (e.g. `{bypassCSP: true}`
- * to inject axe-core); each call is its own browser process.
- */
-export async function launchChromium(options: { bypassCSP?: boolean; locale?: string; timezoneId?: string } = {}): Promise<TestBrowser> {
-  const executablePath = chromiumPath();
-  const userDataDir = mkdtempSync(join(tmpdir(), "cofre-chromium-"));
-  try {
-    const context = await chromium.launchPersistentContext(userDataDir, { executablePath, args: CHROMIUM_ARGS, headless: true, ...options });
-    return {
-      context,
-      async close() {
-        await context.close();
-        rmSync(userDataDir, { recursive: true, force: true });
-      },
-    };
-  } catch (e) {
-    rmSync(userDataDir, { recursive: true, force: true });
-    throw e;
-  }
+/** A headless Chromium on a fresh profile; open contexts with `browser.newContext(...)` (e.g. `{bypassCSP: true}` to inject axe-core). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
 }
