@@ -5,8 +5,15 @@
  * `{checkoutPath}/<raw_id>`, so its directory is `{checkoutPath}/` and `../` per path segment
  * reaches the server root (a proxy that mounts the server under a prefix keeps working too).
  */
+import { CHECKOUT_ASSET_FILES } from "./assets";
 
-export interface CheckoutLinks {
+/** The page's stylesheet and script (`{checkoutPath}/assets/<file>`), relative to any page under `{checkoutPath}/`. */
+export interface CheckoutAssetLinks {
+  style: string;
+  script: string;
+}
+
+export interface CheckoutLinks extends CheckoutAssetLinks {
   /** `GET {page}/status` JSON poll (src/http/routes/public). */
   status: string;
   /** `POST {page}/simulate` sandbox Pix payment (src/http/routes/public). */
@@ -21,11 +28,17 @@ export interface CheckoutLinks {
   boletoPdf: string;
 }
 
+/** Stylesheet and script links of a page served directly under the checkout path (also the 404 page). */
+export function checkoutAssetLinks(): CheckoutAssetLinks {
+  return { style: `assets/${CHECKOUT_ASSET_FILES.style}`, script: `assets/${CHECKOUT_ASSET_FILES.script}` };
+}
+
 /** Links of the page of `rawId` served under `checkoutPath` (e.g. `/c`; "" = the server root). */
 export function checkoutLinks(checkoutPath: string, rawId: string): CheckoutLinks {
   const depth = checkoutPath.split("/").filter(Boolean).length;
   const root = depth === 0 ? "./" : "../".repeat(depth);
   return {
+    ...checkoutAssetLinks(),
     status: `${rawId}/status`,
     simulate: `${rawId}/simulate`,
     pay: `${rawId}/pay`,

@@ -1,21 +1,18 @@
 /**
  * The hosted checkout page (extensions.md "Public pages"; issue 13 section 3): amount, merchant,
  * order description and payer name, the section of every method the transaction offers while it
- * awaits payment, and a final screen otherwise. Self-contained pt-BR HTML: one inline style and
- * one inline script, both under the response's CSP nonce; every URL relative to the page, so it
- * works through any host (./links.ts). Merchant and customer text is escaped, clipped and
+ * awaits payment, and a final screen otherwise. pt-BR HTML with no inline script or style: one
+ * stylesheet and one script, same-origin static files (./assets.ts); every URL relative to the
+ * page, so it works through any host (./links.ts). Merchant and customer text is escaped, clipped and
  * bidi-isolated. The status refreshes itself by polling `{page}/status`.
  */
 import { PUBLIC_STATUS, type PaymentMethod, type TransactionStatus } from "../../domain/charges/model";
 import { rowMetadata } from "../../domain/charges/views";
 import { renderFinalScreen } from "./final";
 import { clip, escapeHtml, formatMoney } from "./format";
+import type { CheckoutAssetLinks } from "./links";
 import "./methods";
-import { CHECKOUT_SCRIPT } from "./script";
 import { checkoutSectionFor, type CheckoutContext } from "./sections";
-import { CHECKOUT_CSS } from "./styles";
-
-export { POLL_MS } from "./script";
 
 /** Longest merchant name, description and payer name shown (graphemes); longer text ends in "…". */
 export const TEXT_LIMITS = { merchant: 100, description: 280, customer: 100 } as const;
@@ -47,7 +44,7 @@ export function renderCheckoutPage(ctx: CheckoutContext): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>Pagamento — ${escapeHtml(clip(ctx.merchantName, TEXT_LIMITS.merchant))}</title>
-<style nonce="${escapeHtml(ctx.nonce)}">${CHECKOUT_CSS}</style>
+<link rel="stylesheet" href="${escapeHtml(ctx.links.style)}">
 </head>
 <body>
 <main id="checkout" data-status="${escapeHtml(status)}" data-status-url="${polled ? escapeHtml(ctx.links.status) : ""}">
@@ -61,14 +58,14 @@ ${row.customerName ? `<p class="customer" data-testid="customer">Pagador: ${user
 ${body}
 </div>
 </main>
-<script nonce="${escapeHtml(ctx.nonce)}">${CHECKOUT_SCRIPT}</script>
+<script src="${escapeHtml(ctx.links.script)}" defer></script>
 </body>
 </html>`;
 }
 
-/** The 404 page of an unknown checkout id (its style under `nonce`). */
-export function renderNotFoundPage(nonce: string): string {
+/** The 404 page of an unknown checkout id (served under the checkout path, like the page). */
+export function renderNotFoundPage(links: CheckoutAssetLinks): string {
   return `<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Cobrança não encontrada</title><style nonce="${escapeHtml(nonce)}">${CHECKOUT_CSS}</style></head>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Cobrança não encontrada</title><link rel="stylesheet" href="${escapeHtml(links.style)}"></head>
 <body><main><div class="card final" data-state="not_found" role="status"><h1>Cobrança não encontrada</h1><p>Confira o link recebido do vendedor.</p></div></main></body></html>`;
 }

@@ -1,5 +1,5 @@
 /**
- * The checkout's one client script (inline, CSP nonce; ES5, no dependencies): copy buttons
+ * The checkout's one client script (a static file, ./assets.ts; ES5, no dependencies): copy buttons
  * (`[data-copy]` / `[data-copy-text]`), the countdown on the service clock (`#countdown`), the
  * status poll (`data-status-url`, every POLL_MS; reloads when the status changes), the sandbox
  * buttons (`[data-sandbox-pay]`: POST `data-body` to `data-url`) and the sandbox card form.

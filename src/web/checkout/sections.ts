@@ -16,8 +16,6 @@ export interface CheckoutContext {
   merchantName: string;
   /** The page's own endpoints and files, relative to the page (./links.ts). */
   links: CheckoutLinks;
-  /** CSP nonce of the page's one inline script and one inline style. */
-  nonce: string;
 }
 
 export interface CheckoutSection {

@@ -1,6 +1,6 @@
 /**
- * The checkout's one stylesheet (inline `<style>` under the CSP nonce: no style attributes, no
- * 'unsafe-inline'). System fonts only; merchant and customer text wraps anywhere and is
+ * The checkout's one stylesheet (a static file, ./assets.ts; the markup has no style attributes,
+ * so the CSP needs no 'unsafe-inline'). System fonts only; merchant and customer text wraps anywhere and is
  * bidi-isolated (`bdi`), so long or right-to-left text cannot break the layout.
  */
 export const CHECKOUT_CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1b1f24}

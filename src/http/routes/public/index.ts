@@ -2,6 +2,7 @@
  * Unauthenticated pages and files (extensions.md "Public pages"; raw ids are unguessable):
  * - `GET {checkout_url_base}/<raw_id>` hosted checkout (HTML; unknown id -> 404 page),
  *   `GET .../<raw_id>/status` (JSON poll), `POST .../<raw_id>/simulate` (sandbox rows only);
+ * - `GET {checkout_url_base}/assets/<file>` the page's stylesheet and script (./assets.ts);
  * - `GET /v1/qr/<raw_id>.png` the QR of the BR Code (cacheable, ETag);
  * - `GET /v1/pix/loc/<txid>` the BR Code location: the JWS-signed CobPayload; `GET /v1/pix/jwks.json`.
  */
@@ -12,12 +13,12 @@ import { locationJwks, signedCobPayload, JWKS_PATH } from "../../../domain/charg
 import { PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
 import { simulatePayment } from "../../../domain/charges/sandbox";
 import { iso } from "../../../lib/clock";
-import { randomBase64Url } from "../../../lib/crypto";
 import { qrPng } from "../../../pix/qr";
 import { PIX_LOCATION_PATH } from "../../../providers/sandbox/pix";
-import { checkoutLinks } from "../../../web/checkout/links";
+import { checkoutAssetLinks, checkoutLinks } from "../../../web/checkout/links";
 import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/page";
 import { notFound } from "../../errors";
+import { checkoutAssetRoutes } from "./assets";
 
 const RAW_ID = /^[0-9a-f]{32}$/;
 
@@ -31,27 +32,28 @@ export function checkoutPath(checkoutUrlBase: string): string {
 }
 
 /**
- * An HTML response under a strict CSP: no inline script or style except the ones carrying
- * `nonce`, every fetch and image same-origin (the page's URLs are relative: it works through any
- * host, src/web/checkout/links.ts), never framed.
+ * The checkout's CSP: no inline script or style at all (the page loads its own static files),
+ * every fetch and image same-origin (the page's URLs are relative, so it works through any host:
+ * src/web/checkout/links.ts), never framed.
  */
-function html(body: string, status: number, nonce: string): Response {
-  const csp = [
-    "default-src 'none'",
-    "img-src 'self' data:",
-    `style-src 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
+export const CHECKOUT_CSP = [
+  "default-src 'none'",
+  "img-src 'self' data:",
+  "style-src 'self'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+function html(body: string, status: number): Response {
   return new Response(body, {
     status,
     headers: {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
-      "content-security-policy": csp,
+      "content-security-policy": CHECKOUT_CSP,
       "referrer-policy": "no-referrer",
       "x-content-type-options": "nosniff",
     },
@@ -64,21 +66,20 @@ export function publicRoutes(deps: Deps) {
   const tags = ["public"];
 
   return new Elysia()
+    .use(checkoutAssetRoutes(base))
     .get(
       `${base}/:raw_id`,
       ({ params }) => {
         const row = rowOf(params.raw_id);
-        const nonce = randomBase64Url(16);
-        if (!row) return html(renderNotFoundPage(nonce), 404, nonce);
+        if (!row) return html(renderNotFoundPage(checkoutAssetLinks()), 404);
         const page = renderCheckoutPage({
           row,
           sandbox: !row.livemode,
           nowMs: deps.clock.nowMs(),
           merchantName: accountName(deps.db, row.accountId) ?? "Cofre",
           links: checkoutLinks(base, row.id),
-          nonce,
         });
-        return html(page, 200, nonce);
+        return html(page, 200);
       },
       { detail: { tags, summary: "Hosted checkout page (HTML)" } },
     )
