@@ -7,6 +7,7 @@
  * - `GET /v1/pix/loc/<txid>` the BR Code location: the JWS-signed CobPayload; `GET /v1/pix/jwks.json`.
  */
 import { Elysia } from "elysia";
+import { checkoutAssetRoutes } from "./assets";
 import type { Deps } from "../../../deps";
 import { accountName, findById, findByTxid } from "../../../domain/charges/repo";
 import { locationJwks, signedCobPayload, JWKS_PATH } from "../../../domain/charges/location";
@@ -18,7 +19,6 @@ import { PIX_LOCATION_PATH } from "../../../providers/sandbox/pix";
 import { checkoutAssetLinks, checkoutLinks } from "../../../web/checkout/links";
 import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/page";
 import { notFound } from "../../errors";
-import { checkoutAssetRoutes } from "./assets";
 
 const RAW_ID = /^[0-9a-f]{32}$/;
 
