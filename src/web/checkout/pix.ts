@@ -20,7 +20,7 @@ function render(ctx: CheckoutContext): string {
 <h2 id="pix-title">Pague com Pix</h2>
 <img class="qr" src="${escapeHtml(ctx.links.qr)}" width="240" height="240" alt="QR Code Pix para pagamento">
 <p>Ou copie o código Pix (copia e cola) e cole no app do seu banco:</p>
-${copyField({ id: "br-code", label: "Pix copia e cola", value: row.pixBrCode, button: "Copiar código Pix", done: "Código Pix copiado", rows: 4, testId: "br-code" })}
+${copyField({ id: "br-code", label: "Pix copia e cola", value: row.pixBrCode, button: "Copiar código Pix", done: "Código Pix copiado", rows: 5, testId: "br-code" })}
 ${expiry}
 ${sandboxPayBox(ctx, "PIX", "Pix", ctx.links.simulate, {})}
 </section>`;
