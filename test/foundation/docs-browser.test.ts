@@ -1,13 +1,12 @@
 /**
  * /docs renders in a real browser with every request outside this server blocked (it must work
- * offline). Needs Chromium (installed by .ci/run); fails loudly when none is found, never skips.
+ * offline). Chromium comes from test/support/browser.ts, which fails loudly when it is missing.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser";
 import { foundationHarness } from "./fixtures";
 
-const executablePath = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
 const h = foundationHarness();
 let browser: Browser | undefined;
 afterAll(async () => {
@@ -16,15 +15,10 @@ afterAll(async () => {
 });
 
 describe("the API reference offline", () => {
-  test("has a Chromium to run in (apt-get install -y chromium)", () => {
-    expect(executablePath).toBeDefined();
-  });
-
   test("renders the documented routes with no request leaving the server", async () => {
     h.app.listen({ port: 0, hostname: "127.0.0.1" });
     const base = `http://127.0.0.1:${h.app.server!.port}`;
-    if (!executablePath) throw new Error("Chromium is missing: apt-get install -y chromium");
-    browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
+    browser = await launchChromium();
     const page = await browser.newPage();
     const external: string[] = [];
     await page.route("**/*", (route) => {

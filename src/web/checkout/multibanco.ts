@@ -1,21 +1,26 @@
-/** MULTIBANCO section of the checkout: entity, reference and amount to pay at an ATM or home banking; sandbox simulate button. */
+/** MULTIBANCO section of the checkout: entity, reference (copyable) and amount to pay at an ATM or internet banking; sandbox simulate button. */
 import { methodDetails } from "../../domain/payments/views";
 import { formatReference } from "../../payments/multibanco";
-import { sandboxPayBox } from "./sandbox-controls";
-import { escapeHtml, formatMoney, registerCheckoutSection, type CheckoutContext } from "./sections";
+import { escapeHtml, formatDateTime, formatMoney } from "./format";
+import { registerCheckoutSection, type CheckoutContext } from "./sections";
+import { sandboxPayBox } from "./widgets";
 
 function render(ctx: CheckoutContext): string {
   const mb = methodDetails(ctx.row).MULTIBANCO;
   if (!mb || typeof mb.reference !== "string") return `<section class="method"><h2>Multibanco</h2><p>Referência indisponível.</p></section>`;
+  const until = formatDateTime(mb.expiresAt as string | undefined);
   return `<section class="method" aria-labelledby="mb-title">
 <h2 id="mb-title">Multibanco</h2>
-<dl style="text-align:left">
+<p>Pague em um caixa Multibanco ou pelo internet banking com estes dados:</p>
+<dl class="facts">
 <dt>Entidade</dt><dd data-testid="mb-entity">${escapeHtml(mb.entity)}</dd>
 <dt>Referência</dt><dd data-testid="mb-reference">${escapeHtml(formatReference(mb.reference))}</dd>
-<dt>Montante</dt><dd>${escapeHtml(formatMoney(ctx.row.amount, ctx.row.currency))}</dd>
-<dt>Válida até</dt><dd>${escapeHtml(mb.expiresAt)}</dd>
+<dt>Valor</dt><dd>${escapeHtml(formatMoney(ctx.row.amount, ctx.row.currency))}</dd>
+${until ? `<dt>Válida até</dt><dd>${escapeHtml(until)} (horário de Brasília)</dd>` : ""}
 </dl>
-${sandboxPayBox(ctx, "MULTIBANCO")}
+<button type="button" data-copy-text="${escapeHtml(mb.reference)}" data-copy-done="Referência copiada">Copiar referência</button>
+<p class="hint" aria-live="polite" data-copy-status></p>
+${sandboxPayBox(ctx, "MULTIBANCO", "Multibanco", ctx.links.pay, { method: "MULTIBANCO" })}
 </section>`;
 }
 

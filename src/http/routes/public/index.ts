@@ -2,20 +2,21 @@
  * Unauthenticated pages and files (extensions.md "Public pages"; raw ids are unguessable):
  * - `GET {checkout_url_base}/<raw_id>` hosted checkout (HTML; unknown id -> 404 page),
  *   `GET .../<raw_id>/status` (JSON poll), `POST .../<raw_id>/simulate` (sandbox rows only);
+ * - `GET {checkout_url_base}/assets/<file>` the page's stylesheet and script (./assets.ts);
  * - `GET /v1/qr/<raw_id>.png` the QR of the BR Code (cacheable, ETag);
  * - `GET /v1/pix/loc/<txid>` the BR Code location: the JWS-signed CobPayload; `GET /v1/pix/jwks.json`.
  */
 import { Elysia } from "elysia";
+import { checkoutAssetRoutes } from "./assets";
 import type { Deps } from "../../../deps";
 import { accountName, findById, findByTxid } from "../../../domain/charges/repo";
 import { locationJwks, signedCobPayload, JWKS_PATH } from "../../../domain/charges/location";
 import { PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
 import { simulatePayment } from "../../../domain/charges/sandbox";
-import { checkoutUrl } from "../../../domain/charges/views";
 import { iso } from "../../../lib/clock";
-import { randomBase64Url } from "../../../lib/crypto";
 import { qrPng } from "../../../pix/qr";
 import { PIX_LOCATION_PATH } from "../../../providers/sandbox/pix";
+import { checkoutAssetLinks, checkoutLinks } from "../../../web/checkout/links";
 import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/page";
 import { notFound } from "../../errors";
 
@@ -30,23 +31,29 @@ export function checkoutPath(checkoutUrlBase: string): string {
   }
 }
 
-function html(body: string, status: number, nonce: string | null, imgOrigin: string): Response {
-  const csp = [
-    "default-src 'none'",
-    `img-src 'self' ${imgOrigin} data:`,
-    "style-src 'unsafe-inline'",
-    nonce ? `script-src 'nonce-${nonce}'` : "script-src 'none'",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
+/**
+ * The checkout's CSP: no inline script or style at all (the page loads its own static files),
+ * every fetch and image same-origin (the page's URLs are relative, so it works through any host:
+ * src/web/checkout/links.ts), never framed.
+ */
+export const CHECKOUT_CSP = [
+  "default-src 'none'",
+  "img-src 'self' data:",
+  "style-src 'self'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+function html(body: string, status: number): Response {
   return new Response(body, {
     status,
     headers: {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
-      "content-security-policy": csp,
+      "content-security-policy": CHECKOUT_CSP,
       "referrer-policy": "no-referrer",
       "x-content-type-options": "nosniff",
     },
@@ -55,33 +62,24 @@ function html(body: string, status: number, nonce: string | null, imgOrigin: str
 
 export function publicRoutes(deps: Deps) {
   const base = checkoutPath(deps.config.checkoutUrlBase);
-  const imgOrigin = (() => {
-    try {
-      return new URL(deps.config.publicUrl).origin;
-    } catch {
-      return "'self'";
-    }
-  })();
   const rowOf = (rawId: string) => (RAW_ID.test(rawId) ? findById(deps.db, rawId) : undefined);
   const tags = ["public"];
 
   return new Elysia()
+    .use(checkoutAssetRoutes(base))
     .get(
       `${base}/:raw_id`,
       ({ params }) => {
         const row = rowOf(params.raw_id);
-        if (!row) return html(renderNotFoundPage(), 404, null, imgOrigin);
-        const nonce = randomBase64Url(16);
+        if (!row) return html(renderNotFoundPage(checkoutAssetLinks()), 404);
         const page = renderCheckoutPage({
           row,
-          config: deps.config,
           sandbox: !row.livemode,
           nowMs: deps.clock.nowMs(),
           merchantName: accountName(deps.db, row.accountId) ?? "Cofre",
-          pageUrl: checkoutUrl(deps.config, row.id),
-          nonce,
+          links: checkoutLinks(base, row.id),
         });
-        return html(page, 200, nonce, imgOrigin);
+        return html(page, 200);
       },
       { detail: { tags, summary: "Hosted checkout page (HTML)" } },
     )

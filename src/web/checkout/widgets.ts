@@ -1,0 +1,49 @@
+/**
+ * HTML pieces shared by the checkout sections: a read-only code with its copy button, and the
+ * clearly marked sandbox box with its "SANDBOX — simular pagamento" button. Behaviour comes from
+ * the page's one script (./script.ts) through `data-*` hooks; no inline handlers (CSP).
+ */
+import { escapeHtml } from "./format";
+import type { CheckoutContext } from "./sections";
+
+export interface CopyField {
+  /** Element id of the textarea (unique on the page). */
+  id: string;
+  /** Visible label of the code. */
+  label: string;
+  /** Text shown (e.g. the formatted linha digitável). */
+  value: string;
+  /** Text put on the clipboard when it differs from `value` (e.g. the 47 digits only). */
+  copyText?: string;
+  /** Button text, e.g. "Copiar código Pix". */
+  button: string;
+  /** Announced once copied, e.g. "Código Pix copiado". */
+  done: string;
+  rows?: number;
+  testId?: string;
+}
+
+/** A labelled read-only textarea, a copy button and a polite live region for the confirmation. */
+export function copyField(f: CopyField): string {
+  const copyText = f.copyText !== undefined ? ` data-copy-text="${escapeHtml(f.copyText)}"` : "";
+  const testId = f.testId ? ` data-testid="${escapeHtml(f.testId)}"` : "";
+  return `<div class="copy">
+<label for="${escapeHtml(f.id)}">${escapeHtml(f.label)}</label>
+<textarea id="${escapeHtml(f.id)}" readonly rows="${f.rows ?? 2}"${testId}>${escapeHtml(f.value)}</textarea>
+<button type="button" data-copy="${escapeHtml(f.id)}"${copyText} data-copy-done="${escapeHtml(f.done)}">${escapeHtml(f.button)}</button>
+<p class="hint" aria-live="polite" data-copy-status></p>
+</div>`;
+}
+
+/**
+ * The marked sandbox box (empty in live mode): its button posts `body` to `url` and reloads.
+ * `method` names the button for the payer and for tests (`data-sandbox-pay`).
+ */
+export function sandboxPayBox(ctx: CheckoutContext, method: string, label: string, url: string, body: Record<string, unknown>): string {
+  if (!ctx.sandbox) return "";
+  return `<div class="sandbox" role="note">
+<p><strong>SANDBOX</strong> — ambiente de teste: nenhum dinheiro real é movimentado.</p>
+<button type="button" class="secondary" data-sandbox-pay="${escapeHtml(method)}" data-url="${escapeHtml(url)}" data-body="${escapeHtml(JSON.stringify(body))}">SANDBOX — simular pagamento (${escapeHtml(label)})</button>
+<p class="error" role="alert" data-sandbox-error hidden></p>
+</div>`;
+}
