@@ -50,7 +50,7 @@ export function createApp(deps: Deps) {
       if (length > smallestLimit && length > (isRawBodyPath(pathOf(request)) ? RAW_BODY_MAX : config.maxBodyBytes))
         throw new ApiError("payload_too_large", "The request body is too large.");
     })
-    .onParse({ as: "global" }, async ({ request, contentType }) => {
+    .onParse({ as: "global" }, async ({ request }) => {
       // The whole body must arrive within the deadline (raw uploads, up to 10 MB, get ten times it).
       const started = requestFacts(request).startedAt;
       // Raw uploads: the bytes as an ArrayBuffer (what `parse: "arrayBuffer"` gives), read with a limit.
@@ -58,7 +58,8 @@ export function createApp(deps: Deps) {
         return (await readBodyBytes(request, RAW_BODY_MAX, deadlines, started + 10 * config.bodyTimeoutMs)).buffer;
       const text = utf8.decode(await readBodyBytes(request, config.maxBodyBytes, deadlines, started + config.bodyTimeoutMs));
       if (text.trim() === "") return {};
-      if (!isJsonMediaType(contentType))
+      // The header itself: Elysia's `contentType` has its parameters (charset) cut off.
+      if (!isJsonMediaType(request.headers.get("content-type")))
         throw new ApiError("unsupported_media_type", "Request bodies must be JSON (Content-Type: application/json).");
       if (jsonTooDeep(text)) throw new ApiError("invalid_request", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       let value: unknown;
