@@ -4,18 +4,25 @@
  */
 import { ApiError, invalidParam } from "./errors";
 
+/** One body read in flight: its deadline and how to settle the promise the parser awaits. */
+interface PendingRead {
+  at: number;
+  resolve: (bytes: Uint8Array) => void;
+  reject: (e: unknown) => void;
+}
+
 /**
  * Deadlines of the body reads in flight, checked by ONE coarse timer that runs only while a read
- * is pending (unref'd, so it never keeps the process alive). A read costs a Set entry and a
- * wrapper promise, never a timer of its own: Bun resolves even a body that arrived with its
- * headers a turn later, so "arm a timer only when the body is late" cannot be told apart cheaply.
- * A read past its deadline is rejected with 408 `request_timeout` (the answer carries
- * `Connection: close`, so the socket is not kept for the rest of the trickle).
+ * is pending (unref'd, so it never keeps the process alive). A read costs a Set entry and the
+ * promise the parser awaits anyway, never a timer of its own (Bun resolves even a body that
+ * arrived with its headers a turn later, so "arm a timer only when the body is late" cannot be
+ * told apart). A read past its deadline is rejected with 408 `request_timeout`, whose answer
+ * carries `Connection: close`, so the socket is not kept for the rest of the trickle.
  */
 export class BodyDeadlines {
-  private readonly pending = new Set<{ at: number; reject: (e: unknown) => void }>();
+  private readonly pending = new Set<PendingRead>();
   private timer: ReturnType<typeof setInterval> | null = null;
-  /** Sweep period: a quarter of the deadline, at most one second (ms). */
+  /** Sweep period: a quarter of the deadline, between 10 ms and one second. */
   private readonly tick: number;
 
   /** `timeoutMs`: how long a whole body may take to arrive (COFRE_BODY_TIMEOUT_SECONDS, ms). */
@@ -23,26 +30,48 @@ export class BodyDeadlines {
     this.tick = Math.max(10, Math.min(1000, Math.floor(timeoutMs / 4)));
   }
 
-  /** `work`, rejected with 408 `request_timeout` once `deadlineAt` (performance.now() ms) passes first. */
-  race<T>(work: Promise<T>, deadlineAt: number): Promise<T> {
+  /**
+   * The bytes of `work` (a body read) as a fresh Uint8Array; 413 `payload_too_large` above `max`
+   * bytes; 408 `request_timeout` once `deadlineAt` (performance.now() ms) passes first. Not an
+   * async function: this promise replaces the hop an async reader would add (the create path).
+   */
+  bytes(work: Promise<ArrayBuffer>, max: number, deadlineAt: number): Promise<Uint8Array> {
+    let entry!: PendingRead;
+    const out = new Promise<Uint8Array>((resolve, reject) => (entry = { at: deadlineAt, resolve, reject }));
+    this.watch(entry);
+    work.then(
+      (buffer) => {
+        if (!this.pending.delete(entry)) return; // already answered 408
+        const bytes = new Uint8Array(buffer);
+        if (bytes.byteLength > max) entry.reject(new ApiError("payload_too_large", "The request body is too large."));
+        else entry.resolve(bytes);
+      },
+      (e) => {
+        if (this.pending.delete(entry)) entry.reject(e);
+      },
+    );
+    return out;
+  }
+
+  /** `work` (one chunk read of a streamed body), rejected with 408 once `deadlineAt` passes first. */
+  chunk<T>(work: Promise<T>, deadlineAt: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const entry = { at: deadlineAt, reject };
-      this.pending.add(entry);
-      if (this.timer === null) this.arm();
+      const entry: PendingRead = { at: deadlineAt, resolve: () => {}, reject };
+      this.watch(entry);
       work.then(
         (v) => {
-          this.pending.delete(entry);
-          resolve(v);
+          if (this.pending.delete(entry)) resolve(v);
         },
         (e) => {
-          this.pending.delete(entry);
-          reject(e);
+          if (this.pending.delete(entry)) reject(e);
         },
       );
     });
   }
 
-  private arm(): void {
+  private watch(entry: PendingRead): void {
+    this.pending.add(entry);
+    if (this.timer !== null) return;
     this.timer = setInterval(() => this.sweep(), this.tick);
     (this.timer as { unref?: () => void }).unref?.();
   }
@@ -76,21 +105,21 @@ function timedOut(timeoutMs: number): ApiError {
  * exactly that long, and Bun's `arrayBuffer()` costs a fraction of a stream reader's promise per
  * chunk (the JSON create path).
  */
-export async function readBodyBytes(request: Request, max: number, deadlines: BodyDeadlines, deadlineAt: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array(0);
+export function readBodyBytes(request: Request, max: number, deadlines: BodyDeadlines, deadlineAt: number): Promise<Uint8Array> {
+  if (!request.body) return Promise.resolve(new Uint8Array(0));
   const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= max) {
-    const bytes = new Uint8Array(await deadlines.race(request.arrayBuffer(), deadlineAt));
-    if (bytes.byteLength > max) throw new ApiError("payload_too_large", "The request body is too large.");
-    return bytes;
-  }
-  const reader = request.body.getReader();
+  if (declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= max) return deadlines.bytes(request.arrayBuffer(), max, deadlineAt);
+  return readStream(request.body, max, deadlines, deadlineAt);
+}
+
+async function readStream(body: ReadableStream<Uint8Array>, max: number, deadlines: BodyDeadlines, deadlineAt: number): Promise<Uint8Array> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     let chunk: Awaited<ReturnType<typeof reader.read>>;
     try {
-      chunk = await deadlines.race(reader.read(), deadlineAt);
+      chunk = await deadlines.chunk(reader.read(), deadlineAt);
     } catch (e) {
       void reader.cancel().catch(() => {});
       throw e;
