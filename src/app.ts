@@ -75,7 +75,11 @@ export function createApp(deps: Deps) {
       const facts = requestFacts(request);
       if (!facts.requestId) facts.requestId = pickRequestId(request.headers.get("x-request-id"));
       let err = toApiError(code, error);
-      if (err.code === "not_found" && code === "NOT_FOUND") err = wrongMethod((methodIndex ??= new MethodIndex(app.routes)), request) ?? err;
+      if (err.code === "not_found" && code === "NOT_FOUND") {
+        // Rebuilt only when routes were mounted since (tests mount extra routes after createApp).
+        if (methodIndex?.size !== app.routes.length) methodIndex = new MethodIndex(app.routes);
+        err = wrongMethod(methodIndex, request) ?? err;
+      }
       facts.status = err.status;
       if (err.status >= 500) logger.error({ err: error, request_id: facts.requestId }, "unhandled error");
       return errorResponse(err, facts.requestId, set.headers as Record<string, unknown>);

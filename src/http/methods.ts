@@ -18,7 +18,11 @@ export class MethodIndex {
   private readonly exact = new Map<string, Set<string>>();
   private readonly patterns: { segments: string[]; methods: Set<string> }[] = [];
 
+  /** Number of routes indexed (the app rebuilds the index when its route list grew). */
+  readonly size: number;
+
   constructor(routes: readonly Route[]) {
+    this.size = routes.length;
     const byPattern = new Map<string, Set<string>>();
     for (const r of routes) {
       const m = r.method.toUpperCase();

@@ -1,5 +1,6 @@
 /** Error envelope and X-Request-Id on every status the shell produces (interface.md "Errors"). */
 import { describe, expect, test } from "bun:test";
+import { Elysia } from "elysia";
 import { expectEnvelope, foundationHarness, keys } from "./fixtures";
 
 describe("every response carries X-Request-Id and every error the one envelope", () => {
@@ -191,6 +192,15 @@ describe("wrong method versus unknown path (extensions.md \"Wrong method\")", ()
         expect(r.headers.get("allow")).toBeNull();
       }
     });
+
+  test("a route mounted after the first unmatched request is known to the 405 check", async () => {
+    const h2 = foundationHarness();
+    expect((await h2.call("GET", "/t/late")).status).toBe(404);
+    (h2.app as unknown as Elysia).use(new Elysia().put("/t/late", () => ({ ok: true })));
+    const r = await h2.call("GET", "/t/late");
+    expect(r.status).toBe(405);
+    expect(r.headers.get("allow")).toBe("PUT");
+  });
 
   test("a path with bad percent-encoding is 400 invalid_request, not a 500", async () => {
     for (const bad of ["%ZZ", "%ED%A0%80", "%E2%82"]) {
