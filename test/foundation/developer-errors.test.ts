@@ -19,6 +19,14 @@ describe("an API key sent the wrong way", () => {
     }
   });
 
+  test("an ak_ key as a bare Authorization value (no Bearer) gets the same hint", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const r = await h.call("GET", "/v1/charges", { headers: { authorization: a.testKey } });
+    expect(r.status).toBe(401);
+    expect(r.body.error.message).toBe(KEY_IN_BEARER);
+  });
+
   test("a missing key with no Authorization, or another bearer token, keeps the plain message", async () => {
     const h = createHarness();
     expect((await h.call("GET", "/v1/charges")).body.error.message).toBe("Missing or invalid API key.");

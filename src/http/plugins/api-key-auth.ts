@@ -33,7 +33,7 @@ const KEY_SHAPE = /^ak_(test|live)_[A-Za-z0-9_-]{32}$/;
 export const KEY_IN_BEARER = "API keys go in the `apikey` header, not Authorization: Bearer.";
 
 function missingKeyMessage(request: Request): string {
-  return /^bearer\s+ak_/i.test(request.headers.get("authorization") ?? "") ? KEY_IN_BEARER : "Missing or invalid API key.";
+  return /^(?:bearer\s+)?ak_/i.test(request.headers.get("authorization") ?? "") ? KEY_IN_BEARER : "Missing or invalid API key.";
 }
 
 /** Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the limit. */
