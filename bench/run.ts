@@ -60,7 +60,8 @@ await ensureBinary(process.env.BENCH_REBUILD === "1");
 
 // ---- Cofre ------------------------------------------------------------------------------------
 const OPERATOR = "bench_operator_token_0123456789";
-const server = new CofreServer({ env: { COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "warn" } });
+// The webhook scenario delivers to a receiver on 127.0.0.1: private targets must be allowed.
+const server = new CofreServer({ env: { COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "warn", COFRE_WEBHOOK_ALLOW_PRIVATE: "1" } });
 const accountId = await cliInit(server, "bench@example.com", "bench password 123", "Bench");
 await server.start();
 const { testKey } = await loginAndKey(server.base, "bench@example.com", "bench password 123");

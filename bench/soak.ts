@@ -56,7 +56,8 @@ const receiver = Bun.serve({
 
 // ---- server lifecycle -------------------------------------------------------------------------
 await ensureBinary(process.env.SOAK_REBUILD === "1");
-const server = new CofreServer({ env: { COFRE_TEST_CLOCK: "1", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN } });
+// Deliveries go to a receiver on 127.0.0.1: private targets must be allowed.
+const server = new CofreServer({ env: { COFRE_TEST_CLOCK: "1", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN, COFRE_WEBHOOK_ALLOW_PRIVATE: "1" } });
 let up: Promise<void> = Promise.resolve();
 let merchant!: Merchant;
 

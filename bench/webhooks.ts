@@ -32,7 +32,7 @@ const server = Bun.serve({
   },
 });
 
-const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+const deps = createDeps({ dataDir: dir, config: { logLevel: "silent", webhookAllowPrivate: true } }); // the receiver is on 127.0.0.1
 if (process.env.COFRE_GROUP_COMMIT !== "0") enableGroupCommit(deps.db.$client);
 const scope = { accountId: "acct_bench", livemode: false };
 createEndpoint(deps, scope, { url: `http://127.0.0.1:${server.port}/hook`, events: ["charge.paid"] });

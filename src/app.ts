@@ -5,13 +5,15 @@
 import { Elysia } from "elysia";
 import type { Deps } from "./deps";
 import { ApiError, envelope, type ErrorDetail } from "./http/errors";
-import { pathOf, pickRequestId, requestFacts } from "./http/context";
+import { pathDecodes, pathOf, pickRequestId, requestFacts } from "./http/context";
 import { docsPlugin } from "./http/docs";
 import { routeGroups } from "./http/routes";
 import { embeddedMigrations } from "./db/migrations";
 import { committed, enterGroup } from "./db/group-commit";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "./lib/json";
 import { logApiRequest } from "./http/plugins/request-log";
+import { assertWellFormedStrings, BodyDeadlines, isJsonMediaType, readBodyBytes } from "./http/body";
+import { MethodIndex } from "./http/methods";
 import { accessLogger } from "./lib/logger";
 
 /** Paths whose bodies are not JSON (evidence uploads are raw bytes up to 10 MB). */
@@ -26,6 +28,9 @@ export function createApp(deps: Deps) {
   // The access line, built directly (same JSON line as `logger.info(fields, "request")`).
   const accessLog = accessLogger(logger);
   const smallestLimit = Math.min(RAW_BODY_MAX, config.maxBodyBytes);
+  const deadlines = new BodyDeadlines(config.bodyTimeoutMs);
+  // Built from the router's routes on the first unmatched request (every group is mounted by then).
+  let methodIndex: MethodIndex | null = null;
   // Bun's own cap answers a bare 413 without our envelope, so it sits far above every limit we
   // enforce ourselves: a declared Content-Length is checked in onRequest, and bodies are read
   // through readBodyBytes, which stops at the limit.
@@ -39,28 +44,42 @@ export function createApp(deps: Deps) {
       facts.at = deps.clock.nowMs();
       facts.requestId = pickRequestId(request.headers.get("x-request-id"));
       set.headers["x-request-id"] = facts.requestId;
+      if (request.url.includes("%") && !pathDecodes(request))
+        throw new ApiError("invalid_request", "The URL path is not valid percent-encoded UTF-8.");
       const length = Number(request.headers.get("content-length") ?? 0);
       if (length > smallestLimit && length > (isRawBodyPath(pathOf(request)) ? RAW_BODY_MAX : config.maxBodyBytes))
         throw new ApiError("payload_too_large", "The request body is too large.");
     })
-    .onParse({ as: "global" }, async ({ request, contentType }) => {
+    .onParse({ as: "global" }, async ({ request }) => {
+      // The whole body must arrive within the deadline (raw uploads, up to 10 MB, get ten times it).
+      const started = requestFacts(request).startedAt;
       // Raw uploads: the bytes as an ArrayBuffer (what `parse: "arrayBuffer"` gives), read with a limit.
-      if (isRawBodyPath(pathOf(request))) return (await readBodyBytes(request, RAW_BODY_MAX)).buffer;
-      const text = utf8.decode(await readBodyBytes(request, config.maxBodyBytes));
+      if (isRawBodyPath(pathOf(request)))
+        return (await readBodyBytes(request, RAW_BODY_MAX, deadlines, started + 10 * config.bodyTimeoutMs)).buffer;
+      const text = utf8.decode(await readBodyBytes(request, config.maxBodyBytes, deadlines, started + config.bodyTimeoutMs));
       if (text.trim() === "") return {};
-      if (!contentType?.toLowerCase().startsWith("application/json"))
+      // The header itself: Elysia's `contentType` has its parameters (charset) cut off.
+      if (!isJsonMediaType(request.headers.get("content-type")))
         throw new ApiError("unsupported_media_type", "Request bodies must be JSON (Content-Type: application/json).");
       if (jsonTooDeep(text)) throw new ApiError("invalid_request", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+      let value: unknown;
       try {
-        return JSON.parse(text);
+        value = JSON.parse(text);
       } catch {
         throw new ApiError("invalid_json", "The request body is not valid JSON.");
       }
+      assertWellFormedStrings(text, value);
+      return value;
     })
     .onError({ as: "global" }, ({ code, error, request, set }) => {
       const facts = requestFacts(request);
       if (!facts.requestId) facts.requestId = pickRequestId(request.headers.get("x-request-id"));
-      const err = toApiError(code, error);
+      let err = toApiError(code, error);
+      if (err.code === "not_found" && code === "NOT_FOUND") {
+        // Rebuilt only when routes were mounted since (tests mount extra routes after createApp).
+        if (methodIndex?.size !== app.routes.length) methodIndex = new MethodIndex(app.routes);
+        err = wrongMethod(methodIndex, request) ?? err;
+      }
       facts.status = err.status;
       if (err.status >= 500) logger.error({ err: error, request_id: facts.requestId }, "unhandled error");
       return errorResponse(err, facts.requestId, set.headers as Record<string, unknown>);
@@ -153,40 +172,15 @@ export function errorResponse(err: ApiError, requestId: string, carried: Record<
 }
 
 /**
- * Reads a request body into a fresh Uint8Array (its own ArrayBuffer), stopping with 413
- * `payload_too_large` as soon as more than `max` bytes arrived (whether or not Content-Length
- * was sent). A body with a declared Content-Length within `max` (onRequest already refused a
- * larger one) is read in one native call: HTTP framing makes it exactly that long, and Bun's
- * `arrayBuffer()` costs a fraction of a stream reader's promise per chunk (the JSON create path).
+ * 405 `method_not_allowed` with `Allow` when the unmatched request's path exists with other
+ * methods (extensions.md "Wrong method"); null for an unknown path (404 stays).
  */
-export async function readBodyBytes(request: Request, max: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array(0);
-  const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= max) {
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.byteLength > max) throw new ApiError("payload_too_large", "The request body is too large.");
-    return bytes;
-  }
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      void reader.cancel().catch(() => {});
-      throw new ApiError("payload_too_large", "The request body is too large.");
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+function wrongMethod(index: MethodIndex, request: Request): ApiError | null {
+  const allowed = index.allowed(pathOf(request));
+  if (allowed.length === 0) return null;
+  return new ApiError("method_not_allowed", `${request.method} is not allowed on this path; allowed: ${allowed.join(", ")}.`, {
+    headers: { Allow: allowed.join(", ") },
+  });
 }
 
 /** Maps anything thrown (ApiError, Elysia's validation/parse/404 errors, bugs) to an ApiError. */
@@ -208,12 +202,19 @@ function toApiError(code: unknown, error: unknown): ApiError {
     case "INVALID_COOKIE_SIGNATURE":
       return new ApiError("invalid_request", "Invalid request.");
   }
+  // Decoding input that is not valid percent-encoding or Unicode (onRequest and onParse refuse it first).
+  if (error instanceof URIError) return new ApiError("invalid_request", "The request contains text that is not valid Unicode.");
   const status = (error as { status?: number })?.status;
   if (status === 413) return new ApiError("payload_too_large", "The request body is too large.");
   return new ApiError("internal_error", "Something went wrong on our side; it is safe to retry.");
 }
 
 const AMOUNT_PARAMS = new Set(["amount"]);
+
+/** What a string or fractional amount is told (interface.md: amounts are integers in the minor unit). */
+function amountMessage(param: string): string {
+  return `${param} must be an integer number of centavos (R$ 10,00 = 1000).`;
+}
 
 /** Elysia ValidationError -> 400 with `details[]`; never echoes the input value. */
 function validationError(error: unknown): ApiError {
@@ -224,7 +225,8 @@ function validationError(error: unknown): ApiError {
     const param = (e.path ?? "").replace(/^\//, "").replaceAll("/", ".") || "body";
     // TypeBox's own message ("Expected integer"), never Elysia's summary, which can quote the value.
     const custom = e.schema?.error;
-    const message = typeof custom === "string" ? custom : (e.message ?? "Invalid value.");
+    let message = typeof custom === "string" ? custom : (e.message ?? "Invalid value.");
+    if (AMOUNT_PARAMS.has(param.split(".").pop()!) && message === "Expected integer") message = amountMessage(param);
     const k = `${param}|${message}`;
     if (seen.has(k)) continue;
     seen.add(k);
@@ -233,6 +235,7 @@ function validationError(error: unknown): ApiError {
   if (details.length === 0) details.push({ param: "body", message: "Invalid request." });
   const params = [...new Set(details.map((d) => d.param))];
   const code = params.some((p) => AMOUNT_PARAMS.has(p.split(".").pop()!)) ? "invalid_amount" : "invalid_request";
-  const message = params.length === 1 ? `Invalid value for ${params[0]}.` : "The request failed validation.";
+  const amountDetail = params.length === 1 ? details.find((d) => d.message === amountMessage(d.param)) : undefined;
+  const message = amountDetail ? amountDetail.message : params.length === 1 ? `Invalid value for ${params[0]}.` : "The request failed validation.";
   return new ApiError(code, message, { details, ...(params.length === 1 ? { param: params[0] } : {}) });
 }

@@ -17,6 +17,11 @@ export interface Config {
   /** Days the request log keeps a row (pruned hourly); 0 keeps every row. */
   requestLogRetentionDays: number;
   /**
+   * Milliseconds a request body may take to arrive in full (408 `request_timeout` after it);
+   * evidence uploads get ten times this. From COFRE_BODY_TIMEOUT_SECONDS (default 30 s).
+   */
+  bodyTimeoutMs: number;
+  /**
    * Optional root of stored files (MED evidence). Default: `<dataDir>/files`; with an in-memory
    * database (":memory:", tests) a fresh temporary folder per process. Not read from the environment.
    */
@@ -39,7 +44,7 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 
 /**
  * Reads the configuration from `env` (variables and defaults of extensions.md "Running it", plus
- * COFRE_MAX_BODY_BYTES). Throws ConfigError naming the variable for a value it cannot use.
+ * COFRE_MAX_BODY_BYTES, COFRE_REQUEST_LOG_RETENTION_DAYS, COFRE_BODY_TIMEOUT_SECONDS). Throws ConfigError naming the variable for a value it cannot use.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = int(env, "PORT", 3000, 0, 65535);
@@ -59,5 +64,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     maxBodyBytes: int(env, "COFRE_MAX_BODY_BYTES", 1024 * 1024, 1),
     requestLogRetentionDays: int(env, "COFRE_REQUEST_LOG_RETENTION_DAYS", 30),
+    bodyTimeoutMs: int(env, "COFRE_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
   };
 }

@@ -36,6 +36,22 @@ export function pickRequestId(sent: string | null): string {
 }
 
 /**
+ * True when the path of `request` percent-decodes to valid UTF-8 (what the router does to path
+ * parameters: a bad `%ZZ` or `%ED%A0%80` reaches a handler as a null parameter otherwise).
+ * Cheap for the usual path without `%`.
+ */
+export function pathDecodes(request: Request): boolean {
+  const path = pathOf(request);
+  if (!path.includes("%")) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The pathname of `request.url` without parsing a URL object (hot path: several hooks need it on
  * every request). Request URLs are already WHATWG-normalized (Bun's server and `new Request`
  * resolve dot segments and percent-encode), so this equals `new URL(request.url).pathname`.

@@ -44,7 +44,8 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v && typeof v === "object") {
-    const out: Record<string, unknown> = {};
+    // No prototype: a "__proto__" key is data here, not a prototype to set (it would vanish from the hash).
+    const out: Record<string, unknown> = Object.create(null);
     for (const k of Object.keys(v as object).sort()) out[k] = sortKeys((v as Record<string, unknown>)[k]);
     return out;
   }

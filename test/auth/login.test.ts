@@ -7,7 +7,7 @@ import { createDeps } from "../../src/deps";
 import { createApp } from "../../src/app";
 import { ManualClock } from "../../src/lib/clock";
 import { createAccountWithOwner } from "../../src/domain/accounts/service";
-import { EMAIL_LIMIT, ADDRESS_LIMIT } from "../../src/domain/auth/throttle";
+import { PAIR_LIMIT, ADDRESS_LIMIT } from "../../src/domain/auth/throttle";
 import { authHarness, loginToken, PROBE, seedWithToken } from "./support";
 
 describe("login: happy path", () => {
@@ -80,10 +80,10 @@ describe("login: errors", () => {
 });
 
 describe("login: rate limits", () => {
-  test("after the failed-attempt limit for an email, even the right password gets 429 until the window passes", async () => {
+  test("after the failed-attempt limit for an email from one address, even the right password from there gets 429 until the window passes", async () => {
     const h = authHarness();
     const a = await h.seedAccount();
-    for (let i = 0; i < EMAIL_LIMIT; i++)
+    for (let i = 0; i < PAIR_LIMIT; i++)
       expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: `bad-${i}` } })).status).toBe(401);
     const r = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } });
     expect(r.status).toBe(429);
@@ -98,10 +98,10 @@ describe("login: rate limits", () => {
     expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(200);
   });
 
-  test("successful logins do not count against the email limit", async () => {
+  test("successful logins do not count against the limits", async () => {
     const h = authHarness();
     const a = await h.seedAccount();
-    for (let i = 0; i < EMAIL_LIMIT + 2; i++) await loginToken(h, a.email, a.password);
+    for (let i = 0; i < PAIR_LIMIT + 2; i++) await loginToken(h, a.email, a.password);
   });
 
   test("one client address is limited across emails", async () => {

@@ -1,5 +1,6 @@
 /** Error envelope and X-Request-Id on every status the shell produces (interface.md "Errors"). */
 import { describe, expect, test } from "bun:test";
+import { Elysia } from "elysia";
 import { expectEnvelope, foundationHarness, keys } from "./fixtures";
 
 describe("every response carries X-Request-Id and every error the one envelope", () => {
@@ -46,9 +47,13 @@ describe("every response carries X-Request-Id and every error the one envelope",
     expect(e.param).toBeUndefined();
   });
 
-  test("404 for a known path with an unknown method", async () => {
-    const r = await h.call("DELETE", "/healthz");
-    expectEnvelope(r, 404, "not_found_error", "not_found");
+  test("405 method_not_allowed with Allow for a known path with another method", async () => {
+    const r = await h.call("DELETE", "/healthz", { headers: { "x-request-id": "wrong-method-1" } });
+    const e = expectEnvelope(r, 405, "invalid_request_error", "method_not_allowed");
+    expect(r.headers.get("allow")).toBe("GET, HEAD");
+    expect(e.message).toBe("DELETE is not allowed on this path; allowed: GET, HEAD.");
+    expect(r.body.request_id).toBe("wrong-method-1");
+    expect(keys(e)).toEqual(["code", "message", "type"]);
   });
 
   test("409 for an idempotency key reused with another body", async () => {
@@ -154,6 +159,59 @@ describe("server bugs", () => {
   });
 });
 
+describe("wrong method versus unknown path (extensions.md \"Wrong method\")", () => {
+  const h = foundationHarness();
+
+  for (const [method, path, allow] of [
+    ["PUT", "/v1/charges", "GET, HEAD, POST"],
+    ["DELETE", "/v1/payments/ch_anything", "GET, HEAD"],
+    ["GET", "/v1/payments/ch_anything/refund", "POST"],
+    ["POST", "/v1/webhooks/endpoints/wh_x", "DELETE, PATCH"],
+    ["OPTIONS", "/v1/pix/charges", "POST"],
+    ["HEAD", "/v1/auth/login", "POST"],
+    ["PATCH", "/v1/payments/stats", "GET, HEAD"],
+  ] as const)
+    test(`${method} ${path} is 405 with Allow: ${allow}`, async () => {
+      const res = await h.app.handle(new Request(`http://localhost${path}`, { method }));
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe(allow);
+      expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+      if (method !== "HEAD") expect(((await res.json()) as any).error.code).toBe("method_not_allowed");
+    });
+
+  test("the right method on those paths still reaches the route (401 without a key, not 405)", async () => {
+    expect((await h.call("GET", "/v1/charges")).status).toBe(401);
+    expect((await h.call("POST", "/v1/payments/ch_anything/refund", { body: {} })).status).toBe(401);
+  });
+
+  for (const path of ["/v1/nothing/here", "/v1/payments/ch_x/nothing", "/v1/charges/ch_x/extra/segments", "/healthzz"])
+    test(`an unknown path (${path}) is 404 whatever the method, with no Allow`, async () => {
+      for (const method of ["GET", "DELETE"]) {
+        const r = await h.call(method, path);
+        expectEnvelope(r, 404, "not_found_error", "not_found");
+        expect(r.headers.get("allow")).toBeNull();
+      }
+    });
+
+  test("a route mounted after the first unmatched request is known to the 405 check", async () => {
+    const h2 = foundationHarness();
+    expect((await h2.call("GET", "/t/late")).status).toBe(404);
+    (h2.app as unknown as Elysia).use(new Elysia().put("/t/late", () => ({ ok: true })));
+    const r = await h2.call("GET", "/t/late");
+    expect(r.status).toBe(405);
+    expect(r.headers.get("allow")).toBe("PUT");
+  });
+
+  test("a path with bad percent-encoding is 400 invalid_request, not a 500", async () => {
+    for (const bad of ["%ZZ", "%ED%A0%80", "%E2%82"]) {
+      const r = await h.call("GET", `/t/items/${bad}`);
+      const e = expectEnvelope(r, 400, "invalid_request_error", "invalid_request");
+      expect(e.message).toBe("The URL path is not valid percent-encoded UTF-8.");
+    }
+    expect((await h.call("GET", "/t/items/caf%C3%A9")).body).toEqual({ id: "café" });
+  });
+});
+
 describe("X-Request-Id from the caller", () => {
   const h = foundationHarness();
 
@@ -240,6 +298,160 @@ describe("request bodies", () => {
   });
 });
 
+describe("media types: only application/json is JSON", () => {
+  const h = foundationHarness();
+  let key = "";
+  test("seed", async () => {
+    key = (await h.seedAccount()).testKey;
+  });
+
+  for (const ct of ["application/jsonx", "application/json-seq", "application/merge-patch+json", "application/vnd.api+json", "text/json", "application/json; charset=latin1", "application/json;charset=\"iso-8859-1\"", "xapplication/json"])
+    test(`Content-Type ${ct} is 415 and nothing is written`, async () => {
+      const before = h.effects();
+      const r = await h.call("POST", "/t/pay", { key, headers: { "content-type": ct, "idempotency-key": `media-${ct.length}-${ct.charCodeAt(14)}` }, body: { amount: 100 } });
+      const e = expectEnvelope(r, 415, "invalid_request_error", "unsupported_media_type");
+      expect(e.message).toBe("Request bodies must be JSON (Content-Type: application/json).");
+      expect(h.effects()).toBe(before);
+    });
+
+  for (const ct of ["application/json", "Application/JSON", "application/json; charset=utf-8", "application/json;charset=UTF-8", 'application/json; charset="utf-8"', "application/json ; foo=bar"])
+    test(`Content-Type ${ct} is JSON`, async () => {
+      const r = await h.call("POST", "/t/amount", { headers: { "content-type": ct }, body: { amount: 7 } });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ ok: true, amount: 7 });
+    });
+});
+
+describe("text must be valid Unicode", () => {
+  const h = foundationHarness();
+
+  test("a lone UTF-16 surrogate in a string is 400 invalid_request naming the field, and nothing is written", async () => {
+    const { testKey } = await h.seedAccount();
+    for (const [body, param] of [
+      ['{"amount":1,"note":"\\ud800"}', "note"],
+      ['{"amount":1,"note":"ok\\udfff"}', "note"],
+      ['{"amount":1,"meta":{"tags":["a","\\udc00x"]}}', "meta.tags.1"],
+      ['{"amount":1,"\\ud83d":1}', "body"],
+    ] as const) {
+      const r = await h.call("POST", "/t/amount", { body });
+      const e = expectEnvelope(r, 400, "invalid_request_error", "invalid_request");
+      expect({ body, param: e.param }).toEqual({ body, param });
+      expect(e.message).toBe(`${param} contains a lone UTF-16 surrogate; text must be valid Unicode.`);
+    }
+    const before = h.effects();
+    const r = await h.call("POST", "/t/pay", { key: testKey, headers: { "idempotency-key": "surrogate-0001" }, body: '{"amount":100,"note":"\\udbff"}' });
+    expect(r.status).toBe(400);
+    expect(h.effects()).toBe(before);
+  });
+
+  test("a well-formed surrogate pair and other escapes are accepted", async () => {
+    const r = await h.call("POST", "/t/amount", { body: '{"amount":1,"note":"\\ud83d\\ude00\\u00e9"}' });
+    expect(r.status).toBe(200);
+  });
+});
+
+/**
+ * Sends `head` then `body` one byte every `everyMs` over a raw socket to `port` and resolves with
+ * the raw response text once the server closes the connection (or `giveUpMs` passes).
+ */
+async function trickle(port: number, head: string, body: string, everyMs: number, giveUpMs = 5000): Promise<{ response: string; bytesSent: number; closed: boolean }> {
+  let response = "";
+  let closed = false;
+  let sent = 0;
+  let done!: () => void;
+  const finished = new Promise<void>((r) => (done = r));
+  const socket = await Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: {
+      data(_s, d) {
+        response += new TextDecoder().decode(d);
+      },
+      close() {
+        closed = true;
+        done();
+      },
+      error() {
+        done();
+      },
+    },
+  });
+  socket.write(head);
+  const timer = setInterval(() => {
+    if (closed || sent >= body.length) return;
+    socket.write(body[sent++]!);
+  }, everyMs);
+  const giveUp = setTimeout(done, giveUpMs);
+  await finished;
+  clearInterval(timer);
+  clearTimeout(giveUp);
+  if (!closed) socket.end();
+  return { response, bytesSent: sent, closed };
+}
+
+describe("a body that trickles in gets 408 after the body deadline", () => {
+  test("a Content-Length body sent one byte at a time is answered 408 request_timeout in the envelope, the socket closed, nothing written", async () => {
+    const h = foundationHarness({ bodyTimeoutMs: 200 });
+    const { testKey } = await h.seedAccount();
+    h.app.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const body = JSON.stringify({ amount: 100 }).padEnd(60, " ");
+      const head = `POST /t/pay HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: ${testKey}\r\nidempotency-key: trickle-0001\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nx-request-id: slow-1\r\n\r\n`;
+      const started = performance.now();
+      const r = await trickle(h.app.server!.port!, head, body, 40);
+      const elapsed = performance.now() - started;
+      expect(r.response).toStartWith("HTTP/1.1 408");
+      expect(r.response.toLowerCase()).toContain("connection: close");
+      const json = JSON.parse(r.response.slice(r.response.indexOf("\r\n\r\n") + 4));
+      expect(json).toEqual({
+        error: { type: "invalid_request_error", code: "request_timeout", message: "The request body did not arrive within 0.2 seconds; send it in full and retry." },
+        request_id: "slow-1",
+      });
+      expect(r.closed).toBe(true);
+      expect(r.bytesSent).toBeLessThan(body.length);
+      expect(elapsed).toBeLessThan(3000);
+      expect(h.effects()).toBe(0);
+    } finally {
+      await h.app.stop(true);
+    }
+  });
+
+  test("a chunked body without Content-Length that trickles is answered 408 as well", async () => {
+    const h = foundationHarness({ bodyTimeoutMs: 200 });
+    h.app.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const head = "POST /t/amount HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
+      const chunks = [..."{\"amount\":1}"].map((c) => `1\r\n${c}\r\n`).join("") + "0\r\n\r\n";
+      const r = await trickle(h.app.server!.port!, head, chunks, 40);
+      expect(r.response).toStartWith("HTTP/1.1 408");
+      expect(r.response).toContain('"code":"request_timeout"');
+    } finally {
+      await h.app.stop(true);
+    }
+  });
+
+  test("a body that arrives within the deadline is served as usual", async () => {
+    const h = foundationHarness({ bodyTimeoutMs: 200 });
+    h.app.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const body = JSON.stringify({ amount: 5 });
+      const head = `POST /t/amount HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`;
+      const r = await trickle(h.app.server!.port!, head, body, 5);
+      expect(r.response).toStartWith("HTTP/1.1 200");
+      expect(r.response).toEndWith('{"ok":true,"amount":5}');
+    } finally {
+      await h.app.stop(true);
+    }
+  });
+
+  test("the deadline defaults to 30 seconds and COFRE_BODY_TIMEOUT_SECONDS sets it", async () => {
+    const { loadConfig } = await import("../../src/config");
+    expect(loadConfig({}).bodyTimeoutMs).toBe(30_000);
+    expect(loadConfig({ COFRE_BODY_TIMEOUT_SECONDS: "5" }).bodyTimeoutMs).toBe(5_000);
+    expect(() => loadConfig({ COFRE_BODY_TIMEOUT_SECONDS: "0" })).toThrow("COFRE_BODY_TIMEOUT_SECONDS must be between 1 and 3600, got 0");
+  });
+});
+
 describe("amounts are strict integers", () => {
   const h = foundationHarness();
 
@@ -266,4 +478,18 @@ describe("amounts are strict integers", () => {
       expect(e.details.map((d: any) => d.param)).toContain("amount");
     });
   }
+
+  for (const body of ['{"amount":"100"}', '{"amount":10.5}', '{"amount":"1e3"}'])
+    test(`${body} is told that amounts are integers in centavos`, async () => {
+      const r = await h.call("POST", "/t/amount", { body });
+      const e = expectEnvelope(r, 400, "invalid_request_error", "invalid_amount");
+      const message = "amount must be an integer number of centavos (R$ 10,00 = 1000).";
+      expect(e.message).toBe(message);
+      expect(e.details).toEqual([{ param: "amount", message }]);
+    });
+
+  test("an amount out of range keeps the range message", async () => {
+    const r = await h.call("POST", "/t/amount", { body: { amount: 0 } });
+    expect(r.body.error.details).toEqual([{ param: "amount", message: "Expected integer to be greater or equal to 1" }]);
+  });
 });

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { Value } from "@sinclair/typebox/value";
 import { createHarness, type Harness } from "../support/harness";
-import { garbageId, hostileBody, rawBodies } from "./hostile";
+import { bodyAt, garbageId, hostileBody, LONE_SURROGATES, PROTOTYPE_NAMES, rawBodies, schemaStringPaths, WRONG_MEDIA_TYPES } from "./hostile";
 import { createResources, kindOf, type Resources } from "../isolation/resources";
 import {
   authOptions, countDiff, fillPath, isEnvelope, listRoutes, pathParams, probeAuth, prototypePolluted, RAW_BODY_PREFIXES, tableDigests,
@@ -189,6 +189,116 @@ describe("fuzzing the API surface", () => {
     }
     expect(problems).toEqual([]);
   }, 30_000);
+
+  /** JSON-bodied write routes with the credential each takes (raw-byte routes left out). */
+  async function bodyRoutes() {
+    const out: { route: RouteInfo; kind: Awaited<ReturnType<typeof probeAuth>> }[] = [];
+    for (const route of listRoutes(h).filter((r) => ["POST", "PUT", "PATCH"].includes(r.method))) {
+      if (RAW_BODY_PREFIXES.some((p) => route.path.startsWith(p))) continue;
+      out.push({ route, kind: await probeAuth(h, route, creds) });
+    }
+    return out;
+  }
+
+  /** Sends `body` (text) to `route` and returns the problems: a 5xx, not our envelope, a 2xx, or a write. */
+  async function expectRefused(route: RouteInfo, kind: Awaited<ReturnType<typeof probeAuth>>, n: number, bodyText: string, contentType = "application/json") {
+    const problems: string[] = [];
+    const real = (p: string) => {
+      const k = kindOf(route.path, p);
+      return k ? res.ids[k] : undefined;
+    };
+    const path = fillPath(route.path, (p) => (n % 2 === 1 && real(p)) || "hostile_nope");
+    const before = tableDigests(h);
+    const r = await h.call(route.method, path, { body: bodyText, headers: { "content-type": contentType, "idempotency-key": `hostile-${n}-${route.path.length}` }, ...authOptions(kind, creds) });
+    const diff = countDiff(before, tableDigests(h));
+    const where = `${route.method} ${path.slice(0, 100)} [${contentType}] ${summarize(bodyText)}`;
+    if (r.status >= 500) problems.push(`${where}: ${r.status} ${r.text.slice(0, 200)}`);
+    else if (r.status < 400) problems.push(`${where}: accepted with ${r.status}`);
+    if (r.status >= 400 && !isEnvelope(r.body)) problems.push(`${where}: not our envelope`);
+    if (diff.length) problems.push(`${where}: wrote ${diff.join(", ")}`);
+    const polluted = prototypePolluted();
+    if (polluted) problems.push(`${where}: ${polluted}`);
+    return { problems, status: r.status, body: r.body };
+  }
+
+  test("a lone UTF-16 surrogate in any string field, however nested, is a 4xx that writes nothing", async () => {
+    const problems: string[] = [];
+    let n = 0;
+    let named = 0;
+    for (const { route, kind } of await bodyRoutes()) {
+      for (const path of schemaStringPaths(route.body)) {
+        const text = JSON.stringify(bodyAt(path, LONE_SURROGATES[n % LONE_SURROGATES.length]));
+        const r = await expectRefused(route, kind, n++, text);
+        problems.push(...r.problems);
+        // Past authentication the body is refused by name (src/http/body.ts assertWellFormedStrings).
+        if (r.status === 400 && r.body.error.code === "invalid_request" && r.body.error.message.includes("surrogate")) {
+          named++;
+          if (r.body.error.param !== path) problems.push(`${route.method} ${route.path}: surrogate in ${path} reported as ${r.body.error.param}`);
+        }
+      }
+    }
+    expect(named).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  test("prototype member names as body values never cause a 5xx, and a refused body writes nothing", async () => {
+    const problems: string[] = [];
+    let n = 0;
+    for (const { route, kind } of await bodyRoutes()) {
+      for (const path of schemaStringPaths(route.body)) {
+        for (const name of PROTOTYPE_NAMES) {
+          const r = await h.call(route.method, fillPath(route.path, () => "proto_nope"), {
+            body: bodyAt(path, name),
+            headers: { "idempotency-key": `proto-body-${n++}` },
+            ...authOptions(kind, creds),
+          });
+          if (r.status >= 500) problems.push(`${route.method} ${route.path} ${path}=${name}: ${r.status} ${r.text.slice(0, 200)}`);
+          if (r.status >= 400 && !isEnvelope(r.body)) problems.push(`${route.method} ${route.path} ${path}=${name}: not our envelope`);
+        }
+      }
+    }
+    expect(prototypePolluted()).toBeNull();
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  test("a JSON body under a look-alike media type is refused (415 past authentication) and writes nothing", async () => {
+    const problems: string[] = [];
+    let n = 0;
+    let refused415 = 0;
+    for (const { route, kind } of await bodyRoutes()) {
+      const props = schemaStringPaths(route.body);
+      const text = JSON.stringify(props.length ? bodyAt(props[0]!, "x") : { amount: 100 });
+      for (const ct of WRONG_MEDIA_TYPES) {
+        const r = await expectRefused(route, kind, n++, text, ct);
+        if (r.status === 415) refused415++;
+        problems.push(...r.problems.filter((p) => !(p.includes("accepted with") && !route.body)));
+      }
+    }
+    expect(refused415).toBeGreaterThan(100);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  test("prototype member names as query keys and values of every GET route never cause a 5xx", async () => {
+    const routes = listRoutes(h).filter((r) => r.method === "GET" && r.path.startsWith("/v1/"));
+    const names = ["sortBy", "sortOrder", "status", "type", "eventType", "endpointId", "limit", "page", "currency", "starting_after"];
+    const problems: string[] = [];
+    for (const route of routes) {
+      const kind = await probeAuth(h, route, creds);
+      const before = tableDigests(h);
+      for (const proto of PROTOTYPE_NAMES) {
+        for (const q of [...names.map((k) => `${k}=${encodeURIComponent(proto)}`), `${encodeURIComponent(proto)}=1`, `${encodeURIComponent(proto)}=x&${encodeURIComponent(proto)}=y`]) {
+          const path = `${fillPath(route.path, () => proto)}?${q}`;
+          const r = await h.call("GET", path, authOptions(kind, creds));
+          if (r.status >= 500) problems.push(`GET ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+          if (r.status >= 400 && r.headers.get("content-type")?.includes("json") && !isEnvelope(r.body)) problems.push(`GET ${path}: not our envelope`);
+        }
+      }
+      const diff = countDiff(before, tableDigests(h));
+      if (diff.length) problems.push(`GET ${route.path}: wrote ${diff.join(", ")}`);
+    }
+    expect(prototypePolluted()).toBeNull();
+    expect(problems).toEqual([]);
+  }, 60_000);
 
   test("the app still answers /healthz and Object.prototype is clean after the fuzz", async () => {
     const r = await h.call("GET", "/healthz");

@@ -2,7 +2,8 @@
  * Hostile request material for the API fuzz: fast-check arbitraries of JSON values (wrong types,
  * huge/negative/fractional numbers, numeric strings, 100k strings, unicode, prototype keys) shaped
  * after a route's body schema, plus raw-text bodies JSON.stringify cannot produce (5000-level
- * nesting, duplicated keys, invalid JSON) and garbage path ids.
+ * nesting, duplicated keys, invalid JSON) and garbage path ids; lone surrogates, prototype member
+ * names and look-alike media types for the targeted cases of api.test.ts.
  */
 import fc from "fast-check";
 
@@ -20,7 +21,8 @@ const LONG = "a".repeat(100_000);
 /** Unicode and control-character strings. */
 export const WEIRD_STRINGS = [
   "\u0000", "\u202e\u202dabc", "𝕮𝖔𝖋𝖗𝖊", "😀".repeat(300), "é".normalize("NFD"), "\ud800", "a\r\nb", "<script>alert(1)</script>",
-  "' OR 1=1 --", "../../etc/passwd", "%00", "${7*7}", "__proto__", "constructor", LONG, "ç".repeat(70_000),
+  "' OR 1=1 --", "../../etc/passwd", "%00", "${7*7}", "__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "\udfff",
+  "a\ud800@example.com", LONG, "ç".repeat(70_000),
 ];
 
 const PROTO_KEYS = ["__proto__", "constructor", "prototype"];
@@ -110,6 +112,40 @@ export function rawBodies(schema: unknown): { label: string; text: string; conte
     out.push({ label: `duplicated "${q}" (last = nested __proto__)`, text: `{"${q}":1,"${q}":{"__proto__":{"polluted":1}}}` });
   }
   return out;
+}
+
+/** Lone UTF-16 surrogates (high, low, after text, before text): JSON can carry them as escapes. */
+export const LONE_SURROGATES = ["\ud800", "\udfff", "a\ud800@example.com", "\udc00user@example.com", "ok\ud83d", "https://hooks.example.com/\ud800"];
+
+/** Names that index Object.prototype when user input selects a key of a plain object. */
+export const PROTOTYPE_NAMES = ["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "prototype", "__defineGetter__", "isPrototypeOf"];
+
+/** Content types that are not JSON although they look like it (src/http/body.ts isJsonMediaType). */
+export const WRONG_MEDIA_TYPES = [
+  "application/jsonx", "application/json-seq", "application/json5", "text/json", "application/merge-patch+json", "application/vnd.api+json",
+  "application/json; charset=latin1", "application/json;charset=utf-16", "xapplication/json", "application/x-json", "multipart/form-data; boundary=x",
+];
+
+/**
+ * Dotted paths of every string-typed property of a TypeBox object schema, however nested
+ * (`customer.email`), following objects and unions; arrays of strings end in `.0`.
+ */
+export function schemaStringPaths(schema: unknown, prefix = ""): string[] {
+  const s = schema as { type?: string; properties?: Record<string, unknown>; anyOf?: unknown[]; items?: unknown } | undefined;
+  if (!s || typeof s !== "object") return [];
+  if (s.type === "string") return prefix ? [prefix] : [];
+  if (s.anyOf) return [...new Set(s.anyOf.flatMap((x) => schemaStringPaths(x, prefix)))];
+  if (s.type === "array" && s.items) return schemaStringPaths(s.items, prefix ? `${prefix}.0` : "0");
+  if (s.type === "object" && s.properties)
+    return Object.entries(s.properties).flatMap(([k, v]) => schemaStringPaths(v, prefix ? `${prefix}.${k}` : k));
+  return [];
+}
+
+/** `{a: {b: value}}` for path `a.b` (numeric segments make arrays). */
+export function bodyAt(path: string, value: unknown): unknown {
+  const [head, ...rest] = path.split(".");
+  const inner = rest.length ? bodyAt(rest.join("."), value) : value;
+  return /^\d+$/.test(head!) ? [inner] : { [head!]: inner };
 }
 
 /** Garbage values for path parameters (ids of no resource, traversal, injection, very long). */

@@ -12,7 +12,7 @@ afterEach(() => {
 
 describe("delivery concurrency", () => {
   test("a slow endpoint holds at most its own share of workers and does not stall another endpoint", async () => {
-    const h = createHarness({}, new Date().toISOString());
+    const h = createHarness({ webhookAllowPrivate: true }, new Date().toISOString());
     configureWebhookRuntime(h.deps, { random: () => 0.5, perTargetConcurrency: 2, slotWaitMs: 20, timeoutMs: 5000 });
     const a = await h.seedAccount();
     let release!: () => void;

@@ -6,7 +6,7 @@ const VIEW_KEYS = ["createdAt", "events", "id", "status", "updatedAt", "url"];
 
 describe("webhook endpoints: happy paths", () => {
   test("registering returns 201 with a 64-hex secret shown once", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost:9999/hook", events: ["charge.paid", "payment.completed"] } });
     expect(r.status).toBe(201);
@@ -25,7 +25,7 @@ describe("webhook endpoints: happy paths", () => {
   });
 
   test("PATCH changes only the fields sent and never returns the secret", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost:1/a", events: ["charge.paid"] } });
     h.clock.advance(60);
@@ -38,7 +38,7 @@ describe("webhook endpoints: happy paths", () => {
   });
 
   test("rotate-secret returns a new secret and DELETE answers deleted true", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost:1/a", events: ["charge.paid"] } });
     const r = await h.call("POST", `/v1/webhooks/endpoints/${c.body.id}/rotate-secret`, { key: a.testKey, body: { id: c.body.id } });
@@ -53,7 +53,7 @@ describe("webhook endpoints: happy paths", () => {
   });
 
   test("the event catalog needs no key and lists every family", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const r = await h.call("GET", "/v1/webhooks/event-catalog");
     expect(r.status).toBe(200);
     const names = r.body.map((e: { event: string }) => e.event);
@@ -67,7 +67,7 @@ describe("webhook endpoints: happy paths", () => {
   });
 
   test("live mode accepts a public https URL", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.liveKey, body: { url: "https://hooks.example.com/cofre", events: ["charge.paid"] } });
     expect(r.status).toBe(201);
@@ -83,7 +83,7 @@ describe("webhook endpoints: happy paths", () => {
 
 describe("webhook endpoints: errors", () => {
   test("unknown event names are rejected with 400", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid", "charge.disputed"] } });
     expect(r.status).toBe(400);
@@ -98,7 +98,7 @@ describe("webhook endpoints: errors", () => {
   });
 
   test("malformed URLs, missing fields, unknown fields and bad status are 400", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     for (const url of ["not a url", "ftp://example.com/x", "https://user:pw@example.com/x", ""]) {
       const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url, events: ["charge.paid"] } });
@@ -115,7 +115,7 @@ describe("webhook endpoints: errors", () => {
   });
 
   test("rotate-secret with a body id that differs from the path is 400 and changes nothing", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"] } });
     const r = await h.call("POST", `/v1/webhooks/endpoints/${c.body.id}/rotate-secret`, { key: a.testKey, body: { id: "wh_other" } });
@@ -126,7 +126,7 @@ describe("webhook endpoints: errors", () => {
   });
 
   test("unknown endpoint ids are 404", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     expect((await h.call("PATCH", "/v1/webhooks/endpoints/wh_nope", { key: a.testKey, body: { status: "ACTIVE" } })).status).toBe(404);
     expect((await h.call("DELETE", "/v1/webhooks/endpoints/wh_nope", { key: a.testKey })).status).toBe(404);
@@ -138,7 +138,7 @@ describe("webhook endpoints: errors", () => {
 
 describe("webhook endpoints: security", () => {
   test("every route but the catalog needs an API key", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     expect((await h.call("GET", "/v1/webhooks/endpoints")).status).toBe(401);
     expect((await h.call("POST", "/v1/webhooks/endpoints", { body: { url: "http://localhost/x", events: ["charge.paid"] } })).status).toBe(401);
     expect((await h.call("GET", "/v1/webhooks/deliveries")).status).toBe(401);
@@ -147,7 +147,7 @@ describe("webhook endpoints: security", () => {
   });
 
   test("another account's or the other mode's endpoint is invisible and answers 404", async () => {
-    const h = createHarness();
+    const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     const b = await h.seedAccount();
     const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"] } });
@@ -179,11 +179,12 @@ describe("webhook endpoints: security", () => {
       "https://2130706433/x",
     ]) {
       const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.liveKey, body: { url, events: ["charge.paid"] } });
-      expect({ url, status: r.status, code: r.body.error?.code }).toEqual({ url, status: 400, code: "invalid_url" });
+      const code = url.startsWith("http:") ? "invalid_url" : "webhook_url_not_allowed";
+      expect({ url, status: r.status, code: r.body.error?.code }).toEqual({ url, status: 400, code });
     }
     const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.liveKey, body: { url: "https://hooks.example.com/x", events: ["charge.paid"] } });
     const p = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, { key: a.liveKey, body: { url: "https://10.0.0.1/x" } });
     expect(p.status).toBe(400);
-    expect(p.body.error.code).toBe("invalid_url");
+    expect(p.body.error.code).toBe("webhook_url_not_allowed");
   });
 });

@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 function open(dir: string, clock: ManualClock): Deps {
-  const deps = createDeps({ dataDir: dir, clock, config: { logLevel: "silent" } });
+  const deps = createDeps({ dataDir: dir, clock, config: { logLevel: "silent", webhookAllowPrivate: true } });
   configureWebhookRuntime(deps, { random: () => 0.5, timeoutMs: 2000 });
   return deps;
 }

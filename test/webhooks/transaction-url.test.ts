@@ -25,7 +25,7 @@ function insertTransaction(h: ReturnType<typeof createHarness>, accountId: strin
 
 describe("per-transaction webhookUrl", () => {
   test("legacy events about the transaction go to its webhookUrl, signed with the transaction-webhook secret", async () => {
-    const h = createHarness({}, new Date().toISOString());
+    const h = createHarness({ webhookAllowPrivate: true }, new Date().toISOString());
     deterministic(h);
     const a = await h.seedAccount();
     const rx = startReceiver();
@@ -48,7 +48,7 @@ describe("per-transaction webhookUrl", () => {
   });
 
   test("an endpoint with the same URL receives the event once, and transactions without webhookUrl get nothing extra", async () => {
-    const h = createHarness({}, new Date().toISOString());
+    const h = createHarness({ webhookAllowPrivate: true }, new Date().toISOString());
     const a = await h.seedAccount();
     const rx = startReceiver();
     receivers.push(rx);
@@ -64,7 +64,7 @@ describe("per-transaction webhookUrl", () => {
   });
 
   test("another account's transaction id does not leak its webhookUrl", async () => {
-    const h = createHarness({}, new Date().toISOString());
+    const h = createHarness({ webhookAllowPrivate: true }, new Date().toISOString());
     const a = await h.seedAccount();
     const b = await h.seedAccount();
     const rx = startReceiver();
@@ -75,15 +75,23 @@ describe("per-transaction webhookUrl", () => {
     expect(rx.requests).toHaveLength(0);
   });
 
-  test("webhookUrl validation follows the endpoint rules of the mode", () => {
+  test("webhookUrl validation follows the endpoint rules: private targets refused in both modes, http only in test mode", () => {
     const h = createHarness();
-    expect(checkTransactionWebhookUrl(h.deps, "http://localhost:3000/x", false)).toBe("http://localhost:3000/x");
-    expect(() => checkTransactionWebhookUrl(h.deps, "http://localhost:3000/x", true)).toThrow();
-    try {
-      checkTransactionWebhookUrl(h.deps, "https://10.0.0.1/x", true);
-    } catch (e) {
-      expect((e as { code: string; extra: { param: string } }).code).toBe("invalid_url");
-      expect((e as { extra: { param: string } }).extra.param).toBe("webhookUrl");
-    }
+    expect(checkTransactionWebhookUrl(h.deps, "http://hooks.example.com/x", false)).toBe("http://hooks.example.com/x");
+    const codeOf = (url: string, live: boolean) => {
+      try {
+        checkTransactionWebhookUrl(h.deps, url, live);
+        return "accepted";
+      } catch (e) {
+        expect((e as { extra: { param: string } }).extra.param).toBe("webhookUrl");
+        return (e as { code: string }).code;
+      }
+    };
+    expect(codeOf("http://hooks.example.com/x", true)).toBe("invalid_url");
+    expect(codeOf("http://localhost:3000/x", false)).toBe("webhook_url_not_allowed");
+    expect(codeOf("https://10.0.0.1/x", true)).toBe("webhook_url_not_allowed");
+    const open = createHarness({ webhookAllowPrivate: true });
+    expect(checkTransactionWebhookUrl(open.deps, "http://localhost:3000/x", false)).toBe("http://localhost:3000/x");
   });
+
 });

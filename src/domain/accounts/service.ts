@@ -3,7 +3,7 @@
  * dashboard (extensions.md "Dashboard authentication"). Emails are stored trimmed and lowercased
  * and are unique across the whole service (one login per email).
  */
-import isEmail from "validator/lib/isEmail";
+import { isEmailAddress } from "../../lib/email";
 import type { Db } from "../../db/client";
 import { tx } from "../../db/client";
 import type { Clock } from "../../lib/clock";
@@ -22,7 +22,7 @@ export function normalizeEmail(email: string): string {
 /** Validates and normalizes an email for a new user. Throws 400 `invalid_request` (param `email`). */
 export function checkNewEmail(email: string): string {
   const e = normalizeEmail(email);
-  if (e.length > 254 || !isEmail(e)) throw invalidParam("email", "Must be a valid email address.");
+  if (e.length > 254 || !isEmailAddress(e)) throw invalidParam("email", "Must be a valid email address.");
   return e;
 }
 

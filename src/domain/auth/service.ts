@@ -1,7 +1,8 @@
 /**
  * Dashboard login and logout (extensions.md "Dashboard authentication"). The same 401
  * `invalid_credentials` for an unknown email and a wrong password (an unknown email still spends
- * a password check's time); attempts are limited per email and per client address (429).
+ * a password check's time); attempts are limited per (email, client address), per address and, with
+ * a backoff that spares addresses the email logged in from, per email (429; see ./throttle.ts).
  */
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
@@ -31,19 +32,21 @@ export function loginThrottle(db: Db, clock: Clock): LoginThrottle {
 }
 
 /**
- * Checks the credentials and issues a token. Throws 401 `invalid_credentials`, or 429
- * `rate_limited` (with Retry-After) when the email or the address is over its attempt limit.
+ * Checks the credentials and issues a token. `address` is the client address (the route takes it
+ * from the socket, `server.requestIP`; X-Forwarded-For is not trusted). Throws 401
+ * `invalid_credentials`, or 429 `rate_limited` (with Retry-After, seconds) when the attempt is
+ * over a limit of LoginThrottle.
  */
 export async function login(db: Db, clock: Clock, input: { email: string; password: string; address: string }): Promise<LoginResult> {
   const email = normalizeEmail(input.email);
   const throttle = loginThrottle(db, clock);
-  const wait = throttle.retryAfter(email, input.address);
+  const wait = throttle.admit(email, input.address);
   if (wait > 0)
     throw new ApiError("rate_limited", "Too many login attempts; try again later.", { headers: { "Retry-After": String(wait) } });
   const user = findUserByEmail(db, email);
   const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
-  throttle.record(email, input.address, !ok);
   if (!ok || !user) throw new ApiError("invalid_credentials", "Invalid email or password.");
+  throttle.succeeded(email, input.address);
   const { token, expiresIn } = await issueToken(db, clock, user);
   return { access_token: token, token_type: "Bearer", expires_in: expiresIn, account_id: user.accountId, role: user.role };
 }

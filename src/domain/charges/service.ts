@@ -2,7 +2,7 @@
  * Charge use cases (interface.md "Charges"): create with every body rule of POST /v1/charges,
  * retrieve by `ch_` or raw id, and the cursor list of GET /v1/charges. No HTTP objects here.
  */
-import isEmail from "validator/lib/isEmail";
+import { isEmailAddress } from "../../lib/email";
 import type { Deps } from "../../deps";
 import { invalidParam, notFound } from "../../http/errors";
 import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
@@ -58,7 +58,7 @@ export async function createCharge(deps: Deps, auth: Auth, body: CreateChargeBod
     if (!parsed) throw invalidParam("customer.document", "customer.document must be a valid CPF or CNPJ.", "invalid_tax_id");
     document = parsed.value;
   }
-  if (c.email !== undefined && !isEmail(c.email)) throw invalidParam("customer.email", "customer.email must be a valid email address.");
+  if (c.email !== undefined && !isEmailAddress(c.email)) throw invalidParam("customer.email", "customer.email must be a valid email address.");
   let expected: string | null = null;
   if (body.expected_payer_tax_id !== undefined) {
     const parsed = parseTaxId(body.expected_payer_tax_id);

@@ -11,6 +11,7 @@ import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { emitMed } from "../events/emit";
 import { emitTransition } from "../charges/events";
+import { PUBLIC_STATUS, type TransactionStatus } from "../charges/model";
 import { findById, findScoped } from "../charges/repo";
 import { holdMed, settleMedHold } from "../ledger";
 import {
@@ -81,7 +82,7 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): MedCaseRow {
     const charge = findScoped(deps.db, scope.accountId, scope.livemode, notice.transactionId);
     if (!charge) throw notFound("charge");
     if (!DISPUTABLE.includes(charge.status))
-      throw new ApiError("invalid_state", `A MED can only open on a paid charge; this charge is ${charge.status}.`);
+      throw new ApiError("invalid_state", `A MED can only open on a paid charge; this charge is ${PUBLIC_STATUS[charge.status as TransactionStatus]}.`);
     if (repo.findActiveCaseForTransaction(t, charge.id))
       throw new ApiError("invalid_state", "This charge already has a MED case that is not final.");
     const now = deps.clock.nowMs();

@@ -8,7 +8,7 @@
  * MBWAY (libphonenumber-js); `webhookUrl` checked like webhook endpoints.
  */
 import { isValidPhoneNumber } from "libphonenumber-js";
-import isEmail from "validator/lib/isEmail";
+import { isEmailAddress } from "../../lib/email";
 import type { Deps } from "../../deps";
 import { invalidParam } from "../../http/errors";
 import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
@@ -48,7 +48,7 @@ export async function createPayment(deps: Deps, auth: ApiKeyAuth, body: CreatePa
   if (brlOnly.length > 0 && currency !== "BRL") throw invalidParam("currency", `${brlOnly.join(" and ")} accept only BRL.`, "invalid_currency");
   if (methods.includes("PIX") && body.amount > MAX_PIX_AMOUNT) throw invalidParam("amount", `amount must be at most ${MAX_PIX_AMOUNT} for PIX.`, "invalid_amount");
   if (methods.includes("BOLETO") && body.amount > 9_999_999_999) throw invalidParam("amount", "amount must be at most 9999999999 for BOLETO.", "invalid_amount");
-  if (body.customerEmail !== undefined && !isEmail(body.customerEmail, { allow_utf8_local_part: false }))
+  if (body.customerEmail !== undefined && !isEmailAddress(body.customerEmail, { allow_utf8_local_part: false }))
     throw invalidParam("customerEmail", "customerEmail must be a valid email address (RFC 5322).");
   const metadata = sanitizeMetadata(body.metadata ?? {});
   const returnUrl = metadata.returnUrl;

@@ -14,8 +14,11 @@ import type { TransactionStatus } from "../charges/model";
 const t = transactions;
 const detail = (method: string, key: string) => sql`json_extract(${t.methodDetails}, ${`$.${method}.${key}`})`;
 
-/** Sortable top-level fields of the transaction shape -> SQL expression. */
-export const SORTABLE: Record<string, SQL | typeof t.id> = {
+/**
+ * Sortable top-level fields of the transaction shape -> SQL expression. A null-prototype object:
+ * `sortBy` comes from the query string, so `"constructor" in SORTABLE` must be false.
+ */
+export const SORTABLE: Record<string, SQL | typeof t.id> = Object.assign(Object.create(null) as Record<string, SQL | typeof t.id>, {
   id: sql`${t.id}`,
   status: sql`${t.status}`,
   amount: sql`${t.amount}`,
@@ -44,7 +47,7 @@ export const SORTABLE: Record<string, SQL | typeof t.id> = {
   cryptoCurrency: detail("CRYPTO", "currency"),
   platformFee: sql`${t.platformFee}`,
   paidAt: sql`${t.paidAt}`,
-};
+});
 
 export interface PaymentListQuery {
   accountId: string;

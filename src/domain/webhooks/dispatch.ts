@@ -1,7 +1,7 @@
 /**
  * One HTTP attempt of a delivery, outside any transaction: POST with a timeout, redirects not
  * followed (3xx = failure), response body read up to RESPONSE_BODY_LIMIT, every failure mapped
- * to a typed DispatchOutcome (never throws). Guarded requests (live mode, unless
+ * to a typed DispatchOutcome (never throws). Guarded requests (every mode, unless
  * COFRE_WEBHOOK_ALLOW_PRIVATE) resolve the host, refuse non-public answers and connect to the
  * checked address with the original Host header and TLS server name.
  */

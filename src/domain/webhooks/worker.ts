@@ -54,7 +54,7 @@ export async function runDelivery(deps: Deps, deliveryId: string, manual = false
     const outcome = await dispatch(rt, {
       url: plan.url,
       body: plan.body,
-      guard: d.livemode && !deps.config.webhookAllowPrivate,
+      guard: !deps.config.webhookAllowPrivate, // both modes (extensions.md "Webhook targets and private addresses")
       nowMs: deps.clock.nowMs(),
       headers: deliveryHeaders({ deliveryId: d.id, eventType: d.eventType, family: d.family, body: plan.body, secret: plan.secret, timestamp: plan.timestamp }),
     });

@@ -29,9 +29,16 @@ export interface ApiKeyAuth {
 /** `ak_` + mode + `_` + 24 random bytes as unpadded base64url (32 characters). */
 const KEY_SHAPE = /^ak_(test|live)_[A-Za-z0-9_-]{32}$/;
 
+/** API keys go in the `apikey` header; say so to a caller who sent one as a bearer token (failure path only). */
+export const KEY_IN_BEARER = "API keys go in the `apikey` header, not Authorization: Bearer.";
+
+function missingKeyMessage(request: Request): string {
+  return /^(?:bearer\s+)?ak_/i.test(request.headers.get("authorization") ?? "") ? KEY_IN_BEARER : "Missing or invalid API key.";
+}
+
 /** Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the limit. */
 export function authenticateApiKey(deps: Deps, raw: string | undefined | null, request: Request, set: { headers: Record<string, string | number> }): ApiKeyAuth {
-  if (!raw || !KEY_SHAPE.test(raw)) throw new ApiError("unauthorized", "Missing or invalid API key.");
+  if (!raw || !KEY_SHAPE.test(raw)) throw new ApiError("unauthorized", raw ? "Missing or invalid API key." : missingKeyMessage(request));
   const key = resolveApiKey(deps.db, raw);
   if (!key) throw new ApiError("unauthorized", "Missing or invalid API key.");
   // A fresh object per request: handlers get their own `auth`, the cached entry stays shared.

@@ -22,7 +22,10 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
 export async function authenticateBearer(deps: Deps, request: Request): Promise<Session> {
   if (request.headers.has("apikey"))
     throw new ApiError("unauthorized", "This route takes a dashboard token (Authorization: Bearer), not an apikey.");
-  const m = BEARER.exec(request.headers.get("authorization") ?? "");
+  const header = request.headers.get("authorization") ?? "";
+  if (/^(?:bearer\s+)?ak_/i.test(header))
+    throw new ApiError("unauthorized", "This route takes a dashboard token (Authorization: Bearer <token from POST /v1/auth/login>); API keys go in the `apikey` header of the API routes.");
+  const m = BEARER.exec(header);
   const session = m ? await verifyToken(deps.db, deps.clock, m[1]!) : null;
   if (!session) throw new ApiError("unauthorized", "Missing, invalid or expired dashboard token.");
   return session;

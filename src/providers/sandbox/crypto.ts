@@ -30,12 +30,12 @@ export function sandboxAddress(rawId: string, network: string): string {
 
 /** Amount to send as a decimal string: minor units of `currency` at sandbox rates. */
 export function quote(amountMinor: number, currency: string): { cryptoCurrency: string; network: string; amount: string } {
-  const native = NATIVE[currency];
+  const native = Object.hasOwn(NATIVE, currency) ? NATIVE[currency] : undefined;
   if (native) {
     // Minor unit of crypto "currencies" on this API is 1/100 (2 decimals), like fiat.
     return { cryptoCurrency: currency, network: native.network, amount: `${Math.floor(amountMinor / 100)}.${String(amountMinor % 100).padStart(2, "0")}` };
   }
-  const usdMicros = FIAT_USD_MICROS[currency] ?? 1_000_000n;
+  const usdMicros = (Object.hasOwn(FIAT_USD_MICROS, currency) ? FIAT_USD_MICROS[currency] : undefined) ?? 1_000_000n;
   const micros = (BigInt(amountMinor) * usdMicros) / 100n; // USDT has 6 decimals
   const whole = micros / 1_000_000n;
   const frac = String(micros % 1_000_000n).padStart(6, "0");

@@ -40,7 +40,7 @@ export function webhookRoutes(deps: Deps) {
           summary: "Register an endpoint",
           description:
             "201 `{id, url, events, secret, status, createdAt, updatedAt}`; `secret` (64 lowercase hex) is shown only here and on rotate-secret. " +
-            "Unknown event names -> 400 `invalid_event_type`. Live mode: `https://` and a public host (400 `invalid_url`) unless COFRE_WEBHOOK_ALLOW_PRIVATE=1; test mode: any http(s) URL, localhost included. " +
+            "Unknown event names -> 400 `invalid_event_type`. Both modes: a public host (loopback, private, link-local, local names and IPv6 forms embedding IPv4 -> 400 `webhook_url_not_allowed`, also checked against DNS at connect time); live mode also `https://` (400 `invalid_url`); COFRE_WEBHOOK_ALLOW_PRIVATE=1 lifts both. " +
             DELIVERY_DOC,
         },
       },

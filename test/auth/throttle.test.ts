@@ -1,0 +1,127 @@
+/**
+ * Login throttle (src/domain/auth/throttle.ts): a guesser who knows the owner's email cannot keep
+ * the owner out. Driven through LoginThrottle with a ManualClock and explicit client addresses
+ * (in-process requests have no socket address), plus one end-to-end check over a real socket.
+ */
+import { describe, expect, test } from "bun:test";
+import { ManualClock } from "../../src/lib/clock";
+import {
+  ADDRESS_LIMIT, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_FREE_FAILURES, LOGIN_WINDOW_SECONDS, LoginThrottle, PAIR_LIMIT,
+} from "../../src/domain/auth/throttle";
+import { authHarness } from "./support";
+
+const OWNER = "owner@example.com";
+const HOME = "203.0.113.7";
+
+/** `n` failed attempts on `email` from `address` (each admitted; asserts it). */
+function fail(t: LoginThrottle, email: string, address: string, n: number): void {
+  for (let i = 0; i < n; i++) expect(t.admit(email, address)).toBe(0);
+}
+
+describe("login throttle: one guesser", () => {
+  test("ten wrong passwords lock that address out of that email only, for the rest of the window", () => {
+    const clock = new ManualClock("2026-11-20T12:00:00.000Z");
+    const t = new LoginThrottle(clock);
+    fail(t, OWNER, "198.51.100.1", PAIR_LIMIT);
+    expect(t.admit(OWNER, "198.51.100.1")).toBe(LOGIN_WINDOW_SECONDS);
+    expect(t.admit(OWNER, HOME)).toBe(0); // the owner from home
+    expect(t.admit("other@example.com", "198.51.100.1")).toBe(0); // the same address, another email
+    clock.advance(LOGIN_WINDOW_SECONDS);
+    expect(t.admit(OWNER, "198.51.100.1")).toBe(0);
+  });
+
+  test("a hundred failures from one address over many emails lock the address", () => {
+    const t = new LoginThrottle(new ManualClock("2026-11-20T12:00:00.000Z"));
+    for (let i = 0; i < ADDRESS_LIMIT; i++) expect(t.admit(`user${i}@example.com`, "198.51.100.9")).toBe(0);
+    expect(t.admit("fresh@example.com", "198.51.100.9")).toBe(LOGIN_WINDOW_SECONDS);
+    expect(t.admit("fresh@example.com", "198.51.100.10")).toBe(0);
+  });
+
+  test("a success clears that address's count for the email", () => {
+    const t = new LoginThrottle(new ManualClock("2026-11-20T12:00:00.000Z"));
+    fail(t, OWNER, HOME, PAIR_LIMIT - 1);
+    expect(t.admit(OWNER, HOME)).toBe(0);
+    t.succeeded(OWNER, HOME);
+    fail(t, OWNER, HOME, PAIR_LIMIT);
+    expect(t.admit(OWNER, HOME)).toBeGreaterThan(0);
+  });
+});
+
+describe("login throttle: many addresses against one email", () => {
+  /** `n` failures from distinct attacker addresses, each sent as soon as the throttle admits it. */
+  function spread(t: LoginThrottle, clock: ManualClock, n: number): void {
+    for (let i = 0; i < n; i++) {
+      const address = `192.0.2.${i}`;
+      for (let wait = t.admit(OWNER, address); wait > 0; wait = t.admit(OWNER, address)) clock.advance(wait);
+    }
+  }
+
+  test("after twenty failures a new address waits 1, 2, 4... seconds after the last failure, never more than 60", () => {
+    const clock = new ManualClock("2026-11-20T12:00:00.000Z");
+    const t = new LoginThrottle(clock);
+    spread(t, clock, EMAIL_FREE_FAILURES);
+    const waits: number[] = [];
+    for (let k = 0; k < 9; k++) {
+      const wait = t.admit(OWNER, `192.0.2.${100 + k}`);
+      waits.push(wait);
+      clock.advance(wait);
+      expect(t.admit(OWNER, `192.0.2.${100 + k}`)).toBe(0);
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 32, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_BACKOFF_MAX_SECONDS]);
+  });
+
+  test("the owner's usual address is never slowed by strangers' failures", () => {
+    const clock = new ManualClock("2026-11-20T12:00:00.000Z");
+    const t = new LoginThrottle(clock);
+    expect(t.admit(OWNER, HOME)).toBe(0);
+    t.succeeded(OWNER, HOME);
+    spread(t, clock, 30);
+    expect(t.admit(OWNER, "192.0.2.250")).toBe(EMAIL_BACKOFF_MAX_SECONDS);
+    expect(t.admit(OWNER, HOME)).toBe(0);
+    t.succeeded(OWNER, HOME);
+  });
+
+  test("an owner on a new address waits at most a minute, and logging in from there ends the wait for it", () => {
+    const clock = new ManualClock("2026-11-20T12:00:00.000Z");
+    const t = new LoginThrottle(clock);
+    spread(t, clock, 30);
+    const wait = t.admit(OWNER, "198.51.100.77");
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(EMAIL_BACKOFF_MAX_SECONDS);
+    clock.advance(wait);
+    expect(t.admit(OWNER, "198.51.100.77")).toBe(0);
+    t.succeeded(OWNER, "198.51.100.77");
+    expect(t.admit(OWNER, "198.51.100.77")).toBe(0);
+  });
+
+  test("the per-email count ends with its window", () => {
+    const clock = new ManualClock("2026-11-20T12:00:00.000Z");
+    const t = new LoginThrottle(clock);
+    spread(t, clock, 30);
+    clock.advance(LOGIN_WINDOW_SECONDS);
+    expect(t.admit(OWNER, "198.51.100.5")).toBe(0);
+  });
+});
+
+describe("login throttle over HTTP", () => {
+  test("ten wrong passwords from one socket address answer 429 there whatever X-Forwarded-For says, and the owner elsewhere still logs in", async () => {
+    const h = authHarness();
+    const a = await h.seedAccount();
+    h.app.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const url = `http://127.0.0.1:${h.app.server!.port}/v1/auth/login`;
+      const post = (password: string, forwardedFor = "203.0.113.99") =>
+        fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor }, body: JSON.stringify({ email: a.email, password }) });
+      for (let i = 0; i < PAIR_LIMIT; i++) expect((await post(`wrong-${i}`)).status).toBe(401);
+      const locked = await post(a.password);
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get("retry-after"))).toBe(LOGIN_WINDOW_SECONDS);
+      // X-Forwarded-For is not trusted (no trusted-proxy setting): another claimed address is the same socket.
+      expect((await post(a.password, "198.51.100.200")).status).toBe(429);
+      // In-process requests have another client address ("unknown"): the socket's 127.0.0.1 was locked, not the email.
+      expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(200);
+    } finally {
+      await h.app.stop(true);
+    }
+  });
+});
