@@ -23,13 +23,13 @@ const decoder = new TextDecoder();
 export class SecretBoxError extends Error {}
 
 /** Imports 32 raw bytes as a non-extractable AES-GCM key. Throws SecretBoxError on another length. */
-export async function importSecretsKey(raw: Uint8Array): Promise<CryptoKey> {
+export async function importSecretsKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   if (raw.byteLength !== KEY_BYTES) throw new SecretBoxError(`the secrets key must be ${KEY_BYTES} bytes, got ${raw.byteLength}`);
   return crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
 }
 
 /** Decodes base64 (standard or url-safe, padding optional) strictly: null when it is not base64. */
-function decodeBase64(text: string): Uint8Array | null {
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> | null {
   const t = text.trim();
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(t)) return null;
   return new Uint8Array(Buffer.from(t.replace(/-/g, "+").replace(/_/g, "/"), "base64"));
@@ -40,7 +40,7 @@ function decodeBase64(text: string): Uint8Array | null {
  * that file (0600) when absent. Throws SecretBoxError naming the source when it is not 32 bytes
  * of base64. `dataDir` ":memory:" without a variable: 32 fresh random bytes (not persisted).
  */
-export function resolveSecretsKeyBytes(envValue: string | null | undefined, dataDir: string): Uint8Array {
+export function resolveSecretsKeyBytes(envValue: string | null | undefined, dataDir: string): Uint8Array<ArrayBuffer> {
   if (envValue) {
     const bytes = decodeBase64(envValue);
     if (!bytes || bytes.byteLength !== KEY_BYTES) throw new SecretBoxError(`COFRE_SECRETS_KEY must be base64 of ${KEY_BYTES} bytes`);
