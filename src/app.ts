@@ -13,6 +13,11 @@ import { committed, enterGroup } from "./db/group-commit";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "./lib/json";
 import { logApiRequest } from "./http/plugins/request-log";
 import { accessLogger } from "./lib/logger";
+import { op } from "./http/openapi";
+import { Type, View } from "./lib/view-schema";
+
+const HealthSchema = View("Health", { status: Type.Literal("ok") });
+const ReadySchema = View("Ready", { status: Type.Literal("ready") });
 
 /** Paths whose bodies are not JSON (evidence uploads are raw bytes up to 10 MB). */
 const RAW_BODY_PREFIXES = ["/v1/uploads/"];
@@ -101,7 +106,7 @@ export function createApp(deps: Deps) {
     })
     .use(docsPlugin(deps))
     .get("/healthz", () => ({ status: "ok" as const }), {
-      detail: { tags: ["health"], summary: "Liveness", description: "200 `{status: \"ok\"}` while the process serves HTTP." },
+      detail: op({ tags: ["health"], summary: "Liveness", description: "200 `{status: \"ok\"}` while the process serves HTTP.", security: "none", ok: { 200: HealthSchema }, errors: [] }),
     })
     .get(
       "/readyz",
@@ -110,11 +115,14 @@ export function createApp(deps: Deps) {
         return { status: "ready" };
       },
       {
-        detail: {
+        detail: op({
           tags: ["health"],
           summary: "Readiness",
           description: "200 `{status: \"ready\"}` once migrations ran and the database answers; else 503 `service_unavailable`.",
-        },
+          security: "none",
+          ok: { 200: ReadySchema },
+          errors: [503],
+        }),
       },
     );
   for (const group of routeGroups(deps)) app.use(group);

@@ -5,6 +5,8 @@ import { updateAccountSettings } from "../../../domain/accounts/settings";
 import { operatorAuth } from "../../plugins/operator-auth";
 import { notFound } from "../../errors";
 import { StrictBool, StrictInt, StrictObject, Type } from "../../schemas";
+import { AccountSettingsSchema } from "../../../domain/accounts/views";
+import { BODY_ERRORS, op } from "../../openapi";
 
 /** 100 years in seconds: upper bound of the duration settings. */
 const MAX_SECONDS = 3_153_600_000;
@@ -33,13 +35,16 @@ export function operatorAccountRoutes(deps: Deps) {
     {
       params: t.Object({ account_id: t.String() }),
       body: SettingsPatch,
-      detail: {
+      detail: op({
         tags: ["operator"],
-        security: [{ operator: [] }],
+        security: "operator",
+        ok: { 200: AccountSettingsSchema },
+        errors: [...BODY_ERRORS, 401, 404],
+        requestExample: { payer_lock_enabled: true, default_expires_in: 1800 },
         summary: "Change an account's settings (operator token); every field optional",
         description:
           "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s.",
-      },
+      }),
     },
   );
 }
