@@ -15,8 +15,8 @@ const listFields = {
 /** Issue and rotate (201). */
 export const IssuedKeySchema = View("IssuedApiKey", {
   id: listFields.id,
-  apiKey: Type.String({ description: "The cleartext key, shown exactly once.", pattern: "^ak_(test|live)_[A-Za-z0-9_-]{32}$" }),
-  fingerprint: Type.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 hex of the key." }),
+  apiKey: Type.String({ description: "The cleartext key, shown exactly once.", pattern: "^ak_(test|live)_[A-Za-z0-9_-]{32}$", examples: ["ak_test_Qm9vdHN0cmFwS2V5RXhhbXBsZTEyMzQ1"] }),
+  fingerprint: Type.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 hex of the key.", examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"] }),
   prefix: listFields.prefix,
   label: listFields.label,
   createdAt: listFields.createdAt,

@@ -70,7 +70,7 @@ export const UploadRequestSchema = View("MedEvidenceUpload", {
 export const UploadReceiptSchema = View("MedEvidenceReceived", {
   id: Type.String(),
   received_bytes: Type.Integer({ minimum: 0 }),
-  sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+  sha256: Type.String({ pattern: "^[0-9a-f]{64}$", examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"] }),
 });
 
 /** Public med_case (fields of interface.md "MED case", in that order). */

@@ -12,7 +12,7 @@ const endpointFields = {
   createdAt: DateTime(),
   updatedAt: DateTime(),
 };
-const Secret = () => Type.String({ pattern: "^[0-9a-f]{64}$", description: "64 lowercase hex; shown once." });
+const Secret = () => Type.String({ pattern: "^[0-9a-f]{64}$", description: "64 lowercase hex; shown once.", examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"] });
 
 /** Webhook endpoint (interface.md "Webhook endpoint"), without its secret. */
 export const EndpointSchema = View("WebhookEndpoint", endpointFields);
