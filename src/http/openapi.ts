@@ -30,7 +30,7 @@ export interface OpSpec {
   security: Security;
   /** Success statuses and their answers. */
   ok: Record<number, Answer>;
-  /** Error statuses that can really occur (each answers the ErrorEnvelope). */
+  /** Error statuses that can really occur (each answers the ErrorEnvelope); 500 is added to every operation. */
   errors: number[];
   /** The route requires the `Idempotency-Key` header (src/http/idempotent.ts). */
   idempotencyKey?: boolean;
@@ -158,7 +158,8 @@ export function op(spec: OpSpec): Record<string, unknown> {
   const responses: Record<string, object> = {};
   for (const [status, answer] of Object.entries(spec.ok))
     responses[status] = successResponse(Number(status), answer, spec.idempotencyKey ? { ...headers, "Idempotent-Replayed": ref("headers", "Idempotent-Replayed") } : headers);
-  for (const status of [...new Set(spec.errors)].sort()) responses[status] = errorResponse(status, headers);
+  // 500 `internal_error` can answer any request (e.g. a failed group COMMIT, src/app.ts).
+  for (const status of [...new Set([...spec.errors, 500])].sort()) responses[status] = errorResponse(status, headers);
   const parameters: object[] = [ref("parameters", "RequestId")];
   if (spec.idempotencyKey) parameters.push(ref("parameters", "IdempotencyKey"));
   for (const q of spec.query ?? [])

@@ -31,14 +31,16 @@ export interface Answer {
 export class DocChecker {
   private readonly ajv: Ajv2020;
   private readonly matchers: { re: RegExp; template: string; literal: number }[];
+  /** By operation and status, and by schema text (many answers share one schema, e.g. the envelope). */
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly bySchema = new Map<string, ValidateFunction>();
   private envelope: ValidateFunction | undefined;
 
   constructor(readonly doc: OpenApiDoc) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(this.ajv);
     // The components as one schema, so `#/components/schemas/X` refs resolve as `doc#/$defs/X`.
-    this.ajv.addSchema(rewriteRefs({ $id: "doc", $defs: doc.components.schemas ?? {} }));
+    this.ajv.addSchema(rewriteRefs({ $id: "doc", $defs: doc.components.schemas ?? {} }) as object);
     this.matchers = Object.keys(doc.paths)
       .map((template) => ({
         template,
@@ -81,7 +83,9 @@ export class DocChecker {
     const key = `${answer.method.toUpperCase()} ${found.template} ${answer.status}`;
     let validate = this.validators.get(key);
     if (!validate) {
-      validate = this.ajv.compile(rewriteRefs(content[media]!.schema ?? {}) as object);
+      const text = JSON.stringify(content[media]!.schema ?? {});
+      validate = this.bySchema.get(text) ?? this.ajv.compile(rewriteRefs(content[media]!.schema ?? {}) as object);
+      this.bySchema.set(text, validate);
       this.validators.set(key, validate);
     }
     return this.check(validate, body, where);

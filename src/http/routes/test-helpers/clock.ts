@@ -27,7 +27,8 @@ export function clockTestHelperRoutes(deps: Deps) {
         description: "Moves the service clock and runs every job that became due. Without COFRE_TEST_CLOCK=1 the route answers 404.",
         security: "apikey",
         ok: { 200: ClockSchema },
-        errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403],
+        // 404: the route is not mounted without COFRE_TEST_CLOCK=1.
+        errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403, 404],
         requestExample: { seconds: 3600 },
       }),
     },
