@@ -185,6 +185,8 @@ export function docsPlugin(deps: Deps) {
     const doc = {
       openapi: "3.1.0",
       info: DOCUMENTATION.info,
+      // The public URL (COFRE_PUBLIC_URL), so generated samples carry a full URL.
+      servers: [{ url: deps.config.publicUrl }],
       tags: DOCUMENTATION.tags,
       paths,
       components: { ...DOCUMENTATION.components, schemas },
