@@ -12,8 +12,11 @@ import { ERROR_CODES, type ErrorType } from "./errors";
 /** Which credential an operation takes (the securitySchemes of DOCUMENTATION; `none` = public). */
 export type Security = "apikey" | "bearer" | "operator" | "none";
 
-/** A success answer: a JSON schema, a non-JSON body (`content` media type), or no body. */
-export type Answer = TSchema | { content: string; description: string; schema?: object } | { empty: string };
+/**
+ * A success answer: a JSON schema, a non-JSON body (`content` media type), no body, or a list of
+ * JSON/non-JSON forms of one status (content negotiation, e.g. JSON or application/pdf).
+ */
+export type Answer = TSchema | { content: string; description: string; schema?: object } | { empty: string } | Answer[];
 
 /** A query parameter a handler parses itself (documented only; the handler enforces it). */
 export interface QueryParam {
@@ -115,6 +118,7 @@ const STATUS_TEXT: Record<number, string> = {
 
 function errorResponse(status: number, headers: Record<string, object>): object {
   const codes = codesOf(status);
+  if (codes.length === 0) throw new Error(`No error code of src/http/errors.ts answers ${status}.`);
   const code = codes[0] ?? "internal_error";
   const type = ERROR_CODES[code as keyof typeof ERROR_CODES]?.[1] ?? "api_error";
   const h = { ...headers, ...(status === 429 || status === 409 ? { "Retry-After": ref("headers", "Retry-After") } : {}) };
@@ -131,6 +135,10 @@ function errorResponse(status: number, headers: Record<string, object>): object 
 }
 
 function successResponse(status: number, answer: Answer, headers: Record<string, object>): object {
+  if (Array.isArray(answer)) {
+    const forms = answer.map((a) => successResponse(status, a, headers) as { description: string; content?: object });
+    return { description: forms.map((f) => f.description).join(" / "), headers, content: Object.assign({}, ...forms.map((f) => f.content ?? {})) };
+  }
   if ("empty" in answer) return { description: answer.empty, headers };
   if ("content" in answer && typeof answer.content === "string") {
     const a = answer as { content: string; description: string; schema?: object };

@@ -8,7 +8,8 @@ import { Type, type TSchema, type IntegerOptions, type SchemaOptions, type Strin
 export const StrictInt = (opts: IntegerOptions = {}) => Type.Integer(opts);
 
 /** An amount in the minor unit (centavos for BRL): integer > 0, at most 10^12. */
-export const Amount = (opts: IntegerOptions = {}) => Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, ...opts });
+export const Amount = (opts: IntegerOptions = {}) =>
+  Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: "Minor units (centavos for BRL): integer 1 to 10^12.", ...opts });
 
 /** A JSON boolean (never "true"). */
 export const StrictBool = (opts: SchemaOptions = {}) => Type.Boolean(opts);

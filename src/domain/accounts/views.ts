@@ -15,9 +15,10 @@ export const AccountSettingsSchema = View("AccountSettings", {
   account_velocity_max: Nullable(Type.Integer({ minimum: 0 })),
   velocity_window_seconds: Type.Integer({ minimum: 1, description: "Seconds." }),
 });
-// Compile-time tie: the settings type and its schema describe the same keys.
+// Compile-time tie, both directions: the settings type and its schema describe the same keys.
 const _settings: Static<typeof AccountSettingsSchema> = {} as AccountSettings;
-void _settings;
+const _schema: AccountSettings = {} as Static<typeof AccountSettingsSchema>;
+void [_settings, _schema];
 
 /** GET /v1/account. */
 export const AccountSchema = View("Account", {

@@ -19,9 +19,9 @@ const transactionCreateFields = {
   amount: Money(),
   currency: Currency(),
   paymentMethods: Type.Array(OneOf(PAYMENT_METHODS)),
-  customerName: Nullable(Type.String()),
+  customerName: Nullable(Type.String({ examples: ["Fulano de Tal"] })),
   customerDocument: Nullable(Type.String()),
-  customerEmail: Nullable(Type.String()),
+  customerEmail: Nullable(Type.String({ examples: ["fulano@example.com"] })),
   metadata: JsonObject(),
   createdAt: DateTime(),
 };
@@ -36,8 +36,8 @@ const str0 = (description?: string) => Nullable(Type.String(description ? { desc
 export const TransactionSchema = View("Transaction", {
   ...transactionCreateFields,
   paidWith: Nullable(OneOf(PAYMENT_METHODS)),
-  pixQrCode: str0("data:image/png;base64 QR of the BR Code."),
-  pixCopyPaste: str0("Pix copia e cola."),
+  pixQrCode: Nullable(Type.String({ description: "data:image/png;base64 QR of the BR Code.", examples: ["data:image/png;base64,iVBORw0KGgo="] })),
+  pixCopyPaste: Nullable(Type.String({ description: "Pix copia e cola.", examples: ["00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***630464E4"] })),
   pixExpiresAt: Nullable(DateTime()),
   cardRedirectUrl: str0("Hosted checkout link for the card form."),
   mbEntity: str0("Multibanco entity (5 digits)."),

@@ -10,18 +10,18 @@ import { BODY_ERRORS, op } from "../../openapi";
 
 /** 100 years in seconds: upper bound of the duration settings. */
 const MAX_SECONDS = 3_153_600_000;
-const VelocityMax = () => Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()]);
+const VelocityMax = () => Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()], { description: "Charges per velocity window; null = no limit." });
 
 /** Every field optional; ranges of extensions.md "Operator API". */
 const SettingsPatch = StrictObject({
   payer_lock_enabled: Type.Optional(StrictBool()),
-  default_expires_in: Type.Optional(StrictInt({ minimum: 60, maximum: 86400 })),
-  pix_fee_bps: Type.Optional(StrictInt({ minimum: 0, maximum: 10000 })),
-  pix_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000 })),
-  settlement_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: MAX_SECONDS })),
+  default_expires_in: Type.Optional(StrictInt({ minimum: 60, maximum: 86400, description: "Seconds (60-86400)." })),
+  pix_fee_bps: Type.Optional(StrictInt({ minimum: 0, maximum: 10000, description: "Basis points of the amount." })),
+  pix_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000, description: "Centavos." })),
+  settlement_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: MAX_SECONDS, description: "Seconds a paid amount stays pending." })),
   customer_velocity_max: Type.Optional(VelocityMax()),
   account_velocity_max: Type.Optional(VelocityMax()),
-  velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS })),
+  velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS, description: "Seconds." })),
 });
 
 export function operatorAccountRoutes(deps: Deps) {

@@ -33,7 +33,7 @@ export function chargeTestHelperRoutes(deps: Deps) {
       {
         body: Type.Optional(
           StrictObject({
-            amount: Type.Optional(Amount()),
+            amount: Type.Optional(Amount({ description: "Minor units the payer sends (default: the charge amount; another amount is returned by the bank)." })),
             method: Type.Optional(Str({ maxLength: 32 })),
             outcome: Type.Optional(Type.Union([Type.Literal("succeed"), Type.Literal("decline")])),
             payer_tax_id: Type.Optional(Str({ maxLength: 32 })),
