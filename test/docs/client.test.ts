@@ -5,13 +5,16 @@
  * program that misuses the API (no Idempotency-Key, a string amount) must fail to typecheck.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHarness, type Harness } from "../support/harness";
 
 const ROOT = join(import.meta.dir, "../..");
-// Inside the work tree, so `openapi-fetch` resolves from its node_modules.
-const dir = mkdtempSync(join(import.meta.dir, ".client-"));
+// Outside the work tree (the project's typecheck must never see it), with the project's
+// node_modules linked in so `openapi-fetch` resolves.
+const dir = mkdtempSync(join(tmpdir(), "cofre-client-"));
+symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
 let h: Harness;
 let server: ReturnType<typeof Bun.serve> | undefined;
 
