@@ -15,6 +15,11 @@ import { logApiRequest } from "./http/plugins/request-log";
 import { assertWellFormedStrings, BodyDeadlines, isJsonMediaType, readBodyBytes } from "./http/body";
 import { MethodIndex } from "./http/methods";
 import { accessLogger } from "./lib/logger";
+import { op } from "./http/openapi";
+import { Type, View } from "./lib/view-schema";
+
+const HealthSchema = View("Health", { status: Type.Literal("ok") });
+const ReadySchema = View("Ready", { status: Type.Literal("ready") });
 
 /** Paths whose bodies are not JSON (evidence uploads are raw bytes up to 10 MB). */
 const RAW_BODY_PREFIXES = ["/v1/uploads/"];
@@ -120,7 +125,7 @@ export function createApp(deps: Deps) {
     })
     .use(docsPlugin(deps))
     .get("/healthz", () => ({ status: "ok" as const }), {
-      detail: { tags: ["health"], summary: "Liveness", description: "200 `{status: \"ok\"}` while the process serves HTTP." },
+      detail: op({ tags: ["health"], summary: "Liveness", description: "200 `{status: \"ok\"}` while the process serves HTTP.", security: "none", ok: { 200: HealthSchema }, errors: [] }),
     })
     .get(
       "/readyz",
@@ -129,11 +134,14 @@ export function createApp(deps: Deps) {
         return { status: "ready" };
       },
       {
-        detail: {
+        detail: op({
           tags: ["health"],
           summary: "Readiness",
           description: "200 `{status: \"ready\"}` once migrations ran and the database answers; else 503 `service_unavailable`.",
-        },
+          security: "none",
+          ok: { 200: ReadySchema },
+          errors: [503],
+        }),
       },
     );
   for (const group of routeGroups(deps)) app.use(group);

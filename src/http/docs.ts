@@ -8,9 +8,12 @@
  * `bun build --compile` embeds it in `dist/cofre` and `/docs` works offline with nothing beside the
  * executable (extensions.md "Health and reference"); Scalar's web fonts are turned off too.
  *
- * Route authors: give every route `detail: {tags, summary}` and, for authenticated routes,
- * `security: [{apikey: []}]` (or `bearer` / `operator`); body, query, params and response schemas
- * appear in the document by themselves. `detail: {hide: true}` leaves a route out.
+ * Route authors: give every route `detail: op({...})` (src/http/openapi.ts): security, success
+ * and error responses (schemas from the view schemas beside the serializers), header and query
+ * parameters, a request example. Body and path schemas appear by themselves. Response schemas
+ * with a `title` become `components.schemas`. `detail: {hide: true}` leaves a route out (only the
+ * reference's own routes do). test/support/harness.ts checks every answer of the suite against
+ * this document.
  */
 import { Elysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
@@ -20,12 +23,13 @@ import type { Deps } from "../deps";
 import { operatorRoutes } from "./routes/operator";
 import { clockTestHelperRoutes } from "./routes/test-helpers/clock";
 import { checkoutPath } from "./routes/public";
+import { HEADER_COMPONENTS, PARAMETER_COMPONENTS } from "./openapi";
 
 /** Where the vendored Scalar standalone bundle is served. */
 export const SCALAR_ASSET_PATH = "/docs/assets/scalar.js";
 export const OPENAPI_PATH = "/docs/json";
 
-/** Fixed parts of the document: info, tags, security schemes. */
+/** Fixed parts of the document: info, tags, security schemes, shared headers and parameters. */
 export const DOCUMENTATION = {
   info: {
     title: "Cofre API",
@@ -46,6 +50,8 @@ export const DOCUMENTATION = {
       bearer: { type: "http", scheme: "bearer", description: "Dashboard access token from POST /v1/auth/login" },
       operator: { type: "http", scheme: "bearer", description: "COFRE_OPERATOR_TOKEN" },
     },
+    headers: HEADER_COMPONENTS,
+    parameters: PARAMETER_COMPONENTS,
   },
 } as const;
 
@@ -117,6 +123,47 @@ function nameSecurity(paths: Record<string, Record<string, { security?: unknown 
       if (op && typeof op === "object" && !Array.isArray(op.security)) op.security = isPublicOperation(path, checkoutPrefix) ? [] : [{ apikey: [] }];
 }
 
+type Operation = Record<string, unknown> & {
+  parameters?: object[];
+  requestBody?: { content?: Record<string, { example?: unknown }> };
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+};
+
+/**
+ * Finishes the generated operations: merges the `x-cofre-parameters` (headers, hand-parsed query)
+ * after the path parameters, puts `x-cofre-request-example` on the JSON request body, and moves
+ * every titled response schema into `schemas` (replaced by a `$ref`). Throws when two different
+ * schemas claim one title (a programming error the docs tests catch).
+ */
+function finishOperations(paths: Record<string, Record<string, Operation>>, schemas: Record<string, unknown>): void {
+  const seen = new Map<string, string>();
+  const hoist = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(hoist);
+    if (!node || typeof node !== "object") return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) out[k] = k === "examples" || k === "example" || k === "enum" || k === "const" ? v : hoist(v);
+    const title = out.title;
+    if (typeof title !== "string" || !/^[A-Z][A-Za-z0-9]*$/.test(title)) return out;
+    const json = JSON.stringify(out);
+    const prior = seen.get(title);
+    if (prior !== undefined && prior !== json) throw new Error(`Two different response schemas are titled ${title}.`);
+    seen.set(title, json);
+    schemas[title] = out;
+    return { $ref: `#/components/schemas/${title}` };
+  };
+  for (const ops of Object.values(paths))
+    for (const op of Object.values(ops)) {
+      const extra = (op["x-cofre-parameters"] as object[] | undefined) ?? [];
+      delete op["x-cofre-parameters"];
+      if (extra.length) op.parameters = [...(op.parameters ?? []), ...extra];
+      const example = op["x-cofre-request-example"];
+      delete op["x-cofre-request-example"];
+      const json = op.requestBody?.content?.["application/json"];
+      if (example !== undefined && json) json.example = example;
+      for (const r of Object.values(op.responses ?? {})) for (const media of Object.values(r.content ?? {})) if (media.schema) media.schema = hoist(media.schema);
+    }
+}
+
 export function docsPlugin(deps: Deps) {
   const extra = switchedOffRoutes(deps);
   let cached: { routes: number; doc: unknown } | null = null;
@@ -128,14 +175,21 @@ export function docsPlugin(deps: Deps) {
       getGlobalRoutes: () => documentedRoutes([...routes, ...extra]),
       getGlobalDefinitions: () => (plugin as unknown as { getGlobalDefinitions?: () => unknown }).getGlobalDefinitions?.(),
     };
-    const { paths, components } = toOpenAPISchema(view as never);
+    // staticFile: false keeps paths with a dot (/v1/pix/jwks.json); the generator drops them by default.
+    const generated = toOpenAPISchema(view as never, { staticFile: false });
+    // A plain JSON copy: no TypeBox symbols, and the route objects are never mutated.
+    const paths = JSON.parse(JSON.stringify(generated.paths)) as Record<string, Record<string, Operation>>;
+    const schemas: Record<string, unknown> = { ...generated.components.schemas };
+    finishOperations(paths, schemas);
     nameSecurity(paths as never, checkoutPath(deps.config.checkoutUrlBase));
     const doc = {
       openapi: "3.1.0",
       info: DOCUMENTATION.info,
+      // The public URL (COFRE_PUBLIC_URL), so generated samples carry a full URL.
+      servers: [{ url: deps.config.publicUrl }],
       tags: DOCUMENTATION.tags,
       paths,
-      components: { ...DOCUMENTATION.components, schemas: components.schemas },
+      components: { ...DOCUMENTATION.components, schemas },
     };
     cached = { routes: routes.length, doc };
     return doc;

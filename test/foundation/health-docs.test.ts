@@ -82,8 +82,9 @@ describe("reference", () => {
     expect(paths[SCALAR_ASSET_PATH]).toBeUndefined();
     const ping = paths["/v1/ping"].get;
     expect(ping.security).toEqual([{ apikey: [] }]);
-    const schema = ping.responses["200"].content["application/json"].schema;
-    expect(keys(schema.properties)).toEqual(["mode", "object"]);
+    const ref = ping.responses["200"].content["application/json"].schema.$ref;
+    expect(ref).toBe("#/components/schemas/Ping");
+    expect(keys(r.body.components.schemas.Ping.properties)).toEqual(["mode", "object"]);
     expect(r.body.components.securitySchemes.apikey).toMatchObject({ type: "apiKey", in: "header", name: "apikey" });
   });
 

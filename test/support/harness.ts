@@ -1,6 +1,8 @@
 /**
  * Test harness: an isolated in-memory Cofre per call (own database, ManualClock, silent logs),
- * with seeded accounts and keys and a small `call` helper over `app.handle`.
+ * with seeded accounts and keys and a small `call` helper over `app.handle`. Every answer `call`
+ * gets is checked against the served OpenAPI document (test/support/openapi-check.ts): an
+ * undocumented status, content type or field fails the test that saw it.
  */
 import { createDeps, type Deps } from "../../src/deps";
 import { createApp, type App } from "../../src/app";
@@ -12,6 +14,8 @@ import { newId, rawId } from "../../src/lib/ids";
 import { randomBase64Url, randomHex, sha256Hex } from "../../src/lib/crypto";
 import { EVENT_CATALOG } from "../../src/domain/events/catalog";
 import { configureWebhookRuntime, webhookRuntime } from "../../src/domain/webhooks/runtime";
+import { OPENAPI_PATH } from "../../src/http/docs";
+import { checkerFor, type DocChecker, type OpenApiDoc } from "./openapi-check";
 
 export interface Harness {
   deps: Deps;
@@ -77,6 +81,16 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
     config: { logLevel: "silent", publicUrl: "http://localhost:3000", checkoutUrlBase: "http://localhost:3000/c", ...config },
   });
   const app = createApp(deps);
+  // The document depends only on these settings: harnesses that share them share one checker.
+  const docKey = JSON.stringify([deps.config.checkoutUrlBase, !!deps.config.operatorToken, !!deps.config.testClock]);
+  const docChecker = () => {
+    let c = checkers.get(docKey);
+    if (!c) {
+      c = app.handle(new Request(`http://localhost${OPENAPI_PATH}`)).then(async (res) => checkerFor((await res.json()) as OpenApiDoc));
+      checkers.set(docKey, c);
+    }
+    return c;
+  };
 
   const call: Harness["call"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -93,6 +107,8 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
     try {
       parsed = JSON.parse(text);
     } catch {}
+    const problems = (await docChecker()).problems({ method, path, status: res.status, contentType: res.headers.get("content-type"), body: parsed, text });
+    if (problems.length) throw new Error(`The answer does not match the OpenAPI document:\n${problems.join("\n")}`);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 
@@ -149,5 +165,8 @@ function subscribeAll(deps: Deps, accountId: string, now: number): void {
     lookup: (host) => (host === new URL(OUTBOX_SINK_URL).hostname ? Promise.resolve([{ address: "93.184.216.34", family: 4 }]) : realLookup(host)),
   });
 }
+/** Document checkers by the settings the served document depends on. */
+const checkers = new Map<string, Promise<DocChecker>>();
+
 /** Harnesses whose webhook runtime already answers the sink. */
 const sinks = new WeakSet<Deps>();

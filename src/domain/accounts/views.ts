@@ -1,13 +1,44 @@
-/** Allowlist serializers of accounts and members (never a password hash). */
+/** Allowlist serializers of accounts and members (never a password hash), with their response schemas. */
 import type { AccountSettings } from "./settings";
 import type { AccountRow, UserRow } from "./repo";
+import { Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
+import { ROLES, type Role } from "./roles";
+
+/** Operator-controlled settings (extensions.md "Operator API"); also the PATCH response of the operator route. */
+export const AccountSettingsSchema = View("AccountSettings", {
+  payer_lock_enabled: Type.Boolean(),
+  default_expires_in: Type.Integer({ minimum: 60, maximum: 86400, description: "Seconds." }),
+  pix_fee_bps: Type.Integer({ minimum: 0, maximum: 10000, description: "Basis points of the amount." }),
+  pix_fee_fixed: Type.Integer({ minimum: 0, description: "Centavos." }),
+  settlement_delay_seconds: Type.Integer({ minimum: 0, description: "Seconds." }),
+  customer_velocity_max: Nullable(Type.Integer({ minimum: 0 })),
+  account_velocity_max: Nullable(Type.Integer({ minimum: 0 })),
+  velocity_window_seconds: Type.Integer({ minimum: 1, description: "Seconds." }),
+  legal_name: Nullable(Type.String({ maxLength: 200, description: "Razão social printed on receipts and boletos." })),
+  tax_id: Nullable(Type.String({ description: "CNPJ or CPF without punctuation, printed on receipts and as the boleto's beneficiário." })),
+});
+// Compile-time tie, both directions: the settings type and its schema describe the same keys.
+const _settings: Static<typeof AccountSettingsSchema> = {} as AccountSettings;
+const _schema: AccountSettings = {} as Static<typeof AccountSettingsSchema>;
+void [_settings, _schema];
+
+/** GET /v1/account. */
+export const AccountSchema = View("Account", {
+  id: Type.String({ examples: ["acct_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
+  name: Type.String(),
+  role: OneOf(ROLES, { description: "The caller's role." }),
+  settings: AccountSettingsSchema,
+});
+
+/** POST /v1/account/members (201). */
+export const MemberSchema = View("Member", { id: Type.String(), email: Type.String(), role: OneOf(ROLES) });
 
 /** GET /v1/account: `{id, name, role, settings}`; `role` is the caller's. */
-export function accountView(account: AccountRow, role: string, settings: AccountSettings) {
-  return { id: account.id, name: account.name, role, settings };
+export function accountView(account: AccountRow, role: string, settings: AccountSettings): Static<typeof AccountSchema> {
+  return { id: account.id, name: account.name, role: role as Role, settings };
 }
 
 /** POST /v1/account/members: `{id, email, role}`. */
-export function memberView(user: UserRow) {
-  return { id: user.id, email: user.email, role: user.role };
+export function memberView(user: UserRow): Static<typeof MemberSchema> {
+  return { id: user.id, email: user.email, role: user.role as Role };
 }

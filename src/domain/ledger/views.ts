@@ -6,6 +6,40 @@ import { iso } from "../../lib/clock";
 import type { DbOrTx } from "../../db/client";
 import { getBalance, listCurrencies } from "./balances";
 import type { Balance } from "./index";
+import { Currency, DateTime, Money, Nullable, Type, View, type Static } from "../../lib/view-schema";
+
+/** `{currency, available, pending, total}` of one currency (minor units). */
+export const BalanceItemSchema = View("BalanceItem", { currency: Currency(), available: Money(), pending: Money(), total: Money() });
+
+/** GET /v1/wallets/balance without `currency`: the primary currency flat, plus every currency. */
+export const FullBalanceSchema = View("Balance", {
+  available: Money({ description: "Withdrawable now (minor units)." }),
+  pending: Money({ description: "Paid but not yet released (minor units)." }),
+  total: Money(),
+  retained: Money({ description: "Held by open MED cases (minor units)." }),
+  currency: Type.Literal("BRL"),
+  next_release_at: Nullable(DateTime()),
+  next_release_amount: Nullable(Money()),
+  balances: Type.Array(BalanceItemSchema),
+  primary: BalanceItemSchema,
+});
+
+/** GET /v1/wallets/balance?currency=XXX: one currency, flat. */
+export const FlatBalanceSchema = View("CurrencyBalance", {
+  available: Money(),
+  pending: Money(),
+  currency: Currency(),
+  next_release_at: Nullable(DateTime()),
+  next_release_amount: Nullable(Money()),
+});
+
+/** One OPERATIONAL wallet of GET /v1/wallets. */
+export const WalletSchema = View("Wallet", {
+  currency: Currency(),
+  walletType: Type.Literal("OPERATIONAL"),
+  balance: Money({ description: "Available (minor units)." }),
+  pendingBalance: Money(),
+});
 
 /** The primary currency of every account (interface.md: default BRL). */
 export const PRIMARY_CURRENCY = "BRL";
@@ -36,7 +70,7 @@ export function walletCurrency(db: DbOrTx, accountId: string, livemode: boolean,
 }
 
 /** `{currency, available, pending, total}` of one currency. */
-export function balanceItem(currency: string, b: Balance) {
+export function balanceItem(currency: string, b: Balance): Static<typeof BalanceItemSchema> {
   return { currency, available: b.available, pending: b.pending, total: b.available + b.pending };
 }
 
@@ -46,7 +80,7 @@ function currenciesOf(db: DbOrTx, accountId: string, livemode: boolean): string[
 }
 
 /** Full shape of GET /v1/wallets/balance (no `currency` query). */
-export function fullBalanceView(db: DbOrTx, accountId: string, livemode: boolean) {
+export function fullBalanceView(db: DbOrTx, accountId: string, livemode: boolean): Static<typeof FullBalanceSchema> {
   const items = currenciesOf(db, accountId, livemode).map((c) => ({ c, b: getBalance(db, accountId, livemode, c) }));
   const { b: p } = items[0]!;
   const primary = balanceItem(PRIMARY_CURRENCY, p);
@@ -55,7 +89,7 @@ export function fullBalanceView(db: DbOrTx, accountId: string, livemode: boolean
     pending: p.pending,
     total: p.available + p.pending,
     retained: p.retained,
-    currency: PRIMARY_CURRENCY,
+    currency: "BRL",
     next_release_at: p.nextReleaseAt === null ? null : iso(p.nextReleaseAt),
     next_release_amount: p.nextReleaseAmount,
     balances: items.map(({ c, b }) => balanceItem(c, b)),
@@ -64,7 +98,7 @@ export function fullBalanceView(db: DbOrTx, accountId: string, livemode: boolean
 }
 
 /** Flat single-currency shape of GET /v1/wallets/balance?currency=XXX. */
-export function flatBalanceView(db: DbOrTx, accountId: string, livemode: boolean, currency: string) {
+export function flatBalanceView(db: DbOrTx, accountId: string, livemode: boolean, currency: string): Static<typeof FlatBalanceSchema> {
   const b = getBalance(db, accountId, livemode, currency);
   return {
     available: b.available,
@@ -76,9 +110,9 @@ export function flatBalanceView(db: DbOrTx, accountId: string, livemode: boolean
 }
 
 /** GET /v1/wallets: one OPERATIONAL wallet per currency (primary first). */
-export function walletListView(db: DbOrTx, accountId: string, livemode: boolean) {
+export function walletListView(db: DbOrTx, accountId: string, livemode: boolean): Static<typeof WalletSchema>[] {
   return currenciesOf(db, accountId, livemode).map((currency) => {
     const b = getBalance(db, accountId, livemode, currency);
-    return { currency, walletType: "OPERATIONAL", balance: b.available, pendingBalance: b.pending };
+    return { currency, walletType: "OPERATIONAL" as const, balance: b.available, pendingBalance: b.pending };
   });
 }

@@ -10,40 +10,59 @@ import { iso } from "../../lib/clock";
 import { qrDataUrl } from "../../pix/qr";
 import type { TransactionRow } from "../../providers/types";
 import { checkoutUrl, rowMetadata } from "../charges/views";
+import { PAYMENT_METHODS, TRANSACTION_STATUSES, type PaymentMethod, type TransactionStatus } from "../charges/model";
+import { Currency, DateTime, JsonObject, Money, Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
 
-export interface TransactionCreateShape {
-  id: string;
-  status: string;
-  amount: number;
-  currency: string;
-  paymentMethods: string[];
-  customerName: string | null;
-  customerDocument: string | null;
-  customerEmail: string | null;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-}
+const transactionCreateFields = {
+  id: Type.String({ description: "Raw transaction id (32 hex).", examples: ["0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
+  status: OneOf(TRANSACTION_STATUSES),
+  amount: Money(),
+  currency: Currency(),
+  paymentMethods: Type.Array(OneOf(PAYMENT_METHODS)),
+  customerName: Nullable(Type.String({ examples: ["Fulano de Tal"] })),
+  customerDocument: Nullable(Type.String()),
+  customerEmail: Nullable(Type.String({ examples: ["fulano@example.com"] })),
+  metadata: JsonObject(),
+  createdAt: DateTime(),
+};
 
-export interface TransactionGetShape extends TransactionCreateShape {
-  paidWith: string | null;
-  pixQrCode: string | null;
-  pixCopyPaste: string | null;
-  pixExpiresAt: string | null;
-  cardRedirectUrl: string | null;
-  mbEntity: string | null;
-  mbReference: string | null;
-  mbExpiresAt: string | null;
-  boletoBarcode: string | null;
-  boletoLine: string | null;
-  boletoPdfUrl: string | null;
-  boletoExpiresAt: string | null;
-  cryptoAddress: string | null;
-  cryptoAmount: string | null;
-  cryptoNetwork: string | null;
-  cryptoCurrency: string | null;
-  platformFee: number | null;
-  paidAt: string | null;
-}
+/** 201 of POST /v1/payments (interface.md "Transaction", create shape). */
+export const TransactionCreateSchema = View("TransactionCreated", transactionCreateFields);
+export type TransactionCreateShape = Static<typeof TransactionCreateSchema>;
+
+const str0 = (description?: string) => Nullable(Type.String(description ? { description } : {}));
+
+/** Get shape: GET /v1/payments/{id}, list items, cancel. Method fields are null when not applicable. */
+export const TransactionSchema = View("Transaction", {
+  ...transactionCreateFields,
+  paidWith: Nullable(OneOf(PAYMENT_METHODS)),
+  pixQrCode: Nullable(Type.String({ description: "data:image/png;base64 QR of the BR Code.", examples: ["data:image/png;base64,iVBORw0KGgo="] })),
+  pixCopyPaste: Nullable(Type.String({ description: "Pix copia e cola.", examples: ["00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***630464E4"] })),
+  pixExpiresAt: Nullable(DateTime()),
+  cardRedirectUrl: str0("Hosted checkout link for the card form."),
+  mbEntity: str0("Multibanco entity (5 digits)."),
+  mbReference: str0("Multibanco reference (9 digits)."),
+  mbExpiresAt: str0(),
+  boletoBarcode: str0("44 digits."),
+  boletoLine: str0("47 digits."),
+  boletoPdfUrl: str0(),
+  boletoExpiresAt: str0(),
+  cryptoAddress: str0(),
+  cryptoAmount: str0("Decimal string in the crypto currency."),
+  cryptoNetwork: str0(),
+  cryptoCurrency: str0(),
+  platformFee: Nullable(Money()),
+  paidAt: Nullable(DateTime()),
+});
+export type TransactionGetShape = Static<typeof TransactionSchema>;
+
+/** GET /v1/payments: an offset page. */
+export const TransactionListSchema = View("TransactionList", {
+  data: Type.Array(TransactionSchema),
+  total: Type.Integer({ minimum: 0 }),
+  page: Type.Integer({ minimum: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100 }),
+});
 
 /** Offered methods of a row (`payment_methods` JSON array). */
 export function offeredMethods(row: Pick<TransactionRow, "paymentMethods">): string[] {
@@ -74,10 +93,10 @@ export function boletoPdfUrl(config: Pick<Config, "publicUrl">, rawId: string): 
 export function toTransactionCreate(row: TransactionRow): TransactionCreateShape {
   return {
     id: row.id,
-    status: row.status,
+    status: row.status as TransactionStatus,
     amount: row.amount,
     currency: row.currency,
-    paymentMethods: offeredMethods(row),
+    paymentMethods: offeredMethods(row) as PaymentMethod[],
     customerName: row.customerName ?? null,
     customerDocument: row.customerDocument ?? null,
     customerEmail: row.customerEmail ?? null,
@@ -98,7 +117,7 @@ export async function toTransaction(row: TransactionRow, config: Pick<Config, "p
   const pix = offered.has("PIX") && row.pixBrCode ? row.pixBrCode : null;
   return {
     ...toTransactionCreate(row),
-    paidWith: row.paidWith ?? null,
+    paidWith: (row.paidWith as PaymentMethod | null) ?? null,
     pixQrCode: pix ? await qrDataUrl(pix) : null,
     pixCopyPaste: pix,
     pixExpiresAt: pix && row.expiresAt !== null ? iso(row.expiresAt) : null,

@@ -8,10 +8,12 @@ import { accountView, memberView } from "../../../domain/accounts/views";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { notFound } from "../../errors";
 import { Str, StrictObject } from "../../schemas";
+import { AccountSchema, MemberSchema } from "../../../domain/accounts/views";
+import { BODY_ERRORS, op } from "../../openapi";
 
 const MemberBody = StrictObject({
   email: Str({ minLength: 1, maxLength: 320 }),
-  password: Str({ minLength: 8, maxLength: 256 }),
+  password: Str({ minLength: 8, maxLength: 256, description: "8-256 characters." }),
   role: t.Union([t.Literal("OWNER"), t.Literal("ADMIN"), t.Literal("DEVELOPER"), t.Literal("VIEWER")]),
 });
 
@@ -23,7 +25,7 @@ export function accountRoutes(deps: Deps) {
       if (!account) throw notFound("account");
       return accountView(account, session.role, settingsOf(account));
     },
-    { detail: { tags: ["account"], security: [{ bearer: [] }], summary: "The caller's account: `{id, name, role, settings}`" } },
+    { detail: op({ tags: ["account"], security: "bearer", summary: "The caller's account: `{id, name, role, settings}`", ok: { 200: AccountSchema }, errors: [401, 404] }) },
   );
   const manage = new Elysia().use(bearerAuth(deps, { manage: true })).post(
     "/v1/account/members",
@@ -34,12 +36,15 @@ export function accountRoutes(deps: Deps) {
     },
     {
       body: MemberBody,
-      detail: {
+      detail: op({
         tags: ["account"],
-        security: [{ bearer: [] }],
+        security: "bearer",
         summary: "Add a member (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
         description: "201 `{id, email, role}`; an email already in use -> 409 `email_taken`. Only an OWNER may add an OWNER.",
-      },
+        ok: { 201: MemberSchema },
+        errors: [...BODY_ERRORS, 401, 403, 409],
+        requestExample: { email: "dev@example.com", password: "a long passphrase", role: "DEVELOPER" },
+      }),
     },
   );
   return new Elysia().use(read).use(manage);

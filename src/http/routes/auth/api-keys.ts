@@ -4,15 +4,17 @@ import type { Deps } from "../../../deps";
 import { issueKey, LABEL_MAX, listKeys, revokeKey, rotateKey } from "../../../domain/api-keys/service";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictBool, StrictObject, Type } from "../../schemas";
+import { ApiKeyListSchema, IssuedKeySchema, KeyRevokedSchema } from "../../../domain/api-keys/views";
+import { BODY_ERRORS, op } from "../../openapi";
 
 /** The 64-character limit is checked by the service in characters (code points), not UTF-16 units. */
 const Label = () => Str({ description: `At most ${LABEL_MAX} characters.` });
-const IssueBody = StrictObject({ label: Type.Optional(Label()), test: Type.Optional(StrictBool()) });
+const IssueBody = StrictObject({ label: Type.Optional(Label()), test: Type.Optional(StrictBool({ description: "true -> an ak_test_ key; default live." })) });
 const RotateBody = StrictObject({ label: Type.Optional(Label()) });
 
 export function apiKeyRoutes(deps: Deps) {
   const read = new Elysia().use(bearerAuth(deps)).get("/v1/api-keys", ({ session }) => listKeys(deps.db, session), {
-    detail: { tags: ["api-keys"], security: [{ bearer: [] }], summary: "List the account's active keys (no cleartext) and `access.canManage`" },
+    detail: op({ tags: ["api-keys"], security: "bearer", summary: "List the account's active keys (no cleartext) and `access.canManage`", ok: { 200: ApiKeyListSchema }, errors: [401] }),
   });
   const manage = new Elysia()
     .use(bearerAuth(deps, { manage: true }))
@@ -25,11 +27,14 @@ export function apiKeyRoutes(deps: Deps) {
       },
       {
         body: IssueBody,
-        detail: {
+        detail: op({
           tags: ["api-keys"],
-          security: [{ bearer: [] }],
+          security: "bearer",
           summary: "Issue a key (`test: true` -> ak_test_); the cleartext is returned exactly once",
-        },
+          ok: { 201: IssuedKeySchema },
+          errors: [...BODY_ERRORS, 401, 403],
+          requestExample: { label: "backend", test: true },
+        }),
       },
     )
     .post(
@@ -42,16 +47,19 @@ export function apiKeyRoutes(deps: Deps) {
       {
         params: t.Object({ id: t.String() }),
         body: RotateBody,
-        detail: {
+        detail: op({
           tags: ["api-keys"],
-          security: [{ bearer: [] }],
+          security: "bearer",
           summary: "Rotate: atomically revoke the key and issue its successor (same mode; same label unless sent)",
-        },
+          ok: { 201: IssuedKeySchema },
+          errors: [...BODY_ERRORS, 401, 403, 404],
+          requestExample: { label: "backend" },
+        }),
       },
     )
     .delete("/v1/api-keys/:id", ({ session, params }) => revokeKey(deps.db, deps.clock, session, params.id), {
       params: t.Object({ id: t.String() }),
-      detail: { tags: ["api-keys"], security: [{ bearer: [] }], summary: "Revoke a key permanently: `{revoked: true}`" },
+      detail: op({ tags: ["api-keys"], security: "bearer", summary: "Revoke a key permanently: `{revoked: true}`", ok: { 200: KeyRevokedSchema }, errors: [401, 403, 404] }),
     });
   return new Elysia().use(read).use(manage);
 }

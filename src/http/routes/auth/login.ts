@@ -5,6 +5,18 @@ import { login, logout } from "../../../domain/auth/service";
 import { warmDummyHash } from "../../../domain/auth/passwords";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictObject } from "../../schemas";
+import { OneOf, Type, View } from "../../../lib/view-schema";
+import { ROLES } from "../../../domain/accounts/roles";
+import { BODY_ERRORS, op } from "../../openapi";
+
+/** 200 of POST /v1/auth/login. */
+const LoginSchema = View("LoginToken", {
+  access_token: Type.String({ description: "JWT; send as `Authorization: Bearer <access_token>`." }),
+  token_type: Type.Literal("Bearer"),
+  expires_in: Type.Integer({ description: "Seconds." }),
+  account_id: Type.String(),
+  role: OneOf(ROLES),
+});
 
 const LoginBody = StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) });
 
@@ -25,12 +37,16 @@ export function loginRoutes(deps: Deps) {
       login(deps.db, deps.clock, { email: body.email, password: body.password, address: clientAddress(server as never, request) }),
     {
       body: LoginBody,
-      detail: {
+      detail: op({
         tags: ["auth"],
         summary: "Log in to the dashboard",
         description:
           "Returns `{access_token, token_type: \"Bearer\", expires_in, account_id, role}`. A wrong email or password -> 401 `invalid_credentials` (same answer for both). Attempts are limited per email and per client address (429 `rate_limited` with Retry-After).",
-      },
+        security: "none",
+        ok: { 200: LoginSchema },
+        errors: [...BODY_ERRORS, 401, 429],
+        requestExample: { email: "owner@example.com", password: "correct horse battery staple" },
+      }),
     },
   );
   const authed = new Elysia().use(bearerAuth(deps)).post(
@@ -39,7 +55,7 @@ export function loginRoutes(deps: Deps) {
       logout(deps.db, deps.clock, session.jti);
       set.status = 204;
     },
-    { detail: { tags: ["auth"], security: [{ bearer: [] }], summary: "Log out: the token stops working at once (204)" } },
+    { detail: op({ tags: ["auth"], security: "bearer", summary: "Log out: the token stops working at once (204)", ok: { 204: { empty: "Logged out." } }, errors: [401] }) },
   );
   return new Elysia().use(open).use(authed);
 }

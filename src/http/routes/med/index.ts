@@ -12,11 +12,13 @@ import { listCases, parseCaseListQuery } from "../../../domain/med/list";
 import { completeUpload, listEvidence, requestUpload } from "../../../domain/med/evidence";
 import { toPublicCase } from "../../../domain/med/views";
 import { evidenceUrlRoutes } from "./uploads";
+import { MedCaseListSchema, MedCaseSchema, MedEvidenceListSchema, MedEvidenceSchema, UploadRequestSchema } from "../../../domain/med/views";
+import { AUTH_ERRORS, BODY_ERRORS, op, type Answer, type QueryParam } from "../../openapi";
 
 const AppealBody = StrictObject({ reason: Type.String({ description: "5-2000 characters" }) });
 const EvidenceBody = StrictObject({
-  file_name: Type.String({ description: "1-255 characters" }),
-  file_size: Type.Integer({ description: "Exact size in bytes, at most 10 MB" }),
+  file_name: Type.String({ description: "1-255 characters, no slashes or control characters" }),
+  file_size: Type.Integer({ description: "Exact size in bytes, 1 to 10485760 (10 MB)" }),
   mime_type: Type.String({ description: "image/png, image/jpeg, image/webp, image/gif or application/pdf" }),
 });
 
@@ -44,23 +46,43 @@ function queryOf(request: Request): Map<string, string[]> {
   return map;
 }
 
+const LIST_QUERY: QueryParam[] = [
+  { name: "limit", description: "1-100, default 25.", schema: { type: "integer", minimum: 1, maximum: 100 } },
+  { name: "starting_after", description: "A med_ id of one of your cases." },
+  { name: "status", description: "open, appealed, accepted, rejected, closed." },
+  { name: "type", description: "med, chargeback, dispute, fraud." },
+  { name: "charge_id", description: "A ch_ id." },
+  { name: "created_after", description: "ISO 8601, exclusive." },
+  { name: "created_before", description: "ISO 8601, exclusive." },
+];
+
 function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
-  const doc = (summary: string, description?: string) => ({
-    detail: { tags: ["med"], summary: alias ? `${summary} (alias of /v1/med/cases)` : summary, ...(description ? { description } : {}) },
+  /** `errors` beyond the apikey ones; `body`: the route takes a JSON body. */
+  const doc = (summary: string, ok: Record<number, Answer>, errors: number[], extra: { description?: string; body?: unknown; query?: QueryParam[] } = {}) => ({
+    detail: op({
+      tags: ["med"],
+      summary: alias ? `${summary} (alias of /v1/med/cases)` : summary,
+      ...(extra.description ? { description: extra.description } : {}),
+      security: "apikey",
+      ok,
+      errors: [...AUTH_ERRORS.apikey, ...errors, ...(extra.body !== undefined ? BODY_ERRORS : [])],
+      ...(extra.body !== undefined && extra.body !== null ? { requestExample: extra.body } : {}),
+      ...(extra.query ? { query: extra.query } : {}),
+    }),
   });
   return new Elysia({ prefix })
     .use(apiKeyAuth(deps))
-    .get("", ({ auth, request }) => listCases(deps, auth, parseCaseListQuery(queryOf(request))), doc("List MED cases (cursor pagination, newest first)", LIST_DOC))
-    .get("/:id", ({ auth, params }) => toPublicCase(getCase(deps, auth, params.id)), doc("Retrieve a MED case"))
+    .get("", ({ auth, request }) => listCases(deps, auth, parseCaseListQuery(queryOf(request))), doc("List MED cases (cursor pagination, newest first)", { 200: MedCaseListSchema }, [400], { description: LIST_DOC, query: LIST_QUERY }))
+    .get("/:id", ({ auth, params }) => toPublicCase(getCase(deps, auth, params.id)), doc("Retrieve a MED case", { 200: MedCaseSchema }, [404]))
     .post("/:id/appeal", ({ auth, params, body }) => toPublicCase(appealCase(deps, auth, params.id, body.reason)), {
       body: AppealBody,
-      ...doc("Appeal an open MED case"),
+      ...doc("Appeal an open MED case", { 200: MedCaseSchema }, [404], { body: { reason: "The customer received the goods; tracking code attached as evidence." } }),
     })
     .post("/:id/accept", ({ auth, params }) => toPublicCase(acceptCase(deps, auth, params.id)), {
       body: NoBody,
-      ...doc("Accept an open MED case (final, money_outcome lost)", "No body (a field sent is 400)."),
+      ...doc("Accept an open MED case (final, money_outcome lost)", { 200: MedCaseSchema }, [404], { description: "No body (a field sent is 400).", body: null }),
     })
-    .get("/:id/evidence", ({ auth, params }) => listEvidence(deps, auth, params.id), doc("List confirmed evidence, newest first"))
+    .get("/:id/evidence", ({ auth, params }) => listEvidence(deps, auth, params.id), doc("List confirmed evidence, newest first", { 200: MedEvidenceListSchema }, [404]))
     .post(
       "/:id/evidence",
       ({ auth, params, body, set }) => {
@@ -70,12 +92,14 @@ function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
       },
       {
         body: EvidenceBody,
-        ...doc("Evidence step 1: request a signed upload URL"),
+        ...doc("Evidence step 1: request a signed upload URL", { 201: UploadRequestSchema }, [404, 503], {
+          body: { file_name: "tracking.pdf", file_size: 48213, mime_type: "application/pdf" },
+        }),
       },
     )
     .post(
       "/:id/evidence/:evidence_id/complete",
       ({ auth, params }) => completeUpload(deps, auth, params.id, params.evidence_id),
-      { body: NoBody, ...doc("Evidence step 3: confirm the uploaded file", "No body (a field sent is 400).") },
+      { body: NoBody, ...doc("Evidence step 3: confirm the uploaded file", { 200: MedEvidenceSchema }, [404, 409, 503], { description: "No body (a field sent is 400).", body: null }) },
     );
 }

@@ -8,6 +8,13 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { ApiError } from "../../errors";
 import { EVIDENCE_URL_PATH, receiveUpload, viewEvidence } from "../../../domain/med/evidence";
+import { UploadReceiptSchema } from "../../../domain/med/views";
+import { op } from "../../openapi";
+
+const signed = [
+  { name: "expires", description: "From the signed URL (unix seconds).", required: true },
+  { name: "signature", description: "From the signed URL.", required: true },
+];
 
 export function evidenceUrlRoutes(deps: Deps) {
   return new Elysia()
@@ -27,7 +34,18 @@ export function evidenceUrlRoutes(deps: Deps) {
           bytes,
         });
       },
-      { parse: "arrayBuffer", detail: { tags: ["med"], summary: "Evidence step 2: PUT the file bytes to the signed upload_url" } },
+      {
+        parse: "arrayBuffer",
+        detail: op({
+          tags: ["med"],
+          summary: "Evidence step 2: PUT the file bytes to the signed upload_url",
+          description: "Raw bytes (not JSON) with the Content-Type and Content-Length of `upload_headers`; up to 10 MB. No apikey/Authorization (400): the URL's signature is the credential.",
+          security: "none",
+          ok: { 200: UploadReceiptSchema },
+          errors: [400, 403, 409, 413, 415, 503],
+          query: signed,
+        }),
+      },
     )
     .get(
       `${EVIDENCE_URL_PATH}/:id/view`,
@@ -45,6 +63,15 @@ export function evidenceUrlRoutes(deps: Deps) {
           },
         });
       },
-      { detail: { tags: ["med"], summary: "Download a confirmed evidence file (signed view_url, 5 minutes)" } },
+      {
+        detail: op({
+          tags: ["med"],
+          summary: "Download a confirmed evidence file (signed view_url, 5 minutes)",
+          security: "none",
+          ok: { 200: { content: "application/octet-stream", description: "The file, with its own Content-Type (image/png, image/jpeg, image/webp, image/gif or application/pdf)." } },
+          errors: [403, 404],
+          query: signed,
+        }),
+      },
     );
 }

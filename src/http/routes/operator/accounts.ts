@@ -5,23 +5,25 @@ import { updateAccountSettings } from "../../../domain/accounts/settings";
 import { operatorAuth } from "../../plugins/operator-auth";
 import { notFound } from "../../errors";
 import { StrictBool, StrictInt, StrictObject, Str, Type } from "../../schemas";
+import { AccountSettingsSchema } from "../../../domain/accounts/views";
+import { BODY_ERRORS, op } from "../../openapi";
 
 /** 100 years in seconds: upper bound of the duration settings. */
 const MAX_SECONDS = 3_153_600_000;
-const VelocityMax = () => Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()]);
+const VelocityMax = () => Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()], { description: "Charges per velocity window; null = no limit." });
 
 /** Every field optional; ranges of extensions.md "Operator API". */
 const SettingsPatch = StrictObject({
   payer_lock_enabled: Type.Optional(StrictBool()),
-  default_expires_in: Type.Optional(StrictInt({ minimum: 60, maximum: 86400 })),
-  pix_fee_bps: Type.Optional(StrictInt({ minimum: 0, maximum: 10000 })),
-  pix_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000 })),
-  settlement_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: MAX_SECONDS })),
+  default_expires_in: Type.Optional(StrictInt({ minimum: 60, maximum: 86400, description: "Seconds (60-86400)." })),
+  pix_fee_bps: Type.Optional(StrictInt({ minimum: 0, maximum: 10000, description: "Basis points of the amount." })),
+  pix_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000, description: "Centavos." })),
+  settlement_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: MAX_SECONDS, description: "Seconds a paid amount stays pending." })),
   customer_velocity_max: Type.Optional(VelocityMax()),
   account_velocity_max: Type.Optional(VelocityMax()),
-  velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS })),
-  legal_name: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 200 }), Type.Null()])),
-  tax_id: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 32 }), Type.Null()])),
+  velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS, description: "Seconds." })),
+  legal_name: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 200 }), Type.Null()], { description: "Razão social printed on receipts and boletos (1-200 characters); null clears it." })),
+  tax_id: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 32 }), Type.Null()], { description: "CNPJ (numeric or alphanumeric) or CPF, checksum-valid, stored without punctuation; null clears it." })),
 });
 
 export function operatorAccountRoutes(deps: Deps) {
@@ -35,13 +37,16 @@ export function operatorAccountRoutes(deps: Deps) {
     {
       params: t.Object({ account_id: t.String() }),
       body: SettingsPatch,
-      detail: {
+      detail: op({
         tags: ["operator"],
-        security: [{ operator: [] }],
+        security: "operator",
+        ok: { 200: AccountSettingsSchema },
+        errors: [...BODY_ERRORS, 401, 404],
+        requestExample: { payer_lock_enabled: true, default_expires_in: 1800 },
         summary: "Change an account's settings (operator token); every field optional",
         description:
           "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s. `legal_name` (razão social, up to 200 characters) and `tax_id` (CNPJ or CPF, checksum-valid, stored without punctuation; otherwise 400 `invalid_tax_id`) are printed on receipts and boletos; null clears them.",
-      },
+      }),
     },
   );
 }

@@ -9,6 +9,8 @@ import { operatorAuth } from "../../plugins/operator-auth";
 import { resolveCase } from "../../../domain/med/service";
 import { toPublicCase } from "../../../domain/med/views";
 import { RulingBody } from "../test-helpers/med";
+import { MedCaseSchema } from "../../../domain/med/views";
+import { BODY_ERRORS, op } from "../../openapi";
 
 export function operatorMedRoutes(deps: Deps) {
   if (!deps.config.operatorToken) return new Elysia();
@@ -16,6 +18,13 @@ export function operatorMedRoutes(deps: Deps) {
     .use(operatorAuth(deps))
     .post("/v1/operator/med/cases/:id/resolve", ({ params, body }) => toPublicCase(resolveCase(deps, null, params.id, body.outcome)), {
       body: RulingBody,
-      detail: { tags: ["operator"], security: [{ operator: [] }], summary: "Rule on a MED case (operations review)" },
+      detail: op({
+        tags: ["operator"],
+        security: "operator",
+        summary: "Rule on a MED case (operations review)",
+        ok: { 200: MedCaseSchema },
+        errors: [...BODY_ERRORS, 401, 404],
+        requestExample: { outcome: "merchant_favor" },
+      }),
     });
 }

@@ -9,7 +9,9 @@
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
-import { PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
+import { CHARGE_STATUSES, PUBLIC_STATUS, TRANSACTION_STATUSES, type TransactionStatus } from "../../../domain/charges/model";
+import { OneOf, View } from "../../../lib/view-schema";
+import { BODY_ERRORS, op } from "../../openapi";
 import { findById } from "../../../domain/charges/repo";
 import { simulatePayment } from "../../../domain/charges/sandbox";
 import { buildBoletoPdf } from "../../../domain/payments/boleto-pdf";
@@ -28,6 +30,12 @@ const PayBody = StrictObject({ method: t.Union([t.Literal("PIX"), t.Literal("MBW
 const RAW_ID = /^[0-9a-f]{32}$/;
 const tags = ["public"];
 
+/** Answer of the sandbox checkout POSTs: the public status and the transaction status. */
+export const CheckoutPaymentSchema = View("CheckoutPaymentResult", {
+  status: OneOf(CHARGE_STATUSES),
+  transactionStatus: OneOf(TRANSACTION_STATUSES),
+});
+
 export function paymentCheckoutRoutes(deps: Deps) {
   const base = checkoutPath(deps.config.checkoutUrlBase);
   const sandboxRow = (rawId: string) => {
@@ -35,7 +43,7 @@ export function paymentCheckoutRoutes(deps: Deps) {
     if (!row || row.livemode) throw notFound("checkout");
     return row;
   };
-  const answer = (status: string) => ({ status: PUBLIC_STATUS[status as TransactionStatus], transactionStatus: status });
+  const answer = (status: string) => ({ status: PUBLIC_STATUS[status as TransactionStatus], transactionStatus: status as TransactionStatus });
   return new Elysia()
     .get(
       "/v1/boletos/:file",
@@ -48,18 +56,30 @@ export function paymentCheckoutRoutes(deps: Deps) {
           headers: { "content-type": "application/pdf", "content-disposition": `inline; filename="boleto-${row!.id}.pdf"`, "cache-control": "no-store" },
         });
       },
-      { detail: { tags, summary: "Boleto PDF (boletoPdfUrl)" } },
+      {
+        detail: op({
+          tags,
+          summary: "Boleto PDF (boletoPdfUrl)",
+          security: "none",
+          ok: { 200: { content: "application/pdf", description: "The boleto (inline)." } },
+          errors: [404],
+        }),
+      },
     )
     .post(
       `${base}/:raw_id/card`,
       ({ params, body }) => answer(payWithSandboxCard(deps, sandboxRow(params.raw_id), body.number).status),
       {
         body: CardBody,
-        detail: {
+        detail: op({
           tags,
           summary: "Sandbox only: the checkout's card form",
           description: "Test cards: 4242424242424242 approve; 4000000000000002 decline; 4000000000003220 3DS then approve; 4000000000003063 3DS then decline (PROCESSING for 3 s).",
-        },
+          security: "none",
+          ok: { 200: CheckoutPaymentSchema },
+          errors: [...BODY_ERRORS, 404],
+          requestExample: { number: "4242424242424242", expiry: "12/30", cvc: "123", name: "Fulano de Tal" },
+        }),
       },
     )
     .post(
@@ -67,7 +87,14 @@ export function paymentCheckoutRoutes(deps: Deps) {
       ({ params, body }) => answer(simulatePayment(deps, sandboxRow(params.raw_id), { method: body.method }).row.status),
       {
         body: PayBody,
-        detail: { tags, summary: "Sandbox only: simulate the payment of a non-card method from the checkout" },
+        detail: op({
+          tags,
+          summary: "Sandbox only: simulate the payment of a non-card method from the checkout",
+          security: "none",
+          ok: { 200: CheckoutPaymentSchema },
+          errors: [...BODY_ERRORS, 404],
+          requestExample: { method: "PIX" },
+        }),
       },
     );
 }

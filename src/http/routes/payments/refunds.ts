@@ -7,16 +7,18 @@ import { createRefund } from "../../../domain/payments/refunds";
 import { getPayment } from "../../../domain/payments/service";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { Amount, StrictBool, StrictObject, Str } from "../../schemas";
+import { RefundListSchema, RefundSchema as RefundView } from "../../../domain/payments/refund-views";
+import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 const tags = ["payments"];
 
 export const RefundSchema = StrictObject({
-  idempotencyKey: Str({ minLength: 8, maxLength: 128 }),
-  amount: t.Optional(Amount()),
+  idempotencyKey: Str({ minLength: 8, maxLength: 128, description: "Required: 8-128 characters; a replay returns the original refund." }),
+  amount: t.Optional(Amount({ description: "Minor units; default the whole remaining amount." })),
   reason: t.Optional(Str({ maxLength: 500 })),
-  strategy: t.Optional(t.Union([t.Literal("devolution"), t.Literal("cashout")])),
-  passFeeToTenant: t.Optional(StrictBool()),
-  destinationKey: t.Optional(Str({ minLength: 1, maxLength: 140 })),
+  strategy: t.Optional(t.Union([t.Literal("devolution"), t.Literal("cashout")], { description: "PIX only." })),
+  passFeeToTenant: t.Optional(StrictBool({ description: "PIX only: debit the Pix-out fee from the merchant." })),
+  destinationKey: t.Optional(Str({ minLength: 1, maxLength: 140, description: "PIX cashout only: the Pix key to pay." })),
 });
 
 export function refundRoutes(deps: Deps) {
@@ -31,12 +33,16 @@ export function refundRoutes(deps: Deps) {
       },
       {
         body: RefundSchema,
-        detail: {
+        detail: op({
+          security: "apikey",
+          ok: { 201: RefundView },
+          errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 404, 409],
+          requestExample: { idempotencyKey: "refund-1234-1", amount: 500, reason: "Customer request" },
           tags,
           summary: "Refund a settled transaction (full or partial)",
           description:
             "201: refund `{id, transactionId, amount, currency, status: PENDING, reason, createdAt}`; it advances PENDING -> IN_PROGRESS -> REFUNDED | FAILED (sandbox: every 2 s). The balance is debited now and restored on FAILED; the transaction becomes REFUNDED (`payment.refunded`) when fully refunded. Errors: 400 `charge_disputed`, `charge_not_refundable`, `refund_amount_exceeds_remaining`, `REFUND_NOT_SUPPORTED` (MBWAY, MULTIBANCO, BOLETO, CRYPTO), `insufficient_balance`; `strategy`/`passFeeToTenant`/`destinationKey` are PIX cashout options (400 elsewhere). `passFeeToTenant` debits the Pix-out fee (the account's Pix fee schedule) from the merchant.",
-        },
+        }),
       },
     )
     .get(
@@ -45,6 +51,15 @@ export function refundRoutes(deps: Deps) {
         const row = getPayment(deps, auth, params.id);
         return { data: listRefunds(deps.db, row.id).map(toRefund) };
       },
-      { detail: { tags, summary: "Refunds of a transaction, newest first", description: "200: `{data: [refund]}`." } },
+      {
+        detail: op({
+          tags,
+          summary: "Refunds of a transaction, newest first",
+          description: "200: `{data: [refund]}`.",
+          security: "apikey",
+          ok: { 200: RefundListSchema },
+          errors: [...AUTH_ERRORS.apikey, 404],
+        }),
+      },
     );
 }

@@ -9,6 +9,10 @@ import { MAX_DAYS, paymentMetrics, paymentStats } from "../../../domain/payments
 import { invalidParam } from "../../errors";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { intParam, onlyKnown } from "./query";
+import { PaymentMetricsSchema, PaymentStatsSchema } from "../../../domain/payments/schemas";
+import { AUTH_ERRORS, op } from "../../openapi";
+
+const Days = { name: "days", description: `São Paulo calendar days, today included: 1-${MAX_DAYS}, default 7.`, schema: { type: "integer", minimum: 1, maximum: MAX_DAYS } };
 
 const tags = ["payments"];
 
@@ -32,11 +36,15 @@ export function statsRoutes(deps: Deps) {
         return paymentStats(deps.db, auth.accountId, auth.livemode, deps.clock.nowMs(), days);
       },
       {
-        detail: {
+        detail: op({
+          security: "apikey",
+          ok: { 200: PaymentStatsSchema },
+          errors: [400, ...AUTH_ERRORS.apikey],
+          query: [Days],
           tags,
           summary: "Transaction statistics",
           description: `\`days\` default 7 (1-${MAX_DAYS}), São Paulo calendar days, today included; transactions counted on the day they were created. 200: \`totalTransactions\`, \`paidTransactions\` (paid at some point), \`todayTransactions\`, \`successRate\` (integer percent), \`volumeByCurrency[]\` {currency, volume, count} (paid), \`todayVolumeByCurrency\` {currency: amount}, \`dailyVolume[]\` {date, currencies} one point per day, oldest first, at most 366, \`methodBreakdown[]\` {method, volume, count} by the method that paid. Read from daily aggregates maintained with every status change: cost O(days), not O(transactions).`,
-        },
+        }),
       },
     )
     .get(
@@ -52,6 +60,16 @@ export function statsRoutes(deps: Deps) {
         }
         return paymentMetrics(deps.db, auth.accountId, auth.livemode, deps.clock.nowMs(), days, currency);
       },
-      { detail: { tags, summary: "Conversion funnel and volume metrics", description: METRICS_DESCRIPTION } },
+      {
+        detail: op({
+          tags,
+          summary: "Conversion funnel and volume metrics",
+          description: METRICS_DESCRIPTION,
+          security: "apikey",
+          ok: { 200: PaymentMetricsSchema },
+          errors: [400, ...AUTH_ERRORS.apikey],
+          query: [Days, { name: "currency", description: "3-8 letters or digits (case-insensitive); default all currencies." }],
+        }),
+      },
     );
 }

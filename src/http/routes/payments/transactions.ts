@@ -17,13 +17,17 @@ import { Amount, Metadata, StrictObject, Str } from "../../schemas";
 import { invalidParam } from "../../errors";
 import { acceptsExplicitly } from "../../accept";
 import { dateParam, enumParam, intParam, onlyKnown } from "./query";
+import { TransactionCreateSchema, TransactionListSchema, TransactionSchema } from "../../../domain/payments/views";
+import { ReceiptSchema, ResendSchema } from "../../../domain/payments/schemas";
+import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 const tags = ["payments"];
 const METHOD_NAMES = ["PIX", "CREDIT_CARD", "MBWAY", "MULTIBANCO", "BOLETO", "CRYPTO"];
+const A = AUTH_ERRORS.apikey;
 
 export const CreatePaymentSchema = StrictObject({
-  amount: Amount(),
-  currency: t.Optional(Str({ minLength: 3, maxLength: 8 })),
+  amount: Amount({ description: "Minor units of `currency` (centavos for BRL), integer 1 to 10^12." }),
+  currency: t.Optional(Str({ minLength: 3, maxLength: 8, description: "Default BRL; e.g. EUR (MBWAY, MULTIBANCO), USDT (CRYPTO)." })),
   paymentMethods: t.Array(Str({ maxLength: 32 }), { minItems: 1, maxItems: 6, description: METHOD_NAMES.join(" | ") }),
   customerId: t.Optional(Str({ maxLength: 200 })),
   customerName: t.Optional(Str({ maxLength: 200 })),
@@ -31,7 +35,7 @@ export const CreatePaymentSchema = StrictObject({
   customerEmail: t.Optional(Str({ maxLength: 254 })),
   metadata: t.Optional(Metadata()),
   webhookUrl: t.Optional(Str({ maxLength: 2048 })),
-  idempotencyKey: Str({ minLength: 8, maxLength: 128 }),
+  idempotencyKey: Str({ minLength: 8, maxLength: 128, description: "Required: 8-128 characters; a replay returns the original response." }),
 });
 
 export function transactionRoutes(deps: Deps) {
@@ -47,12 +51,16 @@ export function transactionRoutes(deps: Deps) {
       },
       {
         body: CreatePaymentSchema,
-        detail: {
+        detail: op({
           tags,
           summary: "Create a multi-method transaction",
           description:
             "201: the create shape (`id`, `status` WAITING_PAYMENT, `amount`, `currency`, `paymentMethods`, `customerName`, `customerDocument`, `customerEmail`, `metadata`, `createdAt`). `idempotencyKey` (body, 8-128 chars) is required; a replay returns the original response. Method fields appear on GET once finalised. A live key without a provider for a method gets 422 `unprocessable_entity`.",
-        },
+          security: "apikey",
+          ok: { 201: TransactionCreateSchema },
+          errors: [...BODY_ERRORS, ...A, 403, 409, 422, 503],
+          requestExample: { amount: 1500, currency: "BRL", paymentMethods: ["PIX", "CREDIT_CARD"], customerName: "Fulano de Tal", metadata: { order_id: "1234" }, idempotencyKey: "order-1234-payment" },
+        }),
       },
     )
     .get(
@@ -83,26 +91,48 @@ export function transactionRoutes(deps: Deps) {
         return { data: await Promise.all(rows.map(view)), total, page, limit };
       },
       {
-        detail: {
+        detail: op({
           tags,
           summary: "List transactions",
           description:
             "Query: `page` (default 1), `limit` (default 20, 1-100), `status` (transaction status), `startDate`/`endDate` (ISO 8601, inclusive bounds on `createdAt`; a bare date covers the whole UTC day), `sortBy` (a top-level field, default `createdAt`; nested or unknown fields -> 400), `sortOrder` (`asc`|`desc`, default `desc`). Unknown parameters -> 400. 200: `{data, total, page, limit}`.",
-        },
+          security: "apikey",
+          ok: { 200: TransactionListSchema },
+          errors: [400, ...A],
+          query: [
+            { name: "page", description: "Default 1.", schema: { type: "integer", minimum: 1 } },
+            { name: "limit", description: "1-100, default 20.", schema: { type: "integer", minimum: 1, maximum: 100 } },
+            { name: "status", description: "Transaction status.", schema: { type: "string", enum: [...TRANSACTION_STATUSES] } },
+            { name: "startDate", description: "ISO 8601 date or date-time (inclusive)." },
+            { name: "endDate", description: "ISO 8601 date or date-time (inclusive; a bare date covers the day)." },
+            { name: "sortBy", description: `One of ${Object.keys(SORTABLE).join(", ")}; default createdAt.` },
+            { name: "sortOrder", description: "asc or desc (default).", schema: { type: "string", enum: ["asc", "desc"] } },
+          ],
+        }),
       },
     )
     .get("/v1/payments/:id", ({ auth, params }) => view(getPayment(deps, auth, params.id)), {
-      detail: { tags, summary: "Retrieve a transaction (get shape; method fields null when not applicable)" },
+      detail: op({ tags, summary: "Retrieve a transaction (get shape; method fields null when not applicable)", security: "apikey", ok: { 200: TransactionSchema }, errors: [...A, 404] }),
     })
     .post("/v1/payments/:id/cancel", ({ auth, params }) => view(cancelPayment(deps, auth, params.id)), {
-      detail: {
+      detail: op({
         tags,
         summary: "Cancel a transaction",
         description: "Only WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED (`charge.failed`, `payment.failed`); otherwise 400 `charge_not_cancellable` (paid ones must be refunded; a Pix already received and held for review by the payer lock is not in flight and cannot be cancelled).",
-      },
+        security: "apikey",
+        ok: { 200: TransactionSchema },
+        errors: [...BODY_ERRORS, ...A, 404],
+      }),
     })
     .post("/v1/payments/:id/resend-webhook", ({ auth, params }) => resendWebhook(deps, auth, params.id), {
-      detail: { tags, summary: "Re-emit the current status as a fresh delivery", description: "200: `{resent: boolean, status: string}`." },
+      detail: op({
+        tags,
+        summary: "Re-emit the current status as a fresh delivery",
+        description: "200: `{resent: boolean, status: string}`.",
+        security: "apikey",
+        ok: { 200: ResendSchema },
+        errors: [...BODY_ERRORS, ...A, 404],
+      }),
     })
     .get(
       "/v1/payments/:id/receipt",
@@ -114,12 +144,15 @@ export function transactionRoutes(deps: Deps) {
         });
       },
       {
-        detail: {
+        detail: op({
           tags,
           summary: "PDF receipt of a transaction with a final outcome",
           description:
             "200: `{contentType: \"application/pdf\", base64}`; with `Accept: application/pdf` the PDF bytes themselves (`Content-Type: application/pdf`, `Content-Disposition: attachment; filename=\"<id>.pdf\"`). In Brazilian Portuguese (R$ 1.234,56, dd/mm/aaaa, São Paulo time); SANDBOX marking in test mode. Final outcomes: PAID, APPROVED, REFUNDED, REFUSED, CANCELLED, EXPIRED; otherwise 400 `receipt_not_available`.",
-        },
+          security: "apikey",
+          ok: { 200: [ReceiptSchema, { content: "application/pdf", description: "The receipt PDF (with `Accept: application/pdf`), sent as an attachment named `<id>.pdf`." }] },
+          errors: [400, ...A, 404],
+        }),
       },
     );
 }

@@ -19,6 +19,19 @@ import { PIX_LOCATION_PATH } from "../../../providers/sandbox/pix";
 import { checkoutAssetLinks, checkoutLinks } from "../../../web/checkout/links";
 import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/page";
 import { notFound } from "../../errors";
+import { CHARGE_STATUSES } from "../../../domain/charges/model";
+import { DateTime, Nullable, OneOf, Type, View } from "../../../lib/view-schema";
+import { BODY_ERRORS, op } from "../../openapi";
+
+/** GET {checkout}/<raw_id>/status: what the checkout page polls. */
+const CheckoutStatusSchema = View("CheckoutStatus", { status: OneOf(CHARGE_STATUSES), expires_at: Nullable(DateTime()) });
+/** POST {checkout}/<raw_id>/simulate. */
+const SimulatedSchema = View("CheckoutSimulated", { status: OneOf(CHARGE_STATUSES) });
+/** GET /v1/pix/jwks.json: the public keys (RFC 7517) that verify the location JWS. */
+const JwksSchema = View("Jwks", {
+  keys: Type.Array(Type.Record(Type.String(), Type.Unknown(), { examples: [{ kty: "EC", crv: "P-256", x: "...", y: "...", kid: "...", alg: "ES256", use: "sig" }] })),
+});
+const HTML = (description: string) => ({ content: "text/html", description });
 
 const RAW_ID = /^[0-9a-f]{32}$/;
 
@@ -81,7 +94,15 @@ export function publicRoutes(deps: Deps) {
         });
         return html(page, 200);
       },
-      { detail: { tags, summary: "Hosted checkout page (HTML)" } },
+      {
+        detail: op({
+          tags,
+          summary: "Hosted checkout page (HTML)",
+          security: "none",
+          ok: { 200: HTML("The checkout page."), 404: HTML("Not-found page for an unknown id (HTML, not the JSON envelope).") },
+          errors: [],
+        }),
+      },
     )
     .get(
       `${base}/:raw_id/status`,
@@ -94,7 +115,7 @@ export function publicRoutes(deps: Deps) {
           expires_at: row.expiresAt === null ? null : iso(row.expiresAt),
         };
       },
-      { detail: { tags, summary: "Checkout status poll (JSON)" } },
+      { detail: op({ tags, summary: "Checkout status poll (JSON)", security: "none", ok: { 200: CheckoutStatusSchema }, errors: [404] }) },
     )
     .post(
       `${base}/:raw_id/simulate`,
@@ -104,7 +125,15 @@ export function publicRoutes(deps: Deps) {
         const result = simulatePayment(deps, row, {});
         return { status: PUBLIC_STATUS[result.row.status as TransactionStatus] };
       },
-      { detail: { tags, summary: "Sandbox only: the checkout's Simulate payment button" } },
+      {
+        detail: op({
+          tags,
+          summary: "Sandbox only: the checkout's Simulate payment button",
+          security: "none",
+          ok: { 200: SimulatedSchema },
+          errors: [...BODY_ERRORS, 404],
+        }),
+      },
     )
     .get(
       "/v1/qr/:file",
@@ -117,7 +146,16 @@ export function publicRoutes(deps: Deps) {
         if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
         return new Response(png as Uint8Array<ArrayBuffer>, { status: 200, headers });
       },
-      { detail: { tags, summary: "QR code PNG of a charge's BR Code" } },
+      {
+        detail: op({
+          tags,
+          summary: "QR code PNG of a charge's BR Code",
+          description: "Cacheable (ETag); `If-None-Match` with the ETag -> 304.",
+          security: "none",
+          ok: { 200: { content: "image/png", description: "The QR code." }, 304: { empty: "Not modified (If-None-Match matched the ETag)." } },
+          errors: [404],
+        }),
+      },
     )
     .get(
       `${PIX_LOCATION_PATH}:txid`,
@@ -128,9 +166,20 @@ export function publicRoutes(deps: Deps) {
           headers: { "content-type": "application/jose", "cache-control": "no-store" },
         });
       },
-      { detail: { tags, summary: "Pix location: JWS-signed CobPayload (BCB API Pix)" } },
+      {
+        detail: op({
+          tags,
+          summary: "Pix location: JWS-signed CobPayload (BCB API Pix)",
+          description: "A compact JWS (verify with /v1/pix/jwks.json) whose payload is the BCB API Pix CobPayload of the charge.",
+          security: "none",
+          ok: { 200: { content: "application/jose", description: "Compact JWS.", schema: { type: "string" } } },
+          errors: [404],
+        }),
+      },
     )
-    .get(JWKS_PATH, async () => locationJwks(deps), { detail: { tags, summary: "Public keys of the Pix location signatures" } });
+    .get(JWKS_PATH, async () => locationJwks(deps), {
+      detail: op({ tags, summary: "Public keys of the Pix location signatures", security: "none", ok: { 200: JwksSchema }, errors: [] }),
+    });
 }
 
 

@@ -10,8 +10,14 @@ import { getPayment } from "../../../domain/payments/service";
 import { toPublicCharge } from "../../../domain/charges/views";
 import { testModeOnly } from "./test-mode";
 import { Amount, StrictBool, Str, StrictInt, StrictObject, Type } from "../../schemas";
+import { ChargeSchema } from "../../../domain/charges/views";
+import { View } from "../../../lib/view-schema";
+import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 const tags = ["test_helpers"];
+/** Every helper: a JSON body, the apikey, 403 `test_mode_only` for a live key. */
+const HELPER_ERRORS = [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403];
+const FaultsSchema = View("ProviderFaults", { mode: Type.Union([Type.Literal("reject"), Type.Literal("unavailable")]), remaining: Type.Integer({ minimum: 0 }) });
 
 export function chargeTestHelperRoutes(deps: Deps) {
   return new Elysia()
@@ -27,7 +33,7 @@ export function chargeTestHelperRoutes(deps: Deps) {
       {
         body: Type.Optional(
           StrictObject({
-            amount: Type.Optional(Amount()),
+            amount: Type.Optional(Amount({ description: "Minor units the payer sends (default: the charge amount; another amount is returned by the bank)." })),
             method: Type.Optional(Str({ maxLength: 32 })),
             outcome: Type.Optional(Type.Union([Type.Literal("succeed"), Type.Literal("decline")])),
             payer_tax_id: Type.Optional(Str({ maxLength: 32 })),
@@ -35,7 +41,15 @@ export function chargeTestHelperRoutes(deps: Deps) {
             disclose_payer: Type.Optional(StrictBool()),
           }),
         ),
-        detail: { tags, summary: "The payer pays a pending sandbox charge" },
+        detail: op({
+          tags,
+          summary: "The payer pays a pending sandbox charge",
+          description: "Any transaction of the caller (`ch_` or raw id); `method` may be any method it offers. 200: the Charge after the payment. A charge that is not pending -> 400 `invalid_state`.",
+          security: "apikey",
+          ok: { 200: ChargeSchema },
+          errors: [...HELPER_ERRORS, 404],
+          requestExample: { outcome: "succeed" },
+        }),
       },
     )
     .post(
@@ -48,7 +62,14 @@ export function chargeTestHelperRoutes(deps: Deps) {
           mode: Type.Union([Type.Literal("reject"), Type.Literal("unavailable")]),
           count: StrictInt({ minimum: 1, maximum: 100 }),
         }),
-        detail: { tags, summary: "Make the next sandbox charge creations meet a failing provider" },
+        detail: op({
+          tags,
+          summary: "Make the next sandbox charge creations meet a failing provider",
+          security: "apikey",
+          ok: { 200: FaultsSchema },
+          errors: HELPER_ERRORS,
+          requestExample: { mode: "unavailable", count: 1 },
+        }),
       },
     );
 }

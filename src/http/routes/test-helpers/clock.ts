@@ -5,6 +5,10 @@ import type { Deps } from "../../../deps";
 import { testModeOnly } from "./test-mode";
 import { iso } from "../../../lib/clock";
 import { advanceClock, MAX_ADVANCE_JOBS } from "../../../jobs/advance";
+import { DateTime, View } from "../../../lib/view-schema";
+import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
+
+const ClockSchema = View("ClockAdvanced", { now: DateTime({ description: "The service clock after the move." }) });
 
 /**
  * Exists only with COFRE_TEST_CLOCK=1 (extensions.md); otherwise the path answers 404.
@@ -27,13 +31,18 @@ export function clockTestHelperRoutes(deps: Deps) {
       return { now: iso(deps.clock.now()) };
     },
     {
-      body: StrictObject({ seconds: StrictInt({ minimum: 1, maximum: 10 * 365 * 86400 }) }),
-      detail: {
+      body: StrictObject({ seconds: StrictInt({ minimum: 1, maximum: 10 * 365 * 86400, description: "Seconds to move forward (1 to 10 years)." }) }),
+      detail: op({
         tags: ["test_helpers"],
         summary: "Advance the service clock (COFRE_TEST_CLOCK=1 only)",
         description:
-          "Moves the clock forward by `seconds` the way time moves: due work (expiries, tranche releases, refund steps, webhook retries) runs in time order, the clock stepping to each due time, including work scheduled by work that ran during the advance. At most 10,000 jobs per call; past that the clock still reaches the target and the remaining due work runs right after. 200 `{now}`.",
-      },
+          "Moves the clock forward by `seconds` the way time moves: due work (expiries, tranche releases, refund steps, webhook retries) runs in time order, the clock stepping to each due time, including work scheduled by work that ran during the advance. At most 10,000 jobs per call; past that the clock still reaches the target and the remaining due work runs right after. Without COFRE_TEST_CLOCK=1 the route answers 404.",
+        security: "apikey",
+        ok: { 200: ClockSchema },
+        // 404: the route is not mounted without COFRE_TEST_CLOCK=1.
+        errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403, 404],
+        requestExample: { seconds: 3600 },
+      }),
     },
   );
 }

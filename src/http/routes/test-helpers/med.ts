@@ -12,6 +12,8 @@ import { parseIsoDate } from "../../../domain/med/list";
 import { MED_CASE_TYPES, MED_METHODS, RULINGS, type MedMethod } from "../../../domain/med/model";
 import { toPublicCase } from "../../../domain/med/views";
 import { stripPrefix } from "../../../lib/ids";
+import { MedCaseSchema } from "../../../domain/med/views";
+import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 /** Body of the MED opening helper: every field optional. */
 const OpenBody = StrictObject({
@@ -25,7 +27,15 @@ const OpenBody = StrictObject({
 export const RulingBody = StrictObject({ outcome: Type.Union(RULINGS.map((r) => Type.Literal(r))) });
 
 export function medTestHelperRoutes(deps: Deps) {
-  const doc = (summary: string) => ({ tags: ["test_helpers"], summary });
+  const doc = (summary: string, status: number, requestExample?: unknown) =>
+    op({
+      tags: ["test_helpers"],
+      summary,
+      security: "apikey",
+      ok: { [status]: MedCaseSchema },
+      errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403, 404],
+      ...(requestExample !== undefined ? { requestExample } : {}),
+    });
   return new Elysia()
     .use(testModeOnly(deps))
     .post(
@@ -55,7 +65,7 @@ export function medTestHelperRoutes(deps: Deps) {
       },
       {
         body: Type.Optional(OpenBody),
-        detail: doc("Open a MED on a paid charge (sandbox)"),
+        detail: doc("Open a MED on a paid charge (sandbox)", 201, { type: "med", reason: "scam" }),
       },
     )
     .post(
@@ -63,13 +73,13 @@ export function medTestHelperRoutes(deps: Deps) {
       ({ auth, params, body }) => {
         return toPublicCase(resolveCase(deps, auth, params.id, body.outcome));
       },
-      { body: RulingBody, detail: doc("A MED ruling reaches the platform (sandbox)") },
+      { body: RulingBody, detail: doc("A MED ruling reaches the platform (sandbox)", 200, { outcome: "merchant_favor" }) },
     )
     .post(
       "/v1/test_helpers/med/cases/:id/request_evidence",
       ({ auth, params }) => {
         return toPublicCase(requestEvidence(deps, auth, params.id));
       },
-      { detail: doc("The platform asks for evidence (sandbox)") },
+      { detail: doc("The platform asks for evidence (sandbox)", 200) },
     );
 }

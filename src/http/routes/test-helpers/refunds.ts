@@ -12,6 +12,8 @@ import { applyRefundStatus } from "../../../domain/payments/refunds";
 import { notFound } from "../../errors";
 import { testModeOnly } from "./test-mode";
 import { StrictObject } from "../../schemas";
+import { RefundSchema } from "../../../domain/payments/refund-views";
+import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 const AdvanceBody = StrictObject({ to: t.Union([t.Literal("IN_PROGRESS"), t.Literal("REFUNDED"), t.Literal("FAILED")]) });
 
@@ -27,7 +29,14 @@ export function refundTestHelperRoutes(deps: Deps) {
     },
     {
       body: AdvanceBody,
-      detail: { tags: ["test_helpers"], summary: "Advance a sandbox refund (PENDING -> IN_PROGRESS -> REFUNDED | FAILED)" },
+      detail: op({
+        tags: ["test_helpers"],
+        summary: "Advance a sandbox refund (PENDING -> IN_PROGRESS -> REFUNDED | FAILED)",
+        security: "apikey",
+        ok: { 200: RefundSchema },
+        errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403, 404],
+        requestExample: { to: "REFUNDED" },
+      }),
     },
   );
 }

@@ -3,7 +3,9 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { ApiError } from "../../errors";
-import { flatBalanceView, fullBalanceView, walletCurrency, walletListView } from "../../../domain/ledger/views";
+import { FlatBalanceSchema, FullBalanceSchema, WalletSchema, flatBalanceView, fullBalanceView, walletCurrency, walletListView } from "../../../domain/ledger/views";
+import { AUTH_ERRORS, op } from "../../openapi";
+import { Type } from "../../../lib/view-schema";
 
 /**
  * Wallet routes. Without `currency`: the full balance shape; with `currency=<ISO 4217>`: the flat
@@ -24,13 +26,26 @@ export function walletRoutes(deps: Deps) {
         return flatBalanceView(deps.db, auth.accountId, auth.livemode, currency);
       },
       {
-        query: t.Object({ currency: t.Optional(t.String()) }),
-        detail: { tags: ["wallets"], summary: "Balance of the account (all currencies, or one with ?currency=)" },
+        query: t.Object({ currency: t.Optional(t.String({ description: "ISO 4217 code (e.g. BRL), or a currency the account holds (e.g. USDT); case-insensitive." })) }),
+        detail: op({
+          tags: ["wallets"],
+          summary: "Balance of the account (all currencies, or one with ?currency=)",
+          description: "Minor units. Without `currency`: the full shape (primary currency BRL flat, plus `balances` and `primary`); with it: the flat single-currency shape.",
+          security: "apikey",
+          ok: { 200: Type.Union([FullBalanceSchema, FlatBalanceSchema]) },
+          errors: [400, ...AUTH_ERRORS.apikey],
+        }),
       },
     )
     .get("/v1/wallets", ({ auth }) => walletListView(deps.db, auth.accountId, auth.livemode), {
       // No query parameters: an unknown one (e.g. a `currency` filter) is a 400, never ignored.
       query: t.Object({}),
-      detail: { tags: ["wallets"], summary: "Operational wallets of the account, one per currency" },
+      detail: op({
+        tags: ["wallets"],
+        summary: "Operational wallets of the account, one per currency",
+        security: "apikey",
+        ok: { 200: Type.Array(WalletSchema) },
+        errors: [400, ...AUTH_ERRORS.apikey],
+      }),
     });
 }

@@ -8,6 +8,10 @@ import * as svc from "../../../domain/webhooks/service";
 import { invalidParam } from "../../errors";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { DELIVERY_DOC, TRANSACTION_URL_DOC } from "./docs";
+import { DeliveryListSchema, DeliverySchema, DeliveryStatsSchema, TransactionSecretSchema } from "../../../domain/webhooks/views";
+import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
+
+const A = AUTH_ERRORS.apikey;
 
 const tags = ["webhooks"];
 
@@ -36,35 +40,55 @@ export function deliveryRoutes(deps: Deps) {
       },
       {
         query: t.Object({
-          status: t.Optional(t.String()),
-          eventType: t.Optional(t.String()),
-          endpointId: t.Optional(t.String()),
-          limit: t.Optional(t.String()),
-          offset: t.Optional(t.String()),
+          status: t.Optional(t.String({ description: DELIVERY_STATUSES.join(" | ") })),
+          eventType: t.Optional(t.String({ description: "An event name of the catalog." })),
+          endpointId: t.Optional(t.String({ description: "A wh_ id." })),
+          limit: t.Optional(t.String({ description: "1-100, default 25." })),
+          offset: t.Optional(t.String({ description: "Default 0." })),
         }),
-        detail: {
+        detail: op({
+          security: "apikey",
+          ok: { 200: DeliveryListSchema },
+          errors: [400, ...A],
           tags,
           summary: "List deliveries",
           description:
             "Newest first. Filters `status`, `eventType`, `endpointId`; `limit` 1-100 (default 25), `offset` (default 0); an unknown filter value -> 400. " +
             "200 `{data, total, limit, offset}`; each delivery: `id, endpointId, eventType, status, attempts, maxAttempts, lastStatusCode, lastError, lastResponseBody, nextRetryAt, deliveredAt, createdAt, updatedAt, payload`. " +
             DELIVERY_DOC,
-        },
+        }),
       },
     )
     .get("/v1/webhooks/stats", ({ auth }) => svc.deliveryStats(deps, auth), {
-      detail: { tags, summary: "Delivery counters", description: "200 `{total, PENDING, PROCESSING, DELIVERED, FAILED, CANCELLED}`." },
+      detail: op({
+        tags,
+        summary: "Delivery counters",
+        description: "200 `{total, PENDING, PROCESSING, DELIVERED, FAILED, CANCELLED}`.",
+        security: "apikey",
+        ok: { 200: DeliveryStatsSchema },
+        errors: [...A],
+      }),
     })
     .post("/v1/webhooks/deliveries/:id/retry", ({ auth, params }) => svc.retryDelivery(deps, auth, params.id), {
-      detail: {
+      detail: op({
+        security: "apikey",
+        ok: { 200: DeliverySchema },
+        errors: [...BODY_ERRORS, ...A, 404],
         tags,
         summary: "Re-send a dead-lettered delivery now",
         description:
           "Only a FAILED (dead letter) or CANCELLED delivery whose endpoint still exists and is ACTIVE (else 400 `invalid_state`). " +
           "It is queued at once as one extra attempt (`maxAttempts` grows by one), same delivery id and event id; 200 the delivery (PENDING).",
-      },
+      }),
     })
     .post("/v1/webhooks/transaction-secret/rotate", ({ auth }) => svc.rotateTransactionSecret(deps, auth), {
-      detail: { tags, summary: "Issue or replace the transaction-webhook secret", description: `200 \`{secret}\` (64 hex, shown once). ${TRANSACTION_URL_DOC}` },
+      detail: op({
+        tags,
+        summary: "Issue or replace the transaction-webhook secret",
+        description: `200 \`{secret}\` (64 hex, shown once). ${TRANSACTION_URL_DOC}`,
+        security: "apikey",
+        ok: { 200: TransactionSecretSchema },
+        errors: [...BODY_ERRORS, ...A],
+      }),
     });
 }
