@@ -90,6 +90,16 @@ describe("every operation documents its answers", () => {
     expect(charge.required).toEqual(["id", "object", "amount", "currency", "status", "payment_method", "customer", "pix", "checkout_url", "settlement", "metadata", "created_at"]);
   });
 
+  test("every operation that can be sent a body documents the body errors 400, 408, 413 and 415", async () => {
+    // The global parser reads any body (src/app.ts onParse), so even a route without a body schema
+    // answers 415 to a look-alike media type and 408 to a body that trickles in.
+    const { doc } = await servedDoc({ operatorToken: "docs-test", testClock: true });
+    const missing = operations(doc)
+      .filter(({ method }) => method !== "get")
+      .flatMap(({ path, method, op }) => ["400", "408", "413", "415"].filter((s) => !op.responses?.[s]).map((s) => `${method.toUpperCase()} ${path}: ${s}`));
+    expect(missing).toEqual([]);
+  });
+
   test("the error envelope is one shared component with every code of the table", async () => {
     const { doc } = await servedDoc();
     const env = doc.components.schemas.ErrorEnvelope;

@@ -59,7 +59,7 @@ export function apiKeyRoutes(deps: Deps) {
     )
     .delete("/v1/api-keys/:id", ({ session, params }) => revokeKey(deps.db, deps.clock, session, params.id), {
       params: t.Object({ id: t.String() }),
-      detail: op({ tags: ["api-keys"], security: "bearer", summary: "Revoke a key permanently: `{revoked: true}`", ok: { 200: KeyRevokedSchema }, errors: [401, 403, 404] }),
+      detail: op({ tags: ["api-keys"], security: "bearer", summary: "Revoke a key permanently: `{revoked: true}`", ok: { 200: KeyRevokedSchema }, errors: [...BODY_ERRORS, 401, 403, 404] }),
     });
   return new Elysia().use(read).use(manage);
 }

@@ -55,7 +55,7 @@ export function loginRoutes(deps: Deps) {
       logout(deps.db, deps.clock, session.jti);
       set.status = 204;
     },
-    { detail: op({ tags: ["auth"], security: "bearer", summary: "Log out: the token stops working at once (204)", ok: { 204: { empty: "Logged out." } }, errors: [401] }) },
+    { detail: op({ tags: ["auth"], security: "bearer", summary: "Log out: the token stops working at once (204)", ok: { 204: { empty: "Logged out." } }, errors: [...BODY_ERRORS, 401] }) },
   );
   return new Elysia().use(open).use(authed);
 }

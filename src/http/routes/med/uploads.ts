@@ -42,7 +42,7 @@ export function evidenceUrlRoutes(deps: Deps) {
           description: "Raw bytes (not JSON) with the Content-Type and Content-Length of `upload_headers`; up to 10 MB. No apikey/Authorization (400): the URL's signature is the credential.",
           security: "none",
           ok: { 200: UploadReceiptSchema },
-          errors: [400, 403, 409, 413, 415, 503],
+          errors: [400, 403, 408, 409, 413, 415, 503],
           query: signed,
         }),
       },

@@ -92,7 +92,7 @@ export function webhookRoutes(deps: Deps) {
         description: "200 `{deleted: true}`; its PENDING deliveries become CANCELLED and are never sent.",
         security: "apikey",
         ok: { 200: EndpointDeletedSchema },
-        errors: [...A, 404],
+        errors: [...BODY_ERRORS, ...A, 404],
       }),
     })
     .post(
