@@ -4,8 +4,21 @@
  * names), the merchant's client certificate (what Cofre's connection presents) and the
  * certificate the simulator presents on webhook callbacks. PEM text, PKCS#8 keys.
  */
-import "reflect-metadata"; // @peculiar/x509 (tsyringe) needs the Reflect metadata API
-import * as x509 from "@peculiar/x509";
+import type * as X509 from "@peculiar/x509";
+
+let lib: typeof X509 | undefined;
+/**
+ * `@peculiar/x509`, loaded after `reflect-metadata`: its dependency tsyringe throws at load time
+ * without the Reflect metadata API, and `bun build --compile` does not keep the order of static
+ * imports between a polyfill and a CommonJS package, so both are imported here, in sequence.
+ */
+export async function loadX509(): Promise<typeof X509> {
+  if (!lib) {
+    await import("reflect-metadata");
+    lib = await import("@peculiar/x509");
+  }
+  return lib;
+}
 
 const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 const DAY_MS = 86_400_000;
@@ -24,15 +37,18 @@ export interface SimPki {
 }
 
 async function pkcs8Pem(key: CryptoKey): Promise<string> {
+  const x509 = await loadX509();
   return x509.PemConverter.encode(await crypto.subtle.exportKey("pkcs8", key), "PRIVATE KEY");
 }
 
 async function importKey(pem: string): Promise<CryptoKey> {
+  const x509 = await loadX509();
   return crypto.subtle.importKey("pkcs8", x509.PemConverter.decodeFirst(pem), ALG, false, ["sign"]);
 }
 
 /** A self-signed CA valid for `days` (default 10 years) from `now`. */
 export async function createCa(commonName: string, now = new Date(), days = 3650): Promise<Issued> {
+  const x509 = await loadX509();
   const keys = await crypto.subtle.generateKey(ALG, true, ["sign", "verify"]);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     name: `CN=${commonName}, O=Cofre psp-sim`,
@@ -61,6 +77,7 @@ export async function issue(
   now = new Date(),
   days = 825,
 ): Promise<Issued> {
+  const x509 = await loadX509();
   const caCert = new x509.X509Certificate(ca.cert);
   const keys = await crypto.subtle.generateKey(ALG, true, ["sign", "verify"]);
   const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? { type: "ip" as const, value: n } : { type: "dns" as const, value: n }));
@@ -94,10 +111,4 @@ export async function createSimPki(extraNames: string[] = [], now = new Date()):
     client: await issue(ca, "cofre merchant client", "client", [], now),
     callback: await issue(ca, "psp-sim callbacks", "client", [], now),
   };
-}
-
-/** SHA-256 fingerprint of a PEM certificate, lowercase hex without separators. */
-export async function fingerprintSha256(pem: string): Promise<string> {
-  const raw = await new x509.X509Certificate(pem).getThumbprint("SHA-256");
-  return Buffer.from(raw).toString("hex");
 }
