@@ -215,3 +215,13 @@ describe("PATCH and GET /cob/{txid}", () => {
     expect(r.body.type).toBe("https://pix.bcb.gov.br/api/v2/error/CobNaoEncontrado");
   });
 });
+
+describe("operations the simulator does not offer", () => {
+  test("POST /cob (txid chosen by the PSP) and unknown paths are 404 NaoEncontrado", async () => {
+    for (const [method, path] of [["POST", "/cob"], ["POST", `/cob/${txid()}`], ["GET", "/cobv/x"]]) {
+      const r = await c.api(method!, path!);
+      expect(r.status).toBe(404);
+      expect(r.body.type).toBe("https://pix.bcb.gov.br/api/v2/error/NaoEncontrado");
+    }
+  });
+});
