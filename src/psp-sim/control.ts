@@ -16,6 +16,8 @@
  *   POST   /_sim/tokens/expire                       {ttl_seconds?}: expire every token now (and set
  *                                                    the lifetime of new ones)
  *   POST   /_sim/clock/advance                       {seconds}: move the simulator's clock
+ *   POST   /_sim/clients                             {name?, pix_key?}: one more client (receiver) ->
+ *                                                    201 its operator body (as pix-provider.json)
  * `?client_id=` picks the client when a txid exists at several. Errors: the `Problema` shape,
  * 400 `urn:psp-sim:error:ControleInvalido`, 404 standard names, 409 `...:EstadoInvalido`.
  */
@@ -28,6 +30,10 @@ import { payCob, readPagador } from "./pix";
 import { devolucaoView, pixView } from "./pix-view";
 import { problem, simProblem } from "./problems";
 import type { CallbackOutcome } from "./callbacks";
+import { randomBytes, randomUUID } from "node:crypto";
+import { cnpj } from "cpf-cnpj-validator";
+import { clientKeys } from "./core";
+import { type PixProviderBody, secretHash } from "./setup";
 
 export interface ControlCtx {
   env: SimEnv;
@@ -122,6 +128,31 @@ function finish(status: "DEVOLVIDO" | "NAO_REALIZADO"): Handler {
     const callback = await maybeWait(ctx.env, b.wait_callback, () => ctx.env.callbacks.notifyPix(pix.client_id, pix.e2eid));
     return { status: 200, body: { devolucao: devolucaoView(ctx.env.store.devolucao(pix.e2eid, id)!), callback } };
   };
+}
+
+function addClient(ctx: ControlCtx): Reply {
+  const b = body(ctx, ["name", "pix_key"]);
+  if (b.name !== undefined && (typeof b.name !== "string" || b.name.trim() === "" || b.name.length > 100)) throw simProblem("ControleInvalido", "name must be 1-100 characters");
+  if (b.pix_key !== undefined && (typeof b.pix_key !== "string" || b.pix_key.length === 0 || b.pix_key.length > 77))
+    throw simProblem("ControleInvalido", "pix_key must be 1-77 characters");
+  const key = (b.pix_key as string | undefined) ?? randomUUID();
+  const { store } = ctx.env;
+  const secret = randomBytes(24).toString("base64url");
+  const clientId = `psp-sim-${randomBytes(6).toString("hex")}`;
+  store.tx(() => {
+    if (store.clients().some((c) => clientKeys(c).includes(key))) throw simProblem("EstadoInvalido", `pix key ${key} already belongs to a client`);
+    store.insertClient({
+      client_id: clientId,
+      secret_sha256: secretHash(secret),
+      name: (b.name as string | undefined) ?? "Loja Cofre psp-sim",
+      cnpj: cnpj.generate(),
+      city: "SAO PAULO",
+      pix_keys: JSON.stringify([key]),
+      created_ms: ctx.env.clock.nowMs(),
+    });
+  });
+  const out: PixProviderBody = { ...ctx.env.connection, client_id: clientId, client_secret: secret, pix_key: key };
+  return { status: 201, body: out };
 }
 
 export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[] = [
@@ -223,6 +254,7 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
       return { status: 200, body: { expired, token_ttl_seconds: ctx.env.tokenTtlSeconds } };
     },
   },
+  { method: "POST", path: "/_sim/clients", handler: addClient },
   {
     method: "POST",
     path: "/_sim/clock/advance",

@@ -5,6 +5,7 @@
 import type { Clock } from "../lib/clock";
 import type { Callbacks } from "./callbacks";
 import type { Faults } from "./faults";
+import type { PixProviderBody } from "./setup";
 import type { ClientRow, SimStore } from "./store";
 
 /** ISPB the simulator uses as the receiving PSP (rtrId of devoluções). */
@@ -23,6 +24,8 @@ export interface SimEnv {
   tokenTtlSeconds: number;
   /** Settle every new devolução (DEVOLVIDO) right after answering its PUT. */
   autoSettle: boolean;
+  /** The connection fields every client shares (URLs, merchant certificate and key, CA). */
+  connection: Pick<PixProviderBody, "type" | "api_url" | "token_url" | "certificate" | "private_key" | "ca_certificates">;
   /** Runs `task` in the background; `stop()` waits for it (callbacks, auto-settlement). */
   background(task: () => Promise<unknown>): void;
 }

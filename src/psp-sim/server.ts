@@ -115,6 +115,7 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
     locationBase: "",
     tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600,
     autoSettle: opts.autoSettle ?? false,
+    connection: { type: "bcb_pix_v2", api_url: "", token_url: "", certificate: loaded.pki.client.cert, private_key: loaded.pki.client.key, ca_certificates: loaded.pki.ca.cert },
     background(task) {
       const p = Promise.resolve()
         .then(task)
@@ -206,6 +207,8 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
   const hostPart = hostname.includes(":") ? `[${hostname}]` : hostname;
   env.locationBase = `${hostPart}:${port}`;
   const origin = `https://${hostPart}:${port}`;
+  env.connection.api_url = origin + API_PREFIX;
+  env.connection.token_url = origin + TOKEN_PATH;
   env.background(() => callbacks.resendPending());
   if (env.autoSettle)
     for (const d of store.pendingDevolucoes()) {

@@ -136,6 +136,10 @@ export class SimStore {
     return this.db.query<ClientRow, [string]>("SELECT * FROM clients WHERE client_id = ?").get(clientId);
   }
 
+  clients(): ClientRow[] {
+    return this.db.query<ClientRow, []>("SELECT * FROM clients ORDER BY created_ms, client_id").all();
+  }
+
   insertToken(row: TokenRow): void {
     this.db.query("INSERT INTO tokens VALUES ($token, $client_id, $scopes, $expires_ms)").run({ ...row });
   }

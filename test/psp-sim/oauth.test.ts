@@ -113,3 +113,34 @@ describe("bearer tokens on the API", () => {
     expect(r.body.type).toBe("urn:psp-sim:error:ControleInvalido");
   });
 });
+
+describe("more clients", () => {
+  test("POST /_sim/clients adds a receiver with its own credentials and key; each client sees only its own cobs, even under the same txid", async () => {
+    const a = new SimClient(fx);
+    await a.login();
+    const made = await a.control("POST", "/_sim/clients", { name: "Segunda Loja" });
+    expect(made.status).toBe(201);
+    expect(Object.keys(made.body).sort()).toEqual(Object.keys(fx.init.body).sort());
+    expect(made.body).toMatchObject({ type: "bcb_pix_v2", api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl, certificate: fx.init.body.certificate });
+    expect(made.body.client_id).not.toBe(fx.init.body.client_id);
+    const b = new SimClient(fx, undefined, made.body);
+    expect((await b.login()).status).toBe(200);
+    expect((await b.login(fx.init.body.client_secret)).status).toBe(401);
+    const id = "SAMEtxid0000000000000000000000";
+    expect((await a.putCob(id)).status).toBe(201);
+    expect((await b.api("GET", `/cob/${id}`)).status).toBe(404);
+    expect((await b.putCob(id, { chave: fx.init.body.pix_key })).body.violacoes[0].propriedade).toBe("cob.chave");
+    const mine = await b.putCob(id, { valor: { original: "1.00" } });
+    expect(mine.status).toBe(201);
+    expect(mine.body.chave).toBe(made.body.pix_key);
+    expect((await a.api("GET", `/cob/${id}`)).body.valor.original).toBe("123.45");
+    const ambiguous = await a.control("POST", `/_sim/cob/${id}/pay`);
+    expect(ambiguous.status).toBe(400);
+    const paid = await a.control("POST", `/_sim/cob/${id}/pay?client_id=${made.body.client_id}`);
+    expect(paid.body.pix.valor).toBe("1.00");
+    expect((await a.api("GET", `/cob/${id}`)).body.status).toBe("ATIVA");
+    expect((await a.api("GET", `/pix/${paid.body.pix.endToEndId}`)).status).toBe(404);
+    const taken = await a.control("POST", "/_sim/clients", { pix_key: made.body.pix_key });
+    expect(taken.status).toBe(409);
+  });
+});

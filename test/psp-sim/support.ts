@@ -12,7 +12,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/logger";
 import { createCa, issue, type Issued } from "../../src/psp-sim/certs";
 import { startPspSim, type PspSim, type PspSimOptions } from "../../src/psp-sim/server";
-import { initSimDir, type InitResult } from "../../src/psp-sim/setup";
+import { initSimDir, type InitResult, type PixProviderBody } from "../../src/psp-sim/setup";
 
 export const START = "2026-11-20T12:00:00.000Z";
 
@@ -67,10 +67,12 @@ export class SimClient {
   constructor(
     private readonly fx: SimFixture,
     private readonly identity: Issued = { cert: fx.init.body.certificate, key: fx.init.body.private_key },
+    /** The connection (client id, secret, key); default the one init wrote. */
+    readonly conn: PixProviderBody = fx.init.body,
   ) {}
 
   get pixKey(): string {
-    return this.fx.init.body.pix_key;
+    return this.conn.pix_key;
   }
 
   async raw(method: string, url: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
@@ -85,8 +87,8 @@ export class SimClient {
   }
 
   /** POST /oauth/token with Basic credentials; keeps the token. */
-  async login(secret = this.fx.init.body.client_secret, form = "grant_type=client_credentials"): Promise<Answer> {
-    const basic = Buffer.from(`${this.fx.init.body.client_id}:${secret}`).toString("base64");
+  async login(secret = this.conn.client_secret, form = "grant_type=client_credentials"): Promise<Answer> {
+    const basic = Buffer.from(`${this.conn.client_id}:${secret}`).toString("base64");
     const r = await this.raw("POST", this.fx.sim.tokenUrl, {
       body: form,
       headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
