@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { buildDynamicBrCode } from "../pix/brcode";
 import { parseTaxId } from "../pix/tax-id";
 import { type ApiCtx, type Reply, type SimEnv, clientKeys } from "./core";
-import { formatValor, isObject, parseValor, rfc3339, TXID_RE } from "./format";
+import { isObject, parseValor, rfc3339, TXID_RE } from "./format";
 import { pixView } from "./pix-view";
 import { problem, Violations } from "./problems";
 import type { ClientRow, CobRow } from "./store";
@@ -240,4 +240,3 @@ export function cobKey(row: CobRow): string {
   return (JSON.parse(row.doc) as CobDoc).chave;
 }
 
-export { formatValor };

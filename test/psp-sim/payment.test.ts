@@ -267,6 +267,27 @@ describe("callbacks", () => {
     expect(log.slice(-3).map((x: any) => x.status)).toEqual(["dropped", "dropped", "sent"]);
   });
 
+  test("a plain-http webhook URL (Cofre on loopback) gets the callback at the URL plus /pix", async () => {
+    const got: { path: string; body: any }[] = [];
+    const http = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        got.push({ path: new URL(req.url).pathname, body: await req.json() });
+        return new Response(null, { status: 200 });
+      },
+    });
+    try {
+      await c.api("PUT", `/webhook/${c.pixKey}`, { webhookUrl: `http://127.0.0.1:${http.port}/v1/provider-webhooks/pix/conn_1` });
+      const p = await paid();
+      expect(p.callback).toMatchObject({ status: "sent", http_status: 200 });
+      expect(got).toEqual([{ path: "/v1/provider-webhooks/pix/conn_1/pix", body: { pix: [p.pix] } }]);
+    } finally {
+      http.stop(true);
+      await c.api("PUT", `/webhook/${c.pixKey}`, { webhookUrl: rx.url });
+    }
+  });
+
   test("a receiver answering 500 leaves the attempt failed with its status", async () => {
     rx.answer = 500;
     try {
