@@ -104,6 +104,32 @@ describe("restart", () => {
   });
 });
 
+describe("callbacks cut by a crash", () => {
+  test("an attempt left pending in the file is sent when the simulator starts again", async () => {
+    let resolve!: (v: { path: string; body: any }) => void;
+    const arrived = new Promise<{ path: string; body: any }>((r) => (resolve = r));
+    const http = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        resolve({ path: new URL(req.url).pathname, body: await req.json() });
+        return new Response(null, { status: 200 });
+      },
+    });
+    try {
+      const url = `http://127.0.0.1:${http.port}/cut/pix`;
+      const id = fx.sim.env.store.insertCallback(fx.init.config.client_id, url, JSON.stringify({ pix: [] }), fx.clock.nowMs());
+      await fx.restart({ exchangeLog: join(fx.root, "exchanges.jsonl") });
+      expect(await arrived).toEqual({ path: "/cut/pix", body: { pix: [] } });
+      await fx.restart({ exchangeLog: join(fx.root, "exchanges.jsonl") }); // stop() waits for the attempt to be recorded
+      const row = (await c.control("GET", "/_sim/callbacks")).body.callbacks.find((x: any) => x.id === id);
+      expect(row).toMatchObject({ status: "sent", http_status: 200 });
+    } finally {
+      http.stop(true);
+    }
+  });
+});
+
 describe("exchange log", () => {
   test("every token call, API call and callback is one JSON line with route, request and response, secrets redacted", async () => {
     const lines = readFileSync(join(fx.root, "exchanges.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
