@@ -21,6 +21,8 @@ commands:
   init --email E --password P [--account-name N] [--test-key]
                         create an account and its OWNER user
   ledger verify         recompute every balance from the ledger journal
+  psp-sim init DIR | psp-sim [--dir DIR] [--port N] [--exchange-log F]
+                        a BCB API Pix v2 simulator over mTLS (cofre psp-sim --help)
 
 configuration comes from the environment (PORT, HOST, COFRE_DATA_DIR, ...; see README.md)
 `;

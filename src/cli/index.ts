@@ -16,6 +16,8 @@ export const commands: {
   table: {
     ledger: ledgerCommand,
     init: initCommand,
+    // Loaded on use: `serve` never pays for the simulator (and its X.509 library).
+    "psp-sim": async (args) => (await import("../psp-sim/cli")).pspSimCommand(args),
   },
   startupNotes: initStartupNotes,
 };

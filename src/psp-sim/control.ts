@@ -1,0 +1,267 @@
+/**
+ * psp-sim control routes under `/_sim` (not part of the API Pix; same mTLS listener, no OAuth):
+ *   GET    /_sim/state                               counts, faults, token TTL, clock
+ *   GET    /_sim/cobs                                every cob {client_id, txid, status, revisao, valor}
+ *   POST   /_sim/cob/{txid}/pay                      {valor?, pagador?: {nome, cpf|cnpj}, infoPagador?,
+ *                                                    horario?, wait_callback?: true} -> {pix, callback}
+ *   POST   /_sim/cob/{txid}/remove                   status REMOVIDA_PELO_PSP -> the cob
+ *   POST   /_sim/pix/{e2eid}/devolucao/{id}/settle   DEVOLVIDO -> {devolucao, callback}
+ *   POST   /_sim/pix/{e2eid}/devolucao/{id}/fail     {motivo?} NAO_REALIZADO -> {devolucao, callback}
+ *   POST   /_sim/callbacks/drop                      {count}: drop the next N callbacks
+ *   GET    /_sim/callbacks                           every callback attempt
+ *   POST   /_sim/faults/errors                       {status?: 500|503|504 (503), count?: 1, match?: "",
+ *                                                    after?: false}
+ *   POST   /_sim/faults/latency                      {ms, count?: (until cleared), match?: ""}
+ *   GET    /_sim/faults, DELETE /_sim/faults         read / clear every fault
+ *   POST   /_sim/tokens/expire                       {ttl_seconds?}: expire every token now (and set
+ *                                                    the lifetime of new ones)
+ *   POST   /_sim/clock/advance                       {seconds}: move the simulator's clock
+ *   POST   /_sim/clients                             {name?, pix_key?}: one more client (receiver) ->
+ *                                                    201 its operator body (as pix-provider.json)
+ * `?client_id=` picks the client when a txid exists at several. Errors: the `Problema` shape,
+ * 400 `urn:psp-sim:error:ControleInvalido`, 404 standard names, 409 `...:EstadoInvalido`.
+ */
+import { cobAmount, cobView } from "./cob";
+import type { Reply, SimEnv } from "./core";
+import { FAULT_STATUSES, type FaultStatus } from "./faults";
+import { formatValor, isObject, parseRfc3339, parseValor, rfc3339 } from "./format";
+import { endDevolucao } from "./devolucao";
+import { payCob, readPagador } from "./pix";
+import { devolucaoView, pixView } from "./pix-view";
+import { problem, simProblem } from "./problems";
+import type { CallbackOutcome } from "./callbacks";
+import { randomBytes, randomUUID } from "node:crypto";
+import { cnpj } from "cpf-cnpj-validator";
+import { clientKeys } from "./core";
+import { type PixProviderBody, secretHash } from "./setup";
+
+export interface ControlCtx {
+  env: SimEnv;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  rawBody: string;
+}
+
+type Handler = (ctx: ControlCtx) => Reply | Promise<Reply>;
+
+/** The JSON object body (empty body = {}); fields outside `allowed` are a 400. */
+function body(ctx: ControlCtx, allowed: string[]): Record<string, unknown> {
+  if (ctx.rawBody.trim() === "") return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(ctx.rawBody);
+  } catch {
+    throw simProblem("ControleInvalido", "body is not JSON");
+  }
+  if (!isObject(v)) throw simProblem("ControleInvalido", "body must be a JSON object");
+  const unknown = Object.keys(v).filter((k) => !allowed.includes(k));
+  if (unknown.length) throw simProblem("ControleInvalido", `unknown field(s): ${unknown.join(", ")}; allowed: ${allowed.join(", ") || "none"}`);
+  return v;
+}
+
+function count(v: unknown, name: string, min: number, max: number): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw simProblem("ControleInvalido", `${name} must be an integer from ${min} to ${max}`);
+  return v;
+}
+
+function findCob(ctx: ControlCtx) {
+  const txid = ctx.params.txid!;
+  const clientId = ctx.query.get("client_id");
+  const rows = ctx.env.store.cobsByTxid(txid).filter((r) => clientId === null || r.client_id === clientId);
+  if (rows.length === 0) throw problem("CobNaoEncontrado", `Cobrança não encontrada para o txid ${txid}.`);
+  if (rows.length > 1) throw simProblem("ControleInvalido", `txid ${txid} exists at several clients; add ?client_id=`);
+  return { cob: rows[0]!, client: ctx.env.store.client(rows[0]!.client_id)! };
+}
+
+function findPix(ctx: ControlCtx) {
+  const pix = ctx.env.store.pixByE2e(ctx.params.e2eid!);
+  if (!pix) throw problem("PixNaoEncontrado", `Pix não encontrado para o e2eid ${ctx.params.e2eid}.`);
+  return pix;
+}
+
+async function maybeWait(env: SimEnv, wait: unknown, task: () => Promise<CallbackOutcome>): Promise<CallbackOutcome | { status: "scheduled" }> {
+  if (wait !== undefined && typeof wait !== "boolean") throw simProblem("ControleInvalido", "wait_callback must be a boolean");
+  if (wait === false) {
+    env.background(task);
+    return { status: "scheduled" };
+  }
+  return task();
+}
+
+async function pay(ctx: ControlCtx): Promise<Reply> {
+  const b = body(ctx, ["valor", "pagador", "infoPagador", "horario", "wait_callback"]);
+  const { cob, client } = findCob(ctx);
+  const valor = b.valor === undefined ? cobAmount(cob) : parseValor(b.valor);
+  if (valor === null || valor === 0) throw simProblem("ControleInvalido", 'valor must be a positive amount like "12.34"');
+  if (b.infoPagador !== undefined && (typeof b.infoPagador !== "string" || b.infoPagador.length > 140))
+    throw simProblem("ControleInvalido", "infoPagador must be a string of at most 140 characters");
+  const horarioMs = b.horario === undefined ? undefined : parseRfc3339(b.horario);
+  if (horarioMs === null) throw simProblem("ControleInvalido", "horario must be an RFC 3339 date-time");
+  const pix = payCob(ctx.env, client, cob, {
+    valor,
+    pagador: readPagador(b.pagador),
+    ...(b.infoPagador !== undefined ? { infoPagador: b.infoPagador as string } : {}),
+    ...(horarioMs !== undefined ? { horarioMs } : {}),
+  });
+  const callback = await maybeWait(ctx.env, b.wait_callback, () => ctx.env.callbacks.notifyPix(client.client_id, pix.e2eid));
+  return { status: 200, body: { pix: pixView(ctx.env, pix), callback } };
+}
+
+function remove(ctx: ControlCtx): Reply {
+  body(ctx, []);
+  const { cob, client } = findCob(ctx);
+  if (cob.status !== "ATIVA") throw simProblem("EstadoInvalido", `cob ${cob.txid} is ${cob.status}`);
+  const next = { ...cob, status: "REMOVIDA_PELO_PSP" as const, updated_ms: ctx.env.clock.nowMs() };
+  ctx.env.store.putCob(next);
+  return { status: 200, body: cobView(ctx.env, client, next, true) };
+}
+
+function finish(status: "DEVOLVIDO" | "NAO_REALIZADO"): Handler {
+  return async (ctx) => {
+    const b = body(ctx, status === "NAO_REALIZADO" ? ["motivo", "wait_callback"] : ["wait_callback"]);
+    if (b.motivo !== undefined && (typeof b.motivo !== "string" || b.motivo.length > 140)) throw simProblem("ControleInvalido", "motivo must be a string of at most 140 characters");
+    const pix = findPix(ctx);
+    const id = ctx.params.id!;
+    if (!ctx.env.store.devolucao(pix.e2eid, id)) throw problem("PixDevolucaoNaoEncontrada", `Devolução ${id} não encontrada para o e2eid ${pix.e2eid}.`);
+    const motivo = status === "NAO_REALIZADO" ? ((b.motivo as string | undefined) ?? "Devolução não realizada (simulador)") : null;
+    endDevolucao(ctx.env, pix, id, status, motivo);
+    const callback = await maybeWait(ctx.env, b.wait_callback, () => ctx.env.callbacks.notifyPix(pix.client_id, pix.e2eid));
+    return { status: 200, body: { devolucao: devolucaoView(ctx.env.store.devolucao(pix.e2eid, id)!), callback } };
+  };
+}
+
+function addClient(ctx: ControlCtx): Reply {
+  const b = body(ctx, ["name", "pix_key"]);
+  if (b.name !== undefined && (typeof b.name !== "string" || b.name.trim() === "" || b.name.length > 100)) throw simProblem("ControleInvalido", "name must be 1-100 characters");
+  if (b.pix_key !== undefined && (typeof b.pix_key !== "string" || b.pix_key.length === 0 || b.pix_key.length > 77))
+    throw simProblem("ControleInvalido", "pix_key must be 1-77 characters");
+  const key = (b.pix_key as string | undefined) ?? randomUUID();
+  const { store } = ctx.env;
+  const secret = randomBytes(24).toString("base64url");
+  const clientId = `psp-sim-${randomBytes(6).toString("hex")}`;
+  store.tx(() => {
+    if (store.clients().some((c) => clientKeys(c).includes(key))) throw simProblem("EstadoInvalido", `pix key ${key} already belongs to a client`);
+    store.insertClient({
+      client_id: clientId,
+      secret_sha256: secretHash(secret),
+      name: (b.name as string | undefined) ?? "Loja Cofre psp-sim",
+      cnpj: cnpj.generate(),
+      city: "SAO PAULO",
+      pix_keys: JSON.stringify([key]),
+      created_ms: ctx.env.clock.nowMs(),
+    });
+  });
+  const out: PixProviderBody = { ...ctx.env.connection, client_id: clientId, client_secret: secret, pix_key: key };
+  return { status: 201, body: out };
+}
+
+export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[] = [
+  {
+    method: "GET",
+    path: "/_sim/state",
+    handler: ({ env }) => ({
+      status: 200,
+      body: { now: rfc3339(env.clock.nowMs()), counts: env.store.counts(), faults: env.faults.view(), token_ttl_seconds: env.tokenTtlSeconds, auto_settle: env.autoSettle },
+    }),
+  },
+  {
+    method: "GET",
+    path: "/_sim/cobs",
+    handler: ({ env }) => ({
+      status: 200,
+      body: {
+        cobs: env.store.allCobs().map((c) => ({ client_id: c.client_id, txid: c.txid, status: c.status, revisao: c.revisao, valor: formatValor(cobAmount(c)), criacao: rfc3339(c.created_ms) })),
+      },
+    }),
+  },
+  { method: "POST", path: "/_sim/cob/:txid/pay", handler: pay },
+  { method: "POST", path: "/_sim/cob/:txid/remove", handler: remove },
+  { method: "POST", path: "/_sim/pix/:e2eid/devolucao/:id/settle", handler: finish("DEVOLVIDO") },
+  { method: "POST", path: "/_sim/pix/:e2eid/devolucao/:id/fail", handler: finish("NAO_REALIZADO") },
+  {
+    method: "POST",
+    path: "/_sim/callbacks/drop",
+    handler: (ctx) => {
+      const b = body(ctx, ["count"]);
+      ctx.env.faults.dropCallbacks = count(b.count ?? 1, "count", 0, 1_000_000);
+      return { status: 200, body: ctx.env.faults.view() };
+    },
+  },
+  {
+    method: "GET",
+    path: "/_sim/callbacks",
+    handler: ({ env }) => ({
+      status: 200,
+      body: {
+        callbacks: env.store.callbacks().map((c) => ({
+          id: c.id,
+          client_id: c.client_id,
+          url: c.url,
+          status: c.status,
+          http_status: c.http_status,
+          error: c.error,
+          body: JSON.parse(c.body),
+          created_at: rfc3339(c.created_ms),
+          sent_at: c.sent_ms === null ? null : rfc3339(c.sent_ms),
+        })),
+      },
+    }),
+  },
+  {
+    method: "POST",
+    path: "/_sim/faults/errors",
+    handler: (ctx) => {
+      const b = body(ctx, ["status", "count", "match", "after"]);
+      const status = (b.status ?? 503) as FaultStatus;
+      if (!(String(status) in FAULT_STATUSES)) throw simProblem("ControleInvalido", `status must be one of ${Object.keys(FAULT_STATUSES).join(", ")}`);
+      if (b.match !== undefined && typeof b.match !== "string") throw simProblem("ControleInvalido", 'match must be a string such as "PUT /cob"');
+      if (b.after !== undefined && typeof b.after !== "boolean") throw simProblem("ControleInvalido", "after must be a boolean");
+      ctx.env.faults.errors.push({ status, remaining: count(b.count ?? 1, "count", 1, 1_000_000), match: (b.match as string) ?? "", after: (b.after as boolean) ?? false });
+      return { status: 200, body: ctx.env.faults.view() };
+    },
+  },
+  {
+    method: "POST",
+    path: "/_sim/faults/latency",
+    handler: (ctx) => {
+      const b = body(ctx, ["ms", "count", "match"]);
+      if (b.match !== undefined && typeof b.match !== "string") throw simProblem("ControleInvalido", "match must be a string");
+      ctx.env.faults.latency.push({
+        ms: count(b.ms, "ms", 1, 120_000),
+        remaining: b.count === undefined ? null : count(b.count, "count", 1, 1_000_000),
+        match: (b.match as string) ?? "",
+      });
+      return { status: 200, body: ctx.env.faults.view() };
+    },
+  },
+  { method: "GET", path: "/_sim/faults", handler: ({ env }) => ({ status: 200, body: env.faults.view() }) },
+  {
+    method: "DELETE",
+    path: "/_sim/faults",
+    handler: (ctx) => {
+      body(ctx, []);
+      ctx.env.faults.clear();
+      return { status: 200, body: ctx.env.faults.view() };
+    },
+  },
+  {
+    method: "POST",
+    path: "/_sim/tokens/expire",
+    handler: (ctx) => {
+      const b = body(ctx, ["ttl_seconds"]);
+      if (b.ttl_seconds !== undefined) ctx.env.tokenTtlSeconds = count(b.ttl_seconds, "ttl_seconds", 1, 31_536_000);
+      const expired = ctx.env.store.expireTokens(ctx.env.clock.nowMs());
+      return { status: 200, body: { expired, token_ttl_seconds: ctx.env.tokenTtlSeconds } };
+    },
+  },
+  { method: "POST", path: "/_sim/clients", handler: addClient },
+  {
+    method: "POST",
+    path: "/_sim/clock/advance",
+    handler: (ctx) => {
+      const b = body(ctx, ["seconds"]);
+      ctx.env.clock.advance(count(b.seconds, "seconds", 1, 31_536_000));
+      return { status: 200, body: { now: rfc3339(ctx.env.clock.nowMs()) } };
+    },
+  },
+];

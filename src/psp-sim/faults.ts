@@ -1,0 +1,65 @@
+/**
+ * psp-sim injected faults (control routes `/_sim/faults/...`), held in memory (a restart clears
+ * them): N error answers (500/503/504 as the standard's `ErroInternoDoServidor`,
+ * `ServicoIndisponivel`, `IndisponibilidadePorTempoEsgotado`), before or after the operation
+ * took effect; added latency; N dropped callbacks. A rule applies to calls whose
+ * `"METHOD /path"` (path without the `/api/v2` prefix, or `/oauth/token`) starts with `match`.
+ */
+import type { ProblemName } from "./problems";
+
+export const FAULT_STATUSES = { 500: "ErroInternoDoServidor", 503: "ServicoIndisponivel", 504: "IndisponibilidadePorTempoEsgotado" } as const satisfies Record<
+  number,
+  ProblemName
+>;
+export type FaultStatus = keyof typeof FAULT_STATUSES;
+
+export interface ErrorRule {
+  status: FaultStatus;
+  /** Calls still to fail. */
+  remaining: number;
+  match: string;
+  /** true: the operation takes effect, then the answer is the error (a lost response). */
+  after: boolean;
+}
+export interface LatencyRule {
+  ms: number;
+  /** Calls still to delay; null = until cleared. */
+  remaining: number | null;
+  match: string;
+}
+
+export class Faults {
+  errors: ErrorRule[] = [];
+  latency: LatencyRule[] = [];
+  dropCallbacks = 0;
+
+  /** Consumes one matching error rule of the given phase. */
+  takeError(key: string, after: boolean): ErrorRule | null {
+    const rule = this.errors.find((r) => r.after === after && r.remaining > 0 && key.startsWith(r.match));
+    if (!rule) return null;
+    rule.remaining--;
+    this.errors = this.errors.filter((r) => r.remaining > 0);
+    return rule;
+  }
+  /** Milliseconds to wait before answering `key` (first matching rule, consumed once). */
+  takeLatency(key: string): number {
+    const rule = this.latency.find((r) => key.startsWith(r.match));
+    if (!rule) return 0;
+    if (rule.remaining !== null && --rule.remaining <= 0) this.latency = this.latency.filter((r) => r !== rule);
+    return rule.ms;
+  }
+  /** True when the next callback must be dropped (consumes one). */
+  takeDrop(): boolean {
+    if (this.dropCallbacks <= 0) return false;
+    this.dropCallbacks--;
+    return true;
+  }
+  clear(): void {
+    this.errors = [];
+    this.latency = [];
+    this.dropCallbacks = 0;
+  }
+  view(): { errors: ErrorRule[]; latency: LatencyRule[]; drop_callbacks: number } {
+    return { errors: this.errors.map((r) => ({ ...r })), latency: this.latency.map((r) => ({ ...r })), drop_callbacks: this.dropCallbacks };
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * `cofre psp-sim init DIR`: writes the simulator's folder (certificates, config.json, the
+ * operator body pix-provider.json, psp-sim.db with one client) and builds the operator `PUT
+ * /v1/operator/accounts/{account_id}/pix-provider` command (body as extensions.md "Live Pix over
+ * the BCB API Pix (v2)" pins it). `loadSimDir` reads it back for `cofre psp-sim`.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { cnpj } from "cpf-cnpj-validator";
+import { createSimPki, type SimPki } from "./certs";
+import { SimStore } from "./store";
+
+/** Base path of the API Pix routes (`api_url` = `https://host:port/api/v2`). */
+export const API_PREFIX = "/api/v2";
+/** OAuth2 token endpoint path (`token_url`). */
+export const TOKEN_PATH = "/oauth/token";
+export const DEFAULT_PORT = 8443;
+
+/** config.json: where the simulator listens and who its one seeded client is. */
+export interface SimConfig {
+  port: number;
+  host: string;
+  client_id: string;
+  pix_key: string;
+  receiver: { name: string; cnpj: string; city: string };
+}
+
+/** The operator route's body (extensions.md): what Cofre needs to reach this simulator. */
+export interface PixProviderBody {
+  type: "bcb_pix_v2";
+  api_url: string;
+  token_url: string;
+  client_id: string;
+  client_secret: string;
+  certificate: string;
+  private_key: string;
+  ca_certificates: string;
+  pix_key: string;
+}
+
+export interface InitOptions {
+  port?: number;
+  /** Host written into api_url/token_url (default 127.0.0.1); also a SAN of the server certificate. */
+  host?: string;
+  /** Extra DNS names / IPs for the server certificate. */
+  names?: string[];
+  /** Cofre's base URL for the printed command (default http://localhost:3000). */
+  cofreUrl?: string;
+  /** Account id for the printed command (default the literal ACCOUNT_ID). */
+  accountId?: string;
+}
+
+export interface InitResult {
+  dir: string;
+  config: SimConfig;
+  body: PixProviderBody;
+  /** The curl command that connects an account to the simulator. */
+  command: string;
+}
+
+const FILES = {
+  caCert: "ca.crt",
+  caKey: "ca.key",
+  serverCert: "server.crt",
+  serverKey: "server.key",
+  clientCert: "client.crt",
+  clientKey: "client.key",
+  callbackCert: "callback.crt",
+  callbackKey: "callback.key",
+  config: "config.json",
+  body: "pix-provider.json",
+  db: "psp-sim.db",
+} as const;
+
+/** SHA-256 hex of a client secret (the store keeps no secret in clear). */
+export function secretHash(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+function write(dir: string, name: string, text: string, secret = false): void {
+  writeFileSync(join(dir, name), text, { mode: secret ? 0o600 : 0o644 });
+  if (secret) chmodSync(join(dir, name), 0o600);
+}
+
+/**
+ * Creates DIR (if needed) and writes every file. Throws when DIR already holds a simulator
+ * (`ca.crt`), so a second init never replaces certificates a connection already uses.
+ */
+export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promise<InitResult> {
+  const dir = resolve(dirArg);
+  if (existsSync(join(dir, FILES.caCert))) throw new Error(`${dir} already holds a psp-sim (ca.crt); choose an empty folder`);
+  mkdirSync(dir, { recursive: true });
+  const port = opts.port ?? DEFAULT_PORT;
+  const host = opts.host ?? "127.0.0.1";
+  const pki = await createSimPki([host, ...(opts.names ?? [])]);
+  write(dir, FILES.caCert, pki.ca.cert);
+  write(dir, FILES.caKey, pki.ca.key, true);
+  write(dir, FILES.serverCert, pki.server.cert);
+  write(dir, FILES.serverKey, pki.server.key, true);
+  write(dir, FILES.clientCert, pki.client.cert);
+  write(dir, FILES.clientKey, pki.client.key, true);
+  write(dir, FILES.callbackCert, pki.callback.cert);
+  write(dir, FILES.callbackKey, pki.callback.key, true);
+
+  const clientSecret = randomBytes(24).toString("base64url");
+  const config: SimConfig = {
+    port,
+    host,
+    client_id: `psp-sim-${randomBytes(6).toString("hex")}`,
+    pix_key: crypto.randomUUID(),
+    receiver: { name: "Loja Cofre psp-sim", cnpj: cnpj.generate(), city: "SAO PAULO" },
+  };
+  write(dir, FILES.config, JSON.stringify(config, null, 2) + "\n");
+  const hostPart = host.includes(":") ? `[${host}]` : host;
+  const body: PixProviderBody = {
+    type: "bcb_pix_v2",
+    api_url: `https://${hostPart}:${port}${API_PREFIX}`,
+    token_url: `https://${hostPart}:${port}${TOKEN_PATH}`,
+    client_id: config.client_id,
+    client_secret: clientSecret,
+    certificate: pki.client.cert,
+    private_key: pki.client.key,
+    ca_certificates: pki.ca.cert,
+    pix_key: config.pix_key,
+  };
+  write(dir, FILES.body, JSON.stringify(body, null, 2) + "\n", true);
+
+  const store = new SimStore(join(dir, FILES.db));
+  try {
+    store.insertClient({
+      client_id: config.client_id,
+      secret_sha256: secretHash(clientSecret),
+      name: config.receiver.name,
+      cnpj: config.receiver.cnpj,
+      city: config.receiver.city,
+      pix_keys: JSON.stringify([config.pix_key]),
+      created_ms: Date.now(),
+    });
+  } finally {
+    store.close();
+  }
+  chmodSync(join(dir, FILES.db), 0o600); // client secret hashes and tokens
+  const cofre = (opts.cofreUrl ?? "http://localhost:3000").replace(/\/+$/, "");
+  const command = [
+    `curl -sS -X PUT '${cofre}/v1/operator/accounts/${opts.accountId ?? "ACCOUNT_ID"}/pix-provider' \\`,
+    `  -H "Authorization: Bearer $COFRE_OPERATOR_TOKEN" -H 'Content-Type: application/json' \\`,
+    `  --data @'${join(dir, FILES.body)}'`,
+  ].join("\n");
+  return { dir, config, body, command };
+}
+
+/** What `cofre psp-sim` needs from DIR. Throws (naming the missing file) when DIR is not initialised. */
+export function loadSimDir(dirArg: string): { dir: string; config: SimConfig; pki: SimPki; dbFile: string } {
+  const dir = resolve(dirArg);
+  const read = (name: string) => {
+    const path = join(dir, name);
+    if (!existsSync(path)) throw new Error(`${path} is missing; run \`cofre psp-sim init ${dirArg}\` first`);
+    return readFileSync(path, "utf8");
+  };
+  const pki: SimPki = {
+    ca: { cert: read(FILES.caCert), key: read(FILES.caKey) },
+    server: { cert: read(FILES.serverCert), key: read(FILES.serverKey) },
+    client: { cert: read(FILES.clientCert), key: read(FILES.clientKey) },
+    callback: { cert: read(FILES.callbackCert), key: read(FILES.callbackKey) },
+  };
+  const config = JSON.parse(read(FILES.config)) as SimConfig;
+  return { dir, config, pki, dbFile: join(dir, FILES.db) };
+}
