@@ -12,7 +12,7 @@ import { getBalance } from "../../src/domain/ledger";
 import { buildDynamicBrCode } from "../../src/pix/brcode";
 import { ProviderRegistry } from "../../src/providers/registry";
 import { createSandboxProvider } from "../../src/providers/sandbox";
-import type { CreateOutcome, PaymentOutcome, PaymentProvider, RefundOutcome, RefundPlan } from "../../src/providers/types";
+import type { CancelOutcome, CreateOutcome, PaymentOutcome, PaymentProvider, RefundOutcome, RefundPlan } from "../../src/providers/types";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { eventTypes, key } from "../payments/support";
 
@@ -26,6 +26,7 @@ function scripted() {
     query: (): PaymentOutcome => ({ status: "pending" }),
     refund: (): RefundOutcome => ({ status: "pending", inProgress: true }),
     refundStatus: (): RefundOutcome => ({ status: "settled" }),
+    cancel: (): CancelOutcome => ({ status: "settled" }),
   };
   const provider: PaymentProvider = {
     name: "scripted_live",
@@ -57,7 +58,10 @@ function scripted() {
       calls.push(`refundStatus ${req.refund.status}`);
       return script.refundStatus();
     },
-    cancel: () => ({ status: "settled" }),
+    async cancel(_ctx, req) {
+      calls.push(`cancel ${req.transaction.pixTxid}`);
+      return script.cancel();
+    },
   };
   return { provider, calls, script };
 }
@@ -199,5 +203,41 @@ describe("status checks and refunds through the provider", () => {
     const refunds = (await h.call("GET", `/v1/payments/${id}/refunds`, { key: a.liveKey })).body.data;
     expect(refunds.map((x: { id: string; status: string }) => [x.id, x.status])).toEqual([[r.body.id, "FAILED"]]);
     expect(getBalance(h.deps.db, a.accountId, true, "BRL").pending).toBe(2500);
+  });
+});
+
+describe("cancelling through the provider", () => {
+  const cancel = (h: Harness, a: SeededAccount, id: string) => h.call("POST", `/v1/payments/${id}/cancel`, { key: a.liveKey, body: {} });
+
+  test("the provider withdraws the cob first; then the transaction is CANCELLED", async () => {
+    const { h, a, calls } = await setup();
+    const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
+    const r = await cancel(h, a, id);
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe("CANCELLED");
+    expect(calls).toEqual(["create PIX 2500", `cancel ${TXID}`]);
+  });
+
+  test("a provider that refuses answers 400 charge_not_cancellable, one that cannot be reached 503; the charge stays pending", async () => {
+    const { h, a, script } = await setup();
+    const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
+    script.cancel = () => ({ status: "rejected", code: "CobConcluida", message: "the cob was already paid" });
+    const refused = await cancel(h, a, id);
+    expect([refused.status, refused.body.error.code]).toEqual([400, "charge_not_cancellable"]);
+    expect(refused.body.error.message).toContain("the cob was already paid");
+    script.cancel = () => ({ status: "retryable", code: "timeout", message: "timeout" });
+    const down = await cancel(h, a, id);
+    expect([down.status, down.body.error.code]).toEqual([503, "service_unavailable"]);
+    expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("pending");
+  });
+
+  test("a transaction that cannot be cancelled is refused before the provider is called", async () => {
+    const ctx = await setup();
+    const { h, a, calls } = ctx;
+    const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
+    recordPaymentOutcome(h.deps, findById(h.deps.db, id)!, "PIX", { status: "settled", method: "PIX", amount: 2500 });
+    const r = await cancel(h, a, id);
+    expect([r.status, r.body.error.code]).toEqual([400, "charge_not_cancellable"]);
+    expect(calls.filter((c) => c.startsWith("cancel"))).toEqual([]);
   });
 });

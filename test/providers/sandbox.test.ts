@@ -163,7 +163,7 @@ describe("notifications (the sandbox payer)", () => {
   });
 
   test("each test card maps to its outcome", () => {
-    const table: [string, unknown][] = [
+    const table: [string, PaymentOutcome][] = [
       ["4242424242424242", { status: "settled", method: "CREDIT_CARD", amount: 1234 }],
       ["4242 4242 4242 4242", { status: "settled", method: "CREDIT_CARD", amount: 1234 }],
       ["5555555555554444", { status: "settled", method: "CREDIT_CARD", amount: 1234 }],

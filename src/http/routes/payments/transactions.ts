@@ -94,7 +94,7 @@ export function transactionRoutes(deps: Deps) {
     .get("/v1/payments/:id", ({ auth, params }) => view(getPayment(deps, auth, params.id)), {
       detail: { tags, summary: "Retrieve a transaction (get shape; method fields null when not applicable)" },
     })
-    .post("/v1/payments/:id/cancel", ({ auth, params }) => view(cancelPayment(deps, auth, params.id)), {
+    .post("/v1/payments/:id/cancel", async ({ auth, params }) => view(await cancelPayment(deps, auth, params.id)), {
       detail: {
         tags,
         summary: "Cancel a transaction",
