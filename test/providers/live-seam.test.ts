@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { sandboxFaultStore } from "../../src/domain/charges/faults";
+import { acceptNotification } from "../../src/domain/charges/notifications";
 import { recordPaymentOutcome } from "../../src/domain/charges/outcomes";
 import { findById } from "../../src/domain/charges/repo";
 import { getBalance } from "../../src/domain/ledger";
@@ -43,7 +44,12 @@ function scripted() {
       calls.push(`query ${req.transaction.pixTxid} ${JSON.stringify(req.memo ?? null)}`);
       return script.query();
     },
-    parseNotification: () => ({ status: "parsed", items: [] }),
+    // The standard's callback `{pix: [{endToEndId, txid, valor, horario}]}`: hints only.
+    parseNotification(_ctx, req) {
+      const pix = (req.body as { pix?: { txid?: string; endToEndId?: string }[] } | null)?.pix;
+      if (!Array.isArray(pix)) return { status: "invalid", code: "bad_callback", message: "The callback body has no pix list." };
+      return { status: "parsed", items: pix.map((p) => ({ ref: { txid: p.txid, endToEndId: p.endToEndId } })) };
+    },
     planRefund(ctx, req): RefundPlan {
       calls.push(`plan ${req.strategy ?? "-"}`);
       if (req.strategy === "cashout" || req.destinationKey !== undefined)
@@ -239,5 +245,35 @@ describe("cancelling through the provider", () => {
     const r = await cancel(h, a, id);
     expect([r.status, r.body.error.code]).toEqual([400, "charge_not_cancellable"]);
     expect(calls.filter((c) => c.startsWith("cancel"))).toEqual([]);
+  });
+});
+
+describe("notifications are hints confirmed by a status query", () => {
+  const E2E = "E12345678202611201200abcdefghijk";
+
+  test("a callback naming the charge queues a query; only the query's answer pays it", async () => {
+    const { h, a, b, calls, script, provider } = await setup();
+    const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
+    const body = { pix: [{ endToEndId: E2E, txid: TXID, valor: "25.00" }, { endToEndId: E2E, txid: "Unknown00000000000000000000" }] };
+    // another account's connection cannot reach this charge
+    expect(acceptNotification(h.deps, { accountId: b.accountId, livemode: true }, provider, "PIX", body)).toEqual({ accepted: 0, unknown: 2 });
+    expect(acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", body)).toEqual({ accepted: 1, unknown: 1 });
+    expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("pending");
+    // the PSP does not know the payment yet: nothing changes
+    await h.deps.jobs.drain();
+    expect(calls.at(-1)).toBe(`query ${TXID} {"endToEndId":"${E2E}"}`);
+    expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("pending");
+    script.query = () => ({ status: "settled", method: "PIX", amount: 2500, endToEndId: E2E });
+    acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", body);
+    await h.deps.jobs.drain();
+    expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("paid");
+    expect(getBalance(h.deps.db, a.accountId, true, "BRL").pending).toBe(2500);
+  });
+
+  test("a body the provider cannot read is 400 and queues nothing", async () => {
+    const { h, a, provider } = await setup();
+    await liveCharge(h, a.liveKey);
+    expect(() => acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", { nope: 1 })).toThrow("The callback body has no pix list.");
+    expect(h.deps.jobs.pending("charge.status_check")).toBe(0);
   });
 });

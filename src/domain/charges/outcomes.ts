@@ -68,9 +68,12 @@ export function recordPaymentOutcome(deps: Deps, row: TransactionRow, method: Pa
   return tx(deps.db, (t) => recordPaymentOutcomeIn(deps, t, row, method, o));
 }
 
-/** Queues a provider status query of transaction `transactionId` at `atMs` (one per transaction). */
+/**
+ * Makes sure a provider status query of transaction `transactionId` runs no later than `atMs`
+ * (one job per transaction: an earlier ask pulls a queued check earlier and keeps its memo).
+ */
 export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, method: PaymentMethod, atMs: number, memo?: ProviderMemo): void {
-  deps.jobs.enqueue(t, {
+  deps.jobs.enqueueNoLaterThan(t, {
     kind: CHARGE_STATUS_CHECK_JOB,
     payload: { transactionId, method, ...(memo ? { memo } : {}) },
     dueAt: atMs,
