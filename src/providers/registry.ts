@@ -8,7 +8,7 @@
 import type { Config } from "../config";
 import type { PaymentMethod } from "../domain/charges/model";
 import type { Clock } from "../lib/clock";
-import type { PaymentProvider, ProviderContext } from "./types";
+import type { HttpFetch, PaymentProvider, ProviderContext } from "./types";
 
 /** The live provider of (account, method), or undefined when the account has no connection. */
 export type LiveProviderLookup = (accountId: string, method: PaymentMethod) => PaymentProvider | undefined;
@@ -20,6 +20,8 @@ export interface RegistryOptions {
   sandbox?: PaymentProvider;
   /** Live connections; default: none. */
   live?: LiveProviderLookup;
+  /** HTTP client handed to providers; default the global fetch. */
+  fetch?: HttpFetch;
 }
 
 export class ProviderRegistry {
@@ -29,7 +31,7 @@ export class ProviderRegistry {
   private readonly live: LiveProviderLookup;
 
   constructor(opts: RegistryOptions) {
-    this.ctx = { config: opts.config, clock: opts.clock };
+    this.ctx = { config: opts.config, clock: opts.clock, fetch: opts.fetch ?? ((input, init) => fetch(input, init)) };
     this.sandbox = opts.sandbox;
     this.live = opts.live ?? (() => undefined);
   }

@@ -20,10 +20,15 @@ import type { Clock } from "../lib/clock";
 export type TransactionRow = typeof transactions.$inferSelect;
 export type RefundRecord = typeof refunds.$inferSelect;
 
+/** The HTTP client a live adapter calls its PSP with (the global fetch's call shape). */
+export type HttpFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
 /** What every provider call receives (built once per deps): never the database. */
 export interface ProviderContext {
   config: Config;
   clock: Clock;
+  /** HTTP client of live adapters (tests inject a fake; default the global fetch). */
+  fetch: HttpFetch;
 }
 
 /** JSON-serialisable state a provider asks the domain to hand back on its next status query. */

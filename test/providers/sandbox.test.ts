@@ -26,7 +26,7 @@ function setup(faults: FaultMode[] = [], publicUrl = "http://localhost:3000") {
       },
     },
   });
-  const ctx: ProviderContext = { config: { ...loadConfig({}), publicUrl }, clock: new ManualClock(NOW) };
+  const ctx: ProviderContext = { config: { ...loadConfig({}), publicUrl }, clock: new ManualClock(NOW), fetch: () => Promise.reject(new Error("the sandbox never calls out")) };
   return { provider, ctx, taken };
 }
 
