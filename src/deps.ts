@@ -13,6 +13,9 @@ import { createLogger, type Logger } from "./lib/logger";
 import { Scheduler } from "./jobs/scheduler";
 import { registerJobs } from "./jobs/registry";
 import { installPaymentAggregates } from "./domain/payments/aggregates";
+import { sandboxFaultStore } from "./domain/charges/faults";
+import { ProviderRegistry } from "./providers/registry";
+import { createSandboxProvider } from "./providers/sandbox";
 
 export interface Deps {
   config: Config;
@@ -22,6 +25,8 @@ export interface Deps {
   jobs: Scheduler;
   idempotency: IdempotencyStore;
   rateLimiter: RateLimiter;
+  /** Payment providers per account and mode (sandbox for test keys; live connections later). */
+  providers: ProviderRegistry;
 }
 
 export interface DepsOptions {
@@ -53,6 +58,8 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     jobs: new Scheduler(db, clock, logger),
     idempotency: new IdempotencyStore(db, clock),
     rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute),
+    // The composition root picks the providers: the domain imports none.
+    providers: new ProviderRegistry({ config, clock, sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }) }),
   };
   registerJobs(deps);
   return deps;

@@ -1,24 +1,44 @@
 /**
- * Which provider serves a method in a mode. Sandbox (test keys) serves every method; live mode has
- * no adapter configured yet, so a live request for any method gets 422 `unprocessable_entity`.
+ * Which provider serves a method for an account in a mode. The composition root (createDeps)
+ * builds one registry with the sandbox (test keys, every method) and a live lookup (the account's
+ * provider connection, extensions.md "Live Pix"); with no live connection a live request gets
+ * undefined, which the domain answers with 422 `unprocessable_entity` (create) or
+ * 400 `REFUND_NOT_SUPPORTED` (refund). The domain imports this and types.ts, never a provider.
  */
+import type { Config } from "../config";
 import type { PaymentMethod } from "../domain/charges/model";
-import type { MethodProvider } from "./types";
+import type { Clock } from "../lib/clock";
+import type { HttpFetch, PaymentProvider, ProviderContext } from "./types";
 
-const sandbox = new Map<PaymentMethod, MethodProvider>();
-const live = new Map<PaymentMethod, MethodProvider>();
+/** The live provider of (account, method), or undefined when the account has no connection. */
+export type LiveProviderLookup = (accountId: string, method: PaymentMethod) => PaymentProvider | undefined;
 
-/** Adds a sandbox provider (called at module load by src/providers/sandbox/index.ts). */
-export function registerSandboxProvider(p: MethodProvider): void {
-  sandbox.set(p.method, p);
+export interface RegistryOptions {
+  config: Config;
+  clock: Clock;
+  /** Serves test-mode (livemode false) transactions. */
+  sandbox?: PaymentProvider;
+  /** Live connections; default: none. */
+  live?: LiveProviderLookup;
+  /** HTTP client handed to providers; default the global fetch. */
+  fetch?: HttpFetch;
 }
 
-/** Adds a live adapter. */
-export function registerLiveProvider(p: MethodProvider): void {
-  live.set(p.method, p);
-}
+export class ProviderRegistry {
+  /** Passed to every provider call (built once). */
+  readonly ctx: ProviderContext;
+  private readonly sandbox?: PaymentProvider;
+  private readonly live: LiveProviderLookup;
 
-/** The provider for `method` in the key's mode, or undefined when none is configured. */
-export function providerFor(livemode: boolean, method: PaymentMethod): MethodProvider | undefined {
-  return (livemode ? live : sandbox).get(method);
+  constructor(opts: RegistryOptions) {
+    this.ctx = { config: opts.config, clock: opts.clock, fetch: opts.fetch ?? ((input, init) => fetch(input, init)) };
+    this.sandbox = opts.sandbox;
+    this.live = opts.live ?? (() => undefined);
+  }
+
+  /** The provider serving `method` for the scope's account and mode, or undefined. */
+  forMethod(scope: { accountId: string; livemode: boolean }, method: PaymentMethod): PaymentProvider | undefined {
+    if (scope.livemode) return this.live(scope.accountId, method);
+    return this.sandbox?.methods.has(method) ? this.sandbox : undefined;
+  }
 }

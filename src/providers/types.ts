@@ -1,48 +1,235 @@
 /**
- * The provider boundary (Hyperswitch style): each payment method's acquirer sits behind one
- * MethodProvider. The sandbox implements every method deterministically; live adapters sit
- * beside it. Providers never touch the database: they return what the service stores.
+ * The provider boundary (Hyperswitch connector style): one PaymentProvider per acquirer/PSP owns
+ * every flow it serves (create, status query, notification parsing, refund, refund status,
+ * cancel) and answers each with a typed outcome; its own status vocabulary is mapped to these
+ * outcomes in one table in its module header. Providers never see the database: they receive a
+ * ProviderContext (config, clock; an injected fetch for live adapters) and the rows they act on,
+ * do their network calls outside any database transaction, and return outcomes that the domain
+ * records in a short transaction through the one function per resource
+ * (`applySettlementNotice` for transactions, `applyRefundStatus` for refunds).
+ * State a provider must keep between calls is handed back as an intent ("pending, check again at
+ * `checkAt` with `memo`") that the domain persists in a durable job, or lives behind a small
+ * storage interface the provider receives (e.g. SandboxFaultStore), implemented in the domain.
  */
-import type { transactions } from "../../db/schema";
-import type { Deps } from "../deps";
+import type { refunds, transactions } from "../../db/schema";
+import type { Config } from "../config";
 import type { AccountRules } from "../domain/accounts/settings";
 import type { PaymentMethod } from "../domain/charges/model";
+import type { Clock } from "../lib/clock";
 
 export type TransactionRow = typeof transactions.$inferSelect;
+export type RefundRecord = typeof refunds.$inferSelect;
 
-/** What finalising a method with its acquirer yields; stored on the transaction. */
-export interface PreparedMethod {
-  /** Column values to set on the transaction row (e.g. Pix BR Code, txid, location, expiry). */
-  columns?: Partial<Pick<TransactionRow, "pixBrCode" | "pixTxid" | "pixLocation" | "expiresAt">>;
-  /** Method-specific public details merged into `method_details[<METHOD>]`. */
-  details?: Record<string, unknown>;
+/** The HTTP client a live adapter calls its PSP with (the global fetch's call shape). */
+export type HttpFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** What every provider call receives (built once per deps): never the database. */
+export interface ProviderContext {
+  config: Config;
+  clock: Clock;
+  /** HTTP client of live adapters (tests inject a fake; default the global fetch). */
+  fetch: HttpFetch;
 }
 
-export interface PrepareContext {
-  deps: Deps;
-  /** The transaction as it will be inserted (id, amount, currency, customer...). */
-  tx: TransactionRow;
+/** JSON-serialisable state a provider asks the domain to hand back on its next status query. */
+export type ProviderMemo = Record<string, string | number | boolean | null>;
+
+/**
+ * A failure of any flow. `rejected`: the provider refused for good (charge created `failed`,
+ * payment declined, refund FAILED); `retryable`: timeout, 5xx, unreachable (create -> 503, jobs
+ * retry; `retryAt` epoch ms when the provider said when); `auth_failed`: our credentials were
+ * refused (create -> 503, logged; jobs retry later); `not_supported`: the provider does not
+ * serve this flow or option (create -> 422, refund -> 400 `REFUND_NOT_SUPPORTED`); `invalid`:
+ * the input is wrong for this provider (400 `invalid_request` on `param`, nothing changes).
+ */
+export interface ProviderFailure {
+  status: "rejected" | "retryable" | "auth_failed" | "not_supported" | "invalid";
+  /** Provider's own error code (e.g. `sandbox_rejected`), surfaced as `metadata.failure.providerErrorCode`. */
+  code: string;
+  /** Human text, safe to show the merchant (never a secret). */
+  message: string;
+  /** Public failure reason (`metadata.failure.reason`) of a rejected payment, e.g. `card_declined`. */
+  reason?: string;
+  /** Request field an `invalid` failure is about. */
+  param?: string;
+  /** Earliest time to try again (epoch ms), for `retryable`. */
+  retryAt?: number;
+}
+
+/** Column values a create sets on the transaction row (Pix BR Code, txid, location, expiry). */
+export type CreatedColumns = Partial<Pick<TransactionRow, "pixBrCode" | "pixTxid" | "pixLocation" | "expiresAt">>;
+
+export interface CreateRequest {
+  /** The transaction as it will be inserted (id, amount, currency, customer, expiresAt...). Read only. */
+  transaction: TransactionRow;
+  /** The methods of the transaction this provider serves, in the order asked. */
+  methods: readonly PaymentMethod[];
   settings: AccountRules;
-  /** Receiver shown to the payer (BR Code fields 59/60): the account name and a city. */
-  merchant?: { name: string; city: string };
+  /** Receiver shown to the payer (BR Code fields 59/60). */
+  merchant: { name: string; city: string };
 }
 
-export interface MethodProvider {
-  readonly method: PaymentMethod;
-  /** True when the provider can refund (interface.md: Pix and card; others REFUND_NOT_SUPPORTED). */
-  readonly supportsRefund: boolean;
-  /** Finalises the method for `ctx.tx`. Throws ProviderError. */
-  prepare(ctx: PrepareContext): Promise<PreparedMethod> | PreparedMethod;
+/** Create: `pending` = ready for the payer (WAITING_PAYMENT), with what to store; or a failure. */
+export type CreateOutcome =
+  | {
+      status: "pending";
+      columns?: CreatedColumns;
+      /** Public details per method, merged into `method_details[<METHOD>]`. */
+      details?: Partial<Record<PaymentMethod, Record<string, unknown>>>;
+    }
+  | ProviderFailure;
+
+/**
+ * Where a payment stands at the provider. `settled`: paid (amount as the payer paid it; the domain
+ * returns a different amount and applies the payer lock); `pending`: nothing final yet
+ * (`processing` true = in flight, PROCESSING; `checkAt` + `memo` = query again then);
+ * `rejected` (a failure with `reason`): declined; `expired`: the provider confirms nobody paid.
+ */
+export type PaymentOutcome =
+  | {
+      status: "settled";
+      method: PaymentMethod;
+      /** Minor units the payer paid. */
+      amount: number;
+      /** Pix end-to-end id (generated with the sandbox ISPB when absent). */
+      endToEndId?: string;
+      payerTaxId?: string | null;
+      payerName?: string | null;
+      /** false when the bank did not disclose the payer's document. */
+      disclosed?: boolean;
+    }
+  | { status: "pending"; processing?: boolean; checkAt?: number; memo?: ProviderMemo }
+  | { status: "expired" }
+  | (ProviderFailure & { method?: PaymentMethod });
+
+export interface StatusRequest {
+  transaction: TransactionRow;
+  /** The memo of the `pending` outcome that asked for this query, if any. */
+  memo?: ProviderMemo;
 }
 
-/** Typed provider failures: mapped to 201 `failed` (rejected), 503 (unavailable) or 422 (not supported). */
+/** A payment a notification speaks of: by our transaction id, the cob txid or the end-to-end id. */
+export interface NotificationItem {
+  ref: { transactionId?: string; txid?: string; endToEndId?: string };
+  /**
+   * The status, only when the notification's channel is trusted (the in-process sandbox). Absent:
+   * the body is only a hint, and the domain confirms with `queryStatus` before any change.
+   */
+  outcome?: PaymentOutcome;
+}
+
+export type NotificationOutcome = { status: "parsed"; items: NotificationItem[] } | ProviderFailure;
+
+export interface NotificationRequest {
+  /** The callback's parsed JSON body (or the sandbox's SandboxPayerEvent). */
+  body: unknown;
+  /** The transaction the notification is addressed to, when the route knows it (sandbox helpers). */
+  transaction?: TransactionRow;
+}
+
+export interface RefundPlanRequest {
+  transaction: TransactionRow;
+  method: PaymentMethod;
+  /** As asked (undefined = the provider's default). */
+  strategy?: "devolution" | "cashout";
+  /** A cashout's destination key, as asked. */
+  destinationKey?: string;
+}
+
+/**
+ * Before a refund is stored (synchronous, no network): `pending` = accepted, submit it at
+ * `checkAt` (epoch ms), with the effective strategy (null for non-Pix methods) and the provider's
+ * id of the refund when it picks one up front (a Pix devolution id); else a failure
+ * (`not_supported` -> 400 `REFUND_NOT_SUPPORTED`).
+ */
+export type RefundPlan =
+  | { status: "pending"; checkAt: number; strategy: "devolution" | "cashout" | null; providerRefundId: string | null }
+  | ProviderFailure;
+
+export interface RefundRequest {
+  refund: RefundRecord;
+  transaction: TransactionRow;
+}
+
+/**
+ * Where a refund stands: `settled` (REFUNDED); `pending` (`inProgress` false = PENDING, true =
+ * IN_PROGRESS; query again at `checkAt`); `rejected` (FAILED, balance restored); other failures
+ * leave it as it is and are retried.
+ */
+export type RefundOutcome =
+  | { status: "settled" }
+  | { status: "pending"; inProgress: boolean; checkAt?: number }
+  | ProviderFailure;
+
+/** Cancel: `settled` = the provider will no longer accept a payment (the domain cancels). */
+export type CancelOutcome = { status: "settled" } | ProviderFailure;
+
+type MaybeAsync<T> = T | Promise<T>;
+
+/** One acquirer/PSP. Every flow may be synchronous (sandbox) or asynchronous (network). */
+export interface PaymentProvider {
+  /** e.g. `sandbox`, `bcb_pix_v2`. */
+  readonly name: string;
+  readonly methods: ReadonlySet<PaymentMethod>;
+  /** Finalises `req.methods` of a new transaction (PUT /cob/{txid} for bcb_pix_v2). */
+  create(ctx: ProviderContext, req: CreateRequest): MaybeAsync<CreateOutcome>;
+  /** Asks the provider where a payment stands (GET /cob/{txid}, GET /pix/{e2eid}). */
+  queryStatus(ctx: ProviderContext, req: StatusRequest): MaybeAsync<PaymentOutcome>;
+  /** Reads a notification (no network, no state): hints to confirm, or trusted statuses. */
+  parseNotification(ctx: ProviderContext, req: NotificationRequest): NotificationOutcome;
+  /** Decides whether and how a refund can be made (before anything is stored). */
+  planRefund(ctx: ProviderContext, req: RefundPlanRequest): RefundPlan;
+  /** Submits a stored refund; idempotent per refund id (PUT /pix/{e2eid}/devolucao/{id}). */
+  refund(ctx: ProviderContext, req: RefundRequest): MaybeAsync<RefundOutcome>;
+  /** Asks where a submitted refund stands (GET /pix/{e2eid}/devolucao/{id}). */
+  refundStatus(ctx: ProviderContext, req: RefundRequest): MaybeAsync<RefundOutcome>;
+  /** Withdraws a waiting charge (PATCH /cob/{txid} REMOVIDA_PELO_USUARIO_RECEBEDOR). */
+  cancel(ctx: ProviderContext, req: StatusRequest): MaybeAsync<CancelOutcome>;
+}
+
+/** Sandbox provider faults (extensions.md `provider_faults`), stored by the domain. */
+export type FaultMode = "reject" | "unavailable";
+
+/** Storage the sandbox provider receives for its faults (implemented in src/domain/charges/faults.ts). */
+export interface SandboxFaultStore {
+  /** Takes one pending fault of the account (in its own short transaction), or null when none is left. */
+  take(accountId: string): FaultMode | null;
+}
+
+/**
+ * Body of the sandbox's notifications: what its simulated payer does (test helper `pay`,
+ * the checkout's simulate button and card form). Validated by the domain before it is sent.
+ */
+export type SandboxPayerEvent =
+  | {
+      kind: "pay";
+      method: PaymentMethod;
+      outcome: "succeed" | "decline";
+      amount: number;
+      payerTaxId: string | null;
+      payerName: string | null;
+      disclosed: boolean;
+    }
+  | { kind: "card"; number: string };
+
+/** Thrown inside a provider module for a failure it then returns as an outcome. */
 export class ProviderError extends Error {
   constructor(
-    readonly kind: "rejected" | "unavailable" | "not_supported",
+    readonly kind: ProviderFailure["status"],
     message: string,
-    /** Provider's own error code, surfaced as `metadata.failure.providerErrorCode`. */
-    readonly providerErrorCode?: string,
+    /** Provider's own error code. */
+    readonly providerErrorCode: string,
   ) {
     super(message);
   }
+
+  /** This error as a failure outcome. */
+  toOutcome(): ProviderFailure {
+    return { status: this.kind, code: this.providerErrorCode, message: this.message };
+  }
+}
+
+/** True when `o` is a failure (any flow's outcome). */
+export function isFailure(o: { status: string }): o is ProviderFailure {
+  return o.status === "rejected" || o.status === "retryable" || o.status === "auth_failed" || o.status === "not_supported" || o.status === "invalid";
 }

@@ -1,24 +1,22 @@
 /**
  * createTransaction: the one creation path behind `POST /v1/charges`, `/v1/pix/charges`
  * (origin "charges", methods ["PIX"]) and `POST /v1/payments` (origin "payments").
- * Steps: provider per method (none -> 422), velocity guard (403 `fraud.*`), sandbox provider
- * faults, provider `prepare` outside any transaction (rejected -> created REFUSED with
- * `metadata.failure`; unreachable -> 503, nothing stored), then one transaction: insert, expiry sweep due by `expires_at`,
- * `charge.created` events, idempotency response.
+ * Steps: provider per method from `deps.providers` (none -> 422), velocity guard (403 `fraud.*`),
+ * the provider's `create` outside any transaction (outcomes: pending -> WAITING_PAYMENT;
+ * rejected -> created REFUSED with `metadata.failure`; retryable / auth_failed -> 503, nothing
+ * stored; not_supported / invalid -> 422), then one transaction: insert, expiry sweep due by
+ * `expires_at`, `charge.created` events, idempotency response.
  */
-import "../../providers/sandbox";
 import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
 import { iso } from "../../lib/clock";
 import { rawId } from "../../lib/ids";
-import { providerFor } from "../../providers/registry";
-import { ProviderError, type MethodProvider, type TransactionRow } from "../../providers/types";
+import type { CreateOutcome, PaymentProvider, ProviderFailure, TransactionRow } from "../../providers/types";
 import type { Claim } from "../idempotency/store";
 import { emitTransition } from "./events";
 import { ensureExpirySweep } from "./expiry";
-import { consumeProviderFault } from "./faults";
 import { failureBlock } from "./metadata";
 import type { PaymentMethod } from "./model";
 import { accountForCreate, insertTransaction } from "./repo";
@@ -72,8 +70,8 @@ export async function createTransaction(
   input: CreateTransactionInput,
   idem?: IdempotentCompletion,
 ): Promise<TransactionRow> {
-  const providers: MethodProvider[] = input.methods.map((m) => {
-    const p = providerFor(auth.livemode, m);
+  const providers: PaymentProvider[] = input.methods.map((m) => {
+    const p = deps.providers.forMethod(auth, m);
     if (!p) throw new ApiError("unprocessable_entity", `No ${auth.livemode ? "live" : "sandbox"} provider is configured for ${m}.`, { param: "payment_method" });
     return p;
   });
@@ -120,23 +118,28 @@ export async function createTransaction(
     updatedAt: now,
   };
 
-  const fault = auth.livemode ? null : consumeProviderFault(deps, auth.accountId);
   const merchant = { name: account.name, city: DEFAULT_MERCHANT_CITY };
   const details: Record<string, unknown> = {};
-  try {
-    for (const p of providers) {
-      if (fault === "unavailable") throw new ProviderError("unavailable", "The sandbox provider is unreachable (provider fault).", "sandbox_unavailable");
-      if (fault === "reject") throw new ProviderError("rejected", "The sandbox provider rejected the charge (provider fault).", "sandbox_rejected");
-      const prepared = await p.prepare({ deps, tx: row, settings, merchant });
-      Object.assign(row, prepared.columns ?? {});
-      if (prepared.details) details[p.method] = { ...((details[p.method] as object) ?? {}), ...prepared.details };
+  let failure: ProviderFailure | null = null;
+  for (let i = 0; i < providers.length && !failure; i++) {
+    const p = providers[i]!;
+    if (providers.indexOf(p) < i) continue; // served with the methods of its first occurrence
+    const methods = providers.length === 1 ? input.methods : input.methods.filter((_, j) => providers[j] === p);
+    const out: CreateOutcome = await p.create(deps.providers.ctx, { transaction: row, methods, settings, merchant });
+    if (out.status !== "pending") failure = out;
+    else {
+      if (out.columns) Object.assign(row, out.columns);
+      if (out.details) for (const m in out.details) details[m] = { ...(details[m] as object), ...out.details[m as PaymentMethod] };
     }
-  } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
-    if (err.kind === "unavailable") throw new ApiError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
-    if (err.kind === "not_supported") throw new ApiError("unprocessable_entity", err.message);
+  }
+  if (failure) {
+    if (failure.status === "retryable" || failure.status === "auth_failed") {
+      if (failure.status === "auth_failed") deps.logger.error({ accountId: auth.accountId, code: failure.code }, "payment provider refused our credentials");
+      throw new ApiError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
+    }
+    if (failure.status !== "rejected") throw new ApiError("unprocessable_entity", failure.message);
     // The rejected charge never had a Pix QR, hence no expiry and no ttlSeconds.
-    const failure = failureBlock("provider_rejected", err.providerErrorCode, null, iso(now));
+    const block = failureBlock("provider_rejected", failure.code, null, iso(now));
     Object.assign(row, {
       status: "REFUSED",
       pixBrCode: null,
@@ -144,7 +147,7 @@ export async function createTransaction(
       pixLocation: null,
       expiresAt: null,
       ttlSeconds: null,
-      metadata: JSON.stringify({ ...(input.metadata ?? {}), failure }),
+      metadata: JSON.stringify({ ...(input.metadata ?? {}), failure: block }),
     });
   }
   row.methodDetails = JSON.stringify(details);

@@ -26,6 +26,7 @@ import type { Statement } from "bun:sqlite";
 import { tx, type Db, type DbOrTx } from "../../db/client";
 import type { Deps } from "../../deps";
 import type { JobOutcome } from "../../jobs/scheduler";
+import { registerStatusCheckJobs } from "./outcomes";
 import { applySettlementNotice } from "./settlement";
 
 /** The sweep job kind; its one row has the dedupe key SWEEP_DEDUPE_KEY. */
@@ -108,7 +109,8 @@ export function sweepExpiredCharges(deps: Deps): JobOutcome {
 }
 
 /**
- * Registers the sweep and the legacy `charge.expire` handler (called from src/jobs/registry.ts),
+ * Registers the sweep, the legacy `charge.expire` handler and the provider status checks
+ * (src/domain/charges/outcomes.ts; called from src/jobs/registry.ts),
  * and schedules the sweep at the earliest waiting `expires_at` already stored (a database from
  * before the sweep, or one whose sweep row was lost).
  */
@@ -118,6 +120,7 @@ export function registerChargeJobs(deps: Deps): void {
     maxAttempts: Number.MAX_SAFE_INTEGER,
     backoff: (n) => Math.min(2 ** n, 60),
   });
+  registerStatusCheckJobs(deps);
   deps.jobs.register(LEGACY_CHARGE_EXPIRE_JOB, (job) => {
     const { transactionId } = job.payload as { transactionId: string };
     applySettlementNotice(deps, { transactionId, kind: "expired" });

@@ -1,14 +1,15 @@
 /**
  * Sandbox payer (extensions.md `POST /v1/test_helpers/charges/{id}/pay` and the checkout's
- * "Simulate payment"): turns a simulated payment into a settlement notice. Sandbox rows only.
+ * "Simulate payment"): validates the simulated payment, sends it to the transaction's sandbox
+ * provider as a payer notification and records the outcome (applySettlementNotice). Sandbox rows only.
  */
 import type { Deps } from "../../deps";
 import { ApiError, invalidParam } from "../../http/errors";
-import { newEndToEndId } from "../../pix/ids";
 import { parseTaxId } from "../../pix/tax-id";
-import type { TransactionRow } from "../../providers/types";
+import type { SandboxPayerEvent, TransactionRow } from "../../providers/types";
 import { PAYMENT_METHODS, PUBLIC_STATUS, type PaymentMethod, type TransactionStatus } from "./model";
-import { applySettlementNotice, type SettlementResult } from "./settlement";
+import { recordPaymentOutcome } from "./outcomes";
+import type { SettlementResult } from "./settlement";
 
 export interface SimulatedPayment {
   /** Minor units; default the charge amount (a different amount is returned to the payer). */
@@ -36,25 +37,28 @@ export function simulatePayment(deps: Deps, row: TransactionRow, input: Simulate
   const method = (input.method ?? (offered.includes("PIX") ? "PIX" : offered[0]) ?? "PIX").toUpperCase() as PaymentMethod;
   if (!PAYMENT_METHODS.includes(method) || !offered.includes(method))
     throw invalidParam("method", `The charge does not offer ${input.method}; offered: ${offered.join(", ")}.`);
-  if (input.outcome === "decline")
-    return applySettlementNotice(deps, { transactionId: row.id, kind: "declined", method, reason: "declined", providerErrorCode: "sandbox_declined" });
+  const provider = deps.providers.forMethod(row, method);
+  if (!provider) throw new ApiError("test_mode_only", "Only sandbox charges can be paid by simulation.");
   let payerTaxId: string | null = row.expectedPayerTaxId ?? row.customerDocument ?? null;
-  if (input.payer_tax_id !== undefined) {
+  if (input.outcome !== "decline" && input.payer_tax_id !== undefined) {
     const parsed = parseTaxId(input.payer_tax_id);
     if (!parsed) throw invalidParam("payer_tax_id", "payer_tax_id must be a valid CPF or CNPJ.", "invalid_tax_id");
     payerTaxId = parsed.value;
   }
   const disclosed = input.disclose_payer !== false;
-  const result = applySettlementNotice(deps, {
-    transactionId: row.id,
-    kind: "paid",
+  const body: SandboxPayerEvent = {
+    kind: "pay",
     method,
+    outcome: input.outcome ?? "succeed",
     amount: input.amount ?? row.amount,
-    ...(method === "PIX" ? { endToEndId: newEndToEndId(deps.clock.now()) } : {}),
     payerTaxId: disclosed ? payerTaxId : null,
     payerName: input.payer_name ?? row.customerName ?? null,
     disclosed,
-  });
+  };
+  const parsed = provider.parseNotification(deps.providers.ctx, { body, transaction: row });
+  const outcome = parsed.status === "parsed" ? parsed.items[0]?.outcome : undefined;
+  if (!outcome) throw new Error(`the sandbox provider did not understand a payer event (${parsed.status})`);
+  const result = recordPaymentOutcome(deps, row, method, outcome);
   // The window passed before the payer paid: the charge just expired (committed), nothing was paid.
   if (result.outcome === "expired") throw new ApiError("invalid_state", "The charge is expired; only a pending charge can be paid.");
   return result;

@@ -1,6 +1,7 @@
 /**
- * THE one path by which provider or bank status reaches a transaction (DESIGN.md): the sandbox
- * helpers now, live provider webhooks and polls later, the expiry sweep always. Implements the
+ * THE one path by which provider or bank status reaches a transaction (DESIGN.md): provider
+ * outcomes (sandbox payer events, status checks, notifications; src/domain/charges/outcomes.ts
+ * maps them to notices) and the expiry sweep. Implements the
  * public charge status table of interface.md:
  * - paid, exact amount -> PAID (cards: APPROVED), end-to-end id, fee, ledger credit, `charge.paid`;
  * - paid, different amount -> returned to the payer, charge stays pending, nothing credited;

@@ -1,27 +1,55 @@
 /**
- * Durable progress of sandbox refunds: job `refund.advance` moves a refund one step every
- * SANDBOX_REFUND_STEP_SECONDS (PENDING -> IN_PROGRESS -> REFUNDED) through `applyRefundStatus`.
+ * Durable progress of refunds: job `refund.advance` (payload `{refundId}`, queued with the refund
+ * at the time its provider's plan asked) drives the refund with its provider, outside any
+ * transaction: a PENDING refund is submitted (`refund`, idempotent per refund id), an
+ * IN_PROGRESS one queried (`refundStatus`). The outcome is recorded through `applyRefundStatus`
+ * in a short transaction: settled -> REFUNDED, pending -> PENDING / IN_PROGRESS and run again at
+ * its `checkAt`, rejected -> FAILED; retryable and auth failures run again later.
+ * Sandbox: PENDING -> IN_PROGRESS -> REFUNDED, 2 s apart (src/providers/sandbox/refunds.ts).
  */
 import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
-import { isFinal, REFUND_ADVANCE_JOB, SANDBOX_REFUND_STEP_SECONDS, type RefundStatus } from "./refund-model";
+import type { JobOutcome } from "../../jobs/scheduler";
+import type { RefundOutcome } from "../../providers/types";
+import type { PaymentMethod } from "../charges/model";
+import { findById } from "../charges/repo";
+import { canMove, isFinal, REFUND_ADVANCE_JOB, type RefundStatus } from "./refund-model";
 import { findRefund } from "./refund-repo";
 import { applyRefundStatus } from "./refunds";
-import { registerCardJobs } from "./card";
 
-/** Registers the payments group's jobs: refund progress and card 3DS (called from src/jobs/registry.ts). */
-export function registerPaymentJobs(deps: Deps): void {
-  registerCardJobs(deps);
-  deps.jobs.register(REFUND_ADVANCE_JOB, (job) => {
-    const { refundId } = job.payload as { refundId: string };
-    return tx(deps.db, (t) => {
-      const r = findRefund(t, refundId);
-      if (!r || isFinal(r.status as RefundStatus)) return;
-      if (r.status === "PENDING") {
-        applyRefundStatus(deps, t, refundId, "IN_PROGRESS");
-        return { retryAt: deps.clock.nowMs() + SANDBOX_REFUND_STEP_SECONDS * 1000 };
-      }
-      applyRefundStatus(deps, t, refundId, "REFUNDED");
-    });
+/** A provider call that failed without an answer is tried again this much later, ms. */
+const RETRY_MS = 30_000;
+
+/** The refund status an outcome amounts to, or null when it says nothing new (a failure to retry). */
+export function refundStatusOf(o: RefundOutcome): RefundStatus | null {
+  if (o.status === "settled") return "REFUNDED";
+  if (o.status === "pending") return o.inProgress ? "IN_PROGRESS" : "PENDING";
+  if (o.status === "rejected") return "FAILED";
+  return null;
+}
+
+/** One step of refund `refundId` with its provider (see the module header). */
+export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOutcome> {
+  const refund = findRefund(deps.db, refundId);
+  if (!refund || isFinal(refund.status as RefundStatus)) return;
+  const transaction = findById(deps.db, refund.transactionId);
+  const provider = transaction && deps.providers.forMethod(transaction, refund.method as PaymentMethod);
+  if (!transaction || !provider) return;
+  const req = { refund, transaction };
+  const o = refund.status === "PENDING" ? await provider.refund(deps.providers.ctx, req) : await provider.refundStatus(deps.providers.ctx, req);
+  const to = refundStatusOf(o);
+  if (to === null) return { retryAt: (o.status !== "settled" && o.status !== "pending" && o.retryAt) || deps.clock.nowMs() + RETRY_MS };
+  return tx(deps.db, (t) => {
+    const now = findRefund(t, refundId);
+    // Moved meanwhile (test helper, a notification): the status it reached wins.
+    if (!now || now.status !== refund.status) return;
+    if (to !== now.status && canMove(now.status as RefundStatus, to))
+      applyRefundStatus(deps, t, refundId, to, to === "FAILED" && o.status === "rejected" ? o.code : undefined);
+    if (o.status === "pending") return { retryAt: o.checkAt ?? deps.clock.nowMs() + RETRY_MS };
   });
+}
+
+/** Registers the payments group's jobs: refund progress (called from src/jobs/registry.ts). */
+export function registerPaymentJobs(deps: Deps): void {
+  deps.jobs.register(REFUND_ADVANCE_JOB, (job) => advanceRefund(deps, (job.payload as { refundId: string }).refundId));
 }

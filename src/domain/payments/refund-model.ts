@@ -26,7 +26,5 @@ export function isFinal(s: RefundStatus): boolean {
 export const REFUND_STRATEGIES = ["devolution", "cashout"] as const;
 export type RefundStrategy = (typeof REFUND_STRATEGIES)[number];
 
-/** Sandbox: seconds between automatic refund steps (PENDING -> IN_PROGRESS -> REFUNDED). */
-export const SANDBOX_REFUND_STEP_SECONDS = 2;
-/** Job kind that advances a refund by one step. */
+/** Job kind that drives a refund with its provider (submit, then status queries; refund-jobs.ts). */
 export const REFUND_ADVANCE_JOB = "refund.advance";

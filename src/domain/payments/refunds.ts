@@ -1,9 +1,12 @@
 /**
  * Refunds of settled transactions (interface.md `POST /v1/payments/{id}/refund`, "Refund status").
- * Request: validated against the transaction, the remainder reserved on the row, the ledger
- * debited (`debitRefund`), the refund stored PENDING and its progress job queued, all in one
- * transaction with the idempotency record. Progress: `applyRefundStatus` is the one function that
- * moves a refund (sandbox job, test helper, future provider webhooks): FAILED restores the ledger
+ * Request: validated against the transaction and the provider's refund plan (`planRefund`: not
+ * supported -> 400 `REFUND_NOT_SUPPORTED`, effective strategy, submit time), the remainder
+ * reserved on the row, the ledger debited (`debitRefund`), the refund stored PENDING and its
+ * progress job queued at the plan's time, all in one transaction with the idempotency record.
+ * Progress: the job drives the provider's refund and refund-status flows (refund-jobs.ts);
+ * `applyRefundStatus` is the one function that moves a refund (that job, the test helper,
+ * future provider notifications): FAILED restores the ledger
  * and the remainder; REFUNDED emits `charge.refunded` (transactions with a charge view, extensions.md
  * "Provider events for refunds") and `payment.refunded`, and the transaction becomes REFUNDED once
  * its confirmed refunds reach its amount.
@@ -14,8 +17,6 @@ import { ApiError, invalidParam, notFound } from "../../http/errors";
 import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
-import { newDevolutionId } from "../../pix/ids";
-import { providerFor } from "../../providers/registry";
 import type { TransactionRow } from "../../providers/types";
 import { getAccountSettings, pixFee } from "../accounts/settings";
 import { emitRefunded, emitTransition } from "../charges/events";
@@ -24,7 +25,7 @@ import { findById, findScoped, updateTransaction } from "../charges/repo";
 import { emitLegacy } from "../events/emit";
 import { debitRefund, restoreRefund } from "../ledger";
 import { checkIdempotencyKey } from "../idempotency/store";
-import { canMove, REFUND_ADVANCE_JOB, SANDBOX_REFUND_STEP_SECONDS, type RefundStatus, type RefundStrategy } from "./refund-model";
+import { canMove, REFUND_ADVANCE_JOB, type RefundStatus, type RefundStrategy } from "./refund-model";
 import { confirmedRefundTotal, findRefund, insertRefund, releaseRefundable, reserveRefundable, updateRefund } from "./refund-repo";
 import { toRefund, type PublicRefund, type RefundRow } from "./refund-views";
 
@@ -73,9 +74,12 @@ function requestRefund(deps: Deps, t: Tx, auth: ApiKeyAuth, rawId: string, req: 
   if (!SETTLED.includes(trx.status as never))
     throw new ApiError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${trx.status}.`);
   const method = (trx.paidWith ?? "PIX") as PaymentMethod;
-  const provider = providerFor(trx.livemode, method);
-  if (!provider?.supportsRefund) throw new ApiError("REFUND_NOT_SUPPORTED", `Refunds are not supported for ${method} payments.`);
-  const strategy = checkStrategy(method, req);
+  const provider = deps.providers.forMethod(trx, method);
+  if (!provider) throw new ApiError("REFUND_NOT_SUPPORTED", `Refunds are not supported for ${method} payments.`);
+  const plan = provider.planRefund(deps.providers.ctx, { transaction: trx, method, strategy: req.strategy, destinationKey: req.destinationKey });
+  if (plan.status === "invalid") throw invalidParam(plan.param ?? "strategy", plan.message);
+  if (plan.status !== "pending") throw new ApiError("REFUND_NOT_SUPPORTED", plan.message);
+  const strategy = checkStrategy(method, req, plan.strategy);
   const remaining = trx.amount - trx.refundedAmount;
   const amount = req.amount ?? remaining;
   if (remaining <= 0 || amount > remaining)
@@ -111,27 +115,26 @@ function requestRefund(deps: Deps, t: Tx, auth: ApiKeyAuth, rawId: string, req: 
     destinationKey: req.destinationKey ?? null,
     pixOutFee,
     method,
-    providerRefundId: strategy === "devolution" ? newDevolutionId(new Date(now)) : null,
+    providerRefundId: plan.providerRefundId,
     failureReason: null,
     createdAt: now,
     updatedAt: now,
     refundedAt: null,
   };
   insertRefund(t, row);
-  if (!trx.livemode)
-    deps.jobs.enqueue(t, { kind: REFUND_ADVANCE_JOB, payload: { refundId: id }, dueAt: now + SANDBOX_REFUND_STEP_SECONDS * 1000, dedupeKey: `${REFUND_ADVANCE_JOB}:${id}` });
+  deps.jobs.enqueue(t, { kind: REFUND_ADVANCE_JOB, payload: { refundId: id }, dueAt: plan.checkAt, dedupeKey: `${REFUND_ADVANCE_JOB}:${id}` });
   return row;
 }
 
-/** Strategy rules: PIX only (`devolution` | `cashout`, default cashout); fee/key only for cashout. */
-function checkStrategy(method: PaymentMethod, req: RefundRequest): RefundStrategy | null {
+/** Strategy rules: PIX only (`devolution` | `cashout`, default the provider's); fee/key only for cashout. */
+function checkStrategy(method: PaymentMethod, req: RefundRequest, planned: RefundStrategy | null): RefundStrategy | null {
   if (method !== "PIX") {
     if (req.strategy !== undefined) throw invalidParam("strategy", "strategy applies to PIX refunds only.");
     if (req.passFeeToTenant) throw invalidParam("passFeeToTenant", "passFeeToTenant applies to PIX cashout refunds only.");
     if (req.destinationKey !== undefined) throw invalidParam("destinationKey", "destinationKey applies to PIX cashout refunds only.");
     return null;
   }
-  const strategy = req.strategy ?? "cashout";
+  const strategy = planned ?? req.strategy ?? "cashout";
   if (strategy === "devolution") {
     if (req.passFeeToTenant) throw invalidParam("passFeeToTenant", "passFeeToTenant applies to cashout refunds only.");
     if (req.destinationKey !== undefined) throw invalidParam("destinationKey", "destinationKey applies to cashout refunds only.");

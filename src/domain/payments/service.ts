@@ -10,9 +10,9 @@ import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
 import { iso } from "../../lib/clock";
-import type { TransactionRow } from "../../providers/types";
+import type { PaymentProvider, TransactionRow } from "../../providers/types";
 import { emitRefunded, emitTransition } from "../charges/events";
-import { CANCELLABLE, type TransactionStatus } from "../charges/model";
+import { CANCELLABLE, type PaymentMethod, type TransactionStatus } from "../charges/model";
 import { failureBlock } from "../charges/metadata";
 import { getTransactionRow } from "../charges/service";
 import { findScoped, updateTransaction } from "../charges/repo";
@@ -20,6 +20,7 @@ import { rowMetadata } from "../charges/views";
 import { emitLegacy } from "../events/emit";
 import { listRefunds } from "./refund-repo";
 import { toRefund } from "./refund-views";
+import { offeredMethods } from "./views";
 
 /** The caller's transaction `rawId` (a `ch_` prefix is tolerated) or 404 `not_found`. */
 export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
@@ -29,27 +30,45 @@ export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Transac
 /**
  * Cancels a transaction in WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED with
  * `metadata.failure {reason: "cancelled", providerErrorCode: null, ttlSeconds?, at}`, `charge.failed` + `payment.failed`; the charge
- * leaves the expiry sweep's index by itself. Returns the updated row. Throws 404, or 400 `charge_not_cancellable` otherwise
- * (a paid transaction must be refunded instead; a received Pix held by the payer lock is not in flight).
+ * leaves the expiry sweep's index by itself. Each provider serving the transaction withdraws it
+ * first (`cancel`, outside any transaction: PATCH /cob REMOVIDA_PELO_USUARIO_RECEBEDOR live).
+ * Returns the updated row. Throws 404, 400 `charge_not_cancellable` otherwise (a paid transaction
+ * must be refunded instead; a received Pix held by the payer lock is not in flight; the provider
+ * refused), 503 `service_unavailable` when a provider cannot be reached.
  */
-export function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
-  const id = getPayment(deps, auth, rawId).id;
+export async function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Promise<TransactionRow> {
+  const found = getPayment(deps, auth, rawId);
+  checkCancellable(found);
+  const seen = new Set<PaymentProvider>();
+  for (const m of offeredMethods(found)) {
+    const p = deps.providers.forMethod(found, m as PaymentMethod);
+    if (!p || seen.has(p)) continue;
+    seen.add(p);
+    const out = await p.cancel(deps.providers.ctx, { transaction: found });
+    if (out.status === "retryable" || out.status === "auth_failed") throw new ApiError("service_unavailable", "The payment provider is unavailable; retry the cancellation.");
+    if (out.status === "rejected") throw new ApiError("charge_not_cancellable", `The payment provider refused the cancellation: ${out.message}`);
+  }
   return tx(deps.db, (t) => {
-    const row = findScoped(deps.db, auth.accountId, auth.livemode, id)!;
-    if (!CANCELLABLE.includes(row.status as TransactionStatus)) {
-      const hint = row.status === "PAID" || row.status === "APPROVED" ? " A paid transaction must be refunded instead." : "";
-      throw new ApiError("charge_not_cancellable", `A ${row.status} transaction cannot be cancelled.${hint}`);
-    }
-    // A PROCESSING Pix with an end-to-end id was received and is held (payer lock, manual review):
-    // the payer's money is not in flight, so cancelling would strand it.
-    if (row.status === "PROCESSING" && row.endToEndId !== null)
-      throw new ApiError("charge_not_cancellable", "This payment was received and is held for review; it cannot be cancelled.");
+    const row = findScoped(deps.db, auth.accountId, auth.livemode, found.id)!;
+    checkCancellable(row);
     const now = deps.clock.nowMs();
     const metadata = JSON.stringify({ ...rowMetadata(row), failure: failureBlock("cancelled", null, row.ttlSeconds, iso(now)) });
     const updated = updateTransaction(t, row.id, { status: "CANCELLED", metadata, updatedAt: now });
     emitTransition(deps, t, updated, row.status);
     return updated;
   });
+}
+
+/** Throws 400 `charge_not_cancellable` unless `row` may be cancelled (see cancelPayment). */
+function checkCancellable(row: TransactionRow): void {
+  if (!CANCELLABLE.includes(row.status as TransactionStatus)) {
+    const hint = row.status === "PAID" || row.status === "APPROVED" ? " A paid transaction must be refunded instead." : "";
+    throw new ApiError("charge_not_cancellable", `A ${row.status} transaction cannot be cancelled.${hint}`);
+  }
+  // A PROCESSING Pix with an end-to-end id was received and is held (payer lock, manual review):
+  // the payer's money is not in flight, so cancelling would strand it.
+  if (row.status === "PROCESSING" && row.endToEndId !== null)
+    throw new ApiError("charge_not_cancellable", "This payment was received and is held for review; it cannot be cancelled.");
 }
 
 /**

@@ -5,8 +5,7 @@
  */
 import { buildBoleto } from "../../payments/boleto";
 import { addDays, endOfSaoPauloDay, saoPauloDate } from "../../payments/calendar";
-import { registerSandboxProvider } from "../registry";
-import type { MethodProvider } from "../types";
+import type { SandboxMethod } from "./method";
 import { methodExpiryColumns } from "./expiry";
 
 export const SANDBOX_BOLETO_BANK = "001";
@@ -28,15 +27,14 @@ export function boletoFreeField(rawId: string, amount = 0, dueDate?: string): st
   return `000000${ourNumber}21`;
 }
 
-export const sandboxBoleto: MethodProvider = {
+export const sandboxBoleto: SandboxMethod = {
   method: "BOLETO",
-  supportsRefund: false,
-  prepare(ctx) {
-    const dueDate = addDays(saoPauloDate(ctx.deps.clock.nowMs()), BOLETO_DUE_DAYS);
-    const { barcode, line } = buildBoleto({ bank: SANDBOX_BOLETO_BANK, amount: ctx.tx.amount, dueDate, freeField: boletoFreeField(ctx.tx.id, ctx.tx.amount, dueDate) });
+  refundable: false,
+  prepare(ctx, tx) {
+    const dueDate = addDays(saoPauloDate(ctx.clock.nowMs()), BOLETO_DUE_DAYS);
+    const { barcode, line } = buildBoleto({ bank: SANDBOX_BOLETO_BANK, amount: tx.amount, dueDate, freeField: boletoFreeField(tx.id, tx.amount, dueDate) });
     const until = endOfSaoPauloDay(dueDate);
-    return { columns: methodExpiryColumns(ctx.tx, until), details: { barcode, line, dueDate, expiresAt: new Date(until).toISOString() } };
+    return { columns: methodExpiryColumns(tx, until), details: { barcode, line, dueDate, expiresAt: new Date(until).toISOString() } };
   },
 };
 
-registerSandboxProvider(sandboxBoleto);

@@ -3,8 +3,11 @@
  * the hosted checkout (`/c/<id>`, the `cardRedirectUrl`). Test card numbers decide the outcome
  * (approve, decline, 3DS challenge -> PROCESSING then APPROVED or REFUSED); see SANDBOX_CARDS.
  */
-import { registerSandboxProvider } from "../registry";
-import type { MethodProvider } from "../types";
+import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../types";
+import type { SandboxMethod } from "./method";
+
+/** Seconds the simulated 3DS challenge takes. */
+export const CARD_3DS_SECONDS = 3;
 
 /** Test cards of the sandbox checkout form, by outcome. */
 export const SANDBOX_CARDS = {
@@ -25,6 +28,33 @@ export function sandboxCardOutcome(number: string): CardOutcome {
   return /^\d{12,19}$/.test(n) && luhn(n) ? "approve" : "invalid";
 }
 
+/**
+ * The card form's status table (see the sandbox header): approve -> settled (full amount);
+ * decline -> rejected `card_declined`; 3DS -> pending in flight (PROCESSING), query again in
+ * CARD_3DS_SECONDS with memo `{threeDs}`; invalid -> invalid `number` (nothing changes).
+ */
+export function cardPaymentOutcome(tx: TransactionRow, number: string, nowMs: number): PaymentOutcome {
+  const outcome = sandboxCardOutcome(number);
+  switch (outcome) {
+    case "approve":
+      return { status: "settled", method: "CREDIT_CARD", amount: tx.amount };
+    case "decline":
+      return { status: "rejected", method: "CREDIT_CARD", reason: "card_declined", code: "sandbox_card_declined", message: "The card was declined." };
+    case "invalid":
+      return { status: "invalid", param: "number", code: "invalid_card_number", message: "The card number is not valid (use one of the sandbox test cards)." };
+    default:
+      return { status: "pending", processing: true, checkAt: nowMs + CARD_3DS_SECONDS * 1000, memo: { threeDs: outcome === "3ds_approve" ? "approve" : "decline" } };
+  }
+}
+
+/** Status query of a card payment: the memo of its 3DS challenge decides; without one nothing is new. */
+export function cardStatusOutcome(tx: TransactionRow, memo: ProviderMemo | undefined): PaymentOutcome {
+  if (memo?.threeDs === "approve") return { status: "settled", method: "CREDIT_CARD", amount: tx.amount };
+  if (memo?.threeDs === "decline")
+    return { status: "rejected", method: "CREDIT_CARD", reason: "3ds_failed", code: "sandbox_3ds_failed", message: "The 3DS challenge failed." };
+  return { status: "pending" };
+}
+
 function luhn(n: string): boolean {
   let sum = 0;
   for (let i = 0; i < n.length; i++) {
@@ -38,11 +68,11 @@ function luhn(n: string): boolean {
   return sum % 10 === 0;
 }
 
-export const sandboxCard: MethodProvider = {
+export const sandboxCard: SandboxMethod = {
   method: "CREDIT_CARD",
-  supportsRefund: true,
-  prepare(ctx) {
-    const md = safeJson(ctx.tx.metadata);
+  refundable: true,
+  prepare(ctx, tx) {
+    const md = safeJson(tx.metadata);
     return { details: { returnUrl: typeof md.returnUrl === "string" ? md.returnUrl : null, session: "sandbox" } };
   },
 };
@@ -56,4 +86,3 @@ function safeJson(s: string | null | undefined): Record<string, unknown> {
   }
 }
 
-registerSandboxProvider(sandboxCard);

@@ -4,8 +4,7 @@
  * for as they are; fiat amounts are quoted in USDT on TRON. Amounts are decimal strings.
  */
 import { createHash } from "node:crypto";
-import { registerSandboxProvider } from "../registry";
-import type { MethodProvider } from "../types";
+import type { SandboxMethod } from "./method";
 import { methodExpiryColumns } from "./expiry";
 
 /** USD value of one major unit of each fiat currency (sandbox only; fixed). */
@@ -45,16 +44,16 @@ export function quote(amountMinor: number, currency: string): { cryptoCurrency: 
 /** Lifetime of a crypto quote, seconds. */
 export const CRYPTO_TTL_SECONDS = 3600;
 
-export const sandboxCrypto: MethodProvider = {
+export const sandboxCrypto: SandboxMethod = {
   method: "CRYPTO",
-  supportsRefund: false,
-  prepare(ctx) {
-    const q = quote(ctx.tx.amount, ctx.tx.currency);
-    const until = ctx.deps.clock.nowMs() + CRYPTO_TTL_SECONDS * 1000;
+  refundable: false,
+  prepare(ctx, tx) {
+    const q = quote(tx.amount, tx.currency);
+    const until = ctx.clock.nowMs() + CRYPTO_TTL_SECONDS * 1000;
     return {
-      columns: methodExpiryColumns(ctx.tx, until),
+      columns: methodExpiryColumns(tx, until),
       details: {
-        address: sandboxAddress(ctx.tx.id, q.network),
+        address: sandboxAddress(tx.id, q.network),
         amount: q.amount,
         network: q.network,
         currency: q.cryptoCurrency,
@@ -64,4 +63,3 @@ export const sandboxCrypto: MethodProvider = {
   },
 };
 
-registerSandboxProvider(sandboxCrypto);

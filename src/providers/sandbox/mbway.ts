@@ -3,24 +3,23 @@
  * validated at creation). Nothing public is added to the transaction; it stays WAITING_PAYMENT
  * until paid (test helper `pay` with method MBWAY) or expired (5 minutes, like MB WAY itself).
  */
-import { registerSandboxProvider } from "../registry";
-import type { MethodProvider } from "../types";
+import type { SandboxMethod } from "./method";
 import { methodExpiryColumns } from "./expiry";
 
 /** Lifetime of an MB WAY request, seconds. */
 export const MBWAY_TTL_SECONDS = 300;
 
-export const sandboxMbway: MethodProvider = {
+export const sandboxMbway: SandboxMethod = {
   method: "MBWAY",
-  supportsRefund: false,
-  prepare(ctx) {
+  refundable: false,
+  prepare(ctx, tx) {
     let phone: unknown = null;
     try {
-      phone = JSON.parse(ctx.tx.metadata ?? "{}").phone ?? null;
+      phone = JSON.parse(tx.metadata ?? "{}").phone ?? null;
     } catch {}
-    const now = ctx.deps.clock.nowMs();
+    const now = ctx.clock.nowMs();
     return {
-      columns: methodExpiryColumns(ctx.tx, now + MBWAY_TTL_SECONDS * 1000),
+      columns: methodExpiryColumns(tx, now + MBWAY_TTL_SECONDS * 1000),
       details: {
         pushedTo: typeof phone === "string" ? phone.slice(0, -4).replace(/\d/g, "*") + phone.slice(-4) : null,
         pushedAt: new Date(now).toISOString(),
@@ -30,4 +29,3 @@ export const sandboxMbway: MethodProvider = {
   },
 };
 
-registerSandboxProvider(sandboxMbway);

@@ -4,8 +4,7 @@
  * transaction id, so it is stable for the transaction.
  */
 import { multibancoReference } from "../../payments/multibanco";
-import { registerSandboxProvider } from "../registry";
-import type { MethodProvider } from "../types";
+import type { SandboxMethod } from "./method";
 import { methodExpiryColumns } from "./expiry";
 
 /** Entity number the sandbox issues references under. */
@@ -15,15 +14,15 @@ export const MB_TTL_SECONDS = 3 * 86400;
 /** Largest amount a Multibanco reference can carry (8 digits of cents). */
 const MB_MAX_CENTS = 99_999_999;
 
-export const sandboxMultibanco: MethodProvider = {
+export const sandboxMultibanco: SandboxMethod = {
   method: "MULTIBANCO",
-  supportsRefund: false,
-  prepare(ctx) {
-    const base = String(BigInt(`0x${ctx.tx.id.slice(-12)}`) % 10_000_000n).padStart(7, "0");
-    const cents = Math.min(ctx.tx.amount, MB_MAX_CENTS);
-    const until = ctx.deps.clock.nowMs() + MB_TTL_SECONDS * 1000;
+  refundable: false,
+  prepare(ctx, tx) {
+    const base = String(BigInt(`0x${tx.id.slice(-12)}`) % 10_000_000n).padStart(7, "0");
+    const cents = Math.min(tx.amount, MB_MAX_CENTS);
+    const until = ctx.clock.nowMs() + MB_TTL_SECONDS * 1000;
     return {
-      columns: methodExpiryColumns(ctx.tx, until),
+      columns: methodExpiryColumns(tx, until),
       details: {
         entity: SANDBOX_MB_ENTITY,
         reference: multibancoReference(SANDBOX_MB_ENTITY, base, cents),
@@ -33,4 +32,3 @@ export const sandboxMultibanco: MethodProvider = {
   },
 };
 
-registerSandboxProvider(sandboxMultibanco);

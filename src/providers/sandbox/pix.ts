@@ -5,8 +5,8 @@
  */
 import { buildDynamicBrCode, MAX_LOCATION_LENGTH } from "../../pix/brcode";
 import { newTxid } from "../../pix/ids";
-import { registerSandboxProvider } from "../registry";
-import { ProviderError, type MethodProvider, type PrepareContext, type PreparedMethod } from "../types";
+import { ProviderError } from "../types";
+import type { SandboxMethod } from "./method";
 
 /** Path prefix of the location URLs (the public route group serves GET on it). */
 export const PIX_LOCATION_PATH = "/v1/pix/loc/";
@@ -16,24 +16,22 @@ export function locationBase(publicUrl: string): string {
   return publicUrl.replace(/^[a-z]+:\/\//i, "").replace(/\/+$/, "");
 }
 
-export const sandboxPixProvider: MethodProvider = {
+export const sandboxPix: SandboxMethod = {
   method: "PIX",
-  supportsRefund: true,
-  prepare(ctx: PrepareContext): PreparedMethod {
-    const { tx, deps } = ctx;
+  refundable: true,
+  prepare(ctx, tx, merchant) {
     let txid = newTxid(tx.createdAt);
     while (txid === tx.id) txid = newTxid(tx.createdAt);
-    const location = `${locationBase(deps.config.publicUrl)}${PIX_LOCATION_PATH}${txid}`;
+    const location = `${locationBase(ctx.config.publicUrl)}${PIX_LOCATION_PATH}${txid}`;
     if (location.length > MAX_LOCATION_LENGTH)
       throw new ProviderError("rejected", "The Pix location URL would exceed 77 characters; shorten COFRE_PUBLIC_URL.", "location_too_long");
     const pixBrCode = buildDynamicBrCode({
       location,
-      merchantName: ctx.merchant?.name ?? "Cofre",
-      merchantCity: ctx.merchant?.city ?? "SAO PAULO",
+      merchantName: merchant.name,
+      merchantCity: merchant.city,
       amount: tx.amount,
     });
     return { columns: { pixBrCode, pixTxid: txid, pixLocation: location, expiresAt: tx.expiresAt } };
   },
 };
 
-registerSandboxProvider(sandboxPixProvider);

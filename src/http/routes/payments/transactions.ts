@@ -114,14 +114,14 @@ export function transactionRoutes(deps: Deps) {
     .get("/v1/payments/:id", ({ auth, params }) => view(getPayment(deps, auth, params.id)), {
       detail: op({ tags, summary: "Retrieve a transaction (get shape; method fields null when not applicable)", security: "apikey", ok: { 200: TransactionSchema }, errors: [...A, 404] }),
     })
-    .post("/v1/payments/:id/cancel", ({ auth, params }) => view(cancelPayment(deps, auth, params.id)), {
+    .post("/v1/payments/:id/cancel", async ({ auth, params }) => view(await cancelPayment(deps, auth, params.id)), {
       detail: op({
         tags,
         summary: "Cancel a transaction",
-        description: "Only WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED (`charge.failed`, `payment.failed`); otherwise 400 `charge_not_cancellable` (paid ones must be refunded; a Pix already received and held for review by the payer lock is not in flight and cannot be cancelled).",
+        description: "Only WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED (`charge.failed`, `payment.failed`); otherwise 400 `charge_not_cancellable` (paid ones must be refunded; a Pix already received and held for review by the payer lock is not in flight and cannot be cancelled). The provider is asked first: one that refuses gives 400 `charge_not_cancellable`, one that cannot be reached 503 `service_unavailable` (nothing changed; safe to retry).",
         security: "apikey",
         ok: { 200: TransactionSchema },
-        errors: [...BODY_ERRORS, ...A, 404],
+        errors: [...BODY_ERRORS, ...A, 404, 503],
       }),
     })
     .post("/v1/payments/:id/resend-webhook", ({ auth, params }) => resendWebhook(deps, auth, params.id), {

@@ -1,0 +1,51 @@
+/**
+ * Provider notifications (a PSP's callback, extensions.md "Live Pix": `{pix: [...]}`): the
+ * provider parses the body; a status it vouches for (the in-process sandbox) is recorded at
+ * once, anything else is only a hint, confirmed by a durable status check (`queryStatus`, outside
+ * any transaction) before any state changes. Answering needs no network: callers reply 200 at once.
+ */
+import { tx } from "../../db/client";
+import type { Deps } from "../../deps";
+import { ApiError } from "../../http/errors";
+import type { PaymentProvider } from "../../providers/types";
+import type { PaymentMethod } from "./model";
+import { recordPaymentOutcomeIn, scheduleStatusCheck } from "./outcomes";
+import { findById, findByTxid } from "./repo";
+
+export interface NotificationResult {
+  /** Items recorded or queued for confirmation. */
+  accepted: number;
+  /** Items naming no transaction of the scope (ignored). */
+  unknown: number;
+}
+
+/**
+ * Takes notification `body` from `provider` for the transactions of (account, mode) and `method`.
+ * Throws 400 `invalid_request` when the provider cannot read it (nothing changes).
+ */
+export function acceptNotification(
+  deps: Deps,
+  scope: { accountId: string; livemode: boolean },
+  provider: PaymentProvider,
+  method: PaymentMethod,
+  body: unknown,
+): NotificationResult {
+  const parsed = provider.parseNotification(deps.providers.ctx, { body });
+  if (parsed.status !== "parsed") throw new ApiError("invalid_request", parsed.message);
+  const result: NotificationResult = { accepted: 0, unknown: 0 };
+  tx(deps.db, (t) => {
+    const now = deps.clock.nowMs();
+    for (const item of parsed.items) {
+      const row = item.ref.transactionId ? findById(t, item.ref.transactionId) : item.ref.txid ? findByTxid(t, item.ref.txid) : undefined;
+      if (!row || row.accountId !== scope.accountId || row.livemode !== scope.livemode) {
+        result.unknown++;
+        continue;
+      }
+      result.accepted++;
+      if (item.outcome) recordPaymentOutcomeIn(deps, t, row, method, item.outcome);
+      else scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined);
+    }
+  });
+  if (result.unknown > 0) deps.logger.warn({ accountId: scope.accountId, unknown: result.unknown }, "provider notification names unknown transactions");
+  return result;
+}

@@ -1,0 +1,111 @@
+/**
+ * Provider payment outcomes (src/providers/types.ts PaymentOutcome) -> settlement notices, applied
+ * through THE one path `applySettlementNotice`; and the durable status check (`charge.status_check`)
+ * that queries a provider again when an outcome said "pending, check again at T" (sandbox 3DS now,
+ * live polls later).
+ */
+import { tx, type Tx } from "../../db/client";
+import type { Deps } from "../../deps";
+import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../../providers/types";
+import type { JobOutcome } from "../../jobs/scheduler";
+import type { PaymentMethod } from "./model";
+import { findById } from "./repo";
+import { applySettlementNoticeIn, type SettlementNotice, type SettlementResult } from "./settlement";
+
+/** Job kind of a provider status query; payload `{transactionId, method, memo?}`, dedupe `charge.status_check:<id>`. */
+export const CHARGE_STATUS_CHECK_JOB = "charge.status_check";
+/** 3DS completions queued before the status check existed (payload `{transactionId, approve}`). */
+export const LEGACY_CARD_3DS_JOB = "payments.card_3ds";
+/** A status query that failed (retryable, auth) is tried again this much later, ms. */
+const QUERY_RETRY_MS = 30_000;
+
+/**
+ * The settlement notice an outcome about `method` of `row` amounts to, or null when it changes
+ * nothing (pending and not in flight, or a failure that is not a refusal).
+ * settled -> paid; pending + processing -> processing; expired -> expired; rejected -> declined
+ * (`reason` default `declined`, `providerErrorCode` the provider's code).
+ */
+export function noticeOf(row: TransactionRow, method: PaymentMethod, o: PaymentOutcome): SettlementNotice | null {
+  switch (o.status) {
+    case "settled":
+      return {
+        transactionId: row.id,
+        kind: "paid",
+        method: o.method,
+        amount: o.amount,
+        ...(o.endToEndId ? { endToEndId: o.endToEndId } : {}),
+        ...(o.payerTaxId !== undefined ? { payerTaxId: o.payerTaxId } : {}),
+        ...(o.payerName !== undefined ? { payerName: o.payerName } : {}),
+        ...(o.disclosed !== undefined ? { disclosed: o.disclosed } : {}),
+      };
+    case "pending":
+      return o.processing ? { transactionId: row.id, kind: "processing", method } : null;
+    case "expired":
+      return { transactionId: row.id, kind: "expired" };
+    case "rejected":
+      return { transactionId: row.id, kind: "declined", method: o.method ?? method, reason: o.reason ?? "declined", providerErrorCode: o.code };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Records outcome `o` about `method` of `row` inside `t`: applies its notice, and queues the
+ * status check the outcome asked for (`pending` with `checkAt`) in the same transaction, so a
+ * payment in flight is never left with nothing to complete it. Returns the settlement result,
+ * or `{outcome: "ignored", row}` when nothing changed.
+ */
+export function recordPaymentOutcomeIn(deps: Deps, t: Tx, row: TransactionRow, method: PaymentMethod, o: PaymentOutcome): SettlementResult {
+  const notice = noticeOf(row, method, o);
+  const result = notice ? applySettlementNoticeIn(deps, t, notice) : { outcome: "ignored" as const, row };
+  if (o.status === "pending" && o.checkAt !== undefined && (!notice || result.outcome !== "ignored"))
+    scheduleStatusCheck(deps, t, row.id, method, o.checkAt, o.memo);
+  return result;
+}
+
+/** recordPaymentOutcomeIn in its own transaction. */
+export function recordPaymentOutcome(deps: Deps, row: TransactionRow, method: PaymentMethod, o: PaymentOutcome): SettlementResult {
+  return tx(deps.db, (t) => recordPaymentOutcomeIn(deps, t, row, method, o));
+}
+
+/**
+ * Makes sure a provider status query of transaction `transactionId` runs no later than `atMs`
+ * (one job per transaction: an earlier ask pulls a queued check earlier and keeps its memo).
+ */
+export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, method: PaymentMethod, atMs: number, memo?: ProviderMemo): void {
+  deps.jobs.enqueueNoLaterThan(t, {
+    kind: CHARGE_STATUS_CHECK_JOB,
+    payload: { transactionId, method, ...(memo ? { memo } : {}) },
+    dueAt: atMs,
+    dedupeKey: `${CHARGE_STATUS_CHECK_JOB}:${transactionId}`,
+  });
+}
+
+/**
+ * Runs one status query: asks the transaction's provider (outside any transaction), records the
+ * outcome; "pending, check at T" runs again at T with the same memo, a retryable failure 30 s
+ * later (or when the provider said). A transaction that no longer waits is left alone.
+ */
+export async function runStatusCheck(deps: Deps, transactionId: string, method: PaymentMethod, memo?: ProviderMemo): Promise<JobOutcome> {
+  const row = findById(deps.db, transactionId);
+  if (!row || !["PENDING", "WAITING_PAYMENT", "PROCESSING"].includes(row.status)) return;
+  const provider = deps.providers.forMethod(row, method);
+  if (!provider) return;
+  const o = await provider.queryStatus(deps.providers.ctx, { transaction: row, memo });
+  if (o.status === "retryable" || o.status === "auth_failed") return { retryAt: o.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
+  const notice = noticeOf(row, method, o);
+  if (notice) tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice));
+  if (o.status === "pending" && o.checkAt !== undefined) return { retryAt: o.checkAt };
+}
+
+/** Registers the status check and the legacy 3DS completion (called from registerChargeJobs). */
+export function registerStatusCheckJobs(deps: Deps): void {
+  deps.jobs.register(CHARGE_STATUS_CHECK_JOB, (job) => {
+    const { transactionId, method, memo } = job.payload as { transactionId: string; method: PaymentMethod; memo?: ProviderMemo };
+    return runStatusCheck(deps, transactionId, method, memo);
+  });
+  deps.jobs.register(LEGACY_CARD_3DS_JOB, (job) => {
+    const { transactionId, approve } = job.payload as { transactionId: string; approve: boolean };
+    return runStatusCheck(deps, transactionId, "CREDIT_CARD", { threeDs: approve ? "approve" : "decline" });
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * The provider seam's import rules, checked over the source tree: the domain reaches providers
+ * only through src/providers/types.ts and registry.ts (the composition root picks concrete ones),
+ * and provider code never touches the database.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const ROOT = join(import.meta.dir, "../..");
+
+/** Every .ts file under `dir` (relative to the repository root). */
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && e.name.endsWith(".ts")) out.push(relative(ROOT, join(e.parentPath, e.name)));
+  }
+  return out;
+}
+
+/** Module specifiers of every import / export-from / dynamic import in `code`. */
+function specifiers(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(/(?:^|\s)(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|(?:^|\s)import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm))
+    out.push((m[1] ?? m[2] ?? m[3])!);
+  return out;
+}
+
+/** True when a domain file may not import `spec`: anything under providers/ but types and registry. */
+function concreteProvider(spec: string): boolean {
+  const m = /(?:^|\/)providers\/(.+)$/.exec(spec);
+  return !!m && m[1] !== "types" && m[1] !== "registry";
+}
+
+/** True when provider code may not import `spec`: the database client, drizzle, bun:sqlite, schema. */
+function databaseModule(spec: string): boolean {
+  return /(^|\/)db\/(client|schema)|^drizzle-orm|^bun:sqlite|(^|\/)deps$/.test(spec);
+}
+
+describe("the checks themselves", () => {
+  test("flag a concrete provider import in any form and allow the seam's own modules", () => {
+    const code = [
+      'import "../../providers/sandbox";',
+      'import { SANDBOX_CARDS } from "../../providers/sandbox/card";',
+      "export { x } from '../providers/bcb-pix-v2/client';",
+      'const m = await import("../../providers/sandbox/pix");',
+      'import type { PaymentProvider } from "../../providers/types";',
+      'import {\n  ProviderRegistry,\n} from "../../providers/registry";',
+    ].join("\n");
+    const specs = specifiers(code);
+    expect(specs).toHaveLength(6);
+    expect(specs.filter(concreteProvider)).toEqual(["../../providers/sandbox", "../../providers/sandbox/card", "../providers/bcb-pix-v2/client", "../../providers/sandbox/pix"]);
+    expect(["../../db/client", "../../../db/schema", "drizzle-orm", "bun:sqlite", "../../deps", "../../pix/ids"].filter(databaseModule)).toEqual([
+      "../../db/client",
+      "../../../db/schema",
+      "drizzle-orm",
+      "bun:sqlite",
+      "../../deps",
+    ]);
+  });
+});
+
+describe("the seam over the source tree", () => {
+  test("no file under src/domain imports a concrete provider", () => {
+    const files = sources("src/domain");
+    expect(files.length).toBeGreaterThan(50);
+    const offending = files.flatMap((f) => specifiers(readFileSync(join(ROOT, f), "utf8")).filter(concreteProvider).map((s) => `${f}: ${s}`));
+    expect(offending).toEqual([]);
+  });
+
+  test("no file under src/providers imports the database, drizzle or the deps bag", () => {
+    const files = sources("src/providers");
+    expect(files).toContain("src/providers/sandbox/index.ts");
+    const offending = files.flatMap((f) => specifiers(readFileSync(join(ROOT, f), "utf8")).filter(databaseModule).map((s) => `${f}: ${s}`));
+    // db/schema is used for row *types* only (TransactionRow, RefundRecord), in types.ts.
+    expect(offending).toEqual(["src/providers/types.ts: ../../db/schema"]);
+    expect(readFileSync(join(ROOT, "src/providers/types.ts"), "utf8")).toContain('import type { refunds, transactions } from "../../db/schema";');
+  });
+});
