@@ -47,6 +47,9 @@ interface Result {
   p50: number;
   p99: number;
   non2xx: number;
+  requests: number;
+  /** Server CPU (user + system, all threads) per request, microseconds. */
+  cpuUs: number;
   load: number;
   ceiling: number;
 }
@@ -61,10 +64,21 @@ async function wrk(url: string, headers: string[], script?: string) {
   if (process.env.BENCH_DEBUG) console.log(out);
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN),
     p50: toMs(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? "?"),
     p99: toMs(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? "?"),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
   };
+}
+
+/**
+ * CPU seconds (user + system, every thread) the process `pid` has used so far, from
+ * /proc/<pid>/stat (clock ticks of 10 ms). Per request it is steadier than requests/s on a shared
+ * box: other processes' load slows the server but does not add to its own CPU time.
+ */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Requests/s of a bare Bun.serve JSON endpoint, measured now (the ceiling of the moment). */
@@ -123,7 +137,10 @@ async function runLevel(level: string): Promise<Result[]> {
     const measure = async (name: string, url: string, headers: string[], lua?: string) => {
       const c = await ceiling();
       const l = load();
-      out.push({ name, level, ...(await wrk(url, headers, lua)), load: l, ceiling: c });
+      const cpuBefore = cpuSeconds(server.pid);
+      const r = await wrk(url, headers, lua);
+      const cpuUs = ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / r.requests;
+      out.push({ name, level, ...r, cpuUs, load: l, ceiling: c });
     };
     await measure("POST /v1/pix/charges (unique Idempotency-Key)", `${base}/v1/pix/charges`, [`apikey: ${key}`], script);
     await measure("GET /v1/charges/{id}", `${base}/v1/charges/${id}`, [`apikey: ${key}`]);
@@ -139,10 +156,10 @@ const results: Result[] = [];
 for (const level of levels) results.push(...(await runLevel(level)));
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 console.log(`\n${THREADS} wrk threads, ${CONNECTIONS} connections, ${seconds} s per route, Bun ${Bun.version}, ${navigator.hardwareConcurrency} cores\n`);
-console.log("| route | LOG_LEVEL | requests/s | p50 | p99 | load avg | Bun.serve ceiling | ratio |");
-console.log("|---|---|---:|---:|---:|---:|---:|---:|");
+console.log("| route | LOG_LEVEL | requests/s | p50 | p99 | server CPU per request | load avg | Bun.serve ceiling | ratio |");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of results)
   console.log(
-    `| ${r.name} | ${r.level} | ${fmt(r.rps)} | ${r.p50.toFixed(2)} ms | ${r.p99.toFixed(2)} ms | ${r.load.toFixed(2)} | ${fmt(r.ceiling)} | ${(r.rps / r.ceiling).toFixed(3)} |`,
+    `| ${r.name} | ${r.level} | ${fmt(r.rps)} | ${r.p50.toFixed(2)} ms | ${r.p99.toFixed(2)} ms | ${Math.round(r.cpuUs)} us | ${r.load.toFixed(2)} | ${fmt(r.ceiling)} | ${(r.rps / r.ceiling).toFixed(3)} |`,
   );
 for (const r of results) if (r.non2xx) console.log(`warning: ${r.name} (${r.level}) had ${r.non2xx} non-2xx responses`);
