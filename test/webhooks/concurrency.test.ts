@@ -29,10 +29,15 @@ describe("delivery concurrency", () => {
     tx(h.deps.db, (t) => emitCanonical(h.deps, t, { accountId: a.accountId, livemode: false }, "charge.created", { id: "ch_x" }));
 
     const draining = h.deps.jobs.drain();
-    for (let i = 0; i < 200 && fast.requests.length === 0; i++) await Bun.sleep(5);
+    // Wait (bounded) until the fast delivery is recorded, not merely received: the worker records
+    // the attempt after reading the answer, a few event-loop turns after the receiver saw it.
+    let during = await h.call("GET", "/v1/webhooks/stats", { key: a.testKey });
+    for (let i = 0; i < 400 && during.body.DELIVERED === 0; i++) {
+      await Bun.sleep(5);
+      during = await h.call("GET", "/v1/webhooks/stats", { key: a.testKey });
+    }
     expect(fast.requests).toHaveLength(1);
     expect(slow.requests).toHaveLength(2);
-    const during = await h.call("GET", "/v1/webhooks/stats", { key: a.testKey });
     expect(during.body).toMatchObject({ PROCESSING: 2, DELIVERED: 1 });
     release();
     await draining;
