@@ -16,6 +16,7 @@ import { installPaymentAggregates } from "./domain/payments/aggregates";
 import { sandboxFaultStore } from "./domain/charges/faults";
 import { ProviderRegistry } from "./providers/registry";
 import { createSandboxProvider } from "./providers/sandbox";
+import { importSecretsKey, resolveSecretsKeyBytes } from "./lib/secret-box";
 
 export interface Deps {
   config: Config;
@@ -27,6 +28,11 @@ export interface Deps {
   rateLimiter: RateLimiter;
   /** Payment providers per account and mode (sandbox for test keys; live connections later). */
   providers: ProviderRegistry;
+  /**
+   * The AES-256-GCM key that seals provider secrets (src/lib/secret-box.ts), from
+   * COFRE_SECRETS_KEY or `<dataDir>/secrets.key` (read, or generated once, at start).
+   */
+  secretsKey: Promise<CryptoKey>;
 }
 
 export interface DepsOptions {
@@ -47,6 +53,8 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   if (opts.dataDir) config.dataDir = opts.dataDir;
   const clock = opts.clock ?? new SystemClock();
   const logger = opts.logger ?? createLogger(config.logLevel);
+  // Read (or generate) the key before anything else: a damaged key file stops the start.
+  const secretsKey = importSecretsKey(resolveSecretsKeyBytes(config.secretsKey, config.dataDir));
   const db = openDb(config.dataDir);
   runMigrations(db);
   installPaymentAggregates(db);
@@ -60,6 +68,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute),
     // The composition root picks the providers: the domain imports none.
     providers: new ProviderRegistry({ config, clock, sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }) }),
+    secretsKey,
   };
   registerJobs(deps);
   return deps;
