@@ -17,6 +17,8 @@ import { sandboxFaultStore } from "./domain/charges/faults";
 import { ProviderRegistry } from "./providers/registry";
 import { createSandboxProvider } from "./providers/sandbox";
 import { importSecretsKey, resolveSecretsKeyBytes } from "./lib/secret-box";
+import { BcbConnectionGateway } from "./providers/bcb-pix-v2/gateway";
+import type { PixConnectionGateway } from "./domain/pix-provider/port";
 
 export interface Deps {
   config: Config;
@@ -33,6 +35,8 @@ export interface Deps {
    * COFRE_SECRETS_KEY or `<dataDir>/secrets.key` (read, or generated once, at start).
    */
   secretsKey: Promise<CryptoKey>;
+  /** The PSP side of connecting an account's live Pix (the bcb_pix_v2 adapter behind a domain port). */
+  pixConnections: PixConnectionGateway;
 }
 
 export interface DepsOptions {
@@ -58,6 +62,8 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const db = openDb(config.dataDir);
   runMigrations(db);
   installPaymentAggregates(db);
+  // The composition root picks the providers: the domain imports none.
+  const providers = new ProviderRegistry({ config, clock, sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }) });
   const deps: Deps = {
     config,
     db,
@@ -66,9 +72,9 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     jobs: new Scheduler(db, clock, logger),
     idempotency: new IdempotencyStore(db, clock),
     rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute),
-    // The composition root picks the providers: the domain imports none.
-    providers: new ProviderRegistry({ config, clock, sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }) }),
+    providers,
     secretsKey,
+    pixConnections: new BcbConnectionGateway(providers.ctx),
   };
   registerJobs(deps);
   return deps;

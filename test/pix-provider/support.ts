@@ -58,3 +58,25 @@ export function simClient(fx: SimFixture, over: Partial<BcbConnection> = {}, opt
   const client = new BcbPixClient(simConnection(fx, over), { fetch: rec.fetch, clock: fx.clock, ...opts });
   return { client, log: rec.log };
 }
+
+/** The operator token of connection tests. */
+export const OPERATOR_TOKEN = "operator-token-for-tests";
+
+/** Path of the operator connection routes of `accountId`. */
+export const connectionPath = (accountId: string) => `/v1/operator/accounts/${accountId}/pix-provider`;
+
+/** The exact keys of the connection view (extensions.md). */
+export const VIEW_KEYS = [
+  "api_url",
+  "certificate_expires_at",
+  "certificate_fingerprint_sha256",
+  "client_id",
+  "created_at",
+  "id",
+  "pix_key",
+  "token_url",
+  "type",
+  "updated_at",
+  "webhook_registered",
+  "webhook_url",
+];
