@@ -18,6 +18,9 @@ import { ProviderRegistry } from "./providers/registry";
 import { createSandboxProvider } from "./providers/sandbox";
 import { importSecretsKey, resolveSecretsKeyBytes } from "./lib/secret-box";
 import { BcbConnectionGateway } from "./providers/bcb-pix-v2/gateway";
+import { createLiveLookup } from "./providers/bcb-pix-v2/live";
+import { findActiveByAccount } from "./domain/pix-provider/repo";
+import { openConnection } from "./domain/pix-provider/secrets";
 import type { PixConnectionGateway } from "./domain/pix-provider/port";
 
 export interface Deps {
@@ -63,7 +66,14 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   runMigrations(db);
   installPaymentAggregates(db);
   // The composition root picks the providers: the domain imports none.
-  const providers = new ProviderRegistry({ config, clock, sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }) });
+  let gateway: BcbConnectionGateway | undefined;
+  const live = createLiveLookup({
+    find: (accountId) => findActiveByAccount(db, accountId),
+    open: async (row) => openConnection(await secretsKey, row),
+    gateway: () => gateway!,
+  });
+  const providers = new ProviderRegistry({ config, clock, sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }), live });
+  gateway = new BcbConnectionGateway(providers.ctx);
   const deps: Deps = {
     config,
     db,
@@ -74,7 +84,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute),
     providers,
     secretsKey,
-    pixConnections: new BcbConnectionGateway(providers.ctx),
+    pixConnections: gateway,
   };
   registerJobs(deps);
   return deps;
