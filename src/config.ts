@@ -1,4 +1,5 @@
 /** Environment -> typed configuration (extensions.md "Running it"). */
+import { resolveSecretsKeyBytes } from "./lib/secret-box";
 
 export interface Config {
   port: number;
@@ -26,6 +27,11 @@ export interface Config {
    * database (":memory:", tests) a fresh temporary folder per process. Not read from the environment.
    */
   storageDir?: string;
+  /**
+   * COFRE_SECRETS_KEY: base64 of the 32-byte AES-256-GCM key that seals provider secrets at rest
+   * (src/lib/secret-box.ts); null = the key file `<dataDir>/secrets.key`, generated once (0600).
+   */
+  secretsKey: string | null;
 }
 
 /** Thrown for an environment value that cannot be used; the message names the variable. */
@@ -40,11 +46,23 @@ function int(env: Record<string, string | undefined>, name: string, dflt: number
   return n;
 }
 
+/** COFRE_SECRETS_KEY as given (checked: base64, standard or url-safe, of exactly 32 bytes), or null when unset. */
+function secretsKey(env: Record<string, string | undefined>): string | null {
+  const raw = env.COFRE_SECRETS_KEY;
+  if (raw === undefined || raw === "") return null;
+  try {
+    resolveSecretsKeyBytes(raw, ":memory:");
+  } catch {
+    throw new ConfigError("COFRE_SECRETS_KEY must be base64 of 32 bytes (e.g. `openssl rand -base64 32`)");
+  }
+  return raw;
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 /**
  * Reads the configuration from `env` (variables and defaults of extensions.md "Running it", plus
- * COFRE_MAX_BODY_BYTES, COFRE_REQUEST_LOG_RETENTION_DAYS, COFRE_BODY_TIMEOUT_SECONDS). Throws ConfigError naming the variable for a value it cannot use.
+ * COFRE_MAX_BODY_BYTES, COFRE_REQUEST_LOG_RETENTION_DAYS, COFRE_BODY_TIMEOUT_SECONDS, COFRE_SECRETS_KEY). Throws ConfigError naming the variable for a value it cannot use.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = int(env, "PORT", 3000, 0, 65535);
@@ -65,5 +83,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: int(env, "COFRE_MAX_BODY_BYTES", 1024 * 1024, 1),
     requestLogRetentionDays: int(env, "COFRE_REQUEST_LOG_RETENTION_DAYS", 30),
     bodyTimeoutMs: int(env, "COFRE_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
+    secretsKey: secretsKey(env),
   };
 }

@@ -16,6 +16,12 @@ import { installPaymentAggregates } from "./domain/payments/aggregates";
 import { sandboxFaultStore } from "./domain/charges/faults";
 import { ProviderRegistry } from "./providers/registry";
 import { createSandboxProvider } from "./providers/sandbox";
+import { importSecretsKey, resolveSecretsKeyBytes } from "./lib/secret-box";
+import { BcbConnectionGateway } from "./providers/bcb-pix-v2/gateway";
+import { createLiveLookup } from "./providers/bcb-pix-v2/live";
+import { findActiveByAccount } from "./domain/pix-provider/repo";
+import { openConnection } from "./domain/pix-provider/secrets";
+import type { PixConnectionGateway } from "./domain/pix-provider/port";
 
 export interface Deps {
   config: Config;
@@ -27,6 +33,13 @@ export interface Deps {
   rateLimiter: RateLimiter;
   /** Payment providers per account and mode (sandbox for test keys; live connections later). */
   providers: ProviderRegistry;
+  /**
+   * The AES-256-GCM key that seals provider secrets (src/lib/secret-box.ts), from
+   * COFRE_SECRETS_KEY or `<dataDir>/secrets.key` (read, or generated once, at start).
+   */
+  secretsKey: Promise<CryptoKey>;
+  /** The PSP side of connecting an account's live Pix (the bcb_pix_v2 adapter behind a domain port). */
+  pixConnections: PixConnectionGateway;
 }
 
 export interface DepsOptions {
@@ -47,9 +60,20 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   if (opts.dataDir) config.dataDir = opts.dataDir;
   const clock = opts.clock ?? new SystemClock();
   const logger = opts.logger ?? createLogger(config.logLevel);
+  // Read (or generate) the key before anything else: a damaged key file stops the start.
+  const secretsKey = importSecretsKey(resolveSecretsKeyBytes(config.secretsKey, config.dataDir));
   const db = openDb(config.dataDir);
   runMigrations(db);
   installPaymentAggregates(db);
+  // The composition root picks the providers: the domain imports none.
+  let gateway: BcbConnectionGateway | undefined;
+  const live = createLiveLookup({
+    find: (accountId) => findActiveByAccount(db, accountId),
+    open: async (row) => openConnection(await secretsKey, row),
+    gateway: () => gateway!,
+  });
+  const providers = new ProviderRegistry({ config, clock, sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }), live });
+  gateway = new BcbConnectionGateway(providers.ctx);
   const deps: Deps = {
     config,
     db,
@@ -58,8 +82,9 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     jobs: new Scheduler(db, clock, logger),
     idempotency: new IdempotencyStore(db, clock),
     rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute),
-    // The composition root picks the providers: the domain imports none.
-    providers: new ProviderRegistry({ config, clock, sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }) }),
+    providers,
+    secretsKey,
+    pixConnections: gateway,
   };
   registerJobs(deps);
   return deps;

@@ -9,3 +9,4 @@ export * from "./charges";
 export * from "./webhooks";
 export * from "./payments";
 export * from "./med";
+export * from "./pix-provider";

@@ -9,6 +9,7 @@ import journal from "../../db/migrations/meta/_journal.json";
 import m0000 from "../../db/migrations/0000_init.sql" with { type: "text" };
 import m0001 from "../../db/migrations/0001_lean_indexes.sql" with { type: "text" };
 import m0002 from "../../db/migrations/0002_account_legal_identity.sql" with { type: "text" };
+import m0003 from "../../db/migrations/0003_pix_provider_connections.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -16,6 +17,7 @@ export const EMBEDDED: Record<string, string> = {
   "0000_init": m0000,
   "0001_lean_indexes": m0001,
   "0002_account_legal_identity": m0002,
+  "0003_pix_provider_connections": m0003,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

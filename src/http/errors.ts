@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   payload_too_large: [413, "invalid_request_error"],
   unsupported_media_type: [415, "invalid_request_error"],
   unprocessable_entity: [422, "invalid_request_error"],
+  provider_connection_failed: [422, "invalid_request_error"],
   rate_limited: [429, "rate_limit_error"],
   internal_error: [500, "api_error"],
   service_unavailable: [503, "api_error"],

@@ -7,6 +7,7 @@ import { registerPaymentJobs } from "../domain/payments/refund-jobs";
 import { registerChargeJobs } from "../domain/charges/expiry";
 import { registerWebhookJobs } from "../domain/webhooks/worker";
 import { registerAuditJobs } from "../domain/audit/jobs";
+import { registerPixProviderJobs } from "../domain/pix-provider/jobs";
 
 /** Called once by createDeps. Each group adds its own `register...Jobs(deps)` here. */
 export function registerJobs(deps: Deps): void {
@@ -17,5 +18,6 @@ export function registerJobs(deps: Deps): void {
   registerChargeJobs(deps);
   registerWebhookJobs(deps);
   registerAuditJobs(deps);
+  registerPixProviderJobs(deps);
   void IDEMPOTENCY_PRUNE_JOB;
 }

@@ -19,6 +19,7 @@ export const ID_PREFIX = {
   auditLog: "aud_",
   requestLog: "req_",
   tranche: "tr_",
+  pixProviderConnection: "ppc_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

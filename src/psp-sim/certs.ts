@@ -4,21 +4,7 @@
  * names), the merchant's client certificate (what Cofre's connection presents) and the
  * certificate the simulator presents on webhook callbacks. PEM text, PKCS#8 keys.
  */
-import type * as X509 from "@peculiar/x509";
-
-let lib: typeof X509 | undefined;
-/**
- * `@peculiar/x509`, loaded after `reflect-metadata`: its dependency tsyringe throws at load time
- * without the Reflect metadata API, and `bun build --compile` does not keep the order of static
- * imports between a polyfill and a CommonJS package, so both are imported here, in sequence.
- */
-export async function loadX509(): Promise<typeof X509> {
-  if (!lib) {
-    await import("reflect-metadata");
-    lib = await import("@peculiar/x509");
-  }
-  return lib;
-}
+import { loadX509 } from "../lib/x509";
 
 const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 const DAY_MS = 86_400_000;

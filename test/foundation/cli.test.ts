@@ -43,6 +43,13 @@ describe("cofre CLI", () => {
     expect(r.stderr).not.toContain("    at ");
   });
 
+  test("a COFRE_SECRETS_KEY that is not base64 of 32 bytes stops the start with exit 2, naming it", () => {
+    const r = run(["migrate"], { COFRE_SECRETS_KEY: "too-short" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("COFRE_SECRETS_KEY must be base64 of 32 bytes");
+    expect(r.stderr).not.toContain("too-short");
+  });
+
   test("serve on a port already in use says so on stderr and exits 1", () => {
     const busy = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
     try {

@@ -81,3 +81,26 @@ describe("errors", () => {
     });
   }
 });
+
+describe("COFRE_SECRETS_KEY", () => {
+  test("is null when unset and kept as given when it is base64 of 32 bytes", () => {
+    expect(loadConfig({}).secretsKey).toBeNull();
+    const key = Buffer.alloc(32, 7).toString("base64");
+    expect(loadConfig({ COFRE_SECRETS_KEY: key }).secretsKey).toBe(key);
+    expect(loadConfig({ COFRE_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64url") }).secretsKey).toBe(Buffer.alloc(32, 7).toString("base64url"));
+  });
+
+  test("refuses a value that is not base64 of 32 bytes, naming the variable and never echoing it", () => {
+    for (const bad of ["not base64!", Buffer.alloc(16).toString("base64"), Buffer.alloc(33).toString("base64")]) {
+      let err: unknown;
+      try {
+        loadConfig({ COFRE_SECRETS_KEY: bad });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toStartWith("COFRE_SECRETS_KEY must be base64 of 32 bytes");
+      expect((err as Error).message).not.toContain(bad);
+    }
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * What the connection use cases need from the PSP, as a port the composition root fills with the
+ * bcb_pix_v2 adapter (src/providers/bcb-pix-v2/gateway.ts): the domain imports no concrete
+ * provider (test/providers/seam.test.ts).
+ */
+
+/** A connection with its secrets opened (the shape of the adapter's BcbConnection). */
+export interface ConnectionSpec {
+  id: string;
+  apiUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  certificate: string;
+  privateKey: string;
+  caCertificates: string | null;
+  scope: string | null;
+  tokenAuth: "basic" | "form";
+  apiQuery: Record<string, string> | null;
+}
+
+/** `ok`, or the PSP's refusal / the network failure as text (status and reason; never a secret). */
+export type StepResult = { ok: true } | { ok: false; message: string };
+
+export interface PixConnectionGateway {
+  /**
+   * With a fresh client of `spec` (nothing cached): obtains a token, then, when granted, registers
+   * `webhookUrl` for `pixKey` (`PUT {api_url}/webhook/{pix_key}`).
+   */
+  connect(spec: ConnectionSpec, pixKey: string, webhookUrl: string): Promise<{ token: StepResult; webhook: StepResult | null }>;
+  /** Removes the webhook of `pixKey` (`DELETE {api_url}/webhook/{pix_key}`) and forgets the connection's client. */
+  disconnect(spec: ConnectionSpec, pixKey: string): Promise<StepResult>;
+}

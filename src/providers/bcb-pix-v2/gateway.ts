@@ -1,0 +1,58 @@
+/**
+ * The bcb_pix_v2 side of connecting an account (the domain's PixConnectionGateway port,
+ * src/domain/pix-provider/port.ts): a token check and the webhook registration with a fresh
+ * client, the webhook removal on disconnect, and the pool of one client per stored connection
+ * version (token cache and concurrency cap shared by every flow of a connection).
+ */
+import type { ProviderContext } from "../types";
+import { BcbPixClient, type BcbConnection, type ClientOptions } from "./client";
+
+type Step = { ok: true } | { ok: false; message: string };
+
+export class BcbConnectionGateway {
+  private readonly pool = new Map<string, { version: string; client: Promise<BcbPixClient> }>();
+  /** Timeouts and cap of new clients (tests shorten them); fetch and clock come from the context. */
+  options: Partial<Pick<ClientOptions, "connectTimeoutMs" | "totalTimeoutMs" | "maxConcurrent">> = {};
+
+  constructor(private readonly ctx: ProviderContext) {}
+
+  /** A new client of `conn` (the context's fetch, read at each call, so tests can wrap it). */
+  client(conn: BcbConnection): BcbPixClient {
+    return new BcbPixClient(conn, { fetch: (input, init) => this.ctx.fetch(input, init), clock: this.ctx.clock, ...this.options });
+  }
+
+  /**
+   * The pooled client of connection `id` at `version` (e.g. its updatedAt); `load` opens its
+   * secrets the first time. A failed load is not kept.
+   */
+  pooled(id: string, version: string, load: () => Promise<BcbConnection>): Promise<BcbPixClient> {
+    const found = this.pool.get(id);
+    if (found && found.version === version) return found.client;
+    const client = load().then((conn) => this.client(conn));
+    this.pool.set(id, { version, client });
+    client.catch(() => {
+      if (this.pool.get(id)?.client === client) this.pool.delete(id);
+    });
+    return client;
+  }
+
+  /** Forgets the pooled client of `id` (replaced or deleted connection). */
+  forget(id: string): void {
+    this.pool.delete(id);
+  }
+
+  async connect(conn: BcbConnection, pixKey: string, webhookUrl: string): Promise<{ token: Step; webhook: Step | null }> {
+    const client = this.client(conn);
+    const token = await client.token();
+    if (token.kind !== "ok") return { token: { ok: false, message: token.message }, webhook: null };
+    const hook = await client.call("PUT", `/webhook/${encodeURIComponent(pixKey)}`, { body: { webhookUrl } });
+    this.forget(conn.id);
+    return { token: { ok: true }, webhook: hook.kind === "ok" ? { ok: true } : { ok: false, message: hook.message } };
+  }
+
+  async disconnect(conn: BcbConnection, pixKey: string): Promise<Step> {
+    this.forget(conn.id);
+    const r = await this.client(conn).call("DELETE", `/webhook/${encodeURIComponent(pixKey)}`);
+    return r.kind === "ok" ? { ok: true } : { ok: false, message: r.message };
+  }
+}

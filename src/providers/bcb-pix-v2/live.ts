@@ -1,0 +1,45 @@
+/**
+ * The registry's live slot for bcb_pix_v2 (src/providers/registry.ts `LiveProviderLookup`): the
+ * account's active connection, found through a function the composition root passes (providers
+ * never touch the database), served by one provider per connection version with the gateway's
+ * pooled client. Synchronous: secrets are opened on the first call that needs the client.
+ */
+import type { PaymentMethod } from "../../domain/charges/model";
+import type { LiveProviderLookup } from "../registry";
+import type { PaymentProvider } from "../types";
+import type { BcbConnection } from "./client";
+import type { BcbConnectionGateway } from "./gateway";
+import { createBcbPixProvider } from "./provider";
+
+/** What the lookup needs of a stored connection. */
+export interface StoredConnection {
+  id: string;
+  pixKey: string;
+  /** Version of the row (epoch ms of its last change). */
+  updatedAt: number;
+}
+
+export interface LiveLookupOptions<R extends StoredConnection> {
+  /** The account's active connection, or undefined. */
+  find: (accountId: string) => R | undefined;
+  /** Opens the connection's secrets. */
+  open: (row: R) => Promise<BcbConnection>;
+  gateway: () => BcbConnectionGateway;
+}
+
+export function createLiveLookup<R extends StoredConnection>(opts: LiveLookupOptions<R>): LiveProviderLookup {
+  const providers = new Map<string, { updatedAt: number; provider: PaymentProvider }>();
+  return (accountId: string, method: PaymentMethod) => {
+    if (method !== "PIX") return undefined;
+    const row = opts.find(accountId);
+    if (!row) return undefined;
+    const found = providers.get(row.id);
+    if (found && found.updatedAt === row.updatedAt) return found.provider;
+    const provider = createBcbPixProvider({
+      pixKey: row.pixKey,
+      client: () => opts.gateway().pooled(row.id, String(row.updatedAt), () => opts.open(row)),
+    });
+    providers.set(row.id, { updatedAt: row.updatedAt, provider });
+    return provider;
+  };
+}

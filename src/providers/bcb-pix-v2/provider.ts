@@ -1,0 +1,170 @@
+/**
+ * The `bcb_pix_v2` PaymentProvider (issue 14 §3; extensions.md "Live Pix over the BCB API Pix
+ * (v2)"): Pix through a PSP that implements the BCB API Pix v2, one instance per connection.
+ * Flows served now: create (`PUT /cob/{txid}`), status query (`GET /cob/{txid}`), cancel (`PATCH
+ * /cob/{txid}`), and reading a callback `{pix: [...]}` as hints. Refunds (devolução) answer
+ * `not_supported` until their task lands.
+ *
+ * Status table (cob `status`, OpenAPI `CobStatus`, and our outcome):
+ *   ATIVA, before `calendario.criacao + expiracao`  -> pending
+ *   ATIVA, at or after it                          -> expired (nobody paid; the PSP confirms)
+ *   CONCLUIDA (with `pix[]`)                       -> settled (amount = first Pix `valor`,
+ *                                                     end-to-end id, payer from `pagador` if given)
+ *   REMOVIDA_PELO_USUARIO_RECEBEDOR                -> rejected, code REMOVIDA_PELO_USUARIO_RECEBEDOR
+ *   REMOVIDA_PELO_PSP                              -> rejected, code REMOVIDA_PELO_PSP
+ * Failures (client.ts results): timeout, network, 429 and 5xx -> retryable (create -> 503);
+ * auth_failed -> auth_failed; other 4xx -> rejected on create and cancel (code = the problem's
+ * name, e.g. CobOperacaoInvalida), invalid on a status query (nothing changes).
+ */
+import { buildDynamicBrCode } from "../../pix/brcode";
+import { newTxid } from "../../pix/ids";
+import type { CreateOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, TransactionRow } from "../types";
+import type { BcbPixClient } from "./client";
+import type { PspFailure } from "./results";
+import { fromValor, toValor } from "./valor";
+
+/** Longest `solicitacaoPagador` (OpenAPI `CobSolicitada.solicitacaoPagador`, maxLength 140). */
+export const MAX_SOLICITACAO = 140;
+
+export interface BcbProviderOptions {
+  /** The connection's receiving key (`chave`). */
+  pixKey: string;
+  /** The connection's pooled client (opened on first use). */
+  client: () => Promise<BcbPixClient>;
+}
+
+/** Standard error name of a problem `type` (`https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida` -> `CobOperacaoInvalida`). */
+function problemName(type: string | null, status: number): string {
+  const name = type?.split("/").pop();
+  return name && /^[A-Za-z0-9_]+$/.test(name) ? name : `http_${status}`;
+}
+
+/** A client failure as a provider failure; `client4xx` is what a 4xx other than 429 becomes. */
+export function failureOf(r: PspFailure, client4xx: "rejected" | "invalid"): ProviderFailure {
+  switch (r.kind) {
+    case "timeout":
+      return { status: "retryable", code: "timeout", message: r.message };
+    case "network":
+      return { status: "retryable", code: "network", message: r.message };
+    case "auth_failed":
+      return { status: "auth_failed", code: r.error ?? `http_${r.status}`, message: r.message };
+    case "http_error":
+      if (r.status >= 500 || r.status === 429) return { status: "retryable", code: problemName(r.type, r.status), message: r.message };
+      return { status: client4xx, code: problemName(r.type, r.status), message: r.message };
+  }
+}
+
+/** `devedor` when both the customer's name and document (CPF 11 digits / CNPJ 14) are known. */
+function devedorOf(tx: TransactionRow): Record<string, string> | undefined {
+  const doc = tx.customerDocument?.replace(/[^0-9A-Za-z]/g, "").toUpperCase();
+  const nome = tx.customerName?.trim();
+  if (!doc || !nome) return undefined;
+  if (/^\d{11}$/.test(doc)) return { cpf: doc, nome: nome.slice(0, 200) };
+  if (/^[0-9A-Z]{12}\d{2}$/.test(doc)) return { cnpj: doc, nome: nome.slice(0, 200) };
+  return undefined;
+}
+
+function descriptionOf(tx: TransactionRow): string | undefined {
+  try {
+    const d = (JSON.parse(tx.metadata) as { description?: unknown }).description;
+    return typeof d === "string" && d.trim() !== "" ? [...d].slice(0, MAX_SOLICITACAO).join("") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface CobAnswer {
+  status?: string;
+  calendario?: { criacao?: string; expiracao?: number };
+  location?: string;
+  loc?: { location?: string };
+  pixCopiaECola?: string;
+  pix?: { endToEndId?: string; valor?: string; pagador?: { nome?: string; cpf?: string; cnpj?: string } }[];
+}
+
+export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider {
+  return {
+    name: "bcb_pix_v2",
+    methods: new Set(["PIX"]),
+
+    async create(_ctx: ProviderContext, req): Promise<CreateOutcome> {
+      const tx = req.transaction;
+      let txid = newTxid(tx.createdAt);
+      while (txid === tx.id) txid = newTxid(tx.createdAt);
+      const expiracao = tx.ttlSeconds ?? (tx.expiresAt !== null ? Math.round((tx.expiresAt - tx.createdAt) / 1000) : 3600);
+      const devedor = devedorOf(tx);
+      const solicitacaoPagador = descriptionOf(tx);
+      const body = {
+        calendario: { expiracao },
+        ...(devedor ? { devedor } : {}),
+        valor: { original: toValor(tx.amount) },
+        chave: opts.pixKey,
+        ...(solicitacaoPagador ? { solicitacaoPagador } : {}),
+      };
+      const r = await (await opts.client()).call<CobAnswer>("PUT", `/cob/${txid}`, { body });
+      if (r.kind !== "ok") return failureOf(r, "rejected");
+      const location = r.body?.location ?? r.body?.loc?.location ?? null;
+      let brCode = r.body?.pixCopiaECola ?? null;
+      // A PSP that answers only the location: the dynamic BR Code is built from it (BCB manual).
+      if (!brCode && location) brCode = buildDynamicBrCode({ location, merchantName: req.merchant.name, merchantCity: req.merchant.city, amount: tx.amount });
+      if (!brCode) return { status: "retryable", code: "no_br_code", message: "The PSP created the cob without pixCopiaECola or location." };
+      return { status: "pending", columns: { pixTxid: txid, pixBrCode: brCode, pixLocation: location, expiresAt: tx.expiresAt } };
+    },
+
+    async queryStatus(ctx, req): Promise<PaymentOutcome> {
+      const txid = req.transaction.pixTxid;
+      if (!txid) return { status: "invalid", code: "no_txid", message: "The charge has no cob txid." };
+      const r = await (await opts.client()).call<CobAnswer>("GET", `/cob/${txid}`);
+      if (r.kind !== "ok") return failureOf(r, "invalid");
+      const cob = r.body ?? {};
+      switch (cob.status) {
+        case "CONCLUIDA": {
+          const pix = cob.pix?.[0];
+          const amount = fromValor(pix?.valor);
+          if (!pix?.endToEndId || amount === null) return { status: "pending" }; // concluded, its Pix not listed yet
+          const doc = pix.pagador?.cpf ?? pix.pagador?.cnpj ?? null;
+          return { status: "settled", method: "PIX", amount, endToEndId: pix.endToEndId, payerTaxId: doc, payerName: pix.pagador?.nome ?? null, disclosed: doc !== null };
+        }
+        case "ATIVA": {
+          const criacao = Date.parse(cob.calendario?.criacao ?? "");
+          const expiracao = cob.calendario?.expiracao ?? 86400;
+          if (Number.isFinite(criacao) && ctx.clock.nowMs() >= criacao + expiracao * 1000) return { status: "expired" };
+          return { status: "pending" };
+        }
+        case "REMOVIDA_PELO_USUARIO_RECEBEDOR":
+        case "REMOVIDA_PELO_PSP":
+          return { status: "rejected", code: cob.status, message: `The PSP reports the cob as ${cob.status}.` };
+        default:
+          return { status: "invalid", code: "unknown_status", message: `The PSP answered an unknown cob status.` };
+      }
+    },
+
+    parseNotification(_ctx, req) {
+      // The standard's callback `{pix: [...]}` (Inter reportedly sends the array itself): hints only.
+      const b = req.body as { pix?: unknown } | unknown[] | null;
+      const list = Array.isArray(b) ? b : Array.isArray((b as { pix?: unknown })?.pix) ? ((b as { pix: unknown[] }).pix) : null;
+      if (!list) return { status: "invalid", code: "bad_callback", message: "The callback body has no pix list." };
+      const items = list
+        .filter((p): p is { txid?: unknown; endToEndId?: unknown } => !!p && typeof p === "object")
+        .map((p) => ({ ref: { ...(typeof p.txid === "string" ? { txid: p.txid } : {}), ...(typeof p.endToEndId === "string" ? { endToEndId: p.endToEndId } : {}) } }));
+      return { status: "parsed", items };
+    },
+
+    planRefund() {
+      return { status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." };
+    },
+    refund() {
+      return { status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." };
+    },
+    refundStatus() {
+      return { status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." };
+    },
+
+    async cancel(_ctx, req) {
+      const txid = req.transaction.pixTxid;
+      if (!txid) return { status: "settled" };
+      const r = await (await opts.client()).call("PATCH", `/cob/${txid}`, { body: { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" } });
+      return r.kind === "ok" ? { status: "settled" } : failureOf(r, "rejected");
+    },
+  };
+}

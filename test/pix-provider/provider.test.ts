@@ -1,0 +1,81 @@
+/**
+ * The bcb_pix_v2 provider's status table and failure mapping (src/providers/bcb-pix-v2/provider.ts
+ * header), with a PSP scripted through the injected fetch, and the API Pix `valor` conversion.
+ */
+import { describe, expect, test } from "bun:test";
+import { ManualClock } from "../../src/lib/clock";
+import { BcbPixClient } from "../../src/providers/bcb-pix-v2/client";
+import { createBcbPixProvider } from "../../src/providers/bcb-pix-v2/provider";
+import { fromValor, toValor } from "../../src/providers/bcb-pix-v2/valor";
+import type { ProviderContext, TransactionRow } from "../../src/providers/types";
+
+const START = "2026-11-20T12:00:00.000Z";
+const TXID = "Cofre0000000000000000000001";
+
+/** A provider whose PSP answers every API call with `answer` (the token call always succeeds). */
+function scripted(answer: () => Response) {
+  const clock = new ManualClock(START);
+  const fetch = async (input: string | URL | Request) =>
+    String(input).endsWith("/token") ? Response.json({ access_token: "t", token_type: "Bearer", expires_in: 3600 }) : answer();
+  const client = new BcbPixClient(
+    { id: "ppc_x", apiUrl: "https://psp.example.com/v2", tokenUrl: "https://psp.example.com/token", clientId: "c", clientSecret: "s", certificate: "", privateKey: "", caCertificates: null, scope: null, tokenAuth: "basic", apiQuery: null },
+    { fetch, clock },
+  );
+  const provider = createBcbPixProvider({ pixKey: "key", client: async () => client });
+  const ctx = { clock } as unknown as ProviderContext;
+  const transaction = { id: "t1", pixTxid: TXID } as TransactionRow;
+  return { provider, ctx, clock, query: () => provider.queryStatus(ctx, { transaction }) };
+}
+
+const cob = (status: string, extra: Record<string, unknown> = {}) => () =>
+  Response.json({ txid: TXID, status, calendario: { criacao: START, expiracao: 600 }, ...extra });
+
+describe("status table of GET /cob/{txid}", () => {
+  test("ATIVA before its expiry is pending, at its expiry expired", async () => {
+    const s = scripted(cob("ATIVA"));
+    expect(await s.query()).toEqual({ status: "pending" });
+    s.clock.advance(599);
+    expect(await s.query()).toEqual({ status: "pending" });
+    s.clock.advance(1);
+    expect(await s.query()).toEqual({ status: "expired" });
+  });
+
+  test("CONCLUIDA is settled with the Pix amount, end-to-end id and the payer when the PSP gives one", async () => {
+    const pix = { endToEndId: "E12345678202611201200abcdefghijk", valor: "10.05", horario: START, pagador: { nome: "Ana", cpf: "12345678909" } };
+    expect(await scripted(cob("CONCLUIDA", { pix: [pix] })).query()).toEqual({
+      status: "settled",
+      method: "PIX",
+      amount: 1005,
+      endToEndId: pix.endToEndId,
+      payerTaxId: "12345678909",
+      payerName: "Ana",
+      disclosed: true,
+    });
+    const { pagador: _, ...anonymous } = pix;
+    expect(await scripted(cob("CONCLUIDA", { pix: [anonymous] })).query()).toMatchObject({ status: "settled", payerTaxId: null, disclosed: false });
+    expect(await scripted(cob("CONCLUIDA")).query()).toEqual({ status: "pending" }); // its Pix not listed yet
+  });
+
+  test("REMOVIDA_* is rejected with the status as the code; an unknown status changes nothing", async () => {
+    for (const status of ["REMOVIDA_PELO_USUARIO_RECEBEDOR", "REMOVIDA_PELO_PSP"])
+      expect(await scripted(cob(status)).query()).toMatchObject({ status: "rejected", code: status });
+    expect(await scripted(cob("PAGA")).query()).toMatchObject({ status: "invalid", code: "unknown_status" });
+  });
+
+  test("a 5xx or 429 is retryable, another 4xx invalid (nothing changes), both with the problem's name", async () => {
+    const problem = (status: number, name: string) => () => Response.json({ type: `https://pix.bcb.gov.br/api/v2/error/${name}`, title: name, status }, { status });
+    expect(await scripted(problem(503, "ServicoIndisponivel")).query()).toMatchObject({ status: "retryable", code: "ServicoIndisponivel" });
+    expect(await scripted(problem(429, "MuitasRequisicoes")).query()).toMatchObject({ status: "retryable", code: "MuitasRequisicoes" });
+    expect(await scripted(problem(404, "CobNaoEncontrado")).query()).toMatchObject({ status: "invalid", code: "CobNaoEncontrado" });
+  });
+});
+
+describe("valor (reais with two decimals) and centavos", () => {
+  test("converts both ways without floating point", () => {
+    expect([toValor(0), toValor(5), toValor(100), toValor(12345), toValor(999_999_999_999)]).toEqual(["0.00", "0.05", "1.00", "123.45", "9999999999.99"]);
+    expect([fromValor("0.05"), fromValor("123.45"), fromValor("9999999999.99")]).toEqual([5, 12345, 999_999_999_999]);
+    for (const bad of ["1.5", "1", "-1.00", "1.000", "01234567890.00", 1.5, null]) expect(fromValor(bad)).toBeNull();
+    expect(() => toValor(1.5)).toThrow(RangeError);
+    expect(() => toValor(-1)).toThrow(RangeError);
+  });
+});
