@@ -32,6 +32,13 @@ export interface Config {
    * (src/lib/secret-box.ts); null = the key file `<dataDir>/secrets.key`, generated once (0600).
    */
   secretsKey: string | null;
+  /**
+   * COFRE_LIVE_PIX_PREVIEW=1: live Pix charges are created through the account's provider
+   * connection. Off by default while the live path cannot yet confirm payments by itself (no
+   * callback route, polling or sweep, no devolução; issue "Live Pix"): a real payment would stay
+   * `pending` in Cofre. Meant for trying the path against `cofre psp-sim`; never in production.
+   */
+  livePixPreview: boolean;
 }
 
 /** Thrown for an environment value that cannot be used; the message names the variable. */
@@ -84,5 +91,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestLogRetentionDays: int(env, "COFRE_REQUEST_LOG_RETENTION_DAYS", 30),
     bodyTimeoutMs: int(env, "COFRE_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
     secretsKey: secretsKey(env),
+    livePixPreview: env.COFRE_LIVE_PIX_PREVIEW === "1",
   };
 }

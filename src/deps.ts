@@ -72,7 +72,14 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     open: async (row) => openConnection(await secretsKey, row),
     gateway: () => gateway!,
   });
-  const providers = new ProviderRegistry({ config, clock, sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }), live });
+  // Live charges go through connections only with COFRE_LIVE_PIX_PREVIEW=1 until the live path
+  // confirms payments by itself (config.ts); connecting an account works either way.
+  const providers = new ProviderRegistry({
+    config,
+    clock,
+    sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }),
+    ...(config.livePixPreview ? { live } : {}),
+  });
   gateway = new BcbConnectionGateway(providers.ctx);
   const deps: Deps = {
     config,
