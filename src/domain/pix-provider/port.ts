@@ -4,18 +4,24 @@
  * provider (test/providers/seam.test.ts).
  */
 
-/** A connection with its secrets opened (the shape of the adapter's BcbConnection). */
+/** A connection with its secrets opened: what reaching the PSP needs (the adapter's BcbConnection). */
 export interface ConnectionSpec {
   id: string;
+  /** API base; paths such as `/cob/{txid}` are appended. */
   apiUrl: string;
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
+  /** PEM client certificate and its PEM private key (mTLS). */
   certificate: string;
   privateKey: string;
+  /** PEM roots the PSP's server certificate must chain to (its own CA, psp-sim), instead of the system roots; null = system roots. */
   caCertificates: string | null;
+  /** OAuth2 scope sent on the token call (space separated); null = none. */
   scope: string | null;
+  /** Where the client credentials go on the token call. */
   tokenAuth: "basic" | "form";
+  /** Query parameters added to every API call (e.g. Banco do Brasil's `gw-dev-app-key`). */
   apiQuery: Record<string, string> | null;
 }
 

@@ -18,7 +18,7 @@ import { findActiveByAccount, markDeleted, saveActive, type ConnectionRow } from
 import { openConnection, sealSecrets } from "./secrets";
 import { connectionView } from "./views";
 
-/** The PUT body (extensions.md), plus the optional PSP differences (README "Going live"). */
+/** The PUT body (extensions.md), plus the optional PSP differences (README "Live Pix: provider connections"). */
 export interface ConnectInput {
   type: "bcb_pix_v2";
   api_url: string;

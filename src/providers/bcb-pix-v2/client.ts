@@ -13,29 +13,12 @@
  */
 import type { Clock } from "../../lib/clock";
 import type { HttpFetch } from "../types";
+import type { ConnectionSpec } from "../../domain/pix-provider/port";
 import { Limiter } from "./limiter";
 import { clip, oauthFailureOf, problemOf, type PspResult } from "./results";
 
-/** A connection with its secrets opened: what the client needs to reach the PSP. */
-export interface BcbConnection {
-  id: string;
-  /** API base; paths such as `/cob/{txid}` are appended. */
-  apiUrl: string;
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  /** PEM client certificate and its PEM private key (mTLS). */
-  certificate: string;
-  privateKey: string;
-  /** PEM roots the PSP's server certificate must chain to (its own CA, psp-sim), instead of the system roots; null = system roots. */
-  caCertificates: string | null;
-  /** OAuth2 scope sent on the token call (space separated); null = none. */
-  scope: string | null;
-  /** Where the client credentials go on the token call. */
-  tokenAuth: "basic" | "form";
-  /** Query parameters added to every API call (e.g. Banco do Brasil's `gw-dev-app-key`). */
-  apiQuery: Record<string, string> | null;
-}
+/** A connection with its secrets opened: what the client needs to reach the PSP (one shape with the domain's port). */
+export type BcbConnection = ConnectionSpec;
 
 export interface ClientOptions {
   fetch: HttpFetch;
