@@ -94,6 +94,30 @@ describe("a Pix named by a callback or the sweep (GET /pix/{e2eid})", () => {
   });
 });
 
+describe("listing received Pix for the sweep (GET /pix?inicio=&fim=)", () => {
+  test("reads every page and keeps the Pix that name a cob", async () => {
+    const urls: URL[] = [];
+    const s = scripted((raw) => {
+      const url = new URL(raw);
+      urls.push(url);
+      const page = Number(url.searchParams.get("paginacao.paginaAtual"));
+      const pix = page === 0 ? [{ endToEndId: "E1", txid: "T1", valor: "1.00" }, { endToEndId: "E2", valor: "2.00" }] : [{ endToEndId: "E3", txid: "T3", valor: "3.00" }];
+      return Response.json({ parametros: { paginacao: { paginaAtual: page, itensPorPagina: 2, quantidadeDePaginas: 2, quantidadeTotalDeItens: 3 } }, pix });
+    });
+    const listed = await s.provider.listPayments!(s.ctx, { from: T0 - 1_800_000, to: T0 });
+    expect(listed).toEqual({ status: "listed", items: [{ ref: { txid: "T1", endToEndId: "E1" } }, { ref: { txid: "T3", endToEndId: "E3" } }] });
+    expect(urls.map((u) => [u.pathname, u.searchParams.get("inicio"), u.searchParams.get("fim"), u.searchParams.get("paginacao.paginaAtual")])).toEqual([
+      ["/v2/pix", "2026-11-20T11:30:00Z", "2026-11-20T12:00:00Z", "0"],
+      ["/v2/pix", "2026-11-20T11:30:00Z", "2026-11-20T12:00:00Z", "1"],
+    ]);
+  });
+
+  test("a PSP failure is a failure outcome (the sweep logs it and goes on)", async () => {
+    const s = scripted(() => Response.json({ title: "Serviço indisponível", status: 503 }, { status: 503 }));
+    expect(await s.provider.listPayments!(s.ctx, { from: T0 - 1000, to: T0 })).toMatchObject({ status: "retryable" });
+  });
+});
+
 describe("valor (reais with two decimals) and centavos", () => {
   test("converts both ways without floating point", () => {
     expect([toValor(0), toValor(5), toValor(100), toValor(12345), toValor(999_999_999_999)]).toEqual(["0.00", "0.05", "1.00", "123.45", "9999999999.99"]);
