@@ -13,6 +13,7 @@ import { events } from "../../db/schema";
 import { getBalance } from "../../src/domain/ledger";
 import { PIX_SWEEP_JOB, sweepReceivedPix } from "../../src/domain/pix-provider/sweep";
 import { advanceClock } from "../../src/jobs/advance";
+import { createLogger } from "../../src/lib/logger";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { SimClient, startFixture, validCpf, type SimFixture } from "../psp-sim/support";
 import { key } from "../payments/support";
@@ -24,12 +25,15 @@ let h: Harness;
 let a: SeededAccount;
 let connectionId: string;
 let server: { stop(force?: boolean): unknown } | undefined;
+/** Cofre's log lines at warn and above (parsed). */
+const warnings: { msg: string; [k: string]: unknown }[] = [];
 
 beforeAll(async () => {
   fx = await startFixture();
   sim = new SimClient(fx);
   expect((await sim.login()).status).toBe(200);
-  h = createHarness({ operatorToken: OPERATOR_TOKEN, livePixPreview: true });
+  const logger = createLogger("warn", { write: (line: string) => void warnings.push(JSON.parse(line)) });
+  h = createHarness({ operatorToken: OPERATOR_TOKEN, livePixPreview: true }, undefined, logger);
   h.subscribeAllEvents = true;
   const srv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => h.app.handle(req) });
   server = srv;
@@ -228,11 +232,14 @@ describe("expiry", () => {
     await advance(20);
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: `GET /cob/${c.body.pix.txid}` });
     await advance(42); // 62 s: the expiry check failed
-    await pay(c.body.pix.txid); // paid at 62 s, after expires_at; its callback is confirmed now
+    const p = await pay(c.body.pix.txid); // paid at 62 s, after expires_at; its callback is confirmed now
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("expired");
     expect(balance()).toBe(before);
     expect(paidEvents(c.body.id)).toBe(0);
+    // The operator is told, since the money reached the PSP (returning it is the refunds task).
+    const late = warnings.filter((w) => w.msg === "payment arrived after the charge expired: not credited");
+    expect(late.map((w) => [w.transactionId, w.endToEndId, w.amount])).toEqual([[c.body.id.slice(3), p.body.pix.endToEndId, 7200]]);
   });
 
   test("a Pix paid before expiry but confirmed after it pays the charge (the PSP's horario decides)", async () => {

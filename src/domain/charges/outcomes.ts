@@ -96,7 +96,10 @@ export async function runStatusCheck(deps: Deps, transactionId: string, method: 
   const o = await provider.queryStatus(deps.providers.ctx, { transaction: row, memo });
   if (o.status === "retryable" || o.status === "auth_failed") return { retryAt: o.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
   const notice = noticeOf(row, method, o);
-  if (notice) tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice));
+  const result = notice ? tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice)) : null;
+  // A payment made after expires_at is refused (the charge expired): the operator must return it.
+  if (o.status === "settled" && result?.outcome === "expired")
+    deps.logger.warn({ transactionId: row.id, endToEndId: o.endToEndId ?? null, amount: o.amount }, "payment arrived after the charge expired: not credited");
   if (o.status === "pending" && o.checkAt !== undefined) return { retryAt: o.checkAt };
 }
 
