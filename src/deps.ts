@@ -18,8 +18,8 @@ import { ProviderRegistry } from "./providers/registry";
 import { createSandboxProvider } from "./providers/sandbox";
 import { importSecretsKey, resolveSecretsKeyBytes } from "./lib/secret-box";
 import { BcbConnectionGateway } from "./providers/bcb-pix-v2/gateway";
-import { createLiveLookup } from "./providers/bcb-pix-v2/live";
-import { findActiveByAccount } from "./domain/pix-provider/repo";
+import { createConnectionLookup, createLiveLookup } from "./providers/bcb-pix-v2/live";
+import { findActiveByAccount, findConnection } from "./domain/pix-provider/repo";
 import { openConnection } from "./domain/pix-provider/secrets";
 import type { PixConnectionGateway } from "./domain/pix-provider/port";
 
@@ -67,11 +67,13 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   installPaymentAggregates(db);
   // The composition root picks the providers: the domain imports none.
   let gateway: BcbConnectionGateway | undefined;
-  const live = createLiveLookup({
-    find: (accountId) => findActiveByAccount(db, accountId),
-    open: async (row) => openConnection(await secretsKey, row),
+  const liveOptions = {
+    find: (accountId: string) => findActiveByAccount(db, accountId),
+    findById: (id: string) => findConnection(db, id),
+    open: async (row: NonNullable<ReturnType<typeof findConnection>>) => openConnection(await secretsKey, row),
     gateway: () => gateway!,
-  });
+  };
+  const live = createLiveLookup(liveOptions);
   // Live charges go through connections only with COFRE_LIVE_PIX_PREVIEW=1 until the live path
   // confirms payments by itself (config.ts); connecting an account works either way.
   const providers = new ProviderRegistry({
@@ -79,6 +81,8 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     clock,
     sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }),
     ...(config.livePixPreview ? { live } : {}),
+    // Charges a connection created keep settling (polls, callbacks, sweeps) whatever the gate.
+    byConnection: createConnectionLookup(liveOptions),
   });
   gateway = new BcbConnectionGateway(providers.ctx);
   const deps: Deps = {

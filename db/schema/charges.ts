@@ -42,6 +42,12 @@ export const transactions = sqliteTable(
     pixTxid: text("pix_txid"),
     pixLocation: text("pix_location"),
     expiresAt: integer("expires_at"),
+    /**
+     * Live Pix: the provider connection (`pix_provider_connections.id`) that created the cob; its
+     * status checks go through that connection even after it was deleted or replaced. Null for
+     * sandbox charges (and live charges of other providers).
+     */
+    providerConnectionId: text("provider_connection_id"),
     /** Seconds of the Pix QR lifetime requested at creation. */
     ttlSeconds: integer("ttl_seconds"),
     /** JSON object of method-specific details (multibanco, boleto, crypto, card...). */

@@ -10,6 +10,7 @@ import m0000 from "../../db/migrations/0000_init.sql" with { type: "text" };
 import m0001 from "../../db/migrations/0001_lean_indexes.sql" with { type: "text" };
 import m0002 from "../../db/migrations/0002_account_legal_identity.sql" with { type: "text" };
 import m0003 from "../../db/migrations/0003_pix_provider_connections.sql" with { type: "text" };
+import m0004 from "../../db/migrations/0004_transaction_provider_connection.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -18,6 +19,7 @@ export const EMBEDDED: Record<string, string> = {
   "0001_lean_indexes": m0001,
   "0002_account_legal_identity": m0002,
   "0003_pix_provider_connections": m0003,
+  "0004_transaction_provider_connection": m0004,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

@@ -12,6 +12,11 @@ import type { HttpFetch, PaymentProvider, ProviderContext } from "./types";
 
 /** The live provider of (account, method), or undefined when the account has no connection. */
 export type LiveProviderLookup = (accountId: string, method: PaymentMethod) => PaymentProvider | undefined;
+/**
+ * The provider of a stored connection by its id, deleted or replaced ones included (status
+ * queries, notifications and sweeps of charges it created), or undefined when no such row.
+ */
+export type ConnectionProviderLookup = (connectionId: string) => PaymentProvider | undefined;
 
 export interface RegistryOptions {
   config: Config;
@@ -20,6 +25,8 @@ export interface RegistryOptions {
   sandbox?: PaymentProvider;
   /** Live connections; default: none. */
   live?: LiveProviderLookup;
+  /** Stored connections by id (for charges they created); default: none. */
+  byConnection?: ConnectionProviderLookup;
   /** HTTP client handed to providers; default the global fetch. */
   fetch?: HttpFetch;
 }
@@ -29,11 +36,27 @@ export class ProviderRegistry {
   readonly ctx: ProviderContext;
   private readonly sandbox?: PaymentProvider;
   private readonly live: LiveProviderLookup;
+  private readonly byConnection: ConnectionProviderLookup;
 
   constructor(opts: RegistryOptions) {
     this.ctx = { config: opts.config, clock: opts.clock, fetch: opts.fetch ?? ((input, init) => fetch(input, init)) };
     this.sandbox = opts.sandbox;
     this.live = opts.live ?? (() => undefined);
+    this.byConnection = opts.byConnection ?? (() => undefined);
+  }
+
+  /** The provider of stored connection `connectionId` (deleted included), or undefined. */
+  forConnection(connectionId: string): PaymentProvider | undefined {
+    return this.byConnection(connectionId);
+  }
+
+  /**
+   * The provider that serves an existing transaction: the connection that created it when it
+   * has one (even deleted or replaced since: it keeps settling through polls), else forMethod.
+   */
+  forTransaction(row: { accountId: string; livemode: boolean; providerConnectionId: string | null }, method: PaymentMethod): PaymentProvider | undefined {
+    if (row.providerConnectionId) return this.byConnection(row.providerConnectionId);
+    return this.forMethod(row, method);
   }
 
   /** The provider serving `method` for the scope's account and mode, or undefined. */

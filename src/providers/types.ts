@@ -57,7 +57,7 @@ export interface ProviderFailure {
 }
 
 /** Column values a create sets on the transaction row (Pix BR Code, txid, location, expiry). */
-export type CreatedColumns = Partial<Pick<TransactionRow, "pixBrCode" | "pixTxid" | "pixLocation" | "expiresAt">>;
+export type CreatedColumns = Partial<Pick<TransactionRow, "pixBrCode" | "pixTxid" | "pixLocation" | "expiresAt" | "providerConnectionId">>;
 
 export interface CreateRequest {
   /** The transaction as it will be inserted (id, amount, currency, customer, expiresAt...). Read only. */
@@ -69,11 +69,17 @@ export interface CreateRequest {
   merchant: { name: string; city: string };
 }
 
-/** Create: `pending` = ready for the payer (WAITING_PAYMENT), with what to store; or a failure. */
+/**
+ * Create: `pending` = ready for the payer (WAITING_PAYMENT), with what to store (and, for a live
+ * PSP, `checkAt` epoch ms + `memo`: the first status check the domain queues with the charge);
+ * or a failure.
+ */
 export type CreateOutcome =
   | {
       status: "pending";
       columns?: CreatedColumns;
+      checkAt?: number;
+      memo?: ProviderMemo;
       /** Public details per method, merged into `method_details[<METHOD>]`. */
       details?: Partial<Record<PaymentMethod, Record<string, unknown>>>;
     }
@@ -97,6 +103,11 @@ export type PaymentOutcome =
       payerName?: string | null;
       /** false when the bank did not disclose the payer's document. */
       disclosed?: boolean;
+      /**
+       * When the payer paid (epoch ms; a PSP's Pix `horario`), if the provider knows it: a payment
+       * made before `expires_at` but seen after it is not late. Absent = now.
+       */
+      paidAt?: number;
     }
   | { status: "pending"; processing?: boolean; checkAt?: number; memo?: ProviderMemo }
   | { status: "expired" }
@@ -164,6 +175,18 @@ export type RefundOutcome =
 /** Cancel: `settled` = the provider will no longer accept a payment (the domain cancels). */
 export type CancelOutcome = { status: "settled" } | ProviderFailure;
 
+/**
+ * Payments a provider received in a time window (a PSP's `GET /pix?inicio=&fim=`): each item is a
+ * hint, confirmed like a notification's; or a failure.
+ */
+export type PaymentListOutcome = { status: "listed"; items: NotificationItem[] } | ProviderFailure;
+
+/** A window of payment times, epoch ms (inclusive). */
+export interface PaymentListRequest {
+  from: number;
+  to: number;
+}
+
 type MaybeAsync<T> = T | Promise<T>;
 
 /** One acquirer/PSP. Every flow may be synchronous (sandbox) or asynchronous (network). */
@@ -185,6 +208,8 @@ export interface PaymentProvider {
   refundStatus(ctx: ProviderContext, req: RefundRequest): MaybeAsync<RefundOutcome>;
   /** Withdraws a waiting charge (PATCH /cob/{txid} REMOVIDA_PELO_USUARIO_RECEBEDOR). */
   cancel(ctx: ProviderContext, req: StatusRequest): MaybeAsync<CancelOutcome>;
+  /** Lists the payments received in a window (GET /pix?inicio=&fim=), for the sweep; optional. */
+  listPayments?(ctx: ProviderContext, req: PaymentListRequest): MaybeAsync<PaymentListOutcome>;
 }
 
 /** Sandbox provider faults (extensions.md `provider_faults`), stored by the domain. */

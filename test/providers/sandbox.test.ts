@@ -53,6 +53,7 @@ function row(over: Partial<TransactionRow> = {}): TransactionRow {
     pixBrCode: null,
     pixTxid: null,
     pixLocation: null,
+    providerConnectionId: null,
     expiresAt: T0 + 3600_000,
     ttlSeconds: 3600,
     methodDetails: "{}",

@@ -5,7 +5,8 @@
  * the provider's `create` outside any transaction (outcomes: pending -> WAITING_PAYMENT;
  * rejected -> created REFUSED with `metadata.failure`; retryable / auth_failed -> 503, nothing
  * stored; not_supported / invalid -> 422), then one transaction: insert, expiry sweep due by
- * `expires_at`, `charge.created` events, idempotency response.
+ * `expires_at` (not for a live PSP's charge: its status checks confirm expiry), the first status
+ * check a provider asked for (`checkAt`), `charge.created` events, idempotency response.
  */
 import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
@@ -13,11 +14,12 @@ import { ApiError } from "../../http/errors";
 import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
 import { iso } from "../../lib/clock";
 import { rawId } from "../../lib/ids";
-import type { CreateOutcome, PaymentProvider, ProviderFailure, TransactionRow } from "../../providers/types";
+import type { CreateOutcome, PaymentProvider, ProviderFailure, ProviderMemo, TransactionRow } from "../../providers/types";
 import type { Claim } from "../idempotency/store";
 import { emitTransition } from "./events";
 import { ensureExpirySweep } from "./expiry";
 import { failureBlock } from "./metadata";
+import { scheduleStatusCheck } from "./outcomes";
 import type { PaymentMethod } from "./model";
 import { accountForCreate, insertTransaction } from "./repo";
 import { checkVelocity } from "./velocity";
@@ -107,6 +109,7 @@ export async function createTransaction(
     pixBrCode: null,
     pixTxid: null,
     pixLocation: null,
+    providerConnectionId: null,
     expiresAt: ttl === null ? null : now + ttl * 1000,
     ttlSeconds: ttl,
     methodDetails: "{}",
@@ -121,6 +124,8 @@ export async function createTransaction(
   const merchant = { name: account.name, city: DEFAULT_MERCHANT_CITY };
   const details: Record<string, unknown> = {};
   let failure: ProviderFailure | null = null;
+  /** First status checks the providers asked for (live PSPs: the first poll). */
+  const checks: { method: PaymentMethod; at: number; memo?: ProviderMemo }[] = [];
   for (let i = 0; i < providers.length && !failure; i++) {
     const p = providers[i]!;
     if (providers.indexOf(p) < i) continue; // served with the methods of its first occurrence
@@ -129,6 +134,7 @@ export async function createTransaction(
     if (out.status !== "pending") failure = out;
     else {
       if (out.columns) Object.assign(row, out.columns);
+      if (out.checkAt !== undefined) checks.push({ method: methods[0]!, at: out.checkAt, ...(out.memo ? { memo: out.memo } : {}) });
       if (out.details) for (const m in out.details) details[m] = { ...(details[m] as object), ...out.details[m as PaymentMethod] };
     }
   }
@@ -155,7 +161,9 @@ export async function createTransaction(
   return tx(deps.db, (t) => {
     checkVelocity(t, settings, velocity);
     insertTransaction(deps.db, t, row);
-    if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null) ensureExpirySweep(deps, t, row.expiresAt);
+    // A live PSP's charge expires only once its status check confirms nobody paid (expiry.ts).
+    if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null && row.providerConnectionId === null) ensureExpirySweep(deps, t, row.expiresAt);
+    if (row.status === "WAITING_PAYMENT") for (const c of checks) scheduleStatusCheck(deps, t, row.id, c.method, c.at, c.memo);
     // charge.created carries the charge as the API returns it (already `failed` when rejected).
     emitTransition(deps, t, row, null);
     if (row.status === "REFUSED") emitTransition(deps, t, row, "WAITING_PAYMENT");

@@ -45,8 +45,12 @@ export const SWEEP_BATCH = 32;
 /** A charge whose expiry threw is tried again this much later (ms); the others are not held back. */
 const FAILED_RETRY_MS = 5_000;
 
-/** Matches the partial index's WHERE term for term, so SQLite can use it. */
-const WAITING = "status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null";
+/**
+ * Matches the partial index's WHERE term for term, so SQLite can use it, plus: not a live PSP's
+ * charge (`provider_connection_id` set), which expires only when its status check past
+ * `expires_at` confirms with `GET /cob/{txid}` that nobody paid (extensions.md "Live Pix": Expiry).
+ */
+const WAITING = "status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and provider_connection_id is null";
 
 interface SweepStatements {
   /** Waiting charges due by now (args: now, limit), oldest expiry first. */

@@ -7,7 +7,7 @@
 import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
-import type { PaymentProvider } from "../../providers/types";
+import type { NotificationItem, PaymentProvider } from "../../providers/types";
 import type { PaymentMethod } from "./model";
 import { recordPaymentOutcomeIn, scheduleStatusCheck } from "./outcomes";
 import { findById, findByTxid } from "./repo";
@@ -32,10 +32,24 @@ export function acceptNotification(
 ): NotificationResult {
   const parsed = provider.parseNotification(deps.providers.ctx, { body });
   if (parsed.status !== "parsed") throw new ApiError("invalid_request", parsed.message);
+  const result = acceptNotificationItems(deps, scope, method, parsed.items);
+  if (result.unknown > 0) deps.logger.warn({ accountId: scope.accountId, unknown: result.unknown }, "provider notification names unknown transactions");
+  return result;
+}
+
+/**
+ * Takes notification items (a parsed callback, or the payments a provider listed) for the
+ * transactions of (account, mode), in one transaction: a trusted outcome is recorded, a hint
+ * queues a status check now (memo `{endToEndId}` when named) for a transaction still waiting;
+ * a transaction no longer waiting (already paid, expired...) needs nothing. Items naming no
+ * transaction of the scope are counted as unknown.
+ */
+export function acceptNotificationItems(deps: Deps, scope: { accountId: string; livemode: boolean }, method: PaymentMethod, items: NotificationItem[]): NotificationResult {
   const result: NotificationResult = { accepted: 0, unknown: 0 };
+  if (items.length === 0) return result;
   tx(deps.db, (t) => {
     const now = deps.clock.nowMs();
-    for (const item of parsed.items) {
+    for (const item of items) {
       const row = item.ref.transactionId ? findById(t, item.ref.transactionId) : item.ref.txid ? findByTxid(t, item.ref.txid) : undefined;
       if (!row || row.accountId !== scope.accountId || row.livemode !== scope.livemode) {
         result.unknown++;
@@ -43,9 +57,11 @@ export function acceptNotification(
       }
       result.accepted++;
       if (item.outcome) recordPaymentOutcomeIn(deps, t, row, method, item.outcome);
-      else scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined);
+      else if (OPEN.has(row.status)) scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined);
     }
   });
-  if (result.unknown > 0) deps.logger.warn({ accountId: scope.accountId, unknown: result.unknown }, "provider notification names unknown transactions");
   return result;
 }
+
+/** Statuses a status check can still change (outcomes.ts runStatusCheck). */
+const OPEN = new Set(["PENDING", "WAITING_PAYMENT", "PROCESSING"]);

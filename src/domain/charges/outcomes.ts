@@ -1,8 +1,8 @@
 /**
  * Provider payment outcomes (src/providers/types.ts PaymentOutcome) -> settlement notices, applied
  * through THE one path `applySettlementNotice`; and the durable status check (`charge.status_check`)
- * that queries a provider again when an outcome said "pending, check again at T" (sandbox 3DS now,
- * live polls later).
+ * that queries a provider again when an outcome said "pending, check again at T" (sandbox 3DS,
+ * live PSP polls and the confirmation of their callbacks and sweeps).
  */
 import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
@@ -37,6 +37,7 @@ export function noticeOf(row: TransactionRow, method: PaymentMethod, o: PaymentO
         ...(o.payerTaxId !== undefined ? { payerTaxId: o.payerTaxId } : {}),
         ...(o.payerName !== undefined ? { payerName: o.payerName } : {}),
         ...(o.disclosed !== undefined ? { disclosed: o.disclosed } : {}),
+        ...(o.paidAt !== undefined ? { paidAt: o.paidAt } : {}),
       };
     case "pending":
       return o.processing ? { transactionId: row.id, kind: "processing", method } : null;
@@ -89,12 +90,16 @@ export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, me
 export async function runStatusCheck(deps: Deps, transactionId: string, method: PaymentMethod, memo?: ProviderMemo): Promise<JobOutcome> {
   const row = findById(deps.db, transactionId);
   if (!row || !["PENDING", "WAITING_PAYMENT", "PROCESSING"].includes(row.status)) return;
-  const provider = deps.providers.forMethod(row, method);
+  // The connection that created a live charge answers for it, even deleted or replaced since.
+  const provider = deps.providers.forTransaction(row, method);
   if (!provider) return;
   const o = await provider.queryStatus(deps.providers.ctx, { transaction: row, memo });
   if (o.status === "retryable" || o.status === "auth_failed") return { retryAt: o.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
   const notice = noticeOf(row, method, o);
-  if (notice) tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice));
+  const result = notice ? tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice)) : null;
+  // A payment made after expires_at is refused (the charge expired): the operator must return it.
+  if (o.status === "settled" && result?.outcome === "expired")
+    deps.logger.warn({ transactionId: row.id, endToEndId: o.endToEndId ?? null, amount: o.amount }, "payment arrived after the charge expired: not credited");
   if (o.status === "pending" && o.checkAt !== undefined) return { retryAt: o.checkAt };
 }
 

@@ -9,7 +9,8 @@
  *   end-to-end id, not credited); document not disclosed -> PROCESSING (held, not credited);
  * - declined -> REFUSED with `metadata.failure`; processing -> PROCESSING;
  * - expired -> EXPIRED with `metadata.failure {reason, providerErrorCode: null, ttlSeconds, at}`;
- *   a payment notice arriving at or after `expires_at` expires the waiting charge instead.
+ *   a payment made at or after `expires_at` (its `paidAt`, else now) expires the waiting charge
+ *   instead (a live Pix paid before expiry but confirmed after it still pays).
  * Notices that do not apply to the current status are ignored (outcome "ignored"), so repeated
  * or late notices are harmless.
  */
@@ -42,6 +43,8 @@ export type SettlementNotice =
       payerName?: string | null;
       /** false when the bank did not disclose the payer's document (default true). */
       disclosed?: boolean;
+      /** When the payer paid (epoch ms, the PSP's Pix `horario`); default now. Decides lateness. */
+      paidAt?: number;
     }
   | { transactionId: string; kind: "declined"; method: PaymentMethod; reason?: string; providerErrorCode?: string }
   | { transactionId: string; kind: "processing"; method: PaymentMethod }
@@ -93,9 +96,10 @@ export function applySettlementNoticeIn(deps: Deps, t: Tx, notice: SettlementNot
       return change({ status: "REFUSED", metadata: withFailure(row, failure) }, "declined");
     }
     case "paid":
-      // Past pix.expires_at the charge is over even if the expiry sweep has not run yet: the
+      // Paid past pix.expires_at the charge is over even if the expiry sweep has not run yet: the
       // payment is refused and the charge expires now (the sweep then finds nothing to do).
-      if (WAITING.has(row.status) && row.expiresAt !== null && now >= row.expiresAt) return expire();
+      // A PSP's `horario` before expiry makes a payment confirmed after it still on time.
+      if (WAITING.has(row.status) && row.expiresAt !== null && (notice.paidAt ?? now) >= row.expiresAt) return expire();
       return applyPaid(deps, t, row, notice, now, change, ignored);
   }
 }

@@ -41,7 +41,7 @@ export async function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string)
   checkCancellable(found);
   const seen = new Set<PaymentProvider>();
   for (const m of offeredMethods(found)) {
-    const p = deps.providers.forMethod(found, m as PaymentMethod);
+    const p = deps.providers.forTransaction(found, m as PaymentMethod);
     if (!p || seen.has(p)) continue;
     seen.add(p);
     const out = await p.cancel(deps.providers.ctx, { transaction: found });

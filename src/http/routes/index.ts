@@ -10,6 +10,7 @@ import { paymentRoutes } from "./payments";
 import { medRoutes } from "./med";
 import { testHelperRoutes } from "./test-helpers";
 import { pingRoutes } from "./ping";
+import { providerWebhookRoutes } from "./provider-webhooks";
 
 export function routeGroups(deps: Deps) {
   return [
@@ -23,5 +24,6 @@ export function routeGroups(deps: Deps) {
     medRoutes(deps),
     testHelperRoutes(deps),
     pingRoutes(deps),
+    providerWebhookRoutes(deps),
   ];
 }

@@ -3,9 +3,11 @@
  * account's active connection, found through a function the composition root passes (providers
  * never touch the database), served by one provider per connection version with the gateway's
  * pooled client. Synchronous: secrets are opened on the first call that needs the client.
+ * `createConnectionLookup` is the registry's by-id slot: the provider of any stored connection,
+ * deleted or replaced ones included, for the charges it created (status checks, callbacks).
  */
 import type { PaymentMethod } from "../../domain/charges/model";
-import type { LiveProviderLookup } from "../registry";
+import type { ConnectionProviderLookup, LiveProviderLookup } from "../registry";
 import type { PaymentProvider } from "../types";
 import type { BcbConnection } from "./client";
 import type { BcbConnectionGateway } from "./gateway";
@@ -27,19 +29,35 @@ export interface LiveLookupOptions<R extends StoredConnection> {
   gateway: () => BcbConnectionGateway;
 }
 
+/** One provider per connection version, shared by both lookups. */
+const caches = new WeakMap<object, Map<string, { updatedAt: number; provider: PaymentProvider }>>();
+
+function providerOf<R extends StoredConnection>(opts: LiveLookupOptions<R>, row: R): PaymentProvider {
+  let providers = caches.get(opts);
+  if (!providers) caches.set(opts, (providers = new Map()));
+  const found = providers.get(row.id);
+  if (found && found.updatedAt === row.updatedAt) return found.provider;
+  const provider = createBcbPixProvider({
+    connectionId: row.id,
+    pixKey: row.pixKey,
+    client: () => opts.gateway().pooled(row.id, String(row.updatedAt), () => opts.open(row)),
+  });
+  providers.set(row.id, { updatedAt: row.updatedAt, provider });
+  return provider;
+}
+
 export function createLiveLookup<R extends StoredConnection>(opts: LiveLookupOptions<R>): LiveProviderLookup {
-  const providers = new Map<string, { updatedAt: number; provider: PaymentProvider }>();
   return (accountId: string, method: PaymentMethod) => {
     if (method !== "PIX") return undefined;
     const row = opts.find(accountId);
-    if (!row) return undefined;
-    const found = providers.get(row.id);
-    if (found && found.updatedAt === row.updatedAt) return found.provider;
-    const provider = createBcbPixProvider({
-      pixKey: row.pixKey,
-      client: () => opts.gateway().pooled(row.id, String(row.updatedAt), () => opts.open(row)),
-    });
-    providers.set(row.id, { updatedAt: row.updatedAt, provider });
-    return provider;
+    return row ? providerOf(opts, row) : undefined;
+  };
+}
+
+/** The provider of stored connection `id` (`findById` returns deleted rows too), or undefined. */
+export function createConnectionLookup<R extends StoredConnection>(opts: LiveLookupOptions<R> & { findById: (id: string) => R | undefined }): ConnectionProviderLookup {
+  return (id: string) => {
+    const row = opts.findById(id);
+    return row ? providerOf(opts, row) : undefined;
   };
 }

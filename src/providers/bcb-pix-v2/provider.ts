@@ -1,15 +1,21 @@
 /**
  * The `bcb_pix_v2` PaymentProvider (issue 14 §3; extensions.md "Live Pix over the BCB API Pix
  * (v2)"): Pix through a PSP that implements the BCB API Pix v2, one instance per connection.
- * Flows served now: create (`PUT /cob/{txid}`), status query (`GET /cob/{txid}`), cancel (`PATCH
- * /cob/{txid}`), and reading a callback `{pix: [...]}` as hints. Refunds (devolução) answer
- * `not_supported` until their task lands.
+ * Flows served now: create (`PUT /cob/{txid}`; pending with the first poll, polling.ts), status
+ * query (`GET /pix/{e2eid}` when a callback or sweep named the Pix, else or when that does not
+ * confirm: `GET /cob/{txid}`), cancel (`PATCH /cob/{txid}`), reading a callback `{pix: [...]}` as
+ * hints, and listing received Pix (`GET /pix?inicio=&fim=`, paginated) for the sweep. Refunds
+ * (devolução) answer `not_supported` until their task lands.
+ *
+ * Status of a named Pix (`GET /pix/{e2eid}`): found with our txid and a valid valor -> settled
+ * (paidAt = `horario`); 404, another txid (a forged or foreign hint) -> ignored, `GET /cob` decides.
  *
  * Status table (cob `status`, OpenAPI `CobStatus`, and our outcome):
- *   ATIVA, before `calendario.criacao + expiracao`  -> pending
+ *   ATIVA, before `calendario.criacao + expiracao`  -> pending, checkAt = the next poll
  *   ATIVA, at or after it                          -> expired (nobody paid; the PSP confirms)
  *   CONCLUIDA (with `pix[]`)                       -> settled (amount = first Pix `valor`,
- *                                                     end-to-end id, payer from `pagador` if given)
+ *                                                     end-to-end id, payer from `pagador` if given,
+ *                                                     paidAt = its `horario`)
  *   REMOVIDA_PELO_USUARIO_RECEBEDOR                -> rejected, code REMOVIDA_PELO_USUARIO_RECEBEDOR
  *   REMOVIDA_PELO_PSP                              -> rejected, code REMOVIDA_PELO_PSP
  * Failures (client.ts results): timeout, network, 429 and 5xx -> retryable (create -> 503);
@@ -18,15 +24,19 @@
  */
 import { buildDynamicBrCode } from "../../pix/brcode";
 import { newTxid } from "../../pix/ids";
-import type { CreateOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, TransactionRow } from "../types";
+import type { CreateOutcome, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, TransactionRow } from "../types";
 import type { BcbPixClient } from "./client";
+import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, type PixListAnswer } from "./pix";
+import { nextPollAt } from "./polling";
 import type { PspFailure } from "./results";
-import { fromValor, toValor } from "./valor";
+import { toValor } from "./valor";
 
 /** Longest `solicitacaoPagador` (OpenAPI `CobSolicitada.solicitacaoPagador`, maxLength 140). */
 export const MAX_SOLICITACAO = 140;
 
 export interface BcbProviderOptions {
+  /** The connection's id, stored on the charges it creates (`transactions.provider_connection_id`). */
+  connectionId: string;
   /** The connection's receiving key (`chave`). */
   pixKey: string;
   /** The connection's pooled client (opened on first use). */
@@ -79,7 +89,13 @@ interface CobAnswer {
   location?: string;
   loc?: { location?: string };
   pixCopiaECola?: string;
-  pix?: { endToEndId?: string; valor?: string; pagador?: { nome?: string; cpf?: string; cnpj?: string } }[];
+  pix?: PixAnswer[];
+}
+
+/** `pending`, with the next poll when polling is not over. */
+function pendingOf(tx: TransactionRow, now: number): PaymentOutcome {
+  const at = nextPollAt(tx.createdAt, tx.expiresAt, now);
+  return at === undefined ? { status: "pending" } : { status: "pending", checkAt: at };
 }
 
 export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider {
@@ -108,28 +124,41 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       // A PSP that answers only the location: the dynamic BR Code is built from it (BCB manual).
       if (!brCode && location) brCode = buildDynamicBrCode({ location, merchantName: req.merchant.name, merchantCity: req.merchant.city, amount: tx.amount });
       if (!brCode) return { status: "retryable", code: "no_br_code", message: "The PSP created the cob without pixCopiaECola or location." };
-      return { status: "pending", columns: { pixTxid: txid, pixBrCode: brCode, pixLocation: location, expiresAt: tx.expiresAt } };
+      const checkAt = nextPollAt(tx.createdAt, tx.expiresAt, tx.createdAt);
+      return {
+        status: "pending",
+        columns: { pixTxid: txid, pixBrCode: brCode, pixLocation: location, expiresAt: tx.expiresAt, providerConnectionId: opts.connectionId },
+        ...(checkAt !== undefined ? { checkAt } : {}),
+      };
     },
 
     async queryStatus(ctx, req): Promise<PaymentOutcome> {
-      const txid = req.transaction.pixTxid;
+      const row = req.transaction;
+      const txid = row.pixTxid;
       if (!txid) return { status: "invalid", code: "no_txid", message: "The charge has no cob txid." };
-      const r = await (await opts.client()).call<CobAnswer>("GET", `/cob/${txid}`);
+      const client = await opts.client();
+      const e2e = req.memo?.endToEndId;
+      if (typeof e2e === "string" && /^[a-zA-Z0-9]{1,40}$/.test(e2e)) {
+        const named = await client.call<PixAnswer>("GET", `/pix/${e2e}`);
+        if (named.kind === "ok") {
+          const settled = named.body?.txid === txid ? settledOf(named.body) : null;
+          if (settled) return settled;
+        } else if (named.kind !== "http_error" || named.status >= 500 || named.status === 429) return failureOf(named, "invalid");
+        // Unknown to the PSP or another cob's Pix: only a hint, the cob decides.
+      }
+      const r = await client.call<CobAnswer>("GET", `/cob/${txid}`);
       if (r.kind !== "ok") return failureOf(r, "invalid");
       const cob = r.body ?? {};
+      const now = ctx.clock.nowMs();
       switch (cob.status) {
-        case "CONCLUIDA": {
-          const pix = cob.pix?.[0];
-          const amount = fromValor(pix?.valor);
-          if (!pix?.endToEndId || amount === null) return { status: "pending" }; // concluded, its Pix not listed yet
-          const doc = pix.pagador?.cpf ?? pix.pagador?.cnpj ?? null;
-          return { status: "settled", method: "PIX", amount, endToEndId: pix.endToEndId, payerTaxId: doc, payerName: pix.pagador?.nome ?? null, disclosed: doc !== null };
-        }
+        case "CONCLUIDA":
+          // Concluded but its Pix not listed yet: ask again soon.
+          return settledOf(cob.pix?.[0]) ?? pendingOf(row, now);
         case "ATIVA": {
           const criacao = Date.parse(cob.calendario?.criacao ?? "");
           const expiracao = cob.calendario?.expiracao ?? 86400;
-          if (Number.isFinite(criacao) && ctx.clock.nowMs() >= criacao + expiracao * 1000) return { status: "expired" };
-          return { status: "pending" };
+          if (Number.isFinite(criacao) && now >= criacao + expiracao * 1000) return { status: "expired" };
+          return pendingOf(row, now);
         }
         case "REMOVIDA_PELO_USUARIO_RECEBEDOR":
         case "REMOVIDA_PELO_PSP":
@@ -137,6 +166,21 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
         default:
           return { status: "invalid", code: "unknown_status", message: `The PSP answered an unknown cob status.` };
       }
+    },
+
+    async listPayments(_ctx, req): Promise<PaymentListOutcome> {
+      const client = await opts.client();
+      const items: NotificationItem[] = [];
+      const query = { inicio: rfc3339(req.from), fim: rfc3339(req.to + 999), "paginacao.itensPorPagina": String(LIST_PAGE_SIZE) };
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const r = await client.call<PixListAnswer>("GET", "/pix", { query: { ...query, "paginacao.paginaAtual": String(page) } });
+        if (r.kind !== "ok") return failureOf(r, "invalid");
+        for (const p of r.body?.pix ?? [])
+          if (typeof p?.txid === "string" && typeof p.endToEndId === "string") items.push({ ref: { txid: p.txid, endToEndId: p.endToEndId } });
+        const pages = r.body?.parametros?.paginacao?.quantidadeDePaginas ?? 1;
+        if (page + 1 >= pages) break;
+      }
+      return { status: "listed", items };
     },
 
     parseNotification(_ctx, req) {
