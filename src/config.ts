@@ -34,9 +34,9 @@ export interface Config {
   secretsKey: string | null;
   /**
    * COFRE_LIVE_PIX_PREVIEW=1: live Pix charges are created through the account's provider
-   * connection. Off by default while the live path cannot yet confirm payments by itself (no
-   * callback route, polling or sweep, no devolução; issue "Live Pix"): a real payment would stay
-   * `pending` in Cofre. Meant for trying the path against `cofre psp-sim`; never in production.
+   * connection. Off by default while the live path is unfinished (issue "Live Pix": no devolução
+   * refunds, so a live charge could not be refunded and a payment that arrives after expiry stays
+   * at the PSP). Meant for trying the path against `cofre psp-sim`; not yet for production.
    */
   livePixPreview: boolean;
 }

@@ -74,8 +74,9 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     gateway: () => gateway!,
   };
   const live = createLiveLookup(liveOptions);
-  // Live charges go through connections only with COFRE_LIVE_PIX_PREVIEW=1 until the live path
-  // confirms payments by itself (config.ts); connecting an account works either way.
+  // New live charges go through connections only with COFRE_LIVE_PIX_PREVIEW=1 until the live path
+  // can refund (config.ts); connecting an account, and settling charges already created, work
+  // either way.
   const providers = new ProviderRegistry({
     config,
     clock,
