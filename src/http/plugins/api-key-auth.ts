@@ -32,8 +32,13 @@ const KEY_SHAPE = /^ak_(test|live)_[A-Za-z0-9_-]{32}$/;
 /** API keys go in the `apikey` header; say so to a caller who sent one as a bearer token (failure path only). */
 export const KEY_IN_BEARER = "API keys go in the `apikey` header, not Authorization: Bearer.";
 
+/** True when an Authorization header carries an API key (`ak_...`, bare or as a bearer token). */
+export function apiKeyInAuthorization(header: string | null): boolean {
+  return /^(?:bearer\s+)?ak_/i.test(header ?? "");
+}
+
 function missingKeyMessage(request: Request): string {
-  return /^(?:bearer\s+)?ak_/i.test(request.headers.get("authorization") ?? "") ? KEY_IN_BEARER : "Missing or invalid API key.";
+  return apiKeyInAuthorization(request.headers.get("authorization")) ? KEY_IN_BEARER : "Missing or invalid API key.";
 }
 
 /** Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the limit. */

@@ -13,6 +13,7 @@ import type { Deps } from "../../deps";
 import { verifyToken, type Session } from "../../domain/auth/tokens";
 import { requireManager } from "../../domain/api-keys/service";
 import { ApiError } from "../errors";
+import { apiKeyInAuthorization } from "./api-key-auth";
 
 export type { Session };
 
@@ -23,7 +24,7 @@ export async function authenticateBearer(deps: Deps, request: Request): Promise<
   if (request.headers.has("apikey"))
     throw new ApiError("unauthorized", "This route takes a dashboard token (Authorization: Bearer), not an apikey.");
   const header = request.headers.get("authorization") ?? "";
-  if (/^(?:bearer\s+)?ak_/i.test(header))
+  if (apiKeyInAuthorization(header))
     throw new ApiError("unauthorized", "This route takes a dashboard token (Authorization: Bearer <token from POST /v1/auth/login>); API keys go in the `apikey` header of the API routes.");
   const m = BEARER.exec(header);
   const session = m ? await verifyToken(deps.db, deps.clock, m[1]!) : null;
