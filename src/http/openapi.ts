@@ -45,7 +45,7 @@ export interface OpSpec {
 const ERROR_TYPES = [...new Set(Object.values(ERROR_CODES).map(([, type]) => type))] as ErrorType[];
 
 /** The one error envelope (interface.md "Errors"; src/http/errors.ts `envelope`). */
-export const ErrorEnvelopeSchema = Type.Object(
+const ErrorEnvelopeSchema = Type.Object(
   {
     error: Type.Object(
       {
@@ -193,7 +193,7 @@ export const BODY_ERRORS = [400, 408, 413, 415] as const;
  * value, else built from the type (objects with every property, arrays with one item).
  * test/docs/openapi.test.ts checks that every example validates against its schema.
  */
-export function exampleOf(schema: unknown): unknown {
+function exampleOf(schema: unknown): unknown {
   if (!schema || typeof schema !== "object") return null;
   const s = schema as Record<string, unknown>;
   if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 
 /** Flags of every launch: no sandbox (root in CI), no GPU, nothing fetched from the network by the browser itself. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -21,7 +21,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** The install command named by the error of a missing Chromium. */
-export const CHROMIUM_INSTALL = "sudo apt-get update && sudo apt-get install -y chromium";
+const CHROMIUM_INSTALL = "sudo apt-get update && sudo apt-get install -y chromium";
 
 /** Path of the Chromium binary the tests use (`CHROMIUM_PATH` or /usr/bin/chromium); throws when it is missing. */
 export function chromiumPath(env: Record<string, string | undefined> = process.env): string {

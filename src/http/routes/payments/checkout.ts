@@ -31,7 +31,7 @@ const RAW_ID = /^[0-9a-f]{32}$/;
 const tags = ["public"];
 
 /** Answer of the sandbox checkout POSTs: the public status and the transaction status. */
-export const CheckoutPaymentSchema = View("CheckoutPaymentResult", {
+const CheckoutPaymentSchema = View("CheckoutPaymentResult", {
   status: OneOf(CHARGE_STATUSES),
   transactionStatus: OneOf(TRANSACTION_STATUSES),
 });

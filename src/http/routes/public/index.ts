@@ -49,7 +49,7 @@ export function checkoutPath(checkoutUrlBase: string): string {
  * every fetch and image same-origin (the page's URLs are relative, so it works through any host:
  * src/web/checkout/links.ts), never framed.
  */
-export const CHECKOUT_CSP = [
+const CHECKOUT_CSP = [
   "default-src 'none'",
   "img-src 'self' data:",
   "style-src 'self'",
