@@ -4,11 +4,10 @@ import type { Deps } from "../../../deps";
 import { findAccount } from "../../../domain/accounts/repo";
 import { addMember } from "../../../domain/accounts/service";
 import { settingsOf } from "../../../domain/accounts/settings";
-import { accountView, memberView } from "../../../domain/accounts/views";
+import { AccountSchema, MemberSchema, accountView, memberView } from "../../../domain/accounts/views";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { notFound } from "../../errors";
 import { Str, StrictObject } from "../../schemas";
-import { AccountSchema, MemberSchema } from "../../../domain/accounts/views";
 import { BODY_ERRORS, op } from "../../openapi";
 
 const MemberBody = StrictObject({

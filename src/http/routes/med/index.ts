@@ -10,9 +10,8 @@ import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { acceptCase, appealCase, getCase } from "../../../domain/med/service";
 import { listCases, parseCaseListQuery } from "../../../domain/med/list";
 import { completeUpload, listEvidence, requestUpload } from "../../../domain/med/evidence";
-import { toPublicCase } from "../../../domain/med/views";
+import { MedCaseListSchema, MedCaseSchema, MedEvidenceListSchema, MedEvidenceSchema, UploadRequestSchema, toPublicCase } from "../../../domain/med/views";
 import { evidenceUrlRoutes } from "./uploads";
-import { MedCaseListSchema, MedCaseSchema, MedEvidenceListSchema, MedEvidenceSchema, UploadRequestSchema } from "../../../domain/med/views";
 import { AUTH_ERRORS, BODY_ERRORS, op, type Answer, type QueryParam } from "../../openapi";
 
 const AppealBody = StrictObject({ reason: Type.String({ description: "5-2000 characters" }) });

@@ -7,9 +7,8 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { operatorAuth } from "../../plugins/operator-auth";
 import { resolveCase } from "../../../domain/med/service";
-import { toPublicCase } from "../../../domain/med/views";
+import { MedCaseSchema, toPublicCase } from "../../../domain/med/views";
 import { RulingBody } from "../test-helpers/med";
-import { MedCaseSchema } from "../../../domain/med/views";
 import { BODY_ERRORS, op } from "../../openapi";
 
 export function operatorMedRoutes(deps: Deps) {

@@ -2,12 +2,11 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { listRefunds } from "../../../domain/payments/refund-repo";
-import { toRefund } from "../../../domain/payments/refund-views";
+import { RefundListSchema, RefundSchema as RefundView, toRefund } from "../../../domain/payments/refund-views";
 import { createRefund } from "../../../domain/payments/refunds";
 import { getPayment } from "../../../domain/payments/service";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { Amount, StrictBool, StrictObject, Str } from "../../schemas";
-import { RefundListSchema, RefundSchema as RefundView } from "../../../domain/payments/refund-views";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 const tags = ["payments"];

@@ -11,13 +11,12 @@ import { createPayment } from "../../../domain/payments/create";
 import { listPayments, SORTABLE } from "../../../domain/payments/list";
 import { buildReceipt, receiptPdf } from "../../../domain/payments/receipt";
 import { cancelPayment, getPayment, resendWebhook } from "../../../domain/payments/service";
-import { toTransaction } from "../../../domain/payments/views";
+import { TransactionCreateSchema, TransactionListSchema, TransactionSchema, toTransaction } from "../../../domain/payments/views";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { Amount, Metadata, StrictObject, Str } from "../../schemas";
 import { invalidParam } from "../../errors";
 import { acceptsExplicitly } from "../../accept";
 import { dateParam, enumParam, intParam, onlyKnown } from "./query";
-import { TransactionCreateSchema, TransactionListSchema, TransactionSchema } from "../../../domain/payments/views";
 import { ReceiptSchema, ResendSchema } from "../../../domain/payments/schemas";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 

@@ -11,7 +11,7 @@ import { checkoutAssetRoutes } from "./assets";
 import type { Deps } from "../../../deps";
 import { accountName, findById, findByTxid } from "../../../domain/charges/repo";
 import { locationJwks, signedCobPayload, JWKS_PATH } from "../../../domain/charges/location";
-import { PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
+import { CHARGE_STATUSES, PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
 import { simulatePayment } from "../../../domain/charges/sandbox";
 import { iso } from "../../../lib/clock";
 import { qrPng } from "../../../pix/qr";
@@ -19,7 +19,6 @@ import { PIX_LOCATION_PATH } from "../../../providers/sandbox/pix";
 import { checkoutAssetLinks, checkoutLinks } from "../../../web/checkout/links";
 import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/page";
 import { notFound } from "../../errors";
-import { CHARGE_STATUSES } from "../../../domain/charges/model";
 import { DateTime, Nullable, OneOf, Type, View } from "../../../lib/view-schema";
 import { BODY_ERRORS, op } from "../../openapi";
 

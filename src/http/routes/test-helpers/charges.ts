@@ -7,10 +7,9 @@ import type { Deps } from "../../../deps";
 import { setProviderFaults } from "../../../domain/charges/faults";
 import { simulatePayment } from "../../../domain/charges/sandbox";
 import { getPayment } from "../../../domain/payments/service";
-import { toPublicCharge } from "../../../domain/charges/views";
+import { ChargeSchema, toPublicCharge } from "../../../domain/charges/views";
 import { testModeOnly } from "./test-mode";
 import { Amount, StrictBool, Str, StrictInt, StrictObject, Type } from "../../schemas";
-import { ChargeSchema } from "../../../domain/charges/views";
 import { View } from "../../../lib/view-schema";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 

@@ -10,9 +10,8 @@ import { testModeOnly } from "./test-mode";
 import { applyMedNotice, requestEvidence, resolveCase } from "../../../domain/med/service";
 import { parseIsoDate } from "../../../domain/med/list";
 import { MED_CASE_TYPES, MED_METHODS, RULINGS, type MedMethod } from "../../../domain/med/model";
-import { toPublicCase } from "../../../domain/med/views";
+import { MedCaseSchema, toPublicCase } from "../../../domain/med/views";
 import { stripPrefix } from "../../../lib/ids";
-import { MedCaseSchema } from "../../../domain/med/views";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 /** Body of the MED opening helper: every field optional. */
