@@ -19,8 +19,9 @@ if (!key) {
   process.exit(2);
 }
 
-const catalog = (await (await fetch(`${base}/v1/webhooks/event-catalog`)).json()) as { data?: { event: string }[] } | { event: string }[];
-const events = (Array.isArray(catalog) ? catalog : (catalog.data ?? [])).map((e) => e.event);
+// GET /v1/webhooks/event-catalog answers a bare array of `{event, description, legacy?}`.
+const catalog = (await (await fetch(`${base}/v1/webhooks/event-catalog`)).json()) as { event: string }[];
+const events = catalog.map((e) => e.event);
 
 const server = Bun.serve({
   port,
