@@ -119,8 +119,8 @@ const STATUS_TEXT: Record<number, string> = {
 function errorResponse(status: number, headers: Record<string, object>): object {
   const codes = codesOf(status);
   if (codes.length === 0) throw new Error(`No error code of src/http/errors.ts answers ${status}.`);
-  const code = codes[0] ?? "internal_error";
-  const type = ERROR_CODES[code as keyof typeof ERROR_CODES]?.[1] ?? "api_error";
+  const code = codes[0] as keyof typeof ERROR_CODES;
+  const type = ERROR_CODES[code][1];
   const h = { ...headers, ...(status === 429 || status === 409 ? { "Retry-After": ref("headers", "Retry-After") } : {}) };
   return {
     description: `${STATUS_TEXT[status] ?? "Error"}. Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,

@@ -82,7 +82,7 @@ export class DocChecker {
     const media = types.find((t) => t === sent) ?? types.find((t) => t === "application/octet-stream" && sent !== "application/json");
     if (!media) return [`${where}: content type ${sent || "(none)"} is not documented (documented: ${types.join(", ")})`];
     if (media !== "application/json") return [];
-    let body = answer.body;
+    const body = answer.body;
     if (typeof body === "string") return [`${where}: the body is not JSON`];
     const key = `${answer.method.toUpperCase()} ${found.template} ${answer.status}`;
     let validate = this.validators.get(key);
