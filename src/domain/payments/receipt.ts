@@ -32,7 +32,7 @@ const STATUS_PT: Record<string, string> = {
 };
 
 /** Portuguese names of the payment methods. */
-export const METHOD_PT: Record<string, string> = {
+const METHOD_PT: Record<string, string> = {
   PIX: "Pix",
   CREDIT_CARD: "Cartão de crédito",
   BOLETO: "Boleto bancário",
