@@ -42,7 +42,7 @@ export const EXPIRY_WARNING_DAYS = 30;
 export const DAY_MS = 86_400_000;
 
 /** The URL a PSP calls back: `{COFRE_PUBLIC_URL}/v1/provider-webhooks/pix/{id}` (the PSP appends `/pix`). */
-export function webhookUrlOf(deps: Deps, connectionId: string): string {
+function webhookUrlOf(deps: Deps, connectionId: string): string {
   return `${deps.config.publicUrl}/v1/provider-webhooks/pix/${connectionId}`;
 }
 
