@@ -22,15 +22,7 @@ import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
 import type { TransactionRow } from "../../providers/types";
 import { emitCanonical, emitLegacy, type LegacyData, type LegacyType } from "../events/emit";
-import { toPublicCharge } from "./views";
-
-/**
- * True when the transaction has a charge view (it offers PIX; getChargeRow's rule), i.e. when it
- * gets canonical `charge.*` events. `paymentMethods` is the stored JSON array.
- */
-export function hasChargeView(row: Pick<TransactionRow, "paymentMethods">): boolean {
-  return row.paymentMethods.includes('"PIX"');
-}
+import { hasChargeView, toPublicCharge } from "./views";
 
 const MED_STATUSES = new Set(["CHARGEBACK", "DISPUTE"]);
 

@@ -12,8 +12,6 @@ import type { Db } from "../../db/client";
 import type { Deps } from "../../deps";
 import type { FaultMode, SandboxFaultStore } from "../../providers/types";
 
-export type { FaultMode };
-
 /** Replaces the account's pending faults; returns `{mode, remaining}`. */
 export function setProviderFaults(deps: Deps, accountId: string, mode: FaultMode, count: number): { mode: FaultMode; remaining: number } {
   const now = deps.clock.nowMs();
@@ -36,7 +34,7 @@ export function sandboxFaultStore(db: Db): SandboxFaultStore {
  * Takes one pending fault of the account, or null when none is left. Create hot path: one cached
  * prepared read when the account has no fault (the usual case), a transaction only when it has.
  */
-export function consumeProviderFault(db: Db, accountId: string): FaultMode | null {
+function consumeProviderFault(db: Db, accountId: string): FaultMode | null {
   let st = quickStatements.get(db.$client);
   if (!st) quickStatements.set(db.$client, (st = db.$client.prepare("select remaining from sandbox_provider_faults where account_id = ?")));
   const quick = st.get(accountId) as { remaining: number } | null;

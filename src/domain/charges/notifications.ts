@@ -9,7 +9,7 @@ import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import type { NotificationItem, PaymentProvider } from "../../providers/types";
 import type { PaymentMethod } from "./model";
-import { recordPaymentOutcomeIn, scheduleStatusCheck } from "./outcomes";
+import { CHECKABLE, recordPaymentOutcomeIn, scheduleStatusCheck } from "./outcomes";
 import { findById, findByTxid } from "./repo";
 
 export interface NotificationResult {
@@ -57,11 +57,8 @@ export function acceptNotificationItems(deps: Deps, scope: { accountId: string; 
       }
       result.accepted++;
       if (item.outcome) recordPaymentOutcomeIn(deps, t, row, method, item.outcome);
-      else if (OPEN.has(row.status)) scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined);
+      else if (CHECKABLE.has(row.status)) scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined);
     }
   });
   return result;
 }
-
-/** Statuses a status check can still change (outcomes.ts runStatusCheck). */
-const OPEN = new Set(["PENDING", "WAITING_PAYMENT", "PROCESSING"]);

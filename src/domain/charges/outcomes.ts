@@ -18,6 +18,8 @@ export const CHARGE_STATUS_CHECK_JOB = "charge.status_check";
 export const LEGACY_CARD_3DS_JOB = "payments.card_3ds";
 /** A status query that failed (retryable, auth) is tried again this much later, ms. */
 const QUERY_RETRY_MS = 30_000;
+/** Statuses a status check can still change (runStatusCheck; notifications queue checks only for these). */
+export const CHECKABLE: ReadonlySet<string> = new Set(["PENDING", "WAITING_PAYMENT", "PROCESSING"]);
 
 /**
  * The settlement notice an outcome about `method` of `row` amounts to, or null when it changes
@@ -89,7 +91,7 @@ export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, me
  */
 export async function runStatusCheck(deps: Deps, transactionId: string, method: PaymentMethod, memo?: ProviderMemo): Promise<JobOutcome> {
   const row = findById(deps.db, transactionId);
-  if (!row || !["PENDING", "WAITING_PAYMENT", "PROCESSING"].includes(row.status)) return;
+  if (!row || !CHECKABLE.has(row.status)) return;
   // The connection that created a live charge answers for it, even deleted or replaced since.
   const provider = deps.providers.forTransaction(row, method);
   if (!provider) return;

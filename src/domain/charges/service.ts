@@ -13,7 +13,7 @@ import { createTransaction } from "./create";
 import { sanitizeMetadata } from "./metadata";
 import { CHARGE_STATUSES, transactionStatusesFor, type ChargeStatus } from "./model";
 import { findScoped, listTransactions } from "./repo";
-import { CHARGE_ID_PREFIX, toPublicCharge, type PublicCharge } from "./views";
+import { CHARGE_ID_PREFIX, hasChargeView, toPublicCharge, type PublicCharge } from "./views";
 
 /** Body of POST /v1/charges after schema validation (types only; rules are checked here). */
 export interface CreateChargeBody {
@@ -112,7 +112,7 @@ export function getTransactionRow(deps: Deps, auth: Auth, id: string, what = "ch
 /** The caller's charge (a transaction offering PIX) `id` (`ch_` or raw), or 404 `not_found`. */
 export function getChargeRow(deps: Deps, auth: Auth, id: string): TransactionRow {
   const row = getTransactionRow(deps, auth, id);
-  if (!row.paymentMethods.includes('"PIX"')) throw notFound("charge");
+  if (!hasChargeView(row)) throw notFound("charge");
   return row;
 }
 

@@ -10,6 +10,14 @@ import { CHARGE_STATUSES, PUBLIC_STATUS, type TransactionStatus } from "./model"
 
 export const CHARGE_ID_PREFIX = "ch_";
 
+/**
+ * True when the transaction has a charge view (it offers PIX): `GET /v1/charges/{id}` answers it
+ * (getChargeRow) and it gets canonical `charge.*` events. `paymentMethods` is the stored JSON array.
+ */
+export function hasChargeView(row: Pick<TransactionRow, "paymentMethods">): boolean {
+  return row.paymentMethods.includes('"PIX"');
+}
+
 /** The Charge object (interface.md "Charge"): the response schema of every charge route. */
 export const ChargeSchema = View("Charge", {
   id: Type.String({ description: "`ch_` + the raw transaction id.", examples: ["ch_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),

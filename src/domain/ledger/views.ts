@@ -8,6 +8,9 @@ import { getBalance, listCurrencies } from "./balances";
 import type { Balance } from "./index";
 import { Currency, DateTime, Money, Nullable, Type, View, type Static } from "../../lib/view-schema";
 
+/** The primary currency of every account (interface.md: default BRL). */
+export const PRIMARY_CURRENCY = "BRL";
+
 /** `{currency, available, pending, total}` of one currency (minor units). */
 export const BalanceItemSchema = View("BalanceItem", { currency: Currency(), available: Money(), pending: Money(), total: Money() });
 
@@ -17,7 +20,7 @@ export const FullBalanceSchema = View("Balance", {
   pending: Money({ description: "Paid but not yet released (minor units)." }),
   total: Money(),
   retained: Money({ description: "Held by open MED cases (minor units)." }),
-  currency: Type.Literal("BRL"),
+  currency: Type.Literal(PRIMARY_CURRENCY),
   next_release_at: Nullable(DateTime()),
   next_release_amount: Nullable(Money()),
   balances: Type.Array(BalanceItemSchema),
@@ -40,9 +43,6 @@ export const WalletSchema = View("Wallet", {
   balance: Money({ description: "Available (minor units)." }),
   pendingBalance: Money(),
 });
-
-/** The primary currency of every account (interface.md: default BRL). */
-export const PRIMARY_CURRENCY = "BRL";
 
 const ISO_4217 = new Set(Intl.supportedValuesOf("currency"));
 
@@ -89,7 +89,7 @@ export function fullBalanceView(db: DbOrTx, accountId: string, livemode: boolean
     pending: p.pending,
     total: p.available + p.pending,
     retained: p.retained,
-    currency: "BRL",
+    currency: PRIMARY_CURRENCY,
     next_release_at: p.nextReleaseAt === null ? null : iso(p.nextReleaseAt),
     next_release_amount: p.nextReleaseAmount,
     balances: items.map(({ c, b }) => balanceItem(c, b)),

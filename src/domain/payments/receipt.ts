@@ -11,7 +11,7 @@ import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import type { TransactionRow } from "../../providers/types";
 import { findAccount } from "../accounts/repo";
-import { checkoutUrl } from "../charges/views";
+import { checkoutUrl, rowMetadata } from "../charges/views";
 import { newDocument } from "./pdf/document";
 import { GREY, rule, sandboxMark, text, wrap, type Pen } from "./pdf/draw";
 import { dateTimeBR, formatTaxId, maskTaxId, money, taxIdLabel } from "./pdf/format";
@@ -32,7 +32,7 @@ const STATUS_PT: Record<string, string> = {
 };
 
 /** Portuguese names of the payment methods. */
-export const METHOD_PT: Record<string, string> = {
+const METHOD_PT: Record<string, string> = {
   PIX: "Pix",
   CREDIT_CARD: "Cartão de crédito",
   BOLETO: "Boleto bancário",
@@ -43,12 +43,8 @@ export const METHOD_PT: Record<string, string> = {
 
 /** The `description` the merchant gave (kept in metadata by the charges API), or null. */
 export function descriptionOf(row: TransactionRow): string | null {
-  try {
-    const d = JSON.parse(row.metadata)?.description;
-    return typeof d === "string" && d.trim() ? d.trim() : null;
-  } catch {
-    return null;
-  }
+  const d = rowMetadata(row).description;
+  return typeof d === "string" && d.trim() ? d.trim() : null;
 }
 
 /** `{contentType: "application/pdf", base64}` of the receipt (the contract's JSON). Throws as receiptPdf. */

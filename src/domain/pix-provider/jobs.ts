@@ -6,18 +6,14 @@
  */
 import type { Deps } from "../../deps";
 import { listActive } from "./repo";
-import { EXPIRY_WARNING_DAYS, warnExpiry } from "./service";
+import { DAY_MS, warnIfExpiring } from "./service";
 import { PIX_SWEEP_JOB, SWEEP_EVERY_MS, sweepReceivedPix } from "./sweep";
 
 export const CERTIFICATE_CHECK_JOB = "pix_provider.certificate_check";
-const DAY_MS = 86_400_000;
 
 /** Logs every connection whose certificate expires within 30 days; returns how many. */
 export function checkCertificates(deps: Deps): number {
-  const limit = deps.clock.nowMs() + EXPIRY_WARNING_DAYS * DAY_MS;
-  const expiring = listActive(deps.db).filter((row) => row.certificateExpiresAt < limit);
-  for (const row of expiring) warnExpiry(deps, row);
-  return expiring.length;
+  return listActive(deps.db).filter((row) => warnIfExpiring(deps, row)).length;
 }
 
 export function registerPixProviderJobs(deps: Deps): void {

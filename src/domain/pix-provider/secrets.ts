@@ -21,7 +21,7 @@ export async function sealSecrets(key: CryptoKey, id: string, clientSecret: stri
 }
 
 /** Parses the stored `api_query` JSON (null when none). */
-export function parseApiQuery(text: string | null): Record<string, string> | null {
+function parseApiQuery(text: string | null): Record<string, string> | null {
   return text ? (JSON.parse(text) as Record<string, string>) : null;
 }
 

@@ -39,10 +39,10 @@ export interface ConnectInput {
 
 /** A certificate that expires within this many days is logged at warn (daily job, and at connect). */
 export const EXPIRY_WARNING_DAYS = 30;
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /** The URL a PSP calls back: `{COFRE_PUBLIC_URL}/v1/provider-webhooks/pix/{id}` (the PSP appends `/pix`). */
-export function webhookUrlOf(deps: Deps, connectionId: string): string {
+function webhookUrlOf(deps: Deps, connectionId: string): string {
   return `${deps.config.publicUrl}/v1/provider-webhooks/pix/${connectionId}`;
 }
 
@@ -127,7 +127,7 @@ export async function connect(deps: Deps, accountId: string, input: ConnectInput
     deletedAt: null,
   };
   tx(deps.db, (t) => saveActive(t, row));
-  if (cert.expiresAt - now < EXPIRY_WARNING_DAYS * DAY_MS) warnExpiry(deps, row);
+  warnIfExpiring(deps, row);
   return connectionView(row);
 }
 
@@ -156,8 +156,15 @@ export async function deleteConnection(deps: Deps, accountId: string): Promise<v
   }
 }
 
+/** Logs the connection's certificate expiry at warn when it is within EXPIRY_WARNING_DAYS (or past); returns whether it did. */
+export function warnIfExpiring(deps: Deps, row: ConnectionRow): boolean {
+  if (row.certificateExpiresAt - deps.clock.nowMs() >= EXPIRY_WARNING_DAYS * DAY_MS) return false;
+  warnExpiry(deps, row);
+  return true;
+}
+
 /** Logs the connection's certificate expiry at warn (no secret). */
-export function warnExpiry(deps: Deps, row: ConnectionRow): void {
+function warnExpiry(deps: Deps, row: ConnectionRow): void {
   const days = Math.floor((row.certificateExpiresAt - deps.clock.nowMs()) / DAY_MS);
   deps.logger.warn(
     {
