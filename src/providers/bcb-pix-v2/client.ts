@@ -58,8 +58,6 @@ export class BcbPixClient {
   private pending: Promise<PspResult<string>> | null = null;
   private readonly connectMs: number;
   private readonly totalMs: number;
-  /** Token calls made (for tests and the log). */
-  tokenCalls = 0;
 
   constructor(
     readonly conn: BcbConnection,
@@ -98,7 +96,6 @@ export class BcbPixClient {
       form.set("client_id", conn.clientId);
       form.set("client_secret", conn.clientSecret);
     }
-    this.tokenCalls++;
     const raw = await this.exchange("POST", conn.tokenUrl, headers, form.toString());
     if (raw.kind !== "answer") return raw;
     if (raw.status >= 500) return problemOf(raw.status, raw.text);
