@@ -98,6 +98,9 @@ function pendingOf(tx: TransactionRow, now: number): PaymentOutcome {
   return at === undefined ? { status: "pending" } : { status: "pending", checkAt: at };
 }
 
+/** Every refund flow's answer until devolução lands. */
+const NO_DEVOLUCAO: ProviderFailure = Object.freeze({ status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." });
+
 export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider {
   return {
     name: "bcb_pix_v2",
@@ -194,15 +197,9 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       return { status: "parsed", items };
     },
 
-    planRefund() {
-      return { status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." };
-    },
-    refund() {
-      return { status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." };
-    },
-    refundStatus() {
-      return { status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." };
-    },
+    planRefund: () => NO_DEVOLUCAO,
+    refund: () => NO_DEVOLUCAO,
+    refundStatus: () => NO_DEVOLUCAO,
 
     async cancel(_ctx, req) {
       const txid = req.transaction.pixTxid;
