@@ -108,7 +108,7 @@ export class BcbPixClient {
     }
     if (typeof body?.access_token !== "string" || body.access_token === "")
       return { kind: "auth_failed", status: raw.status, error: null, message: `${raw.status} token answer has no access_token` };
-    const expiresIn = typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in : Number(body.expires_in) > 0 ? Number(body.expires_in) : DEFAULT_EXPIRES_IN;
+    const expiresIn = Number(body.expires_in) > 0 ? Number(body.expires_in) : DEFAULT_EXPIRES_IN;
     this.cached = { token: body.access_token, renewAt: this.opts.clock.nowMs() + (expiresIn - TOKEN_MARGIN_SECONDS) * 1000 };
     return { kind: "ok", status: raw.status, body: body.access_token };
   }
