@@ -122,7 +122,6 @@ function finish(status: "DEVOLVIDO" | "NAO_REALIZADO"): Handler {
     if (b.motivo !== undefined && (typeof b.motivo !== "string" || b.motivo.length > 140)) throw simProblem("ControleInvalido", "motivo must be a string of at most 140 characters");
     const pix = findPix(ctx);
     const id = ctx.params.id!;
-    if (!ctx.env.store.devolucao(pix.e2eid, id)) throw problem("PixDevolucaoNaoEncontrada", `Devolução ${id} não encontrada para o e2eid ${pix.e2eid}.`);
     const motivo = status === "NAO_REALIZADO" ? ((b.motivo as string | undefined) ?? "Devolução não realizada (simulador)") : null;
     endDevolucao(ctx.env, pix, id, status, motivo);
     const callback = await maybeWait(ctx.env, b.wait_callback, () => ctx.env.callbacks.notifyPix(pix.client_id, pix.e2eid));
