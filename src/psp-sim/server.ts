@@ -126,12 +126,12 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
   };
   callbacks.bind(env);
 
-  const record = (kind: "api" | "token", route: string, req: Request, url: URL, raw: string, reply: Reply, res: Response, started: number) =>
+  const record = (kind: "api" | "token", route: string, req: Request, path: string, raw: string, reply: Reply, res: Response, started: number) =>
     exchangeLog?.record({
       at: rfc3339(env.clock.nowMs()),
       kind,
       route,
-      request: { method: req.method, url: req.url, path: url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname, headers: loggedHeaders(req.headers), body: loggedBody(raw) },
+      request: { method: req.method, url: req.url, path, headers: loggedHeaders(req.headers), body: loggedBody(raw) },
       response: { status: reply.status, headers: loggedHeaders(res.headers), body: reply.body === undefined ? null : loggedBody(JSON.stringify(reply.body)) },
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     });
@@ -141,7 +141,8 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
     const started = performance.now();
     const url = new URL(req.url);
     const raw = req.method === "GET" || req.method === "DELETE" ? "" : await req.text();
-    const key = `${req.method} ${url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname}`;
+    const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
+    const key = `${req.method} ${path}`;
     const delay = faults.takeLatency(key);
     if (delay) await Bun.sleep(delay);
     let reply: Reply;
@@ -161,7 +162,7 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
       if (after) reply = faultReply(after);
     }
     const res = respond(reply);
-    record(kind, route, req, url, raw, reply, res, started);
+    record(kind, route, req, path, raw, reply, res, started);
     return res;
   }
 
