@@ -22,7 +22,7 @@ import { rfc3339 } from "./format";
 import { authenticate, type Scope, tokenEndpoint } from "./oauth";
 import { getPix, listPix } from "./pix";
 import { PixProblem, problem } from "./problems";
-import { API_PREFIX, loadSimDir, TOKEN_PATH } from "./setup";
+import { API_PREFIX, hostPort, loadSimDir, TOKEN_PATH } from "./setup";
 import { SimStore } from "./store";
 import { deleteWebhook, getWebhook, listWebhooks, putWebhook } from "./webhooks";
 
@@ -205,9 +205,8 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
     },
   });
   const port = server.port!;
-  const hostPart = hostname.includes(":") ? `[${hostname}]` : hostname;
-  env.locationBase = `${hostPart}:${port}`;
-  const origin = `https://${hostPart}:${port}`;
+  env.locationBase = hostPort(hostname, port);
+  const origin = `https://${env.locationBase}`;
   env.connection.api_url = origin + API_PREFIX;
   env.connection.token_url = origin + TOKEN_PATH;
   env.background(() => callbacks.resendPending());

@@ -73,6 +73,11 @@ const FILES = {
   db: "psp-sim.db",
 } as const;
 
+/** `host:port` of a listener (an IPv6 host in brackets). */
+export function hostPort(host: string, port: number): string {
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
 /** SHA-256 hex of a client secret (the store keeps no secret in clear). */
 export function secretHash(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
@@ -112,11 +117,11 @@ export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promis
     receiver: { name: "Loja Cofre psp-sim", cnpj: cnpj.generate(), city: "SAO PAULO" },
   };
   write(dir, FILES.config, JSON.stringify(config, null, 2) + "\n");
-  const hostPart = host.includes(":") ? `[${host}]` : host;
+  const origin = `https://${hostPort(host, port)}`;
   const body: PixProviderBody = {
     type: "bcb_pix_v2",
-    api_url: `https://${hostPart}:${port}${API_PREFIX}`,
-    token_url: `https://${hostPart}:${port}${TOKEN_PATH}`,
+    api_url: origin + API_PREFIX,
+    token_url: origin + TOKEN_PATH,
     client_id: config.client_id,
     client_secret: clientSecret,
     certificate: pki.client.cert,
