@@ -23,7 +23,7 @@
  * name, e.g. CobOperacaoInvalida), invalid on a status query (nothing changes).
  */
 import { buildDynamicBrCode } from "../../pix/brcode";
-import { newTxid } from "../../pix/ids";
+import { cobTxidFor } from "../cob-txid";
 import type { CreateOutcome, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, TransactionRow } from "../types";
 import type { BcbPixClient } from "./client";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, type PixListAnswer } from "./pix";
@@ -108,8 +108,7 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
 
     async create(_ctx: ProviderContext, req): Promise<CreateOutcome> {
       const tx = req.transaction;
-      let txid = newTxid(tx.createdAt);
-      while (txid === tx.id) txid = newTxid(tx.createdAt);
+      const txid = cobTxidFor(tx);
       const expiracao = tx.ttlSeconds ?? (tx.expiresAt !== null ? Math.round((tx.expiresAt - tx.createdAt) / 1000) : 3600);
       const devedor = devedorOf(tx);
       const solicitacaoPagador = descriptionOf(tx);
