@@ -48,3 +48,8 @@ export function rfc3339(ms: number): string {
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
+
+/** `parametros.paginacao` of a list answer (`Paginacao`): page `pagina` of `total` items, `porPagina` a page. */
+export function paginacao(pagina: number, porPagina: number, total: number) {
+  return { paginaAtual: pagina, itensPorPagina: porPagina, quantidadeDePaginas: Math.max(1, Math.ceil(total / porPagina)), quantidadeTotalDeItens: total };
+}
