@@ -253,8 +253,3 @@ export class ProviderError extends Error {
     return { status: this.kind, code: this.providerErrorCode, message: this.message };
   }
 }
-
-/** True when `o` is a failure (any flow's outcome). */
-export function isFailure(o: { status: string }): o is ProviderFailure {
-  return o.status === "rejected" || o.status === "retryable" || o.status === "auth_failed" || o.status === "not_supported" || o.status === "invalid";
-}

@@ -80,7 +80,10 @@ function readFields(body: Record<string, unknown>, client: ClientRow, put: boole
     const d = body.devedor;
     if (!isObject(d)) v.add("cob.devedor", "O objeto cob.devedor não respeita o schema.");
     else {
-      const ok = (doc: unknown, kind: "cpf" | "cnpj") => typeof doc === "string" && parseTaxId(doc)?.kind === kind && parseTaxId(doc)!.value === doc;
+      const ok = (doc: unknown, kind: "cpf" | "cnpj") => {
+        const parsed = typeof doc === "string" ? parseTaxId(doc) : null;
+        return parsed?.kind === kind && parsed.value === doc;
+      };
       if (d.cpf !== undefined && d.cnpj !== undefined) v.add("cob.devedor", "Os campos cob.devedor.cpf e cob.devedor.cnpj não podem estar preenchidos ao mesmo tempo.");
       else if (d.cpf === undefined && d.cnpj === undefined) v.add("cob.devedor", "O objeto cob.devedor deve ter cpf ou cnpj.");
       else if (d.cpf !== undefined && !ok(d.cpf, "cpf")) v.add("cob.devedor.cpf", "O campo cob.devedor.cpf não é um CPF válido.", d.cpf);

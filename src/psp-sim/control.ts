@@ -30,10 +30,9 @@ import { payCob, readPagador } from "./pix";
 import { devolucaoView, pixView } from "./pix-view";
 import { problem, simProblem } from "./problems";
 import type { CallbackOutcome } from "./callbacks";
-import { randomBytes, randomUUID } from "node:crypto";
-import { cnpj } from "cpf-cnpj-validator";
+import { randomUUID } from "node:crypto";
 import { clientKeys } from "./core";
-import { type PixProviderBody, secretHash } from "./setup";
+import { DEFAULT_RECEIVER_NAME, newClient, type PixProviderBody } from "./setup";
 
 export interface ControlCtx {
   env: SimEnv;
@@ -122,7 +121,6 @@ function finish(status: "DEVOLVIDO" | "NAO_REALIZADO"): Handler {
     if (b.motivo !== undefined && (typeof b.motivo !== "string" || b.motivo.length > 140)) throw simProblem("ControleInvalido", "motivo must be a string of at most 140 characters");
     const pix = findPix(ctx);
     const id = ctx.params.id!;
-    if (!ctx.env.store.devolucao(pix.e2eid, id)) throw problem("PixDevolucaoNaoEncontrada", `Devolução ${id} não encontrada para o e2eid ${pix.e2eid}.`);
     const motivo = status === "NAO_REALIZADO" ? ((b.motivo as string | undefined) ?? "Devolução não realizada (simulador)") : null;
     endDevolucao(ctx.env, pix, id, status, motivo);
     const callback = await maybeWait(ctx.env, b.wait_callback, () => ctx.env.callbacks.notifyPix(pix.client_id, pix.e2eid));
@@ -137,21 +135,12 @@ function addClient(ctx: ControlCtx): Reply {
     throw simProblem("ControleInvalido", "pix_key must be 1-77 characters");
   const key = (b.pix_key as string | undefined) ?? randomUUID();
   const { store } = ctx.env;
-  const secret = randomBytes(24).toString("base64url");
-  const clientId = `psp-sim-${randomBytes(6).toString("hex")}`;
+  const { row, secret } = newClient((b.name as string | undefined) ?? DEFAULT_RECEIVER_NAME, key, ctx.env.clock.nowMs());
   store.tx(() => {
     if (store.clients().some((c) => clientKeys(c).includes(key))) throw simProblem("EstadoInvalido", `pix key ${key} already belongs to a client`);
-    store.insertClient({
-      client_id: clientId,
-      secret_sha256: secretHash(secret),
-      name: (b.name as string | undefined) ?? "Loja Cofre psp-sim",
-      cnpj: cnpj.generate(),
-      city: "SAO PAULO",
-      pix_keys: JSON.stringify([key]),
-      created_ms: ctx.env.clock.nowMs(),
-    });
+    store.insertClient(row);
   });
-  const out: PixProviderBody = { ...ctx.env.connection, client_id: clientId, client_secret: secret, pix_key: key };
+  const out: PixProviderBody = { ...ctx.env.connection, client_id: row.client_id, client_secret: secret, pix_key: key };
   return { status: 201, body: out };
 }
 

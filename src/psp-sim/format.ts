@@ -6,8 +6,8 @@
 
 /** `CobValor.original`, `Pix.valor`, `Devolucao.valor`: reais with exactly two decimals. */
 export const VALOR_RE = /^\d{1,10}\.\d{2}$/;
-/** `TxId` of a cob path (`[a-zA-Z0-9]{26,35}`). */
-export const TXID_RE = /^[a-zA-Z0-9]{26,35}$/;
+/** `TxId` of a cob path (`[a-zA-Z0-9]{26,35}`): the one Cofre's Pix ids module already checks. */
+export { TXID_RE } from "../pix/ids";
 /** `TxId` as a `GET /pix` filter and in `Pix.txid` (`[a-zA-Z0-9]{1,35}`, static QR codes). */
 export const TXID_FILTER_RE = /^[a-zA-Z0-9]{1,35}$/;
 /** `EndToEndId` and `Devolucao.rtrId` (32 alphanumerics). */
@@ -47,4 +47,9 @@ export function rfc3339(ms: number): string {
 /** True for a plain JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `parametros.paginacao` of a list answer (`Paginacao`): page `pagina` of `total` items, `porPagina` a page. */
+export function paginacao(pagina: number, porPagina: number, total: number) {
+  return { paginaAtual: pagina, itensPorPagina: porPagina, quantidadeDePaginas: Math.max(1, Math.ceil(total / porPagina)), quantidadeTotalDeItens: total };
 }

@@ -9,7 +9,7 @@ import { newEndToEndId } from "../pix/ids";
 import { parseTaxId } from "../pix/tax-id";
 import { cobKey } from "./cob";
 import { type ApiCtx, type Reply, type SimEnv, SIM_PAYER_ISPB } from "./core";
-import { CNPJ_RE, CPF_RE, E2E_RE, parseRfc3339, rfc3339, TXID_FILTER_RE } from "./format";
+import { CNPJ_RE, CPF_RE, E2E_RE, paginacao, parseRfc3339, rfc3339, TXID_FILTER_RE } from "./format";
 import { pixView } from "./pix-view";
 import { problem, simProblem, Violations } from "./problems";
 import type { ClientRow, CobRow, PixRow } from "./store";
@@ -79,12 +79,7 @@ export function listPix(ctx: ApiCtx): Reply {
       parametros: {
         inicio: rfc3339(inicio!),
         fim: rfc3339(fim!),
-        paginacao: {
-          paginaAtual: pagina,
-          itensPorPagina: porPagina,
-          quantidadeDePaginas: Math.max(1, Math.ceil(all.length / porPagina)),
-          quantidadeTotalDeItens: all.length,
-        },
+        paginacao: paginacao(pagina, porPagina, all.length),
       },
       pix: page.map((p) => pixView(ctx.env, p)),
     },

@@ -22,7 +22,7 @@ import { rfc3339 } from "./format";
 import { authenticate, type Scope, tokenEndpoint } from "./oauth";
 import { getPix, listPix } from "./pix";
 import { PixProblem, problem } from "./problems";
-import { API_PREFIX, loadSimDir, TOKEN_PATH } from "./setup";
+import { API_PREFIX, hostPort, loadSimDir, TOKEN_PATH } from "./setup";
 import { SimStore } from "./store";
 import { deleteWebhook, getWebhook, listWebhooks, putWebhook } from "./webhooks";
 
@@ -126,12 +126,12 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
   };
   callbacks.bind(env);
 
-  const record = (kind: "api" | "token", route: string, req: Request, url: URL, raw: string, reply: Reply, res: Response, started: number) =>
+  const record = (kind: "api" | "token", route: string, req: Request, path: string, raw: string, reply: Reply, res: Response, started: number) =>
     exchangeLog?.record({
       at: rfc3339(env.clock.nowMs()),
       kind,
       route,
-      request: { method: req.method, url: req.url, path: url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname, headers: loggedHeaders(req.headers), body: loggedBody(raw) },
+      request: { method: req.method, url: req.url, path, headers: loggedHeaders(req.headers), body: loggedBody(raw) },
       response: { status: reply.status, headers: loggedHeaders(res.headers), body: reply.body === undefined ? null : loggedBody(JSON.stringify(reply.body)) },
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     });
@@ -141,7 +141,8 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
     const started = performance.now();
     const url = new URL(req.url);
     const raw = req.method === "GET" || req.method === "DELETE" ? "" : await req.text();
-    const key = `${req.method} ${url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname}`;
+    const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
+    const key = `${req.method} ${path}`;
     const delay = faults.takeLatency(key);
     if (delay) await Bun.sleep(delay);
     let reply: Reply;
@@ -161,7 +162,7 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
       if (after) reply = faultReply(after);
     }
     const res = respond(reply);
-    record(kind, route, req, url, raw, reply, res, started);
+    record(kind, route, req, path, raw, reply, res, started);
     return res;
   }
 
@@ -204,9 +205,8 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
     },
   });
   const port = server.port!;
-  const hostPart = hostname.includes(":") ? `[${hostname}]` : hostname;
-  env.locationBase = `${hostPart}:${port}`;
-  const origin = `https://${hostPart}:${port}`;
+  env.locationBase = hostPort(hostname, port);
+  const origin = `https://${env.locationBase}`;
   env.connection.api_url = origin + API_PREFIX;
   env.connection.token_url = origin + TOKEN_PATH;
   env.background(() => callbacks.resendPending());

@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join, resolve } from "node:path";
 import { cnpj } from "cpf-cnpj-validator";
 import { createSimPki, type SimPki } from "./certs";
-import { SimStore } from "./store";
+import { type ClientRow, SimStore } from "./store";
 
 /** Base path of the API Pix routes (`api_url` = `https://host:port/api/v2`). */
 export const API_PREFIX = "/api/v2";
@@ -73,9 +73,32 @@ const FILES = {
   db: "psp-sim.db",
 } as const;
 
+/** `host:port` of a listener (an IPv6 host in brackets). */
+export function hostPort(host: string, port: number): string {
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
 /** SHA-256 hex of a client secret (the store keeps no secret in clear). */
 export function secretHash(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
+}
+
+/** Name of the receiver a new client gets unless one is given. */
+export const DEFAULT_RECEIVER_NAME = "Loja Cofre psp-sim";
+
+/** A new client (receiver) row owning `pixKey`, and its secret in clear (the row keeps its hash only). */
+export function newClient(name: string, pixKey: string, nowMs: number): { row: ClientRow; secret: string } {
+  const secret = randomBytes(24).toString("base64url");
+  const row: ClientRow = {
+    client_id: `psp-sim-${randomBytes(6).toString("hex")}`,
+    secret_sha256: secretHash(secret),
+    name,
+    cnpj: cnpj.generate(),
+    city: "SAO PAULO",
+    pix_keys: JSON.stringify([pixKey]),
+    created_ms: nowMs,
+  };
+  return { row, secret };
 }
 
 function write(dir: string, name: string, text: string, secret = false): void {
@@ -103,20 +126,21 @@ export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promis
   write(dir, FILES.callbackCert, pki.callback.cert);
   write(dir, FILES.callbackKey, pki.callback.key, true);
 
-  const clientSecret = randomBytes(24).toString("base64url");
+  const pixKey = crypto.randomUUID();
+  const { row, secret: clientSecret } = newClient(DEFAULT_RECEIVER_NAME, pixKey, Date.now());
   const config: SimConfig = {
     port,
     host,
-    client_id: `psp-sim-${randomBytes(6).toString("hex")}`,
-    pix_key: crypto.randomUUID(),
-    receiver: { name: "Loja Cofre psp-sim", cnpj: cnpj.generate(), city: "SAO PAULO" },
+    client_id: row.client_id,
+    pix_key: pixKey,
+    receiver: { name: row.name, cnpj: row.cnpj, city: row.city },
   };
   write(dir, FILES.config, JSON.stringify(config, null, 2) + "\n");
-  const hostPart = host.includes(":") ? `[${host}]` : host;
+  const origin = `https://${hostPort(host, port)}`;
   const body: PixProviderBody = {
     type: "bcb_pix_v2",
-    api_url: `https://${hostPart}:${port}${API_PREFIX}`,
-    token_url: `https://${hostPart}:${port}${TOKEN_PATH}`,
+    api_url: origin + API_PREFIX,
+    token_url: origin + TOKEN_PATH,
     client_id: config.client_id,
     client_secret: clientSecret,
     certificate: pki.client.cert,
@@ -128,15 +152,7 @@ export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promis
 
   const store = new SimStore(join(dir, FILES.db));
   try {
-    store.insertClient({
-      client_id: config.client_id,
-      secret_sha256: secretHash(clientSecret),
-      name: config.receiver.name,
-      cnpj: config.receiver.cnpj,
-      city: config.receiver.city,
-      pix_keys: JSON.stringify([config.pix_key]),
-      created_ms: Date.now(),
-    });
+    store.insertClient(row);
   } finally {
     store.close();
   }

@@ -7,7 +7,7 @@
  */
 import { jsonBody } from "./cob";
 import { type ApiCtx, type Reply, clientKeys } from "./core";
-import { parseRfc3339, rfc3339 } from "./format";
+import { paginacao, parseRfc3339, rfc3339 } from "./format";
 import { problem, Violations } from "./problems";
 import type { WebhookRow } from "./store";
 
@@ -75,12 +75,7 @@ export function listWebhooks(ctx: ApiCtx): Reply {
       parametros: {
         ...(inicio !== null ? { inicio: rfc3339(inicio) } : {}),
         ...(fim !== null ? { fim: rfc3339(fim) } : {}),
-        paginacao: {
-          paginaAtual: pagina,
-          itensPorPagina: porPagina,
-          quantidadeDePaginas: Math.max(1, Math.ceil(all.length / porPagina)),
-          quantidadeTotalDeItens: all.length,
-        },
+        paginacao: paginacao(pagina, porPagina, all.length),
       },
       webhooks: all.slice(pagina * porPagina, (pagina + 1) * porPagina).map((w) => view(w, ctx.client.cnpj)),
     },

@@ -58,8 +58,6 @@ export class BcbPixClient {
   private pending: Promise<PspResult<string>> | null = null;
   private readonly connectMs: number;
   private readonly totalMs: number;
-  /** Token calls made (for tests and the log). */
-  tokenCalls = 0;
 
   constructor(
     readonly conn: BcbConnection,
@@ -98,7 +96,6 @@ export class BcbPixClient {
       form.set("client_id", conn.clientId);
       form.set("client_secret", conn.clientSecret);
     }
-    this.tokenCalls++;
     const raw = await this.exchange("POST", conn.tokenUrl, headers, form.toString());
     if (raw.kind !== "answer") return raw;
     if (raw.status >= 500) return problemOf(raw.status, raw.text);
@@ -111,7 +108,7 @@ export class BcbPixClient {
     }
     if (typeof body?.access_token !== "string" || body.access_token === "")
       return { kind: "auth_failed", status: raw.status, error: null, message: `${raw.status} token answer has no access_token` };
-    const expiresIn = typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in : Number(body.expires_in) > 0 ? Number(body.expires_in) : DEFAULT_EXPIRES_IN;
+    const expiresIn = Number(body.expires_in) > 0 ? Number(body.expires_in) : DEFAULT_EXPIRES_IN;
     this.cached = { token: body.access_token, renewAt: this.opts.clock.nowMs() + (expiresIn - TOKEN_MARGIN_SECONDS) * 1000 };
     return { kind: "ok", status: raw.status, body: body.access_token };
   }

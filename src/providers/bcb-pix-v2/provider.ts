@@ -23,7 +23,7 @@
  * name, e.g. CobOperacaoInvalida), invalid on a status query (nothing changes).
  */
 import { buildDynamicBrCode } from "../../pix/brcode";
-import { newTxid } from "../../pix/ids";
+import { cobTxidFor } from "../cob-txid";
 import type { CreateOutcome, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, TransactionRow } from "../types";
 import type { BcbPixClient } from "./client";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, type PixListAnswer } from "./pix";
@@ -98,6 +98,9 @@ function pendingOf(tx: TransactionRow, now: number): PaymentOutcome {
   return at === undefined ? { status: "pending" } : { status: "pending", checkAt: at };
 }
 
+/** Every refund flow's answer until devolução lands. */
+const NO_DEVOLUCAO: ProviderFailure = Object.freeze({ status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." });
+
 export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider {
   return {
     name: "bcb_pix_v2",
@@ -105,8 +108,7 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
 
     async create(_ctx: ProviderContext, req): Promise<CreateOutcome> {
       const tx = req.transaction;
-      let txid = newTxid(tx.createdAt);
-      while (txid === tx.id) txid = newTxid(tx.createdAt);
+      const txid = cobTxidFor(tx);
       const expiracao = tx.ttlSeconds ?? (tx.expiresAt !== null ? Math.round((tx.expiresAt - tx.createdAt) / 1000) : 3600);
       const devedor = devedorOf(tx);
       const solicitacaoPagador = descriptionOf(tx);
@@ -194,15 +196,9 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       return { status: "parsed", items };
     },
 
-    planRefund() {
-      return { status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." };
-    },
-    refund() {
-      return { status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." };
-    },
-    refundStatus() {
-      return { status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." };
-    },
+    planRefund: () => NO_DEVOLUCAO,
+    refund: () => NO_DEVOLUCAO,
+    refundStatus: () => NO_DEVOLUCAO,
 
     async cancel(_ctx, req) {
       const txid = req.transaction.pixTxid;

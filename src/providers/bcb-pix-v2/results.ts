@@ -34,17 +34,22 @@ export function clip(text: string): string {
   return one.length > MAX_TEXT ? `${one.slice(0, MAX_TEXT)}...` : one;
 }
 
+/** `text` parsed when it is a JSON object, else {}. */
+function objectOf(text: string): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed;
+  } catch {}
+  return {};
+}
+
 function str(v: unknown): string | null {
   return typeof v === "string" && v !== "" ? v : null;
 }
 
 /** The http_error of an API answer: its RFC 7807 fields when the body is a problem, else the raw text. */
 export function problemOf(status: number, text: string): Extract<PspResult, { kind: "http_error" }> {
-  let body: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(text);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed;
-  } catch {}
+  const body = objectOf(text);
   const title = str(body.title);
   const detail = str(body.detail);
   const violacoes = Array.isArray(body.violacoes) ? (body.violacoes as Violacao[]).filter((v) => v && typeof v === "object") : [];
@@ -55,11 +60,7 @@ export function problemOf(status: number, text: string): Extract<PspResult, { ki
 
 /** The auth_failed of a token endpoint answer: RFC 6749 5.2 `error` and `error_description` when present. */
 export function oauthFailureOf(status: number, text: string): Extract<PspResult, { kind: "auth_failed" }> {
-  let body: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(text);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed;
-  } catch {}
+  const body = objectOf(text);
   const error = str(body.error);
   const why = [error, str(body.error_description) ?? str(body.detail) ?? str(body.title)].filter(Boolean).join(": ") || clip(text) || "(empty body)";
   return { kind: "auth_failed", status, error, message: clip(`${status} ${why}`) };

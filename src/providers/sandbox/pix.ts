@@ -4,7 +4,7 @@
  * it. Deterministic apart from the random txid; never leaves the process.
  */
 import { buildDynamicBrCode, MAX_LOCATION_LENGTH } from "../../pix/brcode";
-import { newTxid } from "../../pix/ids";
+import { cobTxidFor } from "../cob-txid";
 import { ProviderError } from "../types";
 import type { SandboxMethod } from "./method";
 
@@ -20,8 +20,7 @@ export const sandboxPix: SandboxMethod = {
   method: "PIX",
   refundable: true,
   prepare(ctx, tx, merchant) {
-    let txid = newTxid(tx.createdAt);
-    while (txid === tx.id) txid = newTxid(tx.createdAt);
+    const txid = cobTxidFor(tx);
     const location = `${locationBase(ctx.config.publicUrl)}${PIX_LOCATION_PATH}${txid}`;
     if (location.length > MAX_LOCATION_LENGTH)
       throw new ProviderError("rejected", "The Pix location URL would exceed 77 characters; shorten COFRE_PUBLIC_URL.", "location_too_long");
