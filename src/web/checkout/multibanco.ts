@@ -20,7 +20,7 @@ ${until ? `<dt>Válida até</dt><dd>${escapeHtml(until)} (horário de Brasília)
 </dl>
 <button type="button" data-copy-text="${escapeHtml(mb.reference)}" data-copy-done="Referência copiada">Copiar referência</button>
 <p class="hint" aria-live="polite" data-copy-status></p>
-${sandboxPayBox(ctx, "MULTIBANCO", "Multibanco", ctx.links.pay, { method: "MULTIBANCO" })}
+${sandboxPayBox(ctx, "MULTIBANCO")}
 </section>`;
 }
 

@@ -3,8 +3,9 @@
  * clearly marked sandbox box with its "SANDBOX — simular pagamento" button. Behaviour comes from
  * the page's one script (./script.ts) through `data-*` hooks; no inline handlers (CSP).
  */
+import type { PaymentMethod } from "../../domain/charges/model";
 import { escapeHtml } from "./format";
-import type { CheckoutContext } from "./sections";
+import { checkoutSectionFor, type CheckoutContext } from "./sections";
 
 export interface CopyField {
   /** Element id of the textarea (unique on the page). */
@@ -36,11 +37,13 @@ export function copyField(f: CopyField): string {
 }
 
 /**
- * The marked sandbox box (empty in live mode): its button posts `body` to `url` and reloads.
- * `method` names the button for the payer and for tests (`data-sandbox-pay`).
+ * The marked sandbox box (empty in live mode): its button posts `body` (default `{method}`) to
+ * `url` (default `{page}/pay`) and reloads. `method` names the button for tests
+ * (`data-sandbox-pay`) and, through its registered section's label, for the payer.
  */
-export function sandboxPayBox(ctx: CheckoutContext, method: string, label: string, url: string, body: Record<string, unknown>): string {
+export function sandboxPayBox(ctx: CheckoutContext, method: PaymentMethod, url = ctx.links.pay, body: Record<string, unknown> = { method }): string {
   if (!ctx.sandbox) return "";
+  const label = checkoutSectionFor(method)?.label ?? method;
   return `<div class="sandbox" role="note">
 <p><strong>SANDBOX</strong> — ambiente de teste: nenhum dinheiro real é movimentado.</p>
 <button type="button" class="secondary" data-sandbox-pay="${escapeHtml(method)}" data-url="${escapeHtml(url)}" data-body="${escapeHtml(JSON.stringify(body))}">SANDBOX — simular pagamento (${escapeHtml(label)})</button>
