@@ -1,6 +1,6 @@
 /**
- * HTML pieces shared by the checkout sections: a read-only code with its copy button, and the
- * clearly marked sandbox box with its "SANDBOX — simular pagamento" button. Behaviour comes from
+ * HTML pieces shared by the checkout sections: a copy button, a read-only code with its copy
+ * button, and the clearly marked sandbox box with its "SANDBOX — simular pagamento" button. Behaviour comes from
  * the page's one script (./script.ts) through `data-*` hooks; no inline handlers (CSP).
  */
 import type { PaymentMethod } from "../../domain/charges/model";
@@ -26,14 +26,23 @@ export interface CopyField {
 
 /** A labelled read-only textarea, a copy button and a polite live region for the confirmation. */
 export function copyField(f: CopyField): string {
-  const copyText = f.copyText !== undefined ? ` data-copy-text="${escapeHtml(f.copyText)}"` : "";
   const testId = f.testId ? ` data-testid="${escapeHtml(f.testId)}"` : "";
   return `<div class="copy">
 <label for="${escapeHtml(f.id)}">${escapeHtml(f.label)}</label>
 <textarea id="${escapeHtml(f.id)}" readonly rows="${f.rows ?? 2}"${testId}>${escapeHtml(f.value)}</textarea>
-<button type="button" data-copy="${escapeHtml(f.id)}"${copyText} data-copy-done="${escapeHtml(f.done)}">${escapeHtml(f.button)}</button>
-<p class="hint" aria-live="polite" data-copy-status></p>
+${copyButton(f)}
 </div>`;
+}
+
+/**
+ * A copy button and its polite live region: copies `copyText`, else the value of the element
+ * `id` (at least one of them is given), and announces `done`.
+ */
+export function copyButton(f: Pick<CopyField, "copyText" | "button" | "done"> & { id?: string }): string {
+  const target = f.id !== undefined ? ` data-copy="${escapeHtml(f.id)}"` : "";
+  const copyText = f.copyText !== undefined ? ` data-copy-text="${escapeHtml(f.copyText)}"` : "";
+  return `<button type="button"${target}${copyText} data-copy-done="${escapeHtml(f.done)}">${escapeHtml(f.button)}</button>
+<p class="hint" aria-live="polite" data-copy-status></p>`;
 }
 
 /**
