@@ -13,7 +13,7 @@ import { iso } from "../../src/lib/clock";
 import { advanceClock } from "../../src/jobs/advance";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { createPayment, eventBodies, key, pay } from "../payments/support";
-import { serveWithTestKey, type ServedAccount } from "./serve";
+import { serveWithTestKey, type ServedAccount } from "../support/serve";
 
 const T0 = Date.parse("2026-11-20T12:00:00.000Z");
 const at = (seconds: number) => iso(T0 + seconds * 1000);

@@ -2,14 +2,13 @@
  * The curl sample the reference UI (/docs, Scalar, in a real Chromium) shows for "Create a Pix
  * charge" works when sent as shown, with only the apikey placeholder replaced: 201 and a pending
  * charge. (Before issue 13 it lacked the Idempotency-Key header and carried a body made from the
- * schema, `"currency": ""` and the like: 400.) Needs Chromium; fails loudly when none is found.
+ * schema, `"currency": ""` and the like: 400.) Needs Chromium (test/support/browser.ts); fails loudly when none is found.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { chromiumPath, launchChromium } from "../support/browser";
 import { createHarness } from "../support/harness";
 
-const executablePath = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
 const h = createHarness();
 let browser: Browser | undefined;
 let server: ReturnType<typeof Bun.serve> | undefined;
@@ -31,15 +30,14 @@ function parseCurl(sample: string): { url: string; method: string; headers: Reco
 
 describe("the reference UI's curl sample", () => {
   test("has a Chromium to run in (apt-get install -y chromium)", () => {
-    expect(executablePath).toBeDefined();
+    expect(chromiumPath()).toBeDefined();
   });
 
   test("for Create a Pix charge creates a charge when sent as shown", async () => {
-    if (!executablePath) throw new Error("Chromium is missing: apt-get install -y chromium");
     const a = await h.seedAccount();
     server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => h.app.handle(req) });
     const base = `http://127.0.0.1:${server.port}`;
-    browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
+    browser = await launchChromium();
     const page = await browser.newPage();
     await page.goto(`${base}/docs#tag/charges/POST/v1/pix/charges`);
     await page.getByText("Create a Pix charge (shortcut").first().waitFor({ timeout: 30_000 });

@@ -1,12 +1,12 @@
 /** Error envelope and X-Request-Id on every status the shell produces (interface.md "Errors"). */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { expectEnvelope, foundationHarness, keys } from "./fixtures";
 
 describe("every response carries X-Request-Id and every error the one envelope", () => {
   const h = foundationHarness({ rateLimitPerMinute: 3 });
   let key = "";
-  test("seed", async () => {
+  beforeAll(async () => {
     key = (await h.seedAccount()).testKey;
   });
 
@@ -301,7 +301,7 @@ describe("request bodies", () => {
 describe("media types: only application/json is JSON", () => {
   const h = foundationHarness();
   let key = "";
-  test("seed", async () => {
+  beforeAll(async () => {
     key = (await h.seedAccount()).testKey;
   });
 

@@ -1,9 +1,9 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { updateAccountSettings } from "../../src/domain/accounts/settings";
 import { createHarness, type Harness } from "../support/harness";
-import { pdfImages, pdfInfo } from "../support/pdf";
+import { pdfImages, pdfInfo, pdfText } from "../support/pdf";
 import { readItf } from "../support/itf";
-import { createPayment, forceLive, pdfText } from "./support";
+import { createPayment, forceLive } from "./support";
 
 // The first PDF of a process loads fontkit and warms up its layout code: seconds on a loaded box.
 setDefaultTimeout(30_000);

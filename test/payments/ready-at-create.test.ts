@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { isValidBoleto } from "@brazilian-utils/brazilian-utils";
 import { hasError, parsePix } from "pix-utils";
 import { createHarness } from "../support/harness";
-import { serveWithTestKey, type ServedAccount } from "../clock/serve";
+import { serveWithTestKey, type ServedAccount } from "../support/serve";
 import { CREATE_FIELDS, GET_FIELDS, expectNoForbidden, key } from "./support";
 
 /** Fields each method fills (interface.md "Transaction" get response). */

@@ -1,8 +1,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { updateAccountSettings } from "../../src/domain/accounts/settings";
 import { createHarness, type Harness } from "../support/harness";
-import { pdfInfo, pdfQrCodes } from "../support/pdf";
-import { createPayment, forceLive, key, pay, pdfText } from "./support";
+import { pdfInfo, pdfQrCodes, pdfText } from "../support/pdf";
+import { createPayment, forceLive, key, pay } from "./support";
 
 // The first PDF of a process loads fontkit and warms up its layout code: seconds on a loaded box.
 setDefaultTimeout(30_000);

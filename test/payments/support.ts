@@ -115,5 +115,3 @@ export function forceStatus(h: Harness, id: string, status: string): void {
 export function forceLive(h: Harness, id: string): void {
   h.deps.db.update(transactions).set({ livemode: true }).where(eq(transactions.id, id)).run();
 }
-
-export { pdfText } from "../support/pdf";

@@ -16,7 +16,7 @@ function render(ctx: CheckoutContext): string {
 <p>Vencimento: <strong data-testid="boleto-due">${escapeHtml(formatDate(b.dueDate))}</strong></p>
 ${copyField({ id: "boleto-line", label: "Linha digitável", value: formatLine(b.line), copyText: b.line, button: "Copiar linha digitável", done: "Linha digitável copiada", testId: "boleto-line" })}
 <p><a href="${escapeHtml(ctx.links.boletoPdf)}" target="_blank" rel="noopener">Baixar boleto (PDF)</a></p>
-${sandboxPayBox(ctx, "BOLETO", "Boleto", ctx.links.pay, { method: "BOLETO" })}
+${sandboxPayBox(ctx, "BOLETO")}
 </section>`;
 }
 

@@ -13,7 +13,7 @@ function render(ctx: CheckoutContext): string {
 <p>Envie exatamente <strong data-testid="crypto-amount">${escapeHtml(c.amount)} ${escapeHtml(c.currency)}</strong> para o endereço abaixo.</p>
 ${copyField({ id: "crypto-address", label: "Endereço de depósito", value: c.address, button: "Copiar endereço", done: "Endereço copiado", testId: "crypto-address" })}
 <p class="hint">Envie apenas pela rede ${escapeHtml(c.network)}.${until ? ` Válido até ${escapeHtml(until)} (horário de Brasília).` : ""}</p>
-${sandboxPayBox(ctx, "CRYPTO", "Cripto", ctx.links.pay, { method: "CRYPTO" })}
+${sandboxPayBox(ctx, "CRYPTO")}
 </section>`;
 }
 

@@ -1,9 +1,10 @@
 /**
  * Payer-facing formatting of the checkout (issue 13 section 3): HTML escaping, pt-BR amounts
  * (`R$ 1.234,56`), pt-BR dates (`dd/mm/aaaa HH:mm` in America/Sao_Paulo) and clipping of
- * merchant/customer text. Pure functions; the Intl objects are built once.
+ * merchant/customer text. Pure functions; dates through the receipts' formatters
+ * (src/domain/payments/pdf/format.ts).
  */
-import { STATS_TIME_ZONE } from "../../payments/calendar";
+import { calendarDateBR, dateTimeBR } from "../../domain/payments/pdf/format";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -24,9 +25,6 @@ export function formatMoney(minor: number, currency: string): string {
   }
 }
 
-/** Built on first use: loading the time-zone data costs every process start (the CLI too) ~40 ms. */
-let dateTime: Intl.DateTimeFormat | undefined;
-
 /**
  * `dd/mm/aaaa HH:mm` in America/Sao_Paulo of an instant given as epoch ms or an ISO 8601 string;
  * "" for a missing or unreadable value (the page then shows no date rather than a wrong one).
@@ -34,23 +32,13 @@ let dateTime: Intl.DateTimeFormat | undefined;
 export function formatDateTime(t: number | string | null | undefined): string {
   const ms = typeof t === "string" ? Date.parse(t) : t;
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "";
-  dateTime ??= new Intl.DateTimeFormat("pt-BR", {
-    timeZone: STATS_TIME_ZONE,
-    day: "2-digit",
-    month: "2-digit",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  });
-  const p = Object.fromEntries(dateTime.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+  return dateTimeBR(ms).slice(0, "dd/mm/aaaa HH:mm".length);
 }
 
 /** `dd/mm/aaaa` of a calendar date `YYYY-MM-DD` (a boleto due date: no time, no time zone); other input as is. */
 export function formatDate(date: unknown): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(date ?? ""));
-  return m ? `${m[3]}/${m[2]}/${m[1]}` : String(date ?? "");
+  const s = String(date ?? "");
+  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? calendarDateBR(s) : s;
 }
 
 const GRAPHEMES = new Intl.Segmenter("pt-BR", { granularity: "grapheme" });

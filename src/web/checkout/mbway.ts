@@ -11,7 +11,7 @@ function render(ctx: CheckoutContext): string {
   return `<section class="method" aria-labelledby="mbway-title">
 <h2 id="mbway-title">MB WAY</h2>
 <p>Enviamos um pedido de pagamento para ${phone}. Aprove-o no app MB WAY${until ? ` até ${escapeHtml(until)} (horário de Brasília)` : ""}.</p>
-${sandboxPayBox(ctx, "MBWAY", "MB WAY", ctx.links.pay, { method: "MBWAY" })}
+${sandboxPayBox(ctx, "MBWAY")}
 </section>`;
 }
 

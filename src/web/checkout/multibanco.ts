@@ -3,7 +3,7 @@ import { methodDetails } from "../../domain/payments/views";
 import { formatReference } from "../../payments/multibanco";
 import { escapeHtml, formatDateTime, formatMoney } from "./format";
 import { registerCheckoutSection, type CheckoutContext } from "./sections";
-import { sandboxPayBox } from "./widgets";
+import { copyButton, sandboxPayBox } from "./widgets";
 
 function render(ctx: CheckoutContext): string {
   const mb = methodDetails(ctx.row).MULTIBANCO;
@@ -18,9 +18,8 @@ function render(ctx: CheckoutContext): string {
 <dt>Valor</dt><dd>${escapeHtml(formatMoney(ctx.row.amount, ctx.row.currency))}</dd>
 ${until ? `<dt>Válida até</dt><dd>${escapeHtml(until)} (horário de Brasília)</dd>` : ""}
 </dl>
-<button type="button" data-copy-text="${escapeHtml(mb.reference)}" data-copy-done="Referência copiada">Copiar referência</button>
-<p class="hint" aria-live="polite" data-copy-status></p>
-${sandboxPayBox(ctx, "MULTIBANCO", "Multibanco", ctx.links.pay, { method: "MULTIBANCO" })}
+${copyButton({ copyText: mb.reference, button: "Copiar referência", done: "Referência copiada" })}
+${sandboxPayBox(ctx, "MULTIBANCO")}
 </section>`;
 }
 

@@ -22,7 +22,7 @@ function render(ctx: CheckoutContext): string {
 <p>Ou copie o código Pix (copia e cola) e cole no app do seu banco:</p>
 ${copyField({ id: "br-code", label: "Pix copia e cola", value: row.pixBrCode, button: "Copiar código Pix", done: "Código Pix copiado", rows: 5, testId: "br-code" })}
 ${expiry}
-${sandboxPayBox(ctx, "PIX", "Pix", ctx.links.simulate, {})}
+${sandboxPayBox(ctx, "PIX", ctx.links.simulate, {})}
 </section>`;
 }
 

@@ -7,7 +7,7 @@
  */
 
 /** Poll period of the status endpoint (ms). */
-export const POLL_MS = 1500;
+const POLL_MS = 1500;
 
 export const CHECKOUT_SCRIPT = `(function(){
 var root=document.getElementById("checkout");var statusUrl=root.getAttribute("data-status-url");var initial=root.getAttribute("data-status");

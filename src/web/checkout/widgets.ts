@@ -1,10 +1,11 @@
 /**
- * HTML pieces shared by the checkout sections: a read-only code with its copy button, and the
- * clearly marked sandbox box with its "SANDBOX — simular pagamento" button. Behaviour comes from
+ * HTML pieces shared by the checkout sections: a copy button, a read-only code with its copy
+ * button, and the clearly marked sandbox box with its "SANDBOX — simular pagamento" button. Behaviour comes from
  * the page's one script (./script.ts) through `data-*` hooks; no inline handlers (CSP).
  */
+import type { PaymentMethod } from "../../domain/charges/model";
 import { escapeHtml } from "./format";
-import type { CheckoutContext } from "./sections";
+import { checkoutSectionFor, type CheckoutContext } from "./sections";
 
 export interface CopyField {
   /** Element id of the textarea (unique on the page). */
@@ -25,22 +26,33 @@ export interface CopyField {
 
 /** A labelled read-only textarea, a copy button and a polite live region for the confirmation. */
 export function copyField(f: CopyField): string {
-  const copyText = f.copyText !== undefined ? ` data-copy-text="${escapeHtml(f.copyText)}"` : "";
   const testId = f.testId ? ` data-testid="${escapeHtml(f.testId)}"` : "";
   return `<div class="copy">
 <label for="${escapeHtml(f.id)}">${escapeHtml(f.label)}</label>
 <textarea id="${escapeHtml(f.id)}" readonly rows="${f.rows ?? 2}"${testId}>${escapeHtml(f.value)}</textarea>
-<button type="button" data-copy="${escapeHtml(f.id)}"${copyText} data-copy-done="${escapeHtml(f.done)}">${escapeHtml(f.button)}</button>
-<p class="hint" aria-live="polite" data-copy-status></p>
+${copyButton(f)}
 </div>`;
 }
 
 /**
- * The marked sandbox box (empty in live mode): its button posts `body` to `url` and reloads.
- * `method` names the button for the payer and for tests (`data-sandbox-pay`).
+ * A copy button and its polite live region: copies `copyText`, else the value of the element
+ * `id` (at least one of them is given), and announces `done`.
  */
-export function sandboxPayBox(ctx: CheckoutContext, method: string, label: string, url: string, body: Record<string, unknown>): string {
+export function copyButton(f: Pick<CopyField, "copyText" | "button" | "done"> & { id?: string }): string {
+  const target = f.id !== undefined ? ` data-copy="${escapeHtml(f.id)}"` : "";
+  const copyText = f.copyText !== undefined ? ` data-copy-text="${escapeHtml(f.copyText)}"` : "";
+  return `<button type="button"${target}${copyText} data-copy-done="${escapeHtml(f.done)}">${escapeHtml(f.button)}</button>
+<p class="hint" aria-live="polite" data-copy-status></p>`;
+}
+
+/**
+ * The marked sandbox box (empty in live mode): its button posts `body` (default `{method}`) to
+ * `url` (default `{page}/pay`) and reloads. `method` names the button for tests
+ * (`data-sandbox-pay`) and, through its registered section's label, for the payer.
+ */
+export function sandboxPayBox(ctx: CheckoutContext, method: PaymentMethod, url = ctx.links.pay, body: Record<string, unknown> = { method }): string {
   if (!ctx.sandbox) return "";
+  const label = checkoutSectionFor(method)?.label ?? method;
   return `<div class="sandbox" role="note">
 <p><strong>SANDBOX</strong> — ambiente de teste: nenhum dinheiro real é movimentado.</p>
 <button type="button" class="secondary" data-sandbox-pay="${escapeHtml(method)}" data-url="${escapeHtml(url)}" data-body="${escapeHtml(JSON.stringify(body))}">SANDBOX — simular pagamento (${escapeHtml(label)})</button>
