@@ -107,6 +107,8 @@ const STATUS_TEXT: Record<number, string> = {
   401: "Missing or invalid credential",
   403: "Not allowed",
   404: "Not found",
+  405: "Method not allowed for this path (see the Allow header)",
+  408: "Body did not arrive in time (COFRE_BODY_TIMEOUT_SECONDS)",
   409: "Conflict",
   413: "Body too large",
   415: "Body not JSON",
