@@ -2,9 +2,11 @@
  * Durable progress of refunds: job `refund.advance` (payload `{refundId}`, queued with the refund
  * at the time its provider's plan asked) drives the refund with its provider, outside any
  * transaction: a PENDING refund is submitted (`refund`, idempotent per refund id), an
- * IN_PROGRESS one queried (`refundStatus`). The outcome is recorded through `applyRefundStatus`
+ * IN_PROGRESS one queried (`refundStatus`), through the provider of the charge's own connection
+ * (`forTransaction`). The outcome is recorded through `applyRefundStatus`
  * in a short transaction: settled -> REFUNDED, pending -> PENDING / IN_PROGRESS and run again at
- * its `checkAt`, rejected -> FAILED; retryable and auth failures run again later.
+ * its `checkAt`, rejected -> FAILED (`failure_reason` = code and text); retryable and auth failures
+ * (logged at warn) run again later.
  * Sandbox: PENDING -> IN_PROGRESS -> REFUNDED, 2 s apart (src/providers/sandbox/refunds.ts).
  */
 import { tx } from "../../db/client";
@@ -28,23 +30,33 @@ export function refundStatusOf(o: RefundOutcome): RefundStatus | null {
   return null;
 }
 
+/** A rejection as the stored `failure_reason`: the provider's code and its text (e.g. a PSP's `motivo`), at most 300 characters. */
+function failureReasonOf(o: { code: string; message: string }): string {
+  const text = o.message ? `${o.code}: ${o.message}` : o.code;
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}
+
 /** One step of refund `refundId` with its provider (see the module header). */
 export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOutcome> {
   const refund = findRefund(deps.db, refundId);
   if (!refund || isFinal(refund.status as RefundStatus)) return;
   const transaction = findById(deps.db, refund.transactionId);
-  const provider = transaction && deps.providers.forMethod(transaction, refund.method as PaymentMethod);
+  // The connection that created the charge, even deleted or replaced since.
+  const provider = transaction && deps.providers.forTransaction(transaction, refund.method as PaymentMethod);
   if (!transaction || !provider) return;
   const req = { refund, transaction };
   const o = refund.status === "PENDING" ? await provider.refund(deps.providers.ctx, req) : await provider.refundStatus(deps.providers.ctx, req);
   const to = refundStatusOf(o);
-  if (to === null) return { retryAt: (o.status !== "settled" && o.status !== "pending" && o.retryAt) || deps.clock.nowMs() + RETRY_MS };
+  if (to === null) {
+    if (o.status === "auth_failed") deps.logger.warn({ refundId, code: o.code, reason: o.message }, "refund: the provider refused our credentials; retrying later");
+    return { retryAt: (o.status !== "settled" && o.status !== "pending" && o.retryAt) || deps.clock.nowMs() + RETRY_MS };
+  }
   return tx(deps.db, (t) => {
     const now = findRefund(t, refundId);
     // Moved meanwhile (test helper, a notification): the status it reached wins.
     if (!now || now.status !== refund.status) return;
     if (to !== now.status && canMove(now.status as RefundStatus, to))
-      applyRefundStatus(deps, t, refundId, to, to === "FAILED" && o.status === "rejected" ? o.code : undefined);
+      applyRefundStatus(deps, t, refundId, to, o.status === "rejected" ? failureReasonOf(o) : undefined);
     if (o.status === "pending") return { retryAt: o.checkAt ?? deps.clock.nowMs() + RETRY_MS };
   });
 }
