@@ -9,6 +9,7 @@ import type { Deps } from "../../deps";
 import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../../providers/types";
 import type { JobOutcome } from "../../jobs/scheduler";
 import type { PaymentMethod } from "./model";
+import { isPixReturnQueued } from "./pix-returns";
 import { findById } from "./repo";
 import { applySettlementNoticeIn, type SettlementNotice, type SettlementResult } from "./settlement";
 
@@ -20,6 +21,18 @@ export const LEGACY_CARD_3DS_JOB = "payments.card_3ds";
 const QUERY_RETRY_MS = 30_000;
 /** Statuses a status check can still change (runStatusCheck; notifications queue checks only for these). */
 export const CHECKABLE: ReadonlySet<string> = new Set(["PENDING", "WAITING_PAYMENT", "PROCESSING"]);
+/** Statuses of a charge already over whose live Pix, when one is named, is still checked (to return it). */
+const OVER: ReadonlySet<string> = new Set(["EXPIRED", "CANCELED"]);
+
+/**
+ * True when a hint naming Pix `endToEndId` about `row` is worth a status check: the charge still
+ * waits, or it is a live charge already over (EXPIRED, CANCELED) and that Pix is neither its own
+ * nor already being returned (a truly late Pix, returned once: pix-returns.ts).
+ */
+export function needsCheck(row: TransactionRow, endToEndId?: string): boolean {
+  if (CHECKABLE.has(row.status)) return true;
+  return !!endToEndId && !!row.providerConnectionId && OVER.has(row.status) && row.endToEndId !== endToEndId && !isPixReturnQueued(row, endToEndId);
+}
 
 /**
  * The settlement notice an outcome about `method` of `row` amounts to, or null when it changes
@@ -91,7 +104,8 @@ export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, me
  */
 export async function runStatusCheck(deps: Deps, transactionId: string, method: PaymentMethod, memo?: ProviderMemo): Promise<JobOutcome> {
   const row = findById(deps.db, transactionId);
-  if (!row || !CHECKABLE.has(row.status)) return;
+  const named = typeof memo?.endToEndId === "string" ? memo.endToEndId : undefined;
+  if (!row || !needsCheck(row, named)) return;
   // The connection that created a live charge answers for it, even deleted or replaced since.
   const provider = deps.providers.forTransaction(row, method);
   if (!provider) return;
@@ -100,7 +114,7 @@ export async function runStatusCheck(deps: Deps, transactionId: string, method: 
   const notice = noticeOf(row, method, o);
   const result = notice ? tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice)) : null;
   // A payment made after expires_at is refused (the charge expired): the operator must return it.
-  if (o.status === "settled" && result?.outcome === "expired")
+  if (o.status === "settled" && (result?.outcome === "expired" || (result?.outcome === "returned" && !CHECKABLE.has(row.status))))
     deps.logger.warn({ transactionId: row.id, endToEndId: o.endToEndId ?? null, amount: o.amount }, "payment arrived after the charge expired: not credited");
   if (o.status === "pending" && o.checkAt !== undefined) return { retryAt: o.checkAt };
 }

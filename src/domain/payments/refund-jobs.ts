@@ -9,14 +9,14 @@
  * (logged at warn) run again later.
  * Sandbox: PENDING -> IN_PROGRESS -> REFUNDED, 2 s apart (src/providers/sandbox/refunds.ts).
  */
-import { tx } from "../../db/client";
+import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import type { JobOutcome } from "../../jobs/scheduler";
 import type { RefundOutcome } from "../../providers/types";
 import type { PaymentMethod } from "../charges/model";
 import { findById } from "../charges/repo";
 import { canMove, isFinal, REFUND_ADVANCE_JOB, type RefundStatus } from "./refund-model";
-import { findRefund } from "./refund-repo";
+import { findRefund, listRefunds } from "./refund-repo";
 import { applyRefundStatus } from "./refunds";
 
 /** A provider call that failed without an answer is tried again this much later, ms. */
@@ -59,6 +59,23 @@ export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOu
       applyRefundStatus(deps, t, refundId, to, o.status === "rejected" ? failureReasonOf(o) : undefined);
     if (o.status === "pending") return { retryAt: o.checkAt ?? deps.clock.nowMs() + RETRY_MS };
   });
+}
+
+/**
+ * Inside `t`: a notification says refunds of transaction `row` whose provider ids are `providerIds`
+ * moved (a Pix callback's `devolucoes[].id`): each such refund not final gets its status checked
+ * now by its job (never from the notification's body). Returns how many were asked. Ids of no
+ * refund of the transaction (a forged hint, a return of pix-returns.ts) are ignored here.
+ */
+export function hintRefunds(deps: Deps, t: Tx, row: { id: string }, providerIds: readonly string[], now: number): number {
+  const ids = new Set(providerIds);
+  let asked = 0;
+  for (const r of listRefunds(t, row.id)) {
+    if (!r.providerRefundId || !ids.has(r.providerRefundId) || isFinal(r.status as RefundStatus)) continue;
+    deps.jobs.enqueueNoLaterThan(t, { kind: REFUND_ADVANCE_JOB, payload: { refundId: r.id }, dueAt: now, dedupeKey: `${REFUND_ADVANCE_JOB}:${r.id}` });
+    asked++;
+  }
+  return asked;
 }
 
 /** Registers the payments group's jobs: refund progress (called from src/jobs/registry.ts). */
