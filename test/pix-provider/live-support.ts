@@ -26,8 +26,8 @@ export interface LiveEnv {
   stop(): Promise<void>;
 }
 
-/** Starts the simulator and a served live Cofre, and connects a new account to the simulator. */
-export async function startLive(): Promise<LiveEnv> {
+/** Starts the simulator and a served live Cofre, and connects a new account (seeded with `seed`) to the simulator. */
+export async function startLive(seed: Parameters<Harness["seedAccount"]>[0] = {}): Promise<LiveEnv> {
   const fx = await startFixture();
   const sim = new SimClient(fx);
   expect((await sim.login()).status).toBe(200);
@@ -37,7 +37,7 @@ export async function startLive(): Promise<LiveEnv> {
   h.subscribeAllEvents = true;
   const srv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => h.app.handle(req) });
   h.deps.config.publicUrl = `http://127.0.0.1:${srv.port}`;
-  const a = await h.seedAccount({ name: "Loja Viva" });
+  const a = await h.seedAccount({ name: "Loja Viva", ...seed });
   const r = await h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body: { ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl } });
   expect([r.status, r.body.webhook_registered]).toEqual([200, true]);
   return {
