@@ -8,7 +8,7 @@
  * `method_details.PIX.return`), followed to DEVOLVIDO or NAO_REALIZADO, with no ledger movement.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { findById } from "../../src/domain/charges/repo";
+import { findById, updateTransaction } from "../../src/domain/charges/repo";
 import { methodDetails } from "../../src/domain/payments/views";
 import { sweepReceivedPix } from "../../src/domain/pix-provider/sweep";
 import { validCpf } from "../psp-sim/support";
@@ -114,6 +114,22 @@ describe("a Pix after expiry", () => {
     await env.h.deps.jobs.drain();
     expect(returnOf(String(c.id).slice(3))).toBeUndefined();
     expect(env.h.deps.jobs.pending("pix.return")).toBe(queued);
+  });
+});
+
+describe("a Pix on a cancelled charge", () => {
+  test("a Pix the PSP took before the cob was removed is returned once, the charge stays cancelled", async () => {
+    const c = await createLive(env, { amount: 7600 });
+    const rawId = String(c.id).slice(3);
+    // The race: Cofre cancelled the charge while the payer's Pix was settling at the PSP.
+    updateTransaction(env.h.deps.db, rawId, { status: "CANCELLED" });
+    const before = balance(env);
+    const pix = await payAtSim(env, c.pix.txid);
+    await env.h.deps.jobs.drain();
+    expect((await charge(env, c.id)).status).toBe("cancelled");
+    expect(returnOf(rawId)).toMatchObject({ endToEndId: pix.endToEndId, amount: 7600, reason: "late_payment", status: "IN_PROGRESS" });
+    expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
+    expect(balance(env)).toBe(before);
   });
 });
 

@@ -11,7 +11,7 @@ import type { NotificationItem, PaymentProvider } from "../../providers/types";
 import type { PaymentMethod } from "./model";
 import { hintRefunds } from "../payments/refund-jobs";
 import { hintPixReturn } from "./pix-returns";
-import { needsCheck, recordPaymentOutcomeIn, scheduleStatusCheck } from "./outcomes";
+import { CHECKABLE, needsCheck, recordPaymentOutcomeIn, scheduleStatusCheck } from "./outcomes";
 import { findById, findByTxid } from "./repo";
 
 export interface NotificationResult {
@@ -61,7 +61,8 @@ export function acceptNotificationItems(deps: Deps, scope: { accountId: string; 
       }
       result.accepted++;
       if (item.outcome) recordPaymentOutcomeIn(deps, t, row, method, item.outcome);
-      else if (needsCheck(row, item.ref.endToEndId)) scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined);
+      else if (needsCheck(row, item.ref.endToEndId))
+        scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined, !CHECKABLE.has(row.status));
       if (item.refundIds?.length) {
         hintRefunds(deps, t, row, item.refundIds, now);
         hintPixReturn(deps, t, row, item.refundIds, now);

@@ -22,7 +22,7 @@ const QUERY_RETRY_MS = 30_000;
 /** Statuses a status check can still change (runStatusCheck; notifications queue checks only for these). */
 export const CHECKABLE: ReadonlySet<string> = new Set(["PENDING", "WAITING_PAYMENT", "PROCESSING"]);
 /** Statuses of a charge already over whose live Pix, when one is named, is still checked (to return it). */
-const OVER: ReadonlySet<string> = new Set(["EXPIRED", "CANCELED"]);
+const OVER: ReadonlySet<string> = new Set(["EXPIRED", "CANCELLED"]);
 
 /**
  * True when a hint naming Pix `endToEndId` about `row` is worth a status check: the charge still
@@ -86,14 +86,16 @@ export function recordPaymentOutcome(deps: Deps, row: TransactionRow, method: Pa
 
 /**
  * Makes sure a provider status query of transaction `transactionId` runs no later than `atMs`
- * (one job per transaction: an earlier ask pulls a queued check earlier and keeps its memo).
+ * (one job per transaction: an earlier ask pulls a queued check earlier and keeps its memo;
+ * `perPix`: one job per transaction and named Pix, for a late Pix on a charge already over).
  */
-export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, method: PaymentMethod, atMs: number, memo?: ProviderMemo): void {
+export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, method: PaymentMethod, atMs: number, memo?: ProviderMemo, perPix = false): void {
   deps.jobs.enqueueNoLaterThan(t, {
     kind: CHARGE_STATUS_CHECK_JOB,
     payload: { transactionId, method, ...(memo ? { memo } : {}) },
     dueAt: atMs,
-    dedupeKey: `${CHARGE_STATUS_CHECK_JOB}:${transactionId}`,
+    // A late Pix's check is its own job: the one of the charge keeps its memo, and this one needs its Pix.
+    dedupeKey: perPix && typeof memo?.endToEndId === "string" ? `${CHARGE_STATUS_CHECK_JOB}:${transactionId}:${memo.endToEndId}` : `${CHARGE_STATUS_CHECK_JOB}:${transactionId}`,
   });
 }
 

@@ -65,7 +65,7 @@ export interface SettlementResult {
 
 const WAITING = new Set(["PENDING", "WAITING_PAYMENT"]);
 /** Statuses of a charge that is over before its Pix: a live Pix then goes back. */
-const LATE = new Set(["EXPIRED", "CANCELED"]);
+const LATE = new Set(["EXPIRED", "CANCELLED"]);
 
 /**
  * A Pix paid too late (at/after `expires_at`, or on an EXPIRED/CANCELED charge): a live one is
