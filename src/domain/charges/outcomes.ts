@@ -26,7 +26,7 @@ const OVER: ReadonlySet<string> = new Set(["EXPIRED", "CANCELLED"]);
 
 /**
  * True when a hint naming Pix `endToEndId` about `row` is worth a status check: the charge still
- * waits, or it is a live charge already over (EXPIRED, CANCELED) and that Pix is neither its own
+ * waits, or it is a live charge already over (EXPIRED, CANCELLED) and that Pix is neither its own
  * nor already being returned (a truly late Pix, returned once: pix-returns.ts).
  */
 export function needsCheck(row: TransactionRow, endToEndId?: string): boolean {
@@ -115,9 +115,12 @@ export async function runStatusCheck(deps: Deps, transactionId: string, method: 
   if (o.status === "retryable" || o.status === "auth_failed") return { retryAt: o.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
   const notice = noticeOf(row, method, o);
   const result = notice ? tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice)) : null;
-  // A payment made after expires_at is refused (the charge expired): the operator must return it.
+  // A payment made after expires_at (or on a cancelled charge) is refused: it goes back (pix-returns.ts).
   if (o.status === "settled" && (result?.outcome === "expired" || (result?.outcome === "returned" && !CHECKABLE.has(row.status))))
-    deps.logger.warn({ transactionId: row.id, endToEndId: o.endToEndId ?? null, amount: o.amount }, "payment arrived after the charge expired: not credited");
+    deps.logger.warn(
+      { transactionId: row.id, endToEndId: o.endToEndId ?? null, amount: o.amount },
+      row.status === "CANCELLED" ? "payment arrived after the charge was cancelled: not credited" : "payment arrived after the charge expired: not credited",
+    );
   if (o.status === "pending" && o.checkAt !== undefined) return { retryAt: o.checkAt };
 }
 

@@ -3,7 +3,7 @@
  * automatically to the payer as a Pix return addressed by the original end-to-end id"; issue 14):
  * a Pix received through a provider connection for a charge that does not take it - a different
  * amount, another payer under the payer lock, paid at or after `expires_at`, or paid on a charge
- * already EXPIRED or CANCELED - sits at the PSP and is returned whole with a devolução (natureza
+ * already EXPIRED or CANCELLED - sits at the PSP and is returned whole with a devolução (natureza
  * ORIGINAL, id = the devolution id `D...` recorded here). Nothing moves in the ledger: that money
  * was never credited. The sandbox (no connection) only records its devolution id, as before.
  *

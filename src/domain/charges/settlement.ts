@@ -6,7 +6,7 @@
  * - paid, exact amount -> PAID (cards: APPROVED), end-to-end id, fee, ledger credit, `charge.paid`;
  * - paid, different amount -> returned to the payer, charge stays pending, nothing credited;
  *   a live Pix (charge created through a connection) is returned through it (pix-returns.ts), as
- *   is one paid at/after `expires_at` or on a charge already EXPIRED or CANCELED (else ignored);
+ *   is one paid at/after `expires_at` or on a charge already EXPIRED or CANCELLED (else ignored);
  * - payer lock applied: other payer's document -> REFUNDED (automatic Pix return addressed by the
  *   end-to-end id, not credited); document not disclosed -> PROCESSING (held, not credited);
  * - declined -> REFUSED with `metadata.failure`; processing -> PROCESSING;
@@ -68,7 +68,7 @@ const WAITING = new Set(["PENDING", "WAITING_PAYMENT"]);
 const LATE = new Set(["EXPIRED", "CANCELLED"]);
 
 /**
- * A Pix paid too late (at/after `expires_at`, or on an EXPIRED/CANCELED charge): a live one is
+ * A Pix paid too late (at/after `expires_at`, or on an EXPIRED/CANCELLED charge): a live one is
  * returned through its connection (pix-returns.ts, once per end-to-end id). Returns `result`
  * with the row as it now stands and the devolution id, outcome `outcome` when a return was queued.
  */
@@ -135,7 +135,7 @@ function applyPaid(
   const open = WAITING.has(row.status) || (row.status === "PROCESSING" && !isPix);
   if (!offers(row, notice.method)) return ignored;
   if (notice.endToEndId && row.endToEndId === notice.endToEndId) return ignored;
-  // A live Pix on a charge already over (EXPIRED, CANCELED) is at the PSP: it goes back, once.
+  // A live Pix on a charge already over (EXPIRED, CANCELLED) is at the PSP: it goes back, once.
   if (!open) return isPix && LATE.has(row.status) ? returnLate(deps, t, ignored, notice, "returned") : ignored;
   const at = new Date(now);
   const endToEndId = isPix ? (notice.endToEndId ?? newEndToEndId(at)) : null;
