@@ -127,6 +127,11 @@ export interface NotificationItem {
    * the body is only a hint, and the domain confirms with `queryStatus` before any change.
    */
   outcome?: PaymentOutcome;
+  /**
+   * Provider ids of refunds or returns of this payment that the notification says moved (a Pix's
+   * `devolucoes[].id`): hints only, each confirmed with `refundStatus` / `returnStatus`.
+   */
+  refundIds?: string[];
 }
 
 export type NotificationOutcome = { status: "parsed"; items: NotificationItem[] } | ProviderFailure;
@@ -140,6 +145,8 @@ export interface NotificationRequest {
 
 export interface RefundPlanRequest {
   transaction: TransactionRow;
+  /** The id the refund will be stored under (`re_...`), known before the plan (a devolução id derives from it). */
+  refundId: string;
   method: PaymentMethod;
   /** As asked (undefined = the provider's default). */
   strategy?: "devolution" | "cashout";
@@ -171,6 +178,23 @@ export type RefundOutcome =
   | { status: "settled" }
   | { status: "pending"; inProgress: boolean; checkAt?: number }
   | ProviderFailure;
+
+/**
+ * A received payment to give back whole to its payer (a Pix that must go back: paid a different
+ * amount, by another payer under the payer lock, or after the charge expired or was cancelled):
+ * `returnId` is the provider's id of the return, picked by the domain and stored before the call
+ * (a Pix devolution id `D...`, `[a-zA-Z0-9]{1,35}`), so every call about it is idempotent.
+ */
+export interface PaymentReturnRequest {
+  transaction: TransactionRow;
+  /** End-to-end id of the Pix to return. */
+  endToEndId: string;
+  returnId: string;
+  /** Minor units: the whole amount the payer paid. */
+  amount: number;
+  /** When the domain recorded the return (epoch ms): later checks back off from it. */
+  requestedAt: number;
+}
 
 /** Cancel: `settled` = the provider will no longer accept a payment (the domain cancels). */
 export type CancelOutcome = { status: "settled" } | ProviderFailure;
@@ -208,6 +232,14 @@ export interface PaymentProvider {
   refundStatus(ctx: ProviderContext, req: RefundRequest): MaybeAsync<RefundOutcome>;
   /** Withdraws a waiting charge (PATCH /cob/{txid} REMOVIDA_PELO_USUARIO_RECEBEDOR). */
   cancel(ctx: ProviderContext, req: StatusRequest): MaybeAsync<CancelOutcome>;
+  /**
+   * Returns a received payment whole (PUT /pix/{e2eid}/devolucao/{id}, natureza ORIGINAL), idempotent
+   * per `returnId`; the outcome reads like a refund's (settled = returned, rejected = not returned).
+   * Optional: a provider without it (the sandbox) only records the return.
+   */
+  returnPayment?(ctx: ProviderContext, req: PaymentReturnRequest): MaybeAsync<RefundOutcome>;
+  /** Where a submitted return stands (GET /pix/{e2eid}/devolucao/{id}); present with returnPayment. */
+  returnStatus?(ctx: ProviderContext, req: PaymentReturnRequest): MaybeAsync<RefundOutcome>;
   /** Lists the payments received in a window (GET /pix?inicio=&fim=), for the sweep; optional. */
   listPayments?(ctx: ProviderContext, req: PaymentListRequest): MaybeAsync<PaymentListOutcome>;
 }

@@ -237,7 +237,7 @@ describe("expiry", () => {
     expect((await charge(c.body.id)).status).toBe("expired");
     expect(balance()).toBe(before);
     expect(paidEvents(c.body.id)).toBe(0);
-    // The operator is told, since the money reached the PSP (returning it is the refunds task).
+    // The operator is told, and the Pix goes back to its payer (late-payment.test.ts).
     const late = warnings.filter((w) => w.msg === "payment arrived after the charge expired: not credited");
     expect(late.map((w) => [w.transactionId, w.endToEndId, w.amount])).toEqual([[c.body.id.slice(3), p.body.pix.endToEndId, 7200]]);
   });
@@ -256,15 +256,18 @@ describe("expiry", () => {
     expect(balance() - before).toBe(7300);
   });
 
-  test("a callback for a charge already expired changes nothing", async () => {
+  test("a Pix paid on a charge already expired credits nothing and goes back to its payer (late-payment.test.ts follows the return)", async () => {
     const c = await create({ amount: 7400, expires_in: 60 });
     await advance(61);
     expect((await charge(c.body.id)).status).toBe("expired");
     const before = balance();
-    await pay(c.body.pix.txid);
+    const p = await pay(c.body.pix.txid);
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("expired");
     expect(balance()).toBe(before);
+    expect(paidEvents(c.body.id)).toBe(0);
+    const devs = (await sim.api("GET", `/pix/${p.body.pix.endToEndId}`)).body.devolucoes;
+    expect(devs.map((d: { valor: string; natureza: string }) => [d.valor, d.natureza])).toEqual([["74.00", "ORIGINAL"]]);
   });
 });
 

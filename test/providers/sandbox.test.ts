@@ -212,7 +212,7 @@ describe("refunds", () => {
 
   test("Pix and card refunds are planned 2 s ahead; Pix defaults to cashout and a devolution gets a D id", () => {
     const { provider, ctx } = setup();
-    const plan = (method: "PIX" | "CREDIT_CARD", strategy?: "devolution" | "cashout") => provider.planRefund(ctx, { transaction: row(), method, strategy });
+    const plan = (method: "PIX" | "CREDIT_CARD", strategy?: "devolution" | "cashout") => provider.planRefund(ctx, { transaction: row(), refundId: "re_1", method, strategy });
     expect(plan("PIX")).toEqual({ status: "pending", checkAt: T0 + 2000, strategy: "cashout", providerRefundId: null });
     expect(plan("PIX", "cashout")).toEqual({ status: "pending", checkAt: T0 + 2000, strategy: "cashout", providerRefundId: null });
     const dev = plan("PIX", "devolution") as { strategy: string; providerRefundId: string };
@@ -224,7 +224,7 @@ describe("refunds", () => {
   test("other methods are not supported", () => {
     const { provider, ctx } = setup();
     for (const method of ["MBWAY", "MULTIBANCO", "BOLETO", "CRYPTO"] as const)
-      expect(provider.planRefund(ctx, { transaction: row(), method })).toEqual({
+      expect(provider.planRefund(ctx, { transaction: row(), refundId: "re_1", method })).toEqual({
         status: "not_supported",
         code: "refund_not_supported",
         message: `Refunds are not supported for ${method} payments.`,

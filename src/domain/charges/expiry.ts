@@ -28,6 +28,7 @@ import type { Deps } from "../../deps";
 import type { JobOutcome } from "../../jobs/scheduler";
 import { registerStatusCheckJobs } from "./outcomes";
 import { applySettlementNotice } from "./settlement";
+import { registerPixReturnJobs } from "./pix-returns";
 
 /** The sweep job kind; its one row has the dedupe key SWEEP_DEDUPE_KEY. */
 export const CHARGE_EXPIRE_DUE_JOB = "charge.expire_due";
@@ -125,6 +126,7 @@ export function registerChargeJobs(deps: Deps): void {
     backoff: (n) => Math.min(2 ** n, 60),
   });
   registerStatusCheckJobs(deps);
+  registerPixReturnJobs(deps);
   deps.jobs.register(LEGACY_CHARGE_EXPIRE_JOB, (job) => {
     const { transactionId } = job.payload as { transactionId: string };
     applySettlementNotice(deps, { transactionId, kind: "expired" });

@@ -9,7 +9,9 @@ import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import type { NotificationItem, PaymentProvider } from "../../providers/types";
 import type { PaymentMethod } from "./model";
-import { CHECKABLE, recordPaymentOutcomeIn, scheduleStatusCheck } from "./outcomes";
+import { hintRefunds } from "../payments/refund-jobs";
+import { hintPixReturn } from "./pix-returns";
+import { CHECKABLE, needsCheck, recordPaymentOutcomeIn, scheduleStatusCheck } from "./outcomes";
 import { findById, findByTxid } from "./repo";
 
 export interface NotificationResult {
@@ -40,8 +42,10 @@ export function acceptNotification(
 /**
  * Takes notification items (a parsed callback, or the payments a provider listed) for the
  * transactions of (account, mode), in one transaction: a trusted outcome is recorded, a hint
- * queues a status check now (memo `{endToEndId}` when named) for a transaction still waiting;
- * a transaction no longer waiting (already paid, expired...) needs nothing. Items naming no
+ * queues a status check now (memo `{endToEndId}` when named) for a transaction still waiting,
+ * or for a live one already over when it names a Pix not yet returned (outcomes.ts needsCheck);
+ * other transactions (already paid...) need nothing. Refunds or returns the item names
+ * (`refundIds`, a Pix's `devolucoes`) get their status checked now (hintRefunds). Items naming no
  * transaction of the scope are counted as unknown.
  */
 export function acceptNotificationItems(deps: Deps, scope: { accountId: string; livemode: boolean }, method: PaymentMethod, items: NotificationItem[]): NotificationResult {
@@ -57,7 +61,12 @@ export function acceptNotificationItems(deps: Deps, scope: { accountId: string; 
       }
       result.accepted++;
       if (item.outcome) recordPaymentOutcomeIn(deps, t, row, method, item.outcome);
-      else if (CHECKABLE.has(row.status)) scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined);
+      else if (needsCheck(row, item.ref.endToEndId))
+        scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined, !CHECKABLE.has(row.status));
+      if (item.refundIds?.length) {
+        hintRefunds(deps, t, row, item.refundIds, now);
+        hintPixReturn(deps, t, row, item.refundIds, now);
+      }
     }
   });
   return result;

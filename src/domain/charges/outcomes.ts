@@ -9,6 +9,7 @@ import type { Deps } from "../../deps";
 import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../../providers/types";
 import type { JobOutcome } from "../../jobs/scheduler";
 import type { PaymentMethod } from "./model";
+import { isPixReturnQueued } from "./pix-returns";
 import { findById } from "./repo";
 import { applySettlementNoticeIn, type SettlementNotice, type SettlementResult } from "./settlement";
 
@@ -20,6 +21,18 @@ export const LEGACY_CARD_3DS_JOB = "payments.card_3ds";
 const QUERY_RETRY_MS = 30_000;
 /** Statuses a status check can still change (runStatusCheck; notifications queue checks only for these). */
 export const CHECKABLE: ReadonlySet<string> = new Set(["PENDING", "WAITING_PAYMENT", "PROCESSING"]);
+/** Statuses of a charge already over whose live Pix, when one is named, is still checked (to return it). */
+const OVER: ReadonlySet<string> = new Set(["EXPIRED", "CANCELLED"]);
+
+/**
+ * True when a hint naming Pix `endToEndId` about `row` is worth a status check: the charge still
+ * waits, or it is a live charge already over (EXPIRED, CANCELLED) and that Pix is neither its own
+ * nor already being returned (a truly late Pix, returned once: pix-returns.ts).
+ */
+export function needsCheck(row: TransactionRow, endToEndId?: string): boolean {
+  if (CHECKABLE.has(row.status)) return true;
+  return !!endToEndId && !!row.providerConnectionId && OVER.has(row.status) && row.endToEndId !== endToEndId && !isPixReturnQueued(row, endToEndId);
+}
 
 /**
  * The settlement notice an outcome about `method` of `row` amounts to, or null when it changes
@@ -73,14 +86,16 @@ export function recordPaymentOutcome(deps: Deps, row: TransactionRow, method: Pa
 
 /**
  * Makes sure a provider status query of transaction `transactionId` runs no later than `atMs`
- * (one job per transaction: an earlier ask pulls a queued check earlier and keeps its memo).
+ * (one job per transaction: an earlier ask pulls a queued check earlier and keeps its memo;
+ * `perPix`: one job per transaction and named Pix, for a late Pix on a charge already over).
  */
-export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, method: PaymentMethod, atMs: number, memo?: ProviderMemo): void {
+export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, method: PaymentMethod, atMs: number, memo?: ProviderMemo, perPix = false): void {
   deps.jobs.enqueueNoLaterThan(t, {
     kind: CHARGE_STATUS_CHECK_JOB,
     payload: { transactionId, method, ...(memo ? { memo } : {}) },
     dueAt: atMs,
-    dedupeKey: `${CHARGE_STATUS_CHECK_JOB}:${transactionId}`,
+    // A late Pix's check is its own job: the one of the charge keeps its memo, and this one needs its Pix.
+    dedupeKey: perPix && typeof memo?.endToEndId === "string" ? `${CHARGE_STATUS_CHECK_JOB}:${transactionId}:${memo.endToEndId}` : `${CHARGE_STATUS_CHECK_JOB}:${transactionId}`,
   });
 }
 
@@ -91,7 +106,8 @@ export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, me
  */
 export async function runStatusCheck(deps: Deps, transactionId: string, method: PaymentMethod, memo?: ProviderMemo): Promise<JobOutcome> {
   const row = findById(deps.db, transactionId);
-  if (!row || !CHECKABLE.has(row.status)) return;
+  const named = typeof memo?.endToEndId === "string" ? memo.endToEndId : undefined;
+  if (!row || !needsCheck(row, named)) return;
   // The connection that created a live charge answers for it, even deleted or replaced since.
   const provider = deps.providers.forTransaction(row, method);
   if (!provider) return;
@@ -99,9 +115,12 @@ export async function runStatusCheck(deps: Deps, transactionId: string, method: 
   if (o.status === "retryable" || o.status === "auth_failed") return { retryAt: o.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
   const notice = noticeOf(row, method, o);
   const result = notice ? tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice)) : null;
-  // A payment made after expires_at is refused (the charge expired): the operator must return it.
-  if (o.status === "settled" && result?.outcome === "expired")
-    deps.logger.warn({ transactionId: row.id, endToEndId: o.endToEndId ?? null, amount: o.amount }, "payment arrived after the charge expired: not credited");
+  // A payment made after expires_at (or on a cancelled charge) is refused: it goes back (pix-returns.ts).
+  if (o.status === "settled" && (result?.outcome === "expired" || (result?.outcome === "returned" && !CHECKABLE.has(row.status))))
+    deps.logger.warn(
+      { transactionId: row.id, endToEndId: o.endToEndId ?? null, amount: o.amount },
+      row.status === "CANCELLED" ? "payment arrived after the charge was cancelled: not credited" : "payment arrived after the charge expired: not credited",
+    );
   if (o.status === "pending" && o.checkAt !== undefined) return { retryAt: o.checkAt };
 }
 

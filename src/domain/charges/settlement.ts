@@ -5,6 +5,8 @@
  * public charge status table of interface.md:
  * - paid, exact amount -> PAID (cards: APPROVED), end-to-end id, fee, ledger credit, `charge.paid`;
  * - paid, different amount -> returned to the payer, charge stays pending, nothing credited;
+ *   a live Pix (charge created through a connection) is returned through it (pix-returns.ts), as
+ *   is one paid at/after `expires_at` or on a charge already EXPIRED or CANCELLED (else ignored);
  * - payer lock applied: other payer's document -> REFUNDED (automatic Pix return addressed by the
  *   end-to-end id, not credited); document not disclosed -> PROCESSING (held, not credited);
  * - declined -> REFUSED with `metadata.failure`; processing -> PROCESSING;
@@ -28,6 +30,7 @@ import { failureBlock } from "./metadata";
 import { findById, updateTransaction } from "./repo";
 import { methodDetails, offeredMethods } from "../payments/views";
 import { rowMetadata } from "./views";
+import { pixReturnOf, queuePixReturnIn } from "./pix-returns";
 
 export type SettlementNotice =
   | {
@@ -61,6 +64,21 @@ export interface SettlementResult {
 }
 
 const WAITING = new Set(["PENDING", "WAITING_PAYMENT"]);
+/** Statuses of a charge that is over before its Pix: a live Pix then goes back. */
+const LATE = new Set(["EXPIRED", "CANCELLED"]);
+
+/**
+ * A Pix paid too late (at/after `expires_at`, or on an EXPIRED/CANCELLED charge): a live one is
+ * returned through its connection (pix-returns.ts, once per end-to-end id). Returns `result`
+ * with the row as it now stands and the devolution id, outcome `outcome` when a return was queued.
+ */
+function returnLate(deps: Deps, t: Tx, result: SettlementResult, notice: Extract<SettlementNotice, { kind: "paid" }>, outcome?: SettlementOutcome): SettlementResult {
+  if (!notice.endToEndId || notice.method !== "PIX" || !result.row.providerConnectionId) return result;
+  const devolutionId = pixReturnOf(result.row, notice.endToEndId)?.id ?? newDevolutionId(new Date(deps.clock.nowMs()));
+  const r = queuePixReturnIn(deps, t, result.row, { id: devolutionId, endToEndId: notice.endToEndId, amount: notice.amount, reason: "late_payment" });
+  if (!r.queued) return result;
+  return { ...result, row: r.row, devolutionId, ...(outcome ? { outcome } : {}) };
+}
 
 /** Applies `notice` in its own transaction. Throws Error when the transaction does not exist. */
 export function applySettlementNotice(deps: Deps, notice: SettlementNotice): SettlementResult {
@@ -99,7 +117,7 @@ export function applySettlementNoticeIn(deps: Deps, t: Tx, notice: SettlementNot
       // Paid past pix.expires_at the charge is over even if the expiry sweep has not run yet: the
       // payment is refused and the charge expires now (the sweep then finds nothing to do).
       // A PSP's `horario` before expiry makes a payment confirmed after it still on time.
-      if (WAITING.has(row.status) && row.expiresAt !== null && (notice.paidAt ?? now) >= row.expiresAt) return expire();
+      if (WAITING.has(row.status) && row.expiresAt !== null && (notice.paidAt ?? now) >= row.expiresAt) return returnLate(deps, t, expire(), notice);
       return applyPaid(deps, t, row, notice, now, change, ignored);
   }
 }
@@ -115,13 +133,22 @@ function applyPaid(
 ): SettlementResult {
   const isPix = notice.method === "PIX";
   const open = WAITING.has(row.status) || (row.status === "PROCESSING" && !isPix);
-  if (!open || !offers(row, notice.method)) return ignored;
+  if (!offers(row, notice.method)) return ignored;
   if (notice.endToEndId && row.endToEndId === notice.endToEndId) return ignored;
+  // A live Pix on a charge already over (EXPIRED, CANCELLED) is at the PSP: it goes back, once.
+  if (!open) return isPix && LATE.has(row.status) ? returnLate(deps, t, ignored, notice, "returned") : ignored;
   const at = new Date(now);
   const endToEndId = isPix ? (notice.endToEndId ?? newEndToEndId(at)) : null;
 
-  // Under- or overpayment: the bank returns the money, the charge keeps waiting.
-  if (notice.amount !== row.amount) return { outcome: "returned", row, ...(isPix ? { devolutionId: newDevolutionId(at) } : {}) };
+  // Under- or overpayment: the bank returns the money, the charge keeps waiting (a live Pix is
+  // returned through its connection, pix-returns.ts).
+  if (notice.amount !== row.amount) {
+    if (!isPix) return { outcome: "returned", row };
+    const live = notice.endToEndId ? pixReturnOf(row, notice.endToEndId) : undefined;
+    const devolutionId = live?.id ?? newDevolutionId(at);
+    const r = queuePixReturnIn(deps, t, row, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "amount_mismatch" });
+    return { outcome: "returned", row: r.row, devolutionId };
+  }
 
   if (isPix && row.payerLockApplied && row.expectedPayerTaxId) {
     const disclosed = notice.disclosed !== false && !!notice.payerTaxId;
@@ -134,11 +161,8 @@ function applyPaid(
       const details = withDetail(row, "PIX", {
         return: { id: devolutionId, endToEndId, amount: notice.amount, reason: "payer_mismatch", at: iso(now) },
       });
-      return change(
-        { status: "REFUNDED", endToEndId, paidWith: "PIX", refundedAmount: row.amount, methodDetails: details },
-        "refunded",
-        { devolutionId },
-      );
+      const r = change({ status: "REFUNDED", endToEndId, paidWith: "PIX", refundedAmount: row.amount, methodDetails: details }, "refunded", { devolutionId });
+      return { ...r, row: queuePixReturnIn(deps, t, r.row, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "payer_mismatch" }).row };
     }
   }
 

@@ -2,19 +2,21 @@
  * Durable progress of refunds: job `refund.advance` (payload `{refundId}`, queued with the refund
  * at the time its provider's plan asked) drives the refund with its provider, outside any
  * transaction: a PENDING refund is submitted (`refund`, idempotent per refund id), an
- * IN_PROGRESS one queried (`refundStatus`). The outcome is recorded through `applyRefundStatus`
+ * IN_PROGRESS one queried (`refundStatus`), through the provider of the charge's own connection
+ * (`forTransaction`). The outcome is recorded through `applyRefundStatus`
  * in a short transaction: settled -> REFUNDED, pending -> PENDING / IN_PROGRESS and run again at
- * its `checkAt`, rejected -> FAILED; retryable and auth failures run again later.
+ * its `checkAt`, rejected -> FAILED (`failure_reason` = code and text); retryable and auth failures
+ * (logged at warn) run again later.
  * Sandbox: PENDING -> IN_PROGRESS -> REFUNDED, 2 s apart (src/providers/sandbox/refunds.ts).
  */
-import { tx } from "../../db/client";
+import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import type { JobOutcome } from "../../jobs/scheduler";
 import type { RefundOutcome } from "../../providers/types";
 import type { PaymentMethod } from "../charges/model";
 import { findById } from "../charges/repo";
 import { canMove, isFinal, REFUND_ADVANCE_JOB, type RefundStatus } from "./refund-model";
-import { findRefund } from "./refund-repo";
+import { findRefund, listRefunds } from "./refund-repo";
 import { applyRefundStatus } from "./refunds";
 
 /** A provider call that failed without an answer is tried again this much later, ms. */
@@ -28,25 +30,52 @@ export function refundStatusOf(o: RefundOutcome): RefundStatus | null {
   return null;
 }
 
+/** A rejection as the stored `failure_reason`: the provider's code and its text (e.g. a PSP's `motivo`), at most 300 characters. */
+function failureReasonOf(o: { code: string; message: string }): string {
+  const text = o.message ? `${o.code}: ${o.message}` : o.code;
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}
+
 /** One step of refund `refundId` with its provider (see the module header). */
 export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOutcome> {
   const refund = findRefund(deps.db, refundId);
   if (!refund || isFinal(refund.status as RefundStatus)) return;
   const transaction = findById(deps.db, refund.transactionId);
-  const provider = transaction && deps.providers.forMethod(transaction, refund.method as PaymentMethod);
+  // The connection that created the charge, even deleted or replaced since.
+  const provider = transaction && deps.providers.forTransaction(transaction, refund.method as PaymentMethod);
   if (!transaction || !provider) return;
   const req = { refund, transaction };
   const o = refund.status === "PENDING" ? await provider.refund(deps.providers.ctx, req) : await provider.refundStatus(deps.providers.ctx, req);
   const to = refundStatusOf(o);
-  if (to === null) return { retryAt: (o.status !== "settled" && o.status !== "pending" && o.retryAt) || deps.clock.nowMs() + RETRY_MS };
+  if (to === null) {
+    if (o.status === "auth_failed") deps.logger.warn({ refundId, code: o.code, reason: o.message }, "refund: the provider refused our credentials; retrying later");
+    return { retryAt: (o.status !== "settled" && o.status !== "pending" && o.retryAt) || deps.clock.nowMs() + RETRY_MS };
+  }
   return tx(deps.db, (t) => {
     const now = findRefund(t, refundId);
     // Moved meanwhile (test helper, a notification): the status it reached wins.
     if (!now || now.status !== refund.status) return;
     if (to !== now.status && canMove(now.status as RefundStatus, to))
-      applyRefundStatus(deps, t, refundId, to, to === "FAILED" && o.status === "rejected" ? o.code : undefined);
+      applyRefundStatus(deps, t, refundId, to, o.status === "rejected" ? failureReasonOf(o) : undefined);
     if (o.status === "pending") return { retryAt: o.checkAt ?? deps.clock.nowMs() + RETRY_MS };
   });
+}
+
+/**
+ * Inside `t`: a notification says refunds of transaction `row` whose provider ids are `providerIds`
+ * moved (a Pix callback's `devolucoes[].id`): each such refund not final gets its status checked
+ * now by its job (never from the notification's body). Returns how many were asked. Ids of no
+ * refund of the transaction (a forged hint, a return of pix-returns.ts) are ignored here.
+ */
+export function hintRefunds(deps: Deps, t: Tx, row: { id: string }, providerIds: readonly string[], now: number): number {
+  const ids = new Set(providerIds);
+  let asked = 0;
+  for (const r of listRefunds(t, row.id)) {
+    if (!r.providerRefundId || !ids.has(r.providerRefundId) || isFinal(r.status as RefundStatus)) continue;
+    deps.jobs.enqueueNoLaterThan(t, { kind: REFUND_ADVANCE_JOB, payload: { refundId: r.id }, dueAt: now, dedupeKey: `${REFUND_ADVANCE_JOB}:${r.id}` });
+    asked++;
+  }
+  return asked;
 }
 
 /** Registers the payments group's jobs: refund progress (called from src/jobs/registry.ts). */

@@ -1,6 +1,7 @@
 /**
  * Refunds of settled transactions (interface.md `POST /v1/payments/{id}/refund`, "Refund status").
- * Request: validated against the transaction and the provider's refund plan (`planRefund`: not
+ * Request: validated against the transaction and the refund plan of the provider that serves it
+ * (`forTransaction`: a live charge's own connection, deleted or replaced ones included; `planRefund`: not
  * supported -> 400 `REFUND_NOT_SUPPORTED`, effective strategy, submit time), the remainder
  * reserved on the row, the ledger debited (`debitRefund`), the refund stored PENDING and its
  * progress job queued at the plan's time, all in one transaction with the idempotency record.
@@ -74,9 +75,12 @@ function requestRefund(deps: Deps, t: Tx, auth: ApiKeyAuth, rawId: string, req: 
   if (!SETTLED.includes(trx.status as never))
     throw new ApiError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${trx.status}.`);
   const method = (trx.paidWith ?? "PIX") as PaymentMethod;
-  const provider = deps.providers.forMethod(trx, method);
+  // The connection that created a live charge refunds it, even deleted or replaced since.
+  const provider = deps.providers.forTransaction(trx, method);
   if (!provider) throw new ApiError("REFUND_NOT_SUPPORTED", `Refunds are not supported for ${method} payments.`);
-  const plan = provider.planRefund(deps.providers.ctx, { transaction: trx, method, strategy: req.strategy, destinationKey: req.destinationKey });
+  // The id is known before the plan: a PSP's devolução id derives from it.
+  const id = newId("refund");
+  const plan = provider.planRefund(deps.providers.ctx, { transaction: trx, refundId: id, method, strategy: req.strategy, destinationKey: req.destinationKey });
   if (plan.status === "invalid") throw invalidParam(plan.param ?? "strategy", plan.message);
   if (plan.status !== "pending") throw new ApiError("REFUND_NOT_SUPPORTED", plan.message);
   const strategy = checkStrategy(method, req, plan.strategy);
@@ -91,7 +95,6 @@ function requestRefund(deps: Deps, t: Tx, auth: ApiKeyAuth, rawId: string, req: 
     throw new ApiError("refund_amount_exceeds_remaining", "The refund amount exceeds the remaining refundable amount.", { param: "amount" });
   const settings = getAccountSettings(t, trx.accountId);
   const pixOutFee = strategy === "cashout" && req.passFeeToTenant && settings ? pixFee(settings, amount) : 0;
-  const id = newId("refund");
   debitRefund(deps, t, {
     accountId: trx.accountId,
     livemode: trx.livemode,

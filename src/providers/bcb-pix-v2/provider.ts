@@ -4,8 +4,10 @@
  * Flows served now: create (`PUT /cob/{txid}`; pending with the first poll, polling.ts), status
  * query (`GET /pix/{e2eid}` when a callback or sweep named the Pix, else or when that does not
  * confirm: `GET /cob/{txid}`), cancel (`PATCH /cob/{txid}`), reading a callback `{pix: [...]}` as
- * hints, and listing received Pix (`GET /pix?inicio=&fim=`, paginated) for the sweep. Refunds
- * (devolução) answer `not_supported` until their task lands.
+ * hints (devoluções named in a callback are hints too), listing received Pix
+ * (`GET /pix?inicio=&fim=`, paginated) for the sweep, and devoluções: refunds and the return of a
+ * Pix that must go back (`PUT|GET /pix/{e2eid}/devolucao/{id}`; their status table is in
+ * devolucao.ts).
  *
  * Status of a named Pix (`GET /pix/{e2eid}`): found with our txid and a valid valor -> settled
  * (paidAt = `horario`); 404, another txid (a forged or foreign hint) -> ignored, `GET /cob` decides.
@@ -24,11 +26,12 @@
  */
 import { buildDynamicBrCode } from "../../pix/brcode";
 import { cobTxidFor } from "../cob-txid";
-import type { CreateOutcome, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, TransactionRow } from "../types";
+import type { CreateOutcome, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, TransactionRow } from "../types";
 import type { BcbPixClient } from "./client";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, type PixListAnswer } from "./pix";
 import { nextPollAt } from "./polling";
-import type { PspFailure } from "./results";
+import { failureOf } from "./failures";
+import { DEVOLUCAO_ID_RE, devolucaoValor, getDevolucao, planDevolucao, putDevolucao } from "./devolucao";
 import { toValor } from "./valor";
 
 /** Longest `solicitacaoPagador` (OpenAPI `CobSolicitada.solicitacaoPagador`, maxLength 140). */
@@ -41,27 +44,6 @@ export interface BcbProviderOptions {
   pixKey: string;
   /** The connection's pooled client (opened on first use). */
   client: () => Promise<BcbPixClient>;
-}
-
-/** Standard error name of a problem `type` (`https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida` -> `CobOperacaoInvalida`). */
-function problemName(type: string | null, status: number): string {
-  const name = type?.split("/").pop();
-  return name && /^[A-Za-z0-9_]+$/.test(name) ? name : `http_${status}`;
-}
-
-/** A client failure as a provider failure; `client4xx` is what a 4xx other than 429 becomes. */
-export function failureOf(r: PspFailure, client4xx: "rejected" | "invalid"): ProviderFailure {
-  switch (r.kind) {
-    case "timeout":
-      return { status: "retryable", code: "timeout", message: r.message };
-    case "network":
-      return { status: "retryable", code: "network", message: r.message };
-    case "auth_failed":
-      return { status: "auth_failed", code: r.error ?? `http_${r.status}`, message: r.message };
-    case "http_error":
-      if (r.status >= 500 || r.status === 429) return { status: "retryable", code: problemName(r.type, r.status), message: r.message };
-      return { status: client4xx, code: problemName(r.type, r.status), message: r.message };
-  }
 }
 
 /** `devedor` when both the customer's name and document (CPF 11 digits / CNPJ 14) are known. */
@@ -98,8 +80,14 @@ function pendingOf(tx: TransactionRow, now: number): PaymentOutcome {
   return at === undefined ? { status: "pending" } : { status: "pending", checkAt: at };
 }
 
-/** Every refund flow's answer until devolução lands. */
-const NO_DEVOLUCAO: ProviderFailure = Object.freeze({ status: "not_supported", code: "devolucao_not_available", message: "Refunds through a bcb_pix_v2 connection are not available yet." });
+/** A callback's Pix entry as a hint: its txid, end-to-end id and the ids of the devoluções it names. */
+function hintOf(p: { txid?: unknown; endToEndId?: unknown; devolucoes?: unknown }): NotificationItem {
+  const ids = Array.isArray(p.devolucoes) ? p.devolucoes.map((d) => (d as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === "string" && DEVOLUCAO_ID_RE.test(id)) : [];
+  return {
+    ref: { ...(typeof p.txid === "string" ? { txid: p.txid } : {}), ...(typeof p.endToEndId === "string" ? { endToEndId: p.endToEndId } : {}) },
+    ...(ids.length ? { refundIds: ids } : {}),
+  };
+}
 
 export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider {
   return {
@@ -190,15 +178,24 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       const b = req.body as { pix?: unknown } | unknown[] | null;
       const list = Array.isArray(b) ? b : Array.isArray((b as { pix?: unknown })?.pix) ? ((b as { pix: unknown[] }).pix) : null;
       if (!list) return { status: "invalid", code: "bad_callback", message: "The callback body has no pix list." };
-      const items = list
-        .filter((p): p is { txid?: unknown; endToEndId?: unknown } => !!p && typeof p === "object")
-        .map((p) => ({ ref: { ...(typeof p.txid === "string" ? { txid: p.txid } : {}), ...(typeof p.endToEndId === "string" ? { endToEndId: p.endToEndId } : {}) } }));
-      return { status: "parsed", items };
+      return { status: "parsed", items: list.filter((p) => !!p && typeof p === "object").map(hintOf) };
     },
 
-    planRefund: () => NO_DEVOLUCAO,
-    refund: () => NO_DEVOLUCAO,
-    refundStatus: () => NO_DEVOLUCAO,
+    planRefund: planDevolucao,
+    async refund(ctx, { refund, transaction }) {
+      const call = { endToEndId: transaction.endToEndId, id: refund.providerRefundId, body: { valor: devolucaoValor(refund.amount) }, requestedAt: refund.createdAt };
+      return putDevolucao(await opts.client(), ctx.clock.nowMs(), call);
+    },
+    async refundStatus(ctx, { refund, transaction }) {
+      return getDevolucao(await opts.client(), ctx.clock.nowMs(), { endToEndId: transaction.endToEndId, id: refund.providerRefundId, requestedAt: refund.createdAt });
+    },
+    async returnPayment(ctx, req) {
+      const call = { endToEndId: req.endToEndId, id: req.returnId, body: { valor: devolucaoValor(req.amount), natureza: "ORIGINAL" as const }, requestedAt: req.requestedAt };
+      return putDevolucao(await opts.client(), ctx.clock.nowMs(), call);
+    },
+    async returnStatus(ctx, req) {
+      return getDevolucao(await opts.client(), ctx.clock.nowMs(), { endToEndId: req.endToEndId, id: req.returnId, requestedAt: req.requestedAt });
+    },
 
     async cancel(_ctx, req) {
       const txid = req.transaction.pixTxid;
