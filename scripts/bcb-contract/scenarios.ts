@@ -169,10 +169,21 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
         }
         const r = await api(cofre.base, "POST", `/v1/payments/${paid.id.slice(3)}/refund`, { key: liveKey, body: { idempotencyKey: `contract-refund-${Date.now()}`, amount: 1000 } });
         if (r.status !== 201) return `skipped: not supported by this build (${r.status} ${r.body?.error?.code ?? ""})`;
-        const devolucao = String(r.body.id).replace(/^re_/, "");
-        const s = await sim.control("POST", `/_sim/pix/${paid.e2e}/devolucao/${devolucao}/settle`, {});
+        // The devolução the adapter asked for, as the PSP lists it on the Pix; settle it there.
+        const token = await sim.token();
+        const pix = await sim.request("GET", `${sim.body.api_url}/pix/${paid.e2e}`, { headers: { authorization: `Bearer ${token}` } });
+        const devs = (pix.body?.devolucoes ?? []) as { id: string; status: string }[];
+        expect(devs.length === 1, `devoluções at the PSP after one refund: ${devs.length}`);
+        const s = await sim.control("POST", `/_sim/pix/${paid.e2e}/devolucao/${devs[0]!.id}/settle`, {});
         expect(s.status === 200 || s.status === 409, `settle devolução: ${s.status}`);
         await advance(60);
+        for (let i = 0; i < 200; i++) {
+          const list = (await api(cofre.base, "GET", `/v1/payments/${paid.id.slice(3)}/refunds`, { key: liveKey })).body;
+          const mine = ((Array.isArray(list) ? list : list?.data ?? []) as { id: string; status: string }[]).find((x) => x.id === r.body.id);
+          if (mine?.status === "REFUNDED") return;
+          await Bun.sleep(25);
+        }
+        throw new Failed(`refund ${r.body.id} did not become REFUNDED after the PSP settled its devolução`);
       },
     };
     const order = SCENARIOS.filter((s) => s === "webhook registration" || only.includes(s));
