@@ -12,7 +12,8 @@
  *     simulator to pay (`/_sim/cob/{txid}/pay`, which sends the callback at once) and stops at the
  *     first `GET /v1/charges/{id}` (polled back to back) that shows `paid` (the callback, the
  *     queued confirmation `GET /cob/{txid}` or `GET /pix/{e2eid}`, and the commit); target p50 under 100 ms.
- * Warm-up (50 creates, 5 payments) is unmeasured.
+ * A test-mode create (no PSP call) is timed in the same rounds as a reference for the HTTP and
+ * create path both modes share. Warm-up (50 rounds, 5 payments) is unmeasured.
  */
 import { cpf } from "cpf-cnpj-validator";
 import { api, cliInit, CofreServer, ensureBinary } from "./lib/server";
@@ -31,6 +32,8 @@ export interface LiveBenchResult {
   /** create p50 - sim p50, ms. */
   ownCostMs: number;
   callbackToPaid: LiveFigure;
+  /** Reference: a test-mode (sandbox) create, same client, same rounds (no PSP call). */
+  sandbox: LiveFigure;
   failures: number;
   targets: { ownCostMs: number; callbackToPaidMs: number };
   pass: { ownCost: boolean; callbackToPaid: boolean };
@@ -51,7 +54,9 @@ export async function runLiveBench(creates = 300, payments = 60): Promise<LiveBe
     const accountId = await cliInit(cofre, "live@example.com", "live bench password 1", "Loja Bench Live");
     await Promise.all([sim.start(), cofre.start()]);
     const login = await api(cofre.base, "POST", "/v1/auth/login", { body: { email: "live@example.com", password: "live bench password 1" } });
-    const liveKey = (await api(cofre.base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "bench", test: false } })).body.apiKey as string;
+    const issue = async (test: boolean) => (await api(cofre.base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "bench", test } })).body.apiKey as string;
+    const liveKey = await issue(false);
+    const testKey = await issue(true);
     const conn = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR, body: sim.body });
     if (conn.status !== 200) throw new Error(`connect: ${conn.status} ${JSON.stringify(conn.body)}`);
     const token = await sim.token();
@@ -66,19 +71,22 @@ export async function runLiveBench(creates = 300, payments = 60): Promise<LiveBe
       if (r.status !== 201) failures++;
       return performance.now() - t;
     };
-    const create = async (body: Record<string, unknown> = { amount: 1990, description: "bench", customer: { name: "Pagador Bench", document: "52998224725" } }) => {
+    const create = async (body: Record<string, unknown> = { amount: 1990, description: "bench", customer: { name: "Pagador Bench", document: "52998224725" } }, key = liveKey) => {
       const t = performance.now();
-      const r = await api(cofre.base, "POST", "/v1/pix/charges", { key: liveKey, body, headers: { "idempotency-key": `live-bench-${Date.now()}-${n++}` } });
+      const r = await api(cofre.base, "POST", "/v1/pix/charges", { key, body, headers: { "idempotency-key": `live-bench-${Date.now()}-${n++}` } });
       if (r.status !== 201) failures++;
       return { ms: performance.now() - t, charge: r.body as { id: string; pix: { txid: string } } };
     };
-    for (let i = 0; i < 50; i++) await Promise.all([direct(), create()]);
+    const sandbox = () => create(undefined, testKey);
+    for (let i = 0; i < 50; i++) await Promise.all([direct(), create(), sandbox()]);
     failures = 0;
     const simMs: number[] = [];
     const createMs: number[] = [];
+    const sandboxMs: number[] = [];
     for (let i = 0; i < creates; i++) {
       simMs.push(await direct());
       createMs.push((await create()).ms);
+      sandboxMs.push((await sandbox()).ms);
     }
     const paidMs: number[] = [];
     for (let i = 0; i < payments + 5; i++) {
@@ -100,6 +108,7 @@ export async function runLiveBench(creates = 300, payments = 60): Promise<LiveBe
       create: c,
       ownCostMs: own,
       callbackToPaid: cb,
+      sandbox: figure("POST /v1/pix/charges (test mode, reference)", sandboxMs),
       failures,
       targets: TARGETS,
       pass: { ownCost: own <= TARGETS.ownCostMs, callbackToPaid: cb.p50Ms < TARGETS.callbackToPaidMs },
@@ -119,6 +128,7 @@ export function formatLive(r: LiveBenchResult): string {
     row(r.sim),
     row(r.create),
     row(r.callbackToPaid),
+    row(r.sandbox),
     "",
     `- Cofre's own cost per live create (create p50 - psp-sim p50): ${r.ownCostMs.toFixed(2)} ms, target <= ${r.targets.ownCostMs} ms: ${r.pass.ownCost ? "PASS" : "FAIL"}`,
     `- callback to paid p50: ${r.callbackToPaid.p50Ms.toFixed(2)} ms, target < ${r.targets.callbackToPaidMs} ms: ${r.pass.callbackToPaid ? "PASS" : "FAIL"}`,
