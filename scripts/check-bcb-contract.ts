@@ -3,7 +3,7 @@
  * API Pix exchanges of psp-sim exchange logs against the official BCB OpenAPI (with the named
  * corrections of scripts/bcb-contract/spec.ts). Without log files it first runs the live
  * scenarios (scripts/bcb-contract/scenarios.ts) and checks their log; `--only a,b` picks scenarios.
- * Exit codes: 0 no violation, 1 a violation or a failed scenario, 2 usage or missing document.
+ * Exit codes: 0 no violation, 1 a violation, a failed scenario or nothing checked, 2 usage or missing document.
  */
 import { parseArgs } from "node:util";
 import { ContractChecker, formatReport, readExchangeLog } from "./bcb-contract/check";
@@ -58,7 +58,9 @@ async function main(): Promise<number> {
   process.stdout.write(formatReport(spec, report) + "\n");
   cleanup();
   if (failedScenarios) process.stdout.write(`${failedScenarios} scenario(s) failed\n`);
-  return report.violations.length || failedScenarios ? 1 : 0;
+  const checked = report.operations.reduce((n, o) => n + o.requests, 0);
+  if (checked === 0) process.stdout.write("nothing was checked: the logs hold no API Pix exchange\n");
+  return report.violations.length || failedScenarios || checked === 0 ? 1 : 0;
 }
 
 process.exit(await main());

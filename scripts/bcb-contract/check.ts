@@ -27,6 +27,8 @@ export interface Violation {
   operation: string;
   side: "request" | "response";
   message: string;
+  /** The exchange in one line: `METHOD path?query -> status`. */
+  exchange: string;
 }
 
 export interface OperationCount {
@@ -276,8 +278,9 @@ export class ContractChecker {
       }
       const url = new URL(e.request.url ?? `http://x${e.request.path ?? "/"}`);
       const method = (e.request.method ?? "GET").toUpperCase();
+      const summary = `${method} ${url.pathname}${url.search} -> ${e.response.status ?? "?"}`;
       const flag = (operation: string, side: Violation["side"], messages: string[]) => {
-        for (const message of messages) violations.push({ source, line, operation, side, message });
+        for (const message of messages) violations.push({ source, line, operation, side, message, exchange: summary });
         if (messages.length) count(operation).violations += messages.length;
       };
       let op: Operation | null = null;
@@ -322,7 +325,7 @@ export function formatReport(spec: LoadedSpec, report: CheckReport): string {
   if (report.violations.length === 0) lines.push("no violations");
   else {
     lines.push(`${report.violations.length} violation(s):`);
-    for (const v of report.violations) lines.push(`  ${v.source}:${v.line} ${v.operation} [${v.side}] ${v.message}`);
+    for (const v of report.violations) lines.push(`  ${v.source}:${v.line} ${v.operation} [${v.side}] ${v.message}\n      exchange: ${v.exchange}`);
   }
   return lines.join("\n");
 }

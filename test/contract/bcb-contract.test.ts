@@ -135,6 +135,16 @@ describe("planted violations", () => {
   });
 });
 
+describe("an empty log", () => {
+  test("checks nothing and exits 1 saying so", async () => {
+    const file = join(dir, "empty.jsonl");
+    writeFileSync(file, "");
+    const r = await script([SPEC, file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("nothing was checked: the logs hold no API Pix exchange");
+  });
+});
+
 describe("the official file", () => {
   test("is required: no path and a missing path exit 2 with a clear message", async () => {
     const none = await script([]);
