@@ -125,6 +125,15 @@ describe("planted violations", () => {
     expect(r.stdout).toContain("PUT /cob/{txid} [response] status 418: not declared for PUT /cob/{txid} (declared: 201, 400, 401, 403, 404, 503)");
   });
 
+  test("an undeclared query parameter and a revisao that is not an integer are violations naming them", () => {
+    const unknown = checkPlanted(getCob, (e) => (e.request.url += "?gw-dev-app-key=x"));
+    expect(unknown.violations).toBe(1);
+    expect(unknown.stdout).toContain("GET /cob/{txid} [request] query parameter gw-dev-app-key: not declared for GET /cob/{txid}");
+    const revisao = checkPlanted(getCob, (e) => (e.request.url += "?revisao=abc"));
+    expect(revisao.violations).toBe(1);
+    expect(revisao.stdout).toContain("query parameter revisao: must be integer");
+  });
+
   test("a path outside the document and a txid breaking its pattern are violations", async () => {
     const other = checkPlanted(putCob, (e) => (e.request.path = "/cobranca/abc"));
     expect(other.violations).toBe(1);
