@@ -11,6 +11,9 @@
  * and scripted (POST) ones one unmeasured second of load
  * first (steady state: caches filled). Prints one Markdown table and writes
  * it as JSON to `bench/results/<timestamp>.json`. Needs `wrk` (`apt-get install -y wrk`).
+ * Then the live Pix scenario against `cofre psp-sim` (bench/live.ts: live-create latency and Cofre's
+ * own cost above the simulator, callback to paid; `BENCH_LIVE_CREATES` rounds, default 300) with
+ * its targets and PASS/FAIL.
  * Other engineers' scripts (bench/foundation.ts, bench/webhooks.ts, ...) measure their parts
  * in more depth.
  */
@@ -19,6 +22,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { api, cliInit, CofreServer, ensureBinary, freePort, loginAndKey, ROOT } from "./lib/server";
 import { wrk, type WrkResult } from "./lib/wrk";
+import { formatLive, runLiveBench } from "./live";
 
 const SECONDS = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 5);
 const STATS_ROWS = Number(process.env.BENCH_STATS_ROWS ?? 1_000_000);
@@ -167,6 +171,9 @@ await scenario("GET /v1/wallets/balance", "/v1/wallets/balance");
 await server.kill("SIGTERM");
 server.removeData();
 
+// ---- live Pix against psp-sim (bench/live.ts) --------------------------------------------------
+const live = await runLiveBench(Number(process.env.BENCH_LIVE_CREATES ?? 300));
+
 // ---- report ------------------------------------------------------------------------------------
 const ceiling = rows[0]!.rps;
 const table = [
@@ -177,9 +184,11 @@ const table = [
 console.log(`\nCofre bench: ${SECONDS} s per scenario, wrk 2 threads x 50 connections, ${navigator.hardwareConcurrency} cores\n`);
 console.log(table);
 for (const r of rows) if (r.note) console.log(`- ${r.scenario}: ${r.note}`);
+console.log(`\nLive Pix (psp-sim on loopback, mTLS; one request at a time; bench/live.ts):\n`);
+console.log(formatLive(live));
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
 const file = join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, cores: navigator.hardwareConcurrency, bun: Bun.version, rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })) }, null, 2));
+writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, cores: navigator.hardwareConcurrency, bun: Bun.version, rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })), live }, null, 2));
 console.log(`\nwritten ${file}`);
 
 /**

@@ -1,5 +1,8 @@
 /**
- * Crash soak (a script, not part of `bun test`): `bun bench/soak.ts [seconds=60]`.
+ * Crash soak (a script, not part of `bun test`): `bun bench/soak.ts [seconds=60]`;
+ * `bun bench/soak.ts --live [seconds=60]` runs the live-mode soak against psp-sim instead
+ * (bench/soak-live.ts: live creates, payments at the simulator, refunds, no duplicate cob or
+ * devolução, orphan cobs reported).
  *
  * Runs the compiled `dist/cofre` (built when missing; `SOAK_REBUILD=1` forces it) on 127.0.0.1
  * with a fresh data dir and the test clock, creates the merchant with `cofre init`, logs in,
@@ -21,6 +24,12 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { api, cliInit, CofreServer, ensureBinary, loginAndKey, type Merchant } from "./lib/server";
+
+// `--live`: the live-mode soak against psp-sim (bench/soak-live.ts) instead of the sandbox one.
+if (process.argv[2] === "--live") {
+  const { runLiveSoak } = await import("./soak-live");
+  process.exit(await runLiveSoak(Number(process.argv[3] ?? process.env.SOAK_SECONDS ?? 60)));
+}
 
 const SECONDS = Number(process.argv[2] ?? process.env.SOAK_SECONDS ?? 60);
 const WORKERS = 4;

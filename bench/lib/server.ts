@@ -30,6 +30,8 @@ export interface ServerOptions {
   dataDir?: string;
   port?: number;
   env?: Record<string, string>;
+  /** Command that runs the executable (default `[dist/cofre]`; e.g. `["bun", "src/main.ts"]`). */
+  cmd?: string[];
 }
 
 /** A `dist/cofre serve` child process that can be killed and restarted on the same port and data. */
@@ -39,8 +41,10 @@ export class CofreServer {
   readonly base: string;
   proc: Subprocess | null = null;
   private env: Record<string, string>;
+  private readonly cmd: string[];
 
   constructor(opts: ServerOptions = {}) {
+    this.cmd = opts.cmd ?? [BIN];
     this.dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "cofre-run-"));
     this.port = opts.port ?? freePort();
     this.base = `http://127.0.0.1:${this.port}`;
@@ -61,14 +65,14 @@ export class CofreServer {
 
   /** Runs a one-shot CLI command (`init`, `ledger verify`) against the same data dir. */
   async cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const p = Bun.spawn([BIN, ...args], { env: this.env, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([...this.cmd, ...args], { cwd: ROOT, env: this.env, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     return { code, stdout, stderr };
   }
 
   /** Starts `serve` and resolves once `/readyz` answers 200 (throws after `timeoutMs`). */
   async start(timeoutMs = 15_000): Promise<void> {
-    this.proc = Bun.spawn([BIN, "serve"], { env: this.env, stdout: "ignore", stderr: "ignore" });
+    this.proc = Bun.spawn([...this.cmd, "serve"], { cwd: ROOT, env: this.env, stdout: "ignore", stderr: "ignore" });
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
       try {
