@@ -70,6 +70,26 @@ describe("an underpaid live Pix", () => {
     expect((await charge(env, c.id)).status).toBe("failed");
     expectLedgerClean(env);
   });
+
+  test("with its callback dropped, the next poll finds the concluded cob and fails the charge the same way", async () => {
+    const c = await createLive(env, { amount: 5100 });
+    const rawId = String(c.id).slice(3);
+    await env.sim.control("POST", "/_sim/callbacks/drop", { count: 1 });
+    const pix = await payAtSim(env, c.pix.txid, { valor: "51.10", wait_callback: false }); // overpaid
+    await env.h.deps.jobs.drain();
+    expect((await charge(env, c.id)).status).toBe("pending"); // nothing told Cofre yet
+    await advance(env, 15); // the first poll: GET /cob/{txid} is CONCLUIDA with that Pix
+    const failed = await charge(env, c.id);
+    expect(failed.status).toBe("failed");
+    expect(failed.metadata.failure.reason).toBe("amount_mismatch");
+    expect(returnOf(rawId)).toMatchObject({ endToEndId: pix.endToEndId, amount: 5110, reason: "amount_mismatch", status: "IN_PROGRESS" });
+    expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
+    await advance(env, 3600); // later polls and the charge's expiry change nothing more
+    expect((await charge(env, c.id)).status).toBe("failed");
+    expect(eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
+    expect(eventsOf(env, rawId, "charge.expired")).toHaveLength(0);
+    expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
+  });
 });
 
 describe("two different Pix on one live charge", () => {
