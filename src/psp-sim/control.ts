@@ -12,6 +12,8 @@
  *   POST   /_sim/faults/errors                       {status?: 500|503|504 (503), count?: 1, match?: "",
  *                                                    after?: false}
  *   POST   /_sim/faults/latency                      {ms, count?: (until cleared), match?: ""}
+ *   POST   /_sim/faults/auth                         {count?: 1}: refuse the next N token requests
+ *                                                    (401 invalid_client, as for a wrong secret)
  *   GET    /_sim/faults, DELETE /_sim/faults         read / clear every fault
  *   POST   /_sim/tokens/expire                       {ttl_seconds?}: expire every token now (and set
  *                                                    the lifetime of new ones)
@@ -220,6 +222,15 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
         remaining: b.count === undefined ? null : count(b.count, "count", 1, 1_000_000),
         match: (b.match as string) ?? "",
       });
+      return { status: 200, body: ctx.env.faults.view() };
+    },
+  },
+  {
+    method: "POST",
+    path: "/_sim/faults/auth",
+    handler: (ctx) => {
+      const b = body(ctx, ["count"]);
+      ctx.env.faults.authFailures = count(b.count ?? 1, "count", 1, 1_000_000);
       return { status: 200, body: ctx.env.faults.view() };
     },
   },

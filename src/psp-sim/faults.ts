@@ -2,7 +2,8 @@
  * psp-sim injected faults (control routes `/_sim/faults/...`), held in memory (a restart clears
  * them): N error answers (500/503/504 as the standard's `ErroInternoDoServidor`,
  * `ServicoIndisponivel`, `IndisponibilidadePorTempoEsgotado`), before or after the operation
- * took effect; added latency; N dropped callbacks. A rule applies to calls whose
+ * took effect; added latency; N dropped callbacks; N token requests refused as if our
+ * credentials were wrong (401 `invalid_client`, RFC 6749 5.2). A rule applies to calls whose
  * `"METHOD /path"` (path without the `/api/v2` prefix, or `/oauth/token`) starts with `match`.
  */
 import type { ProblemName } from "./problems";
@@ -32,6 +33,8 @@ export class Faults {
   errors: ErrorRule[] = [];
   latency: LatencyRule[] = [];
   dropCallbacks = 0;
+  /** Token requests still to refuse with 401 invalid_client, whatever the credentials. */
+  authFailures = 0;
 
   /** Consumes one matching error rule of the given phase. */
   takeError(key: string, after: boolean): ErrorRule | null {
@@ -54,12 +57,19 @@ export class Faults {
     this.dropCallbacks--;
     return true;
   }
+  /** True when the next token request must be refused (consumes one). */
+  takeAuthFailure(): boolean {
+    if (this.authFailures <= 0) return false;
+    this.authFailures--;
+    return true;
+  }
   clear(): void {
     this.errors = [];
     this.latency = [];
     this.dropCallbacks = 0;
+    this.authFailures = 0;
   }
-  view(): { errors: ErrorRule[]; latency: LatencyRule[]; drop_callbacks: number } {
-    return { errors: this.errors.map((r) => ({ ...r })), latency: this.latency.map((r) => ({ ...r })), drop_callbacks: this.dropCallbacks };
+  view(): { errors: ErrorRule[]; latency: LatencyRule[]; drop_callbacks: number; auth_failures: number } {
+    return { errors: this.errors.map((r) => ({ ...r })), latency: this.latency.map((r) => ({ ...r })), drop_callbacks: this.dropCallbacks, auth_failures: this.authFailures };
   }
 }

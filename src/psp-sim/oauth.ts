@@ -56,7 +56,7 @@ export function tokenEndpoint(env: SimEnv, authorization: string | null, content
   if (form.grant_type !== "client_credentials")
     return oauthError(400, form.grant_type ? "unsupported_grant_type" : "invalid_request", "grant_type must be client_credentials");
   const client = id ? env.store.client(id) : null;
-  if (!client || secret === undefined || !sameSecret(client, secret))
+  if (env.faults.takeAuthFailure() || !client || secret === undefined || !sameSecret(client, secret))
     return oauthError(401, "invalid_client", "unknown client or wrong secret", { "www-authenticate": 'Basic realm="psp-sim"' });
   const asked = form.scope?.trim() ? form.scope.trim().split(/\s+/) : [...SCOPES];
   const unknown = asked.filter((s) => !(SCOPES as readonly string[]).includes(s));

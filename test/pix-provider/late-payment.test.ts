@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { findById, updateTransaction } from "../../src/domain/charges/repo";
 import { methodDetails } from "../../src/domain/payments/views";
 import { sweepReceivedPix } from "../../src/domain/pix-provider/sweep";
+import { newEndToEndId } from "../../src/pix/ids";
+import { SIM_PAYER_ISPB } from "../../src/psp-sim/core";
 import { validCpf } from "../psp-sim/support";
 import { advance, balance, charge, createLive, eventsOf, expectLedgerClean, payAtSim, simDevolucoes, startLive, type LiveEnv } from "./live-support";
 
@@ -28,13 +30,21 @@ const callback = (body: unknown) => env.h.call("POST", `/v1/provider-webhooks/pi
 const DEVOLUTION_RE = /^D\d{8}\d{12}[a-zA-Z0-9]{11}$/;
 
 describe("an underpaid live Pix", () => {
-  test("is returned whole once, the charge keeps waiting and nothing is credited", async () => {
-    const c = await createLive(env, { amount: 5000 });
+  test("is returned whole once, the charge fails at once (its cob takes no further payment) and nothing is credited", async () => {
+    const c = await createLive(env, { amount: 5000, metadata: { order: "A-1" } });
     const rawId = String(c.id).slice(3);
     const before = balance(env);
     const pix = await payAtSim(env, c.pix.txid, { valor: "30.00" });
-    await env.h.deps.jobs.drain(); // confirms the Pix, queues and submits the return
-    expect((await charge(env, c.id)).status).toBe("pending");
+    await env.h.deps.jobs.drain(); // confirms the Pix, fails the charge, queues and submits the return
+    const failed = await charge(env, c.id);
+    expect(failed.status).toBe("failed");
+    expect(failed.settlement).toEqual({});
+    expect(failed.metadata).toEqual({ order: "A-1", failure: { reason: "amount_mismatch", providerErrorCode: null, ttlSeconds: 3600, at: failed.metadata.failure.at } });
+    expect(Date.parse(failed.metadata.failure.at)).toBe(env.h.clock.nowMs());
+    expect(eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
+    expect(JSON.parse(eventsOf(env, rawId, "charge.failed")[0]!.body).data.object).toMatchObject({ id: c.id, status: "failed" });
+    // The PSP agrees: the cob is concluded, so the charge could never have been paid again.
+    expect((await env.sim.control("GET", "/_sim/cobs")).body.cobs.find((x: { txid: string }) => x.txid === c.pix.txid)?.status).toBe("CONCLUIDA");
     const ret = returnOf(rawId)!;
     expect(ret).toMatchObject({ endToEndId: pix.endToEndId, amount: 3000, reason: "amount_mismatch", status: "IN_PROGRESS" });
     expect(String(ret.id)).toMatch(DEVOLUTION_RE);
@@ -54,6 +64,74 @@ describe("an underpaid live Pix", () => {
     expect(returnOf(rawId)).toMatchObject({ id: ret.id, status: "RETURNED" });
     devs = await simDevolucoes(env, pix.endToEndId);
     expect(devs.map((d) => [d.id, d.status])).toEqual([[ret.id, "DEVOLVIDO"]]);
+    expect(balance(env)).toBe(before);
+    expect(eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
+    expect(eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
+    expect((await charge(env, c.id)).status).toBe("failed");
+    expectLedgerClean(env);
+  });
+
+  test("with its callback dropped, the next poll finds the concluded cob and fails the charge the same way", async () => {
+    const c = await createLive(env, { amount: 5100 });
+    const rawId = String(c.id).slice(3);
+    await env.sim.control("POST", "/_sim/callbacks/drop", { count: 1 });
+    const pix = await payAtSim(env, c.pix.txid, { valor: "51.10", wait_callback: false }); // overpaid
+    await env.h.deps.jobs.drain();
+    expect((await charge(env, c.id)).status).toBe("pending"); // nothing told Cofre yet
+    await advance(env, 15); // the first poll: GET /cob/{txid} is CONCLUIDA with that Pix
+    const failed = await charge(env, c.id);
+    expect(failed.status).toBe("failed");
+    expect(failed.metadata.failure.reason).toBe("amount_mismatch");
+    expect(returnOf(rawId)).toMatchObject({ endToEndId: pix.endToEndId, amount: 5110, reason: "amount_mismatch", status: "IN_PROGRESS" });
+    expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
+    await advance(env, 3600); // later polls and the charge's expiry change nothing more
+    expect((await charge(env, c.id)).status).toBe("failed");
+    expect(eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
+    expect(eventsOf(env, rawId, "charge.expired")).toHaveLength(0);
+    expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
+  });
+});
+
+describe("two different Pix on one live charge", () => {
+  test("each is returned under its own record: the second never overwrites the first", async () => {
+    const c = await createLive(env, { amount: 5200 });
+    const rawId = String(c.id).slice(3);
+    const before = balance(env);
+    const first = await payAtSim(env, c.pix.txid, { valor: "52.01" }); // overpaid: the charge fails
+    await env.h.deps.jobs.drain();
+    expect((await charge(env, c.id)).status).toBe("failed");
+    const firstRet = returnOf(rawId)!;
+    expect(firstRet).toMatchObject({ endToEndId: first.endToEndId, amount: 5201, reason: "amount_mismatch", status: "IN_PROGRESS" });
+
+    // A PSP that still reports a second Pix on the concluded cob (written into the simulator's store).
+    const second = { e2eid: newEndToEndId(new Date(env.h.clock.nowMs()), SIM_PAYER_ISPB), client_id: env.fx.init.body.client_id, txid: c.pix.txid, valor: 5200, chave: env.fx.init.body.pix_key, horario_ms: env.h.clock.nowMs(), info_pagador: null, pagador: null };
+    env.fx.sim.env.store.insertPix(second);
+    expect((await callback({ pix: [{ endToEndId: second.e2eid, txid: c.pix.txid, valor: "52.00", horario: new Date(second.horario_ms).toISOString() }] })).status).toBe(200);
+    await env.h.deps.jobs.drain(); // confirmed with GET /pix/{e2eid}, then returned
+
+    const stored = methodDetails(findById(env.h.deps.db, rawId)!).PIX as { return: Record<string, unknown>; returns: Record<string, unknown>[] };
+    expect(stored.return).toEqual(stored.returns[0]!); // the first return keeps its place
+    expect(stored.returns.map((r) => [r.endToEndId, r.amount, r.reason, r.status])).toEqual([
+      [first.endToEndId, 5201, "amount_mismatch", "IN_PROGRESS"],
+      [second.e2eid, 5200, "late_payment", "IN_PROGRESS"],
+    ]);
+    const secondId = String(stored.returns[1]!.id);
+    expect(secondId).toMatch(DEVOLUTION_RE);
+    expect(secondId).not.toBe(firstRet.id);
+    expect((await simDevolucoes(env, second.e2eid)).map((d) => [d.id, d.valor, d.natureza])).toEqual([[secondId, "52.00", "ORIGINAL"]]);
+
+    // Each devolução ends on its own record; the callback of one names only that one.
+    await env.sim.control("POST", `/_sim/pix/${second.e2eid}/devolucao/${secondId}/settle`, { wait_callback: true });
+    await env.h.deps.jobs.drain();
+    await env.sim.control("POST", `/_sim/pix/${first.endToEndId}/devolucao/${firstRet.id}/fail`, { motivo: "Conta encerrada", wait_callback: true });
+    await env.h.deps.jobs.drain();
+    const after = methodDetails(findById(env.h.deps.db, rawId)!).PIX as { return: Record<string, unknown>; returns: Record<string, unknown>[] };
+    expect(after.returns.map((r) => [r.id, r.status])).toEqual([
+      [firstRet.id, "FAILED"],
+      [secondId, "RETURNED"],
+    ]);
+    expect(after.return).toMatchObject({ id: firstRet.id, status: "FAILED", failureReason: "NAO_REALIZADO: Conta encerrada" });
+    expect((await charge(env, c.id)).status).toBe("failed");
     expect(balance(env)).toBe(before);
     expect(eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
     expectLedgerClean(env);
@@ -145,7 +223,7 @@ describe("a return the PSP does not make", () => {
     await env.sim.control("POST", `/_sim/pix/${pix.endToEndId}/devolucao/${ret.id}/fail`, { motivo: "Conta encerrada", wait_callback: true });
     await env.h.deps.jobs.drain();
     expect(returnOf(rawId)).toMatchObject({ status: "FAILED", failureReason: "NAO_REALIZADO: Conta encerrada" });
-    const warned = env.warnings.filter((w) => String(w.msg).startsWith("pix return: the PSP did not return the Pix"));
+    const warned = env.warnings.filter((w) => String(w.msg).startsWith("pix return: the PSP did not return the Pix") && w.transactionId === rawId);
     expect(warned.map((w) => [w.transactionId, w.endToEndId, w.returnId])).toEqual([[rawId, pix.endToEndId, ret.id]]);
     await advance(env, 60);
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1); // not tried again

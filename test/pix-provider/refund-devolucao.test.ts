@@ -4,7 +4,8 @@
  * `POST /v1/payments/{id}/refund`): `PUT /pix/{e2eid}/devolucao/{id}` with id = the refund id
  * without `re_`, EM_PROCESSAMENTO -> IN_PROGRESS, DEVOLVIDO -> REFUNDED, NAO_REALIZADO -> FAILED
  * with the balance and the refundable remainder restored; no cashout through the standard; a 503
- * retried with the same id; a devolução callback only a hint; a deleted connection still refunds
+ * retried with the same id; credentials refused by the PSP (psp-sim's auth fault) retried until
+ * it accepts again, logged without a secret; a devolução callback only a hint; a deleted connection still refunds
  * the charges it created. Due jobs run through the injected clocks (no sleeping).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -162,6 +163,55 @@ describe("PSP failures", () => {
     await advance(env, 30);
     expect(await refundStatus(rawId, r.body.id)).toBe("IN_PROGRESS");
     expect((await simDevolucoes(env, pix.endToEndId)).map((d) => d.id)).toEqual([String(r.body.id).slice(3)]);
+  });
+
+  test("the PSP refusing our credentials leaves the refund PENDING, logs it at warn without a secret, and the refund completes once the PSP accepts again", async () => {
+    const { charge: c, pix, rawId } = await paidLive(env, 6100);
+    const before = balance(env);
+    const devolucoes = async () => (await env.sim.control("GET", "/_sim/state")).body.counts.devolucoes as number;
+    const made = await devolucoes();
+    // Every token now expired, and the token endpoint refuses our credentials until cleared.
+    expect((await env.sim.control("POST", "/_sim/tokens/expire", {})).status).toBe(200);
+    expect((await env.sim.control("POST", "/_sim/faults/auth", { count: 1000 })).body.auth_failures).toBe(1000);
+    const warnedBefore = env.warnings.length;
+    const r = await refund(c.id);
+    expect(r.status).toBe(201);
+    expect(r.body.status).toBe("PENDING");
+    expect(balance(env)).toBe(before - 6100);
+
+    await env.h.deps.jobs.drain(); // PUT -> 401, one fresh token refused -> auth failure
+    expect(await refundStatus(rawId, r.body.id)).toBe("PENDING");
+    expect(await devolucoes()).toBe(made);
+    await advance(env, 30); // tried again 30 s later: still refused, still as it was
+    expect(await refundStatus(rawId, r.body.id)).toBe("PENDING");
+    expect(await devolucoes()).toBe(made);
+    expect((await charge(env, c.id)).status).toBe("paid");
+    expect(balance(env)).toBe(before - 6100);
+
+    const warned = env.warnings.slice(warnedBefore).filter((w) => w.msg === "refund: the provider refused our credentials; retrying later");
+    expect(warned.length).toBeGreaterThanOrEqual(2);
+    expect(warned[0]).toMatchObject({ level: 40, refundId: r.body.id, code: "invalid_client" });
+    expect(String(warned[0]!.reason)).toContain("401");
+    const logged = JSON.stringify(env.warnings);
+    const { client_secret, private_key } = env.fx.init.body as { client_secret: string; private_key: string };
+    expect(logged).not.toContain(client_secret);
+    expect(logged).not.toContain(private_key.split("\n")[1]!);
+    expect(logged).not.toContain(Buffer.from(`${env.fx.init.body.client_id}:${client_secret}`).toString("base64"));
+    expect(logged).not.toMatch(/Bearer|Basic /i);
+
+    // The PSP accepts again: the next try submits the devolução under the refund's id, once.
+    expect((await env.sim.control("DELETE", "/_sim/faults", {})).body.auth_failures).toBe(0);
+    await advance(env, 30);
+    expect(await refundStatus(rawId, r.body.id)).toBe("IN_PROGRESS");
+    const devId = String(r.body.id).slice(3);
+    expect((await simDevolucoes(env, pix.endToEndId)).map((d) => [d.id, d.valor])).toEqual([[devId, "61.00"]]);
+    await finish(pix.endToEndId, devId, "settle");
+    await env.h.deps.jobs.drain();
+    expect(await refundStatus(rawId, r.body.id)).toBe("REFUNDED");
+    expect((await charge(env, c.id)).status).toBe("refunded");
+    expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(1);
+    expect(balance(env)).toBe(before - 6100);
+    expectLedgerClean(env);
   });
 
   test("a lost answer (the PSP made the devolução, then answered 503) is resolved by the replay: exactly one devolução", async () => {

@@ -66,7 +66,7 @@ describe("injected errors", () => {
     await c.control("POST", "/_sim/faults/latency", { ms: 1000 });
     await c.control("POST", "/_sim/callbacks/drop", { count: 3 });
     const cleared = await c.control("DELETE", "/_sim/faults");
-    expect(cleared.body).toEqual({ errors: [], latency: [], drop_callbacks: 0 });
+    expect(cleared.body).toEqual({ errors: [], latency: [], drop_callbacks: 0, auth_failures: 0 });
     expect((await c.api("GET", "/webhook")).status).toBe(200);
     const bad = await c.control("POST", "/_sim/faults/errors", { status: 502 });
     expect(bad.status).toBe(400);

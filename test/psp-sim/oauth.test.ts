@@ -112,6 +112,23 @@ describe("bearer tokens on the API", () => {
     expect(r.status).toBe(400);
     expect(r.body.type).toBe("urn:psp-sim:error:ControleInvalido");
   });
+
+  test("the auth fault refuses the next N token requests as a wrong secret would, then the right secret works again", async () => {
+    const c = new SimClient(fx);
+    const set = await c.control("POST", "/_sim/faults/auth", { count: 2 });
+    expect(set.status).toBe(200);
+    expect(set.body.auth_failures).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const r = await c.login();
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ error: "invalid_client", error_description: "unknown client or wrong secret" });
+    }
+    expect(c.token).toBe("");
+    expect((await c.control("GET", "/_sim/faults")).body.auth_failures).toBe(0);
+    expect((await c.login()).status).toBe(200);
+    expect((await c.control("POST", "/_sim/faults/auth", { count: 0 })).status).toBe(400);
+    expect((await c.control("POST", "/_sim/faults/auth", { count: 1, match: "x" })).status).toBe(400);
+  });
 });
 
 describe("more clients", () => {

@@ -112,6 +112,32 @@ describe("charge.refunded", () => {
     expect(sent[1].id).not.toBe(sent[0].id);
     expect(sent[1].data).toEqual(sent[0].data);
   });
+
+  test("resending repeats the refund that completed last, not the one created last", async () => {
+    const { h, a } = await setup();
+    const p = await createPayment(h, a, { amount: 1000 });
+    await pay(h, a, p.id);
+    const first = (await refund(h, a, p.id, { amount: 300 })).body;
+    h.clock.advance(1);
+    const second = (await refund(h, a, p.id)).body; // the remaining 700, created later
+    h.clock.advance(1);
+    await advance(h, a, second.id, "REFUNDED"); // completes first: the charge is still paid
+    h.clock.advance(1);
+    await advance(h, a, first.id, "REFUNDED"); // completes last: this one makes it refunded
+    expect((await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body.status).toBe("REFUNDED");
+    const before = eventBodies(h, p.id, "charge.refunded").length;
+    const legacyBefore = eventBodies(h, p.id, "payment.refunded").length;
+
+    const res = await h.call("POST", `/v1/payments/${p.id}/resend-webhook`, { key: a.testKey, body: {} });
+    expect(res.status).toBe(200);
+    const sent = eventBodies(h, p.id, "charge.refunded");
+    expect(sent).toHaveLength(before + 1);
+    expect(sent.at(-1).data.refund).toMatchObject({ id: first.id, amount: 300, status: "REFUNDED" });
+    expect(sent.at(-1).data.object).toMatchObject({ status: "refunded" });
+    const legacy = eventBodies(h, p.id, "payment.refunded");
+    expect(legacy).toHaveLength(legacyBefore + 1);
+    expect(legacy.at(-1).data).toMatchObject({ refundId: first.id, refundAmount: 300, refundedAmount: 1000, status: "REFUNDED" });
+  });
 });
 
 describe("the canonical family only for transactions with a charge view", () => {

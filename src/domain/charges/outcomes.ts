@@ -3,6 +3,11 @@
  * through THE one path `applySettlementNotice`; and the durable status check (`charge.status_check`)
  * that queries a provider again when an outcome said "pending, check again at T" (sandbox 3DS,
  * live PSP polls and the confirmation of their callbacks and sweeps).
+ * Live Pix rule (settlement.ts header): a confirmed Pix of another amount concludes the cob at the
+ * PSP, which then takes no further payment, so the check that confirms it also ends the charge
+ * (REFUSED, `metadata.failure.reason` `amount_mismatch`) while the Pix goes back; polling stops
+ * there. A Pix later named on a charge already over (EXPIRED, CANCELLED, REFUSED) is checked once
+ * and returned.
  */
 import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
@@ -22,11 +27,16 @@ const QUERY_RETRY_MS = 30_000;
 /** Statuses a status check can still change (runStatusCheck; notifications queue checks only for these). */
 export const CHECKABLE: ReadonlySet<string> = new Set(["PENDING", "WAITING_PAYMENT", "PROCESSING"]);
 /** Statuses of a charge already over whose live Pix, when one is named, is still checked (to return it). */
-const OVER: ReadonlySet<string> = new Set(["EXPIRED", "CANCELLED"]);
+const OVER: ReadonlySet<string> = new Set(["EXPIRED", "CANCELLED", "REFUSED"]);
+/** The warn line of a Pix that arrived on a charge already over, by the charge's status then. */
+const LATE_LOG: Readonly<Record<string, string>> = {
+  CANCELLED: "payment arrived after the charge was cancelled: not credited",
+  REFUSED: "payment arrived after the charge failed: not credited",
+};
 
 /**
  * True when a hint naming Pix `endToEndId` about `row` is worth a status check: the charge still
- * waits, or it is a live charge already over (EXPIRED, CANCELLED) and that Pix is neither its own
+ * waits, or it is a live charge already over (EXPIRED, CANCELLED, REFUSED) and that Pix is neither its own
  * nor already being returned (a truly late Pix, returned once: pix-returns.ts).
  */
 export function needsCheck(row: TransactionRow, endToEndId?: string): boolean {
@@ -115,11 +125,11 @@ export async function runStatusCheck(deps: Deps, transactionId: string, method: 
   if (o.status === "retryable" || o.status === "auth_failed") return { retryAt: o.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
   const notice = noticeOf(row, method, o);
   const result = notice ? tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice)) : null;
-  // A payment made after expires_at (or on a cancelled charge) is refused: it goes back (pix-returns.ts).
+  // A payment made after expires_at (or on a charge already over) is refused: it goes back (pix-returns.ts).
   if (o.status === "settled" && (result?.outcome === "expired" || (result?.outcome === "returned" && !CHECKABLE.has(row.status))))
     deps.logger.warn(
       { transactionId: row.id, endToEndId: o.endToEndId ?? null, amount: o.amount },
-      row.status === "CANCELLED" ? "payment arrived after the charge was cancelled: not credited" : "payment arrived after the charge expired: not credited",
+      LATE_LOG[row.status] ?? "payment arrived after the charge expired: not credited",
     );
   if (o.status === "pending" && o.checkAt !== undefined) return { retryAt: o.checkAt };
 }

@@ -7,8 +7,12 @@
  * ORIGINAL, id = the devolution id `D...` recorded here). Nothing moves in the ledger: that money
  * was never credited. The sandbox (no connection) only records its devolution id, as before.
  *
- * Record: `method_details.PIX.return` `{id, endToEndId, amount, reason, at, status}` (status
- * PENDING -> IN_PROGRESS -> RETURNED | FAILED, `failureReason` on FAILED), written in the
+ * Record: one per returned Pix in `method_details.PIX.returns` (a list; its entries are keyed by
+ * `endToEndId`), each `{id, endToEndId, amount, reason, at, status}` (status
+ * PENDING -> IN_PROGRESS -> RETURNED | FAILED, `failureReason` on FAILED); `method_details.PIX.return`
+ * keeps the first one as before (the sandbox's payer lock writes only that), so a second Pix
+ * never overwrites the record of the first. Both are internal (no public view shows
+ * `method_details`). Written in the
  * settlement's own transaction with the job `pix.return` (payload `{transactionId, endToEndId,
  * returnId, amount, requestedAt}`, dedupe `pix.return:<endToEndId>`), so a Pix is returned once
  * however many callbacks, polls and sweeps report it. The job calls the charge's own connection
@@ -32,7 +36,7 @@ export type PixReturnStatus = "PENDING" | "IN_PROGRESS" | "RETURNED" | "FAILED";
 /** Why a Pix goes back. */
 export type PixReturnReason = "amount_mismatch" | "payer_mismatch" | "late_payment";
 
-/** `method_details.PIX.return` of a row. */
+/** One entry of `method_details.PIX.returns` (and `PIX.return`, the first of them). */
 export interface PixReturnRecord {
   id: string;
   endToEndId: string;
@@ -44,10 +48,22 @@ export interface PixReturnRecord {
   failureReason?: string;
 }
 
+function isRecord(v: unknown): v is PixReturnRecord {
+  return !!v && typeof v === "object" && typeof (v as PixReturnRecord).endToEndId === "string" && typeof (v as PixReturnRecord).id === "string";
+}
+
+/** Every return recorded on `row` (`PIX.returns`, plus a `PIX.return` written before the list existed), oldest first. */
+export function pixReturnsOf(row: Pick<TransactionRow, "methodDetails">): PixReturnRecord[] {
+  const pix = methodDetails(row).PIX ?? {};
+  const list = Array.isArray(pix.returns) ? pix.returns.filter(isRecord) : [];
+  const first = pix.return;
+  if (isRecord(first) && !list.some((r) => r.endToEndId === first.endToEndId)) list.unshift(first);
+  return list;
+}
+
 /** The row's recorded return of Pix `endToEndId`, or undefined. */
 export function pixReturnOf(row: Pick<TransactionRow, "methodDetails">, endToEndId: string): PixReturnRecord | undefined {
-  const r = methodDetails(row).PIX?.return as PixReturnRecord | undefined;
-  return r && typeof r === "object" && r.endToEndId === endToEndId ? r : undefined;
+  return pixReturnsOf(row).find((r) => r.endToEndId === endToEndId);
 }
 
 /** True when Pix `endToEndId` of `row` already has a return under way or done. */
@@ -55,9 +71,16 @@ export function isPixReturnQueued(row: Pick<TransactionRow, "methodDetails">, en
   return pixReturnOf(row, endToEndId)?.status !== undefined;
 }
 
+/** `method_details` of `row` with `ret` written as the return of its Pix (replacing only that Pix's entry). */
 function withReturn(row: TransactionRow, ret: PixReturnRecord): string {
   const details = methodDetails(row);
-  return JSON.stringify({ ...details, PIX: { ...(details.PIX ?? {}), return: ret } });
+  const pix = details.PIX ?? {};
+  const list = pixReturnsOf(row);
+  const i = list.findIndex((r) => r.endToEndId === ret.endToEndId);
+  if (i >= 0) list[i] = ret;
+  else list.push(ret);
+  const first = isRecord(pix.return) && pix.return.endToEndId !== ret.endToEndId ? pix.return : list[0];
+  return JSON.stringify({ ...details, PIX: { ...pix, return: first, returns: list } });
 }
 
 /**
@@ -82,18 +105,20 @@ export function queuePixReturnIn(deps: Deps, t: Tx, row: TransactionRow, ret: Om
 
 /**
  * Inside `t`: a notification names devoluções `ids` of a Pix of `row` (a callback's
- * `devolucoes[].id`): when one is the row's return still under way, its job checks it now.
+ * `devolucoes[].id`): each of the row's returns still under way that it names is checked now by its job.
  */
 export function hintPixReturn(deps: Deps, t: Tx, row: TransactionRow, ids: readonly string[], now: number): void {
-  const r = methodDetails(row).PIX?.return as PixReturnRecord | undefined;
-  if (!row.providerConnectionId || !r || !ids.includes(r.id) || (r.status !== "PENDING" && r.status !== "IN_PROGRESS")) return;
-  const requestedAt = Date.parse(r.at);
-  deps.jobs.enqueueNoLaterThan(t, {
-    kind: PIX_RETURN_JOB,
-    payload: { transactionId: row.id, endToEndId: r.endToEndId, returnId: r.id, amount: r.amount, requestedAt: Number.isFinite(requestedAt) ? requestedAt : now },
-    dueAt: now,
-    dedupeKey: `${PIX_RETURN_JOB}:${r.endToEndId}`,
-  });
+  if (!row.providerConnectionId) return;
+  for (const r of pixReturnsOf(row)) {
+    if (!ids.includes(r.id) || (r.status !== "PENDING" && r.status !== "IN_PROGRESS")) continue;
+    const requestedAt = Date.parse(r.at);
+    deps.jobs.enqueueNoLaterThan(t, {
+      kind: PIX_RETURN_JOB,
+      payload: { transactionId: row.id, endToEndId: r.endToEndId, returnId: r.id, amount: r.amount, requestedAt: Number.isFinite(requestedAt) ? requestedAt : now },
+      dueAt: now,
+      dedupeKey: `${PIX_RETURN_JOB}:${r.endToEndId}`,
+    });
+  }
 }
 
 /** The return status an outcome amounts to, or null when it says nothing new (a failure to retry). */

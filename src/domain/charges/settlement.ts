@@ -4,9 +4,14 @@
  * maps them to notices) and the expiry sweep. Implements the
  * public charge status table of interface.md:
  * - paid, exact amount -> PAID (cards: APPROVED), end-to-end id, fee, ledger credit, `charge.paid`;
- * - paid, different amount -> returned to the payer, charge stays pending, nothing credited;
- *   a live Pix (charge created through a connection) is returned through it (pix-returns.ts), as
- *   is one paid at/after `expires_at` or on a charge already EXPIRED or CANCELLED (else ignored);
+ * - paid, different amount -> returned to the payer, nothing credited; a sandbox charge stays
+ *   pending (its BR Code can be paid again). A live Pix (charge created through a connection) is
+ *   returned through it (pix-returns.ts) and, Pix being its only method, the charge fails at once
+ *   (REFUSED, public `failed`, `charge.failed`, `metadata.failure.reason` `amount_mismatch`):
+ *   its cob is CONCLUIDA at the PSP and a concluded cob takes no further payment (BCB API Pix,
+ *   `CobStatus`), so waiting would leave an unpayable charge pending for ever. A live Pix paid
+ *   at/after `expires_at` or on a charge already over (EXPIRED, CANCELLED, REFUSED) is returned
+ *   too (else ignored);
  * - payer lock applied: other payer's document -> REFUNDED (automatic Pix return addressed by the
  *   end-to-end id, not credited); document not disclosed -> PROCESSING (held, not credited);
  * - declined -> REFUSED with `metadata.failure`; processing -> PROCESSING;
@@ -65,7 +70,7 @@ export interface SettlementResult {
 
 const WAITING = new Set(["PENDING", "WAITING_PAYMENT"]);
 /** Statuses of a charge that is over before its Pix: a live Pix then goes back. */
-const LATE = new Set(["EXPIRED", "CANCELLED"]);
+const LATE = new Set(["EXPIRED", "CANCELLED", "REFUSED"]);
 
 /**
  * A Pix paid too late (at/after `expires_at`, or on an EXPIRED/CANCELLED charge): a live one is
@@ -135,18 +140,22 @@ function applyPaid(
   const open = WAITING.has(row.status) || (row.status === "PROCESSING" && !isPix);
   if (!offers(row, notice.method)) return ignored;
   if (notice.endToEndId && row.endToEndId === notice.endToEndId) return ignored;
-  // A live Pix on a charge already over (EXPIRED, CANCELLED) is at the PSP: it goes back, once.
+  // A live Pix on a charge already over (EXPIRED, CANCELLED, REFUSED) is at the PSP: it goes back, once.
   if (!open) return isPix && LATE.has(row.status) ? returnLate(deps, t, ignored, notice, "returned") : ignored;
   const at = new Date(now);
   const endToEndId = isPix ? (notice.endToEndId ?? newEndToEndId(at)) : null;
 
-  // Under- or overpayment: the bank returns the money, the charge keeps waiting (a live Pix is
-  // returned through its connection, pix-returns.ts).
+  // Under- or overpayment: the bank returns the money and the sandbox charge keeps waiting; a live
+  // Pix is returned through its connection (pix-returns.ts) and its charge, whose cob is concluded
+  // and takes no further payment, fails now (see the header).
   if (notice.amount !== row.amount) {
     if (!isPix) return { outcome: "returned", row };
     const live = notice.endToEndId ? pixReturnOf(row, notice.endToEndId) : undefined;
     const devolutionId = live?.id ?? newDevolutionId(at);
-    const r = queuePixReturnIn(deps, t, row, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "amount_mismatch" });
+    let current = row;
+    if (row.providerConnectionId && offeredMethods(row).every((m) => m === "PIX"))
+      current = change({ status: "REFUSED", metadata: withFailure(row, failureBlock("amount_mismatch", null, row.ttlSeconds, iso(now))) }, "returned").row;
+    const r = queuePixReturnIn(deps, t, current, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "amount_mismatch" });
     return { outcome: "returned", row: r.row, devolutionId };
   }
 

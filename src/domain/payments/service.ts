@@ -19,7 +19,7 @@ import { findScoped, updateTransaction } from "../charges/repo";
 import { rowMetadata } from "../charges/views";
 import { emitLegacy } from "../events/emit";
 import { listRefunds } from "./refund-repo";
-import { toRefund } from "./refund-views";
+import { toRefund, type RefundRow } from "./refund-views";
 import { offeredMethods } from "./views";
 
 /** The caller's transaction `rawId` (a `ch_` prefix is tolerated) or 404 `not_found`. */
@@ -75,7 +75,7 @@ function checkCancellable(row: TransactionRow): void {
  * Re-emits the transaction's current status as fresh events (new `evt_` ids, so new deliveries):
  * the events of the last transition into the current status, or the creation events while it
  * still waits for payment (a REFUNDED one also gets `payment.refunded`, and `charge.refunded` with
- * its most recently confirmed refund when it has a charge view). Returns `{resent, status}`;
+ * the refund that completed last, lastCompletedRefund, when it has a charge view). Returns `{resent, status}`;
  * `resent` is false when the status has no event (none was ever emitted for it).
  */
 export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { resent: boolean; status: string } {
@@ -84,7 +84,7 @@ export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { re
     const waiting = row.status === "WAITING_PAYMENT" || row.status === "PENDING";
     const out = emitTransition(deps, t, row, waiting ? null : previousStatusOf(deps, row));
     if (row.status === "REFUNDED") {
-      const last = listRefunds(t, row.id).find((r) => r.status === "REFUNDED");
+      const last = lastCompletedRefund(listRefunds(t, row.id));
       const charge = last ? emitRefunded(deps, t, row, toRefund(last)) : null;
       if (charge) out.push(charge);
       const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id };
@@ -94,6 +94,7 @@ export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { re
           amount: row.amount,
           status: row.status,
           previousStatus: previousStatusOf(deps, row),
+          ...(last ? { refundId: last.id, refundAmount: last.amount } : {}),
           refundedAmount: row.refundedAmount,
           currency: row.currency,
           occurredAt: iso(deps.clock.nowMs()),
@@ -103,6 +104,26 @@ export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { re
     return out;
   });
   return { resent: ids.length > 0, status: row.status };
+}
+
+/**
+ * The REFUNDED refund that completed last among `refunds` (greatest `refunded_at`, then
+ * `updated_at`, then the later created): the one that made the transaction REFUNDED, whose
+ * `charge.refunded` and `payment.refunded` a resend repeats. Undefined when none is REFUNDED.
+ */
+export function lastCompletedRefund(refunds: readonly RefundRow[]): RefundRow | undefined {
+  let best: RefundRow | undefined;
+  const key = (r: RefundRow) => [r.refundedAt ?? r.updatedAt, r.updatedAt, r.createdAt] as const;
+  for (const r of refunds) {
+    if (r.status !== "REFUNDED") continue;
+    if (!best) {
+      best = r;
+      continue;
+    }
+    const [a, b] = [key(r), key(best)];
+    if (a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] > b[2])))) best = r;
+  }
+  return best;
 }
 
 /**

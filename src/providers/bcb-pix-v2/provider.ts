@@ -17,7 +17,10 @@
  *   ATIVA, at or after it                          -> expired (nobody paid; the PSP confirms)
  *   CONCLUIDA (with `pix[]`)                       -> settled (amount = first Pix `valor`,
  *                                                     end-to-end id, payer from `pagador` if given,
- *                                                     paidAt = its `horario`)
+ *                                                     paidAt = its `horario`); a `valor` other
+ *                                                     than the charge's fails the charge and the
+ *                                                     Pix goes back (a concluded cob takes no more
+ *                                                     payment; settlement.ts)
  *   REMOVIDA_PELO_USUARIO_RECEBEDOR                -> rejected, code REMOVIDA_PELO_USUARIO_RECEBEDOR
  *   REMOVIDA_PELO_PSP                              -> rejected, code REMOVIDA_PELO_PSP
  * Failures (client.ts results): timeout, network, 429 and 5xx -> retryable (create -> 503);
