@@ -3,11 +3,12 @@
  * Create: "a retry with the same Idempotency-Key reuses the same txid, so no second cob is ever
  * created"), against psp-sim over real mTLS: the durable create intent (src/domain/charges/
  * intents.ts) keeps the txid and the charge across a PSP 503, a lost answer and a timeout; the
- * recovery job (intent-recovery.ts) finalises or drops what nobody retried; sandbox creates write
- * no intent.
+ * recovery job (intent-recovery.ts) finalises or drops what nobody retried; a token expired at
+ * the PSP mid-run is refreshed once; sandbox creates write no intent.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createIntents } from "../../db/schema";
+import type { BcbConnectionGateway } from "../../src/providers/bcb-pix-v2/gateway";
 import { runStatusCheck } from "../../src/domain/charges/outcomes";
 import { RECOVERY_GRACE_MS, recoverIntents } from "../../src/domain/charges/intent-recovery";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
@@ -41,9 +42,10 @@ beforeEach(async () => {
   setTimeouts({});
 });
 /** New client timeouts for the connection (the pooled client is rebuilt with them). */
-function setTimeouts(options: typeof h.deps.pixConnections.options): void {
-  h.deps.pixConnections.options = options;
-  h.deps.pixConnections.forget(connectionId);
+function setTimeouts(options: BcbConnectionGateway["options"]): void {
+  const gateway = h.deps.pixConnections as BcbConnectionGateway;
+  gateway.options = options;
+  gateway.forget(connectionId);
 }
 
 const create = (idemKey: string, body: Record<string, unknown>) => h.call("POST", "/v1/pix/charges", { key: a.liveKey, body, headers: { "Idempotency-Key": idemKey } });
@@ -192,6 +194,19 @@ describe("the recovery job", () => {
     expect(intents()).toHaveLength(1);
     expect(await recoverIntents(h.deps)).toEqual({ finalised: 1, dropped: 0, kept: 0 });
     expect(intents()).toEqual([]);
+  });
+});
+
+describe("a token that expires mid-run", () => {
+  test("is refreshed once after the PSP's 401 and the create succeeds with one cob", async () => {
+    expect((await create(key("warm"), { amount: 100 })).status).toBe(201); // a cached token
+    expect((await sim.control("POST", "/_sim/tokens/expire", {})).status).toBe(200);
+    const mark = log.length;
+    const r = await create(key("expired"), { amount: 101 });
+    expect(r.status).toBe(201);
+    const calls = log.slice(mark).map((e) => `${e.method} ${e.url.includes("/oauth/token") ? "token" : new URL(e.url).pathname.split("/").slice(-2, -1)[0]} ${e.status}`);
+    expect(calls).toEqual(["PUT cob 401", "POST token 200", "PUT cob 201"]);
+    expect((await cobs()).filter((c) => c.txid === r.body.pix.txid)).toHaveLength(1);
   });
 });
 
