@@ -44,7 +44,7 @@ function scripted(answer: (method: string, path: string) => Response) {
 
 const cob = (status: string, valor = "12.34") => Response.json({ txid: TXID, status, valor: { original: valor }, calendario: { criacao: START, expiracao: 600 }, location: "psp.example.com/qr/v2/abc", pixCopiaECola: BR });
 const problem = (status: number, name: string) => Response.json({ type: `https://pix.bcb.gov.br/api/v2/error/${name}`, title: name, status }, { status });
-const created = { status: "pending", columns: { pixTxid: TXID, pixBrCode: BR, pixLocation: "psp.example.com/qr/v2/abc", expiresAt: T0 + 600_000, providerConnectionId: "ppc_x" } };
+const created = { status: "pending" as const, columns: { pixTxid: TXID, pixBrCode: BR, pixLocation: "psp.example.com/qr/v2/abc", expiresAt: T0 + 600_000, providerConnectionId: "ppc_x" } };
 
 describe("reserve", () => {
   test("picks a cob txid of 26-35 alphanumerics other than the transaction id, and names the connection, without any call", () => {

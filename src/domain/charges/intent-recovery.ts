@@ -1,7 +1,7 @@
 /**
  * Recovery of live create intents (issue 14 §3: "a crash in between leaves an intent that a
  * recovery job resolves with `GET /cob/{txid}`"; state machine in ./intents.ts). A recurring job
- * (every RECOVERY_EVERY_MS, and once right after startup) takes the intents older than
+ * (every RECOVERY_EVERY_MS, and at once on a start that finds open intents) takes the intents older than
  * RECOVERY_GRACE_MS (no request is still working on them) and asks the PSP, never creating:
  * found -> the charge is committed exactly as the first request would have (same id, txid, row,
  * events, first status check; the idempotency record gets the 201 body, so a retry replays it);
@@ -12,7 +12,7 @@ import type { Deps } from "../../deps";
 import { tx } from "../../db/client";
 import type { PaymentMethod } from "./model";
 import { commitCreate, DEFAULT_MERCHANT_CITY, type CreateCheck } from "./create";
-import { dropIntent, listStaleIntents, renderIntentView, type OpenIntent } from "./intents";
+import { dropIntent, hasOpenIntents, listStaleIntents, renderIntentView, type OpenIntent } from "./intents";
 import { accountForCreate } from "./repo";
 
 export const INTENT_RECOVERY_JOB = "charges.intent_recovery";
@@ -79,8 +79,8 @@ async function recoverOne(deps: Deps, intent: OpenIntent): Promise<keyof Recover
   return "finalised";
 }
 
-/** The recurring recovery job, due at once on each start (a crash leaves intents behind). */
+/** The recurring recovery job; due at once on a start that finds open intents (a crash left them behind). */
 export function registerIntentJobs(deps: Deps): void {
   deps.jobs.every(INTENT_RECOVERY_JOB, RECOVERY_EVERY_MS, () => recoverIntents(deps));
-  deps.jobs.enqueueNoLaterThan(deps.db, { kind: INTENT_RECOVERY_JOB, dedupeKey: INTENT_RECOVERY_JOB, dueAt: deps.clock.nowMs() });
+  if (hasOpenIntents(deps.db)) deps.jobs.enqueueNoLaterThan(deps.db, { kind: INTENT_RECOVERY_JOB, dedupeKey: INTENT_RECOVERY_JOB, dueAt: deps.clock.nowMs() });
 }

@@ -83,6 +83,11 @@ export function listStaleIntents(db: Db, beforeMs: number, limit: number): OpenI
   return db.select().from(createIntents).where(lte(createIntents.createdAt, beforeMs)).orderBy(asc(createIntents.createdAt)).limit(limit).all().map(toOpen);
 }
 
+/** Whether any intent is open (one indexed read; checked once at startup). */
+export function hasOpenIntents(db: Db): boolean {
+  return db.select({ id: createIntents.id }).from(createIntents).limit(1).get() !== undefined;
+}
+
 /**
  * Writes the intent in a transaction of its own (it must be durable before the PSP is called);
  * `row` is the transaction as it will be inserted. Returns the intent.
