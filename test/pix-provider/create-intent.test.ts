@@ -120,6 +120,19 @@ describe("a retry with the same Idempotency-Key", () => {
     expect(intents()).toEqual([]);
   });
 
+  test("whose cob the PSP removed meanwhile gets the charge created failed with the PSP's reason, and the intent is gone", async () => {
+    const k = key("removed");
+    await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob", after: true });
+    expect((await create(k, { amount: 410 })).status).toBe(503);
+    const [intent] = intents();
+    expect((await sim.control("POST", `/_sim/cob/${intent!.txid}/remove`)).status).toBe(200);
+    const r = await create(k, { amount: 410 });
+    expect([r.status, r.body.id, r.body.status, r.body.pix]).toEqual([201, `ch_${intent!.transactionId}`, "failed", null]);
+    expect(r.body.metadata.failure).toMatchObject({ reason: "provider_rejected", providerErrorCode: "REMOVIDA_PELO_PSP" });
+    expect(intents()).toEqual([]);
+    expect((await cobs()).filter((c) => c.txid === intent!.txid)).toHaveLength(1);
+  });
+
   test("with another body while the intent is open answers 409 idempotency_key_reused and keeps the intent", async () => {
     const k = key("reuse");
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob" });
