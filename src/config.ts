@@ -39,6 +39,12 @@ export interface Config {
    * at the PSP). Meant for trying the path against `cofre psp-sim`; not yet for production.
    */
   livePixPreview: boolean;
+  /**
+   * Test only (COFRE_TEST_CRASH_AFTER_PSP_CREATE=1): the process SIGKILLs itself right after a
+   * live PSP answered a create and before the charge is committed, so tests can show a crash
+   * leaves one cob and a usable charge (src/domain/charges/intents.ts). Never set it in production.
+   */
+  testCrashAfterPspCreate: boolean;
 }
 
 /** Thrown for an environment value that cannot be used; the message names the variable. */
@@ -92,5 +98,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyTimeoutMs: int(env, "COFRE_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
     secretsKey: secretsKey(env),
     livePixPreview: env.COFRE_LIVE_PIX_PREVIEW === "1",
+    testCrashAfterPspCreate: env.COFRE_TEST_CRASH_AFTER_PSP_CREATE === "1",
   };
 }

@@ -11,6 +11,7 @@ import m0001 from "../../db/migrations/0001_lean_indexes.sql" with { type: "text
 import m0002 from "../../db/migrations/0002_account_legal_identity.sql" with { type: "text" };
 import m0003 from "../../db/migrations/0003_pix_provider_connections.sql" with { type: "text" };
 import m0004 from "../../db/migrations/0004_transaction_provider_connection.sql" with { type: "text" };
+import m0005 from "../../db/migrations/0005_create_intents.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -20,6 +21,7 @@ export const EMBEDDED: Record<string, string> = {
   "0002_account_legal_identity": m0002,
   "0003_pix_provider_connections": m0003,
   "0004_transaction_provider_connection": m0004,
+  "0005_create_intents": m0005,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

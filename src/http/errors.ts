@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   invalid_credentials: [401, "authentication_error"],
   forbidden: [403, "permission_error"],
   test_mode_only: [403, "permission_error"],
+  live_mode_only: [403, "permission_error"],
   invalid_signature: [403, "permission_error"],
   upload_url_expired: [403, "permission_error"],
   API_KEY_ROLE_REQUIRED: [403, "permission_error"],

@@ -8,6 +8,7 @@ import { registerChargeJobs } from "../domain/charges/expiry";
 import { registerWebhookJobs } from "../domain/webhooks/worker";
 import { registerAuditJobs } from "../domain/audit/jobs";
 import { registerPixProviderJobs } from "../domain/pix-provider/jobs";
+import { registerIntentJobs } from "../domain/charges/intent-recovery";
 
 /** Called once by createDeps. Each group adds its own `register...Jobs(deps)` here. */
 export function registerJobs(deps: Deps): void {
@@ -19,5 +20,6 @@ export function registerJobs(deps: Deps): void {
   registerWebhookJobs(deps);
   registerAuditJobs(deps);
   registerPixProviderJobs(deps);
+  registerIntentJobs(deps);
   void IDEMPOTENCY_PRUNE_JOB;
 }

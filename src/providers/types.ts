@@ -67,6 +67,26 @@ export interface CreateRequest {
   settings: AccountRules;
   /** Receiver shown to the payer (BR Code fields 59/60). */
   merchant: { name: string; city: string };
+  /**
+   * The PSP id this create must use (from `reserve`, stored in the domain's durable create intent).
+   * `resumed` true: an earlier attempt may have created it (a retry or the recovery job), so the
+   * provider asks the PSP first (`GET /cob/{txid}`) and creates only when it does not exist.
+   */
+  reservation?: Reservation;
+}
+
+/** What a provider with `reserve` will create at the PSP (bcb_pix_v2: the cob txid). */
+export interface Reservation {
+  /** `[a-zA-Z0-9]{26,35}` for a cob. */
+  txid: string;
+  /** The provider connection that will create it (`transactions.provider_connection_id`). */
+  connectionId: string;
+  resumed: boolean;
+  /**
+   * Recovery only (resumed): never create; when the PSP has no such object the outcome is
+   * `absent` (the domain drops the intent).
+   */
+  lookupOnly?: boolean;
 }
 
 /**
@@ -83,6 +103,8 @@ export type CreateOutcome =
       /** Public details per method, merged into `method_details[<METHOD>]`. */
       details?: Partial<Record<PaymentMethod, Record<string, unknown>>>;
     }
+  /** A `lookupOnly` reservation the PSP does not know (it was never created). */
+  | { status: "absent" }
   | ProviderFailure;
 
 /**
@@ -218,6 +240,12 @@ export interface PaymentProvider {
   /** e.g. `sandbox`, `bcb_pix_v2`. */
   readonly name: string;
   readonly methods: ReadonlySet<PaymentMethod>;
+  /**
+   * Live PSPs only (the sandbox has none, so its creates write no intent): picks, without any
+   * network call, what `create` will create, so the domain can persist it before the call and
+   * reuse it on a retry or a recovery (one cob per charge under retries and crashes).
+   */
+  reserve?(ctx: ProviderContext, req: Pick<CreateRequest, "transaction">): Omit<Reservation, "resumed">;
   /** Finalises `req.methods` of a new transaction (PUT /cob/{txid} for bcb_pix_v2). */
   create(ctx: ProviderContext, req: CreateRequest): MaybeAsync<CreateOutcome>;
   /** Asks the provider where a payment stands (GET /cob/{txid}, GET /pix/{e2eid}). */

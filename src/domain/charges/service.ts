@@ -87,7 +87,7 @@ export async function createCharge(deps: Deps, auth: Auth, body: CreateChargeBod
       metadata,
       expiresIn: body.expires_in,
     },
-    claim ? { claim, render } : undefined,
+    claim ? { claim, render, view: "charge" } : undefined,
   );
   return render(row);
 }

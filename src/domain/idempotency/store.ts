@@ -50,6 +50,16 @@ export function checkIdempotencyKey(key: unknown, param = "Idempotency-Key"): st
   return key;
 }
 
+/** The record a claim completes: its key, the request's hash and when it was first claimed (epoch ms). */
+export interface ClaimRecord {
+  accountId: string;
+  livemode: boolean;
+  scope: string;
+  key: string;
+  requestHash: string;
+  createdAt: number;
+}
+
 /** An in-flight claim of this process (the in-memory lock). */
 interface Inflight {
   claim: OwnedClaim;
@@ -57,13 +67,7 @@ interface Inflight {
 }
 
 /** What a claim of this store carries to write the completed record (every claim comes from `begin`). */
-interface OwnedClaim extends Claim {
-  accountId: string;
-  livemode: boolean;
-  scope: string;
-  key: string;
-  requestHash: string;
-  createdAt: number;
+interface OwnedClaim extends Claim, ClaimRecord {
   /** Set by `complete` (the record was written with the caller's transaction). */
   completed?: boolean;
 }
@@ -146,6 +150,22 @@ export class IdempotencyStore {
     const c = claim as OwnedClaim;
     this.st.complete.run(c.id, c.accountId, c.livemode ? 1 : 0, c.scope, c.key, c.requestHash, status, JSON.stringify(body), c.createdAt);
     c.completed = true;
+  }
+
+  /** What identifies the claim's record (the key of a live create's durable intent, charges/intents.ts). */
+  recordOf(claim: Claim): ClaimRecord {
+    const c = claim as OwnedClaim;
+    return { accountId: c.accountId, livemode: c.livemode, scope: c.scope, key: c.key, requestHash: c.requestHash, createdAt: c.createdAt };
+  }
+
+  /**
+   * A claim of `record` that holds no in-memory lock, for a completion written outside any request
+   * (the create-intent recovery job); `id` is the record's id when one is stored.
+   */
+  claimOf(record: ClaimRecord): Claim {
+    const row = this.st.find.get(record.accountId, record.livemode ? 1 : 0, record.scope, record.key) as StoredRow | null;
+    const claim: OwnedClaim = { id: row?.id ?? newId("idempotency"), ...record };
+    return claim;
   }
 
   /** Drops an unfinished claim (the request failed; errors are not stored). */

@@ -82,7 +82,7 @@ export async function createPayment(deps: Deps, auth: ApiKeyAuth, body: CreatePa
           metadata,
           webhookUrl,
         },
-        { claim, render: toTransactionCreate, status: 201 },
+        { claim, render: toTransactionCreate, status: 201, view: "transaction" },
       );
       return { status: 201, body: toTransactionCreate(row) };
     },

@@ -1,16 +1,24 @@
 /**
  * The bcb_pix_v2 side of connecting an account (the domain's PixConnectionGateway port,
  * src/domain/pix-provider/port.ts): a token check and the webhook registration with a fresh
- * client, the webhook removal on disconnect, and the pool of one client per stored connection
- * version (token cache and concurrency cap shared by every flow of a connection).
+ * client, the webhook removal on disconnect, and the one pool per stored connection version of
+ * its provider and its client (token cache and concurrency cap shared by every flow of a connection).
  */
-import type { ProviderContext } from "../types";
+import type { PaymentProvider, ProviderContext } from "../types";
 import { BcbPixClient, type BcbConnection, type ClientOptions } from "./client";
 
 type Step = { ok: true } | { ok: false; message: string };
 
+/** What is pooled per stored connection version: its provider and, once opened, its client. */
+interface PoolEntry {
+  version: string;
+  provider?: PaymentProvider;
+  client?: Promise<BcbPixClient>;
+}
+
 export class BcbConnectionGateway {
-  private readonly pool = new Map<string, { version: string; client: Promise<BcbPixClient> }>();
+  /** The one per-connection cache (by id; a new version replaces the entry). */
+  private readonly pool = new Map<string, PoolEntry>();
   /** Timeouts and cap of new clients (tests shorten them); fetch and clock come from the context. */
   options: Partial<Pick<ClientOptions, "connectTimeoutMs" | "totalTimeoutMs" | "maxConcurrent">> = {};
 
@@ -21,22 +29,34 @@ export class BcbConnectionGateway {
     return new BcbPixClient(conn, { fetch: (input, init) => this.ctx.fetch(input, init), clock: this.ctx.clock, ...this.options });
   }
 
+  private entry(id: string, version: string): PoolEntry {
+    let e = this.pool.get(id);
+    if (!e || e.version !== version) this.pool.set(id, (e = { version }));
+    return e;
+  }
+
+  /** The provider of connection `id` at `version` (e.g. its updatedAt), made by `make` the first time. */
+  provider(id: string, version: string, make: () => PaymentProvider): PaymentProvider {
+    const e = this.entry(id, version);
+    return (e.provider ??= make());
+  }
+
   /**
-   * The pooled client of connection `id` at `version` (e.g. its updatedAt); `load` opens its
-   * secrets the first time. A failed load is not kept.
+   * The pooled client of connection `id` at `version`; `load` opens its secrets the first time.
+   * A failed load is not kept.
    */
   pooled(id: string, version: string, load: () => Promise<BcbConnection>): Promise<BcbPixClient> {
-    const found = this.pool.get(id);
-    if (found && found.version === version) return found.client;
+    const e = this.entry(id, version);
+    if (e.client) return e.client;
     const client = load().then((conn) => this.client(conn));
-    this.pool.set(id, { version, client });
+    e.client = client;
     client.catch(() => {
-      if (this.pool.get(id)?.client === client) this.pool.delete(id);
+      if (e.client === client) e.client = undefined;
     });
     return client;
   }
 
-  /** Forgets the pooled client of `id` (replaced or deleted connection). */
+  /** Forgets the pooled provider and client of `id` (replaced or deleted connection). */
   forget(id: string): void {
     this.pool.delete(id);
   }

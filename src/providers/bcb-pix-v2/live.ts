@@ -1,8 +1,8 @@
 /**
  * The registry's live slot for bcb_pix_v2 (src/providers/registry.ts `LiveProviderLookup`): the
  * account's active connection, found through a function the composition root passes (providers
- * never touch the database), served by one provider per connection version with the gateway's
- * pooled client. Synchronous: secrets are opened on the first call that needs the client.
+ * never touch the database), served by the gateway's pooled provider and client of the connection
+ * version. Synchronous: secrets are opened on the first call that needs the client.
  * `createConnectionLookup` is the registry's by-id slot: the provider of any stored connection,
  * deleted or replaced ones included, for the charges it created (status checks, callbacks).
  */
@@ -29,21 +29,13 @@ export interface LiveLookupOptions<R extends StoredConnection> {
   gateway: () => BcbConnectionGateway;
 }
 
-/** One provider per connection version, shared by both lookups. */
-const caches = new WeakMap<object, Map<string, { updatedAt: number; provider: PaymentProvider }>>();
-
+/** The provider of a connection version, pooled by the gateway with its client (shared by both lookups). */
 function providerOf<R extends StoredConnection>(opts: LiveLookupOptions<R>, row: R): PaymentProvider {
-  let providers = caches.get(opts);
-  if (!providers) caches.set(opts, (providers = new Map()));
-  const found = providers.get(row.id);
-  if (found && found.updatedAt === row.updatedAt) return found.provider;
-  const provider = createBcbPixProvider({
-    connectionId: row.id,
-    pixKey: row.pixKey,
-    client: () => opts.gateway().pooled(row.id, String(row.updatedAt), () => opts.open(row)),
-  });
-  providers.set(row.id, { updatedAt: row.updatedAt, provider });
-  return provider;
+  const gateway = opts.gateway();
+  const version = String(row.updatedAt);
+  return gateway.provider(row.id, version, () =>
+    createBcbPixProvider({ connectionId: row.id, pixKey: row.pixKey, client: () => gateway.pooled(row.id, version, () => opts.open(row)) }),
+  );
 }
 
 export function createLiveLookup<R extends StoredConnection>(opts: LiveLookupOptions<R>): LiveProviderLookup {

@@ -1,7 +1,9 @@
 /**
  * The `bcb_pix_v2` PaymentProvider (issue 14 §3; extensions.md "Live Pix over the BCB API Pix
  * (v2)"): Pix through a PSP that implements the BCB API Pix v2, one instance per connection.
- * Flows served now: create (`PUT /cob/{txid}`; pending with the first poll, polling.ts), status
+ * Flows served now: reserve (the txid, chosen before the call and kept in the domain's durable
+ * create intent), create (`PUT /cob/{txid}`; pending with the first poll, polling.ts; a resumed
+ * reservation first asks `GET /cob/{txid}`: found -> that cob, no second PUT; 404 -> PUT), status
  * query (`GET /pix/{e2eid}` when a callback or sweep named the Pix, else or when that does not
  * confirm: `GET /cob/{txid}`), cancel (`PATCH /cob/{txid}`), reading a callback `{pix: [...]}` as
  * hints (devoluções named in a callback are hints too), listing received Pix
@@ -29,7 +31,7 @@
  */
 import { buildDynamicBrCode } from "../../pix/brcode";
 import { cobTxidFor } from "../cob-txid";
-import type { CreateOutcome, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, TransactionRow } from "../types";
+import type { CreateOutcome, CreateRequest, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, TransactionRow } from "../types";
 import type { BcbPixClient } from "./client";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, type PixListAnswer } from "./pix";
 import { nextPollAt } from "./polling";
@@ -74,6 +76,7 @@ interface CobAnswer {
   location?: string;
   loc?: { location?: string };
   pixCopiaECola?: string;
+  valor?: { original?: string };
   pix?: PixAnswer[];
 }
 
@@ -92,14 +95,60 @@ function hintOf(p: { txid?: unknown; endToEndId?: unknown; devolucoes?: unknown 
   };
 }
 
+/** `pending` with the cob's BR Code and the first status check at `checkAt`; retryable when the cob has neither BR Code nor location. */
+function createdOutcome(req: CreateRequest, connectionId: string, txid: string, cob: CobAnswer, checkAt: number | undefined): CreateOutcome {
+  const tx = req.transaction;
+  const location = cob.location ?? cob.loc?.location ?? null;
+  let brCode = cob.pixCopiaECola ?? null;
+  // A PSP that answers only the location: the dynamic BR Code is built from it (BCB manual).
+  if (!brCode && location) brCode = buildDynamicBrCode({ location, merchantName: req.merchant.name, merchantCity: req.merchant.city, amount: tx.amount });
+  if (!brCode) return { status: "retryable", code: "no_br_code", message: "The PSP created the cob without pixCopiaECola or location." };
+  return {
+    status: "pending",
+    columns: { pixTxid: txid, pixBrCode: brCode, pixLocation: location, expiresAt: tx.expiresAt, providerConnectionId: connectionId },
+    ...(checkAt !== undefined ? { checkAt } : {}),
+  };
+}
+
+/**
+ * A resumed create whose cob exists (`GET /cob/{txid}` 200): ATIVA with our valor -> pending with
+ * it (no second PUT); CONCLUIDA with our valor (paid meanwhile) -> pending with a status check now,
+ * which confirms and pays it; REMOVIDA_* -> rejected; another valor -> rejected `CobDivergente`.
+ */
+function resumedOutcome(ctx: ProviderContext, req: CreateRequest, connectionId: string, txid: string, cob: CobAnswer): CreateOutcome {
+  const tx = req.transaction;
+  if (cob.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR" || cob.status === "REMOVIDA_PELO_PSP")
+    return { status: "rejected", code: cob.status, message: `The PSP reports the cob as ${cob.status}.` };
+  if (cob.valor?.original !== toValor(tx.amount) || (cob.status !== "ATIVA" && cob.status !== "CONCLUIDA"))
+    return { status: "rejected", code: "CobDivergente", message: `The PSP holds cob ${txid} with another amount or status.` };
+  const checkAt = cob.status === "CONCLUIDA" ? ctx.clock.nowMs() : nextPollAt(tx.createdAt, tx.expiresAt, ctx.clock.nowMs());
+  return createdOutcome(req, connectionId, txid, cob, checkAt);
+}
+
 export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider {
   return {
     name: "bcb_pix_v2",
     methods: new Set(["PIX"]),
 
-    async create(_ctx: ProviderContext, req): Promise<CreateOutcome> {
+    reserve(_ctx, req) {
+      return { txid: cobTxidFor(req.transaction), connectionId: opts.connectionId };
+    },
+
+    async create(ctx: ProviderContext, req): Promise<CreateOutcome> {
       const tx = req.transaction;
-      const txid = cobTxidFor(tx);
+      const txid = req.reservation?.txid ?? cobTxidFor(tx);
+      const client = await opts.client();
+      if (req.reservation?.resumed) {
+        // An earlier attempt may have created the cob: never PUT twice (issue 14 §3).
+        const found = await client.call<CobAnswer>("GET", `/cob/${txid}`);
+        if (found.kind === "ok") return resumedOutcome(ctx, req, opts.connectionId, txid, found.body ?? {});
+        if (found.kind === "http_error" && found.status === 404 && req.reservation.lookupOnly) return { status: "absent" };
+        if (found.kind !== "http_error" || found.status !== 404) {
+          const f = failureOf(found, "invalid");
+          // Whether the cob exists is unknown: keep the intent and try again later.
+          return f.status === "invalid" ? { ...f, status: "retryable" } : f;
+        }
+      }
       const expiracao = tx.ttlSeconds ?? (tx.expiresAt !== null ? Math.round((tx.expiresAt - tx.createdAt) / 1000) : 3600);
       const devedor = devedorOf(tx);
       const solicitacaoPagador = descriptionOf(tx);
@@ -110,19 +159,9 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
         chave: opts.pixKey,
         ...(solicitacaoPagador ? { solicitacaoPagador } : {}),
       };
-      const r = await (await opts.client()).call<CobAnswer>("PUT", `/cob/${txid}`, { body });
+      const r = await client.call<CobAnswer>("PUT", `/cob/${txid}`, { body });
       if (r.kind !== "ok") return failureOf(r, "rejected");
-      const location = r.body?.location ?? r.body?.loc?.location ?? null;
-      let brCode = r.body?.pixCopiaECola ?? null;
-      // A PSP that answers only the location: the dynamic BR Code is built from it (BCB manual).
-      if (!brCode && location) brCode = buildDynamicBrCode({ location, merchantName: req.merchant.name, merchantCity: req.merchant.city, amount: tx.amount });
-      if (!brCode) return { status: "retryable", code: "no_br_code", message: "The PSP created the cob without pixCopiaECola or location." };
-      const checkAt = nextPollAt(tx.createdAt, tx.expiresAt, tx.createdAt);
-      return {
-        status: "pending",
-        columns: { pixTxid: txid, pixBrCode: brCode, pixLocation: location, expiresAt: tx.expiresAt, providerConnectionId: opts.connectionId },
-        ...(checkAt !== undefined ? { checkAt } : {}),
-      };
+      return createdOutcome(req, opts.connectionId, txid, r.body ?? {}, nextPollAt(tx.createdAt, tx.expiresAt, tx.createdAt));
     },
 
     async queryStatus(ctx, req): Promise<PaymentOutcome> {

@@ -1,14 +1,18 @@
 /**
- * Operator MED ruling (extensions.md "Operator API"): `POST /v1/operator/med/cases/{id}/resolve`
- * body `{outcome}` for any account and mode (live too); this is how cases under operations
- * review (e.g. amount mismatch) end. Not mounted when COFRE_OPERATOR_TOKEN is unset (404).
+ * Operator MED routes (extensions.md "Operator API" and "Live Pix"): `POST /v1/operator/med/cases/{id}/resolve`
+ * body `{outcome}` for any account and mode (live too; how cases under operations review, e.g.
+ * amount mismatch, end), and `POST /v1/operator/charges/{id}/med` with the sandbox helper's body:
+ * opens a MED on a live paid charge (the BCB API Pix has no MED endpoint for the merchant's PSP
+ * to call us with). Not mounted when COFRE_OPERATOR_TOKEN is unset (404).
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { operatorAuth } from "../../plugins/operator-auth";
 import { resolveCase } from "../../../domain/med/service";
 import { MedCaseSchema, toPublicCase } from "../../../domain/med/views";
-import { RulingBody } from "../test-helpers/med";
+import { openLiveMedCase } from "../../../domain/med/open";
+import { OpenBody, RulingBody } from "../test-helpers/med";
+import { Type } from "../../schemas";
 import { BODY_ERRORS, op } from "../../openapi";
 
 export function operatorMedRoutes(deps: Deps) {
@@ -25,5 +29,26 @@ export function operatorMedRoutes(deps: Deps) {
         errors: [...BODY_ERRORS, 401, 404],
         requestExample: { outcome: "merchant_favor" },
       }),
-    });
+    })
+    .post(
+      "/v1/operator/charges/:id/med",
+      ({ params, body, set }) => {
+        const row = openLiveMedCase(deps, params.id, body ?? {});
+        set.status = 201;
+        return toPublicCase(row);
+      },
+      {
+        body: Type.Optional(OpenBody),
+        detail: op({
+          tags: ["operator"],
+          security: "operator",
+          summary: "Open a MED on a live paid charge",
+          description:
+            "The payer's bank opened a MED (or a dispute) on a live paid charge: the case opens as the sandbox helper's does (amount held, charge `disputed`, `med_case.created`). A test-mode charge -> 403 `live_mode_only`; a charge that is not paid or already has an open case -> 400 `invalid_state`.",
+          ok: { 201: MedCaseSchema },
+          errors: [...BODY_ERRORS, 401, 403, 404],
+          requestExample: { type: "med", reason: "scam" },
+        }),
+      },
+    );
 }

@@ -5,17 +5,16 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { Type, StrictObject, Amount } from "../../schemas";
-import { invalidParam } from "../../errors";
 import { testModeOnly } from "./test-mode";
-import { applyMedNotice, requestEvidence, resolveCase } from "../../../domain/med/service";
-import { parseIsoDate } from "../../../domain/med/list";
-import { MED_CASE_TYPES, MED_METHODS, RULINGS, type MedMethod } from "../../../domain/med/model";
+import { requestEvidence, resolveCase } from "../../../domain/med/service";
+import { openMedCase } from "../../../domain/med/open";
+import { MED_CASE_TYPES, RULINGS } from "../../../domain/med/model";
 import { MedCaseSchema, toPublicCase } from "../../../domain/med/views";
 import { stripPrefix } from "../../../lib/ids";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
-/** Body of the MED opening helper: every field optional. */
-const OpenBody = StrictObject({
+/** Body of the MED opening helper (and of the operator's, operator/med.ts): every field optional. */
+export const OpenBody = StrictObject({
   type: Type.Optional(Type.Union(MED_CASE_TYPES.map((x) => Type.Literal(x)))),
   amount: Type.Optional(Amount()),
   reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
@@ -39,26 +38,8 @@ export function medTestHelperRoutes(deps: Deps) {
     .use(testModeOnly(deps))
     .post(
       "/v1/test_helpers/charges/:id/med",
-      ({ auth, params, body: sent, set }) => {
-        const body = sent ?? {};
-        let responseDeadline: number | null = null;
-        if (body.response_deadline !== undefined) {
-          responseDeadline = parseIsoDate(body.response_deadline);
-          if (responseDeadline === null || responseDeadline <= deps.clock.nowMs())
-            throw invalidParam("response_deadline", "response_deadline must be a future ISO 8601 date-time.");
-        }
-        const reason = body.reason ?? null;
-        const method: MedMethod = reason && (MED_METHODS as readonly string[]).includes(reason) ? (reason as MedMethod) : "other";
-        const row = applyMedNotice(deps, {
-          accountId: auth.accountId,
-          livemode: auth.livemode,
-          transactionId: stripPrefix(params.id, "ch_"),
-          type: body.type,
-          amount: body.amount,
-          reason,
-          method,
-          responseDeadline,
-        });
+      ({ auth, params, body, set }) => {
+        const row = openMedCase(deps, auth, stripPrefix(params.id, "ch_"), body ?? {});
         set.status = 201;
         return toPublicCase(row);
       },
