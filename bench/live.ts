@@ -1,7 +1,7 @@
 /**
  * Live Pix bench (issue 14 §5), part of `bun run bench` and runnable alone: `bun bench/live.ts [N=300]`.
  *
- * `cofre psp-sim` and `cofre serve` (COFRE_LIVE_PIX_PREVIEW=1) as child processes of the compiled
+ * `cofre psp-sim` and `cofre serve` as child processes of the compiled
  * executable on 127.0.0.1, one account connected over mTLS. Two figures, each against its target:
  *   - live create: N rounds, one request at a time, each round one direct `PUT /cob/{txid}` to the
  *     simulator (the same Bun fetch with the merchant certificate and a cached token as the
@@ -47,7 +47,7 @@ const figure = (name: string, xs: number[]): LiveFigure => ({ name, p50Ms: perce
 /** Runs both measurements; `creates` rounds of create, `payments` payments. */
 export async function runLiveBench(creates = 300, payments = 60): Promise<LiveBenchResult> {
   const sim = new SimProcess();
-  const cofre = new CofreServer({ env: { COFRE_LIVE_PIX_PREVIEW: "1", COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "warn" } });
+  const cofre = new CofreServer({ env: { COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "warn" } });
   let failures = 0;
   try {
     await sim.init();

@@ -3,7 +3,7 @@
  * (or `bun bench/soak-live.ts [seconds]`).
  *
  * Runs the compiled `dist/cofre` twice on 127.0.0.1: `cofre psp-sim --auto-settle` (never killed)
- * and `cofre serve` live against it (COFRE_LIVE_PIX_PREVIEW=1, COFRE_TEST_CLOCK=1), one account
+ * and `cofre serve` live against it (COFRE_TEST_CLOCK=1), one account
  * connected over mTLS. Four workers create live charges with idempotency keys (replaying some
  * keys that were answered), pay them at the simulator (its callback reaches Cofre or, during a
  * kill, is lost) and refund paid ones, while Cofre is killed with SIGKILL at random moments and
@@ -39,7 +39,7 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   const stats = { kills: 0, opsOk: 0, opsLost: 0, opsRejected: 0, retriedKeys: 0, replays: 0, paidAtSim: 0, refundsUnsupported: 0 };
 
   const sim = new SimProcess({ autoSettle: true });
-  const server = new CofreServer({ env: { COFRE_TEST_CLOCK: "1", COFRE_LIVE_PIX_PREVIEW: "1", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN } });
+  const server = new CofreServer({ env: { COFRE_TEST_CLOCK: "1", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN } });
   await sim.init();
   const accountId = await cliInit(server, "soak-live@example.com", "soak live password 1", "Soak Loja Viva");
   await Promise.all([sim.start(), server.start()]);

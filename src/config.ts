@@ -33,13 +33,6 @@ export interface Config {
    */
   secretsKey: string | null;
   /**
-   * COFRE_LIVE_PIX_PREVIEW=1: live Pix charges are created through the account's provider
-   * connection. Off by default while the live path is unfinished (issue "Live Pix": no devolução
-   * refunds, so a live charge could not be refunded and a payment that arrives after expiry stays
-   * at the PSP). Meant for trying the path against `cofre psp-sim`; not yet for production.
-   */
-  livePixPreview: boolean;
-  /**
    * Test only (COFRE_TEST_CRASH_AFTER_PSP_CREATE=1): the process SIGKILLs itself right after a
    * live PSP answered a create and before the charge is committed, so tests can show a crash
    * leaves one cob and a usable charge (src/domain/charges/intents.ts). Never set it in production.
@@ -97,7 +90,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestLogRetentionDays: int(env, "COFRE_REQUEST_LOG_RETENTION_DAYS", 30),
     bodyTimeoutMs: int(env, "COFRE_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
     secretsKey: secretsKey(env),
-    livePixPreview: env.COFRE_LIVE_PIX_PREVIEW === "1",
     testCrashAfterPspCreate: env.COFRE_TEST_CRASH_AFTER_PSP_CREATE === "1",
   };
 }

@@ -74,15 +74,13 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     gateway: () => gateway!,
   };
   const live = createLiveLookup(liveOptions);
-  // New live charges go through connections only with COFRE_LIVE_PIX_PREVIEW=1 until the live path
-  // can refund (config.ts); connecting an account, and settling charges already created, work
-  // either way.
+  // Live charges go through the account's active connection; charges a connection created keep
+  // settling (polls, callbacks, sweeps, refunds) through it after it was deleted or replaced.
   const providers = new ProviderRegistry({
     config,
     clock,
     sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }),
-    ...(config.livePixPreview ? { live } : {}),
-    // Charges a connection created keep settling (polls, callbacks, sweeps) whatever the gate.
+    live,
     byConnection: createConnectionLookup(liveOptions),
   });
   gateway = new BcbConnectionGateway(providers.ctx);

@@ -1,6 +1,6 @@
 /**
  * The live scenarios of the BCB contract check (issue 14 §5): starts `cofre psp-sim` with
- * `--exchange-log` and `cofre serve` live against it (COFRE_LIVE_PIX_PREVIEW=1, COFRE_TEST_CLOCK=1,
+ * `--exchange-log` and `cofre serve` live against it (COFRE_TEST_CLOCK=1,
  * both as child processes of `bun src/main.ts`, on 127.0.0.1), connects an account (token + webhook
  * registration) and drives each scenario through Cofre's public API and the simulator's control
  * routes. Clocks move through `POST /v1/test_helpers/clock/advance` and `/_sim/clock/advance`,
@@ -57,7 +57,7 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
   const sim = new SimProcess({ cmd: SRC, exchangeLog });
   const cofre = new CofreServer({
     cmd: SRC,
-    env: { COFRE_TEST_CLOCK: "1", COFRE_LIVE_PIX_PREVIEW: "1", COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "error" },
+    env: { COFRE_TEST_CLOCK: "1", COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "error" },
   });
   const results: ScenarioResult[] = [];
   const cleanup = () => {
@@ -140,8 +140,8 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
         const again = await create({ amount: 901 }, idem);
         expect(again.status === 201, `retry answer ${again.status}`);
         const txids = (await sim.cobs()).filter((c) => c.valor === "9.01").length;
-        // Exactly-once create (one txid across retries) is issue 14 §3; reported until it is strict.
-        if (txids !== 1) return `note: ${txids} cobs of 9.01 after a 503 (cob created) and a retry with the same key (the retry used a new txid)`;
+        // Exactly-once create (issue 14 §3): the retry reuses the txid and finds the cob with GET.
+        expect(txids === 1, `${txids} cobs of 9.01 after a 503 (cob created) and a retry with the same key`);
       },
       cancel: async () => {
         const c = await create({ amount: 900 });

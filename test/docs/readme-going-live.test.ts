@@ -52,7 +52,7 @@ describe("README: Going live", () => {
     server = await startServer(["bun", "run", "dev"], {
       dataDir: join(dir, "data"),
       cwd: ROOT,
-      env: { PORT: String(port), COFRE_LIVE_PIX_PREVIEW: "1", COFRE_OPERATOR_TOKEN: "local-operator-token", COFRE_PUBLIC_URL: `http://127.0.0.1:${port}` },
+      env: { PORT: String(port), COFRE_OPERATOR_TOKEN: "local-operator-token", COFRE_PUBLIC_URL: `http://127.0.0.1:${port}` },
     });
     // The changes to the block: ports and folder; the simulator's start awaited before the
     // connection (a person types slower); the one-second pause replaced by a wait for `paid`.

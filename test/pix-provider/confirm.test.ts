@@ -33,7 +33,7 @@ beforeAll(async () => {
   sim = new SimClient(fx);
   expect((await sim.login()).status).toBe(200);
   const logger = createLogger("warn", { write: (line: string) => void warnings.push(JSON.parse(line)) });
-  h = createHarness({ operatorToken: OPERATOR_TOKEN, livePixPreview: true }, undefined, logger);
+  h = createHarness({ operatorToken: OPERATOR_TOKEN }, undefined, logger);
   h.subscribeAllEvents = true;
   const srv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => h.app.handle(req) });
   server = srv;

@@ -43,7 +43,7 @@ async function serve(env: Record<string, string> = {}): Promise<RunningServer> {
   server = await startServer(["bun", "src/main.ts", "serve"], {
     dataDir: dir,
     cwd: ROOT,
-    env: { LOG_LEVEL: "info", COFRE_LIVE_PIX_PREVIEW: "1", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN, COFRE_TEST_CLOCK: "1", ...env },
+    env: { LOG_LEVEL: "info", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN, COFRE_TEST_CLOCK: "1", ...env },
     timeoutMs: 30_000,
   });
   return server;

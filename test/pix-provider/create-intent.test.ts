@@ -26,7 +26,7 @@ beforeAll(async () => {
   fx = await startFixture();
   sim = new SimClient(fx);
   expect((await sim.login()).status).toBe(200);
-  h = createHarness({ operatorToken: OPERATOR_TOKEN, livePixPreview: true });
+  h = createHarness({ operatorToken: OPERATOR_TOKEN });
   a = await h.seedAccount({ name: "Loja Intenta" });
   const rec = recordingFetch();
   h.deps.providers.ctx.fetch = rec.fetch;

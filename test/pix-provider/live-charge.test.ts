@@ -23,7 +23,7 @@ beforeAll(async () => {
   fx = await startFixture();
   sim = new SimClient(fx);
   expect((await sim.login()).status).toBe(200);
-  h = createHarness({ operatorToken: OPERATOR_TOKEN, livePixPreview: true });
+  h = createHarness({ operatorToken: OPERATOR_TOKEN });
   a = await h.seedAccount({ name: "Loja Viva" });
   const body = { ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl };
   expect((await h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body })).status).toBe(200);
@@ -104,19 +104,6 @@ describe("paying and cancelling", () => {
     expect(c.status).toBe(200);
     expect(c.body.status).toBe("CANCELLED");
     expect((await sim.api("GET", `/cob/${r.body.pix.txid}`)).body.status).toBe("REMOVIDA_PELO_USUARIO_RECEBEDOR");
-  });
-});
-
-describe("without COFRE_LIVE_PIX_PREVIEW", () => {
-  test("a connected account's live charge still answers 422 and no cob is created at the PSP", async () => {
-    const off = createHarness({ operatorToken: OPERATOR_TOKEN });
-    const acct = await off.seedAccount();
-    const body = { ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl };
-    expect((await off.call("PUT", connectionPath(acct.accountId), { bearer: OPERATOR_TOKEN, body })).status).toBe(200);
-    const cobsBefore = (await sim.control("GET", "/_sim/cobs")).body;
-    const r = await off.call("POST", "/v1/pix/charges", { key: acct.liveKey, body: { amount: 100 }, headers: { "Idempotency-Key": key("off") } });
-    expect([r.status, r.body.error.code]).toEqual([422, "unprocessable_entity"]);
-    expect((await sim.control("GET", "/_sim/cobs")).body).toEqual(cobsBefore);
   });
 });
 

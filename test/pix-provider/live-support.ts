@@ -33,7 +33,7 @@ export async function startLive(seed: Parameters<Harness["seedAccount"]>[0] = {}
   expect((await sim.login()).status).toBe(200);
   const warnings: LiveEnv["warnings"] = [];
   const logger = createLogger("warn", { write: (line: string) => void warnings.push(JSON.parse(line)) });
-  const h = createHarness({ operatorToken: OPERATOR_TOKEN, livePixPreview: true }, undefined, logger);
+  const h = createHarness({ operatorToken: OPERATOR_TOKEN }, undefined, logger);
   h.subscribeAllEvents = true;
   const srv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => h.app.handle(req) });
   h.deps.config.publicUrl = `http://127.0.0.1:${srv.port}`;

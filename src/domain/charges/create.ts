@@ -10,6 +10,7 @@
  * check a provider asked for (`checkAt`), `charge.created` events, idempotency response.
  */
 import { tx } from "../../db/client";
+import { committed } from "../../db/group-commit";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
@@ -148,6 +149,11 @@ export async function createTransaction(
     const r = reserving.reserve!(deps.providers.ctx, { transaction: row });
     intent = openIntent(deps, record!, r, row, idem!.view ?? "charge");
     reservation = { ...r, resumed: false };
+    // Under group commit (src/db/group-commit.ts) the intent's transaction commits at the end of
+    // this turn, and the PSP's request could leave before that: a crash in between would leave a
+    // cob no intent names. Wait for the commit first.
+    const pending = committed(deps.db.$client);
+    if (pending) await pending;
   }
 
   const merchant = { name: account.name, city: DEFAULT_MERCHANT_CITY };
