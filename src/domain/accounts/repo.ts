@@ -27,3 +27,8 @@ export function insertUser(db: DbOrTx, row: typeof users.$inferInsert): void {
 export function countAccounts(db: DbOrTx): number {
   return db.select({ n: count() }).from(accounts).get()?.n ?? 0;
 }
+
+/** The user with this id, in any account. */
+export function findUser(db: DbOrTx, id: string): UserRow | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
