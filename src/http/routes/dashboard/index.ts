@@ -32,7 +32,7 @@ const SECURITY_HEADERS = {
 function shell(scripts: string[], styles: string[]): string {
   const css = styles.map((s) => `<link rel="stylesheet" href="/dashboard/assets/${s}">`).join("");
   const js = scripts.map((s) => `<script type="module" src="/dashboard/assets/${s}"></script>`).join("");
-  return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Cofre</title>${css}</head><body><div id="app"></div>${js}</body></html>`;
+  return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Cofre</title><link rel="icon" href="data:,">${css}</head><body><div id="app"></div>${js}</body></html>`;
 }
 
 export function dashboardRoutes(_deps: Deps) {

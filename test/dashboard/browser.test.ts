@@ -1,0 +1,198 @@
+/**
+ * The dashboard in Debian Chromium (issue 15 step 4): log in, the account name, the test/live
+ * switch, a charge created through the API seen and refunded, hostile names rendered as text,
+ * CSRF, a VIEWER without a refund button (and refused by the server anyway), and axe-core on
+ * every page built. One browser for the file; pages are reused.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { createHarness, type Harness, type SeededAccount } from "../support/harness";
+import { launchChromium } from "../support/browser";
+import { addMember, loginToken } from "../auth/support";
+
+const AXE = require.resolve("axe-core/axe.min.js");
+/** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
+const HOSTILE_ACCOUNT = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>\u202ePadaria ${"x".repeat(10_000)}`;
+/** Customer names are at most 200 characters (POST /v1/payments). */
+const HOSTILE_CUSTOMER = `\u202eAna <b>Souza</b> "'&<script>window.__xss=3</script><img src=x onerror="window.__xss=4">`;
+
+let browser: Browser;
+let h: Harness;
+let a: SeededAccount;
+let base: string;
+let owner: { context: BrowserContext; page: Page; violations: string[] };
+let paymentId: string;
+
+/** Centavos as the merchant reads them, built by hand (an oracle independent of Intl): 123456 -> "R$ 1.234,56". */
+function brl(cents: number): string {
+  const int = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  return `R$ ${int},${String(cents % 100).padStart(2, "0")}`;
+}
+
+async function apiPost(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const r = await h.call("POST", path, { key: a.testKey, body, headers });
+  expect(r.status).toBeLessThan(300);
+  return r.body;
+}
+
+/** A logged-in page (context with bypassCSP only so that axe can be injected; CSP violations are still collected). */
+async function signIn(email: string, password: string) {
+  const context = await browser.newContext({ bypassCSP: false });
+  const page = await context.newPage();
+  const violations: string[] = [];
+  // Errors of the page itself (CSP refusals, exceptions); answers such as the 401 of the signed-out session probe are expected.
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) violations.push(m.text());
+  });
+  page.on("pageerror", (e) => violations.push(String(e)));
+  await page.goto(`${base}/dashboard`);
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', password);
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('[data-testid="account-name"]');
+  return { context, page, violations };
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  // axe is injected through CDP-free evaluation of its source (the page's CSP forbids inline scripts).
+  const source = await Bun.file(AXE).text();
+  const found = await page.evaluate(async (src) => {
+    new Function(src)();
+    const r = await (window as any).axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n: any) => n.target.join(" ")) }));
+  }, source);
+  return found.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id}: ${v.targets.join(", ")}`);
+}
+
+beforeAll(async () => {
+  h = createHarness();
+  h.app.listen({ port: 0, hostname: "127.0.0.1" });
+  base = `http://127.0.0.1:${h.app.server!.port}`;
+  h.deps.config.publicUrl = base;
+  h.deps.config.checkoutUrlBase = `${base}/c`;
+  a = await h.seedAccount({ name: HOSTILE_ACCOUNT });
+  const p = await apiPost("/v1/payments", { amount: 123456, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName: HOSTILE_CUSTOMER });
+  await apiPost(`/v1/test_helpers/charges/${p.id}/pay`, {});
+  paymentId = p.id;
+  browser = await launchChromium();
+  owner = await signIn(a.email, a.password);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.app.stop(true);
+});
+
+describe("dashboard in the browser: a merchant's money pages", () => {
+  test("after login the page shows the account name as text, marks test mode, and the page runs under its CSP without errors", async () => {
+    const { page, violations } = owner;
+    expect(await page.textContent('[data-testid="account-name"]')).toBe(HOSTILE_ACCOUNT);
+    expect(await page.locator(".bar img, .bar script").count()).toBe(0);
+    expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+    expect(await page.locator(".sandbox").textContent()).toBe("MODO DE TESTE: dados de sandbox, nenhum dinheiro real");
+    const res = await page.request.get(`${base}/dashboard`);
+    expect(res.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(res.headers()["content-security-policy"]).toContain("script-src 'self'");
+    expect(violations).toEqual([]);
+  }, 30_000);
+
+  test("home shows the balances and volumes of the API in R$ and one chart", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/`);
+    await page.waitForSelector('[data-testid="pending"]');
+    const balance = (await h.call("GET", "/v1/wallets/balance", { key: a.testKey })).body;
+    expect(await page.textContent('[data-testid="available"] .value')).toBe(brl(balance.available));
+    expect(await page.textContent('[data-testid="pending"] .value')).toBe(brl(balance.pending));
+    expect(await page.textContent('[data-testid="today-volume"] .value')).toBe(brl(123456));
+    expect(await page.textContent('[data-testid="volume-30d"] .value')).toBe(brl(123456));
+    expect(await page.locator(".chart canvas").count()).toBe(1);
+  }, 30_000);
+
+  test("switching to live hides the sandbox banner and the test charge; back in test the charge is listed", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/payments`);
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    await page.check('input[name="mode"][value="live"]');
+    await page.waitForSelector("text=Nenhum pagamento encontrado.");
+    expect(await page.locator(".sandbox").count()).toBe(0);
+    await page.check('input[name="mode"][value="test"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    expect(await page.textContent(`tr[data-id="${paymentId}"] .num`)).toBe(brl(123456));
+  }, 30_000);
+
+  test("the detail renders the hostile customer name as text, and a partial refund goes through the confirmation", async () => {
+    const { page } = owner;
+    await page.click(`tr[data-id="${paymentId}"] a`);
+    await page.waitForSelector('[data-testid="customer-name"]');
+    expect(await page.textContent('[data-testid="customer-name"]')).toBe(HOSTILE_CUSTOMER);
+    expect(await page.locator("section b, section script").count()).toBe(0);
+    expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+    await page.fill('form.refund input[name="amount"]', "4,00");
+    await page.click('form.refund button[type="submit"]');
+    await page.waitForSelector(".confirm");
+    expect(await page.textContent(".confirm p")).toBe(`Confirmar reembolso de ${brl(400)}?`);
+    await page.click(".confirm button >> text=Confirmar");
+    await page.waitForSelector("text=Reembolso solicitado.");
+    const refunds = (await h.call("GET", `/v1/payments/${paymentId}/refunds`, { key: a.testKey })).body.data;
+    expect(refunds.map((r: any) => [r.amount, r.status])).toEqual([[400, "PENDING"]]);
+    expect(await page.textContent(`.refunds li[data-id="${refunds[0].id}"]`)).toContain(brl(400));
+  }, 30_000);
+
+  test("a state-changing request from the page without the CSRF token is refused with 403 and refunds nothing", async () => {
+    const { page } = owner;
+    const r = await page.evaluate(async (id) => {
+      const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ idempotencyKey: "csrf-probe-123", amount: 100 }) });
+      return { status: res.status, code: (await res.json()).error.code };
+    }, paymentId);
+    expect(r).toEqual({ status: 403, code: "csrf_invalid" });
+    expect((await h.call("GET", `/v1/payments/${paymentId}/refunds`, { key: a.testKey })).body.data.length).toBe(1);
+  }, 30_000);
+
+  test("a VIEWER sees no refund button and the server refuses the refund anyway", async () => {
+    const m = await addMember(h, await loginToken(h, a.email, a.password), "VIEWER");
+    const viewer = await signIn(m.email, m.password);
+    try {
+      await viewer.page.goto(`${base}/dashboard#/payments/${paymentId}`);
+      await viewer.page.waitForSelector('[data-testid="customer-name"]');
+      expect(await viewer.page.locator("form.refund").count()).toBe(0);
+      const r = await viewer.page.evaluate(async (id) => {
+        const s = await (await fetch("/v1/auth/session")).json();
+        const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token }, body: JSON.stringify({ idempotencyKey: "viewer-probe-1", amount: 100 }) });
+        return { status: res.status, code: (await res.json()).error.code };
+      }, paymentId);
+      expect(r).toEqual({ status: 403, code: "role_forbidden" });
+    } finally {
+      await viewer.context.close();
+    }
+  }, 30_000);
+
+  test("axe-core reports no serious or critical violation on login, home, payments and the detail", async () => {
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/dashboard`);
+      await page.waitForSelector('input[name="email"]');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const axeContext = await browser.newContext({ bypassCSP: true });
+    const p2 = await axeContext.newPage();
+    try {
+      await p2.goto(`${base}/dashboard`);
+      await p2.fill('input[name="email"]', a.email);
+      await p2.fill('input[name="password"]', a.password);
+      await p2.click('button[type="submit"]');
+      await p2.waitForSelector('[data-testid="pending"]');
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/payments`);
+      await p2.waitForSelector(`tr[data-id="${paymentId}"]`);
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/payments/${paymentId}`);
+      await p2.waitForSelector('[data-testid="customer-name"]');
+      expect(await seriousViolations(p2)).toEqual([]);
+    } finally {
+      await axeContext.close();
+    }
+  }, 60_000);
+});
