@@ -66,6 +66,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 beforeAll(async () => {
   h = createHarness();
+  h.subscribeAllEvents = true; // the detail lists the deliveries of the payment's events
   h.app.listen({ port: 0, hostname: "127.0.0.1" });
   base = `http://127.0.0.1:${h.app.server!.port}`;
   h.deps.config.publicUrl = base;
@@ -120,6 +121,20 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(await page.textContent(`tr[data-id="${paymentId}"] .num`)).toBe(brl(123456));
   }, 30_000);
 
+  test("the search box finds the charge by its ch_ id and finds nothing for an unknown term", async () => {
+    const { page } = owner;
+    await page.fill('input[name="search"]', `ch_${paymentId}`);
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    await page.fill('input[name="search"]', "E00000000nothing");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector("text=Nenhum pagamento encontrado.");
+    await page.fill('input[name="search"]', "");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+  }, 30_000);
+
   test("the detail renders the hostile customer name as text, and a partial refund goes through the confirmation", async () => {
     const { page } = owner;
     await page.click(`tr[data-id="${paymentId}"] a`);
@@ -127,6 +142,10 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(await page.textContent('[data-testid="customer-name"]')).toBe(HOSTILE_CUSTOMER);
     expect(await page.locator("section b, section script").count()).toBe(0);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+    const deliveries = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data;
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(await page.locator("table.deliveries tbody tr").count()).toBe(deliveries.length);
+    expect(await page.textContent(`table.deliveries tr[data-id="${deliveries[0].id}"] code`)).toBe(deliveries[0].eventType);
     await page.fill('form.refund input[name="amount"]', "4,00");
     await page.click('form.refund button[type="submit"]');
     await page.waitForSelector(".confirm");

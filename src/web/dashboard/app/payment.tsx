@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 /**
- * Payment detail: GET /v1/payments/{id}, its refunds, and (Pix) the charge view's QR, copy-paste
+ * Payment detail: GET /v1/payments/{id}, its refunds, the deliveries of its events
+ * (GET /v1/webhooks/deliveries?transactionId=), and (Pix) the charge view's QR, copy-paste
  * code, checkout link, txid and end-to-end id. Refund (amount, confirmation, one idempotency key
  * per attempt, reused when that attempt is retried), cancel and receipt download. The buttons
  * show for OWNER and ADMIN only; the server refuses the others anyway.
@@ -37,6 +38,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
   const [p, setP] = useState<any>(null);
   const [refunds, setRefunds] = useState<any[]>([]);
   const [charge, setCharge] = useState<any>(null);
+  const [deliveries, setDeliveries] = useState<any[]>([]);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
   const [amountText, setAmountText] = useState("");
@@ -49,6 +51,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
       const tx = await api("GET", `/v1/payments/${encodeURIComponent(id)}`);
       setP(tx);
       setRefunds((await api("GET", `/v1/payments/${tx.id}/refunds`)).data);
+      setDeliveries((await api("GET", `/v1/webhooks/deliveries?transactionId=${tx.id}&limit=100`)).data);
       if (tx.paymentMethods?.includes("PIX")) setCharge(await api("GET", `/v1/charges/ch_${tx.id}`).catch(() => null));
     } catch (e) {
       setError((e as Error).message);
@@ -206,6 +209,37 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
           </li>
         ))}
       </ol>
+      <h2>{t("events")}</h2>
+      {deliveries.length === 0 ? (
+        <p>{t("no_deliveries")}</p>
+      ) : (
+        <table class="deliveries">
+          <thead>
+            <tr>
+              <th scope="col">{t("created")}</th>
+              <th scope="col">{t("event")}</th>
+              <th scope="col">{t("status")}</th>
+              <th scope="col">{t("attempts")}</th>
+              <th scope="col">HTTP</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((d) => (
+              <tr key={d.id} data-id={d.id}>
+                <td>{dateTime(d.createdAt)}</td>
+                <td>
+                  <code>{d.eventType}</code>
+                </td>
+                <td>{d.status}</td>
+                <td>
+                  {d.attempts}/{d.maxAttempts}
+                </td>
+                <td>{d.lastStatusCode ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <h2>{t("refunds")}</h2>
       {refunds.length === 0 ? (
         <p>{t("no_refunds")}</p>

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 /**
- * Payments list: GET /v1/payments with the API's filters (status, startDate, endDate), 50 rows a
- * page; the id search opens the detail (GET /v1/payments/{id} takes the raw or the ch_ id).
+ * Payments list: GET /v1/payments with the API's filters (status, startDate, endDate, search by
+ * id, ch_ id, Pix txid, end-to-end id or customer document), 50 rows a page.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api";
@@ -12,7 +12,7 @@ const STATUSES = ["PENDING", "WAITING_PAYMENT", "PROCESSING", "PAID", "APPROVED"
 const LIMIT = 50;
 
 export function Payments() {
-  const [filters, setFilters] = useState({ status: "", startDate: "", endDate: "" });
+  const [filters, setFilters] = useState({ status: "", startDate: "", endDate: "", search: "" });
   const [page, setPage] = useState(1);
   const [list, setList] = useState<{ data: any[]; total: number } | null>(null);
   const [error, setError] = useState("");
@@ -26,18 +26,18 @@ export function Payments() {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
     setPage(1);
-    setFilters({ status: String(f.get("status") ?? ""), startDate: String(f.get("startDate") ?? ""), endDate: String(f.get("endDate") ?? "") });
-  };
-  const onSearch = (e: Event) => {
-    e.preventDefault();
-    const id = String(new FormData(e.currentTarget as HTMLFormElement).get("id") ?? "").trim();
-    if (id) location.hash = `#/payments/${encodeURIComponent(id)}`;
+    const text = (k: string) => String(f.get(k) ?? "").trim();
+    setFilters({ status: text("status"), startDate: text("startDate"), endDate: text("endDate"), search: text("search") });
   };
   const pages = list ? Math.max(1, Math.ceil(list.total / LIMIT)) : 1;
   return (
     <section>
       <h1>{t("payments")}</h1>
-      <form class="filters" onSubmit={onFilter}>
+      <form class="filters" onSubmit={onFilter} role="search">
+        <label>
+          {t("search_id")}
+          <input name="search" maxLength={64} />
+        </label>
         <label>
           {t("status")}
           <select name="status">
@@ -56,13 +56,6 @@ export function Payments() {
         <label>
           {t("to")}
           <input type="date" name="endDate" />
-        </label>
-        <button type="submit">{t("search")}</button>
-      </form>
-      <form class="filters" onSubmit={onSearch} role="search">
-        <label>
-          {t("search_id")}
-          <input name="id" />
         </label>
         <button type="submit">{t("search")}</button>
       </form>
