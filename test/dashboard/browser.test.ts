@@ -9,6 +9,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { launchChromium } from "../support/browser";
 import { addMember, loginToken } from "../auth/support";
+import { eq } from "drizzle-orm";
+import { webhookDeliveries } from "../../db/schema";
 
 const AXE = require.resolve("axe-core/axe.min.js");
 /** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
@@ -185,7 +187,57 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     }
   }, 30_000);
 
-  test("axe-core reports no serious or critical violation on login, home, payments and the detail", async () => {
+  test("webhooks: an endpoint is created with its secret shown once, paused and deleted; a dead letter is retried", async () => {
+    const { page } = owner;
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(`${base}/dashboard#/webhooks`);
+    await page.waitForSelector("form.new-endpoint");
+    await page.fill('form.new-endpoint input[name="url"]', "https://shop.example.com/cofre-hook");
+    await page.check('form.new-endpoint input[value="charge.paid"]');
+    await page.click('form.new-endpoint button[type="submit"]');
+    await page.waitForSelector('[data-testid="secret"] code');
+    expect(await page.textContent('[data-testid="secret"] code')).toMatch(/^[0-9a-f]{64}$/);
+    const listed = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.url === "https://shop.example.com/cofre-hook");
+    expect(listed).toMatchObject({ events: ["charge.paid"], status: "ACTIVE" });
+    await page.click('[data-testid="secret"] button');
+    expect(await page.locator('[data-testid="secret"]').count()).toBe(0);
+    await page.click(`tr[data-id="${listed.id}"] button >> text=Pausar`);
+    await page.waitForSelector(`tr[data-id="${listed.id}"] button >> text=Ativar`);
+    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id).status).toBe("INACTIVE");
+    await page.click(`tr[data-id="${listed.id}"] button >> text=Excluir`);
+    await page.waitForSelector(`tr[data-id="${listed.id}"]`, { state: "detached" });
+    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.some((e: any) => e.id === listed.id)).toBe(false);
+    // A delivery that spent its attempts (fixture: as after its last failed attempt).
+    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
+    h.deps.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 8, maxAttempts: 8, lastStatusCode: 500, nextRetryAt: null }).where(eq(webhookDeliveries.id, d.id)).run();
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/webhooks`);
+    await page.click(`table.dead tr[data-id="${d.id}"] button`);
+    await page.waitForSelector("text=Entrega reenfileirada.");
+    const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data.find((x: any) => x.id === d.id);
+    expect(after.status).not.toBe("FAILED");
+    expect(await page.locator(`table.dead tr[data-id="${d.id}"]`).count()).toBe(0);
+  }, 30_000);
+
+  test("developers: a test key is issued with its cleartext shown once and works; revoked, it stops working", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/developers`);
+    await page.waitForSelector("form.new-key");
+    await page.fill('form.new-key input[name="label"]', "dashboard key");
+    await page.click('form.new-key button[type="submit"]');
+    await page.waitForSelector('[data-testid="issued-key"] code');
+    const clear = (await page.textContent('[data-testid="issued-key"] code'))!;
+    expect(clear).toMatch(/^ak_test_[A-Za-z0-9_-]{32}$/);
+    expect((await h.call("GET", "/v1/ping", { key: clear })).body).toEqual({ object: "ping", mode: "test" });
+    await page.click('[data-testid="issued-key"] button');
+    expect(await page.content()).not.toContain(clear);
+    const row = page.locator("table.keys tr", { hasText: "dashboard key" });
+    await row.locator("button >> text=Revogar").click();
+    await page.waitForSelector("table.keys tr >> text=dashboard key", { state: "detached" });
+    expect((await h.call("GET", "/v1/ping", { key: clear })).status).toBe(401);
+  }, 30_000);
+
+  test("axe-core reports no serious or critical violation on login, home, payments, the detail, webhooks and developers", async () => {
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
     try {
@@ -209,6 +261,12 @@ describe("dashboard in the browser: a merchant's money pages", () => {
       expect(await seriousViolations(p2)).toEqual([]);
       await p2.goto(`${base}/dashboard#/payments/${paymentId}`);
       await p2.waitForSelector('[data-testid="customer-name"]');
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/webhooks`);
+      await p2.waitForSelector("form.new-endpoint");
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/developers`);
+      await p2.waitForSelector("form.new-key");
       expect(await seriousViolations(p2)).toEqual([]);
     } finally {
       await axeContext.close();

@@ -11,6 +11,8 @@ import { lang, setLang, t, type Lang } from "./i18n";
 import { Home } from "./home";
 import { Payments } from "./payments";
 import { PaymentDetail } from "./payment";
+import { Webhooks } from "./webhooks";
+import { Developers } from "./developers";
 
 export interface Session {
   account_id: string;
@@ -113,12 +115,22 @@ function App() {
     );
 
   const detail = /^#\/payments\/([^/?]+)$/.exec(hash);
+  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : "home";
   const page = detail ? (
     <PaymentDetail key={`${mode}:${detail[1]}`} id={decodeURIComponent(detail[1]!)} session={session} />
-  ) : hash.startsWith("#/payments") ? (
+  ) : section === "payments" ? (
     <Payments key={mode} />
+  ) : section === "webhooks" ? (
+    <Webhooks key={mode} session={session} />
+  ) : section === "developers" ? (
+    <Developers key={mode} />
   ) : (
     <Home key={mode} />
+  );
+  const link = (href: string, name: string, label: string) => (
+    <a href={href} aria-current={section === name ? "page" : undefined}>
+      {label}
+    </a>
   );
   return (
     <div class={`shell mode-${mode}`} data-mode={mode}>
@@ -132,12 +144,10 @@ function App() {
           {session.account_name}
         </strong>
         <nav aria-label="Cofre">
-          <a href="#/" aria-current={!hash.startsWith("#/payments") ? "page" : undefined}>
-            {t("home")}
-          </a>
-          <a href="#/payments" aria-current={hash.startsWith("#/payments") ? "page" : undefined}>
-            {t("payments")}
-          </a>
+          {link("#/", "home", t("home"))}
+          {link("#/payments", "payments", t("payments"))}
+          {link("#/webhooks", "webhooks", t("webhooks"))}
+          {link("#/developers", "developers", t("developers"))}
         </nav>
         <fieldset class="modes">
           <legend>{t("mode")}</legend>
