@@ -24,6 +24,7 @@ let a: SeededAccount;
 let base: string;
 let owner: { context: BrowserContext; page: Page; violations: string[] };
 let paymentId: string;
+let medCaseId: string;
 
 /** Centavos as the merchant reads them, built by hand (an oracle independent of Intl): 123456 -> "R$ 1.234,56". */
 function brl(cents: number): string {
@@ -237,7 +238,33 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect((await h.call("GET", "/v1/ping", { key: clear })).status).toBe(401);
   }, 30_000);
 
-  test("axe-core reports no serious or critical violation on login, home, payments, the detail, webhooks and developers", async () => {
+  test("MED: the case shows its deadline countdown, takes evidence through the signed upload and an appeal", async () => {
+    const { page } = owner;
+    const disputed = await apiPost("/v1/payments", { amount: 5000, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName: "Cliente MED" });
+    await apiPost(`/v1/test_helpers/charges/${disputed.id}/pay`, {});
+    const opened = await apiPost(`/v1/test_helpers/charges/ch_${disputed.id}/med`, { reason: "scam", response_deadline: "2030-01-01T00:00:00.000Z" });
+    medCaseId = opened.id;
+    await page.goto(`${base}/dashboard#/med`);
+    await page.click(`tr[data-id="${opened.id}"] a`);
+    await page.waitForSelector('[data-testid="countdown"]');
+    expect(await page.textContent('[data-testid="countdown"]')).toMatch(/^Tempo restante: \d+ d \d{2}:\d{2}:\d{2}$/);
+    expect(await page.textContent("h1")).toContain(brl(5000));
+    const pdf = Buffer.from("%PDF-1.4\n% comprovante de entrega\n%%EOF\n");
+    await page.setInputFiles('input[name="evidence"]', { name: "entrega.pdf", mimeType: "application/pdf", buffer: pdf });
+    await page.waitForSelector("text=Evidência enviada.");
+    const evidence = (await h.call("GET", `/v1/med/cases/${opened.id}/evidence`, { key: a.testKey })).body.data;
+    expect(evidence.map((e: any) => [e.file_name, e.file_size, e.mime_type])).toEqual([["entrega.pdf", pdf.length, "application/pdf"]]);
+    expect(await page.textContent(`.evidence li[data-id="${evidence[0].id}"] a`)).toBe("entrega.pdf");
+    await page.fill('form.appeal textarea[name="reason"]', "Produto entregue; comprovante anexo.");
+    await page.click('form.appeal button[type="submit"]');
+    await page.waitForSelector("text=Contestação enviada.");
+    const c = (await h.call("GET", `/v1/med/cases/${opened.id}`, { key: a.testKey })).body;
+    expect(c).toMatchObject({ status: "appealed", appeal_reason: "Produto entregue; comprovante anexo.", evidence_count: 1 });
+    expect(await page.textContent('[data-testid="case-status"]')).toBe("appealed");
+    expect(await page.locator('[data-testid="countdown"]').count()).toBe(0);
+  }, 30_000);
+
+  test("axe-core reports no serious or critical violation on every page: login, home, payments, the detail, MED list and case, webhooks, developers", async () => {
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
     try {
@@ -261,6 +288,12 @@ describe("dashboard in the browser: a merchant's money pages", () => {
       expect(await seriousViolations(p2)).toEqual([]);
       await p2.goto(`${base}/dashboard#/payments/${paymentId}`);
       await p2.waitForSelector('[data-testid="customer-name"]');
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/med`);
+      await p2.waitForSelector(`tr[data-id="${medCaseId}"]`);
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/med/${medCaseId}`);
+      await p2.waitForSelector('[data-testid="case-status"]');
       expect(await seriousViolations(p2)).toEqual([]);
       await p2.goto(`${base}/dashboard#/webhooks`);
       await p2.waitForSelector("form.new-endpoint");

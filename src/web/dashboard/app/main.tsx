@@ -13,6 +13,7 @@ import { Payments } from "./payments";
 import { PaymentDetail } from "./payment";
 import { Webhooks } from "./webhooks";
 import { Developers } from "./developers";
+import { MedCase, MedCases } from "./med";
 
 export interface Session {
   account_id: string;
@@ -115,9 +116,14 @@ function App() {
     );
 
   const detail = /^#\/payments\/([^/?]+)$/.exec(hash);
-  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : "home";
+  const medCase = /^#\/med\/([^/?]+)$/.exec(hash);
+  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/med") ? "med" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : "home";
   const page = detail ? (
     <PaymentDetail key={`${mode}:${detail[1]}`} id={decodeURIComponent(detail[1]!)} session={session} />
+  ) : medCase ? (
+    <MedCase key={`${mode}:${medCase[1]}`} id={decodeURIComponent(medCase[1]!)} session={session} />
+  ) : section === "med" ? (
+    <MedCases key={mode} />
   ) : section === "payments" ? (
     <Payments key={mode} />
   ) : section === "webhooks" ? (
@@ -146,6 +152,7 @@ function App() {
         <nav aria-label="Cofre">
           {link("#/", "home", t("home"))}
           {link("#/payments", "payments", t("payments"))}
+          {link("#/med", "med", t("med"))}
           {link("#/webhooks", "webhooks", t("webhooks"))}
           {link("#/developers", "developers", t("developers"))}
         </nav>
