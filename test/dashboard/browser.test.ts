@@ -264,7 +264,17 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(await page.locator('[data-testid="countdown"]').count()).toBe(0);
   }, 30_000);
 
-  test("axe-core reports no serious or critical violation on every page: login, home, payments, the detail, MED list and case, webhooks, developers", async () => {
+  test("settings show the account's fee and settlement delay read-only", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/settings`);
+    await page.waitForSelector('[data-testid="pix-fee"]');
+    const s = (await h.call("GET", "/v1/account", { bearer: await loginToken(h, a.email, a.password) })).body.settings;
+    const pct = `${Math.floor(s.pix_fee_bps / 100)},${String(s.pix_fee_bps % 100).padStart(2, "0")} %`;
+    expect(await page.textContent('[data-testid="pix-fee"]')).toBe(`${pct} + ${brl(s.pix_fee_fixed)}`);
+    expect(await page.locator("section input, section form").count()).toBe(0);
+  }, 30_000);
+
+  test("axe-core reports no serious or critical violation on every page: login, home, payments, the detail, MED list and case, webhooks, developers, settings", async () => {
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
     try {
@@ -300,6 +310,9 @@ describe("dashboard in the browser: a merchant's money pages", () => {
       expect(await seriousViolations(p2)).toEqual([]);
       await p2.goto(`${base}/dashboard#/developers`);
       await p2.waitForSelector("form.new-key");
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/settings`);
+      await p2.waitForSelector('[data-testid="pix-fee"]');
       expect(await seriousViolations(p2)).toEqual([]);
     } finally {
       await axeContext.close();

@@ -14,6 +14,7 @@ import { PaymentDetail } from "./payment";
 import { Webhooks } from "./webhooks";
 import { Developers } from "./developers";
 import { MedCase, MedCases } from "./med";
+import { Settings } from "./settings";
 
 export interface Session {
   account_id: string;
@@ -117,7 +118,7 @@ function App() {
 
   const detail = /^#\/payments\/([^/?]+)$/.exec(hash);
   const medCase = /^#\/med\/([^/?]+)$/.exec(hash);
-  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/med") ? "med" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : "home";
+  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/med") ? "med" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : hash.startsWith("#/settings") ? "settings" : "home";
   const page = detail ? (
     <PaymentDetail key={`${mode}:${detail[1]}`} id={decodeURIComponent(detail[1]!)} session={session} />
   ) : medCase ? (
@@ -130,6 +131,8 @@ function App() {
     <Webhooks key={mode} session={session} />
   ) : section === "developers" ? (
     <Developers key={mode} />
+  ) : section === "settings" ? (
+    <Settings />
   ) : (
     <Home key={mode} />
   );
@@ -155,6 +158,7 @@ function App() {
           {link("#/med", "med", t("med"))}
           {link("#/webhooks", "webhooks", t("webhooks"))}
           {link("#/developers", "developers", t("developers"))}
+          {link("#/settings", "settings", t("settings"))}
         </nav>
         <fieldset class="modes">
           <legend>{t("mode")}</legend>
