@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { api } from "./api";
-import { t } from "./i18n";
+import { lang, t } from "./i18n";
 import { dateTime, duration, money } from "./format";
 
 interface Data {
@@ -26,6 +26,9 @@ function Card({ label, value, test }: { label: string; value: string; test: stri
   );
 }
 
+/** A chart x value (unix seconds at noon UTC of a São Paulo calendar day) as that day, e.g. "20/11". */
+const day = (v: number) => new Intl.DateTimeFormat(lang() === "en" ? "en-US" : "pt-BR", { timeZone: "UTC", day: "2-digit", month: "2-digit" }).format(new Date(v * 1000));
+
 function Chart({ daily }: { daily: { date: string; currencies: Record<string, number> }[] }) {
   const el = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -36,8 +39,8 @@ function Chart({ daily }: { daily: { date: string; currencies: Record<string, nu
       {
         width: Math.max(280, Math.min(900, el.current.clientWidth || 600)),
         height: 220,
-        series: [{}, { label: "BRL", stroke: "#0b6e4f", width: 2, fill: "rgba(11,110,79,0.12)", value: (_u, v) => (v == null ? "—" : money(Math.round(v * 100))) }],
-        axes: [{}, { values: (_u, vals) => vals.map((v) => money(Math.round(v * 100)).replace(/,00$/, "")), size: 90 }],
+        series: [{ label: t("date"), value: (_u, v) => (v == null ? "—" : day(v)) }, { label: "BRL", stroke: "#0b6e4f", width: 2, fill: "rgba(11,110,79,0.12)", value: (_u, v) => (v == null ? "—" : money(Math.round(v * 100))) }],
+        axes: [{ values: (_u, vals) => vals.map(day) }, { values: (_u, vals) => vals.map((v) => money(Math.round(v * 100)).replace(/,00$/, "")), size: 90 }],
       },
       [xs, ys],
       el.current,

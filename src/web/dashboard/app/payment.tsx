@@ -127,7 +127,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
 
   const timeline: [string, string][] = [[t("created"), p.createdAt]];
   if (p.paidAt) timeline.push([t("paid_at"), p.paidAt]);
-  for (const r of [...refunds].reverse()) timeline.push([`${t("refund")} ${money(r.amount, r.currency)} (${r.status})`, r.createdAt]);
+  for (const r of [...refunds].reverse()) timeline.push([`${t("refund_noun")} ${money(r.amount, r.currency)} (${r.status})`, r.createdAt]);
 
   return (
     <section>
