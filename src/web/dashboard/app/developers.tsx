@@ -15,6 +15,7 @@ export function Developers() {
   const [keys, setKeys] = useState<{ data: any[]; access: { canManage: boolean } } | null>(null);
   const [issued, setIssued] = useState<any>(null);
   const [error, setError] = useState("");
+  const [keyMode, setKeyMode] = useState(currentMode());
   const load = () => api("GET", "/v1/api-keys").then(setKeys, (e) => setError(message(e)));
   useEffect(() => {
     void load();
@@ -34,7 +35,7 @@ export function Developers() {
     const f = new FormData(form);
     const label = String(f.get("label") ?? "").trim();
     void act(async () => {
-      setIssued(await api("POST", "/v1/api-keys", { ...(label ? { label } : {}), test: f.get("keymode") !== "live" }));
+      setIssued(await api("POST", "/v1/api-keys", { ...(label ? { label } : {}), test: keyMode !== "live" }));
       form.reset();
     });
   };
@@ -103,7 +104,7 @@ export function Developers() {
           </label>
           <label>
             {t("mode")}
-            <select name="keymode" value={currentMode()}>
+            <select name="keymode" value={keyMode} onChange={(e) => setKeyMode((e.currentTarget as HTMLSelectElement).value as "test" | "live")}>
               <option value="test">{t("mode_test")}</option>
               <option value="live">{t("mode_live")}</option>
             </select>

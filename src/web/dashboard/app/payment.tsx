@@ -28,8 +28,10 @@ const localPath = (url: string) => {
 /** "1.234,56" or "1234.56" -> centavos, or null when not a positive amount. */
 export function parseAmount(text: string): number | null {
   const clean = text.trim().replace(/\s|R\$/g, "");
-  const normal = /,\d{1,2}$/.test(clean) ? clean.replace(/\./g, "").replace(",", ".") : clean.replace(/,/g, "");
-  if (!/^\d+(\.\d{1,2})?$/.test(normal)) return null;
+  let normal: string;
+  if (/^\d+(\.\d{1,2})?$/.test(clean)) normal = clean; // 12.34
+  else if (/^(\d{1,3}(\.\d{3})+|\d+)(,\d{1,2})?$/.test(clean)) normal = clean.replace(/\./g, "").replace(",", "."); // 1.234,56
+  else return null;
   const cents = Math.round(Number(normal) * 100);
   return cents > 0 ? cents : null;
 }
