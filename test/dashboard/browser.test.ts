@@ -238,6 +238,28 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect((await h.call("GET", "/v1/ping", { key: clear })).status).toBe(401);
   }, 30_000);
 
+  test("developers: a member is added with a role, the request log shows the key's calls, the audit log shows the dashboard's actions", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/developers`);
+    await page.waitForSelector("form.new-member");
+    await page.fill('form.new-member input[name="email"]', "leitor@example.com");
+    await page.fill('form.new-member input[name="password"]', "senha do leitor 123");
+    await page.selectOption('form.new-member select[name="role"]', "VIEWER");
+    await page.click('form.new-member button[type="submit"]');
+    await page.waitForSelector("table.members >> text=leitor@example.com");
+    const members = (await h.call("GET", "/v1/account/members", { bearer: await loginToken(h, a.email, a.password) })).body.data;
+    expect(members.find((m: any) => m.email === "leitor@example.com")).toMatchObject({ role: "VIEWER" });
+    await page.waitForSelector("table.logs code >> text=GET /v1/ping");
+    await page.waitForSelector("table.audit");
+    const audit = (await h.call("GET", "/v1/account/audit-log", { bearer: await loginToken(h, a.email, a.password) })).body.data;
+    expect(audit.some((e: any) => e.action === "dashboard.request" && e.target === "POST /v1/account/members" && e.actor_user_id === a.userId)).toBe(true);
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/developers`);
+    await page.waitForSelector(`table.audit tr[data-id="${audit[0].id}"]`);
+    expect(await page.locator("table.audit tbody tr").count()).toBe(audit.length);
+  }, 30_000);
+
   test("MED: the case shows its deadline countdown, takes evidence through the signed upload and an appeal", async () => {
     const { page } = owner;
     const disputed = await apiPost("/v1/payments", { amount: 5000, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName: "Cliente MED" });

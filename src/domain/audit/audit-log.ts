@@ -6,7 +6,7 @@
  * `dashboard.request`, with the method and path in `key_id` and the status in `key_fingerprint`
  * (the table's columns are key-shaped; written right after the response, see src/app.ts).
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { auditLog } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
 import { newId } from "../../lib/ids";
@@ -61,4 +61,9 @@ export function listAuditEntries(db: DbOrTx, accountId: string, action?: AuditAc
  */
 export function recordDashboardAction(t: DbOrTx, e: { accountId: string; actorUserId: string; what: string; status: number; at: number }): void {
   recordAudit(t, { accountId: e.accountId, actorUserId: e.actorUserId, action: "dashboard.request", keyId: e.what.slice(0, 500), keyFingerprint: String(e.status), at: e.at });
+}
+
+/** The newest `limit` entries of `accountId`, newest first (the dashboard's audit page). */
+export function latestAuditEntries(db: DbOrTx, accountId: string, limit: number): AuditEntry[] {
+  return db.select().from(auditLog).where(eq(auditLog.accountId, accountId)).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(limit).all();
 }

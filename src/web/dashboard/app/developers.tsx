@@ -2,16 +2,18 @@
 /**
  * Developers: the account's API keys (GET /v1/api-keys; no cleartext), issue (test or live),
  * rotate and revoke for OWNER and ADMIN (`access.canManage`). A new key's cleartext is shown
- * once, right after issue or rotate, and never again.
+ * once, right after issue or rotate, and never again. Below: members, request logs, audit log (./team.tsx).
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure, currentMode } from "./api";
 import { t } from "./i18n";
 import { dateTime } from "./format";
+import type { Session } from "./main";
+import { AuditLog, Members, RequestLogs } from "./team";
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 
-export function Developers() {
+export function Developers({ session }: { session: Session }) {
   const [keys, setKeys] = useState<{ data: any[]; access: { canManage: boolean } } | null>(null);
   const [issued, setIssued] = useState<any>(null);
   const [error, setError] = useState("");
@@ -112,6 +114,9 @@ export function Developers() {
           <button type="submit">{t("issue_key")}</button>
         </form>
       )}
+      <Members session={session} />
+      <RequestLogs />
+      {(session.role === "OWNER" || session.role === "ADMIN") && <AuditLog />}
     </section>
   );
 }

@@ -130,7 +130,7 @@ function App() {
   ) : section === "webhooks" ? (
     <Webhooks key={mode} session={session} />
   ) : section === "developers" ? (
-    <Developers key={mode} />
+    <Developers key={mode} session={session} />
   ) : section === "settings" ? (
     <Settings />
   ) : (
