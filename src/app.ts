@@ -12,6 +12,7 @@ import { embeddedMigrations } from "./db/migrations";
 import { committed, enterGroup } from "./db/group-commit";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "./lib/json";
 import { logApiRequest } from "./http/plugins/request-log";
+import { recordDashboardAction } from "./domain/audit/audit-log";
 import { assertWellFormedStrings, BodyDeadlines, isJsonMediaType, readBodyBytes } from "./http/body";
 import { MethodIndex } from "./http/methods";
 import { accessLogger } from "./lib/logger";
@@ -110,6 +111,9 @@ export function createApp(deps: Deps) {
     // of itself that settles after the COMMIT, which Elysia's response mapping awaits. A failed
     // COMMIT answers 500 `internal_error` (safe to retry) instead.
     .mapResponse({ as: "global" }, ({ request, response, set }) => {
+      // A state-changing dashboard-session request that succeeded lands in the audit log before its
+      // answer leaves (inside the turn's group transaction under serve). Errors set facts.status.
+      if (request.method !== "GET") auditDashboardWrite(deps, request, set.status);
       const pending = committed(deps.db.$client);
       if (!pending) return;
       // Elysia maps a Promise response by awaiting it and mapping the value (its types only admit Response).
@@ -149,6 +153,15 @@ export function createApp(deps: Deps) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** Audit entry of a successful state-changing request made with a dashboard session (no-op otherwise). */
+function auditDashboardWrite(deps: Deps, request: Request, setStatus: unknown): void {
+  const facts = requestFacts(request);
+  if (!facts.actorUserId || facts.status !== undefined || request.method === "HEAD" || request.method === "OPTIONS") return;
+  const status = typeof setStatus === "number" ? setStatus : 200;
+  if (status >= 400) return;
+  recordDashboardAction(deps.db, { accountId: facts.accountId!, actorUserId: facts.actorUserId, what: `${request.method} ${pathOf(request)}`, status, at: facts.at ?? deps.clock.nowMs() });
+}
 
 /** True when the database answers and every embedded migration is recorded as applied. */
 function databaseReady(deps: Deps): boolean {

@@ -9,6 +9,8 @@ export interface RequestFacts {
   /** SHA-256 fingerprint of the API key that authenticated the request, when one did. */
   fingerprint?: string;
   accountId?: string;
+  /** The dashboard user of a cookie-session request (src/http/plugins/session-auth.ts). */
+  actorUserId?: string;
   livemode?: boolean;
   /** Path template of the matched route, for logs. */
   route?: string;

@@ -42,6 +42,10 @@ export const ERROR_CODES = {
   invalid_signature: [403, "permission_error"],
   upload_url_expired: [403, "permission_error"],
   API_KEY_ROLE_REQUIRED: [403, "permission_error"],
+  /** Dashboard session: the request's CSRF token (`X-CSRF-Token`) is missing or wrong. */
+  csrf_invalid: [403, "permission_error"],
+  /** Dashboard session: the member's role may not do this (src/domain/auth/dashboard-roles.ts). */
+  role_forbidden: [403, "permission_error"],
   "fraud.customer_velocity_exceeded": [403, "permission_error"],
   "fraud.account_velocity_exceeded": [403, "permission_error"],
   not_found: [404, "not_found_error"],

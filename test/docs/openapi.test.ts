@@ -151,7 +151,7 @@ describe("headers, security and coverage", () => {
       .filter((r) => METHODS.includes(r.method.toLowerCase()))
       .map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([^/]+)/g, "{$1}")}`);
     const hidden = mounted.filter((r) => !listed.has(r));
-    expect(hidden.sort()).toEqual(["GET /docs", "GET /docs/assets/scalar.js", "GET /docs/json"]);
+    expect(hidden.sort()).toEqual(["GET /dashboard", "GET /dashboard/assets/{name}", "GET /docs", "GET /docs/assets/scalar.js", "GET /docs/json"]);
     expect(listed.has("GET /v1/pix/jwks.json")).toBe(true);
   });
 

@@ -65,6 +65,26 @@ describe("dist/cofre run alone from an empty folder", () => {
     expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
   });
 
+  test("the dashboard page and its embedded script and styles are served with the dashboard CSP, and its login works", async () => {
+    const page = await fetch(`${srv.base}/dashboard`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    const html = await page.text();
+    const files = [...html.matchAll(/\/dashboard\/assets\/([^"]+)/g)].map((m) => m[1]!);
+    expect(files.filter((f) => f.endsWith(".js")).length).toBe(1);
+    expect(files.filter((f) => f.endsWith(".css")).length).toBe(1);
+    for (const f of files) {
+      const r = await fetch(`${srv.base}/dashboard/assets/${f}`);
+      expect(r.status).toBe(200);
+      const text = await r.text();
+      // The app's own code (its login form's field) and uPlot's styles are inside.
+      expect(text).toContain(f.endsWith(".js") ? "/v1/auth/session" : ".uplot");
+    }
+    const login = await fetch(`${srv.base}/v1/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "owner@example.com", password: "exe password 1" }) });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as any).account_name).toBe("Padaria Pão Quente");
+  });
+
   test("an unknown route is the 404 envelope with X-Request-Id", async () => {
     const r = await fetch(`${srv.base}/v1/nope`, { headers: { "x-request-id": "exe-404" } });
     expect(r.status).toBe(404);

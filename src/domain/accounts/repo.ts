@@ -1,5 +1,5 @@
 /** Account and user rows (drizzle only). */
-import { count, eq } from "drizzle-orm";
+import { asc, count, eq } from "drizzle-orm";
 import { accounts, users } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
 
@@ -26,4 +26,14 @@ export function insertUser(db: DbOrTx, row: typeof users.$inferInsert): void {
 /** Number of accounts in the database (0 on a fresh install). */
 export function countAccounts(db: DbOrTx): number {
   return db.select({ n: count() }).from(accounts).get()?.n ?? 0;
+}
+
+/** The user with this id, in any account. */
+export function findUser(db: DbOrTx, id: string): UserRow | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+/** The members of an account, oldest first. */
+export function listUsers(db: DbOrTx, accountId: string): UserRow[] {
+  return db.select().from(users).where(eq(users.accountId, accountId)).orderBy(asc(users.createdAt), asc(users.id)).all();
 }

@@ -42,3 +42,6 @@ export function accountView(account: AccountRow, role: string, settings: Account
 export function memberView(user: UserRow): Static<typeof MemberSchema> {
   return { id: user.id, email: user.email, role: user.role as Role };
 }
+
+/** GET /v1/account/members: `{data: [{id, email, role}]}`, oldest first. */
+export const MemberListSchema = View("MemberList", { data: Type.Array(MemberSchema) });

@@ -7,11 +7,14 @@
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { ApiError } from "../../http/errors";
-import { findUserByEmail } from "../accounts/repo";
+import { findAccount, findUser, findUserByEmail } from "../accounts/repo";
 import { normalizeEmail } from "../accounts/service";
 import { verifyAgainstDummy, verifyPassword } from "./passwords";
 import { LoginThrottle } from "./throttle";
 import { issueToken, revokeSession } from "./tokens";
+import type { Role } from "../accounts/roles";
+import { csrfTokenFor, openDashboardSession, type DashboardSession } from "./dashboard-session";
+import { dashboardSessionView } from "./session-views";
 
 export interface LoginResult {
   access_token: string;
@@ -38,6 +41,17 @@ export function loginThrottle(db: Db, clock: Clock): LoginThrottle {
  * over a limit of LoginThrottle.
  */
 export async function login(db: Db, clock: Clock, input: { email: string; password: string; address: string }): Promise<LoginResult> {
+  const user = await checkCredentials(db, clock, input);
+  const { token, expiresIn } = await issueToken(db, clock, user);
+  return { access_token: token, token_type: "Bearer", expires_in: expiresIn, account_id: user.accountId, role: user.role };
+}
+
+/**
+ * The user of these credentials, under the same throttle and answers as `login` (401
+ * `invalid_credentials`, 429 `rate_limited`); shared by the bearer login and the dashboard's
+ * cookie login (dashboard-session.ts).
+ */
+export async function checkCredentials(db: Db, clock: Clock, input: { email: string; password: string; address: string }) {
   const email = normalizeEmail(input.email);
   const throttle = loginThrottle(db, clock);
   const wait = throttle.admit(email, input.address);
@@ -47,11 +61,29 @@ export async function login(db: Db, clock: Clock, input: { email: string; passwo
   const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
   if (!ok || !user) throw new ApiError("invalid_credentials", "Invalid email or password.");
   throttle.succeeded(email, input.address);
-  const { token, expiresIn } = await issueToken(db, clock, user);
-  return { access_token: token, token_type: "Bearer", expires_in: expiresIn, account_id: user.accountId, role: user.role };
+  return user;
 }
 
 /** Logout: the session's token stops working at once. */
 export function logout(db: Db, clock: Clock, jti: string): void {
   revokeSession(db, clock, jti);
+}
+
+/**
+ * Dashboard cookie login (issue 15): the same credentials, throttle and answers as `login`;
+ * returns the cookie value, its lifetime (seconds) and the session view (with its CSRF token).
+ */
+export async function dashboardLogin(db: Db, clock: Clock, input: { email: string; password: string; address: string }) {
+  const user = await checkCredentials(db, clock, input);
+  const opened = openDashboardSession(db, clock, user);
+  const account = findAccount(db, user.accountId)!;
+  const view = dashboardSessionView({ accountId: user.accountId, accountName: account.name, userId: user.id, email: user.email, role: user.role as Role, csrfToken: opened.csrfToken });
+  return { cookieValue: opened.value, maxAge: opened.expiresIn, view };
+}
+
+/** The view of a live dashboard session (GET /v1/auth/session). */
+export function dashboardSessionOf(db: Db, clock: Clock, s: DashboardSession) {
+  const user = findUser(db, s.userId)!;
+  const account = findAccount(db, s.accountId)!;
+  return dashboardSessionView({ accountId: s.accountId, accountName: account.name, userId: s.userId, email: user.email, role: s.role, csrfToken: csrfTokenFor(db, clock, s.jti) });
 }

@@ -58,14 +58,19 @@ export async function issueToken(
     .setIssuedAt(iat)
     .setExpirationTime(iat + TOKEN_TTL_SECONDS)
     .sign(signingKey(db, clock));
-  // Pruning expired sessions and recording the new one commit together.
+  recordSession(db, now, { jti, accountId: user.accountId, userId: user.id, expiresAt: (iat + TOKEN_TTL_SECONDS) * 1000 });
+  return { token, expiresIn: TOKEN_TTL_SECONDS };
+}
+
+/**
+ * Records a new `sessions` row (bearer token or dashboard cookie; both end with revokeSession).
+ * Pruning expired sessions and recording the new one commit together. Times are epoch ms.
+ */
+export function recordSession(db: Db, now: number, row: { jti: string; accountId: string; userId: string; expiresAt: number }): void {
   tx(db, (t) => {
     t.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-    t.insert(sessions)
-      .values({ jti, accountId: user.accountId, userId: user.id, issuedAt: now, expiresAt: (iat + TOKEN_TTL_SECONDS) * 1000 })
-      .run();
+    t.insert(sessions).values({ ...row, issuedAt: now }).run();
   });
-  return { token, expiresIn: TOKEN_TTL_SECONDS };
 }
 
 const sessionQueries = new WeakMap<Db, ReturnType<typeof prepareSessionQuery>>();

@@ -4,8 +4,10 @@
  * top-level field of the transaction shape (method fields sort by their stored detail),
  * `sortOrder`. Filters use the (account, livemode, status|created_at) indexes; `total` comes from
  * the daily aggregates without date filters, else from a count over the same filters.
+ * `search` (the dashboard's search box) is an exact match on the id (raw or `ch_`), Pix txid or
+ * end-to-end id (unique indexes), else on the customer document as sent or as digits (the account's document index).
  */
-import { and, asc, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import { paymentDailyStats, transactions } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
 import type { TransactionRow } from "../../providers/types";
@@ -59,6 +61,8 @@ export interface PaymentListQuery {
   endMs?: number;
   sortBy: keyof typeof SORTABLE;
   sortOrder: "asc" | "desc";
+  /** Exact match on the id (raw or `ch_`), Pix txid, end-to-end id, or customer CPF/CNPJ (punctuation ignored). */
+  search?: string;
 }
 
 /**
@@ -81,9 +85,10 @@ export function listPayments(db: DbOrTx, q: PaymentListQuery): { rows: Transacti
   if (q.status) conds.push(eq(t.status, q.status));
   if (q.startMs !== undefined) conds.push(gte(t.createdAt, q.startMs));
   if (q.endMs !== undefined) conds.push(lte(t.createdAt, q.endMs));
+  if (q.search !== undefined) conds.push(searchCondition(db, q.search, and(...conds)!));
   const where = and(...conds);
   const total =
-    q.startMs === undefined && q.endMs === undefined
+    q.startMs === undefined && q.endMs === undefined && q.search === undefined
       ? aggregateTotal(db, q)
       : db.select({ n: sql<number>`count(*)` }).from(t).where(where).get()!.n;
   const dir = q.sortOrder === "asc" ? asc : desc;
@@ -96,4 +101,19 @@ export function listPayments(db: DbOrTx, q: PaymentListQuery): { rows: Transacti
     .offset((q.page - 1) * q.limit)
     .all();
   return { rows, total };
+}
+
+/**
+ * The condition of a search term: the one transaction whose id, txid or end-to-end id it is
+ * (three unique-index lookups), else the transactions of that customer document (digits only).
+ */
+function searchCondition(db: DbOrTx, term: string, scope: SQL): SQL {
+  const s = term.trim();
+  const id = s.startsWith("ch_") ? s.slice(3) : s;
+  const exact = or(eq(t.id, id), eq(t.pixTxid, s), eq(t.endToEndId, s))!;
+  const hit = db.select({ id: t.id }).from(t).where(and(scope, exact)).limit(1).get();
+  if (hit) return eq(t.id, hit.id);
+  // Documents are stored as sent (payments group) or as digits (charges): match either form.
+  const digits = s.replace(/[.\-\/\s]/g, "");
+  return inArray(t.customerDocument, [...new Set([s, digits])]);
 }

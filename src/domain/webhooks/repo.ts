@@ -71,6 +71,8 @@ export interface DeliveryFilters {
   status?: DeliveryStatus;
   eventType?: string;
   endpointId?: string;
+  /** Deliveries of this transaction's events (raw id); the dashboard's payment detail. */
+  transactionId?: string;
 }
 
 function deliveryWhere(s: Scope, f: DeliveryFilters): SQL {
@@ -78,6 +80,8 @@ function deliveryWhere(s: Scope, f: DeliveryFilters): SQL {
   if (f.status) parts.push(eq(webhookDeliveries.status, f.status));
   if (f.eventType) parts.push(eq(webhookDeliveries.eventType, f.eventType));
   if (f.endpointId) parts.push(eq(webhookDeliveries.endpointId, f.endpointId));
+  // The transaction's events come from events_tx_idx; there is no index on event_id, so this scans the scope's deliveries.
+  if (f.transactionId) parts.push(sql`${webhookDeliveries.eventId} in (select ${events.id} from ${events} where ${events.transactionId} = ${f.transactionId})`);
   return and(...parts)!;
 }
 

@@ -9,12 +9,16 @@
  * Resolved keys come from the per-database key cache (src/domain/api-keys/cache.ts); every
  * domain write to `api_keys` clears it in the same call, so a rotated or revoked key still fails
  * on the very next request. Malformed keys are rejected before any lookup.
+ * A request without an `apikey` header may instead carry the dashboard session cookie
+ * (./session-auth.ts: CSRF, `Cofre-Mode`, roles); requests with a key never look at cookies.
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { resolveApiKey } from "../../domain/api-keys/cache";
 import { ApiError } from "../errors";
 import { requestFacts } from "../context";
+import type { Role } from "../../domain/accounts/roles";
+import { sessionApiAuth, sessionCookieValue } from "./session-auth";
 
 /** Who is calling: the key's account and mode. Every read and write is scoped by both. */
 export interface ApiKeyAuth {
@@ -24,6 +28,8 @@ export interface ApiKeyAuth {
   mode: "test" | "live";
   keyId: string;
   fingerprint: string;
+  /** Set when a dashboard session (not a key) made the request (./session-auth.ts). */
+  user?: { userId: string; role: Role };
 }
 
 /** `ak_` + mode + `_` + 24 random bytes as unpadded base64url (32 characters). */
@@ -43,6 +49,11 @@ function missingKeyMessage(request: Request): string {
 
 /** Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the limit. */
 export function authenticateApiKey(deps: Deps, raw: string | undefined | null, request: Request, set: { headers: Record<string, string | number> }): ApiKeyAuth {
+  if (!raw) {
+    // No key: the dashboard's cookie session is the only other way in (never looked at when a key is sent).
+    const cookie = sessionCookieValue(request);
+    if (cookie) return sessionApiAuth(deps, request, cookie, set);
+  }
   if (!raw || !KEY_SHAPE.test(raw)) throw new ApiError("unauthorized", raw ? "Missing or invalid API key." : missingKeyMessage(request));
   const key = resolveApiKey(deps.db, raw);
   if (!key) throw new ApiError("unauthorized", "Missing or invalid API key.");

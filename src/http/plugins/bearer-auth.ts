@@ -5,7 +5,8 @@
  *
  * 401 `unauthorized` when: an `apikey` header is present (these routes refuse API keys), the
  * Authorization header is missing or not `Bearer <token>`, the token is badly signed, expired or
- * logged out, or its user left the account. With `{ manage: true }`, roles other than OWNER and
+ * logged out, or its user left the account. Without an Authorization header, the dashboard session
+ * cookie is accepted instead (./session-auth.ts; 403 `csrf_invalid` without its CSRF token). With `{ manage: true }`, roles other than OWNER and
  * ADMIN get 403 `API_KEY_ROLE_REQUIRED` (checked before the body, so the answer does not depend on it).
  */
 import { Elysia } from "elysia";
@@ -14,6 +15,7 @@ import { verifyToken, type Session } from "../../domain/auth/tokens";
 import { requireManager } from "../../domain/api-keys/service";
 import { ApiError } from "../errors";
 import { apiKeyInAuthorization } from "./api-key-auth";
+import { authenticateSession, sessionCookieValue } from "./session-auth";
 
 export type { Session };
 
@@ -24,6 +26,11 @@ export async function authenticateBearer(deps: Deps, request: Request): Promise<
   if (request.headers.has("apikey"))
     throw new ApiError("unauthorized", "This route takes a dashboard token (Authorization: Bearer), not an apikey.");
   const header = request.headers.get("authorization") ?? "";
+  if (!header) {
+    // The dashboard's cookie session (./session-auth.ts; CSRF-checked for state-changing methods).
+    const cookie = sessionCookieValue(request);
+    if (cookie) return authenticateSession(deps, request, cookie);
+  }
   if (apiKeyInAuthorization(header))
     throw new ApiError("unauthorized", "This route takes a dashboard token (Authorization: Bearer <token from POST /v1/auth/login>); API keys go in the `apikey` header of the API routes.");
   const m = BEARER.exec(header);

@@ -11,6 +11,7 @@ import { medRoutes } from "./med";
 import { testHelperRoutes } from "./test-helpers";
 import { pingRoutes } from "./ping";
 import { providerWebhookRoutes } from "./provider-webhooks";
+import { dashboardRoutes } from "./dashboard";
 
 export function routeGroups(deps: Deps) {
   return [
@@ -25,5 +26,6 @@ export function routeGroups(deps: Deps) {
     testHelperRoutes(deps),
     pingRoutes(deps),
     providerWebhookRoutes(deps),
+    dashboardRoutes(deps),
   ];
 }

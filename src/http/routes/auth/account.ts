@@ -1,10 +1,16 @@
-/** GET /v1/account and POST /v1/account/members (bearer; extensions.md "Dashboard authentication"). */
+/**
+ * GET /v1/account and POST /v1/account/members (bearer; extensions.md "Dashboard authentication"),
+ * plus GET /v1/account/members (any member) and GET /v1/account/audit-log (OWNER/ADMIN) for the
+ * dashboard's Developers page (issue 15).
+ */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
-import { findAccount } from "../../../domain/accounts/repo";
+import { findAccount, listUsers } from "../../../domain/accounts/repo";
+import { latestAuditEntries } from "../../../domain/audit/audit-log";
+import { AuditListSchema, auditEntryView } from "../../../domain/audit/views";
 import { addMember } from "../../../domain/accounts/service";
 import { settingsOf } from "../../../domain/accounts/settings";
-import { AccountSchema, MemberSchema, accountView, memberView } from "../../../domain/accounts/views";
+import { AccountSchema, MemberListSchema, MemberSchema, accountView, memberView } from "../../../domain/accounts/views";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { notFound } from "../../errors";
 import { Str, StrictObject } from "../../schemas";
@@ -25,7 +31,9 @@ export function accountRoutes(deps: Deps) {
       return accountView(account, session.role, settingsOf(account));
     },
     { detail: op({ tags: ["account"], security: "bearer", summary: "The caller's account: `{id, name, role, settings}`", ok: { 200: AccountSchema }, errors: [401, 404] }) },
-  );
+  ).get("/v1/account/members", ({ session }) => ({ data: listUsers(deps.db, session.accountId).map(memberView) }), {
+    detail: op({ tags: ["account"], security: "bearer", summary: "The account's members `{data: [{id, email, role}]}`, oldest first", ok: { 200: MemberListSchema }, errors: [401] }),
+  });
   const manage = new Elysia().use(bearerAuth(deps, { manage: true })).post(
     "/v1/account/members",
     async ({ session, body, set }) => {
@@ -46,5 +54,19 @@ export function accountRoutes(deps: Deps) {
       }),
     },
   );
-  return new Elysia().use(read).use(manage);
+  const audit = new Elysia().use(bearerAuth(deps, { manage: true })).get(
+    "/v1/account/audit-log",
+    ({ session }) => ({ data: latestAuditEntries(deps.db, session.accountId, 100).map(auditEntryView) }),
+    {
+      detail: op({
+        tags: ["account"],
+        security: "bearer",
+        summary: "The newest 100 audit entries (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
+        description: "Key issue/rotate/revoke and every successful state-changing dashboard-session request (`dashboard.request`: `target` = method and path, `detail` = status), newest first.",
+        ok: { 200: AuditListSchema },
+        errors: [401, 403],
+      }),
+    },
+  );
+  return new Elysia().use(read).use(manage).use(audit);
 }

@@ -2,10 +2,11 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
 import { loginRoutes } from "./login";
+import { sessionRoutes } from "./session";
 import { accountRoutes } from "./account";
 import { apiKeyRoutes } from "./api-keys";
 import { requestLogRoutes } from "./request-logs";
 
 export function authRoutes(deps: Deps) {
-  return new Elysia().use(loginRoutes(deps)).use(accountRoutes(deps)).use(apiKeyRoutes(deps)).use(requestLogRoutes(deps));
+  return new Elysia().use(loginRoutes(deps)).use(sessionRoutes(deps)).use(accountRoutes(deps)).use(apiKeyRoutes(deps)).use(requestLogRoutes(deps));
 }

@@ -21,7 +21,7 @@ const LoginSchema = View("LoginToken", {
 const LoginBody = StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) });
 
 /** The client address used for login limits ("unknown" when the server cannot tell, e.g. in-process tests). */
-function clientAddress(server: { requestIP(r: Request): { address: string } | null } | null, request: Request): string {
+export function clientAddress(server: { requestIP(r: Request): { address: string } | null } | null, request: Request): string {
   try {
     return server?.requestIP(request)?.address ?? "unknown";
   } catch {

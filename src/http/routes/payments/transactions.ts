@@ -24,6 +24,13 @@ const tags = ["payments"];
 const METHOD_NAMES = ["PIX", "CREDIT_CARD", "MBWAY", "MULTIBANCO", "BOLETO", "CRYPTO"];
 const A = AUTH_ERRORS.apikey;
 
+/** `search` of GET /v1/payments: 1-64 characters after trimming, else 400. */
+function searchParam(raw: unknown): string {
+  const s = typeof raw === "string" ? raw.trim() : "";
+  if (s.length < 1 || s.length > 64) throw invalidParam("search", "search must be 1-64 characters: an id, a Pix txid, an end-to-end id or a customer document.");
+  return s;
+}
+
 export const CreatePaymentSchema = StrictObject({
   amount: Amount({ description: "Minor units of `currency` (centavos for BRL), integer 1 to 10^12." }),
   currency: t.Optional(Str({ minLength: 3, maxLength: 8, description: "Default BRL; e.g. EUR (MBWAY, MULTIBANCO), USDT (CRYPTO)." })),
@@ -66,7 +73,7 @@ export function transactionRoutes(deps: Deps) {
       "/v1/payments",
       async ({ auth, request }) => {
         const q = singleQuery(request);
-        onlyKnown(q, ["page", "limit", "status", "startDate", "endDate", "sortBy", "sortOrder"]);
+        onlyKnown(q, ["page", "limit", "status", "startDate", "endDate", "sortBy", "sortOrder", "search"]);
         const page = intParam(q, "page", 1, 1, 1_000_000);
         const limit = intParam(q, "limit", 20, 1, 100);
         const status = enumParam(q, "status", TRANSACTION_STATUSES);
@@ -84,6 +91,7 @@ export function transactionRoutes(deps: Deps) {
           ...(status ? { status } : {}),
           ...(startMs !== undefined ? { startMs } : {}),
           ...(endMs !== undefined ? { endMs } : {}),
+          ...(q.search !== undefined ? { search: searchParam(q.search) } : {}),
           sortBy,
           sortOrder,
         });
@@ -94,7 +102,7 @@ export function transactionRoutes(deps: Deps) {
           tags,
           summary: "List transactions",
           description:
-            "Query: `page` (default 1), `limit` (default 20, 1-100), `status` (transaction status), `startDate`/`endDate` (ISO 8601, inclusive bounds on `createdAt`; a bare date covers the whole UTC day), `sortBy` (a top-level field, default `createdAt`; nested or unknown fields -> 400), `sortOrder` (`asc`|`desc`, default `desc`). Unknown parameters -> 400. 200: `{data, total, page, limit}`.",
+            "Query: `page` (default 1), `limit` (default 20, 1-100), `status` (transaction status), `startDate`/`endDate` (ISO 8601, inclusive bounds on `createdAt`; a bare date covers the whole UTC day), `sortBy` (a top-level field, default `createdAt`; nested or unknown fields -> 400), `sortOrder` (`asc`|`desc`, default `desc`), `search` (exact id, `ch_` id, Pix txid, end-to-end id, or customer CPF/CNPJ; 1-64 characters). Unknown parameters -> 400. 200: `{data, total, page, limit}`.",
           security: "apikey",
           ok: { 200: TransactionListSchema },
           errors: [400, ...A],
@@ -106,6 +114,7 @@ export function transactionRoutes(deps: Deps) {
             { name: "endDate", description: "ISO 8601 date or date-time (inclusive; a bare date covers the day)." },
             { name: "sortBy", description: `One of ${Object.keys(SORTABLE).join(", ")}; default createdAt.` },
             { name: "sortOrder", description: "asc or desc (default).", schema: { type: "string", enum: ["asc", "desc"] } },
+            { name: "search", description: "Exact id (raw or ch_), Pix txid, end-to-end id, or customer CPF/CNPJ (punctuation ignored).", schema: { type: "string", minLength: 1, maxLength: 64 } },
           ],
         }),
       },

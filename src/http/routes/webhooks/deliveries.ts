@@ -35,7 +35,8 @@ export function deliveryRoutes(deps: Deps) {
           throw invalidParam("status", `status must be one of ${DELIVERY_STATUSES.join(", ")}.`);
         if (query.eventType !== undefined && !isKnownEventType(query.eventType))
           throw invalidParam("eventType", "Unknown event name; see GET /v1/webhooks/event-catalog.", "invalid_event_type");
-        const filters = { status: query.status as DeliveryStatus | undefined, eventType: query.eventType, endpointId: query.endpointId };
+        const transactionId = query.transactionId?.startsWith("ch_") ? query.transactionId.slice(3) : query.transactionId;
+        const filters = { status: query.status as DeliveryStatus | undefined, eventType: query.eventType, endpointId: query.endpointId, transactionId };
         return svc.listDeliveries(deps, auth, filters, limit, offset);
       },
       {
@@ -43,6 +44,7 @@ export function deliveryRoutes(deps: Deps) {
           status: t.Optional(t.String({ description: DELIVERY_STATUSES.join(" | ") })),
           eventType: t.Optional(t.String({ description: "An event name of the catalog." })),
           endpointId: t.Optional(t.String({ description: "A wh_ id." })),
+          transactionId: t.Optional(t.String({ description: "A transaction id (raw or ch_): deliveries of its events." })),
           limit: t.Optional(t.String({ description: "1-100, default 25." })),
           offset: t.Optional(t.String({ description: "Default 0." })),
         }),
@@ -53,7 +55,7 @@ export function deliveryRoutes(deps: Deps) {
           tags,
           summary: "List deliveries",
           description:
-            "Newest first. Filters `status`, `eventType`, `endpointId`; `limit` 1-100 (default 25), `offset` (default 0); an unknown filter value -> 400. " +
+            "Newest first. Filters `status`, `eventType`, `endpointId`, `transactionId` (raw or `ch_` id); `limit` 1-100 (default 25), `offset` (default 0); an unknown filter value -> 400. " +
             "200 `{data, total, limit, offset}`; each delivery: `id, endpointId, eventType, status, attempts, maxAttempts, lastStatusCode, lastError, lastResponseBody, nextRetryAt, deliveredAt, createdAt, updatedAt, payload`. " +
             DELIVERY_DOC,
         }),

@@ -1,0 +1,70 @@
+/**
+ * The dashboard's cookie session (issue 15; extensions.md "Merchant dashboard"):
+ * POST /v1/auth/session (log in: Set-Cookie + CSRF token), GET (who is signed in), DELETE (log out).
+ */
+import { Elysia } from "elysia";
+import type { Deps } from "../../../deps";
+import { dashboardLogin, dashboardSessionOf, logout } from "../../../domain/auth/service";
+import { DashboardSessionSchema } from "../../../domain/auth/session-views";
+import { ApiError } from "../../errors";
+import { authenticateSession, clearedSessionCookie, secureCookies, sessionCookie, sessionCookieValue } from "../../plugins/session-auth";
+import { Str, StrictObject } from "../../schemas";
+import { BODY_ERRORS, op } from "../../openapi";
+import { clientAddress } from "./login";
+
+const LoginBody = StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) });
+
+const COOKIE_NOTE =
+  "The session cookie `cofre_session` is HttpOnly, SameSite=Strict, Path=/ (Secure when COFRE_PUBLIC_URL is https). With it, the API routes accept the dashboard's requests: state-changing ones must carry `X-CSRF-Token` (403 `csrf_invalid`), `Cofre-Mode: test|live` picks the mode (default test), and the member's role is enforced (403 `role_forbidden`).";
+
+function sessionOf(deps: Deps, request: Request) {
+  const value = sessionCookieValue(request);
+  if (!value) throw new ApiError("unauthorized", "No dashboard session; log in first.");
+  return authenticateSession(deps, request, value);
+}
+
+export function sessionRoutes(deps: Deps) {
+  const secure = secureCookies(deps);
+  return new Elysia()
+    .post(
+      "/v1/auth/session",
+      async ({ body, request, server, set }) => {
+        const r = await dashboardLogin(deps.db, deps.clock, { email: body.email, password: body.password, address: clientAddress(server as never, request) });
+        set.headers["set-cookie"] = sessionCookie(r.cookieValue, r.maxAge, secure);
+        set.headers["cache-control"] = "no-store";
+        return r.view;
+      },
+      {
+        body: LoginBody,
+        detail: op({
+          tags: ["auth"],
+          summary: "Log in to the web dashboard (sets the session cookie)",
+          description: `Same credentials, limits and answers as POST /v1/auth/login. ${COOKIE_NOTE}`,
+          security: "none",
+          ok: { 200: DashboardSessionSchema },
+          errors: [...BODY_ERRORS, 401, 429],
+          requestExample: { email: "owner@example.com", password: "correct horse battery staple" },
+        }),
+      },
+    )
+    .get(
+      "/v1/auth/session",
+      ({ request, set }) => {
+        set.headers["cache-control"] = "no-store";
+        return dashboardSessionOf(deps.db, deps.clock, sessionOf(deps, request));
+      },
+      { detail: op({ tags: ["auth"], summary: "The signed-in dashboard member, account and CSRF token", security: "none", ok: { 200: DashboardSessionSchema }, errors: [401] }) },
+    )
+    .delete(
+      "/v1/auth/session",
+      ({ request, set }) => {
+        logout(deps.db, deps.clock, sessionOf(deps, request).jti);
+        set.headers["set-cookie"] = clearedSessionCookie(secure);
+        set.status = 204;
+      },
+      {
+        body: StrictObject({}),
+        detail: op({ tags: ["auth"], summary: "Log out of the dashboard: the session ends at once (204; needs X-CSRF-Token)", security: "none", ok: { 204: { empty: "Logged out." } }, errors: [...BODY_ERRORS, 401, 403] }),
+      },
+    );
+}

@@ -1,0 +1,2 @@
+/** Style sheets imported for the bundler (Bun bundles them into the dashboard CSS). */
+declare module "*.css";

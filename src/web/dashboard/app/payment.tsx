@@ -1,0 +1,281 @@
+/** @jsxImportSource preact */
+/**
+ * Payment detail: GET /v1/payments/{id}, its refunds, the deliveries of its events
+ * (GET /v1/webhooks/deliveries?transactionId=), and (Pix) the charge view's QR, copy-paste
+ * code, checkout link, txid and end-to-end id. Refund (amount, confirmation, one idempotency key
+ * per attempt, reused when that attempt is retried), cancel and receipt download. The buttons
+ * show for OWNER and ADMIN only; the server refuses the others anyway.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiFailure, newIdempotencyKey } from "./api";
+import { t } from "./i18n";
+import { dateTime, money } from "./format";
+import type { Session } from "./main";
+
+const REFUNDABLE = ["PAID", "APPROVED"];
+const CANCELLABLE = ["WAITING_PAYMENT", "PENDING", "PROCESSING"];
+
+/** Same-origin path of a URL the API handed out (the CSP allows only this origin). */
+const localPath = (url: string) => {
+  try {
+    const u = new URL(url, location.href);
+    return u.pathname + u.search;
+  } catch {
+    return "";
+  }
+};
+
+/** "1.234,56" or "1234.56" -> centavos, or null when not a positive amount. */
+export function parseAmount(text: string): number | null {
+  const clean = text.trim().replace(/\s|R\$/g, "");
+  let normal: string;
+  if (/^\d+(\.\d{1,2})?$/.test(clean)) normal = clean; // 12.34
+  else if (/^(\d{1,3}(\.\d{3})+|\d+)(,\d{1,2})?$/.test(clean)) normal = clean.replace(/\./g, "").replace(",", "."); // 1.234,56
+  else return null;
+  const cents = Math.round(Number(normal) * 100);
+  return cents > 0 ? cents : null;
+}
+
+export function PaymentDetail({ id, session }: { id: string; session: Session }) {
+  const [p, setP] = useState<any>(null);
+  const [refunds, setRefunds] = useState<any[]>([]);
+  const [charge, setCharge] = useState<any>(null);
+  const [deliveries, setDeliveries] = useState<any[]>([]);
+  const [error, setError] = useState("");
+  const [notice, setNotice] = useState("");
+  const [amountText, setAmountText] = useState("");
+  const [confirming, setConfirming] = useState<{ amount: number; key: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const mayMoveMoney = session.role === "OWNER" || session.role === "ADMIN";
+
+  const load = async () => {
+    try {
+      const tx = await api("GET", `/v1/payments/${encodeURIComponent(id)}`);
+      setP(tx);
+      setRefunds((await api("GET", `/v1/payments/${tx.id}/refunds`)).data);
+      setDeliveries((await api("GET", `/v1/webhooks/deliveries?transactionId=${tx.id}&limit=100`)).data);
+      if (tx.paymentMethods?.includes("PIX")) setCharge(await api("GET", `/v1/charges/ch_${tx.id}`).catch(() => null));
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, [id]);
+
+  if (error && !p)
+    return (
+      <section>
+        <p role="alert" class="error">
+          {error}
+        </p>
+        <a href="#/payments">{t("back")}</a>
+      </section>
+    );
+  if (!p) return <p>{t("loading")}</p>;
+
+  const refunded = refunds.filter((r) => r.status !== "FAILED").reduce((s, r) => s + r.amount, 0);
+  const remaining = Math.max(0, p.amount - refunded);
+  const askRefund = (e: Event) => {
+    e.preventDefault();
+    setError("");
+    const amount = amountText.trim() === "" ? remaining : parseAmount(amountText);
+    if (!amount) return setError(t("refund_amount"));
+    // A new attempt gets a new key; retrying the same confirmation keeps it.
+    setConfirming({ amount, key: newIdempotencyKey("dash-refund") });
+  };
+  const doRefund = async () => {
+    if (!confirming) return;
+    setBusy(true);
+    setError("");
+    try {
+      await api("POST", `/v1/payments/${p.id}/refund`, { idempotencyKey: confirming.key, amount: confirming.amount });
+      setConfirming(null);
+      setAmountText("");
+      setNotice(t("refund_done"));
+      await load();
+    } catch (e) {
+      // Kept open with the same key: "Confirm" again retries this very attempt.
+      setError(e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const doCancel = async () => {
+    setError("");
+    try {
+      await api("POST", `/v1/payments/${p.id}/cancel`, {});
+      setNotice(t("cancelled_done"));
+      await load();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  const receipt = async () => {
+    setError("");
+    try {
+      const r = await api("GET", `/v1/payments/${p.id}/receipt`);
+      const bytes = Uint8Array.from(atob(r.base64), (c) => c.charCodeAt(0));
+      const url = URL.createObjectURL(new Blob([bytes], { type: "application/pdf" }));
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `${p.id}.pdf`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  const timeline: [string, string][] = [[t("created"), p.createdAt]];
+  if (p.paidAt) timeline.push([t("paid_at"), p.paidAt]);
+  for (const r of [...refunds].reverse()) timeline.push([`${t("refund_noun")} ${money(r.amount, r.currency)} (${r.status})`, r.createdAt]);
+
+  return (
+    <section>
+      <a href="#/payments">{t("back")}</a>
+      <h1>
+        {money(p.amount, p.currency)} <span class={`status s-${p.status}`} data-testid="status">{p.status}</span>
+      </h1>
+      <dl class="facts">
+        <dt>{t("id")}</dt>
+        <dd>
+          <code>{p.id}</code>
+        </dd>
+        <dt>{t("customer")}</dt>
+        <dd class="name" data-testid="customer-name">
+          {p.customerName ?? "—"}
+        </dd>
+        <dt>{t("method")}</dt>
+        <dd>{(p.paymentMethods ?? []).join(", ")}</dd>
+        {charge?.pix?.txid && (
+          <>
+            <dt>txid</dt>
+            <dd>
+              <code>{charge.pix.txid}</code>
+            </dd>
+          </>
+        )}
+        {charge?.settlement?.end_to_end_id && (
+          <>
+            <dt>end-to-end id</dt>
+            <dd>
+              <code>{charge.settlement.end_to_end_id}</code>
+            </dd>
+          </>
+        )}
+        {charge?.checkout_url && (
+          <>
+            <dt>{t("checkout_link")}</dt>
+            <dd>
+              <a href={charge.checkout_url} target="_blank" rel="noopener noreferrer">
+                {charge.checkout_url}
+              </a>
+            </dd>
+          </>
+        )}
+      </dl>
+      {notice && (
+        <p role="status" class="notice">
+          {notice}
+        </p>
+      )}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {charge?.pix && CANCELLABLE.includes(p.status) && (
+        <figure class="qr">
+          <img src={localPath(charge.pix.qr_code_url)} alt={t("qr")} width={200} height={200} />
+          <figcaption>
+            {t("pix_copy_paste")}: <code class="brcode">{charge.pix.br_code}</code>
+          </figcaption>
+        </figure>
+      )}
+      <div class="actions">
+        {mayMoveMoney && CANCELLABLE.includes(p.status) && (
+          <button type="button" onClick={doCancel}>
+            {t("cancel_payment")}
+          </button>
+        )}
+        <button type="button" onClick={receipt}>
+          {t("receipt")}
+        </button>
+      </div>
+      <h2>{t("timeline")}</h2>
+      <ol class="timeline">
+        {timeline.map(([label, at]) => (
+          <li key={label + at}>
+            <time dateTime={at}>{dateTime(at)}</time> {label}
+          </li>
+        ))}
+      </ol>
+      <h2>{t("events")}</h2>
+      {deliveries.length === 0 ? (
+        <p>{t("no_deliveries")}</p>
+      ) : (
+        <table class="deliveries">
+          <thead>
+            <tr>
+              <th scope="col">{t("created")}</th>
+              <th scope="col">{t("event")}</th>
+              <th scope="col">{t("status")}</th>
+              <th scope="col">{t("attempts")}</th>
+              <th scope="col">HTTP</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((d) => (
+              <tr key={d.id} data-id={d.id}>
+                <td>{dateTime(d.createdAt)}</td>
+                <td>
+                  <code>{d.eventType}</code>
+                </td>
+                <td>{d.status}</td>
+                <td>
+                  {d.attempts}/{d.maxAttempts}
+                </td>
+                <td>{d.lastStatusCode ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>{t("refunds")}</h2>
+      {refunds.length === 0 ? (
+        <p>{t("no_refunds")}</p>
+      ) : (
+        <ul class="refunds">
+          {refunds.map((r) => (
+            <li key={r.id} data-id={r.id}>
+              {money(r.amount, r.currency)} · {r.status} · {dateTime(r.createdAt)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {mayMoveMoney && REFUNDABLE.includes(p.status) && remaining > 0 && (
+        <form class="refund" onSubmit={askRefund}>
+          <label>
+            {t("refund_amount")}
+            <input name="amount" inputMode="decimal" placeholder={money(remaining, p.currency)} value={amountText} onInput={(e) => setAmountText((e.currentTarget as HTMLInputElement).value)} />
+          </label>
+          <button type="submit">{t("refund")}</button>
+        </form>
+      )}
+      {confirming && (
+        <div class="confirm" role="dialog" aria-modal="false" aria-label={t("refund_confirm")}>
+          <p>
+            {t("refund_confirm")} {money(confirming.amount, p.currency)}?
+          </p>
+          <button type="button" disabled={busy} onClick={doRefund}>
+            {t("confirm")}
+          </button>
+          <button type="button" onClick={() => setConfirming(null)}>
+            {t("cancel_action")}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+/** @jsxImportSource preact */
+/**
+ * Payments list: GET /v1/payments with the API's filters (status, startDate, endDate, search by
+ * id, ch_ id, Pix txid, end-to-end id or customer document), 50 rows a page.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api } from "./api";
+import { t } from "./i18n";
+import { dateTime, money } from "./format";
+
+const STATUSES = ["PENDING", "WAITING_PAYMENT", "PROCESSING", "PAID", "APPROVED", "REFUSED", "CANCELLED", "EXPIRED", "REFUNDED", "CHARGEBACK", "DISPUTE"];
+const LIMIT = 50;
+
+export function Payments() {
+  const [filters, setFilters] = useState({ status: "", startDate: "", endDate: "", search: "" });
+  const [page, setPage] = useState(1);
+  const [list, setList] = useState<{ data: any[]; total: number } | null>(null);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    const q = new URLSearchParams({ limit: String(LIMIT), page: String(page) });
+    for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
+    setError("");
+    api("GET", `/v1/payments?${q}`).then(setList, (e) => setError(e.message));
+  }, [filters, page]);
+  const onFilter = (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    setPage(1);
+    const text = (k: string) => String(f.get(k) ?? "").trim();
+    setFilters({ status: text("status"), startDate: text("startDate"), endDate: text("endDate"), search: text("search") });
+  };
+  const pages = list ? Math.max(1, Math.ceil(list.total / LIMIT)) : 1;
+  return (
+    <section>
+      <h1>{t("payments")}</h1>
+      <form class="filters" onSubmit={onFilter} role="search">
+        <label>
+          {t("search_id")}
+          <input name="search" maxLength={64} />
+        </label>
+        <label>
+          {t("status")}
+          <select name="status">
+            <option value="">{t("all")}</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("from")}
+          <input type="date" name="startDate" />
+        </label>
+        <label>
+          {t("to")}
+          <input type="date" name="endDate" />
+        </label>
+        <button type="submit">{t("search")}</button>
+      </form>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {!list ? (
+        <p>{t("loading")}</p>
+      ) : list.data.length === 0 ? (
+        <p>{t("no_payments")}</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t("created")}</th>
+              <th scope="col">{t("customer")}</th>
+              <th scope="col">{t("method")}</th>
+              <th scope="col">{t("status")}</th>
+              <th scope="col" class="num">
+                {t("amount")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((p) => (
+              <tr key={p.id} data-id={p.id}>
+                <td>
+                  <a href={`#/payments/${p.id}`}>{dateTime(p.createdAt)}</a>
+                </td>
+                <td class="name">{p.customerName ?? "—"}</td>
+                <td>{(p.paymentMethods ?? []).join(", ")}</td>
+                <td>
+                  <span class={`status s-${p.status}`}>{p.status}</span>
+                </td>
+                <td class="num">{money(p.amount, p.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav class="pager" aria-label={t("page")}>
+        <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          {t("previous")}
+        </button>
+        <span>
+          {t("page")} {page} / {pages}
+        </span>
+        <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          {t("next")}
+        </button>
+      </nav>
+    </section>
+  );
+}

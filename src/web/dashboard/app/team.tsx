@@ -1,0 +1,208 @@
+/** @jsxImportSource preact */
+/**
+ * Developers page, second half: members and roles (GET/POST /v1/account/members), the API request
+ * log with a status filter and cursor pages (GET /v1/request-logs), and the audit log for OWNER and
+ * ADMIN (GET /v1/account/audit-log).
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiFailure } from "./api";
+import { t } from "./i18n";
+import { dateTime } from "./format";
+import type { Session } from "./main";
+
+const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
+const ROLES = ["VIEWER", "DEVELOPER", "ADMIN", "OWNER"];
+
+export function Members({ session }: { session: Session }) {
+  const [members, setMembers] = useState<any[] | null>(null);
+  const [error, setError] = useState("");
+  const manager = session.role === "OWNER" || session.role === "ADMIN";
+  const load = () => api("GET", "/v1/account/members").then((r) => setMembers(r.data), (e) => setError(message(e)));
+  useEffect(() => {
+    void load();
+  }, []);
+  const add = (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const f = new FormData(form);
+    setError("");
+    api("POST", "/v1/account/members", { email: String(f.get("email") ?? "").trim(), password: String(f.get("password") ?? ""), role: String(f.get("role")) }).then(
+      () => (form.reset(), load()),
+      (err) => setError(message(err)),
+    );
+  };
+  return (
+    <div>
+      <h2>{t("members")}</h2>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <table class="members">
+        <thead>
+          <tr>
+            <th scope="col">{t("email")}</th>
+            <th scope="col">{t("role")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(members ?? []).map((m) => (
+            <tr key={m.id} data-id={m.id}>
+              <td class="name">{m.email}</td>
+              <td>{m.role}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {manager && (
+        <form class="filters new-member" onSubmit={add}>
+          <label>
+            {t("email")}
+            <input name="email" type="email" required />
+          </label>
+          <label>
+            {t("password")}
+            <input name="password" type="password" minLength={8} required autocomplete="new-password" />
+          </label>
+          <label>
+            {t("role")}
+            <select name="role">
+              {ROLES.filter((r) => r !== "OWNER" || session.role === "OWNER").map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">{t("add_member")}</button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+export function RequestLogs() {
+  const [status, setStatus] = useState("");
+  const [cursors, setCursors] = useState<string[]>([""]);
+  const [list, setList] = useState<any>(null);
+  const [error, setError] = useState("");
+  const cursor = cursors[cursors.length - 1]!;
+  useEffect(() => {
+    const q = new URLSearchParams({ limit: "50" });
+    if (status) q.set("status", status);
+    if (cursor) q.set("starting_after", cursor);
+    api("GET", `/v1/request-logs?${q}`).then(setList, (e) => setError(message(e)));
+  }, [status, cursor]);
+  return (
+    <div>
+      <h2>{t("request_logs")}</h2>
+      <form
+        class="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setCursors([""]);
+          setStatus(String(new FormData(e.currentTarget as HTMLFormElement).get("status") ?? "").trim());
+        }}
+      >
+        <label>
+          {t("http_status")}
+          <input name="status" inputMode="numeric" pattern="[1-5][0-9]{2}" maxLength={3} />
+        </label>
+        <button type="submit">{t("search")}</button>
+      </form>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {list && list.data.length === 0 ? (
+        <p>{t("no_logs")}</p>
+      ) : (
+        <table class="logs">
+          <thead>
+            <tr>
+              <th scope="col">{t("created")}</th>
+              <th scope="col">{t("request")}</th>
+              <th scope="col">HTTP</th>
+              <th scope="col">{t("mode")}</th>
+              <th scope="col" class="num">
+                ms
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {(list?.data ?? []).map((l: any) => (
+              <tr key={l.id} data-id={l.id}>
+                <td>{dateTime(l.created_at)}</td>
+                <td class="name">
+                  <code>
+                    {l.method} {l.path}
+                  </code>
+                </td>
+                <td>{l.status}</td>
+                <td>{l.mode}</td>
+                <td class="num">{l.duration_ms}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav class="pager" aria-label={t("request_logs")}>
+        <button type="button" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+          {t("previous")}
+        </button>
+        <button type="button" disabled={!list?.has_more} onClick={() => setCursors([...cursors, list.next_cursor])}>
+          {t("next")}
+        </button>
+      </nav>
+    </div>
+  );
+}
+
+export function AuditLog() {
+  const [entries, setEntries] = useState<any[] | null>(null);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    api("GET", "/v1/account/audit-log").then((r) => setEntries(r.data), (e) => setError(message(e)));
+  }, []);
+  return (
+    <div>
+      <h2>{t("audit_log")}</h2>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {entries && entries.length === 0 && <p>{t("no_audit")}</p>}
+      {entries && entries.length > 0 && (
+        <table class="audit">
+          <thead>
+            <tr>
+              <th scope="col">{t("created")}</th>
+              <th scope="col">{t("action")}</th>
+              <th scope="col">{t("target")}</th>
+              <th scope="col">{t("actor")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id} data-id={e.id}>
+                <td>{dateTime(e.created_at)}</td>
+                <td>
+                  <code>{e.action}</code>
+                </td>
+                <td class="name">
+                  <code>{e.target}</code> ({e.detail})
+                </td>
+                <td>
+                  <code>{e.actor_user_id}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+/** @jsxImportSource preact */
+/**
+ * Webhooks: endpoints of the mode (create with events from the catalog, pause/activate, rotate
+ * the secret, delete; a secret is shown once, right after create or rotate) and the dead letters
+ * (FAILED deliveries) with retry. OWNER, ADMIN and DEVELOPER get the buttons; the server decides.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiFailure } from "./api";
+import { t } from "./i18n";
+import { dateTime } from "./format";
+import type { Session } from "./main";
+
+const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
+
+export function Webhooks({ session }: { session: Session }) {
+  const [endpoints, setEndpoints] = useState<any[] | null>(null);
+  const [catalog, setCatalog] = useState<{ event: string; legacy?: boolean }[]>([]);
+  const [dead, setDead] = useState<any[]>([]);
+  const [secret, setSecret] = useState<{ id: string; secret: string } | null>(null);
+  const [error, setError] = useState("");
+  const [notice, setNotice] = useState("");
+  const mayManage = session.role !== "VIEWER";
+
+  const load = async () => {
+    try {
+      setEndpoints((await api("GET", "/v1/webhooks/endpoints")).data);
+      setDead((await api("GET", "/v1/webhooks/deliveries?status=FAILED&limit=50")).data);
+    } catch (e) {
+      setError(message(e));
+    }
+  };
+  useEffect(() => {
+    void load();
+    api("GET", "/v1/webhooks/event-catalog").then((c) => setCatalog(c.filter((e: any) => !e.legacy)), () => undefined);
+  }, []);
+
+  const act = async (f: () => Promise<void>) => {
+    setError("");
+    setNotice("");
+    try {
+      await f();
+      await load();
+    } catch (e) {
+      setError(message(e));
+    }
+  };
+  const create = (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const f = new FormData(form);
+    const events = f.getAll("events").map(String);
+    void act(async () => {
+      const ep = await api("POST", "/v1/webhooks/endpoints", { url: String(f.get("url") ?? "").trim(), events });
+      setSecret({ id: ep.id, secret: ep.secret });
+      form.reset();
+    });
+  };
+
+  return (
+    <section>
+      <h1>{t("webhooks")}</h1>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {notice && (
+        <p role="status" class="notice">
+          {notice}
+        </p>
+      )}
+      {secret && (
+        <div class="secret" role="status" data-testid="secret">
+          <p>{t("secret_once")}</p>
+          <code>{secret.secret}</code>
+          <button type="button" onClick={() => setSecret(null)}>
+            {t("done")}
+          </button>
+        </div>
+      )}
+      <h2>{t("endpoints")}</h2>
+      {!endpoints ? (
+        <p>{t("loading")}</p>
+      ) : endpoints.length === 0 ? (
+        <p>{t("no_endpoints")}</p>
+      ) : (
+        <table class="endpoints">
+          <thead>
+            <tr>
+              <th scope="col">URL</th>
+              <th scope="col">{t("events_col")}</th>
+              <th scope="col">{t("status")}</th>
+              {mayManage && <th scope="col">{t("actions")}</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {endpoints.map((ep) => (
+              <tr key={ep.id} data-id={ep.id}>
+                <td class="name">{ep.url}</td>
+                <td>{ep.events.join(", ")}</td>
+                <td>{ep.status}</td>
+                {mayManage && (
+                  <td class="row-actions">
+                    <button type="button" onClick={() => act(() => api("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { status: ep.status === "ACTIVE" ? "INACTIVE" : "ACTIVE" }))}>
+                      {ep.status === "ACTIVE" ? t("pause") : t("activate")}
+                    </button>
+                    <button type="button" onClick={() => act(async () => setSecret(await api("POST", `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, {})))}>
+                      {t("rotate_secret")}
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        if (confirm(`${t("delete")} ${ep.url}?`)) void act(() => api("DELETE", `/v1/webhooks/endpoints/${ep.id}`));
+                      }}
+                    >
+                      {t("delete")}
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {mayManage && (
+        <form class="new-endpoint" onSubmit={create}>
+          <h3>{t("new_endpoint")}</h3>
+          <label>
+            URL
+            <input name="url" type="url" required placeholder="https://" />
+          </label>
+          <fieldset class="events">
+            <legend>{t("events_col")}</legend>
+            {catalog.map((c) => (
+              <label key={c.event}>
+                <input type="checkbox" name="events" value={c.event} />
+                {c.event}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit">{t("create")}</button>
+        </form>
+      )}
+      <h2>{t("dead_letters")}</h2>
+      {dead.length === 0 ? (
+        <p>{t("no_dead_letters")}</p>
+      ) : (
+        <table class="dead">
+          <thead>
+            <tr>
+              <th scope="col">{t("created")}</th>
+              <th scope="col">{t("event")}</th>
+              <th scope="col">HTTP</th>
+              <th scope="col">{t("attempts")}</th>
+              {mayManage && <th scope="col">{t("actions")}</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {dead.map((d) => (
+              <tr key={d.id} data-id={d.id}>
+                <td>{dateTime(d.createdAt)}</td>
+                <td>
+                  <code>{d.eventType}</code>
+                </td>
+                <td>{d.lastStatusCode ?? d.lastError ?? "—"}</td>
+                <td>
+                  {d.attempts}/{d.maxAttempts}
+                </td>
+                {mayManage && (
+                  <td>
+                    <button type="button" onClick={() => act(async () => (await api("POST", `/v1/webhooks/deliveries/${d.id}/retry`, {}), setNotice(t("retried"))))}>
+                      {t("retry")}
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+/** GET /v1/account/members and GET /v1/account/audit-log (the dashboard's Developers page). */
+import { describe, expect, test } from "bun:test";
+import { createHarness } from "../support/harness";
+import { addMember, issue, seedWithToken } from "../auth/support";
+
+describe("account members list", () => {
+  test("lists exactly the account's members as {id, email, role}, oldest first, for any member", async () => {
+    const h = createHarness();
+    const a = await seedWithToken(h);
+    const viewer = await addMember(h, a.token, "VIEWER");
+    const other = await seedWithToken(h);
+    await addMember(h, other.token, "ADMIN");
+    const r = await h.call("GET", "/v1/account/members", { bearer: viewer.token });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ data: [{ id: a.userId, email: a.email, role: "OWNER" }, { id: viewer.id, email: viewer.email, role: "VIEWER" }] });
+    expect((await h.call("GET", "/v1/account/members", { key: a.testKey })).status).toBe(401);
+  });
+});
+
+describe("account audit log", () => {
+  test("an OWNER reads the newest entries with the acting user; a VIEWER or DEVELOPER is refused; other accounts never appear", async () => {
+    const h = createHarness();
+    const a = await seedWithToken(h);
+    const b = await seedWithToken(h);
+    const k = await issue(h, a.token, { test: true });
+    await issue(h, b.token, { test: true });
+    const r = await h.call("GET", "/v1/account/audit-log", { bearer: a.token });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([
+      { id: expect.stringMatching(/^aud_/), action: "api_key.issued", actor_user_id: a.userId, target: k.id, detail: k.fingerprint, previous_key_id: null, created_at: "2026-11-20T12:00:00.000Z" },
+    ]);
+    for (const role of ["VIEWER", "DEVELOPER"]) {
+      const m = await addMember(h, a.token, role);
+      const refused = await h.call("GET", "/v1/account/audit-log", { bearer: m.token });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe("API_KEY_ROLE_REQUIRED");
+    }
+  });
+});

@@ -1,0 +1,343 @@
+/**
+ * The dashboard in Debian Chromium (issue 15 step 4): log in, the account name, the test/live
+ * switch, a charge created through the API seen and refunded, hostile names rendered as text,
+ * CSRF, a VIEWER without a refund button (and refused by the server anyway), and axe-core on
+ * every page built. One browser for the file; pages are reused.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { createHarness, type Harness, type SeededAccount } from "../support/harness";
+import { launchChromium } from "../support/browser";
+import { addMember, loginToken } from "../auth/support";
+import { eq } from "drizzle-orm";
+import { webhookDeliveries } from "../../db/schema";
+
+const AXE = require.resolve("axe-core/axe.min.js");
+/** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
+const HOSTILE_ACCOUNT = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>\u202ePadaria ${"x".repeat(10_000)}`;
+/** Customer names are at most 200 characters (POST /v1/payments). */
+const HOSTILE_CUSTOMER = `\u202eAna <b>Souza</b> "'&<script>window.__xss=3</script><img src=x onerror="window.__xss=4">`;
+
+let browser: Browser;
+let h: Harness;
+let a: SeededAccount;
+let base: string;
+let owner: { context: BrowserContext; page: Page; violations: string[] };
+let paymentId: string;
+let medCaseId: string;
+
+/** Centavos as the merchant reads them, built by hand (an oracle independent of Intl): 123456 -> "R$ 1.234,56". */
+function brl(cents: number): string {
+  const int = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  return `R$ ${int},${String(cents % 100).padStart(2, "0")}`;
+}
+
+async function apiPost(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const r = await h.call("POST", path, { key: a.testKey, body, headers });
+  expect(r.status).toBeLessThan(300);
+  return r.body;
+}
+
+/** A logged-in page (context with bypassCSP only so that axe can be injected; CSP violations are still collected). */
+async function signIn(email: string, password: string) {
+  const context = await browser.newContext({ bypassCSP: false });
+  const page = await context.newPage();
+  const violations: string[] = [];
+  // Errors of the page itself (CSP refusals, exceptions); answers such as the 401 of the signed-out session probe are expected.
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) violations.push(m.text());
+  });
+  page.on("pageerror", (e) => violations.push(String(e)));
+  await page.goto(`${base}/dashboard`);
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', password);
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('[data-testid="account-name"]');
+  return { context, page, violations };
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  // axe is injected through CDP-free evaluation of its source (the page's CSP forbids inline scripts).
+  const source = await Bun.file(AXE).text();
+  const found = await page.evaluate(async (src) => {
+    new Function(src)();
+    const r = await (window as any).axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n: any) => n.target.join(" ")) }));
+  }, source);
+  return found.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id}: ${v.targets.join(", ")}`);
+}
+
+beforeAll(async () => {
+  h = createHarness();
+  h.subscribeAllEvents = true; // the detail lists the deliveries of the payment's events
+  h.app.listen({ port: 0, hostname: "127.0.0.1" });
+  base = `http://127.0.0.1:${h.app.server!.port}`;
+  h.deps.config.publicUrl = base;
+  h.deps.config.checkoutUrlBase = `${base}/c`;
+  a = await h.seedAccount({ name: HOSTILE_ACCOUNT });
+  const p = await apiPost("/v1/payments", { amount: 123456, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName: HOSTILE_CUSTOMER });
+  await apiPost(`/v1/test_helpers/charges/${p.id}/pay`, {});
+  paymentId = p.id;
+  browser = await launchChromium();
+  owner = await signIn(a.email, a.password);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.app.stop(true);
+});
+
+describe("dashboard in the browser: a merchant's money pages", () => {
+  test("after login the page shows the account name as text, marks test mode, and the page runs under its CSP without errors", async () => {
+    const { page, violations } = owner;
+    expect(await page.textContent('[data-testid="account-name"]')).toBe(HOSTILE_ACCOUNT);
+    expect(await page.locator(".bar img, .bar script").count()).toBe(0);
+    expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+    expect(await page.locator(".sandbox").textContent()).toBe("MODO DE TESTE: dados de sandbox, nenhum dinheiro real");
+    const res = await page.request.get(`${base}/dashboard`);
+    expect(res.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(res.headers()["content-security-policy"]).toContain("script-src 'self'");
+    expect(violations).toEqual([]);
+  }, 30_000);
+
+  test("home shows the balances and volumes of the API in R$ and one chart", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/`);
+    await page.waitForSelector('[data-testid="pending"]');
+    const balance = (await h.call("GET", "/v1/wallets/balance", { key: a.testKey })).body;
+    expect(await page.textContent('[data-testid="available"] .value')).toBe(brl(balance.available));
+    expect(await page.textContent('[data-testid="pending"] .value')).toBe(brl(balance.pending));
+    expect(await page.textContent('[data-testid="today-volume"] .value')).toBe(brl(123456));
+    expect(await page.textContent('[data-testid="volume-30d"] .value')).toBe(brl(123456));
+    expect(await page.locator(".chart canvas").count()).toBe(1);
+  }, 30_000);
+
+  test("switching to live hides the sandbox banner and the test charge; back in test the charge is listed", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/payments`);
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    await page.check('input[name="mode"][value="live"]');
+    await page.waitForSelector("text=Nenhum pagamento encontrado.");
+    expect(await page.locator(".sandbox").count()).toBe(0);
+    await page.check('input[name="mode"][value="test"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    expect(await page.textContent(`tr[data-id="${paymentId}"] .num`)).toBe(brl(123456));
+  }, 30_000);
+
+  test("the search box finds the charge by its ch_ id and finds nothing for an unknown term", async () => {
+    const { page } = owner;
+    await page.fill('input[name="search"]', `ch_${paymentId}`);
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    await page.fill('input[name="search"]', "E00000000nothing");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector("text=Nenhum pagamento encontrado.");
+    await page.fill('input[name="search"]', "");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+  }, 30_000);
+
+  test("the detail renders the hostile customer name as text, and a partial refund goes through the confirmation", async () => {
+    const { page } = owner;
+    await page.click(`tr[data-id="${paymentId}"] a`);
+    await page.waitForSelector('[data-testid="customer-name"]');
+    expect(await page.textContent('[data-testid="customer-name"]')).toBe(HOSTILE_CUSTOMER);
+    expect(await page.locator("section b, section script").count()).toBe(0);
+    expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+    const deliveries = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data;
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(await page.locator("table.deliveries tbody tr").count()).toBe(deliveries.length);
+    expect(await page.textContent(`table.deliveries tr[data-id="${deliveries[0].id}"] code`)).toBe(deliveries[0].eventType);
+    await page.fill('form.refund input[name="amount"]', "4,00");
+    await page.click('form.refund button[type="submit"]');
+    await page.waitForSelector(".confirm");
+    expect(await page.textContent(".confirm p")).toBe(`Confirmar reembolso de ${brl(400)}?`);
+    await page.click(".confirm button >> text=Confirmar");
+    await page.waitForSelector("text=Reembolso solicitado.");
+    const refunds = (await h.call("GET", `/v1/payments/${paymentId}/refunds`, { key: a.testKey })).body.data;
+    expect(refunds.map((r: any) => [r.amount, r.status])).toEqual([[400, "PENDING"]]);
+    expect(await page.textContent(`.refunds li[data-id="${refunds[0].id}"]`)).toContain(brl(400));
+  }, 30_000);
+
+  test("a state-changing request from the page without the CSRF token is refused with 403 and refunds nothing", async () => {
+    const { page } = owner;
+    const r = await page.evaluate(async (id) => {
+      const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ idempotencyKey: "csrf-probe-123", amount: 100 }) });
+      return { status: res.status, code: (await res.json()).error.code };
+    }, paymentId);
+    expect(r).toEqual({ status: 403, code: "csrf_invalid" });
+    expect((await h.call("GET", `/v1/payments/${paymentId}/refunds`, { key: a.testKey })).body.data.length).toBe(1);
+  }, 30_000);
+
+  test("a VIEWER sees no refund button and the server refuses the refund anyway", async () => {
+    const m = await addMember(h, await loginToken(h, a.email, a.password), "VIEWER");
+    const viewer = await signIn(m.email, m.password);
+    try {
+      await viewer.page.goto(`${base}/dashboard#/payments/${paymentId}`);
+      await viewer.page.waitForSelector('[data-testid="customer-name"]');
+      expect(await viewer.page.locator("form.refund").count()).toBe(0);
+      const r = await viewer.page.evaluate(async (id) => {
+        const s = await (await fetch("/v1/auth/session")).json();
+        const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token }, body: JSON.stringify({ idempotencyKey: "viewer-probe-1", amount: 100 }) });
+        return { status: res.status, code: (await res.json()).error.code };
+      }, paymentId);
+      expect(r).toEqual({ status: 403, code: "role_forbidden" });
+    } finally {
+      await viewer.context.close();
+    }
+  }, 30_000);
+
+  test("webhooks: an endpoint is created with its secret shown once, paused and deleted; a dead letter is retried", async () => {
+    const { page } = owner;
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(`${base}/dashboard#/webhooks`);
+    await page.waitForSelector("form.new-endpoint");
+    await page.fill('form.new-endpoint input[name="url"]', "https://shop.example.com/cofre-hook");
+    await page.check('form.new-endpoint input[value="charge.paid"]');
+    await page.click('form.new-endpoint button[type="submit"]');
+    await page.waitForSelector('[data-testid="secret"] code');
+    expect(await page.textContent('[data-testid="secret"] code')).toMatch(/^[0-9a-f]{64}$/);
+    const listed = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.url === "https://shop.example.com/cofre-hook");
+    expect(listed).toMatchObject({ events: ["charge.paid"], status: "ACTIVE" });
+    await page.click('[data-testid="secret"] button');
+    expect(await page.locator('[data-testid="secret"]').count()).toBe(0);
+    await page.click(`tr[data-id="${listed.id}"] button >> text=Pausar`);
+    await page.waitForSelector(`tr[data-id="${listed.id}"] button >> text=Ativar`);
+    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id).status).toBe("INACTIVE");
+    await page.click(`tr[data-id="${listed.id}"] button >> text=Excluir`);
+    await page.waitForSelector(`tr[data-id="${listed.id}"]`, { state: "detached" });
+    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.some((e: any) => e.id === listed.id)).toBe(false);
+    // A delivery that spent its attempts (fixture: as after its last failed attempt).
+    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
+    h.deps.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 8, maxAttempts: 8, lastStatusCode: 500, nextRetryAt: null }).where(eq(webhookDeliveries.id, d.id)).run();
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/webhooks`);
+    await page.click(`table.dead tr[data-id="${d.id}"] button`);
+    await page.waitForSelector("text=Entrega reenfileirada.");
+    const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data.find((x: any) => x.id === d.id);
+    expect(after.status).not.toBe("FAILED");
+    expect(await page.locator(`table.dead tr[data-id="${d.id}"]`).count()).toBe(0);
+  }, 30_000);
+
+  test("developers: a test key is issued with its cleartext shown once and works; revoked, it stops working", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/developers`);
+    await page.waitForSelector("form.new-key");
+    await page.fill('form.new-key input[name="label"]', "dashboard key");
+    await page.click('form.new-key button[type="submit"]');
+    await page.waitForSelector('[data-testid="issued-key"] code');
+    const clear = (await page.textContent('[data-testid="issued-key"] code'))!;
+    expect(clear).toMatch(/^ak_test_[A-Za-z0-9_-]{32}$/);
+    expect((await h.call("GET", "/v1/ping", { key: clear })).body).toEqual({ object: "ping", mode: "test" });
+    await page.click('[data-testid="issued-key"] button');
+    expect(await page.content()).not.toContain(clear);
+    const row = page.locator("table.keys tr", { hasText: "dashboard key" });
+    await row.locator("button >> text=Revogar").click();
+    await page.waitForSelector("table.keys tr >> text=dashboard key", { state: "detached" });
+    expect((await h.call("GET", "/v1/ping", { key: clear })).status).toBe(401);
+  }, 30_000);
+
+  test("developers: a member is added with a role, the request log shows the key's calls, the audit log shows the dashboard's actions", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/developers`);
+    await page.waitForSelector("form.new-member");
+    await page.fill('form.new-member input[name="email"]', "leitor@example.com");
+    await page.fill('form.new-member input[name="password"]', "senha do leitor 123");
+    await page.selectOption('form.new-member select[name="role"]', "VIEWER");
+    await page.click('form.new-member button[type="submit"]');
+    await page.waitForSelector("table.members >> text=leitor@example.com");
+    const members = (await h.call("GET", "/v1/account/members", { bearer: await loginToken(h, a.email, a.password) })).body.data;
+    expect(members.find((m: any) => m.email === "leitor@example.com")).toMatchObject({ role: "VIEWER" });
+    await page.waitForSelector("table.logs code >> text=GET /v1/ping");
+    await page.waitForSelector("table.audit");
+    const audit = (await h.call("GET", "/v1/account/audit-log", { bearer: await loginToken(h, a.email, a.password) })).body.data;
+    expect(audit.some((e: any) => e.action === "dashboard.request" && e.target === "POST /v1/account/members" && e.actor_user_id === a.userId)).toBe(true);
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/developers`);
+    await page.waitForSelector(`table.audit tr[data-id="${audit[0].id}"]`);
+    expect(await page.locator("table.audit tbody tr").count()).toBe(audit.length);
+  }, 30_000);
+
+  test("MED: the case shows its deadline countdown, takes evidence through the signed upload and an appeal", async () => {
+    const { page } = owner;
+    const disputed = await apiPost("/v1/payments", { amount: 5000, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName: "Cliente MED" });
+    await apiPost(`/v1/test_helpers/charges/${disputed.id}/pay`, {});
+    const opened = await apiPost(`/v1/test_helpers/charges/ch_${disputed.id}/med`, { reason: "scam", response_deadline: "2030-01-01T00:00:00.000Z" });
+    medCaseId = opened.id;
+    await page.goto(`${base}/dashboard#/med`);
+    await page.click(`tr[data-id="${opened.id}"] a`);
+    await page.waitForSelector('[data-testid="countdown"]');
+    expect(await page.textContent('[data-testid="countdown"]')).toMatch(/^Tempo restante: \d+ d \d{2}:\d{2}:\d{2}$/);
+    expect(await page.textContent("h1")).toContain(brl(5000));
+    const pdf = Buffer.from("%PDF-1.4\n% comprovante de entrega\n%%EOF\n");
+    await page.setInputFiles('input[name="evidence"]', { name: "entrega.pdf", mimeType: "application/pdf", buffer: pdf });
+    await page.waitForSelector("text=Evidência enviada.");
+    const evidence = (await h.call("GET", `/v1/med/cases/${opened.id}/evidence`, { key: a.testKey })).body.data;
+    expect(evidence.map((e: any) => [e.file_name, e.file_size, e.mime_type])).toEqual([["entrega.pdf", pdf.length, "application/pdf"]]);
+    expect(await page.textContent(`.evidence li[data-id="${evidence[0].id}"] a`)).toBe("entrega.pdf");
+    await page.fill('form.appeal textarea[name="reason"]', "Produto entregue; comprovante anexo.");
+    await page.click('form.appeal button[type="submit"]');
+    await page.waitForSelector("text=Contestação enviada.");
+    const c = (await h.call("GET", `/v1/med/cases/${opened.id}`, { key: a.testKey })).body;
+    expect(c).toMatchObject({ status: "appealed", appeal_reason: "Produto entregue; comprovante anexo.", evidence_count: 1 });
+    expect(await page.textContent('[data-testid="case-status"]')).toBe("appealed");
+    expect(await page.locator('[data-testid="countdown"]').count()).toBe(0);
+  }, 30_000);
+
+  test("settings show the account's fee and settlement delay read-only", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/settings`);
+    await page.waitForSelector('[data-testid="pix-fee"]');
+    const s = (await h.call("GET", "/v1/account", { bearer: await loginToken(h, a.email, a.password) })).body.settings;
+    const pct = `${Math.floor(s.pix_fee_bps / 100)},${String(s.pix_fee_bps % 100).padStart(2, "0")} %`;
+    expect(await page.textContent('[data-testid="pix-fee"]')).toBe(`${pct} + ${brl(s.pix_fee_fixed)}`);
+    expect(await page.locator("section input, section form").count()).toBe(0);
+  }, 30_000);
+
+  test("axe-core reports no serious or critical violation on every page: login, home, payments, the detail, MED list and case, webhooks, developers, settings", async () => {
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/dashboard`);
+      await page.waitForSelector('input[name="email"]');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const axeContext = await browser.newContext({ bypassCSP: true });
+    const p2 = await axeContext.newPage();
+    try {
+      await p2.goto(`${base}/dashboard`);
+      await p2.fill('input[name="email"]', a.email);
+      await p2.fill('input[name="password"]', a.password);
+      await p2.click('button[type="submit"]');
+      await p2.waitForSelector('[data-testid="pending"]');
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/payments`);
+      await p2.waitForSelector(`tr[data-id="${paymentId}"]`);
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/payments/${paymentId}`);
+      await p2.waitForSelector('[data-testid="customer-name"]');
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/med`);
+      await p2.waitForSelector(`tr[data-id="${medCaseId}"]`);
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/med/${medCaseId}`);
+      await p2.waitForSelector('[data-testid="case-status"]');
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/webhooks`);
+      await p2.waitForSelector("form.new-endpoint");
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/developers`);
+      await p2.waitForSelector("form.new-key");
+      expect(await seriousViolations(p2)).toEqual([]);
+      await p2.goto(`${base}/dashboard#/settings`);
+      await p2.waitForSelector('[data-testid="pix-fee"]');
+      expect(await seriousViolations(p2)).toEqual([]);
+    } finally {
+      await axeContext.close();
+    }
+  }, 60_000);
+});
