@@ -79,8 +79,10 @@ describe("background checkpointer", () => {
       biggest = Math.max(biggest, statSync(`${path}-wal`).size);
     }
     // ~6,000 pages (24 MB) were written; without restarts the WAL file holds them all (measured).
+    // With them it peaks at 2-3 MB on a quiet box (10.8 MB seen at load 12); a loaded one delays the worker's restart, so the
+    // bound is half of the unbounded file: still impossible without a restart.
     expect((db.query("select count(*) as n from t").get() as { n: number }).n).toBe(24_000);
-    expect(biggest).toBeLessThan(10 * 1024 * 1024);
+    expect(biggest).toBeLessThan(12 * 1024 * 1024);
   });
 
   test("refuses to start on a database that is not a file and leaves auto-checkpointing on", async () => {
