@@ -49,6 +49,13 @@ export const DOCUMENTATION = {
       apikey: { type: "apiKey", in: "header", name: "apikey", description: "ak_test_... or ak_live_..." },
       bearer: { type: "http", scheme: "bearer", description: "Dashboard access token from POST /v1/auth/login" },
       operator: { type: "http", scheme: "bearer", description: "COFRE_OPERATOR_TOKEN" },
+      session: {
+        type: "apiKey",
+        in: "cookie",
+        name: "cofre_session",
+        description:
+          "Dashboard session cookie from POST /v1/auth/session, accepted where apikey or bearer is (used only when their header is absent). Writes also need `X-CSRF-Token` (the session's csrf_token); `Cofre-Mode: test|live` picks the mode (default test); the user's role is enforced (403 role_forbidden).",
+      },
     },
     headers: HEADER_COMPONENTS,
     parameters: PARAMETER_COMPONENTS,

@@ -178,7 +178,8 @@ export function op(spec: OpSpec): Record<string, unknown> {
     tags: spec.tags,
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
-    security: spec.security === "none" ? [] : [{ [spec.security]: [] }],
+    // The dashboard session cookie is a third way into the apikey and bearer shapes (docs.ts `session`).
+    security: spec.security === "none" ? [] : spec.security === "operator" ? [{ operator: [] }] : [{ [spec.security]: [] }, { session: [] }],
     responses,
     "x-cofre-parameters": parameters,
     ...(spec.requestExample !== undefined ? { "x-cofre-request-example": spec.requestExample } : {}),

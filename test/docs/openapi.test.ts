@@ -155,13 +155,16 @@ describe("headers, security and coverage", () => {
     expect(listed.has("GET /v1/pix/jwks.json")).toBe(true);
   });
 
-  test("security: apikey, bearer and operator schemes exist and every operation names one (or none when public)", async () => {
+  test("security: apikey, bearer, operator and the dashboard session schemes exist and every operation names its own (or none when public)", async () => {
     const { doc } = await servedDoc();
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["apikey", "bearer", "operator"]);
-    const bad = operations(doc).filter(({ op }) => !Array.isArray(op.security) || op.security.some((s: object) => !["apikey", "bearer", "operator"].includes(Object.keys(s)[0]!)));
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["apikey", "bearer", "operator", "session"]);
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: "apiKey", in: "cookie", name: "cofre_session" });
+    const shapes = [[], [{ apikey: [] }, { session: [] }], [{ bearer: [] }, { session: [] }], [{ operator: [] }]].map((s) => JSON.stringify(s));
+    const bad = operations(doc).filter(({ op }) => !shapes.includes(JSON.stringify(op.security)));
     expect(bad).toEqual([]);
     expect(doc.paths["/v1/pix/jwks.json"]!.get.security).toEqual([]);
-    expect(doc.paths["/v1/payments/{id}/refund"]!.post.security).toEqual([{ apikey: [] }]);
+    expect(doc.paths["/v1/payments/{id}/refund"]!.post.security).toEqual([{ apikey: [] }, { session: [] }]);
+    expect(doc.paths["/v1/operator/accounts/{account_id}/pix-provider"]!.put.security).toEqual([{ operator: [] }]);
   });
 
   test("request schemas carry the runtime limits and units", async () => {
