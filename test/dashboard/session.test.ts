@@ -181,7 +181,8 @@ describe("dashboard session: logout, isolation, audit, API keys", () => {
     expect(listAuditEntries(h.deps.db, a.accountId)).toEqual([]);
     await owner.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund"), amount: 100 } });
     const entries = listAuditEntries(h.deps.db, a.accountId);
-    expect(entries.map((e) => [e.action, e.actorUserId, e.keyId, e.keyFingerprint])).toEqual([["dashboard.request", a.userId, `POST /v1/payments/${p.id}/refund`, "201"]]);
+    expect(entries.map((e) => [e.action, e.actorUserId, e.target, e.status, e.keyId, e.keyFingerprint])).toEqual([["dashboard.request", a.userId, `POST /v1/payments/${p.id}/refund`, 201, null, null]]);
+    expect(JSON.parse(entries[0]!.detail!)).toEqual({ mode: "test", request_id: expect.any(String) });
   });
 
   test("API keys work unchanged, and a key wins over a cookie of another account", async () => {
