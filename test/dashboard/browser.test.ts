@@ -11,6 +11,7 @@ import { launchChromium } from "../support/browser";
 import { addMember, loginToken } from "../auth/support";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../db/schema";
+import { saveActive } from "../../src/domain/pix-provider/repo";
 
 const AXE = require.resolve("axe-core/axe.min.js");
 /** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
@@ -294,6 +295,46 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     const pct = `${Math.floor(s.pix_fee_bps / 100)},${String(s.pix_fee_bps % 100).padStart(2, "0")} %`;
     expect(await page.textContent('[data-testid="pix-fee"]')).toBe(`${pct} + ${brl(s.pix_fee_fixed)}`);
     expect(await page.locator("section input, section form").count()).toBe(0);
+  }, 30_000);
+
+  test("settings in live mode show the Pix connection's status, or that there is none, and no secret", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/settings`);
+    await page.waitForSelector('[data-testid="pix-fee"]');
+    expect(await page.locator(".pix-connection").count()).toBe(0);
+    await page.check('input[name="mode"][value="live"]');
+    await page.waitForSelector('[data-testid="pix-connection-none"]');
+    const now = h.clock.nowMs();
+    saveActive(h.deps.db, {
+      id: "ppc_dash",
+      accountId: a.accountId,
+      type: "bcb_pix_v2",
+      apiUrl: "https://pix.psp.example/api/v2",
+      tokenUrl: "https://pix.psp.example/oauth/token",
+      clientId: "client-id-dash",
+      clientSecretSealed: "SEALED-SECRET",
+      certificate: "PEM",
+      privateKeySealed: "SEALED-KEY",
+      pixKey: "chave@loja.example",
+      certificateFingerprint: "b".repeat(64),
+      certificateExpiresAt: Date.UTC(2027, 5, 30, 15),
+      webhookUrl: `${base}/v1/provider-webhooks/pix/ppc_dash`,
+      webhookRegistered: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/settings`);
+    await page.waitForSelector('[data-testid="pix-key"]');
+    expect(await page.textContent('[data-testid="pix-key"]')).toBe("chave@loja.example");
+    expect(await page.textContent('[data-testid="pix-api-url"]')).toBe("https://pix.psp.example/api/v2");
+    expect(await page.textContent('[data-testid="pix-certificate-expires"]')).toContain("30/06/2027");
+    expect(await page.textContent('[data-testid="pix-webhook"]')).toContain("não registrado");
+    const text = await page.textContent("main");
+    for (const secret of ["client-id-dash", "SEALED-SECRET", "SEALED-KEY", "ppc_dash"]) expect(text).not.toContain(secret);
+    await page.check('input[name="mode"][value="test"]');
+    await page.waitForSelector('[data-testid="pix-fee"]');
+    expect(await page.locator(".pix-connection").count()).toBe(0);
   }, 30_000);
 
   test("axe-core reports no serious or critical violation on every page: login, home, payments, the detail, MED list and case, webhooks, developers, settings", async () => {
