@@ -139,6 +139,24 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.waitForSelector(`tr[data-id="${paymentId}"]`);
   }, 30_000);
 
+  test("the method filter lists the Pix charge under PIX and nothing under BOLETO, as the API does", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/payments`);
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    await page.selectOption('select[name="paymentMethod"]', "BOLETO");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector("text=Nenhum pagamento encontrado.");
+    expect((await h.call("GET", "/v1/payments?paymentMethod=BOLETO", { key: a.testKey })).body.total).toBe(0);
+    await page.selectOption('select[name="paymentMethod"]', "PIX");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    const pix = (await h.call("GET", "/v1/payments?paymentMethod=PIX&limit=50", { key: a.testKey })).body.data;
+    expect(await page.locator("tbody tr").count()).toBe(pix.length);
+    await page.selectOption('select[name="paymentMethod"]', "");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+  }, 30_000);
+
   test("the detail renders the hostile customer name as text, and a partial refund goes through the confirmation", async () => {
     const { page } = owner;
     await page.click(`tr[data-id="${paymentId}"] a`);
