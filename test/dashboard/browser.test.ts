@@ -207,7 +207,7 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     }
   }, 30_000);
 
-  test("webhooks: an endpoint is created with its secret shown once, paused and deleted; a dead letter is retried", async () => {
+  test("webhooks: an endpoint is created with its secret shown once, edited (URL and events), paused and deleted; a dead letter is retried", async () => {
     const { page } = owner;
     page.on("dialog", (d) => void d.accept());
     await page.goto(`${base}/dashboard#/webhooks`);
@@ -221,6 +221,17 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(listed).toMatchObject({ events: ["charge.paid"], status: "ACTIVE" });
     await page.click('[data-testid="secret"] button');
     expect(await page.locator('[data-testid="secret"]').count()).toBe(0);
+    await page.click(`tr[data-id="${listed.id}"] button >> text=Editar`);
+    await page.waitForSelector("form.edit-endpoint");
+    expect(await page.isChecked('form.edit-endpoint input[value="charge.paid"]')).toBe(true);
+    await page.fill('form.edit-endpoint input[name="url"]', "https://shop.example.com/cofre-hook-v2");
+    await page.uncheck('form.edit-endpoint input[value="charge.paid"]');
+    await page.check('form.edit-endpoint input[value="charge.refunded"]');
+    await page.click('form.edit-endpoint button[type="submit"]');
+    await page.waitForSelector("text=Alterações salvas.");
+    const edited = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id);
+    expect(edited).toMatchObject({ url: "https://shop.example.com/cofre-hook-v2", events: ["charge.refunded"], status: "ACTIVE" });
+    expect(await page.textContent(`tr[data-id="${listed.id}"] td.name`)).toBe("https://shop.example.com/cofre-hook-v2");
     await page.click(`tr[data-id="${listed.id}"] button >> text=Pausar`);
     await page.waitForSelector(`tr[data-id="${listed.id}"] button >> text=Ativar`);
     expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id).status).toBe("INACTIVE");
@@ -237,6 +248,33 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data.find((x: any) => x.id === d.id);
     expect(after.status).not.toBe("FAILED");
     expect(await page.locator(`table.dead tr[data-id="${d.id}"]`).count()).toBe(0);
+  }, 30_000);
+
+  test("webhooks: the event catalog lists every name of GET /v1/webhooks/event-catalog with its description, legacy names marked", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/webhooks`);
+    await page.waitForSelector("table.catalog tbody tr");
+    const catalog = (await h.call("GET", "/v1/webhooks/event-catalog")).body;
+    expect(await page.locator("table.catalog tbody tr").count()).toBe(catalog.length);
+    for (const c of [catalog.find((e: any) => !e.legacy), catalog.find((e: any) => e.legacy)]) {
+      const row = page.locator(`table.catalog tr[data-event="${c.event}"]`);
+      expect(await row.locator("td.name").textContent()).toBe(c.description);
+      expect(await row.locator(".legacy").count()).toBe(c.legacy ? 1 : 0);
+    }
+  }, 30_000);
+
+  test("the payment detail shows a delivery's last response body as text", async () => {
+    const { page } = owner;
+    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
+    const body = `<img src=x onerror="window.__xss=5">upstream down`;
+    h.deps.db.update(webhookDeliveries).set({ lastStatusCode: 502, lastResponseBody: body }).where(eq(webhookDeliveries.id, d.id)).run();
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/payments/${paymentId}`);
+    await page.waitForSelector(`table.deliveries tr[data-id="${d.id}"] details`);
+    await page.click(`table.deliveries tr[data-id="${d.id}"] details summary`);
+    expect(await page.textContent(`table.deliveries tr[data-id="${d.id}"] details pre`)).toBe(body);
+    expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
   }, 30_000);
 
   test("developers: a test key is issued with its cleartext shown once and works; revoked, it stops working", async () => {

@@ -1,7 +1,8 @@
 /** @jsxImportSource preact */
 /**
  * Payment detail: GET /v1/payments/{id}, its refunds, the deliveries of its events
- * (GET /v1/webhooks/deliveries?transactionId=), and (Pix) the charge view's QR, copy-paste
+ * (GET /v1/webhooks/deliveries?transactionId=; the last attempt's status and response body: the API
+ * keeps per-attempt rows but does not serve them), and (Pix) the charge view's QR, copy-paste
  * code, checkout link, txid and end-to-end id. Refund (amount, confirmation, one idempotency key
  * per attempt, reused when that attempt is retried), cancel and receipt download. The buttons
  * show for OWNER and ADMIN only; the server refuses the others anyway.
@@ -236,7 +237,15 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
                 <td>
                   {d.attempts}/{d.maxAttempts}
                 </td>
-                <td>{d.lastStatusCode ?? "—"}</td>
+                <td>
+                  {d.lastStatusCode ?? d.lastError ?? "—"}
+                  {d.lastResponseBody && (
+                    <details class="response">
+                      <summary>{t("last_response")}</summary>
+                      <pre>{d.lastResponseBody}</pre>
+                    </details>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
