@@ -189,13 +189,14 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect((await h.call("GET", `/v1/payments/${paymentId}/refunds`, { key: a.testKey })).body.data.length).toBe(1);
   }, 30_000);
 
-  test("a VIEWER sees no refund button and the server refuses the refund anyway", async () => {
+  test("a VIEWER sees no refund or resend button and the server refuses the refund anyway", async () => {
     const m = await addMember(h, await loginToken(h, a.email, a.password), "VIEWER");
     const viewer = await signIn(m.email, m.password);
     try {
       await viewer.page.goto(`${base}/dashboard#/payments/${paymentId}`);
       await viewer.page.waitForSelector('[data-testid="customer-name"]');
       expect(await viewer.page.locator("form.refund").count()).toBe(0);
+      expect(await viewer.page.locator(".actions button >> text=Reenviar webhook").count()).toBe(0);
       const r = await viewer.page.evaluate(async (id) => {
         const s = await (await fetch("/v1/auth/session")).json();
         const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token }, body: JSON.stringify({ idempotencyKey: "viewer-probe-1", amount: 100 }) });
@@ -275,6 +276,25 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.click(`table.deliveries tr[data-id="${d.id}"] details summary`);
     expect(await page.textContent(`table.deliveries tr[data-id="${d.id}"] details pre`)).toBe(body);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+  }, 30_000);
+
+  test("a DEVELOPER resends the payment's webhook from the detail page and sees the new deliveries; no refund button", async () => {
+    const m = await addMember(h, await loginToken(h, a.email, a.password), "DEVELOPER");
+    const dev = await signIn(m.email, m.password);
+    try {
+      const before = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
+      await dev.page.goto(`${base}/dashboard#/payments/${paymentId}`);
+      await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${before - 1}`);
+      expect(await dev.page.locator("form.refund").count()).toBe(0);
+      await dev.page.click(".actions button >> text=Reenviar webhook");
+      await dev.page.waitForSelector("text=Webhook reenviado.");
+      const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
+      expect(after).toBeGreaterThan(before);
+      await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${after - 1}`);
+      expect(await dev.page.locator("table.deliveries tbody tr").count()).toBe(after);
+    } finally {
+      await dev.context.close();
+    }
   }, 30_000);
 
   test("developers: a test key is issued with its cleartext shown once and works; revoked, it stops working", async () => {
