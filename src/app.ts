@@ -160,7 +160,15 @@ function auditDashboardWrite(deps: Deps, request: Request, setStatus: unknown): 
   if (!facts.actorUserId || facts.status !== undefined || request.method === "HEAD" || request.method === "OPTIONS") return;
   const status = typeof setStatus === "number" ? setStatus : 200;
   if (status >= 400) return;
-  recordDashboardAction(deps.db, { accountId: facts.accountId!, actorUserId: facts.actorUserId, what: `${request.method} ${pathOf(request)}`, status, at: facts.at ?? deps.clock.nowMs() });
+  recordDashboardAction(deps.db, {
+    accountId: facts.accountId!,
+    actorUserId: facts.actorUserId,
+    what: `${request.method} ${pathOf(request)}`,
+    status,
+    mode: facts.livemode === undefined ? null : facts.livemode ? "live" : "test",
+    requestId: facts.requestId,
+    at: facts.at ?? deps.clock.nowMs(),
+  });
 }
 
 /** True when the database answers and every embedded migration is recorded as applied. */

@@ -38,9 +38,18 @@ export const auditLog = sqliteTable(
     /** The acting dashboard user. */
     actorUserId: text("actor_user_id").notNull(),
     action: text("action").notNull(),
-    /** The key the action produced or affected (rotate: the new key). */
-    keyId: text("key_id").notNull(),
-    keyFingerprint: text("key_fingerprint").notNull(),
+    /**
+     * What the action was applied to: the key id for `api_key.*`, `"<METHOD> <path>"` for
+     * `dashboard.request`. Null only on rows older than migration 0006 that it could not fill.
+     */
+    target: text("target"),
+    /** `dashboard.request`: the HTTP status answered; null for key actions. */
+    status: integer("status"),
+    /** Optional JSON object of action-specific facts (e.g. `{"mode":"live"}`); null when none. */
+    detail: text("detail"),
+    /** `api_key.*`: the key the action produced or affected (rotate: the new key); null otherwise. */
+    keyId: text("key_id"),
+    keyFingerprint: text("key_fingerprint"),
     /** Rotate only: the revoked key. */
     previousKeyId: text("previous_key_id"),
     previousKeyFingerprint: text("previous_key_fingerprint"),

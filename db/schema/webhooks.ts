@@ -59,6 +59,8 @@ export const webhookDeliveries = sqliteTable(
     index("wd_account_created_idx").on(t.accountId, t.livemode, t.createdAt),
     index("wd_account_status_idx").on(t.accountId, t.livemode, t.status),
     index("wd_endpoint_status_idx").on(t.endpointId, t.status),
+    // GET /v1/webhooks/deliveries?transactionId=: the transaction's events (events_tx_idx), then their deliveries.
+    index("wd_event_idx").on(t.eventId),
   ],
 );
 

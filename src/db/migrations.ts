@@ -12,6 +12,9 @@ import m0002 from "../../db/migrations/0002_account_legal_identity.sql" with { t
 import m0003 from "../../db/migrations/0003_pix_provider_connections.sql" with { type: "text" };
 import m0004 from "../../db/migrations/0004_transaction_provider_connection.sql" with { type: "text" };
 import m0005 from "../../db/migrations/0005_create_intents.sql" with { type: "text" };
+import m0006 from "../../db/migrations/0006_audit_log_columns_delivery_event_index.sql" with { type: "text" };
+import m0007 from "../../db/migrations/0007_audit_log_key_columns_nullable.sql" with { type: "text" };
+import m0008 from "../../db/migrations/0008_audit_log_move_dashboard_rows.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -22,6 +25,9 @@ export const EMBEDDED: Record<string, string> = {
   "0003_pix_provider_connections": m0003,
   "0004_transaction_provider_connection": m0004,
   "0005_create_intents": m0005,
+  "0006_audit_log_columns_delivery_event_index": m0006,
+  "0007_audit_log_key_columns_nullable": m0007,
+  "0008_audit_log_move_dashboard_rows": m0008,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

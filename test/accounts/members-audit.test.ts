@@ -1,7 +1,8 @@
 /** GET /v1/account/members and GET /v1/account/audit-log (the dashboard's Developers page). */
 import { describe, expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
-import { addMember, issue, seedWithToken } from "../auth/support";
+import { addMember, issue, loginToken, seedWithToken } from "../auth/support";
+import { dashboardLogin } from "../dashboard/support";
 
 describe("account members list", () => {
   test("lists exactly the account's members as {id, email, role}, oldest first, for any member", async () => {
@@ -27,7 +28,7 @@ describe("account audit log", () => {
     const r = await h.call("GET", "/v1/account/audit-log", { bearer: a.token });
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual([
-      { id: expect.stringMatching(/^aud_/), action: "api_key.issued", actor_user_id: a.userId, target: k.id, detail: k.fingerprint, previous_key_id: null, created_at: "2026-11-20T12:00:00.000Z" },
+      { id: expect.stringMatching(/^aud_/), action: "api_key.issued", actor_user_id: a.userId, target: k.id, status: null, detail: null, key_fingerprint: k.fingerprint, previous_key_id: null, created_at: "2026-11-20T12:00:00.000Z" },
     ]);
     for (const role of ["VIEWER", "DEVELOPER"]) {
       const m = await addMember(h, a.token, role);
@@ -35,5 +36,30 @@ describe("account audit log", () => {
       expect(refused.status).toBe(403);
       expect(refused.body.error.code).toBe("API_KEY_ROLE_REQUIRED");
     }
+  });
+});
+
+describe("account audit log: dashboard actions", () => {
+  test("a dashboard write appears with its method and path as target, its status and {mode, request_id}, and no key fields", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const owner = await dashboardLogin(h, a.email, a.password);
+    const created = await owner.call("POST", "/v1/account/members", { mode: "live", body: { email: "dev@example.com", password: "senha do dev 12345", role: "DEVELOPER" } });
+    expect(created.status).toBe(201);
+    const r = await h.call("GET", "/v1/account/audit-log", { bearer: await loginToken(h, a.email, a.password) });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([
+      {
+        id: expect.stringMatching(/^aud_/),
+        action: "dashboard.request",
+        actor_user_id: a.userId,
+        target: "POST /v1/account/members",
+        status: 201,
+        detail: { mode: null, request_id: created.headers.get("x-request-id") },
+        key_fingerprint: null,
+        previous_key_id: null,
+        created_at: "2026-11-20T12:00:00.000Z",
+      },
+    ]);
   });
 });

@@ -11,6 +11,7 @@ import { launchChromium } from "../support/browser";
 import { addMember, loginToken } from "../auth/support";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../db/schema";
+import { saveActive } from "../../src/domain/pix-provider/repo";
 
 const AXE = require.resolve("axe-core/axe.min.js");
 /** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
@@ -138,6 +139,24 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.waitForSelector(`tr[data-id="${paymentId}"]`);
   }, 30_000);
 
+  test("the method filter lists the Pix charge under PIX and nothing under BOLETO, as the API does", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/payments`);
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    await page.selectOption('select[name="paymentMethod"]', "BOLETO");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector("text=Nenhum pagamento encontrado.");
+    expect((await h.call("GET", "/v1/payments?paymentMethod=BOLETO", { key: a.testKey })).body.total).toBe(0);
+    await page.selectOption('select[name="paymentMethod"]', "PIX");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+    const pix = (await h.call("GET", "/v1/payments?paymentMethod=PIX&limit=50", { key: a.testKey })).body.data;
+    expect(await page.locator("tbody tr").count()).toBe(pix.length);
+    await page.selectOption('select[name="paymentMethod"]', "");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForSelector(`tr[data-id="${paymentId}"]`);
+  }, 30_000);
+
   test("the detail renders the hostile customer name as text, and a partial refund goes through the confirmation", async () => {
     const { page } = owner;
     await page.click(`tr[data-id="${paymentId}"] a`);
@@ -170,13 +189,14 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect((await h.call("GET", `/v1/payments/${paymentId}/refunds`, { key: a.testKey })).body.data.length).toBe(1);
   }, 30_000);
 
-  test("a VIEWER sees no refund button and the server refuses the refund anyway", async () => {
+  test("a VIEWER sees no refund or resend button and the server refuses the refund anyway", async () => {
     const m = await addMember(h, await loginToken(h, a.email, a.password), "VIEWER");
     const viewer = await signIn(m.email, m.password);
     try {
       await viewer.page.goto(`${base}/dashboard#/payments/${paymentId}`);
       await viewer.page.waitForSelector('[data-testid="customer-name"]');
       expect(await viewer.page.locator("form.refund").count()).toBe(0);
+      expect(await viewer.page.locator(".actions button >> text=Reenviar webhook").count()).toBe(0);
       const r = await viewer.page.evaluate(async (id) => {
         const s = await (await fetch("/v1/auth/session")).json();
         const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token }, body: JSON.stringify({ idempotencyKey: "viewer-probe-1", amount: 100 }) });
@@ -188,7 +208,7 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     }
   }, 30_000);
 
-  test("webhooks: an endpoint is created with its secret shown once, paused and deleted; a dead letter is retried", async () => {
+  test("webhooks: an endpoint is created with its secret shown once, edited (URL and events), paused and deleted; a dead letter is retried", async () => {
     const { page } = owner;
     page.on("dialog", (d) => void d.accept());
     await page.goto(`${base}/dashboard#/webhooks`);
@@ -202,6 +222,17 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(listed).toMatchObject({ events: ["charge.paid"], status: "ACTIVE" });
     await page.click('[data-testid="secret"] button');
     expect(await page.locator('[data-testid="secret"]').count()).toBe(0);
+    await page.click(`tr[data-id="${listed.id}"] button >> text=Editar`);
+    await page.waitForSelector("form.edit-endpoint");
+    expect(await page.isChecked('form.edit-endpoint input[value="charge.paid"]')).toBe(true);
+    await page.fill('form.edit-endpoint input[name="url"]', "https://shop.example.com/cofre-hook-v2");
+    await page.uncheck('form.edit-endpoint input[value="charge.paid"]');
+    await page.check('form.edit-endpoint input[value="charge.refunded"]');
+    await page.click('form.edit-endpoint button[type="submit"]');
+    await page.waitForSelector("text=Alterações salvas.");
+    const edited = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id);
+    expect(edited).toMatchObject({ url: "https://shop.example.com/cofre-hook-v2", events: ["charge.refunded"], status: "ACTIVE" });
+    expect(await page.textContent(`tr[data-id="${listed.id}"] td.name`)).toBe("https://shop.example.com/cofre-hook-v2");
     await page.click(`tr[data-id="${listed.id}"] button >> text=Pausar`);
     await page.waitForSelector(`tr[data-id="${listed.id}"] button >> text=Ativar`);
     expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id).status).toBe("INACTIVE");
@@ -218,6 +249,52 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data.find((x: any) => x.id === d.id);
     expect(after.status).not.toBe("FAILED");
     expect(await page.locator(`table.dead tr[data-id="${d.id}"]`).count()).toBe(0);
+  }, 30_000);
+
+  test("webhooks: the event catalog lists every name of GET /v1/webhooks/event-catalog with its description, legacy names marked", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/webhooks`);
+    await page.waitForSelector("table.catalog tbody tr");
+    const catalog = (await h.call("GET", "/v1/webhooks/event-catalog")).body;
+    expect(await page.locator("table.catalog tbody tr").count()).toBe(catalog.length);
+    for (const c of [catalog.find((e: any) => !e.legacy), catalog.find((e: any) => e.legacy)]) {
+      const row = page.locator(`table.catalog tr[data-event="${c.event}"]`);
+      expect(await row.locator("td.name").textContent()).toBe(c.description);
+      expect(await row.locator(".legacy").count()).toBe(c.legacy ? 1 : 0);
+    }
+  }, 30_000);
+
+  test("the payment detail shows a delivery's last response body as text", async () => {
+    const { page } = owner;
+    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
+    const body = `<img src=x onerror="window.__xss=5">upstream down`;
+    h.deps.db.update(webhookDeliveries).set({ lastStatusCode: 502, lastResponseBody: body }).where(eq(webhookDeliveries.id, d.id)).run();
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/payments/${paymentId}`);
+    await page.waitForSelector(`table.deliveries tr[data-id="${d.id}"] details`);
+    await page.click(`table.deliveries tr[data-id="${d.id}"] details summary`);
+    expect(await page.textContent(`table.deliveries tr[data-id="${d.id}"] details pre`)).toBe(body);
+    expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+  }, 30_000);
+
+  test("a DEVELOPER resends the payment's webhook from the detail page and sees the new deliveries; no refund button", async () => {
+    const m = await addMember(h, await loginToken(h, a.email, a.password), "DEVELOPER");
+    const dev = await signIn(m.email, m.password);
+    try {
+      const before = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
+      await dev.page.goto(`${base}/dashboard#/payments/${paymentId}`);
+      await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${before - 1}`);
+      expect(await dev.page.locator("form.refund").count()).toBe(0);
+      await dev.page.click(".actions button >> text=Reenviar webhook");
+      await dev.page.waitForSelector("text=Webhook reenviado.");
+      const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
+      expect(after).toBeGreaterThan(before);
+      await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${after - 1}`);
+      expect(await dev.page.locator("table.deliveries tbody tr").count()).toBe(after);
+    } finally {
+      await dev.context.close();
+    }
   }, 30_000);
 
   test("developers: a test key is issued with its cleartext shown once and works; revoked, it stops working", async () => {
@@ -294,6 +371,46 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     const pct = `${Math.floor(s.pix_fee_bps / 100)},${String(s.pix_fee_bps % 100).padStart(2, "0")} %`;
     expect(await page.textContent('[data-testid="pix-fee"]')).toBe(`${pct} + ${brl(s.pix_fee_fixed)}`);
     expect(await page.locator("section input, section form").count()).toBe(0);
+  }, 30_000);
+
+  test("settings in live mode show the Pix connection's status, or that there is none, and no secret", async () => {
+    const { page } = owner;
+    await page.goto(`${base}/dashboard#/settings`);
+    await page.waitForSelector('[data-testid="pix-fee"]');
+    expect(await page.locator(".pix-connection").count()).toBe(0);
+    await page.check('input[name="mode"][value="live"]');
+    await page.waitForSelector('[data-testid="pix-connection-none"]');
+    const now = h.clock.nowMs();
+    saveActive(h.deps.db, {
+      id: "ppc_dash",
+      accountId: a.accountId,
+      type: "bcb_pix_v2",
+      apiUrl: "https://pix.psp.example/api/v2",
+      tokenUrl: "https://pix.psp.example/oauth/token",
+      clientId: "client-id-dash",
+      clientSecretSealed: "SEALED-SECRET",
+      certificate: "PEM",
+      privateKeySealed: "SEALED-KEY",
+      pixKey: "chave@loja.example",
+      certificateFingerprint: "b".repeat(64),
+      certificateExpiresAt: Date.UTC(2027, 5, 30, 15),
+      webhookUrl: `${base}/v1/provider-webhooks/pix/ppc_dash`,
+      webhookRegistered: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await page.goto(`${base}/dashboard#/`);
+    await page.goto(`${base}/dashboard#/settings`);
+    await page.waitForSelector('[data-testid="pix-key"]');
+    expect(await page.textContent('[data-testid="pix-key"]')).toBe("chave@loja.example");
+    expect(await page.textContent('[data-testid="pix-api-url"]')).toBe("https://pix.psp.example/api/v2");
+    expect(await page.textContent('[data-testid="pix-certificate-expires"]')).toContain("30/06/2027");
+    expect(await page.textContent('[data-testid="pix-webhook"]')).toContain("não registrado");
+    const text = await page.textContent("main");
+    for (const secret of ["client-id-dash", "SEALED-SECRET", "SEALED-KEY", "ppc_dash"]) expect(text).not.toContain(secret);
+    await page.check('input[name="mode"][value="test"]');
+    await page.waitForSelector('[data-testid="pix-fee"]');
+    expect(await page.locator(".pix-connection").count()).toBe(0);
   }, 30_000);
 
   test("axe-core reports no serious or critical violation on every page: login, home, payments, the detail, MED list and case, webhooks, developers, settings", async () => {

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { getBalance } from "../../src/domain/ledger";
 import { listAuditEntries } from "../../src/domain/audit/audit-log";
 import { createHarness } from "../support/harness";
-import { key, paidPayment } from "../payments/support";
+import { eventBodies, key, paidPayment } from "../payments/support";
 import { dashboardLogin, dashboardMember, send } from "./support";
 
 const SESSION_FIELDS = ["account_id", "account_name", "csrf_token", "email", "object", "role", "user_id"];
@@ -137,6 +137,25 @@ describe("dashboard session: roles", () => {
     expect((await dev.call("GET", "/v1/wallets/balance")).status).toBe(200);
   });
 
+  test("a DEVELOPER resends a payment's webhook (fresh events, no money moved); a VIEWER may not", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount({ subscribeAllEvents: true });
+    const dev = await dashboardMember(h, a, "DEVELOPER");
+    const viewer = await dashboardMember(h, a, "VIEWER");
+    const p = await paidPayment(h, a, 1000);
+    const balance = getBalance(h.deps.db, a.accountId, false, "BRL");
+    expect(eventBodies(h, p.id, "charge.paid")).toHaveLength(1);
+    const refused = await viewer.call("POST", `/v1/payments/${p.id}/resend-webhook`, { body: {} });
+    expect([refused.status, refused.body.error.code]).toEqual([403, "role_forbidden"]);
+    expect(eventBodies(h, p.id, "charge.paid")).toHaveLength(1);
+    const r = await dev.call("POST", `/v1/payments/${p.id}/resend-webhook`, { body: {} });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ resent: true, status: "PAID" });
+    expect(eventBodies(h, p.id, "charge.paid")).toHaveLength(2);
+    expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual(balance);
+    expect(listAuditEntries(h.deps.db, a.accountId).map((e) => [e.action, e.target, e.status])).toEqual([["dashboard.request", `POST /v1/payments/${p.id}/resend-webhook`, 200]]);
+  });
+
   test("an ADMIN refunds and creates charges", async () => {
     const { h, a } = await setup();
     const admin = await dashboardMember(h, a, "ADMIN");
@@ -181,7 +200,8 @@ describe("dashboard session: logout, isolation, audit, API keys", () => {
     expect(listAuditEntries(h.deps.db, a.accountId)).toEqual([]);
     await owner.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund"), amount: 100 } });
     const entries = listAuditEntries(h.deps.db, a.accountId);
-    expect(entries.map((e) => [e.action, e.actorUserId, e.keyId, e.keyFingerprint])).toEqual([["dashboard.request", a.userId, `POST /v1/payments/${p.id}/refund`, "201"]]);
+    expect(entries.map((e) => [e.action, e.actorUserId, e.target, e.status, e.keyId, e.keyFingerprint])).toEqual([["dashboard.request", a.userId, `POST /v1/payments/${p.id}/refund`, 201, null, null]]);
+    expect(JSON.parse(entries[0]!.detail!)).toEqual({ mode: "test", request_id: expect.any(String) });
   });
 
   test("API keys work unchanged, and a key wins over a cookie of another account", async () => {

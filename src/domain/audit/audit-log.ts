@@ -1,10 +1,13 @@
 /**
- * The audit log of API key operations (interface.md "Authentication" 9): issue, rotate and revoke,
- * each with the acting user's id and the key fingerprint. Written in the same transaction as the
- * key change, so an entry exists exactly when the change committed.
- * Also every successful state-changing dashboard-session request (issue 15): action
- * `dashboard.request`, with the method and path in `key_id` and the status in `key_fingerprint`
- * (the table's columns are key-shaped; written right after the response, see src/app.ts).
+ * The account's audit log (interface.md "Authentication" 9; issue 15): API key issue, rotate and
+ * revoke (`target` = key id, plus the key columns), written in the key change's transaction; and
+ * every successful state-changing dashboard-session request (`dashboard.request`: `target` =
+ * `"<METHOD> <path>"`, `status`, `detail` = `{"mode","request_id"}`).
+ * Dashboard requests are recorded by one response hook (src/app.ts) rather than inside each
+ * route's business transaction: dozens of routes in other modules would each need the session's
+ * user threaded into their service. Under `serve` the hook runs inside the turn's group
+ * transaction (src/db/group-commit.ts), so the entry commits with the write and before the answer
+ * leaves; a request whose write committed but whose group COMMIT failed answers 500 and keeps none.
  */
 import { and, asc, desc, eq } from "drizzle-orm";
 import { auditLog } from "../../../db/schema";
@@ -36,6 +39,7 @@ export function recordAudit(t: DbOrTx, e: AuditInput): void {
       accountId: e.accountId,
       actorUserId: e.actorUserId,
       action: e.action,
+      target: e.keyId,
       keyId: e.keyId,
       keyFingerprint: e.keyFingerprint,
       previousKeyId: e.previousKeyId ?? null,
@@ -57,10 +61,25 @@ export function listAuditEntries(db: DbOrTx, accountId: string, action?: AuditAc
 
 /**
  * Records a successful state-changing dashboard request of `actorUserId`: `what` is
- * `"<METHOD> <path>"` (e.g. `POST /v1/payments/pay_1/refunds`), `status` the HTTP status. `at`: epoch ms.
+ * `"<METHOD> <path>"` (e.g. `POST /v1/payments/pay_1/refund`, cut at 500 characters), `status` the
+ * HTTP status, `mode` the session's mode (null on account routes, which have none), `requestId` the `X-Request-Id` answered. `at`: epoch ms.
  */
-export function recordDashboardAction(t: DbOrTx, e: { accountId: string; actorUserId: string; what: string; status: number; at: number }): void {
-  recordAudit(t, { accountId: e.accountId, actorUserId: e.actorUserId, action: "dashboard.request", keyId: e.what.slice(0, 500), keyFingerprint: String(e.status), at: e.at });
+export function recordDashboardAction(
+  t: DbOrTx,
+  e: { accountId: string; actorUserId: string; what: string; status: number; mode: "test" | "live" | null; requestId: string; at: number },
+): void {
+  t.insert(auditLog)
+    .values({
+      id: newId("auditLog"),
+      accountId: e.accountId,
+      actorUserId: e.actorUserId,
+      action: "dashboard.request",
+      target: e.what.slice(0, 500),
+      status: e.status,
+      detail: JSON.stringify({ mode: e.mode, request_id: e.requestId }),
+      createdAt: e.at,
+    })
+    .run();
 }
 
 /** The newest `limit` entries of `accountId`, newest first (the dashboard's audit page). */

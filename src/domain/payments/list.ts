@@ -6,12 +6,15 @@
  * the daily aggregates without date filters, else from a count over the same filters.
  * `search` (the dashboard's search box) is an exact match on the id (raw or `ch_`), Pix txid or
  * end-to-end id (unique indexes), else on the customer document as sent or as digits (the account's document index).
+ * `paymentMethod` (an extension for the dashboard's method filter): the method paid with, or for a
+ * transaction not paid yet a method it offers; no index (rows are read in the sort index's order
+ * until the page fills; `total` counts the mode's matching rows).
  */
 import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import { paymentDailyStats, transactions } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
 import type { TransactionRow } from "../../providers/types";
-import type { TransactionStatus } from "../charges/model";
+import type { PaymentMethod, TransactionStatus } from "../charges/model";
 
 const t = transactions;
 const detail = (method: string, key: string) => sql`json_extract(${t.methodDetails}, ${`$.${method}.${key}`})`;
@@ -63,6 +66,8 @@ export interface PaymentListQuery {
   sortOrder: "asc" | "desc";
   /** Exact match on the id (raw or `ch_`), Pix txid, end-to-end id, or customer CPF/CNPJ (punctuation ignored). */
   search?: string;
+  /** Paid with this method, or not paid yet and offering it. */
+  paymentMethod?: PaymentMethod;
 }
 
 /**
@@ -85,10 +90,11 @@ export function listPayments(db: DbOrTx, q: PaymentListQuery): { rows: Transacti
   if (q.status) conds.push(eq(t.status, q.status));
   if (q.startMs !== undefined) conds.push(gte(t.createdAt, q.startMs));
   if (q.endMs !== undefined) conds.push(lte(t.createdAt, q.endMs));
+  if (q.paymentMethod !== undefined) conds.push(methodCondition(q.paymentMethod));
   if (q.search !== undefined) conds.push(searchCondition(db, q.search, and(...conds)!));
   const where = and(...conds);
   const total =
-    q.startMs === undefined && q.endMs === undefined && q.search === undefined
+    q.startMs === undefined && q.endMs === undefined && q.search === undefined && q.paymentMethod === undefined
       ? aggregateTotal(db, q)
       : db.select({ n: sql<number>`count(*)` }).from(t).where(where).get()!.n;
   const dir = q.sortOrder === "asc" ? asc : desc;
@@ -116,4 +122,12 @@ function searchCondition(db: DbOrTx, term: string, scope: SQL): SQL {
   // Documents are stored as sent (payments group) or as digits (charges): match either form.
   const digits = s.replace(/[.\-\/\s]/g, "");
   return inArray(t.customerDocument, [...new Set([s, digits])]);
+}
+
+/**
+ * Paid with `method`, or unpaid and offering it. `payment_methods` is a JSON array of the enum's
+ * names, none a substring of another once quoted, so `instr` on `"NAME"` is an exact membership test.
+ */
+function methodCondition(method: PaymentMethod): SQL {
+  return or(eq(t.paidWith, method), and(sql`${t.paidWith} is null`, sql`instr(${t.paymentMethods}, ${`"${method}"`}) > 0`))!;
 }

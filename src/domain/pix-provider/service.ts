@@ -16,7 +16,7 @@ import { findAccount } from "../accounts/repo";
 import type { ConnectionSpec } from "./port";
 import { findActiveByAccount, markDeleted, saveActive, type ConnectionRow } from "./repo";
 import { openConnection, sealSecrets } from "./secrets";
-import { connectionView } from "./views";
+import { accountConnectionView, connectionView } from "./views";
 
 /** The PUT body (extensions.md), plus the optional PSP differences (README "Live Pix: provider connections"). */
 export interface ConnectInput {
@@ -136,6 +136,13 @@ export function getConnection(deps: Deps, accountId: string) {
   const row = findActiveByAccount(deps.db, accountId);
   if (!row) throw notFound("Pix provider connection");
   return connectionView(row);
+}
+
+/** GET /v1/account/pix-provider: the account's status view of its active connection. Throws 404 `not_found` when it has none. */
+export function getAccountConnection(deps: Deps, accountId: string) {
+  const row = findActiveByAccount(deps.db, accountId);
+  if (!row) throw notFound("Pix provider connection");
+  return accountConnectionView(row);
 }
 
 /**

@@ -36,3 +36,25 @@ export function connectionView(row: ConnectionRow): Static<typeof PixProviderCon
     updated_at: iso(row.updatedAt),
   };
 }
+
+/** GET /v1/account/pix-provider (issue 15, dashboard Settings): the account's own read of its connection's status. */
+export const AccountPixProviderSchema = View("AccountPixProvider", {
+  type: OneOf(["bcb_pix_v2"] as const),
+  api_url: Url({ description: "The PSP's API Pix base." }),
+  pix_key: Type.String({ description: "The receiving Pix key (DICT)." }),
+  certificate_expires_at: DateTime({ description: "The client certificate's notAfter." }),
+  webhook_registered: Type.Boolean({ description: "false when the PSP refused the webhook registration (payments are still found by polls and sweeps)." }),
+  updated_at: DateTime(),
+});
+
+/** The account's view `{type, api_url, pix_key, certificate_expires_at, webhook_registered, updated_at}`: no id, client id, certificate or secret. */
+export function accountConnectionView(row: ConnectionRow): Static<typeof AccountPixProviderSchema> {
+  return {
+    type: "bcb_pix_v2",
+    api_url: row.apiUrl,
+    pix_key: row.pixKey,
+    certificate_expires_at: iso(row.certificateExpiresAt),
+    webhook_registered: row.webhookRegistered,
+    updated_at: iso(row.updatedAt),
+  };
+}

@@ -1,7 +1,7 @@
 /**
  * GET /v1/account and POST /v1/account/members (bearer; extensions.md "Dashboard authentication"),
  * plus GET /v1/account/members (any member) and GET /v1/account/audit-log (OWNER/ADMIN) for the
- * dashboard's Developers page (issue 15).
+ * dashboard's Developers page, and GET /v1/account/pix-provider (any member) for Settings (issue 15).
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
@@ -10,6 +10,8 @@ import { latestAuditEntries } from "../../../domain/audit/audit-log";
 import { AuditListSchema, auditEntryView } from "../../../domain/audit/views";
 import { addMember } from "../../../domain/accounts/service";
 import { settingsOf } from "../../../domain/accounts/settings";
+import { getAccountConnection } from "../../../domain/pix-provider/service";
+import { AccountPixProviderSchema } from "../../../domain/pix-provider/views";
 import { AccountSchema, MemberListSchema, MemberSchema, accountView, memberView } from "../../../domain/accounts/views";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { notFound } from "../../errors";
@@ -33,6 +35,16 @@ export function accountRoutes(deps: Deps) {
     { detail: op({ tags: ["account"], security: "bearer", summary: "The caller's account: `{id, name, role, settings}`", ok: { 200: AccountSchema }, errors: [401, 404] }) },
   ).get("/v1/account/members", ({ session }) => ({ data: listUsers(deps.db, session.accountId).map(memberView) }), {
     detail: op({ tags: ["account"], security: "bearer", summary: "The account's members `{data: [{id, email, role}]}`, oldest first", ok: { 200: MemberListSchema }, errors: [401] }),
+  }).get("/v1/account/pix-provider", ({ session }) => getAccountConnection(deps, session.accountId), {
+    detail: op({
+      tags: ["account"],
+      security: "bearer",
+      summary: "The live Pix provider connection's status (any member)",
+      description:
+        "200 `{type, api_url, pix_key, certificate_expires_at, webhook_registered, updated_at}`; 404 `not_found` when the account has no active connection. Never a secret, the client id or the certificate: the operator routes manage the connection.",
+      ok: { 200: AccountPixProviderSchema },
+      errors: [401, 404],
+    }),
   });
   const manage = new Elysia().use(bearerAuth(deps, { manage: true })).post(
     "/v1/account/members",
@@ -62,7 +74,7 @@ export function accountRoutes(deps: Deps) {
         tags: ["account"],
         security: "bearer",
         summary: "The newest 100 audit entries (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
-        description: "Key issue/rotate/revoke and every successful state-changing dashboard-session request (`dashboard.request`: `target` = method and path, `detail` = status), newest first.",
+        description: "Key issue/rotate/revoke and every successful state-changing dashboard-session request (`dashboard.request`: `target` = method and path, `status`, `detail` = `{mode, request_id}`), newest first.",
         ok: { 200: AuditListSchema },
         errors: [401, 403],
       }),

@@ -6,7 +6,7 @@
 import { singleQuery } from "../../query";
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
-import { TRANSACTION_STATUSES } from "../../../domain/charges/model";
+import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "../../../domain/charges/model";
 import { createPayment } from "../../../domain/payments/create";
 import { listPayments, SORTABLE } from "../../../domain/payments/list";
 import { buildReceipt, receiptPdf } from "../../../domain/payments/receipt";
@@ -73,10 +73,11 @@ export function transactionRoutes(deps: Deps) {
       "/v1/payments",
       async ({ auth, request }) => {
         const q = singleQuery(request);
-        onlyKnown(q, ["page", "limit", "status", "startDate", "endDate", "sortBy", "sortOrder", "search"]);
+        onlyKnown(q, ["page", "limit", "status", "startDate", "endDate", "sortBy", "sortOrder", "search", "paymentMethod"]);
         const page = intParam(q, "page", 1, 1, 1_000_000);
         const limit = intParam(q, "limit", 20, 1, 100);
         const status = enumParam(q, "status", TRANSACTION_STATUSES);
+        const paymentMethod = enumParam(q, "paymentMethod", PAYMENT_METHODS);
         const startMs = dateParam(q, "startDate", "start");
         const endMs = dateParam(q, "endDate", "end");
         const sortBy = q.sortBy ?? "createdAt";
@@ -89,6 +90,7 @@ export function transactionRoutes(deps: Deps) {
           page,
           limit,
           ...(status ? { status } : {}),
+          ...(paymentMethod ? { paymentMethod } : {}),
           ...(startMs !== undefined ? { startMs } : {}),
           ...(endMs !== undefined ? { endMs } : {}),
           ...(q.search !== undefined ? { search: searchParam(q.search) } : {}),
@@ -102,7 +104,7 @@ export function transactionRoutes(deps: Deps) {
           tags,
           summary: "List transactions",
           description:
-            "Query: `page` (default 1), `limit` (default 20, 1-100), `status` (transaction status), `startDate`/`endDate` (ISO 8601, inclusive bounds on `createdAt`; a bare date covers the whole UTC day), `sortBy` (a top-level field, default `createdAt`; nested or unknown fields -> 400), `sortOrder` (`asc`|`desc`, default `desc`), `search` (exact id, `ch_` id, Pix txid, end-to-end id, or customer CPF/CNPJ; 1-64 characters). Unknown parameters -> 400. 200: `{data, total, page, limit}`.",
+            "Query: `page` (default 1), `limit` (default 20, 1-100), `status` (transaction status), `startDate`/`endDate` (ISO 8601, inclusive bounds on `createdAt`; a bare date covers the whole UTC day), `sortBy` (a top-level field, default `createdAt`; nested or unknown fields -> 400), `sortOrder` (`asc`|`desc`, default `desc`), `search` (exact id, `ch_` id, Pix txid, end-to-end id, or customer CPF/CNPJ; 1-64 characters), `paymentMethod` (paid with that method, or not paid yet and offering it). Unknown parameters -> 400. 200: `{data, total, page, limit}`.",
           security: "apikey",
           ok: { 200: TransactionListSchema },
           errors: [400, ...A],
@@ -115,6 +117,7 @@ export function transactionRoutes(deps: Deps) {
             { name: "sortBy", description: `One of ${Object.keys(SORTABLE).join(", ")}; default createdAt.` },
             { name: "sortOrder", description: "asc or desc (default).", schema: { type: "string", enum: ["asc", "desc"] } },
             { name: "search", description: "Exact id (raw or ch_), Pix txid, end-to-end id, or customer CPF/CNPJ (punctuation ignored).", schema: { type: "string", minLength: 1, maxLength: 64 } },
+            { name: "paymentMethod", description: "Paid with this method, or not paid yet and offering it.", schema: { type: "string", enum: [...PAYMENT_METHODS] } },
           ],
         }),
       },

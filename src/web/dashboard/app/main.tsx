@@ -132,7 +132,7 @@ function App() {
   ) : section === "developers" ? (
     <Developers key={mode} session={session} />
   ) : section === "settings" ? (
-    <Settings />
+    <Settings key={mode} />
   ) : (
     <Home key={mode} />
   );

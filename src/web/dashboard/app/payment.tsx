@@ -1,10 +1,11 @@
 /** @jsxImportSource preact */
 /**
  * Payment detail: GET /v1/payments/{id}, its refunds, the deliveries of its events
- * (GET /v1/webhooks/deliveries?transactionId=), and (Pix) the charge view's QR, copy-paste
+ * (GET /v1/webhooks/deliveries?transactionId=; the last attempt's status and response body: the API
+ * keeps per-attempt rows but does not serve them), and (Pix) the charge view's QR, copy-paste
  * code, checkout link, txid and end-to-end id. Refund (amount, confirmation, one idempotency key
- * per attempt, reused when that attempt is retried), cancel and receipt download. The buttons
- * show for OWNER and ADMIN only; the server refuses the others anyway.
+ * per attempt, reused when that attempt is retried), cancel and receipt download (OWNER and
+ * ADMIN), resend the webhook (also DEVELOPER: it moves no money). The server refuses the others anyway.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure, newIdempotencyKey } from "./api";
@@ -111,6 +112,16 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
       setError((e as Error).message);
     }
   };
+  const resend = async () => {
+    setError("");
+    try {
+      await api("POST", `/v1/payments/${p.id}/resend-webhook`, {});
+      setNotice(t("resent_done"));
+      await load();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
   const receipt = async () => {
     setError("");
     try {
@@ -199,6 +210,11 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
             {t("cancel_payment")}
           </button>
         )}
+        {session.role !== "VIEWER" && (
+          <button type="button" onClick={resend}>
+            {t("resend")}
+          </button>
+        )}
         <button type="button" onClick={receipt}>
           {t("receipt")}
         </button>
@@ -236,7 +252,15 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
                 <td>
                   {d.attempts}/{d.maxAttempts}
                 </td>
-                <td>{d.lastStatusCode ?? "—"}</td>
+                <td>
+                  {d.lastStatusCode ?? d.lastError ?? "—"}
+                  {d.lastResponseBody && (
+                    <details class="response">
+                      <summary>{t("last_response")}</summary>
+                      <pre>{d.lastResponseBody}</pre>
+                    </details>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

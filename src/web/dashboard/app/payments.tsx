@@ -1,18 +1,22 @@
 /** @jsxImportSource preact */
 /**
- * Payments list: GET /v1/payments with the API's filters (status, startDate, endDate, search by
- * id, ch_ id, Pix txid, end-to-end id or customer document), 50 rows a page.
+ * Payments list: GET /v1/payments with the API's filters (status, paymentMethod, startDate,
+ * endDate, search by id, ch_ id, Pix txid, end-to-end id or customer document), 50 rows a page.
+ * Page numbers, not cursors: the contract pins page/limit for this route (interface.md).
+ * `performance` marks `payments:data` (answer parsed) and measures `payments:render` (DOM
+ * committed) and `payments:frame` (next frame) for `bun run check:dashboard-budget`.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { api } from "./api";
 import { t } from "./i18n";
 import { dateTime, money } from "./format";
 
+const METHODS = ["PIX", "CREDIT_CARD", "BOLETO", "MBWAY", "MULTIBANCO", "CRYPTO"];
 const STATUSES = ["PENDING", "WAITING_PAYMENT", "PROCESSING", "PAID", "APPROVED", "REFUSED", "CANCELLED", "EXPIRED", "REFUNDED", "CHARGEBACK", "DISPUTE"];
 const LIMIT = 50;
 
 export function Payments() {
-  const [filters, setFilters] = useState({ status: "", startDate: "", endDate: "", search: "" });
+  const [filters, setFilters] = useState({ status: "", paymentMethod: "", startDate: "", endDate: "", search: "" });
   const [page, setPage] = useState(1);
   const [list, setList] = useState<{ data: any[]; total: number } | null>(null);
   const [error, setError] = useState("");
@@ -20,14 +24,28 @@ export function Payments() {
     const q = new URLSearchParams({ limit: String(LIMIT), page: String(page) });
     for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
     setError("");
-    api("GET", `/v1/payments?${q}`).then(setList, (e) => setError(e.message));
+    api("GET", `/v1/payments?${q}`).then(
+      (r) => {
+        performance.mark("payments:data");
+        setList(r);
+      },
+      (e) => setError(e.message),
+    );
   }, [filters, page]);
+  useLayoutEffect(() => {
+    if (!list || performance.getEntriesByName("payments:data", "mark").length === 0) return;
+    performance.measure("payments:render", "payments:data");
+    requestAnimationFrame(() => {
+      performance.measure("payments:frame", "payments:data");
+      performance.clearMarks("payments:data");
+    });
+  }, [list]);
   const onFilter = (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
     setPage(1);
     const text = (k: string) => String(f.get(k) ?? "").trim();
-    setFilters({ status: text("status"), startDate: text("startDate"), endDate: text("endDate"), search: text("search") });
+    setFilters({ status: text("status"), paymentMethod: text("paymentMethod"), startDate: text("startDate"), endDate: text("endDate"), search: text("search") });
   };
   const pages = list ? Math.max(1, Math.ceil(list.total / LIMIT)) : 1;
   return (
@@ -45,6 +63,17 @@ export function Payments() {
             {STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("method")}
+          <select name="paymentMethod">
+            <option value="">{t("all")}</option>
+            {METHODS.map((m) => (
+              <option key={m} value={m}>
+                {m}
               </option>
             ))}
           </select>

@@ -1,10 +1,14 @@
 /** @jsxImportSource preact */
-/** Settings as the account may see them (GET /v1/account): fees, settlement delay, limits; read-only (the operator sets them). */
+/**
+ * Settings as the account may see them (GET /v1/account): fees, settlement delay, limits; and in
+ * live mode the Pix provider connection's status (GET /v1/account/pix-provider). Read-only: the
+ * operator sets them.
+ */
 import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api } from "./api";
+import { ApiFailure, api, currentMode } from "./api";
 import { t } from "./i18n";
-import { duration, money } from "./format";
+import { dateTime, duration, money } from "./format";
 
 export function Settings() {
   const [acct, setAcct] = useState<any>(null);
@@ -36,6 +40,51 @@ export function Settings() {
           </Fragment>
         ))}
       </dl>
+      {currentMode() === "live" && <PixConnection />}
+    </section>
+  );
+}
+
+/** The live Pix connection: PSP, key, certificate expiry, webhook registration; "none" on 404. */
+function PixConnection() {
+  const [conn, setConn] = useState<any>(undefined);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    api("GET", "/v1/account/pix-provider").then(setConn, (e) => (e instanceof ApiFailure && e.status === 404 ? setConn(null) : setError(e.message)));
+  }, []);
+  const body =
+    error ? (
+      <p role="alert" class="error">
+        {error}
+      </p>
+    ) : conn === undefined ? (
+      <p>{t("loading")}</p>
+    ) : conn === null ? (
+      <p data-testid="pix-connection-none">{t("pix_connection_none")}</p>
+    ) : (
+      <dl class="facts">
+        {(
+          [
+            ["pix-api-url", t("pix_api_url"), conn.api_url],
+            ["pix-key", t("pix_key"), conn.pix_key],
+            ["pix-certificate-expires", t("certificate_expires"), dateTime(conn.certificate_expires_at)],
+            ["pix-webhook", t("pix_webhook"), conn.webhook_registered ? t("pix_webhook_registered") : t("pix_webhook_missing")],
+            ["pix-updated", t("updated"), dateTime(conn.updated_at)],
+          ] as [string, string, string][]
+        ).map(([id, label, value]) => (
+          <Fragment key={id}>
+            <dt>{label}</dt>
+            <dd data-testid={id} class="name">
+              {value}
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    );
+  return (
+    <section class="pix-connection" aria-labelledby="pix-connection-title">
+      <h2 id="pix-connection-title">{t("pix_connection")}</h2>
+      {body}
     </section>
   );
 }

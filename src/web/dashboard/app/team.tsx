@@ -193,7 +193,9 @@ export function AuditLog() {
                   <code>{e.action}</code>
                 </td>
                 <td class="name">
-                  <code>{e.target}</code> ({e.detail})
+                  <code>{e.target}</code>
+                  {e.status !== null && <> ({e.status})</>}
+                  {e.detail?.mode === "live" && <> · live</>}
                 </td>
                 <td>
                   <code>{e.actor_user_id}</code>

@@ -1,8 +1,10 @@
 /** @jsxImportSource preact */
 /**
- * Webhooks: endpoints of the mode (create with events from the catalog, pause/activate, rotate
- * the secret, delete; a secret is shown once, right after create or rotate) and the dead letters
- * (FAILED deliveries) with retry. OWNER, ADMIN and DEVELOPER get the buttons; the server decides.
+ * Webhooks: endpoints of the mode (create with events from the catalog, edit URL and events,
+ * pause/activate, rotate the secret, delete; a secret is shown once, right after create or
+ * rotate), the dead letters (FAILED deliveries) with retry, and the event catalog
+ * (GET /v1/webhooks/event-catalog, legacy names marked). OWNER, ADMIN and DEVELOPER get the
+ * buttons; the server decides.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure } from "./api";
@@ -14,7 +16,8 @@ const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.messa
 
 export function Webhooks({ session }: { session: Session }) {
   const [endpoints, setEndpoints] = useState<any[] | null>(null);
-  const [catalog, setCatalog] = useState<{ event: string; legacy?: boolean }[]>([]);
+  const [catalog, setCatalog] = useState<{ event: string; description: string; legacy?: boolean }[]>([]);
+  const [editing, setEditing] = useState<string | null>(null);
   const [dead, setDead] = useState<any[]>([]);
   const [secret, setSecret] = useState<{ id: string; secret: string } | null>(null);
   const [error, setError] = useState("");
@@ -31,7 +34,7 @@ export function Webhooks({ session }: { session: Session }) {
   };
   useEffect(() => {
     void load();
-    api("GET", "/v1/webhooks/event-catalog").then((c) => setCatalog(c.filter((e: any) => !e.legacy)), () => undefined);
+    api("GET", "/v1/webhooks/event-catalog").then(setCatalog, () => undefined);
   }, []);
 
   const act = async (f: () => Promise<void>) => {
@@ -53,6 +56,28 @@ export function Webhooks({ session }: { session: Session }) {
       const ep = await api("POST", "/v1/webhooks/endpoints", { url: String(f.get("url") ?? "").trim(), events });
       setSecret({ id: ep.id, secret: ep.secret });
       form.reset();
+    });
+  };
+
+  const subscribable = catalog.filter((c) => !c.legacy);
+  const eventBoxes = (checked: string[] = []) => (
+    <fieldset class="events">
+      <legend>{t("events_col")}</legend>
+      {subscribable.map((c) => (
+        <label key={c.event}>
+          <input type="checkbox" name="events" value={c.event} defaultChecked={checked.includes(c.event)} />
+          {c.event}
+        </label>
+      ))}
+    </fieldset>
+  );
+  const saveEdit = (id: string) => (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    void act(async () => {
+      await api("PATCH", `/v1/webhooks/endpoints/${id}`, { url: String(f.get("url") ?? "").trim(), events: f.getAll("events").map(String) });
+      setEditing(null);
+      setNotice(t("saved"));
     });
   };
 
@@ -94,13 +119,33 @@ export function Webhooks({ session }: { session: Session }) {
             </tr>
           </thead>
           <tbody>
-            {endpoints.map((ep) => (
+            {endpoints.map((ep) =>
+              editing === ep.id ? (
+                <tr key={ep.id} data-id={ep.id}>
+                  <td colSpan={mayManage ? 4 : 3}>
+                    <form class="edit-endpoint" onSubmit={saveEdit(ep.id)}>
+                      <label>
+                        URL
+                        <input name="url" type="url" required defaultValue={ep.url} />
+                      </label>
+                      {eventBoxes(ep.events)}
+                      <button type="submit">{t("save")}</button>
+                      <button type="button" onClick={() => setEditing(null)}>
+                        {t("cancel_action")}
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ) : (
               <tr key={ep.id} data-id={ep.id}>
                 <td class="name">{ep.url}</td>
                 <td>{ep.events.join(", ")}</td>
                 <td>{ep.status}</td>
                 {mayManage && (
                   <td class="row-actions">
+                    <button type="button" onClick={() => setEditing(ep.id)}>
+                      {t("edit")}
+                    </button>
                     <button type="button" onClick={() => act(() => api("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { status: ep.status === "ACTIVE" ? "INACTIVE" : "ACTIVE" }))}>
                       {ep.status === "ACTIVE" ? t("pause") : t("activate")}
                     </button>
@@ -118,7 +163,8 @@ export function Webhooks({ session }: { session: Session }) {
                   </td>
                 )}
               </tr>
-            ))}
+              ),
+            )}
           </tbody>
         </table>
       )}
@@ -129,15 +175,7 @@ export function Webhooks({ session }: { session: Session }) {
             URL
             <input name="url" type="url" required placeholder="https://" />
           </label>
-          <fieldset class="events">
-            <legend>{t("events_col")}</legend>
-            {catalog.map((c) => (
-              <label key={c.event}>
-                <input type="checkbox" name="events" value={c.event} />
-                {c.event}
-              </label>
-            ))}
-          </fieldset>
+          {eventBoxes()}
           <button type="submit">{t("create")}</button>
         </form>
       )}
@@ -178,6 +216,26 @@ export function Webhooks({ session }: { session: Session }) {
           </tbody>
         </table>
       )}
+      <h2>{t("event_catalog")}</h2>
+      <table class="catalog">
+        <thead>
+          <tr>
+            <th scope="col">{t("event")}</th>
+            <th scope="col">{t("description")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {catalog.map((c) => (
+            <tr key={c.event} data-event={c.event}>
+              <td>
+                <code>{c.event}</code>
+                {c.legacy && <span class="legacy"> ({t("legacy")})</span>}
+              </td>
+              <td class="name">{c.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </section>
   );
 }
