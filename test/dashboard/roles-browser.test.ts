@@ -36,7 +36,7 @@ function actions() {
     evidence: ["POST", `/v1/med/cases/${medCase}/evidence`, { file_name: "x.pdf", file_size: 10, mime_type: "application/pdf" }],
     createEndpoint: ["POST", "/v1/webhooks/endpoints", { url: "https://forced.example.com/hook", events: ["charge.paid"] }],
     pauseEndpoint: ["PATCH", `/v1/webhooks/endpoints/${hook.id}`, { status: "INACTIVE" }],
-    rotateSecret: ["POST", `/v1/webhooks/endpoints/${hook.id}/rotate-secret`, {}],
+    rotateSecret: ["POST", `/v1/webhooks/endpoints/${hook.id}/rotate-secret`, { id: hook.id }],
     deleteEndpoint: ["DELETE", `/v1/webhooks/endpoints/${hook.id}`, undefined],
     retry: ["POST", `/v1/webhooks/deliveries/${dead}/retry`, {}],
     issueKey: ["POST", "/v1/api-keys", { label: "forced", test: true }],
