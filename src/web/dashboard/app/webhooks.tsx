@@ -149,7 +149,7 @@ export function Webhooks({ session }: { session: Session }) {
                     <button type="button" onClick={() => act(() => api("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { status: ep.status === "ACTIVE" ? "INACTIVE" : "ACTIVE" }))}>
                       {ep.status === "ACTIVE" ? t("pause") : t("activate")}
                     </button>
-                    <button type="button" onClick={() => act(async () => setSecret(await api("POST", `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, {})))}>
+                    <button type="button" onClick={() => act(async () => setSecret(await api("POST", `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, { id: ep.id })))}>
                       {t("rotate_secret")}
                     </button>
                     <button

@@ -1,0 +1,107 @@
+/**
+ * Helpers of the dashboard's browser tests (roles, isolation, the merchant's day, hostile text):
+ * a served harness, login through the real form, a request forced from the page context with the
+ * page's own CSRF token, and API fixtures (a paid payment, a MED case, a dead letter).
+ */
+import { expect } from "bun:test";
+import { eq } from "drizzle-orm";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { createHarness, type Harness, type SeededAccount } from "../support/harness";
+import { webhookDeliveries } from "../../db/schema";
+import type { Config } from "../../src/config";
+
+/** A harness served on an ephemeral 127.0.0.1 port, its public URLs pointing at it. */
+export function servedHarness(config: Partial<Config> = {}, start?: string): { h: Harness; base: string } {
+  const h = createHarness(config, start);
+  h.app.listen({ port: 0, hostname: "127.0.0.1" });
+  const base = `http://127.0.0.1:${h.app.server!.port}`;
+  h.deps.config.publicUrl = base;
+  h.deps.config.checkoutUrlBase = `${base}/c`;
+  return { h, base };
+}
+
+/** A signed-in dashboard tab; `errors` collects the page's own errors (exceptions, CSP refusals). */
+export interface Tab {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+/** Opens a fresh context, logs in through the login form and waits for the shell (asserts the account name shows). */
+export async function signIn(browser: Browser, base: string, email: string, password: string, viewport?: { width: number; height: number }): Promise<Tab> {
+  const context = await browser.newContext(viewport ? { viewport } : {});
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("dialog", (d) => void d.accept());
+  await page.goto(`${base}/dashboard`);
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', password);
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('[data-testid="account-name"]');
+  return { context, page, errors };
+}
+
+/** Goes to a dashboard hash route, passing through home so that the page remounts and reloads its data. */
+export async function visit(page: Page, base: string, hash: string, ready: string): Promise<void> {
+  await page.goto(`${base}/dashboard#/settings`);
+  await page.waitForSelector('[data-testid="pix-fee"]');
+  await page.goto(`${base}/dashboard${hash}`);
+  await page.waitForSelector(ready);
+}
+
+/** A request sent from the page with its session cookie and CSRF token (read from GET /v1/auth/session): what a user forcing a hidden action would send. */
+export async function forced(page: Page, method: string, path: string, body?: unknown, mode = "test"): Promise<{ status: number; code: string | null }> {
+  return page.evaluate(
+    async ([method, path, body, mode]) => {
+      const s = await (await fetch("/v1/auth/session")).json();
+      const headers: Record<string, string> = { "x-csrf-token": s.csrf_token, "cofre-mode": mode as string };
+      if (body !== undefined) headers["content-type"] = "application/json";
+      const res = await fetch(path as string, { method: method as string, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      let code: string | null = null;
+      try {
+        code = JSON.parse(text).error?.code ?? null;
+      } catch {}
+      return { status: res.status, code };
+    },
+    [method, path, body, mode] as const,
+  );
+}
+
+/** A PIX payment of `amount` centavos created through the API with A's test key and paid through the sandbox helper; returns its raw id. */
+export async function paidPayment(h: Harness, a: SeededAccount, amount: number, customerName: string): Promise<string> {
+  const id = await waitingPayment(h, a, amount, customerName);
+  const r = await h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key: a.testKey, body: {} });
+  expect(r.status).toBe(200);
+  return id;
+}
+
+/** A PIX payment created through the API and left waiting (cancellable); returns its raw id. */
+export async function waitingPayment(h: Harness, a: SeededAccount, amount: number, customerName: string): Promise<string> {
+  const r = await h.call("POST", "/v1/payments", { key: a.testKey, body: { amount, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName } });
+  expect(r.status).toBeLessThan(300);
+  return r.body.id;
+}
+
+/** Opens an MED case on a paid payment through the sandbox helper; returns the case id. */
+export async function openMed(h: Harness, a: SeededAccount, paymentId: string, reason = "scam"): Promise<string> {
+  const r = await h.call("POST", `/v1/test_helpers/charges/ch_${paymentId}/med`, { key: a.testKey, body: { reason, response_deadline: "2030-01-01T00:00:00.000Z" } });
+  expect(r.status).toBeLessThan(300);
+  return r.body.id;
+}
+
+/** Registers a webhook endpoint through the API (test key unless `key` given); returns `{id, secret}`. */
+export async function endpoint(h: Harness, key: string, url: string, events = ["charge.paid"]): Promise<{ id: string; secret: string }> {
+  const r = await h.call("POST", "/v1/webhooks/endpoints", { key, body: { url, events } });
+  expect(r.status).toBe(201);
+  return r.body;
+}
+
+/** Fixture: a delivery as after its last failed attempt (a dead letter), as the existing browser test does. */
+export function spendDelivery(h: Harness, deliveryId: string, lastStatusCode = 500): void {
+  h.deps.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 8, maxAttempts: 8, lastStatusCode, nextRetryAt: null }).where(eq(webhookDeliveries.id, deliveryId)).run();
+}
