@@ -63,6 +63,9 @@ async function state(): Promise<string> {
   return JSON.stringify(reads.map((r) => r.body));
 }
 
+/** Label of the payment detail's resend button (pt-BR, src/web/dashboard/app/i18n.ts). */
+const RESEND_LABEL = "Reenviar webhook";
+
 /** Counts of the controls a role might see on each page. */
 async function controls(page: Page) {
   await visit(page, base, `#/payments/${paid}`, '[data-testid="customer-name"]');
@@ -70,6 +73,7 @@ async function controls(page: Page) {
   await visit(page, base, `#/payments/${waiting}`, '[data-testid="customer-name"]');
   const cancelButton = await page.locator(".actions button", { hasText: "Cancelar cobrança" }).count();
   const receiptButton = await page.locator(".actions button", { hasText: "Baixar recibo" }).count();
+  const resendButton = await page.locator(".actions button", { hasText: RESEND_LABEL }).count();
   await visit(page, base, `#/med/${medCase}`, '[data-testid="case-status"]');
   const medAnswer = await page.locator("form.appeal, .med-actions button, input[name=evidence]").count();
   await visit(page, base, "#/webhooks", "h2");
@@ -82,15 +86,16 @@ async function controls(page: Page) {
   const keyControls = await page.locator(`form.new-key, table.keys tr[data-id="${keyId}"] button`).count();
   const memberForm = await page.locator("form.new-member").count();
   const audit = await page.locator("h2", { hasText: "Log de auditoria" }).count();
-  return { refundForm, cancelButton, receiptButton, medAnswer, webhookControls, keyControls, memberForm, audit };
+  return { refundForm, cancelButton, receiptButton, resendButton, medAnswer, webhookControls, keyControls, memberForm, audit };
 }
 
-const ALL = { refundForm: 1, cancelButton: 1, receiptButton: 1, medAnswer: 4, webhookControls: 5, keyControls: 3, memberForm: 1, audit: 1 };
+// Webhook controls: the new-endpoint form, the endpoint row's pause, edit, rotate and delete, the dead letter's retry.
+const ALL = { refundForm: 1, cancelButton: 1, receiptButton: 1, resendButton: 1, medAnswer: 4, webhookControls: 6, keyControls: 3, memberForm: 1, audit: 1 };
 const SEES: Record<Role, typeof ALL> = {
   OWNER: ALL,
   ADMIN: ALL,
   DEVELOPER: { ...ALL, refundForm: 0, cancelButton: 0, medAnswer: 0, keyControls: 0, memberForm: 0, audit: 0 },
-  VIEWER: { ...ALL, refundForm: 0, cancelButton: 0, medAnswer: 0, webhookControls: 0, keyControls: 0, memberForm: 0, audit: 0 },
+  VIEWER: { ...ALL, refundForm: 0, cancelButton: 0, resendButton: 0, medAnswer: 0, webhookControls: 0, keyControls: 0, memberForm: 0, audit: 0 },
 };
 /** The actions each role may not take (the server's rule, src/domain/auth/dashboard-roles.ts). */
 const FORBIDDEN: Record<Role, string[]> = {
