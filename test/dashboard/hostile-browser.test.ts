@@ -11,7 +11,6 @@ import type { Browser, Page } from "playwright-core";
 import type { Harness, SeededAccount } from "../support/harness";
 import { launchChromium } from "../support/browser";
 import { loginToken } from "../auth/support";
-import { send } from "./support";
 import { paidPayment, servedHarness, signIn, visit, type Tab } from "./browser-support";
 
 const RTL = "\u202e";
@@ -29,7 +28,8 @@ const APPEAL = `${html(7)}${RTL}${"a".repeat(2000)}`.slice(0, 2000);
 /** Evidence file names: 1-255 characters, no slash or control character. */
 const FILE_NAME = `<img src=x onerror="window.__xss=9">${"f".repeat(200)}.pdf`;
 /** Webhook URLs: at most 2048 characters; raw HTML characters in the path are taken as sent. */
-const HOOK_URL = `https://hostile.example.com/${html(11)}${RTL}/${"u".repeat(1800)}`;
+/** Endpoint URLs must be RFC 3986 (raw `<>"` and bidi characters are 400): the most hostile such URI. */
+const HOOK_URL = `https://hostile.example.com/x'onmouseover='window.__xss=11'(1)/%3Cscript%3Ewindow.__xss=11%3C/script%3E%E2%80%AE/${"u".repeat(1800)}`;
 /** Key labels: at most 64 characters. */
 const LABEL = `<img src=x onerror="window.__xss=13">${RTL}${"k".repeat(64)}`.slice(0, 64);
 /** Member emails must be valid addresses: the longest shape (64-character local part, long labels). */
@@ -76,8 +76,7 @@ beforeAll(async () => {
   expect(put.status).toBeLessThan(300);
   expect((await h.call("POST", `/v1/med/cases/${caseId}/evidence/${ev.body.id}/complete`, { key: a.testKey, body: {} })).status).toBe(200);
   expect((await h.call("POST", `/v1/med/cases/${caseId}/appeal`, { key: a.testKey, body: { reason: APPEAL } })).status).toBe(200);
-  // Not through h.call: the endpoint's answer echoes a URL that is not an RFC 3986 "uri" (see the report).
-  const hook = await send(h, "POST", "/v1/webhooks/endpoints", { apikey: a.testKey }, { url: HOOK_URL, events: ["charge.paid"] });
+  const hook = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: HOOK_URL, events: ["charge.paid"] } });
   expect(hook.status).toBe(201);
   hookId = hook.body.id;
   const owner = await loginToken(h, a.email, a.password);

@@ -187,4 +187,16 @@ describe("webhook endpoints: security", () => {
     expect(p.status).toBe(400);
     expect(p.body.error.code).toBe("webhook_url_not_allowed");
   });
+
+  test("rejects a URL with characters a URI may not contain (RFC 3986) and stores nothing", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    for (const url of ["https://hooks.example.com/<b>x</b>", 'https://hooks.example.com/a"b', "https://hooks.example.com/a b", "https://hooks.example.com/\u202eexe.gpj", "https://hooks.example.com/{x}"]) {
+      const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url, events: ["charge.paid"] } });
+      expect({ url, status: r.status, code: r.body.error?.code, param: r.body.error?.param }).toEqual({ url, status: 400, code: "invalid_url", param: "url" });
+    }
+    const ok = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "https://hooks.example.com/a%3Cb%3E?x=1&y=2", events: ["charge.paid"] } });
+    expect(ok.status).toBe(201);
+    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.map((e: { url: string }) => e.url)).toEqual(["https://hooks.example.com/a%3Cb%3E?x=1&y=2"]);
+  });
 });

@@ -70,6 +70,9 @@ export function forbiddenAddressReason(address: string): string | null {
   return range === "unicast" ? null : `${parsed.toString()} is a ${range} address`;
 }
 
+/** Characters RFC 3986 allows in a URI (unreserved, reserved and `%` of percent-encodings). */
+const URI_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
+
 /**
  * Validates a URL to register (endpoint `url`, a transaction's `webhookUrl`): an absolute
  * `http(s)` URL without credentials (else 400 `invalid_url`); in live mode `https://` (else 400
@@ -81,6 +84,10 @@ export function forbiddenAddressReason(address: string): string | null {
  */
 export function checkWebhookUrl(raw: string, livemode: boolean, allowPrivate: boolean, param = "url"): string {
   if (raw.length === 0 || raw.length > MAX_URL_LENGTH) throw invalidParam(param, `The URL must be 1-${MAX_URL_LENGTH} characters.`, "invalid_url");
+  // RFC 3986 (what the contract's `format: uri` means): ASCII without spaces, controls, `<>"{}|\^\``
+  // or bidi overrides. The URL is stored and shown as sent, so WHATWG's lenient parsing (which would
+  // percent-encode them) is not enough; an international name goes in its punycode form.
+  if (!URI_CHARS.test(raw)) throw invalidParam(param, "The URL has characters a URI may not contain (RFC 3986); percent-encode them.", "invalid_url");
   let u: URL;
   try {
     u = new URL(raw);
