@@ -5,6 +5,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "./deps";
 import { ApiError, envelope, type ErrorDetail } from "./http/errors";
+import { DomainError } from "./domain/errors";
 import { pathDecodes, pathOf, pickRequestId, requestFacts } from "./http/context";
 import { docsPlugin } from "./http/docs";
 import { routeGroups } from "./http/routes";
@@ -212,12 +213,13 @@ function wrongMethod(index: MethodIndex, request: Request): ApiError | null {
   });
 }
 
-/** Maps anything thrown (ApiError, Elysia's validation/parse/404 errors, bugs) to an ApiError. */
+/** Maps anything thrown (DomainError/ApiError, Elysia's validation/parse/404 errors, bugs) to an ApiError. */
 function toApiError(code: unknown, error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
+  // A domain failure gets its status from the one table (ApiError.from); an ApiError is returned as is.
+  if (error instanceof DomainError) return ApiError.from(error);
   // Elysia wraps what a parse hook throws (our 413/415/invalid_json) in a ParseError.
   const cause = (error as { cause?: unknown })?.cause;
-  if (cause instanceof ApiError) return cause;
+  if (cause instanceof DomainError) return ApiError.from(cause);
   switch (code) {
     case "NOT_FOUND":
       return new ApiError("not_found", "No route matches this method and path.");

@@ -9,7 +9,7 @@
 import { createDeps, type Deps } from "../deps";
 import { countAccounts } from "../domain/accounts/repo";
 import { createAccountWithOwner } from "../domain/accounts/service";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../domain/errors";
 
 const USAGE = "usage: cofre init --email E --password P [--account-name N] [--test-key]\n";
 const FLAGS = new Set(["email", "password", "account-name"]);
@@ -54,7 +54,7 @@ export async function initCommand(args: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(line) + "\n");
     return 0;
   } catch (err) {
-    if (err instanceof ApiError) {
+    if (err instanceof DomainError) {
       process.stderr.write(`cofre init: ${err.code === "email_taken" ? `a user with email ${input.email.trim().toLowerCase()} already exists` : err.message}\n`);
       return err.code === "email_taken" ? 1 : 2;
     }

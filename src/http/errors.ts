@@ -1,7 +1,11 @@
 /**
  * The one error envelope (interface.md "Errors") and the closed table of error codes.
- * Domain code throws `ApiError(code, message, extra)`; `onError` in src/app.ts renders it.
+ * Domain code throws `DomainError(code, message, extra)` (src/domain/errors.ts); HTTP code may
+ * throw `ApiError` (a DomainError with its status). `onError` in src/app.ts maps and renders both.
  */
+import { DomainError, type ErrorCode, type ErrorDetail, type ErrorExtra } from "../domain/errors";
+
+export type { ErrorCode, ErrorDetail };
 
 export type ErrorType =
   | "invalid_request_error"
@@ -12,7 +16,11 @@ export type ErrorType =
   | "rate_limit_error"
   | "api_error";
 
-/** Every error code Cofre emits, with its HTTP status and envelope type. Add new codes here. */
+/**
+ * Every error code Cofre emits, with its HTTP status and envelope type: the one source of statuses.
+ * A new code goes in `ErrorCode` (src/domain/errors.ts) and gets its row here; `satisfies` refuses
+ * a missing or an extra row.
+ */
 export const ERROR_CODES = {
   invalid_request: [400, "invalid_request_error"],
   invalid_amount: [400, "invalid_request_error"],
@@ -64,29 +72,31 @@ export const ERROR_CODES = {
   rate_limited: [429, "rate_limit_error"],
   internal_error: [500, "api_error"],
   service_unavailable: [503, "api_error"],
-} as const satisfies Record<string, readonly [number, ErrorType]>;
+} as const satisfies Record<ErrorCode, readonly [number, ErrorType]>;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-export interface ErrorDetail {
-  param: string;
-  message: string;
-}
-
-/** A failure with a code from ERROR_CODES; status and type come from the table. */
-export class ApiError extends Error {
+/** A DomainError with its status and type from ERROR_CODES; what the HTTP layer renders. */
+export class ApiError extends DomainError {
   readonly status: number;
   readonly type: ErrorType;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly extra: { param?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
+  constructor(code: ErrorCode, message: string, extra: ErrorExtra = {}) {
+    super(code, message, extra);
     const [status, type] = ERROR_CODES[code];
     this.status = status;
     this.type = type;
   }
+
+  /** The HTTP form of a domain failure (same code, message, param, details, headers); an ApiError as is. */
+  static from(err: DomainError): ApiError {
+    if (err instanceof ApiError) return err;
+    const api = new ApiError(err.code, err.message, err.extra);
+    api.stack = err.stack;
+    return api;
+  }
+}
+
+/** HTTP status of a domain failure, from the one table. */
+export function statusOf(err: DomainError): number {
+  return ERROR_CODES[err.code][0];
 }
 
 /** Envelope body: `{error: {type, code, message, param?, details?}, request_id}`. */

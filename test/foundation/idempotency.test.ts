@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { idempotencyKeys } from "../../db/schema";
 import { tx } from "../../src/db/client";
-import { ApiError } from "../../src/http/errors";
+import { DomainError } from "../../src/domain/errors";
 import { expectEnvelope, foundationHarness } from "./fixtures";
 
 const pay = (h: ReturnType<typeof foundationHarness>, key: string, idem: string | undefined, body: unknown) =>
@@ -89,7 +89,7 @@ describe("idempotency errors", () => {
     const h = foundationHarness();
     const req = { accountId: "acct_x", livemode: false, scope: "POST /x", key: "crashed-key", body: {} };
     expect(h.deps.idempotency.begin(req).kind).toBe("claimed");
-    expect(() => h.deps.idempotency.begin(req)).toThrow(ApiError);
+    expect(() => h.deps.idempotency.begin(req)).toThrow(DomainError);
     h.clock.advance(61);
     expect(h.deps.idempotency.begin(req).kind).toBe("claimed");
   });

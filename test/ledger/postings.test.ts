@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { expectLedgerBalanced, ledgerBalance } from "../support/ledger";
 import { tx } from "../../src/db/client";
-import { ApiError } from "../../src/http/errors";
+import { DomainError } from "../../src/domain/errors";
+import { statusOf } from "../../src/http/errors";
 import { creditChargePayment, debitRefund, getBalance, holdMed, LEDGER_RELEASE_JOB, restoreRefund, settleMedHold } from "../../src/domain/ledger";
 import { LedgerInvariantError, postEntry } from "../../src/domain/ledger/post";
 import { ledgerEntries, ledgerLines } from "../../db/schema";
@@ -133,9 +134,9 @@ describe("debiting refunds", () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).code).toBe("insufficient_balance");
-    expect((err as ApiError).status).toBe(400);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).code).toBe("insufficient_balance");
+    expect(statusOf(err as DomainError)).toBe(400);
     expect(ledgerBalance(h.deps, a.accountId)).toEqual({ available: 0, pending: 14_000, retained: 0 });
     expectLedgerBalanced(h.deps);
   });
@@ -152,7 +153,7 @@ describe("debiting refunds", () => {
 
   test("refuses a Pix-out fee that available cannot cover even when pending covers the refund", () => {
     credit(10_000, 0, "tx_1");
-    expect(() => refund(4_000, "re_1", "tx_1", 90)).toThrow(ApiError);
+    expect(() => refund(4_000, "re_1", "tx_1", 90)).toThrow(DomainError);
     expect(ledgerBalance(h.deps, a.accountId)).toEqual({ available: 0, pending: 10_000, retained: 0 });
   });
 
@@ -254,7 +255,7 @@ describe("test and live separation", () => {
     expect(ledgerBalance(h.deps, a.accountId, false)).toEqual({ available: 0, pending: 1_000, retained: 0 });
     expect(() =>
       tx(h.deps.db, (t) => debitRefund(h.deps, t, { accountId: a.accountId, livemode: true, currency: "BRL", amount: 500, refundId: "re_x", transactionId: "tx_test" })),
-    ).toThrow(ApiError);
+    ).toThrow(DomainError);
     expectLedgerBalanced(h.deps);
   });
 });

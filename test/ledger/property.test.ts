@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { createHarness } from "../support/harness";
 import { expectLedgerBalanced } from "../support/ledger";
 import { tx } from "../../src/db/client";
-import { ApiError } from "../../src/http/errors";
+import { DomainError } from "../../src/domain/errors";
 import { creditChargePayment, debitRefund, getBalance, holdMed, restoreRefund, settleMedHold } from "../../src/domain/ledger";
 
 const mode = fc.boolean();
@@ -44,7 +44,7 @@ test("random operation sequences keep the journal balanced and merchant totals e
             seen.refunds.push({ id: `re_${id}`, live: target.live, total: o.amount + o.fee });
             model[`${target.live}`].total -= o.amount + o.fee;
           } catch (e) {
-            if (!(e instanceof ApiError) || e.code !== "insufficient_balance") throw e;
+            if (!(e instanceof DomainError) || e.code !== "insufficient_balance") throw e;
           }
         } else if (o.k === "restore") {
           const r = seen.refunds[o.refund % Math.max(1, seen.refunds.length)];

@@ -8,10 +8,10 @@ import type { Db } from "../../db/client";
 import { tx } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
-import { ApiError, invalidParam } from "../../http/errors";
+import { DomainError, invalidParam, notFound } from "../errors";
 import { hashPassword, passwordProblem } from "../auth/passwords";
 import { canManage, ROLES, type Role } from "./roles";
-import { findUserByEmail, insertAccount, insertUser, type UserRow } from "./repo";
+import { findAccount, findUserByEmail, insertAccount, insertUser, listUsers, type UserRow } from "./repo";
 import { writeIssuedKey } from "../api-keys/service";
 
 /** Trimmed, lowercased email. */
@@ -55,7 +55,7 @@ export async function createAccountWithOwner(
   const name = (input.accountName ?? "").trim() || email;
   const passwordHash = await hashPassword(input.password);
   return tx(db, (t) => {
-    if (findUserByEmail(t, email)) throw new ApiError("email_taken", "A user with this email already exists.", { param: "email" });
+    if (findUserByEmail(t, email)) throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
     const now = clock.nowMs();
     const accountId = newId("account");
     const userId = newId("user");
@@ -77,16 +77,28 @@ export async function addMember(
   actor: { accountId: string; role: string },
   input: { email: string; password: string; role: string },
 ): Promise<UserRow> {
-  if (!canManage(actor.role)) throw new ApiError("API_KEY_ROLE_REQUIRED", "Adding members requires the OWNER or ADMIN role.");
+  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Adding members requires the OWNER or ADMIN role.");
   if (!(ROLES as readonly string[]).includes(input.role)) throw invalidParam("role", `Must be one of ${ROLES.join(", ")}.`);
-  if (input.role === "OWNER" && actor.role !== "OWNER") throw new ApiError("forbidden", "Only an OWNER can add another OWNER.", { param: "role" });
+  if (input.role === "OWNER" && actor.role !== "OWNER") throw new DomainError("forbidden", "Only an OWNER can add another OWNER.", { param: "role" });
   const email = checkNewEmail(input.email);
   checkNewPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   return tx(db, (t) => {
-    if (findUserByEmail(t, email)) throw new ApiError("email_taken", "A user with this email already exists.", { param: "email" });
+    if (findUserByEmail(t, email)) throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
     const row: UserRow = { id: newId("user"), accountId: actor.accountId, email, passwordHash, role: input.role as Role, createdAt: clock.nowMs() };
     insertUser(t, row);
     return row;
   });
+}
+
+/** The account `accountId` (its row) or `not_found` (an account deleted under a live session). */
+export function getAccount(db: Db, accountId: string) {
+  const account = findAccount(db, accountId);
+  if (!account) throw notFound("account");
+  return account;
+}
+
+/** The members (users) of `accountId`, oldest first. */
+export function listMembers(db: Db, accountId: string): UserRow[] {
+  return listUsers(db, accountId);
 }

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { accounts } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
-import { invalidParam } from "../../http/errors";
+import { invalidParam } from "../errors";
 import { parseTaxId } from "../../pix/tax-id";
 import { findAccount, type AccountRow } from "./repo";
 
@@ -68,7 +68,7 @@ const COLUMNS = {
  * Applies the operator's `patch` (types and ranges already validated by the route: extensions.md
  * "Operator API") and returns the settings after it, or undefined when the account does not exist
  * (nothing written). `legal_name` is trimmed; `tax_id` must be a checksum-valid CNPJ (numeric or
- * alphanumeric) or CPF and is stored normalised; null clears either. Throws ApiError 400
+ * alphanumeric) or CPF and is stored normalised; null clears either. Throws DomainError 400
  * `invalid_request` (blank legal_name) or `invalid_tax_id`, before writing anything.
  */
 export function updateAccountSettings(db: DbOrTx, accountId: string, patch: Partial<AccountSettings>): AccountSettings | undefined {

@@ -11,7 +11,7 @@ import { tx, type Tx } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { randomBase64Url, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
-import { ApiError, notFound } from "../../http/errors";
+import { DomainError, notFound } from "../errors";
 import { canManage } from "../accounts/roles";
 import { recordAudit } from "../audit/audit-log";
 import { invalidateApiKeyCache } from "./cache";
@@ -39,12 +39,12 @@ export function generateKey(mode: KeyMode): { cleartext: string; fingerprint: st
 
 /** Throws 403 `API_KEY_ROLE_REQUIRED` unless the actor is OWNER or ADMIN. */
 export function requireManager(actor: Pick<Actor, "role">): void {
-  if (!canManage(actor.role)) throw new ApiError("API_KEY_ROLE_REQUIRED", "Issuing, rotating and revoking API keys requires the OWNER or ADMIN role.");
+  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Issuing, rotating and revoking API keys requires the OWNER or ADMIN role.");
 }
 
 function checkLabel(label: string | undefined): void {
   if (label !== undefined && [...label].length > LABEL_MAX)
-    throw new ApiError("invalid_request", `label must be at most ${LABEL_MAX} characters.`, { param: "label", details: [{ param: "label", message: `At most ${LABEL_MAX} characters.` }] });
+    throw new DomainError("invalid_request", `label must be at most ${LABEL_MAX} characters.`, { param: "label", details: [{ param: "label", message: `At most ${LABEL_MAX} characters.` }] });
 }
 
 function newKeyRow(actor: Actor, mode: KeyMode, label: string, now: number) {

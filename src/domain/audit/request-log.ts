@@ -12,7 +12,7 @@ import { requestLogs } from "../../../db/schema";
 import type { Db } from "../../db/client";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
-import { invalidParam } from "../../http/errors";
+import { invalidParam } from "../errors";
 import { beforeGroupCommit } from "../../db/group-commit";
 import { DELETE_BEFORE_SQL, FIRST_KEPT_SQL, type LogRow, type RequestLogFile } from "./request-log-file";
 

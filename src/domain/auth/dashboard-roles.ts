@@ -7,7 +7,7 @@
  * (api-keys/service `requireManager`).
  */
 import type { Role } from "../accounts/roles";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -31,5 +31,5 @@ export function roleMay(role: Role, method: string, path: string): boolean {
 /** Throws 403 `role_forbidden` unless roleMay(role, method, path). */
 export function requireRole(role: Role, method: string, path: string): void {
   if (!roleMay(role, method, path))
-    throw new ApiError("role_forbidden", role === "VIEWER" ? "A VIEWER may only read." : `The ${role} role may not do this; ask an OWNER or ADMIN.`);
+    throw new DomainError("role_forbidden", role === "VIEWER" ? "A VIEWER may only read." : `The ${role} role may not do this; ask an OWNER or ADMIN.`);
 }

@@ -6,7 +6,7 @@
  */
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../errors";
 import { findAccount, findUser, findUserByEmail } from "../accounts/repo";
 import { normalizeEmail } from "../accounts/service";
 import { verifyAgainstDummy, verifyPassword } from "./passwords";
@@ -56,10 +56,10 @@ export async function checkCredentials(db: Db, clock: Clock, input: { email: str
   const throttle = loginThrottle(db, clock);
   const wait = throttle.admit(email, input.address);
   if (wait > 0)
-    throw new ApiError("rate_limited", "Too many login attempts; try again later.", { headers: { "Retry-After": String(wait) } });
+    throw new DomainError("rate_limited", "Too many login attempts; try again later.", { headers: { "Retry-After": String(wait) } });
   const user = findUserByEmail(db, email);
   const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
-  if (!ok || !user) throw new ApiError("invalid_credentials", "Invalid email or password.");
+  if (!ok || !user) throw new DomainError("invalid_credentials", "Invalid email or password.");
   throttle.succeeded(email, input.address);
   return user;
 }

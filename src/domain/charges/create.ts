@@ -12,8 +12,8 @@
 import { tx } from "../../db/client";
 import { committed } from "../../db/group-commit";
 import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
-import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
+import { DomainError } from "../errors";
+import type { Caller } from "../scope";
 import { iso } from "../../lib/clock";
 import { rawId } from "../../lib/ids";
 import type { CreateOutcome, PaymentProvider, ProviderFailure, ProviderMemo, Reservation, TransactionRow } from "../../providers/types";
@@ -70,23 +70,23 @@ export interface IdempotentCompletion {
 /**
  * Creates the transaction and returns its row (status WAITING_PAYMENT, or REFUSED when the
  * provider rejected it). A live provider with `reserve` gets a durable intent first (intents.ts):
- * a retry of the same key resumes it with the same txid and transaction. Throws ApiError 422
+ * a retry of the same key resumes it with the same txid and transaction. Throws DomainError 422
  * `unprocessable_entity`, 403 `fraud.*`, 503 `service_unavailable`, 404 `not_found` (account
  * gone), 409 `idempotency_key_reused` (an open intent of the key was made with another body).
  */
 export async function createTransaction(
   deps: Deps,
-  auth: Pick<ApiKeyAuth, "accountId" | "livemode">,
+  auth: Pick<Caller, "accountId" | "livemode">,
   input: CreateTransactionInput,
   idem?: IdempotentCompletion,
 ): Promise<TransactionRow> {
   let providers: PaymentProvider[] = input.methods.map((m) => {
     const p = deps.providers.forMethod(auth, m);
-    if (!p) throw new ApiError("unprocessable_entity", `No ${auth.livemode ? "live" : "sandbox"} provider is configured for ${m}.`, { param: "payment_method" });
+    if (!p) throw new DomainError("unprocessable_entity", `No ${auth.livemode ? "live" : "sandbox"} provider is configured for ${m}.`, { param: "payment_method" });
     return p;
   });
   const account = accountForCreate(deps.db, auth.accountId);
-  if (!account) throw new ApiError("not_found", "No such account.");
+  if (!account) throw new DomainError("not_found", "No such account.");
   const settings = account.settings;
   const now = deps.clock.nowMs();
   const document = input.expectedPayerTaxId ?? input.customer?.document ?? null;
@@ -97,11 +97,11 @@ export async function createTransaction(
   const record = reserving ? deps.idempotency.recordOf(idem!.claim) : undefined;
   const resumed = record ? findIntent(deps.db, record) : undefined;
   if (resumed && resumed.record.requestHash !== record!.requestHash)
-    throw new ApiError("idempotency_key_reused", "This idempotency key was already used with a different request body.");
+    throw new DomainError("idempotency_key_reused", "This idempotency key was already used with a different request body.");
   if (resumed) {
     // The connection that may have created the cob serves the retry, even if replaced since.
     const p = deps.providers.forConnection(resumed.connectionId);
-    if (!p) throw new ApiError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
+    if (!p) throw new DomainError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
     providers = providers.map(() => p);
   } else checkVelocity(deps.db, settings, velocity);
 
@@ -179,11 +179,11 @@ export async function createTransaction(
   if (failure) {
     if (failure.status === "retryable" || failure.status === "auth_failed") {
       if (failure.status === "auth_failed") deps.logger.error({ accountId: auth.accountId, code: failure.code }, "payment provider refused our credentials");
-      throw new ApiError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
+      throw new DomainError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
     }
     if (failure.status !== "rejected") {
       if (intent) tx(deps.db, (t) => dropIntent(t, intent!.id));
-      throw new ApiError("unprocessable_entity", failure.message);
+      throw new DomainError("unprocessable_entity", failure.message);
     }
   }
   row.methodDetails = JSON.stringify(details);
@@ -192,7 +192,7 @@ export async function createTransaction(
     return commitCreate(deps, row, failure, checks, render, { intentId: intent?.id, velocity: resumed ? undefined : { settings, input: velocity } });
   } catch (err) {
     // Refused at commit (velocity raced): the cob exists but no charge will; withdraw it, best effort.
-    if (err instanceof ApiError && intent && reserving && row.pixTxid) {
+    if (err instanceof DomainError && intent && reserving && row.pixTxid) {
       tx(deps.db, (t) => dropIntent(t, intent!.id));
       void Promise.resolve(reserving.cancel(deps.providers.ctx, { transaction: row })).catch(() => {});
     }

@@ -6,7 +6,7 @@
  */
 import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../errors";
 import type { NotificationItem, PaymentProvider } from "../../providers/types";
 import type { PaymentMethod } from "./model";
 import { hintRefunds } from "../payments/refund-jobs";
@@ -33,7 +33,7 @@ export function acceptNotification(
   body: unknown,
 ): NotificationResult {
   const parsed = provider.parseNotification(deps.providers.ctx, { body });
-  if (parsed.status !== "parsed") throw new ApiError("invalid_request", parsed.message);
+  if (parsed.status !== "parsed") throw new DomainError("invalid_request", parsed.message);
   const result = acceptNotificationItems(deps, scope, method, parsed.items);
   if (result.unknown > 0) deps.logger.warn({ accountId: scope.accountId, unknown: result.unknown }, "provider notification names unknown transactions");
   return result;

@@ -4,7 +4,7 @@
  * provider as a payer notification and records the outcome (applySettlementNotice). Sandbox rows only.
  */
 import type { Deps } from "../../deps";
-import { ApiError, invalidParam } from "../../http/errors";
+import { DomainError, invalidParam } from "../errors";
 import { parseTaxId } from "../../pix/tax-id";
 import type { SandboxPayerEvent, TransactionRow } from "../../providers/types";
 import { PAYMENT_METHODS, PUBLIC_STATUS, type PaymentMethod, type TransactionStatus } from "./model";
@@ -30,15 +30,15 @@ export interface SimulatedPayment {
  * method it does not offer, 403 `test_mode_only` for live rows.
  */
 export function simulatePayment(deps: Deps, row: TransactionRow, input: SimulatedPayment): SettlementResult {
-  if (row.livemode) throw new ApiError("test_mode_only", "Only sandbox charges can be paid by simulation.");
+  if (row.livemode) throw new DomainError("test_mode_only", "Only sandbox charges can be paid by simulation.");
   if (PUBLIC_STATUS[row.status as TransactionStatus] !== "pending")
-    throw new ApiError("invalid_state", `The charge is ${PUBLIC_STATUS[row.status as TransactionStatus]}; only a pending charge can be paid.`);
+    throw new DomainError("invalid_state", `The charge is ${PUBLIC_STATUS[row.status as TransactionStatus]}; only a pending charge can be paid.`);
   const offered = JSON.parse(row.paymentMethods) as string[];
   const method = (input.method ?? (offered.includes("PIX") ? "PIX" : offered[0]) ?? "PIX").toUpperCase() as PaymentMethod;
   if (!PAYMENT_METHODS.includes(method) || !offered.includes(method))
     throw invalidParam("method", `The charge does not offer ${input.method}; offered: ${offered.join(", ")}.`);
   const provider = deps.providers.forMethod(row, method);
-  if (!provider) throw new ApiError("test_mode_only", "Only sandbox charges can be paid by simulation.");
+  if (!provider) throw new DomainError("test_mode_only", "Only sandbox charges can be paid by simulation.");
   let payerTaxId: string | null = row.expectedPayerTaxId ?? row.customerDocument ?? null;
   if (input.outcome !== "decline" && input.payer_tax_id !== undefined) {
     const parsed = parseTaxId(input.payer_tax_id);
@@ -60,6 +60,6 @@ export function simulatePayment(deps: Deps, row: TransactionRow, input: Simulate
   if (!outcome) throw new Error(`the sandbox provider did not understand a payer event (${parsed.status})`);
   const result = recordPaymentOutcome(deps, row, method, outcome);
   // The window passed before the payer paid: the charge just expired (committed), nothing was paid.
-  if (result.outcome === "expired") throw new ApiError("invalid_state", "The charge is expired; only a pending charge can be paid.");
+  if (result.outcome === "expired") throw new DomainError("invalid_state", "The charge is expired; only a pending charge can be paid.");
   return result;
 }

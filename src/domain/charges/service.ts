@@ -4,8 +4,8 @@
  */
 import { isEmailAddress } from "../../lib/email";
 import type { Deps } from "../../deps";
-import { invalidParam, notFound } from "../../http/errors";
-import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
+import { invalidParam, notFound } from "../errors";
+import type { Caller } from "../scope";
 import { parseTaxId } from "../../pix/tax-id";
 import type { TransactionRow } from "../../providers/types";
 import type { Claim } from "../idempotency/store";
@@ -32,11 +32,11 @@ export const MIN_EXPIRES_IN = 60;
 /** Largest Pix amount field 54 of the BR Code can carry (9,999,999,999.99). */
 export const MAX_PIX_AMOUNT = 999_999_999_999;
 
-type Auth = Pick<ApiKeyAuth, "accountId" | "livemode">;
+type Auth = Pick<Caller, "accountId" | "livemode">;
 
 /**
  * Validates the business rules of a charge body and creates it; returns the public Charge.
- * Throws ApiError 400 (`invalid_request`, `invalid_amount`, `invalid_currency`, `invalid_tax_id`),
+ * Throws DomainError 400 (`invalid_request`, `invalid_amount`, `invalid_currency`, `invalid_tax_id`),
  * plus every error of createTransaction.
  */
 export async function createCharge(deps: Deps, auth: Auth, body: CreateChargeBody, claim?: Claim): Promise<PublicCharge> {

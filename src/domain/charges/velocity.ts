@@ -5,7 +5,7 @@
  * `account_velocity_max` for the account refuses the next creation with 403.
  */
 import type { DbOrTx } from "../../db/client";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../errors";
 import type { AccountRules } from "../accounts/settings";
 import { countAlive } from "./repo";
 
@@ -18,7 +18,7 @@ export interface VelocityInput {
 }
 
 /**
- * Throws ApiError `fraud.customer_velocity_exceeded` or `fraud.account_velocity_exceeded` (403)
+ * Throws DomainError `fraud.customer_velocity_exceeded` or `fraud.account_velocity_exceeded` (403)
  * when the new charge would exceed a limit. No query runs when no limit is configured.
  */
 export function checkVelocity(db: DbOrTx, settings: AccountRules, v: VelocityInput): void {
@@ -26,10 +26,10 @@ export function checkVelocity(db: DbOrTx, settings: AccountRules, v: VelocityInp
   const scope = { accountId: v.accountId, livemode: v.livemode, sinceMs };
   if (settings.customer_velocity_max !== null && v.document) {
     if (countAlive(db, { ...scope, document: v.document }) >= settings.customer_velocity_max)
-      throw new ApiError("fraud.customer_velocity_exceeded", "Too many charges for this payer document in the velocity window.");
+      throw new DomainError("fraud.customer_velocity_exceeded", "Too many charges for this payer document in the velocity window.");
   }
   if (settings.account_velocity_max !== null) {
     if (countAlive(db, scope) >= settings.account_velocity_max)
-      throw new ApiError("fraud.account_velocity_exceeded", "Too many charges for this account in the velocity window.");
+      throw new DomainError("fraud.account_velocity_exceeded", "Too many charges for this account in the velocity window.");
   }
 }

@@ -13,7 +13,7 @@ import type { Db, DbOrTx } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { canonicalJson, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../errors";
 
 /** How long an in-progress claim blocks others before it counts as abandoned (ms). */
 const LOCK_MS = 60_000;
@@ -40,13 +40,13 @@ export type BeginResult = { kind: "claimed"; claim: Claim } | { kind: "replay"; 
 
 /**
  * Validates an idempotency key: required, 8-128 characters, no control characters.
- * Throws ApiError `idempotency_key_missing` / `invalid_idempotency_key` (400) naming `param`.
+ * Throws DomainError `idempotency_key_missing` / `invalid_idempotency_key` (400) naming `param`.
  */
 export function checkIdempotencyKey(key: unknown, param = "Idempotency-Key"): string {
   if (key === undefined || key === null || key === "")
-    throw new ApiError("idempotency_key_missing", `${param} is required for this request.`, { param });
+    throw new DomainError("idempotency_key_missing", `${param} is required for this request.`, { param });
   if (typeof key !== "string" || key.length < 8 || key.length > 128 || /[\x00-\x1f\x7f]/.test(key))
-    throw new ApiError("invalid_idempotency_key", `${param} must be 8-128 printable characters.`, { param });
+    throw new DomainError("invalid_idempotency_key", `${param} must be 8-128 printable characters.`, { param });
   return key;
 }
 
@@ -222,10 +222,10 @@ function mapKey(r: { accountId: string; livemode: boolean; scope: string; key: s
   return `${r.accountId}\u0000${r.livemode ? 1 : 0}\u0000${r.scope}\u0000${r.key}`;
 }
 
-function reused(): ApiError {
-  return new ApiError("idempotency_key_reused", "This idempotency key was already used with a different request body.");
+function reused(): DomainError {
+  return new DomainError("idempotency_key_reused", "This idempotency key was already used with a different request body.");
 }
 
-function inUse(): ApiError {
-  return new ApiError("idempotency_key_in_use", "A request with this idempotency key is still being processed.", { headers: { "Retry-After": "1" } });
+function inUse(): DomainError {
+  return new DomainError("idempotency_key_in_use", "A request with this idempotency key is still being processed.", { headers: { "Retry-After": "1" } });
 }

@@ -5,7 +5,7 @@
  */
 import type { Tx } from "../../db/client";
 import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../errors";
 import { getAccountSettings } from "../accounts/settings";
 import { newId } from "../../lib/ids";
 import { ledgerTranches } from "../../../db/schema";
@@ -75,7 +75,7 @@ export function creditChargePayment(deps: Deps, t: Tx, p: CreditChargePaymentInp
  * `pixOutFee` is taken first from the positive part of `available` (to platform revenue); the
  * refund then draws from what is left of `available` and, when short, from the unreleased pending
  * tranche of `transactionId`. Never drives `available` below zero. Throws
- * `ApiError("insufficient_balance")` (400) when the funds do not cover it. Key `refund:<refundId>`;
+ * `DomainError("insufficient_balance")` (400) when the funds do not cover it. Key `refund:<refundId>`;
  * a repeat is a no-op.
  */
 export function debitRefund(deps: Deps, t: Tx, p: DebitRefundInput): void {
@@ -90,7 +90,7 @@ export function debitRefund(deps: Deps, t: Tx, p: DebitRefundInput): void {
   const fromAvailable = Math.min(p.amount, Math.max(0, usable - fee));
   const fromPending = p.amount - fromAvailable;
   if (fee > usable || fromPending > (trancheOpen?.remaining ?? 0))
-    throw new ApiError("insufficient_balance", "The account balance is insufficient to cover this refund.");
+    throw new DomainError("insufficient_balance", "The account balance is insufficient to cover this refund.");
   const lines: LineInput[] = [
     { ledgerAccount: "available", amount: -(fromAvailable + fee) },
     { ledgerAccount: "external_payer", amount: p.amount },

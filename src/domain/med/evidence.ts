@@ -10,7 +10,7 @@
  */
 import type { Deps } from "../../deps";
 import { tx } from "../../db/client";
-import { ApiError, invalidParam, notFound } from "../../http/errors";
+import { DomainError, invalidParam, notFound } from "../errors";
 import { hmacHex, safeEqual, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import { EVIDENCE_MAX_BYTES, EVIDENCE_MIME_TYPES, UPLOAD_URL_TTL_S, VIEW_URL_TTL_S, isFinal } from "./model";
@@ -40,7 +40,7 @@ export function requestUpload(deps: Deps, scope: Scope, caseId: string, input: U
     throw invalidParam("mime_type", `mime_type must be one of ${EVIDENCE_MIME_TYPES.join(", ")}.`, "invalid_file");
   const kase = repo.findCase(deps.db, scope, caseId);
   if (!kase) throw notFound("MED case");
-  if (isFinal(kase.status)) throw new ApiError("invalid_state", `The MED case is already ${kase.status}; no more evidence is accepted.`);
+  if (isFinal(kase.status)) throw new DomainError("invalid_state", `The MED case is already ${kase.status}; no more evidence is accepted.`);
   assertWritable(deps);
   const now = deps.clock.nowMs();
   const expiresS = Math.floor(now / 1000) + UPLOAD_URL_TTL_S;
@@ -84,14 +84,14 @@ export function receiveUpload(deps: Deps, put: UploadPut): { id: string; receive
   const row = repo.findEvidenceById(deps.db, put.evidenceId);
   const expiresS = Number(put.expires);
   if (!row || !put.signature || !/^\d{1,12}$/.test(put.expires ?? "") || !safeEqual(put.signature, uploadSignature(deps, row, expiresS)))
-    throw new ApiError("invalid_signature", "The upload URL signature is invalid.");
+    throw new DomainError("invalid_signature", "The upload URL signature is invalid.");
   if (deps.clock.nowMs() > expiresS * 1000 || expiresS * 1000 !== row.uploadExpiresAt)
-    throw new ApiError("upload_url_expired", "The upload URL has expired; request a new one.");
-  if (row.state === "confirmed") throw new ApiError("conflict", "This evidence is already confirmed; request a new upload URL for another file.");
+    throw new DomainError("upload_url_expired", "The upload URL has expired; request a new one.");
+  if (row.state === "confirmed") throw new DomainError("conflict", "This evidence is already confirmed; request a new upload URL for another file.");
   const sent = (put.contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (sent !== row.mimeType)
-    throw new ApiError("unsupported_media_type", `Content-Type must be ${row.mimeType}, as signed in the upload URL.`, { param: "Content-Type" });
-  if (put.bytes.byteLength > EVIDENCE_MAX_BYTES) throw new ApiError("payload_too_large", "Evidence files are at most 10 MB.");
+    throw new DomainError("unsupported_media_type", `Content-Type must be ${row.mimeType}, as signed in the upload URL.`, { param: "Content-Type" });
+  if (put.bytes.byteLength > EVIDENCE_MAX_BYTES) throw new DomainError("payload_too_large", "Evidence files are at most 10 MB.");
   const key = `med-evidence/${row.accountId}/${row.id}`;
   const stored = putFile(deps, key, put.bytes);
   repo.updateEvidence(deps.db, row.id, { state: "received", storedSize: stored.size, sha256: stored.sha256, storageKey: key, receivedAt: deps.clock.nowMs() });
@@ -107,12 +107,12 @@ export function completeUpload(deps: Deps, scope: Scope, caseId: string, evidenc
   if (row.state !== "confirmed") {
     const now = deps.clock.nowMs();
     if (row.state !== "received" || now > row.uploadExpiresAt || !row.storageKey)
-      throw new ApiError("EVIDENCE_NOT_UPLOADED", "The file was not uploaded (or the upload URL expired); request a new upload URL.");
+      throw new DomainError("EVIDENCE_NOT_UPLOADED", "The file was not uploaded (or the upload URL expired); request a new upload URL.");
     if (row.storedSize !== row.fileSize)
-      throw new ApiError("EVIDENCE_SIZE_MISMATCH", `The uploaded file has ${row.storedSize} bytes; ${row.fileSize} were declared.`);
+      throw new DomainError("EVIDENCE_SIZE_MISMATCH", `The uploaded file has ${row.storedSize} bytes; ${row.fileSize} were declared.`);
     const bytes = getFile(deps, row.storageKey);
     if (!bytes || bytes.byteLength !== row.fileSize || sha256Hex(bytes) !== row.sha256)
-      throw new ApiError("EVIDENCE_NOT_UPLOADED", "The stored file is missing or changed; request a new upload URL.");
+      throw new DomainError("EVIDENCE_NOT_UPLOADED", "The stored file is missing or changed; request a new upload URL.");
     tx(deps.db, (t) => {
       const fresh = repo.findEvidenceById(t, row.id)!;
       if (fresh.state === "confirmed") return;
@@ -138,8 +138,8 @@ export function viewEvidence(deps: Deps, id: string, expires: string | null, sig
   const row = repo.findEvidenceById(deps.db, id);
   const expiresS = Number(expires);
   if (!row || !signature || !/^\d{1,12}$/.test(expires ?? "") || !safeEqual(signature, viewSignature(deps, id, expiresS)))
-    throw new ApiError("invalid_signature", "The link signature is invalid.");
-  if (deps.clock.nowMs() > expiresS * 1000) throw new ApiError("upload_url_expired", "The link has expired; list the evidence again for a fresh one.");
+    throw new DomainError("invalid_signature", "The link signature is invalid.");
+  if (deps.clock.nowMs() > expiresS * 1000) throw new DomainError("upload_url_expired", "The link has expired; list the evidence again for a fresh one.");
   if (row.state !== "confirmed" || !row.storageKey) throw notFound("evidence");
   const bytes = getFile(deps, row.storageKey);
   if (!bytes) throw notFound("evidence");

@@ -4,7 +4,7 @@
  * ignored) and cursor pagination newest first by `created_at` (ties by id).
  */
 import type { Deps } from "../../deps";
-import { ApiError, invalidParam } from "../../http/errors";
+import { DomainError, invalidParam } from "../errors";
 import { stripPrefix } from "../../lib/ids";
 import { MED_CASE_STATUSES, MED_CASE_TYPES, type MedCaseStatus, type MedCaseType } from "./model";
 import * as repo from "./repo";
@@ -86,7 +86,7 @@ export function listCases(deps: Deps, scope: Scope, q: CaseListQuery) {
   let after: { createdAt: number; id: string } | undefined;
   if (q.startingAfter) {
     const c = repo.findCase(deps.db, scope, q.startingAfter);
-    if (!c) throw new ApiError("invalid_cursor", "starting_after must be the id of one of your MED cases.", { param: "starting_after" });
+    if (!c) throw new DomainError("invalid_cursor", "starting_after must be the id of one of your MED cases.", { param: "starting_after" });
     after = { createdAt: c.createdAt, id: c.id };
   }
   const rows = repo.listCases(deps.db, scope, {

@@ -5,7 +5,7 @@
  * the one opening path (hold, charge status, events, deadline job).
  */
 import type { Deps } from "../../deps";
-import { ApiError, invalidParam, notFound } from "../../http/errors";
+import { DomainError, invalidParam, notFound } from "../errors";
 import { parseChargeId } from "../charges/service";
 import { findById } from "../charges/repo";
 import { parseIsoDate } from "./list";
@@ -50,6 +50,6 @@ export function openLiveMedCase(deps: Deps, id: string, body: OpenMedBody): MedC
   const charge = raw ? findById(deps.db, raw) : undefined;
   if (!charge) throw notFound("charge");
   if (!charge.livemode)
-    throw new ApiError("live_mode_only", "This is a test-mode charge; open its MED with POST /v1/test_helpers/charges/{id}/med and a test key.");
+    throw new DomainError("live_mode_only", "This is a test-mode charge; open its MED with POST /v1/test_helpers/charges/{id}/med and a test key.");
   return openMedCase(deps, { accountId: charge.accountId, livemode: true }, charge.id, body);
 }

@@ -6,7 +6,7 @@
  */
 import type { Deps } from "../../deps";
 import { tx, type Tx } from "../../db/client";
-import { ApiError, invalidParam, notFound } from "../../http/errors";
+import { DomainError, invalidParam, notFound } from "../errors";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { emitMed } from "../events/emit";
@@ -82,9 +82,9 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): MedCaseRow {
     const charge = findScoped(deps.db, scope.accountId, scope.livemode, notice.transactionId);
     if (!charge) throw notFound("charge");
     if (!DISPUTABLE.includes(charge.status))
-      throw new ApiError("invalid_state", `A MED can only open on a paid charge; this charge is ${PUBLIC_STATUS[charge.status as TransactionStatus]}.`);
+      throw new DomainError("invalid_state", `A MED can only open on a paid charge; this charge is ${PUBLIC_STATUS[charge.status as TransactionStatus]}.`);
     if (repo.findActiveCaseForTransaction(t, charge.id))
-      throw new ApiError("invalid_state", "This charge already has a MED case that is not final.");
+      throw new DomainError("invalid_state", "This charge already has a MED case that is not final.");
     const now = deps.clock.nowMs();
     const amount = notice.amount ?? charge.amount;
     if (!Number.isSafeInteger(amount) || amount <= 0) throw invalidParam("amount", "amount must be a positive integer.", "invalid_amount");
@@ -184,7 +184,7 @@ export function requestEvidence(deps: Deps, scope: Scope, id: string): MedCaseRo
   return tx(deps.db, (t) => {
     const row = repo.findCase(t, scope, id);
     if (!row) throw notFound("MED case");
-    if (isFinal(row.status)) throw new ApiError("invalid_state", `The MED case is already ${row.status}.`);
+    if (isFinal(row.status)) throw new DomainError("invalid_state", `The MED case is already ${row.status}.`);
     const now = deps.clock.nowMs();
     const next = repo.updateCase(t, id, { evidenceRequestedAt: now, updatedAt: now });
     touchCharge(t, next, now);
@@ -233,7 +233,7 @@ function endCase(deps: Deps, t: Tx, row: MedCaseRow, how: Resolution): MedCaseRo
 
 function assertFrom(row: MedCaseRow, from: readonly MedCaseStatus[], to: MedCaseStatus): void {
   if (!(from as readonly string[]).includes(row.status))
-    throw new ApiError("invalid_state", `A ${row.status} MED case cannot become ${to}.`);
+    throw new DomainError("invalid_state", `A ${row.status} MED case cannot become ${to}.`);
 }
 
 /** Rewrites the charge's informational `metadata.med` (and its status when `status` is given). */

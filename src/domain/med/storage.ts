@@ -10,7 +10,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, renameSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../errors";
 import { sha256Hex } from "../../lib/crypto";
 
 let memoryRoot: string | null = null;
@@ -23,9 +23,9 @@ export function storageRoot(deps: Deps): string {
   return memoryRoot;
 }
 
-function unavailable(err: unknown): ApiError {
+function unavailable(err: unknown): DomainError {
   void err;
-  return new ApiError("service_unavailable", "Document storage is unavailable; retry later.");
+  return new DomainError("service_unavailable", "Document storage is unavailable; retry later.");
 }
 
 /** Throws 503 unless the evidence folder can be created and written. */

@@ -5,19 +5,19 @@
  * every status still goes through applySettlementNotice.
  */
 import type { Deps } from "../../deps";
-import { ApiError, invalidParam } from "../../http/errors";
+import { DomainError, invalidParam } from "../errors";
 import type { SandboxPayerEvent, TransactionRow } from "../../providers/types";
 import { recordPaymentOutcome } from "../charges/outcomes";
 import { offeredMethods } from "./views";
 
 /** Pays sandbox transaction `row` with card `number`; returns the row after the outcome. Throws 400/404. */
 export function payWithSandboxCard(deps: Deps, row: TransactionRow, number: string): TransactionRow {
-  if (row.livemode) throw new ApiError("not_found", "No such checkout.");
+  if (row.livemode) throw new DomainError("not_found", "No such checkout.");
   if (!offeredMethods(row).includes("CREDIT_CARD")) throw invalidParam("number", "This transaction does not offer CREDIT_CARD.");
   if (row.status !== "WAITING_PAYMENT" && row.status !== "PENDING")
-    throw new ApiError("invalid_state", `The transaction is ${row.status}; only one awaiting payment can be paid.`);
+    throw new DomainError("invalid_state", `The transaction is ${row.status}; only one awaiting payment can be paid.`);
   const provider = deps.providers.forMethod(row, "CREDIT_CARD");
-  if (!provider) throw new ApiError("not_found", "No such checkout.");
+  if (!provider) throw new DomainError("not_found", "No such checkout.");
   const body: SandboxPayerEvent = { kind: "card", number };
   const parsed = provider.parseNotification(deps.providers.ctx, { body, transaction: row });
   if (parsed.status !== "parsed") throw invalidParam(parsed.param ?? "number", parsed.message);

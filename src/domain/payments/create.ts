@@ -10,8 +10,8 @@
 import { isValidPhoneNumber } from "libphonenumber-js";
 import { isEmailAddress } from "../../lib/email";
 import type { Deps } from "../../deps";
-import { invalidParam } from "../../http/errors";
-import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
+import { invalidParam } from "../errors";
+import type { Caller } from "../scope";
 import { createTransaction } from "../charges/create";
 import { sanitizeMetadata } from "../charges/metadata";
 import { PAYMENT_METHODS, type PaymentMethod } from "../charges/model";
@@ -37,8 +37,8 @@ export const PAYMENTS_CREATE_SCOPE = "POST /v1/payments";
 const E164 = /^\+[1-9]\d{6,14}$/;
 const BRL_ONLY: PaymentMethod[] = ["PIX", "BOLETO"];
 
-/** Validates and creates; returns `{status, body, replayed}` (body = the create shape). Throws ApiError 400/403/409/422/503. */
-export async function createPayment(deps: Deps, auth: ApiKeyAuth, body: CreatePaymentBody) {
+/** Validates and creates; returns `{status, body, replayed}` (body = the create shape). Throws DomainError 400/403/409/422/503. */
+export async function createPayment(deps: Deps, auth: Caller, body: CreatePaymentBody) {
   checkIdempotencyKey(body.idempotencyKey, "idempotencyKey");
   const methods = checkMethods(body.paymentMethods);
   if (!Number.isSafeInteger(body.amount) || body.amount <= 0) throw invalidParam("amount", "amount must be an integer > 0.", "invalid_amount");

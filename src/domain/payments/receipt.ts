@@ -8,7 +8,7 @@
  */
 import QRCode from "qrcode";
 import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../errors";
 import type { TransactionRow } from "../../providers/types";
 import { findAccount } from "../accounts/repo";
 import { checkoutUrl, rowMetadata } from "../charges/views";
@@ -52,10 +52,10 @@ export async function buildReceipt(deps: Deps, row: TransactionRow): Promise<{ c
   return { contentType: "application/pdf", base64: Buffer.from(await receiptPdf(deps, row)).toString("base64") };
 }
 
-/** PDF bytes of the receipt of `row`. Throws ApiError 400 `receipt_not_available` when the outcome is not final. */
+/** PDF bytes of the receipt of `row`. Throws DomainError 400 `receipt_not_available` when the outcome is not final. */
 export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8Array> {
   if (!RECEIPT_STATUSES.has(row.status))
-    throw new ApiError("receipt_not_available", `No receipt yet: the transaction is ${row.status}; receipts exist for final outcomes only.`);
+    throw new DomainError("receipt_not_available", `No receipt yet: the transaction is ${row.status}; receipts exist for final outcomes only.`);
   const account = findAccount(deps.db, row.accountId);
   const refunds = listRefunds(deps.db, row.id).filter((r) => r.status === "REFUNDED");
   const refundedAt = refunds.reduce<number | null>((a, r) => (r.refundedAt !== null && (a === null || r.refundedAt > a) ? r.refundedAt : a), null);

@@ -14,8 +14,8 @@
  */
 import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
-import { ApiError, invalidParam, notFound } from "../../http/errors";
-import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
+import { DomainError, invalidParam, notFound } from "../errors";
+import type { Caller, Scope } from "../scope";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { TransactionRow } from "../../providers/types";
@@ -27,7 +27,7 @@ import { emitLegacy } from "../events/emit";
 import { debitRefund, restoreRefund } from "../ledger";
 import { checkIdempotencyKey } from "../idempotency/store";
 import { canMove, REFUND_ADVANCE_JOB, type RefundStatus, type RefundStrategy } from "./refund-model";
-import { confirmedRefundTotal, findRefund, insertRefund, releaseRefundable, reserveRefundable, updateRefund } from "./refund-repo";
+import { confirmedRefundTotal, findRefund, findRefundScoped, insertRefund, releaseRefundable, reserveRefundable, updateRefund } from "./refund-repo";
 import { toRefund, type PublicRefund, type RefundRow } from "./refund-views";
 
 export interface RefundRequest {
@@ -51,7 +51,7 @@ export const REFUND_SCOPE = "POST /v1/payments/{id}/refund";
  * `refund_amount_exceeds_remaining`, `invalid_request` (strategy/fee/key on a method or strategy
  * that has none), `insufficient_balance` (ledger); 409 idempotency conflicts.
  */
-export async function createRefund(deps: Deps, auth: ApiKeyAuth, id: string, req: RefundRequest) {
+export async function createRefund(deps: Deps, auth: Caller, id: string, req: RefundRequest) {
   checkIdempotencyKey(req.idempotencyKey, "idempotencyKey");
   // Like every other payments route (getPayment), a `ch_` prefix is tolerated.
   const rawId = id.startsWith("ch_") ? id.slice(3) : id;
@@ -67,32 +67,32 @@ export async function createRefund(deps: Deps, auth: ApiKeyAuth, id: string, req
   );
 }
 
-function requestRefund(deps: Deps, t: Tx, auth: ApiKeyAuth, rawId: string, req: RefundRequest): RefundRow {
+function requestRefund(deps: Deps, t: Tx, auth: Caller, rawId: string, req: RefundRequest): RefundRow {
   const trx = findScoped(deps.db, auth.accountId, auth.livemode, rawId);
   if (!trx) throw notFound("transaction");
   if (trx.status === "CHARGEBACK" || trx.status === "DISPUTE")
-    throw new ApiError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");
+    throw new DomainError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");
   if (!SETTLED.includes(trx.status as never))
-    throw new ApiError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${trx.status}.`);
+    throw new DomainError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${trx.status}.`);
   const method = (trx.paidWith ?? "PIX") as PaymentMethod;
   // The connection that created a live charge refunds it, even deleted or replaced since.
   const provider = deps.providers.forTransaction(trx, method);
-  if (!provider) throw new ApiError("REFUND_NOT_SUPPORTED", `Refunds are not supported for ${method} payments.`);
+  if (!provider) throw new DomainError("REFUND_NOT_SUPPORTED", `Refunds are not supported for ${method} payments.`);
   // The id is known before the plan: a PSP's devolução id derives from it.
   const id = newId("refund");
   const plan = provider.planRefund(deps.providers.ctx, { transaction: trx, refundId: id, method, strategy: req.strategy, destinationKey: req.destinationKey });
   if (plan.status === "invalid") throw invalidParam(plan.param ?? "strategy", plan.message);
-  if (plan.status !== "pending") throw new ApiError("REFUND_NOT_SUPPORTED", plan.message);
+  if (plan.status !== "pending") throw new DomainError("REFUND_NOT_SUPPORTED", plan.message);
   const strategy = checkStrategy(method, req, plan.strategy);
   const remaining = trx.amount - trx.refundedAmount;
   const amount = req.amount ?? remaining;
   if (remaining <= 0 || amount > remaining)
-    throw new ApiError("refund_amount_exceeds_remaining", `The refund amount exceeds the remaining refundable amount (${Math.max(0, remaining)}).`, {
+    throw new DomainError("refund_amount_exceeds_remaining", `The refund amount exceeds the remaining refundable amount (${Math.max(0, remaining)}).`, {
       param: "amount",
     });
   const now = deps.clock.nowMs();
   if (!reserveRefundable(t, trx.id, amount, now))
-    throw new ApiError("refund_amount_exceeds_remaining", "The refund amount exceeds the remaining refundable amount.", { param: "amount" });
+    throw new DomainError("refund_amount_exceeds_remaining", "The refund amount exceeds the remaining refundable amount.", { param: "amount" });
   const settings = getAccountSettings(t, trx.accountId);
   const pixOutFee = strategy === "cashout" && req.passFeeToTenant && settings ? pixFee(settings, amount) : 0;
   debitRefund(deps, t, {
@@ -154,7 +154,7 @@ export function applyRefundStatus(deps: Deps, t: Tx, refundId: string, to: Refun
   let row = findRefund(t, refundId);
   if (!row) throw notFound("refund");
   const from = row.status as RefundStatus;
-  if (!canMove(from, to)) throw new ApiError("invalid_state", `A ${from} refund cannot move to ${to}.`);
+  if (!canMove(from, to)) throw new DomainError("invalid_state", `A ${from} refund cannot move to ${to}.`);
   const now = deps.clock.nowMs();
   if (to === "IN_PROGRESS" || to === "REFUNDED")
     row = updateRefund(t, row.id, { status: to, updatedAt: now, ...(to === "REFUNDED" ? { refundedAt: now } : {}) });
@@ -191,4 +191,18 @@ function confirmRefund(deps: Deps, t: Tx, refund: RefundRow, now: number): void 
     occurredAt: iso(now),
   });
   if (full) emitTransition(deps, t, trx, previousStatus);
+}
+
+/**
+ * Sandbox helper (extensions.md `POST /v1/test_helpers/refunds/{id}/advance`): moves the caller's
+ * refund `id` to `to` through applyRefundStatus in one transaction (FAILED with reason
+ * `sandbox_failed`). Throws `not_found` for an unknown or other account's refund, `invalid_state`
+ * for a move the refund status table forbids.
+ */
+export function advanceSandboxRefund(deps: Deps, scope: Scope, id: string, to: "IN_PROGRESS" | "REFUNDED" | "FAILED"): PublicRefund {
+  return tx(deps.db, (t) => {
+    const refund = findRefundScoped(t, scope.accountId, scope.livemode, id);
+    if (!refund) throw notFound("refund");
+    return applyRefundStatus(deps, t, refund.id, to, to === "FAILED" ? "sandbox_failed" : undefined);
+  });
 }

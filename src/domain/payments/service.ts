@@ -7,8 +7,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { events } from "../../../db/schema";
 import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
-import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";
+import { DomainError } from "../errors";
+import type { Caller } from "../scope";
 import { iso } from "../../lib/clock";
 import type { PaymentProvider, TransactionRow } from "../../providers/types";
 import { emitRefunded, emitTransition } from "../charges/events";
@@ -23,8 +23,13 @@ import { toRefund, type RefundRow } from "./refund-views";
 import { offeredMethods } from "./views";
 
 /** The caller's transaction `rawId` (a `ch_` prefix is tolerated) or 404 `not_found`. */
-export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): TransactionRow {
+export function getPayment(deps: Deps, auth: Caller, rawId: string): TransactionRow {
   return getTransactionRow(deps, auth, rawId, "transaction");
+}
+
+/** Refunds of the caller's transaction `rawId`, newest first; 404 `not_found` as getPayment. */
+export function listPaymentRefunds(deps: Deps, auth: Caller, rawId: string): RefundRow[] {
+  return listRefunds(deps.db, getPayment(deps, auth, rawId).id);
 }
 
 /**
@@ -36,7 +41,7 @@ export function getPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Transac
  * must be refunded instead; a received Pix held by the payer lock is not in flight; the provider
  * refused), 503 `service_unavailable` when a provider cannot be reached.
  */
-export async function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string): Promise<TransactionRow> {
+export async function cancelPayment(deps: Deps, auth: Caller, rawId: string): Promise<TransactionRow> {
   const found = getPayment(deps, auth, rawId);
   checkCancellable(found);
   const seen = new Set<PaymentProvider>();
@@ -45,8 +50,8 @@ export async function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string)
     if (!p || seen.has(p)) continue;
     seen.add(p);
     const out = await p.cancel(deps.providers.ctx, { transaction: found });
-    if (out.status === "retryable" || out.status === "auth_failed") throw new ApiError("service_unavailable", "The payment provider is unavailable; retry the cancellation.");
-    if (out.status === "rejected") throw new ApiError("charge_not_cancellable", `The payment provider refused the cancellation: ${out.message}`);
+    if (out.status === "retryable" || out.status === "auth_failed") throw new DomainError("service_unavailable", "The payment provider is unavailable; retry the cancellation.");
+    if (out.status === "rejected") throw new DomainError("charge_not_cancellable", `The payment provider refused the cancellation: ${out.message}`);
   }
   return tx(deps.db, (t) => {
     const row = findScoped(deps.db, auth.accountId, auth.livemode, found.id)!;
@@ -63,12 +68,12 @@ export async function cancelPayment(deps: Deps, auth: ApiKeyAuth, rawId: string)
 function checkCancellable(row: TransactionRow): void {
   if (!CANCELLABLE.includes(row.status as TransactionStatus)) {
     const hint = row.status === "PAID" || row.status === "APPROVED" ? " A paid transaction must be refunded instead." : "";
-    throw new ApiError("charge_not_cancellable", `A ${row.status} transaction cannot be cancelled.${hint}`);
+    throw new DomainError("charge_not_cancellable", `A ${row.status} transaction cannot be cancelled.${hint}`);
   }
   // A PROCESSING Pix with an end-to-end id was received and is held (payer lock, manual review):
   // the payer's money is not in flight, so cancelling would strand it.
   if (row.status === "PROCESSING" && row.endToEndId !== null)
-    throw new ApiError("charge_not_cancellable", "This payment was received and is held for review; it cannot be cancelled.");
+    throw new DomainError("charge_not_cancellable", "This payment was received and is held for review; it cannot be cancelled.");
 }
 
 /**
@@ -78,7 +83,7 @@ function checkCancellable(row: TransactionRow): void {
  * the refund that completed last, lastCompletedRefund, when it has a charge view). Returns `{resent, status}`;
  * `resent` is false when the status has no event (none was ever emitted for it).
  */
-export function resendWebhook(deps: Deps, auth: ApiKeyAuth, rawId: string): { resent: boolean; status: string } {
+export function resendWebhook(deps: Deps, auth: Caller, rawId: string): { resent: boolean; status: string } {
   const row = getPayment(deps, auth, rawId);
   const ids = tx(deps.db, (t) => {
     const waiting = row.status === "WAITING_PAYMENT" || row.status === "PENDING";

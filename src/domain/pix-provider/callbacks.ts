@@ -7,7 +7,7 @@
  * ignored and logged. No network here, so the route answers at once.
  */
 import type { Deps } from "../../deps";
-import { notFound } from "../../http/errors";
+import { notFound } from "../errors";
 import { acceptNotification, type NotificationResult } from "../charges/notifications";
 import { findConnection } from "./repo";
 

@@ -9,7 +9,7 @@
  */
 import type { Deps } from "../../deps";
 import { tx } from "../../db/client";
-import { ApiError, invalidParam, notFound } from "../../http/errors";
+import { DomainError, invalidParam, notFound } from "../errors";
 import { newId } from "../../lib/ids";
 import { certificateFacts, checkKeyPair, parseCertificates, PemError } from "../../lib/x509";
 import { findAccount } from "../accounts/repo";
@@ -98,7 +98,7 @@ export async function connect(deps: Deps, accountId: string, input: ConnectInput
   const webhookUrl = webhookUrlOf(deps, id);
   const { token, webhook } = await deps.pixConnections.connect(conn, input.pix_key, webhookUrl);
   if (!token.ok)
-    throw new ApiError("provider_connection_failed", `The PSP did not grant an access token: ${token.message}`, { param: "token_url" });
+    throw new DomainError("provider_connection_failed", `The PSP did not grant an access token: ${token.message}`, { param: "token_url" });
   if (webhook && !webhook.ok)
     deps.logger.warn({ connection_id: id, account_id: accountId, reason: webhook.message }, "pix provider: the PSP refused the webhook registration");
 

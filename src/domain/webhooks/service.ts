@@ -1,10 +1,10 @@
 /**
  * Use cases of /v1/webhooks: endpoint registration, listing, update, deletion (pending
  * deliveries CANCELLED), secret rotation; delivery listing, stats and manual re-send; the
- * transaction-webhook secret. Every call is scoped by account AND mode. Throws ApiError:
+ * transaction-webhook secret. Every call is scoped by account AND mode. Throws DomainError:
  * 404 `not_found`, 400 `invalid_url`, `invalid_event_type`, `invalid_state`.
  */
-import { ApiError, invalidParam, notFound } from "../../http/errors";
+import { DomainError, invalidParam, notFound } from "../errors";
 import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import { randomHex } from "../../lib/crypto";
@@ -120,11 +120,11 @@ export function retryDelivery(deps: Deps, s: Scope, id: string) {
   const d = repo.deliveryById(deps.db, id);
   if (!d || d.accountId !== s.accountId || d.livemode !== s.livemode) throw notFound("webhook delivery");
   if (!RESENDABLE.includes(d.status as DeliveryStatus))
-    throw new ApiError("invalid_state", `Only FAILED or CANCELLED deliveries can be re-sent; this one is ${d.status}.`);
+    throw new DomainError("invalid_state", `Only FAILED or CANCELLED deliveries can be re-sent; this one is ${d.status}.`);
   if (d.endpointId) {
     const ep = repo.endpointById(deps.db, d.endpointId);
-    if (!ep) throw new ApiError("invalid_state", "The delivery's endpoint was deleted.");
-    if (ep.status !== "ACTIVE") throw new ApiError("invalid_state", "The delivery's endpoint is INACTIVE; activate it first.");
+    if (!ep) throw new DomainError("invalid_state", "The delivery's endpoint was deleted.");
+    if (ep.status !== "ACTIVE") throw new DomainError("invalid_state", "The delivery's endpoint is INACTIVE; activate it first.");
   }
   const now = deps.clock.nowMs();
   const updated = tx(deps.db, (t) => {

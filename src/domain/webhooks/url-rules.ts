@@ -5,7 +5,7 @@
  * both lifted only by `COFRE_WEBHOOK_ALLOW_PRIVATE=1`.
  */
 import ipaddr from "ipaddr.js";
-import { invalidParam } from "../../http/errors";
+import { invalidParam } from "../errors";
 
 /** How a developer allows loopback/private targets (said in every refusal). */
 export const ALLOW_PRIVATE_HINT = "to deliver to loopback or private addresses in local development, start Cofre with COFRE_WEBHOOK_ALLOW_PRIVATE=1";

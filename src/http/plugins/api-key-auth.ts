@@ -17,20 +17,11 @@ import type { Deps } from "../../deps";
 import { resolveApiKey } from "../../domain/api-keys/cache";
 import { ApiError } from "../errors";
 import { requestFacts } from "../context";
-import type { Role } from "../../domain/accounts/roles";
+import type { Caller } from "../../domain/scope";
 import { sessionApiAuth, sessionCookieValue } from "./session-auth";
 
-/** Who is calling: the key's account and mode. Every read and write is scoped by both. */
-export interface ApiKeyAuth {
-  accountId: string;
-  /** true for `ak_live_` keys, false for `ak_test_` (sandbox). */
-  livemode: boolean;
-  mode: "test" | "live";
-  keyId: string;
-  fingerprint: string;
-  /** Set when a dashboard session (not a key) made the request (./session-auth.ts). */
-  user?: { userId: string; role: Role };
-}
+/** Who is calling: the key's account and mode (src/domain/scope.ts). Every read and write is scoped by both. */
+export type ApiKeyAuth = Caller;
 
 /** `ak_` + mode + `_` + 24 random bytes as unpadded base64url (32 characters). */
 const KEY_SHAPE = /^ak_(test|live)_[A-Za-z0-9_-]{32}$/;

@@ -5,16 +5,14 @@
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
-import { findAccount, listUsers } from "../../../domain/accounts/repo";
 import { latestAuditEntries } from "../../../domain/audit/audit-log";
 import { AuditListSchema, auditEntryView } from "../../../domain/audit/views";
-import { addMember } from "../../../domain/accounts/service";
+import { addMember, getAccount, listMembers } from "../../../domain/accounts/service";
 import { settingsOf } from "../../../domain/accounts/settings";
 import { getAccountConnection } from "../../../domain/pix-provider/service";
 import { AccountPixProviderSchema } from "../../../domain/pix-provider/views";
 import { AccountSchema, MemberListSchema, MemberSchema, accountView, memberView } from "../../../domain/accounts/views";
 import { bearerAuth } from "../../plugins/bearer-auth";
-import { notFound } from "../../errors";
 import { Str, StrictObject } from "../../schemas";
 import { BODY_ERRORS, op } from "../../openapi";
 
@@ -28,12 +26,11 @@ export function accountRoutes(deps: Deps) {
   const read = new Elysia().use(bearerAuth(deps)).get(
     "/v1/account",
     ({ session }) => {
-      const account = findAccount(deps.db, session.accountId);
-      if (!account) throw notFound("account");
+      const account = getAccount(deps.db, session.accountId);
       return accountView(account, session.role, settingsOf(account));
     },
     { detail: op({ tags: ["account"], security: "bearer", summary: "The caller's account: `{id, name, role, settings}`", ok: { 200: AccountSchema }, errors: [401, 404] }) },
-  ).get("/v1/account/members", ({ session }) => ({ data: listUsers(deps.db, session.accountId).map(memberView) }), {
+  ).get("/v1/account/members", ({ session }) => ({ data: listMembers(deps.db, session.accountId).map(memberView) }), {
     detail: op({ tags: ["account"], security: "bearer", summary: "The account's members `{data: [{id, email, role}]}`, oldest first", ok: { 200: MemberListSchema }, errors: [401] }),
   }).get("/v1/account/pix-provider", ({ session }) => getAccountConnection(deps, session.accountId), {
     detail: op({

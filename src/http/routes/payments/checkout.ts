@@ -12,7 +12,7 @@ import type { Deps } from "../../../deps";
 import { CHARGE_STATUSES, PUBLIC_STATUS, TRANSACTION_STATUSES, type TransactionStatus } from "../../../domain/charges/model";
 import { OneOf, View } from "../../../lib/view-schema";
 import { BODY_ERRORS, op } from "../../openapi";
-import { findById } from "../../../domain/charges/repo";
+import { chargeByRawId } from "../../../domain/charges/public";
 import { simulatePayment } from "../../../domain/charges/sandbox";
 import { buildBoletoPdf } from "../../../domain/payments/boleto-pdf";
 import { payWithSandboxCard } from "../../../domain/payments/card";
@@ -39,7 +39,7 @@ const CheckoutPaymentSchema = View("CheckoutPaymentResult", {
 export function paymentCheckoutRoutes(deps: Deps) {
   const base = checkoutPath(deps.config.checkoutUrlBase);
   const sandboxRow = (rawId: string) => {
-    const row = RAW_ID.test(rawId) ? findById(deps.db, rawId) : undefined;
+    const row = RAW_ID.test(rawId) ? chargeByRawId(deps, rawId) : undefined;
     if (!row || row.livemode) throw notFound("checkout");
     return row;
   };
@@ -49,7 +49,7 @@ export function paymentCheckoutRoutes(deps: Deps) {
       "/v1/boletos/:file",
       async ({ params }) => {
         const m = /^([0-9a-f]{32})\.pdf$/.exec(params.file);
-        const row = m ? findById(deps.db, m[1]!) : undefined;
+        const row = m ? chargeByRawId(deps, m[1]!) : undefined;
         const pdf = row ? await buildBoletoPdf(deps, row) : null;
         if (!pdf) throw notFound("boleto");
         return new Response(Buffer.from(pdf), {

@@ -1,10 +1,9 @@
 /** `POST /v1/payments/{id}/refund` and `GET /v1/payments/{id}/refunds` (interface.md). HTTP only. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
-import { listRefunds } from "../../../domain/payments/refund-repo";
 import { RefundListSchema, RefundSchema as RefundView, toRefund } from "../../../domain/payments/refund-views";
 import { createRefund } from "../../../domain/payments/refunds";
-import { getPayment } from "../../../domain/payments/service";
+import { listPaymentRefunds } from "../../../domain/payments/service";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { Amount, StrictBool, StrictObject, Str } from "../../schemas";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
@@ -47,8 +46,7 @@ export function refundRoutes(deps: Deps) {
     .get(
       "/v1/payments/:id/refunds",
       ({ auth, params }) => {
-        const row = getPayment(deps, auth, params.id);
-        return { data: listRefunds(deps.db, row.id).map(toRefund) };
+        return { data: listPaymentRefunds(deps, auth, params.id).map(toRefund) };
       },
       {
         detail: op({

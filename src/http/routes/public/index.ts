@@ -9,7 +9,7 @@
 import { Elysia } from "elysia";
 import { checkoutAssetRoutes } from "./assets";
 import type { Deps } from "../../../deps";
-import { accountName, findById, findByTxid } from "../../../domain/charges/repo";
+import { chargeByRawId, chargeByTxid, merchantNameOf } from "../../../domain/charges/public";
 import { locationJwks, signedCobPayload, JWKS_PATH } from "../../../domain/charges/location";
 import { CHARGE_STATUSES, PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
 import { simulatePayment } from "../../../domain/charges/sandbox";
@@ -74,7 +74,7 @@ function html(body: string, status: number): Response {
 
 export function publicRoutes(deps: Deps) {
   const base = checkoutPath(deps.config.checkoutUrlBase);
-  const rowOf = (rawId: string) => (RAW_ID.test(rawId) ? findById(deps.db, rawId) : undefined);
+  const rowOf = (rawId: string) => (RAW_ID.test(rawId) ? chargeByRawId(deps, rawId) : undefined);
   const tags = ["public"];
 
   return new Elysia()
@@ -88,7 +88,7 @@ export function publicRoutes(deps: Deps) {
           row,
           sandbox: !row.livemode,
           nowMs: deps.clock.nowMs(),
-          merchantName: accountName(deps.db, row.accountId) ?? "Cofre",
+          merchantName: merchantNameOf(deps, row.accountId),
           links: checkoutLinks(base, row.id),
         });
         return html(page, 200);
@@ -138,7 +138,7 @@ export function publicRoutes(deps: Deps) {
       "/v1/qr/:file",
       async ({ params, request }) => {
         const m = /^([0-9a-f]{32})\.png$/.exec(params.file);
-        const row = m ? findById(deps.db, m[1]!) : undefined;
+        const row = m ? chargeByRawId(deps, m[1]!) : undefined;
         if (!row?.pixBrCode) throw notFound("QR code");
         const { png, etag } = await qrPng(row.pixBrCode);
         const headers = { etag, "cache-control": "public, max-age=86400, immutable", "content-type": "image/png" };
@@ -159,7 +159,7 @@ export function publicRoutes(deps: Deps) {
     .get(
       `${PIX_LOCATION_PATH}:txid`,
       async ({ params }) => {
-        const row = /^[a-zA-Z0-9]{26,35}$/.test(params.txid) ? findByTxid(deps.db, params.txid) : undefined;
+        const row = /^[a-zA-Z0-9]{26,35}$/.test(params.txid) ? chargeByTxid(deps, params.txid) : undefined;
         if (!row) throw notFound("location");
         return new Response(await signedCobPayload(deps, row), {
           headers: { "content-type": "application/jose", "cache-control": "no-store" },

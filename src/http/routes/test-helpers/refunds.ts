@@ -6,10 +6,7 @@
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
-import { tx } from "../../../db/client";
-import { findRefundScoped } from "../../../domain/payments/refund-repo";
-import { applyRefundStatus } from "../../../domain/payments/refunds";
-import { notFound } from "../../errors";
+import { advanceSandboxRefund } from "../../../domain/payments/refunds";
 import { testModeOnly } from "./test-mode";
 import { StrictObject } from "../../schemas";
 import { RefundSchema } from "../../../domain/payments/refund-views";
@@ -20,13 +17,7 @@ const AdvanceBody = StrictObject({ to: t.Union([t.Literal("IN_PROGRESS"), t.Lite
 export function refundTestHelperRoutes(deps: Deps) {
   return new Elysia().use(testModeOnly(deps)).post(
     "/v1/test_helpers/refunds/:id/advance",
-    ({ auth, params, body }) => {
-      return tx(deps.db, (t) => {
-        const refund = findRefundScoped(t, auth.accountId, auth.livemode, params.id);
-        if (!refund) throw notFound("refund");
-        return applyRefundStatus(deps, t, refund.id, body.to, body.to === "FAILED" ? "sandbox_failed" : undefined);
-      });
-    },
+    ({ auth, params, body }) => advanceSandboxRefund(deps, auth, params.id, body.to),
     {
       body: AdvanceBody,
       detail: op({

@@ -1,0 +1,148 @@
+/**
+ * `bun run check:layers`: the layering rules of docs/architecture.md, checked over `src/`.
+ *  (a) `src/domain`, `src/providers`, `src/jobs` import nothing from `src/http`;
+ *  (b) `src/domain` imports no concrete provider (only `src/providers/types.ts` and `registry.ts`);
+ *  (c) no SQL or database type outside the storage layer (`src/db/`, repositories `repo.ts` /
+ *      `*-repo.ts`; the PSP simulator `src/psp-sim/` is its own program). A RATCHET until the
+ *      storage port lands (issue 16): `scripts/layers-baseline.txt` lists today's offenders; the
+ *      check fails when a file not listed offends, or when a listed file no longer offends (or is
+ *      gone) and must be struck from the list, so the list only shrinks.
+ * Imports are read with the TypeScript compiler's `preProcessFile` (static, re-export, dynamic and
+ * type-only imports alike); SQL strings by regex. Exit 0 clean, 1 with one line per problem.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, posix, relative } from "node:path";
+// The compiler API of TypeScript 5 (devDependency `typescript5`; TypeScript 7 ships no JS API yet).
+import ts from "typescript5";
+
+/** One broken rule: the file (relative to the root, `/`-separated), the rule and what offends. */
+export interface Violation {
+  file: string;
+  rule: "http-import" | "concrete-provider" | "database-outside-storage" | "baseline-stale";
+  detail: string;
+}
+
+const SOURCE = /\.(ts|tsx)$/;
+/** Layers that must not see HTTP (rule a). */
+const NO_HTTP = ["src/domain/", "src/providers/", "src/jobs/"];
+/** Provider modules the domain may import (rule b). */
+const PROVIDER_SEAM = new Set(["src/providers/types", "src/providers/registry"]);
+/** Module specifiers that are database code (rule c): drizzle, bun:sqlite. */
+const DB_PACKAGE = /^(drizzle-orm|drizzle-kit|bun:sqlite)(\/|$)/;
+/** An SQL keyword in all lower or all upper case (prose such as "Select one from..." is not SQL). */
+const kw = (words: string) => words.split(" ").map((w) => `(?:${w}|${w.toUpperCase()})`).join("\\s+");
+/** A string literal or template that starts like an SQL statement. */
+const SQL_STRING = new RegExp(
+  "[\"'`]\\s*(?:" +
+    [
+      `${kw("select")}\\s[\\s\\S]{0,200}?\\s${kw("from")}\\s`,
+      `${kw("insert")}\\s+(?:${kw("or")}\\s+\\w+\\s+)?${kw("into")}\\s`,
+      `${kw("update")}\\s+\\w+\\s+${kw("set")}\\s`,
+      `${kw("delete from")}\\s`,
+      `${kw("pragma")}\\s+\\w`,
+      `${kw("create")}\\s+(?:${kw("unique")}\\s+)?(?:${kw("table")}|${kw("index")}|${kw("trigger")}|${kw("view")})\\s`,
+      `${kw("drop")}\\s+(?:${kw("table")}|${kw("index")}|${kw("trigger")})\\s`,
+      `${kw("begin")}\\s+(?:${kw("immediate")}|${kw("deferred")}|${kw("exclusive")})`,
+    ].join("|") +
+    ")",
+);
+/** Direct use of the driver under drizzle (`db.$client.prepare(...)`, `.query(...)`). */
+const RAW_CLIENT = /\$client\b/;
+
+/** Every source file under `root/src`, relative to `root`, sorted. */
+export function sourceFiles(root: string): string[] {
+  const out: string[] = [];
+  const src = join(root, "src");
+  for (const e of readdirSync(src, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && SOURCE.test(e.name)) out.push(relative(root, join(e.parentPath, e.name)).split("\\").join("/"));
+  }
+  return out.sort();
+}
+
+/** Module specifiers `code` imports (import/export-from, `import()`, `import type`), by the TS compiler. */
+export function importsOf(code: string): string[] {
+  return ts.preProcessFile(code, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** `spec` imported from `file` as a root-relative path without extension; null for packages. */
+export function resolveSpec(file: string, spec: string): string | null {
+  if (!spec.startsWith(".")) return null;
+  return posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.(ts|tsx|js)$/, "").replace(/\/index$/, "");
+}
+
+/**
+ * True for the storage layer: `src/db/**` and repositories (`repo.ts`, `*-repo.ts`). The PSP
+ * simulator (`src/psp-sim/`, a separate program with its own database) is outside Cofre's layers.
+ */
+export function isStorage(file: string): boolean {
+  return file.startsWith("src/db/") || file.startsWith("src/psp-sim/") || /(^|\/|-)repo\.tsx?$/.test(file);
+}
+
+/** Why `file` (text `code`) holds database code outside the storage layer; empty when it does not. */
+export function databaseOffences(file: string, code: string): string[] {
+  if (isStorage(file)) return [];
+  const found: string[] = [];
+  for (const spec of importsOf(code)) {
+    if (DB_PACKAGE.test(spec)) found.push(`imports ${spec}`);
+    const target = resolveSpec(file, spec);
+    if (target !== null && /(^|\/)db\/schema(\/|$)/.test(target)) found.push(`imports the table schema (${spec})`);
+  }
+  if (RAW_CLIENT.test(code)) found.push("uses the raw driver ($client)");
+  const sql = SQL_STRING.exec(code);
+  if (sql) found.push(`holds an SQL string (${sql[0].trim().slice(0, 40)}...)`);
+  return found;
+}
+
+/** Rules (a) and (b) for one file. */
+export function importViolations(file: string, code: string): Violation[] {
+  const out: Violation[] = [];
+  for (const spec of importsOf(code)) {
+    const target = resolveSpec(file, spec);
+    if (target === null) continue;
+    if (NO_HTTP.some((p) => file.startsWith(p)) && target.startsWith("src/http/"))
+      out.push({ file, rule: "http-import", detail: `imports ${spec} (src/http) from ${file.split("/")[1]}` });
+    if (file.startsWith("src/domain/") && target.startsWith("src/providers/") && !PROVIDER_SEAM.has(target))
+      out.push({ file, rule: "concrete-provider", detail: `imports ${spec}; the domain reaches providers only through src/providers/types.ts and registry.ts` });
+  }
+  return out;
+}
+
+/** Parses the baseline: one root-relative path a line; `#` comments and blank lines ignored. */
+export function parseBaseline(text: string): Set<string> {
+  return new Set(text.split("\n").map((l) => l.replace(/#.*/, "").trim()).filter(Boolean));
+}
+
+/** Every violation of the tree at `root` against `baseline` (rule c's allowed offenders). */
+export function checkLayers(root: string, baseline: Set<string>): Violation[] {
+  const out: Violation[] = [];
+  const offending = new Set<string>();
+  for (const file of sourceFiles(root)) {
+    const code = readFileSync(join(root, file), "utf8");
+    out.push(...importViolations(file, code));
+    const db = databaseOffences(file, code);
+    if (db.length === 0) continue;
+    offending.add(file);
+    if (!baseline.has(file)) out.push({ file, rule: "database-outside-storage", detail: `${db.join("; ")}: move it behind a repository (not listed in the baseline)` });
+  }
+  for (const file of baseline) {
+    if (!offending.has(file))
+      out.push({ file, rule: "baseline-stale", detail: existsSync(join(root, file)) ? "no longer holds database code: strike it from the baseline" : "is gone: strike it from the baseline" });
+  }
+  return out;
+}
+
+/** Default baseline path for a tree. */
+export function baselinePath(root: string): string {
+  return join(root, "scripts/layers-baseline.txt");
+}
+
+if (import.meta.main) {
+  const root = join(import.meta.dir, "..");
+  const problems = checkLayers(root, parseBaseline(readFileSync(baselinePath(root), "utf8")));
+  for (const v of problems) console.error(`${v.file}: [${v.rule}] ${v.detail}`);
+  if (problems.length > 0) {
+    console.error(`check:layers: ${problems.length} problem(s)`);
+    process.exit(1);
+  }
+  console.log("check:layers: ok");
+}
