@@ -81,7 +81,7 @@ describe("reference", () => {
     expect(paths["/docs"]).toBeUndefined();
     expect(paths[SCALAR_ASSET_PATH]).toBeUndefined();
     const ping = paths["/v1/ping"].get;
-    expect(ping.security).toEqual([{ apikey: [] }]);
+    expect(ping.security).toEqual([{ apikey: [] }, { session: [] }]);
     const ref = ping.responses["200"].content["application/json"].schema.$ref;
     expect(ref).toBe("#/components/schemas/Ping");
     expect(keys(r.body.components.schemas.Ping.properties)).toEqual(["mode", "object"]);
@@ -120,16 +120,16 @@ describe("reference", () => {
     expect((await h.call("PATCH", "/v1/operator/accounts/acct_x", { body: {} })).status).toBe(404);
   });
 
-  test("every operation in /docs/json names its authentication: apikey, bearer, operator, or none for public routes", async () => {
+  test("every operation in /docs/json names its authentication: apikey or bearer (each also the dashboard session), operator, or none for public routes", async () => {
     const { createHarness } = await import("../support/harness");
     const h = createHarness();
     const paths = (await h.call("GET", "/docs/json")).body.paths;
     const sec = (m: string, p: string) => paths[p][m].security;
     for (const [m, p] of [["post", "/v1/webhooks/endpoints"], ["get", "/v1/webhooks/deliveries"], ["post", "/v1/webhooks/deliveries/{id}/retry"], ["get", "/v1/med/cases"], ["post", "/v1/med/cases/{id}/evidence"], ["post", "/v1/test_helpers/med/cases/{id}/resolve"], ["post", "/v1/test_helpers/clock/advance"], ["get", "/v1/wallets/balance"], ["post", "/v1/charges"]] as const)
-      expect([m, p, sec(m, p)]).toEqual([m, p, [{ apikey: [] }]]);
+      expect([m, p, sec(m, p)]).toEqual([m, p, [{ apikey: [] }, { session: [] }]]);
     for (const [m, p] of [["get", "/healthz"], ["get", "/readyz"], ["post", "/v1/auth/login"], ["get", "/v1/webhooks/event-catalog"], ["get", "/c/{raw_id}"], ["put", "/v1/uploads/med-evidence/{id}"]] as const)
       expect([m, p, sec(m, p)]).toEqual([m, p, []]);
-    expect(sec("get", "/v1/api-keys")).toEqual([{ bearer: [] }]);
+    expect(sec("get", "/v1/api-keys")).toEqual([{ bearer: [] }, { session: [] }]);
     expect(sec("patch", "/v1/operator/accounts/{account_id}")).toEqual([{ operator: [] }]);
     const unnamed = Object.entries<any>(paths).flatMap(([p, ops]) => Object.entries<any>(ops).filter(([, op]) => !Array.isArray(op.security)).map(([m]) => `${m} ${p}`));
     expect(unnamed).toEqual([]);
