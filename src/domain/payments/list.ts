@@ -137,6 +137,9 @@ export function listPayments(db: DbOrTx, q: PaymentListQuery): { rows: Transacti
       : noDates && q.status === undefined && q.paymentMethod !== undefined
         ? methodTotal(db, { ...q, paymentMethod: q.paymentMethod })
         : db.select({ n: sql<number>`count(*)` }).from(t).where(where).get()!.n;
+  // `total` is exact: a page past it is empty without walking the sort index (a method nobody
+  // used would otherwise read every row of the mode looking for a match).
+  if ((q.page - 1) * q.limit >= total) return { rows: [], total };
   const dir = q.sortOrder === "asc" ? asc : desc;
   const rows = db
     .select()
