@@ -70,6 +70,11 @@ export const transactions = sqliteTable(
     // entry per NULL costs every insert a B-tree write. `col = ?` lookups still use them.
     uniqueIndex("tx_txid_uq").on(t.pixTxid).where(sql`${t.pixTxid} is not null`),
     uniqueIndex("tx_e2e_uq").on(t.endToEndId).where(sql`${t.endToEndId} is not null`),
+    // GET /v1/payments?paymentMethod= (src/domain/payments/list.ts): its total counts the unpaid
+    // rows offering the method here (covering: `paid_with` is in it so that the count never reads
+    // the table; paid rows come from payment_daily_stats). Partial:
+    // a row leaves it when paid, and a Pix charge's entries share one key, appended in rowid order.
+    index("tx_account_unpaid_methods_idx").on(t.accountId, t.livemode, t.paidWith, t.paymentMethods).where(sql`${t.paidWith} is null`),
     // The expiry sweep (src/domain/charges/expiry.ts): waiting charges by expiry time only.
     index("tx_waiting_expiry_idx").on(t.expiresAt).where(sql`${t.status} in ('PENDING', 'WAITING_PAYMENT') and ${t.expiresAt} is not null`),
   ],

@@ -15,6 +15,7 @@ import m0005 from "../../db/migrations/0005_create_intents.sql" with { type: "te
 import m0006 from "../../db/migrations/0006_audit_log_columns_delivery_event_index.sql" with { type: "text" };
 import m0007 from "../../db/migrations/0007_audit_log_key_columns_nullable.sql" with { type: "text" };
 import m0008 from "../../db/migrations/0008_audit_log_move_dashboard_rows.sql" with { type: "text" };
+import m0009 from "../../db/migrations/0009_unpaid_methods_index.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -28,6 +29,7 @@ export const EMBEDDED: Record<string, string> = {
   "0006_audit_log_columns_delivery_event_index": m0006,
   "0007_audit_log_key_columns_nullable": m0007,
   "0008_audit_log_move_dashboard_rows": m0008,
+  "0009_unpaid_methods_index": m0009,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

@@ -46,6 +46,7 @@ export type ErrorCode =
   | "idempotency_key_reused"
   | "idempotency_key_in_use"
   | "email_taken"
+  | "last_owner"
   | "EVIDENCE_NOT_UPLOADED"
   | "EVIDENCE_SIZE_MISMATCH"
   | "payload_too_large"

@@ -63,6 +63,8 @@ export const ERROR_CODES = {
   idempotency_key_reused: [409, "conflict_error"],
   idempotency_key_in_use: [409, "conflict_error"],
   email_taken: [409, "conflict_error"],
+  /** Members: the change would leave the account without an OWNER (demote or remove its last one). */
+  last_owner: [409, "conflict_error"],
   EVIDENCE_NOT_UPLOADED: [409, "conflict_error"],
   EVIDENCE_SIZE_MISMATCH: [409, "conflict_error"],
   payload_too_large: [413, "invalid_request_error"],

@@ -272,9 +272,9 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     h.deps.db.update(webhookDeliveries).set({ lastStatusCode: 502, lastResponseBody: body }).where(eq(webhookDeliveries.id, d.id)).run();
     await page.goto(`${base}/dashboard#/`);
     await page.goto(`${base}/dashboard#/payments/${paymentId}`);
-    await page.waitForSelector(`table.deliveries tr[data-id="${d.id}"] details`);
-    await page.click(`table.deliveries tr[data-id="${d.id}"] details summary`);
-    expect(await page.textContent(`table.deliveries tr[data-id="${d.id}"] details pre`)).toBe(body);
+    await page.waitForSelector(`table.deliveries tr[data-id="${d.id}"] details.response`);
+    await page.click(`table.deliveries tr[data-id="${d.id}"] details.response summary`);
+    expect(await page.textContent(`table.deliveries tr[data-id="${d.id}"] details.response pre`)).toBe(body);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
   }, 30_000);
 

@@ -53,7 +53,7 @@ async function snapshotReads(): Promise<Record<string, string>> {
 describe("isolation matrix", () => {
   test("every resource kind of account A could be created in test mode", () => {
     expect(Object.keys(res.ids).sort()).toEqual(
-      ["api_key", "charge", "evidence", "med_case", "payment", "refund", "webhook_delivery", "webhook_endpoint"].filter((k) => !res.missing.some((m) => m.startsWith(`${k}:`))),
+      ["api_key", "charge", "evidence", "med_case", "member", "payment", "refund", "webhook_delivery", "webhook_endpoint"].filter((k) => !res.missing.some((m) => m.startsWith(`${k}:`))),
     );
     expect(res.ids.charge).toBeDefined();
     // Every group has landed: a kind that can no longer be created is a regression, not a gap.

@@ -6,7 +6,7 @@
 import type { Harness, SeededAccount } from "../support/harness";
 
 export type Kind =
-  | "charge" | "payment" | "refund" | "med_case" | "evidence" | "webhook_endpoint" | "webhook_delivery" | "api_key";
+  | "charge" | "payment" | "refund" | "med_case" | "evidence" | "webhook_endpoint" | "webhook_delivery" | "api_key" | "member";
 
 export interface Resources {
   ids: Partial<Record<Kind, string>>;
@@ -80,7 +80,10 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
     const k = await h.call("POST", "/v1/api-keys", { bearer, body: { label: "isolation", test: true } });
     if (k.status === 201) res.ids.api_key = k.body.id;
     else note("api_key", k);
-  } else res.missing.push("api_key: no dashboard login");
+    const m = await h.call("POST", "/v1/account/members", { bearer, body: { email: `member-${a.accountId.slice(-10)}@example.com`, password: "isolation member 123", role: "VIEWER" } });
+    if (m.status === 201) res.ids.member = m.body.id;
+    else note("member", m);
+  } else res.missing.push("api_key, member: no dashboard login");
 
   const ids = res.ids;
   if (ids.charge) res.reads.push({ path: `/v1/charges/${ids.charge}` });
@@ -88,7 +91,7 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
   if (forRefund) res.reads.push({ path: `/v1/payments/${forRefund.replace(/^ch_/, "")}/refunds` }, { path: `/v1/charges/${forRefund}` });
   if (ids.med_case) res.reads.push({ path: `/v1/med/cases/${ids.med_case}` }, { path: `/v1/med/cases/${ids.med_case}/evidence` });
   if (ids.webhook_endpoint) res.reads.push({ path: "/v1/webhooks/endpoints" }, { path: "/v1/webhooks/deliveries" });
-  res.reads.push({ path: "/v1/wallets/balance" }, { path: "/v1/api-keys", bearer: true });
+  res.reads.push({ path: "/v1/wallets/balance" }, { path: "/v1/api-keys", bearer: true }, { path: "/v1/account/members", bearer: true });
   return res;
 }
 
@@ -105,6 +108,7 @@ export function kindOf(path: string, param: string): Kind | null {
   if (path.startsWith("/v1/webhooks/endpoints/")) return "webhook_endpoint";
   if (path.startsWith("/v1/webhooks/deliveries/")) return "webhook_delivery";
   if (path.startsWith("/v1/api-keys/")) return "api_key";
+  if (path.startsWith("/v1/account/members/")) return "member";
   return null;
 }
 
@@ -122,6 +126,7 @@ export function validBody(method: string, path: string, ids: Partial<Record<Kind
     [/\/webhooks\/endpoints\/:id\/rotate-secret$/, { id: ids.webhook_endpoint ?? "wh_x" }],
     [/\/webhooks\/endpoints\/:id$/, { status: "INACTIVE" }],
     [/\/api-keys\/:id\/rotate$/, { label: "stolen" }],
+    [/\/account\/members\/:id$/, { role: "ADMIN" }],
   ];
   for (const [re, body] of table) if (re.test(path)) return body;
   return undefined;

@@ -4,14 +4,15 @@
  * and are unique across the whole service (one login per email).
  */
 import { isEmailAddress } from "../../lib/email";
-import type { Db } from "../../db/client";
+import type { Db, DbOrTx } from "../../db/client";
 import { tx } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { hashPassword, passwordProblem } from "../auth/passwords";
 import { canManage, ROLES, type Role } from "./roles";
-import { findAccount, findUserByEmail, insertAccount, insertUser, listUsers, type UserRow } from "./repo";
+import { countOwners, deleteUserAndSessions, findAccount, findUser, findUserByEmail, insertAccount, insertUser, listUsers, updateUserRole, type UserRow } from "./repo";
+import { recordMemberAction } from "../audit/audit-log";
 import { writeIssuedKey } from "../api-keys/service";
 
 /** Trimmed, lowercased email. */
@@ -101,4 +102,56 @@ export function getAccount(db: Db, accountId: string) {
 /** The members (users) of `accountId`, oldest first. */
 export function listMembers(db: Db, accountId: string): UserRow[] {
   return listUsers(db, accountId);
+}
+
+/**
+ * The member `userId` of the actor's account, checked for a change by `actor` (inside `t`).
+ * 403 `API_KEY_ROLE_REQUIRED` unless the actor is OWNER/ADMIN; 404 `not_found` when the user is
+ * not a member of the actor's account; 403 `forbidden` when an ADMIN targets an OWNER.
+ */
+function memberToChange(t: DbOrTx, actor: { accountId: string; role: string }, userId: string): UserRow {
+  const user = findUser(t, userId);
+  if (!user || user.accountId !== actor.accountId) throw notFound("member");
+  if (user.role === "OWNER" && actor.role !== "OWNER") throw new DomainError("forbidden", "Only an OWNER can change or remove an OWNER.");
+  return user;
+}
+
+/**
+ * Changes the role of member `userId` (PATCH /v1/account/members/{id}; issue 15 "members and
+ * roles"). Rules: OWNER/ADMIN only (403 `API_KEY_ROLE_REQUIRED`); an ADMIN neither changes an
+ * OWNER nor makes one (403 `forbidden`); demoting the account's last OWNER is 409 `last_owner`;
+ * another account's user is 404. The new role applies to the member's live sessions at once
+ * (their role is read on every request). Audit entry `member.role_changed` in the same transaction.
+ */
+export function changeMemberRole(db: Db, clock: Clock, actor: { accountId: string; userId: string; role: string }, userId: string, role: string): UserRow {
+  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Changing members requires the OWNER or ADMIN role.");
+  if (!(ROLES as readonly string[]).includes(role)) throw invalidParam("role", `Must be one of ${ROLES.join(", ")}.`);
+  return tx(db, (t) => {
+    const user = memberToChange(t, actor, userId);
+    if (role === "OWNER" && actor.role !== "OWNER") throw new DomainError("forbidden", "Only an OWNER can make another OWNER.", { param: "role" });
+    if (user.role === role) return user;
+    if (user.role === "OWNER" && countOwners(t, actor.accountId) <= 1)
+      throw new DomainError("last_owner", "The account's last OWNER cannot be demoted; make another member OWNER first.");
+    updateUserRole(t, user.id, role);
+    recordMemberAction(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "member.role_changed", userId: user.id, detail: { email: user.email, from: user.role, to: role }, at: clock.nowMs() });
+    return { ...user, role };
+  });
+}
+
+/**
+ * Removes member `userId` (DELETE /v1/account/members/{id}): deletes the user and revokes all
+ * their sessions and bearer tokens at once, in one transaction with the audit entry
+ * `member.removed`. Same checks as changeMemberRole; removing the last OWNER is 409 `last_owner`.
+ * API keys the member issued belong to the account and keep working.
+ */
+export function removeMember(db: Db, clock: Clock, actor: { accountId: string; userId: string; role: string }, userId: string): void {
+  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Removing members requires the OWNER or ADMIN role.");
+  tx(db, (t) => {
+    const user = memberToChange(t, actor, userId);
+    if (user.role === "OWNER" && countOwners(t, actor.accountId) <= 1)
+      throw new DomainError("last_owner", "The account's last OWNER cannot be removed; make another member OWNER first.");
+    const now = clock.nowMs();
+    deleteUserAndSessions(t, user.id, now);
+    recordMemberAction(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "member.removed", userId: user.id, detail: { email: user.email, role: user.role }, at: now });
+  });
 }

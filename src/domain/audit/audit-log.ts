@@ -14,7 +14,7 @@ import { auditLog } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
 import { newId } from "../../lib/ids";
 
-export type AuditAction = "api_key.issued" | "api_key.rotated" | "api_key.revoked" | "dashboard.request";
+export type AuditAction = "api_key.issued" | "api_key.rotated" | "api_key.revoked" | "dashboard.request" | "member.role_changed" | "member.removed";
 export type AuditEntry = typeof auditLog.$inferSelect;
 
 export interface AuditInput {
@@ -79,6 +79,20 @@ export function recordDashboardAction(
       detail: JSON.stringify({ mode: e.mode, request_id: e.requestId }),
       createdAt: e.at,
     })
+    .run();
+}
+
+/**
+ * Records a member change (call inside its transaction): `member.role_changed` with detail
+ * `{email, from, to}` or `member.removed` with detail `{email, role}`; `target` = the member's user id.
+ * `at`: epoch ms.
+ */
+export function recordMemberAction(
+  t: DbOrTx,
+  e: { accountId: string; actorUserId: string; action: "member.role_changed" | "member.removed"; userId: string; detail: Record<string, string>; at: number },
+): void {
+  t.insert(auditLog)
+    .values({ id: newId("auditLog"), accountId: e.accountId, actorUserId: e.actorUserId, action: e.action, target: e.userId, detail: JSON.stringify(e.detail), createdAt: e.at })
     .run();
 }
 

@@ -7,8 +7,9 @@
  * `search` (the dashboard's search box) is an exact match on the id (raw or `ch_`), Pix txid or
  * end-to-end id (unique indexes), else on the customer document as sent or as digits (the account's document index).
  * `paymentMethod` (an extension for the dashboard's method filter): the method paid with, or for a
- * transaction not paid yet a method it offers; no index (rows are read in the sort index's order
- * until the page fills; `total` counts the mode's matching rows).
+ * transaction not paid yet a method it offers: rows are read in the sort index's order until the
+ * page fills; alone, its `total` is the paid rows from the aggregates plus the unpaid rows offering
+ * it counted on `tx_account_unpaid_methods_idx` (methodTotal), else a count over the filters.
  */
 import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import { paymentDailyStats, transactions } from "../../../db/schema";
@@ -82,6 +83,42 @@ function aggregateTotal(db: DbOrTx, q: PaymentListQuery): number {
 }
 
 /**
+ * Total of `paymentMethod` with no other filter, exact and without reading the table: rows paid
+ * with it from the daily aggregates (their `method` is `coalesce(paid_with, '')`, kept by the
+ * triggers of aggregates.ts), plus the unpaid rows offering it, counted on the covering partial
+ * index `tx_account_unpaid_methods_idx` (one short entry per unpaid row, none per paid row).
+ */
+function methodTotal(db: DbOrTx, q: PaymentListQuery & { paymentMethod: PaymentMethod }): number {
+  const s = paymentDailyStats;
+  const paid = db
+    .select({ n: sql<number>`coalesce(sum(${s.count}), 0)` })
+    .from(s)
+    .where(and(eq(s.accountId, q.accountId), eq(s.livemode, q.livemode), eq(s.method, q.paymentMethod)))
+    .get()!.n;
+  return paid + unpaidOfferingCount(db, q.accountId, q.livemode, q.paymentMethod).get();
+}
+
+/**
+ * The count of the scope's unpaid rows offering `method`, on `tx_account_unpaid_methods_idx` only.
+ * Unpaid rows carry few distinct `payment_methods` arrays, so it walks the distinct values (one
+ * index seek each, a recursive CTE: SQLite has no skip-scan here) and counts the equal-key range of
+ * each value holding `method`, instead of testing every unpaid row's array. A query, so that tests
+ * can read its plan.
+ */
+export function unpaidOfferingCount(db: DbOrTx, accountId: string, livemode: boolean, method: PaymentMethod) {
+  const scope = sql`account_id = ${accountId} and livemode = ${livemode ? 1 : 0} and paid_with is null`;
+  const query = sql`with recursive v(m) as (
+      select min(payment_methods) from transactions where ${scope}
+      union all
+      select (select min(payment_methods) from transactions where ${scope} and payment_methods > v.m) from v where v.m is not null
+    )
+    select coalesce(sum((select count(*) from transactions where ${scope} and payment_methods = v.m)), 0) as n
+    from v where v.m is not null and instr(v.m, ${`"${method}"`}) > 0`;
+  // drizzle's `get` of a raw query answers the row's values in column order.
+  return { query, get: () => db.get<[number]>(query)[0] };
+}
+
+/**
  * One page of rows and the total matching the filters. Ties of the sort key are broken by
  * insertion order (rowid), which the (account, mode, created_at) index already carries.
  */
@@ -93,10 +130,16 @@ export function listPayments(db: DbOrTx, q: PaymentListQuery): { rows: Transacti
   if (q.paymentMethod !== undefined) conds.push(methodCondition(q.paymentMethod));
   if (q.search !== undefined) conds.push(searchCondition(db, q.search, and(...conds)!));
   const where = and(...conds);
+  const noDates = q.startMs === undefined && q.endMs === undefined && q.search === undefined;
   const total =
-    q.startMs === undefined && q.endMs === undefined && q.search === undefined && q.paymentMethod === undefined
+    noDates && q.paymentMethod === undefined
       ? aggregateTotal(db, q)
-      : db.select({ n: sql<number>`count(*)` }).from(t).where(where).get()!.n;
+      : noDates && q.status === undefined && q.paymentMethod !== undefined
+        ? methodTotal(db, { ...q, paymentMethod: q.paymentMethod })
+        : db.select({ n: sql<number>`count(*)` }).from(t).where(where).get()!.n;
+  // `total` is exact: a page past it is empty without walking the sort index (a method nobody
+  // used would otherwise read every row of the mode looking for a match).
+  if ((q.page - 1) * q.limit >= total) return { rows: [], total };
   const dir = q.sortOrder === "asc" ? asc : desc;
   const rows = db
     .select()
@@ -129,5 +172,10 @@ function searchCondition(db: DbOrTx, term: string, scope: SQL): SQL {
  * names, none a substring of another once quoted, so `instr` on `"NAME"` is an exact membership test.
  */
 function methodCondition(method: PaymentMethod): SQL {
-  return or(eq(t.paidWith, method), and(sql`${t.paidWith} is null`, sql`instr(${t.paymentMethods}, ${`"${method}"`}) > 0`))!;
+  return or(eq(t.paidWith, method), and(sql`${t.paidWith} is null`, offers(method)))!;
+}
+
+/** `payment_methods` (a JSON array of method names) holds `method`. */
+function offers(method: PaymentMethod): SQL {
+  return sql`instr(${t.paymentMethods}, ${`"${method}"`}) > 0`;
 }

@@ -15,7 +15,7 @@ import type { DeliveryStatus, EndpointStatus } from "./model";
 import * as repo from "./repo";
 import type { Scope } from "./repo";
 import { checkWebhookUrl } from "./url-rules";
-import { deliveryView, endpointView, endpointWithSecretView, statsView } from "./views";
+import { attemptView, deliveryView, endpointView, endpointWithSecretView, statsView } from "./views";
 
 /** A new signing secret: 64 lowercase hex characters (32 random bytes). */
 export function newSecret(): string {
@@ -116,6 +116,17 @@ const RESENDABLE: DeliveryStatus[] = ["FAILED", "CANCELLED"];
  * delivery at once as ONE extra attempt (`maxAttempts` grows by one; on failure it is FAILED
  * again). Its destination must still exist and be ACTIVE. Else 400 `invalid_state`.
  */
+/**
+ * The attempts of delivery `id`, oldest first: `{data: [{attempt, status_code, error,
+ * response_body, duration_ms, attempted_at}]}`. 404 `not_found` unless the delivery belongs to
+ * the caller's account and mode.
+ */
+export function deliveryAttempts(deps: Deps, s: Scope, id: string) {
+  const d = repo.deliveryById(deps.db, id);
+  if (!d || d.accountId !== s.accountId || d.livemode !== s.livemode) throw notFound("webhook delivery");
+  return { data: repo.attemptsOf(deps.db, id).map(attemptView) };
+}
+
 export function retryDelivery(deps: Deps, s: Scope, id: string) {
   const d = repo.deliveryById(deps.db, id);
   if (!d || d.accountId !== s.accountId || d.livemode !== s.livemode) throw notFound("webhook delivery");

@@ -1,7 +1,7 @@
 /** Allowlist serializers of the webhook resources (interface.md "Webhook endpoint", "Webhook delivery"). */
 import { iso } from "../../lib/clock";
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES, type DeliveryStatus, type EndpointStatus } from "./model";
-import type { DeliveryRow, EndpointRow } from "./repo";
+import type { AttemptRow, DeliveryRow, EndpointRow } from "./repo";
 import { DateTime, Nullable, OneOf, Type, Url, View, type Static } from "../../lib/view-schema";
 
 const endpointFields = {
@@ -108,4 +108,21 @@ export function statsView(counts: Record<string, number>): Static<typeof Deliver
     out.total! += out[s]!;
   }
   return out as Static<typeof DeliveryStatsSchema>;
+}
+
+/** One attempt of a delivery (GET /v1/webhooks/deliveries/{id}/attempts), from its `webhook_attempts` row. */
+export const DeliveryAttemptSchema = View("WebhookDeliveryAttempt", {
+  attempt: Type.Integer({ minimum: 1, description: "1-based attempt number." }),
+  status_code: Nullable(Type.Integer({ description: "The HTTP status the endpoint answered; null when none (timeout, network error, still sending)." })),
+  error: Nullable(Type.String()),
+  response_body: Nullable(Type.String({ description: "The endpoint's answer as stored: at most 2048 characters." })),
+  duration_ms: Nullable(Type.Integer({ minimum: 0, description: "Milliseconds; null while the attempt is still sending." })),
+  attempted_at: DateTime(),
+});
+/** GET /v1/webhooks/deliveries/{id}/attempts: oldest first. */
+export const DeliveryAttemptListSchema = View("WebhookDeliveryAttemptList", { data: Type.Array(DeliveryAttemptSchema) });
+
+/** `{attempt, status_code, error, response_body, duration_ms, attempted_at}` (attempted_at: the attempt's start). */
+export function attemptView(a: AttemptRow): Static<typeof DeliveryAttemptSchema> {
+  return { attempt: a.attempt, status_code: a.statusCode, error: a.error, response_body: a.responseBody, duration_ms: a.durationMs, attempted_at: iso(a.startedAt) };
 }

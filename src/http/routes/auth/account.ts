@@ -7,7 +7,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { latestAuditEntries } from "../../../domain/audit/audit-log";
 import { AuditListSchema, auditEntryView } from "../../../domain/audit/views";
-import { addMember, getAccount, listMembers } from "../../../domain/accounts/service";
+import { addMember, changeMemberRole, getAccount, listMembers, removeMember } from "../../../domain/accounts/service";
 import { settingsOf } from "../../../domain/accounts/settings";
 import { getAccountConnection } from "../../../domain/pix-provider/service";
 import { AccountPixProviderSchema } from "../../../domain/pix-provider/views";
@@ -16,10 +16,14 @@ import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictObject } from "../../schemas";
 import { BODY_ERRORS, op } from "../../openapi";
 
+const RoleSchema = t.Union([t.Literal("OWNER"), t.Literal("ADMIN"), t.Literal("DEVELOPER"), t.Literal("VIEWER")]);
+const RoleBody = StrictObject({ role: RoleSchema });
+const MemberParams = t.Object({ id: Str({ minLength: 1, maxLength: 100 }) });
+
 const MemberBody = StrictObject({
   email: Str({ minLength: 1, maxLength: 320 }),
   password: Str({ minLength: 8, maxLength: 256, description: "8-256 characters." }),
-  role: t.Union([t.Literal("OWNER"), t.Literal("ADMIN"), t.Literal("DEVELOPER"), t.Literal("VIEWER")]),
+  role: RoleSchema,
 });
 
 export function accountRoutes(deps: Deps) {
@@ -63,6 +67,42 @@ export function accountRoutes(deps: Deps) {
       }),
     },
   );
+  const change = new Elysia()
+    .use(bearerAuth(deps, { manage: true }))
+    .patch("/v1/account/members/:id", ({ session, params, body }) => memberView(changeMemberRole(deps.db, deps.clock, session, params.id, body.role)), {
+      params: MemberParams,
+      body: RoleBody,
+      detail: op({
+        tags: ["account"],
+        security: "bearer",
+        summary: "Change a member's role (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
+        description:
+          "200 `{id, email, role}`; applies to the member's live sessions at once. An ADMIN may neither change an OWNER nor make one (403 `forbidden`); demoting the last OWNER -> 409 `last_owner`; a user of another account -> 404. Audit entry `member.role_changed`.",
+        ok: { 200: MemberSchema },
+        errors: [...BODY_ERRORS, 401, 403, 404, 409],
+        requestExample: { role: "VIEWER" },
+      }),
+    })
+    .delete(
+      "/v1/account/members/:id",
+      ({ session, params, set }) => {
+        removeMember(deps.db, deps.clock, session, params.id);
+        set.status = 204;
+      },
+      {
+        params: MemberParams,
+        body: StrictObject({}),
+        detail: op({
+          tags: ["account"],
+          security: "bearer",
+          summary: "Remove a member (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
+          description:
+            "204; the member's sessions and bearer tokens stop working at once (API keys belong to the account and stay). An ADMIN may not remove an OWNER (403 `forbidden`); the last OWNER -> 409 `last_owner`; a user of another account -> 404. Audit entry `member.removed`.",
+          ok: { 204: { empty: "Removed." } },
+          errors: [...BODY_ERRORS, 401, 403, 404, 409],
+        }),
+      },
+    );
   const audit = new Elysia().use(bearerAuth(deps, { manage: true })).get(
     "/v1/account/audit-log",
     ({ session }) => ({ data: latestAuditEntries(deps.db, session.accountId, 100).map(auditEntryView) }),
@@ -77,5 +117,5 @@ export function accountRoutes(deps: Deps) {
       }),
     },
   );
-  return new Elysia().use(read).use(manage).use(audit);
+  return new Elysia().use(read).use(manage).use(change).use(audit);
 }

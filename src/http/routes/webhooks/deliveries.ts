@@ -8,7 +8,7 @@ import * as svc from "../../../domain/webhooks/service";
 import { invalidParam } from "../../errors";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { DELIVERY_DOC, TRANSACTION_URL_DOC } from "./docs";
-import { DeliveryListSchema, DeliverySchema, DeliveryStatsSchema, TransactionSecretSchema } from "../../../domain/webhooks/views";
+import { DeliveryAttemptListSchema, DeliveryListSchema, DeliverySchema, DeliveryStatsSchema, TransactionSecretSchema } from "../../../domain/webhooks/views";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 const A = AUTH_ERRORS.apikey;
@@ -69,6 +69,18 @@ export function deliveryRoutes(deps: Deps) {
         security: "apikey",
         ok: { 200: DeliveryStatsSchema },
         errors: [...A],
+      }),
+    })
+    .get("/v1/webhooks/deliveries/:id/attempts", ({ auth, params }) => svc.deliveryAttempts(deps, auth, params.id), {
+      detail: op({
+        security: "apikey",
+        ok: { 200: DeliveryAttemptListSchema },
+        errors: [...A, 404],
+        tags,
+        summary: "The attempts of a delivery",
+        description:
+          "200 `{data: [{attempt, status_code, error, response_body, duration_ms, attempted_at}]}`, oldest first, as recorded when each attempt was made (`response_body` cut at 2048 characters). " +
+          "A delivery of another account or mode -> 404.",
       }),
     })
     .post("/v1/webhooks/deliveries/:id/retry", ({ auth, params }) => svc.retryDelivery(deps, auth, params.id), {

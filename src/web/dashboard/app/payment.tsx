@@ -1,8 +1,8 @@
 /** @jsxImportSource preact */
 /**
  * Payment detail: GET /v1/payments/{id}, its refunds, the deliveries of its events
- * (GET /v1/webhooks/deliveries?transactionId=; the last attempt's status and response body: the API
- * keeps per-attempt rows but does not serve them), and (Pix) the charge view's QR, copy-paste
+ * (GET /v1/webhooks/deliveries?transactionId=; the last attempt's status and response body, and
+ * each attempt on demand from GET /v1/webhooks/deliveries/{id}/attempts), and (Pix) the charge view's QR, copy-paste
  * code, checkout link, txid and end-to-end id. Refund (amount, confirmation, one idempotency key
  * per attempt, reused when that attempt is retried), cancel and receipt download (OWNER and
  * ADMIN), resend the webhook (also DEVELOPER: it moves no money). The server refuses the others anyway.
@@ -251,6 +251,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
                 <td>{d.status}</td>
                 <td>
                   {d.attempts}/{d.maxAttempts}
+                  {d.attempts > 0 && <Attempts deliveryId={d.id} />}
                 </td>
                 <td>
                   {d.lastStatusCode ?? d.lastError ?? "—"}
@@ -301,5 +302,40 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
         </div>
       )}
     </section>
+  );
+}
+
+/** A delivery's attempts, fetched the first time the merchant opens them; every field rendered as text. */
+function Attempts({ deliveryId }: { deliveryId: string }) {
+  const [list, setList] = useState<any[] | null>(null);
+  const [error, setError] = useState("");
+  const onToggle = (e: Event) => {
+    if (!(e.currentTarget as HTMLDetailsElement).open || list) return;
+    api("GET", `/v1/webhooks/deliveries/${deliveryId}/attempts`).then(
+      (r) => setList(r.data),
+      (err) => setError(err instanceof ApiFailure ? `${err.code}: ${err.message}` : (err as Error).message),
+    );
+  };
+  return (
+    <details class="attempts" onToggle={onToggle}>
+      <summary>{t("show_attempts")}</summary>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {list && (
+        <ol>
+          {list.map((x) => (
+            <li key={x.attempt} data-attempt={x.attempt}>
+              <time dateTime={x.attempted_at}>{dateTime(x.attempted_at)}</time> · HTTP {x.status_code ?? "—"}
+              {x.duration_ms !== null && <> · {x.duration_ms} ms</>}
+              {x.error && <> · {x.error}</>}
+              <pre>{x.response_body ?? t("no_response")}</pre>
+            </li>
+          ))}
+        </ol>
+      )}
+    </details>
   );
 }

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 /**
- * Developers page, second half: members and roles (GET/POST /v1/account/members), the API request
+ * Developers page, second half: members and roles (GET/POST/PATCH/DELETE /v1/account/members;
+ * OWNER/ADMIN get a role select and a remove button with confirmation per row), the API request
  * log with a status filter and cursor pages (GET /v1/request-logs), and the audit log for OWNER and
  * ADMIN (GET /v1/account/audit-log).
  */
@@ -21,6 +22,25 @@ export function Members({ session }: { session: Session }) {
   useEffect(() => {
     void load();
   }, []);
+  const [notice, setNotice] = useState("");
+  const act = (p: Promise<unknown>, done: string) => {
+    setError("");
+    setNotice("");
+    return p.then(
+      () => (setNotice(done), load()),
+      (err) => (setError(message(err)), load()),
+    );
+  };
+  // An ADMIN may not touch an OWNER nor make one (the server enforces it; the page only hides it).
+  const mayTouch = (m: any) => manager && (m.role !== "OWNER" || session.role === "OWNER");
+  const roleChoices = (m: any) => ROLES.filter((r) => r !== "OWNER" || session.role === "OWNER" || m.role === "OWNER");
+  const changeRole = (m: any, role: string) => act(api("PATCH", `/v1/account/members/${m.id}`, { role }), t("role_changed"));
+  const remove = (m: any) => {
+    if (!confirm(`${t("remove_member_confirm")} ${m.email}?`)) return;
+    // Removing oneself ends one's own session: back to the login page.
+    if (m.email === session.email) return api("DELETE", `/v1/account/members/${m.id}`, {}).then(() => location.reload(), (err) => setError(message(err)));
+    return act(api("DELETE", `/v1/account/members/${m.id}`, {}), "");
+  };
   const add = (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
@@ -39,18 +59,45 @@ export function Members({ session }: { session: Session }) {
           {error}
         </p>
       )}
+      {notice && (
+        <p role="status" class="notice">
+          {notice}
+        </p>
+      )}
       <table class="members">
         <thead>
           <tr>
             <th scope="col">{t("email")}</th>
             <th scope="col">{t("role")}</th>
+            {manager && <th scope="col">{t("actions")}</th>}
           </tr>
         </thead>
         <tbody>
           {(members ?? []).map((m) => (
-            <tr key={m.id} data-id={m.id}>
+            <tr key={`${m.id}:${m.role}`} data-id={m.id}>
               <td class="name">{m.email}</td>
-              <td>{m.role}</td>
+              <td class="role">
+                {mayTouch(m) ? (
+                  <select aria-label={`${t("role")}: ${m.email}`} value={m.role} onChange={(e) => void changeRole(m, (e.currentTarget as HTMLSelectElement).value)}>
+                    {roleChoices(m).map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  m.role
+                )}
+              </td>
+              {manager && (
+                <td>
+                  {mayTouch(m) && (
+                    <button type="button" onClick={() => void remove(m)}>
+                      {t("remove_member")}
+                    </button>
+                  )}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

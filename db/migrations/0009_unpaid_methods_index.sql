@@ -1,0 +1,1 @@
+CREATE INDEX `tx_account_unpaid_methods_idx` ON `transactions` (`account_id`,`livemode`,`paid_with`,`payment_methods`) WHERE "transactions"."paid_with" is null;
