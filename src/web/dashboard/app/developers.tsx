@@ -10,6 +10,7 @@ import { t } from "./i18n";
 import { dateTime } from "./format";
 import type { Session } from "./main";
 import { AuditLog, Members, RequestLogs } from "./team";
+import { Alert } from "./messages";
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 
@@ -45,11 +46,7 @@ export function Developers({ session }: { session: Session }) {
   return (
     <section>
       <h1>{t("developers")}</h1>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {issued && (
         <div class="secret" role="status" data-testid="issued-key">
           <p>{t("key_once")}</p>

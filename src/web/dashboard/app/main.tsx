@@ -15,6 +15,7 @@ import { Webhooks } from "./webhooks";
 import { Developers } from "./developers";
 import { MedCase, MedCases } from "./med";
 import { Settings } from "./settings";
+import { Alert } from "./messages";
 
 export interface Session {
   account_id: string;
@@ -58,11 +59,7 @@ function Login({ onIn }: { onIn: (s: Session) => void }) {
           {t("password")}
           <input name="password" type="password" autocomplete="current-password" required />
         </label>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <Alert text={error} />
         <button type="submit">{t("login")}</button>
       </form>
     </main>

@@ -10,6 +10,7 @@ import { api, ApiFailure } from "./api";
 import { t } from "./i18n";
 import { dateTime, money } from "./format";
 import type { Session } from "./main";
+import { Alert, Notice } from "./messages";
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 const localPath = (url: string) => {
@@ -39,11 +40,7 @@ export function MedCases() {
   return (
     <section>
       <h1>{t("med")}</h1>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {!list ? (
         <p>{t("loading")}</p>
       ) : list.data.length === 0 ? (
@@ -163,16 +160,8 @@ export function MedCase({ id, session }: { id: string; session: Session }) {
           </>
         )}
       </dl>
-      {notice && (
-        <p role="status" class="notice">
-          {notice}
-        </p>
-      )}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Notice text={notice} />
+      <Alert text={error} />
       {mayAct && c.status === "open" && (
         <div class="med-actions">
           <form

@@ -12,6 +12,7 @@ import { api, ApiFailure, newIdempotencyKey } from "./api";
 import { t } from "./i18n";
 import { dateTime, money } from "./format";
 import type { Session } from "./main";
+import { Alert, Notice } from "./messages";
 
 const REFUNDABLE = ["PAID", "APPROVED"];
 const CANCELLABLE = ["WAITING_PAYMENT", "PENDING", "PROCESSING"];
@@ -186,16 +187,8 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
           </>
         )}
       </dl>
-      {notice && (
-        <p role="status" class="notice">
-          {notice}
-        </p>
-      )}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Notice text={notice} />
+      <Alert text={error} />
       {charge?.pix && CANCELLABLE.includes(p.status) && (
         <figure class="qr">
           <img src={localPath(charge.pix.qr_code_url)} alt={t("qr")} width={200} height={200} />
@@ -319,11 +312,7 @@ function Attempts({ deliveryId }: { deliveryId: string }) {
   return (
     <details class="attempts" onToggle={onToggle}>
       <summary>{t("show_attempts")}</summary>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {list && (
         <ol>
           {list.map((x) => (

@@ -10,6 +10,7 @@ import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { api } from "./api";
 import { t } from "./i18n";
 import { dateTime, money } from "./format";
+import { Alert } from "./messages";
 
 const METHODS = ["PIX", "CREDIT_CARD", "BOLETO", "MBWAY", "MULTIBANCO", "CRYPTO"];
 const STATUSES = ["PENDING", "WAITING_PAYMENT", "PROCESSING", "PAID", "APPROVED", "REFUSED", "CANCELLED", "EXPIRED", "REFUNDED", "CHARGEBACK", "DISPUTE"];
@@ -88,11 +89,7 @@ export function Payments() {
         </label>
         <button type="submit">{t("search")}</button>
       </form>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {!list ? (
         <p>{t("loading")}</p>
       ) : list.data.length === 0 ? (

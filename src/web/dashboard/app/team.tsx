@@ -10,6 +10,7 @@ import { api, ApiFailure } from "./api";
 import { t } from "./i18n";
 import { dateTime } from "./format";
 import type { Session } from "./main";
+import { Alert, Notice } from "./messages";
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 const ROLES = ["VIEWER", "DEVELOPER", "ADMIN", "OWNER"];
@@ -54,16 +55,8 @@ export function Members({ session }: { session: Session }) {
   return (
     <div>
       <h2>{t("members")}</h2>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      {notice && (
-        <p role="status" class="notice">
-          {notice}
-        </p>
-      )}
+      <Alert text={error} />
+      <Notice text={notice} />
       <table class="members">
         <thead>
           <tr>
@@ -158,11 +151,7 @@ export function RequestLogs() {
         </label>
         <button type="submit">{t("search")}</button>
       </form>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {list && list.data.length === 0 ? (
         <p>{t("no_logs")}</p>
       ) : (
@@ -216,11 +205,7 @@ export function AuditLog() {
   return (
     <div>
       <h2>{t("audit_log")}</h2>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {entries && entries.length === 0 && <p>{t("no_audit")}</p>}
       {entries && entries.length > 0 && (
         <table class="audit">

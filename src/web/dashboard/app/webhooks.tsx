@@ -11,6 +11,7 @@ import { api, ApiFailure } from "./api";
 import { t } from "./i18n";
 import { dateTime } from "./format";
 import type { Session } from "./main";
+import { Alert, Notice } from "./messages";
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 
@@ -84,16 +85,8 @@ export function Webhooks({ session }: { session: Session }) {
   return (
     <section>
       <h1>{t("webhooks")}</h1>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      {notice && (
-        <p role="status" class="notice">
-          {notice}
-        </p>
-      )}
+      <Alert text={error} />
+      <Notice text={notice} />
       {secret && (
         <div class="secret" role="status" data-testid="secret">
           <p>{t("secret_once")}</p>
