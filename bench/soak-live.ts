@@ -25,6 +25,7 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { cpf } from "cpf-cnpj-validator";
+import { CrashLoop } from "./lib/killer";
 import { SimProcess } from "./lib/psp-sim";
 import { api, cliInit, CofreServer, ensureBinary } from "./lib/server";
 
@@ -52,7 +53,7 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   const conn = await api(server.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR_TOKEN, body: sim.body });
   if (conn.status !== 200) throw new Error(`connect: ${conn.status} ${JSON.stringify(conn.body)}`);
 
-  let up: Promise<void> = Promise.resolve();
+  const crash = new CrashLoop(server, notes);
   const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => api(server.base, method, path, { key: liveKey, body, headers, timeoutMs: 5_000 });
   /** Drain and check phase (no kills): generous timeout, three tries, status 0 when all fail. */
   async function check(method: string, path: string, body?: unknown, key = liveKey): Promise<{ status: number; body: any }> {
@@ -86,7 +87,7 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   /** Runs `op` until it gets an answer (a kill cuts it: wait for Cofre, retry with the same key); returns it. */
   async function answered(name: string, op: () => Promise<{ status: number; body: any }>): Promise<{ status: number; body: any } | null> {
     for (let i = 0; i < 5; i++) {
-      await up;
+      await crash.up;
       try {
         const r = await op();
         if (r.status >= 200 && r.status < 300) stats.opsOk++;
@@ -160,7 +161,7 @@ export async function runLiveSoak(seconds: number): Promise<number> {
 
   async function worker(until: number) {
     while (Date.now() < until) {
-      await up;
+      await crash.up;
       const x = Math.random();
       if (x < 0.4) await createCharge();
       else if (x < 0.5) await replay();
@@ -169,37 +170,12 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     }
   }
 
-  async function killer(until: number) {
-    while (Date.now() < until - 3_000) {
-      await Bun.sleep(1_000 + Math.random() * 3_000);
-      if (Date.now() >= until - 3_000) break;
-      let release!: () => void;
-      up = new Promise((r) => (release = r));
-      await server.kill("SIGKILL");
-      stats.kills++;
-      await Bun.sleep(50 + Math.random() * 200);
-      let started = false;
-      for (let i = 0; i < 3 && !started; i++) {
-        try {
-          await server.start(30_000);
-          started = true;
-        } catch (e) {
-          notes.push(`restart attempt ${i + 1} failed: ${e}`);
-          await server.kill("SIGKILL");
-        }
-      }
-      if (!started) {
-        console.log(`VIOLATION: the server did not restart; data dir ${server.dataDir}`);
-        process.exit(1);
-      }
-      release();
-    }
-  }
 
   const t0 = Date.now();
   const until = Date.now() + seconds * 1000;
-  await Promise.all([killer(until), ...Array.from({ length: WORKERS }, () => worker(until))]);
-  await up;
+  await Promise.all([crash.run(until), ...Array.from({ length: WORKERS }, () => worker(until))]);
+  stats.kills += crash.kills;
+  await crash.up;
 
   // Drain: both clocks forward so polls (15 s, 1 min, 5 min...), the sweep (10 min) and refund steps run.
   for (const s of [20, 60, 300, 600, 900]) {

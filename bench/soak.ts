@@ -24,6 +24,7 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { api, cliInit, CofreServer, ensureBinary, loginAndKey, type Merchant } from "./lib/server";
+import { CrashLoop } from "./lib/killer";
 
 // `--live`: the live-mode soak against psp-sim (bench/soak-live.ts) instead of the sandbox one.
 if (process.argv[2] === "--live") {
@@ -67,12 +68,12 @@ const receiver = Bun.serve({
 await ensureBinary(process.env.SOAK_REBUILD === "1");
 // Deliveries go to a receiver on 127.0.0.1: private targets must be allowed.
 const server = new CofreServer({ env: { COFRE_TEST_CLOCK: "1", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN, COFRE_WEBHOOK_ALLOW_PRIVATE: "1" } });
-let up: Promise<void> = Promise.resolve();
+const crash = new CrashLoop(server, notes);
 let merchant!: Merchant;
 
 /** Resolves once the server answers; every worker awaits it before its next operation. */
 async function whenUp() {
-  await up;
+  await crash.up;
 }
 
 async function call(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
@@ -218,33 +219,6 @@ async function worker(until: number) {
   }
 }
 
-async function killer(until: number) {
-  while (Date.now() < until - 3_000) {
-    await Bun.sleep(1_000 + Math.random() * 3_000);
-    if (Date.now() >= until - 3_000) break;
-    let release!: () => void;
-    up = new Promise((r) => (release = r));
-    await server.kill("SIGKILL");
-    stats.kills++;
-    await Bun.sleep(50 + Math.random() * 200);
-    let started = false;
-    for (let i = 0; i < 3 && !started; i++) {
-      try {
-        await server.start(30_000);
-        started = true;
-      } catch (e) {
-        notes.push(`restart attempt ${i + 1} failed: ${e}`);
-        await server.kill("SIGKILL");
-      }
-    }
-    if (!started) {
-      violations.push("the server did not come back after a SIGKILL");
-      console.log(`VIOLATION: the server did not restart; data dir ${server.dataDir}`);
-      process.exit(1);
-    }
-    release();
-  }
-}
 
 // ---- run --------------------------------------------------------------------------------------
 const t0 = Date.now();
@@ -257,7 +231,8 @@ if (!endpointId) notes.push(`webhook endpoint not created (${endpoint.status}); 
 const subscribedChargeCreated = eventNames.includes("charge.created");
 
 const until = Date.now() + SECONDS * 1000;
-await Promise.all([killer(until), ...Array.from({ length: WORKERS }, () => worker(until))]);
+await Promise.all([crash.run(until), ...Array.from({ length: WORKERS }, () => worker(until))]);
+stats.kills += crash.kills;
 await whenUp();
 
 // Let everything due happen: receiver healthy, clock moved so retries and refunds fall due.

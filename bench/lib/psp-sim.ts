@@ -8,20 +8,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import type { PixProviderBody } from "../../src/psp-sim/setup";
 import { BIN, freePort, ROOT } from "./server";
 
 /** `pix-provider.json` that `psp-sim init` writes: the operator PUT body of a connection. */
-export interface SimConnectionBody {
-  type: "bcb_pix_v2";
-  api_url: string;
-  token_url: string;
-  client_id: string;
-  client_secret: string;
-  certificate: string;
-  private_key: string;
-  ca_certificates: string;
-  pix_key: string;
-}
+export type SimConnectionBody = PixProviderBody;
 
 export interface SimOptions {
   /** Command that runs the executable (default `[dist/cofre]`). */

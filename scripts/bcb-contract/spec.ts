@@ -1,5 +1,5 @@
 /**
- * The official BCB API Pix OpenAPI (release 2.9.0, `../shared/ref/bcb-pix-api/openapi.yaml`) loaded
+ * The official BCB API Pix OpenAPI (release 2.9.0, `openapi.yaml` of github.com/bacen/pix-api; not in this repository) loaded
  * for the contract check, with the named corrections of its known defects applied in memory
  * (never to a copy of the file). Each correction keeps to the schema's intent; they are listed in
  * `src/psp-sim/NOTES.md` "Defects of the official OpenAPI".
@@ -114,7 +114,7 @@ export interface LoadedSpec {
 export function loadSpec(file: string, corrections: Correction[] = CORRECTIONS): LoadedSpec {
   if (!existsSync(file))
     throw new SpecMissingError(
-      `the official BCB API Pix OpenAPI was not found at ${file}; pass the path of openapi.yaml (release 2.9.0, e.g. ../shared/ref/bcb-pix-api/openapi.yaml)`,
+      `the official BCB API Pix OpenAPI was not found at ${file}; pass the path of openapi.yaml (release 2.9.0, from github.com/bacen/pix-api)`,
     );
   let doc: OpenApiDoc;
   try {

@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join, resolve } from "node:path";
 import { cnpj } from "cpf-cnpj-validator";
 import { createSimPki, type SimPki } from "./certs";
+import type { ConnectInput } from "../domain/pix-provider/service";
 import { type ClientRow, SimStore } from "./store";
 
 /** Base path of the API Pix routes (`api_url` = `https://host:port/api/v2`). */
@@ -26,18 +27,11 @@ export interface SimConfig {
   receiver: { name: string; cnpj: string; city: string };
 }
 
-/** The operator route's body (extensions.md): what Cofre needs to reach this simulator. */
-export interface PixProviderBody {
-  type: "bcb_pix_v2";
-  api_url: string;
-  token_url: string;
-  client_id: string;
-  client_secret: string;
-  certificate: string;
-  private_key: string;
-  ca_certificates: string;
-  pix_key: string;
-}
+/**
+ * The operator route's body (extensions.md; the domain's ConnectInput) as the simulator fills it:
+ * its own CA in `ca_certificates`, none of the optional PSP differences.
+ */
+export type PixProviderBody = Required<Omit<ConnectInput, "scope" | "token_auth" | "api_query">>;
 
 export interface InitOptions {
   port?: number;
