@@ -22,9 +22,14 @@ import { createConnectionLookup, createLiveLookup } from "./providers/bcb-pix-v2
 import { findActiveByAccount, findConnection } from "./domain/pix-provider/repo";
 import { openConnection } from "./domain/pix-provider/secrets";
 import type { PixConnectionGateway } from "./domain/pix-provider/port";
+import type { Store } from "./store/port";
+import { createSqliteStore } from "./store/sqlite";
 
 export interface Deps {
   config: Config;
+  /** The storage port (src/store/port.ts): every read and unit of work goes through it. */
+  store: Store;
+  /** TRANSITIONAL (issue 16): the SQLite handle, until every aggregate is behind the store. */
   db: Db;
   clock: Clock;
   logger: Logger;
@@ -86,6 +91,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   gateway = new BcbConnectionGateway(providers.ctx);
   const deps: Deps = {
     config,
+    store: createSqliteStore(db, { logger }),
     db,
     clock,
     logger,

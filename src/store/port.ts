@@ -1,0 +1,79 @@
+/**
+ * The storage port (issue 16): everything Cofre keeps goes through a `Store`.
+ *
+ * - `store.tx(async (uow) => ...)` runs one unit of work: every write that moves money or state,
+ *   with its events, commits together or not at all. A throw inside `fn` rolls the whole unit
+ *   back and rethrows. Units never interleave on one connection (SQLite) and are retried on
+ *   serialisation failures where the backend has them (PostgreSQL, next issue), so `fn` must do
+ *   no network I/O and must be safe to run again from the start.
+ * - `store.read.<repo>.<method>()` reads outside any unit (never from inside one: use the uow).
+ * - `uow.afterCommit(fn)` runs `fn` once the unit's writes are visible to every later reader
+ *   (cache invalidation, scheduler wake-ups). It never runs for a unit that rolled back; what it
+ *   throws is logged and swallowed.
+ *
+ * One asynchronous repository per aggregate, with methods in domain terms. Rows cross the port as
+ * the plain types of src/store/rows.ts: no drizzle, SQL or driver type leaves an adapter folder
+ * (src/store/sqlite/, checked by `bun run check:layers`).
+ */
+import type { AccountsRepo } from "./port/accounts";
+import type { ApiKeysRepo } from "./port/api-keys";
+import type { AuthRepo } from "./port/auth";
+import type { AuditRepo } from "./port/audit";
+import type { ChargesRepo } from "./port/charges";
+import type { EventsRepo } from "./port/events";
+import type { IdempotencyRepo } from "./port/idempotency";
+import type { JobsRepo } from "./port/jobs";
+import type { LedgerRepo } from "./port/ledger";
+import type { MedRepo } from "./port/med";
+import type { PaymentsRepo } from "./port/payments";
+import type { PixProviderRepo } from "./port/pix-provider";
+import type { RefundsRepo } from "./port/refunds";
+import type { RequestLogRepo } from "./port/request-log";
+import type { StatsRepo } from "./port/stats";
+import type { WebhooksRepo } from "./port/webhooks";
+/** One repository per aggregate. */
+export interface Repos {
+  accounts: AccountsRepo;
+  apiKeys: ApiKeysRepo;
+  auth: AuthRepo;
+  audit: AuditRepo;
+  charges: ChargesRepo;
+  events: EventsRepo;
+  idempotency: IdempotencyRepo;
+  jobs: JobsRepo;
+  ledger: LedgerRepo;
+  med: MedRepo;
+  payments: PaymentsRepo;
+  pixProvider: PixProviderRepo;
+  refunds: RefundsRepo;
+  requestLog: RequestLogRepo;
+  stats: StatsRepo;
+  webhooks: WebhooksRepo;
+}
+
+// TRANSITIONAL (issue 16): a uow is also drizzle's transaction handle until every aggregate is
+// behind its repository; this import and \`LegacyTx\` go when the last \`Tx\` parameter does.
+import type { Tx as LegacyTx } from "../db/client";
+
+/** A unit of work: the repositories bound to one transaction, plus its commit hooks. */
+export interface Uow extends Repos, LegacyTx {
+  /** Runs `fn` after this unit commits (never after a rollback). */
+  afterCommit(fn: () => void): void;
+}
+
+/** The storage port (see the module header). */
+export interface Store {
+  /** Runs `fn` as one unit of work and returns its result (see the module header). */
+  tx<T>(fn: (uow: Uow) => Promise<T>): Promise<T>;
+  /** Repositories for reads outside a unit of work. */
+  read: Repos;
+  /** Which adapter this is (health output, benches). */
+  readonly kind: "sqlite";
+  /**
+   * Resolves once every unit that has returned is durable (SQLite group commit: the turn's
+   * COMMIT). The HTTP layer awaits it before acknowledging anything.
+   */
+  durable(): Promise<void> | null;
+  /** Makes pending work durable and releases the connection. */
+  close(): void;
+}
