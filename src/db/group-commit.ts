@@ -55,10 +55,20 @@ class GroupCommitter {
     setImmediate(() => this.flush());
   }
 
-  /** Commits the open group now (end of turn, shutdown). */
+  /** True while a unit of work of the storage port is between its BEGIN/SAVEPOINT and its end. */
+  busy: () => boolean = () => false;
+
+  /**
+   * Commits the open group now (end of turn, shutdown). A unit of work still running (one that
+   * awaited past the end of the turn) must not be split by the COMMIT: the flush waits a turn.
+   */
   flush(): void {
     const g = this.group;
     if (!g) return;
+    if (this.busy()) {
+      setImmediate(() => this.flush());
+      return;
+    }
     this.group = null;
     try {
       for (const fn of g.beforeCommit)
@@ -98,8 +108,21 @@ const committers = new WeakMap<object, GroupCommitter>();
 export function enableGroupCommit(client: Database, onError: (err: unknown) => void = () => {}): void {
   const existing = committers.get(client);
   if (existing) existing.onError = onError;
-  else committers.set(client, new GroupCommitter(client, onError));
+  else {
+    const c = new GroupCommitter(client, onError);
+    const busy = busyProbes.get(client);
+    if (busy) c.busy = busy;
+    committers.set(client, c);
+  }
 }
+
+/** Tells the group commit of `client` when a unit of work is running (src/store/sqlite/index.ts). */
+export function holdGroupWhile(client: Database, busy: () => boolean): void {
+  const c = committers.get(client);
+  if (c) c.busy = busy;
+  busyProbes.set(client, busy);
+}
+const busyProbes = new WeakMap<object, () => boolean>();
 
 /** Called by `tx()` before its transaction: opens the turn's group when group commit is on. */
 export function enterGroup(client: Database): void {

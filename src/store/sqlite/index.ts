@@ -5,7 +5,7 @@
  * (src/db/group-commit.ts: the HTTP layer awaits `store.durable()` before acknowledging).
  */
 import type { Db, Tx } from "../../db/client";
-import { committed, enterGroup, flushGroupCommit } from "../../db/group-commit";
+import { committed, enterGroup, flushGroupCommit, holdGroupWhile } from "../../db/group-commit";
 import type { Logger } from "../../lib/logger";
 import type { Repos, Store, Uow } from "../port";
 import { sqliteContext, type SqliteContext } from "./context";
@@ -31,6 +31,8 @@ import { webhooksRepo } from "./webhooks";
 export interface SqliteStoreOptions {
   /** Hears what an afterCommit hook throws (default: swallowed). */
   logger?: Pick<Logger, "error">;
+  /** How long a unit or read waits for the connection before failing (default 3 s; see lock.ts). */
+  lockWaitMs?: number;
 }
 
 /** The SQLite store plus what only this adapter has (tests, the CLI and `serve`'s wiring use it). */
@@ -66,8 +68,9 @@ function buildRepos(ctx: SqliteContext): Repos {
 export function createSqliteStore(db: Db, opts: SqliteStoreOptions = {}): SqliteStore {
   const ctx = sqliteContext(db);
   const client = ctx.client;
-  const lock = new UnitLock();
+  const lock = new UnitLock(opts.lockWaitMs);
   const repos = buildRepos(ctx);
+  holdGroupWhile(client, () => lock.busy);
   // TRANSITIONAL (issue 16): the uow is also drizzle's transaction handle, so code that still
   // takes a `Tx` accepts it while the aggregates move behind their repositories. The handle is
   // stateless at the top level (src/db/client.ts txRunner), so one is taken once and shared.

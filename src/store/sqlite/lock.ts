@@ -9,6 +9,9 @@ export const LOCK_WAIT_LIMIT_MS = 3_000;
 
 export class UnitLock {
   private held = false;
+  /** @param waitLimitMs how long a waiter waits before failing (tests shorten it). */
+  constructor(private readonly waitLimitMs = LOCK_WAIT_LIMIT_MS) {}
+
   private readonly waiters: (() => void)[] = [];
 
   /** True while a unit of work runs. */
@@ -18,7 +21,7 @@ export class UnitLock {
 
   /**
    * Takes the lock: synchronously (null) when free, else a promise resolved when it is handed
-   * over. Throws (rejects) after LOCK_WAIT_LIMIT_MS: a unit that opens another unit (or reads
+   * over. Rejects after `waitLimitMs`: a unit that opens another unit (or reads
    * through `store.read`) waits for itself forever, and the message says so.
    */
   acquire(): Promise<void> | null {
@@ -30,8 +33,8 @@ export class UnitLock {
       const timer = setTimeout(() => {
         const i = this.waiters.indexOf(grant);
         if (i >= 0) this.waiters.splice(i, 1);
-        reject(new Error(`waited ${LOCK_WAIT_LIMIT_MS} ms for the SQLite unit-of-work lock: store.tx or store.read called inside a unit of work? (use the uow)`));
-      }, LOCK_WAIT_LIMIT_MS);
+        reject(new Error(`waited ${this.waitLimitMs} ms for the SQLite unit-of-work lock: store.tx or store.read called inside a unit of work? (use the uow)`));
+      }, this.waitLimitMs);
       const grant = () => {
         clearTimeout(timer);
         resolve();
