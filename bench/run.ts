@@ -14,6 +14,8 @@
  * Then the live Pix scenario against `cofre psp-sim` (bench/live.ts: live-create latency and Cofre's
  * own cost above the simulator, callback to paid; `BENCH_LIVE_CREATES` rounds, default 300) with
  * its targets and PASS/FAIL.
+ * `BENCH_ONLY=core` runs only the ceiling, create, read and webhook scenarios (what bench/compare.ts
+ * compares between two trees); `BENCH_JSON_OUT=<file>` writes the JSON there instead.
  * Other engineers' scripts (bench/foundation.ts, bench/webhooks.ts, ...) measure their parts
  * in more depth.
  */
@@ -28,6 +30,7 @@ const SECONDS = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 5);
 const STATS_ROWS = Number(process.env.BENCH_STATS_ROWS ?? 1_000_000);
 const FANOUT_ENDPOINTS = 5;
 const FANOUT_CHARGES = 400;
+const CORE_ONLY = process.env.BENCH_ONLY === "core";
 
 interface Row {
   scenario: string;
@@ -105,8 +108,10 @@ await scenario("POST /v1/pix/charges (create)", "/v1/pix/charges", { lua: create
 const charge = await api(server.base, "POST", "/v1/pix/charges", { key: testKey, headers: { "idempotency-key": `bench-one-${Date.now()}` }, body: { amount: 1990 } });
 const chargeId: string | undefined = charge.body?.id;
 if (chargeId) await scenario("GET /v1/charges/{id}", `/v1/charges/${chargeId}`);
-await scenario("GET /v1/payments (list, 20)", "/v1/payments?limit=20");
-await scenario("GET /v1/wallets/balance", "/v1/wallets/balance");
+if (!CORE_ONLY) {
+  await scenario("GET /v1/payments (list, 20)", "/v1/payments?limit=20");
+  await scenario("GET /v1/wallets/balance", "/v1/wallets/balance");
+}
 
 // ---- webhook fan-out and delivery ---------------------------------------------------------------
 {
@@ -159,7 +164,7 @@ await scenario("GET /v1/wallets/balance", "/v1/wallets/balance");
 }
 
 // ---- stats over 1,000,000 stored transactions --------------------------------------------------
-{
+if (!CORE_ONLY) {
   await server.kill("SIGTERM");
   const seeded = seedTransactions(join(server.dataDir, "cofre.db"), accountId, STATS_ROWS);
   await server.start();
@@ -172,7 +177,7 @@ await server.kill("SIGTERM");
 server.removeData();
 
 // ---- live Pix against psp-sim (bench/live.ts) --------------------------------------------------
-const live = await runLiveBench(Number(process.env.BENCH_LIVE_CREATES ?? 300));
+const live = CORE_ONLY ? null : await runLiveBench(Number(process.env.BENCH_LIVE_CREATES ?? 300));
 
 // ---- report ------------------------------------------------------------------------------------
 const ceiling = rows[0]!.rps;
@@ -184,10 +189,12 @@ const table = [
 console.log(`\nCofre bench: ${SECONDS} s per scenario, wrk 2 threads x 50 connections, ${navigator.hardwareConcurrency} cores\n`);
 console.log(table);
 for (const r of rows) if (r.note) console.log(`- ${r.scenario}: ${r.note}`);
-console.log(`\nLive Pix (psp-sim on loopback, mTLS; one request at a time; bench/live.ts):\n`);
-console.log(formatLive(live));
+if (live) {
+  console.log(`\nLive Pix (psp-sim on loopback, mTLS; one request at a time; bench/live.ts):\n`);
+  console.log(formatLive(live));
+}
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-const file = join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+const file = process.env.BENCH_JSON_OUT ?? join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
 writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, cores: navigator.hardwareConcurrency, bun: Bun.version, rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })), live }, null, 2));
 console.log(`\nwritten ${file}`);
 

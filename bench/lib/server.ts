@@ -9,10 +9,15 @@ import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 
 export const ROOT = resolve(import.meta.dir, "../..");
-export const BIN = join(ROOT, "dist/cofre");
+/** The executable under test: `dist/cofre`, or `BENCH_BINARY` (bench/compare.ts: another tree's). */
+export const BIN = process.env.BENCH_BINARY ?? join(ROOT, "dist/cofre");
 
-/** Builds `dist/cofre` (`bun run build`) when it is missing or `force` is set. */
+/** Builds `dist/cofre` (`bun run build`) when it is missing or `force` is set (never `BENCH_BINARY`). */
 export async function ensureBinary(force = false): Promise<void> {
+  if (process.env.BENCH_BINARY) {
+    if (!existsSync(BIN)) throw new Error(`BENCH_BINARY ${BIN} does not exist`);
+    return;
+  }
   if (existsSync(BIN) && !force) return;
   const p = Bun.spawn(["bun", "run", "build"], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
   if ((await p.exited) !== 0) throw new Error("bun run build failed");
