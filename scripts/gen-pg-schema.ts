@@ -133,23 +133,26 @@ function tableSource(table: SQLiteTable, exportName: string, homes: Map<Table, H
   return `${head},\n  (t) => [\n${extras.map((e) => `    ${e},`).join("\n")}\n  ],\n);\n`;
 }
 
-/** Every db/schema file (index.ts excepted) with its exported tables, in file order. */
-async function sources(): Promise<{ file: string; tables: [string, SQLiteTable][] }[]> {
-  const files = readdirSync(SOURCE_DIR)
+/** Every schema file of `dir` (index.ts excepted) with its exported tables, in file order. */
+async function sources(dir: string): Promise<{ file: string; tables: [string, SQLiteTable][] }[]> {
+  const files = readdirSync(dir)
     .filter((f) => f.endsWith(".ts") && f !== "index.ts")
     .sort();
   const out = [];
   for (const f of files) {
-    const mod = (await import(join(SOURCE_DIR, f))) as Record<string, unknown>;
+    const mod = (await import(join(dir, f))) as Record<string, unknown>;
     const tables = Object.entries(mod).filter((e): e is [string, SQLiteTable] => is(e[1], Table));
     out.push({ file: basename(f, ".ts"), tables });
   }
   return out;
 }
 
-/** Renders every db/schema-pg file (path relative to db/schema-pg -> source text). */
-export async function renderPgSchema(): Promise<Map<string, string>> {
-  const groups = await sources();
+/**
+ * Renders every db/schema-pg file (file name -> source text) from the sqlite-core schema files of
+ * `sourceDir` (db/schema by default). Throws on a construct it does not map.
+ */
+export async function renderPgSchema(sourceDir: string = SOURCE_DIR): Promise<Map<string, string>> {
+  const groups = await sources(sourceDir);
   const homes = new Map<Table, Home>();
   for (const g of groups) for (const [exportName, t] of g.tables) homes.set(t as unknown as Table, { exportName, file: g.file });
 
