@@ -11,7 +11,7 @@ import { readdirSync } from "node:fs";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import * as sqliteSchema from "../../db/schema";
 import { EMBEDDED_PG, embeddedPgMigrations, runPgMigrations } from "../../src/store/pg/migrations";
-import { pgDatabase, type PgDatabase } from "../support/pg";
+import { PG_START_TIMEOUT, pgDatabase, type PgDatabase } from "../support/pg";
 import { diffShapes, sqliteShape, tablesOf, type SchemaShape, type TableShape } from "./schema-shape";
 
 const expected = sqliteShape(tablesOf(sqliteSchema));
@@ -105,7 +105,7 @@ describe("applying the migrations to a server", () => {
   let db: PgDatabase;
   beforeAll(async () => {
     db = await pgDatabase({ empty: true });
-  });
+  }, PG_START_TIMEOUT);
   afterAll(() => db.drop());
 
   const publicTables = async () =>
@@ -133,7 +133,7 @@ describe("two instances starting at once", () => {
   beforeAll(async () => {
     db = await pgDatabase({ empty: true });
     other = new SQL({ url: db.url, max: 1 });
-  });
+  }, PG_START_TIMEOUT);
   afterAll(async () => {
     await other.close();
     await db.drop();
@@ -155,7 +155,7 @@ describe("the live catalog of a migrated database", () => {
     db = await pgDatabase();
     live = await liveShape(db.sql);
     want = await withPgPredicates(db.sql, expected);
-  });
+  }, PG_START_TIMEOUT);
   afterAll(() => db.drop());
 
   test("holds no table that db/schema lacks", () => {
@@ -216,7 +216,7 @@ describe("a catalog that drifted from db/schema", () => {
   let db: PgDatabase;
   beforeAll(async () => {
     db = await pgDatabase();
-  });
+  }, PG_START_TIMEOUT);
   afterAll(() => db.drop());
 
   test("is reported line by line (the live comparison can fail)", async () => {

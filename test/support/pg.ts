@@ -7,7 +7,8 @@
  * (`CREATE DATABASE ... TEMPLATE cofre_template`, ~70 ms). The cluster stops at process exit.
  * PostgreSQL missing is a failure naming the install command, never a skip.
  *
- *   const db = await pgDatabase();          // { name, url, sql, drop() }
+ *   let db: PgDatabase;                      // { name, url, sql, drop() }
+ *   beforeAll(async () => { db = await pgDatabase(); }, PG_START_TIMEOUT);
  *   afterAll(() => db.drop());
  */
 import { SQL } from "bun";
@@ -18,6 +19,11 @@ import { runPgMigrations } from "../../src/store/pg/migrations";
 
 /** What a machine without PostgreSQL must run (Debian; .ci/run does it when initdb is absent). */
 export const PG_INSTALL = "apt-get update && apt-get install -y --no-install-recommends postgresql";
+/**
+ * Milliseconds a hook that may start the cluster should allow (initdb + start + migrating the
+ * template: 1-5 s on the shared 2-core box): `beforeAll(async () => { db = await pgDatabase(); }, PG_START_TIMEOUT)`.
+ */
+export const PG_START_TIMEOUT = 60_000;
 /** The migrated database every `pgDatabase()` copies. */
 export const PG_TEMPLATE = "cofre_template";
 
@@ -39,18 +45,20 @@ export interface PgDatabase {
   drop(): Promise<void>;
 }
 
-/** The newest installed server's bin folder (`/usr/lib/postgresql/<major>/bin`, else `initdb` on PATH). */
-export function pgBinDir(): string {
-  const root = "/usr/lib/postgresql";
+/**
+ * The newest installed server's bin folder (`<root>/<major>/bin`, else the folder of `initdb` on
+ * `path`). Throws, naming PG_INSTALL, when there is none.
+ */
+export function pgBinDir(root = "/usr/lib/postgresql", path = process.env.PATH ?? ""): string {
   const majors = existsSync(root)
     ? readdirSync(root)
         .filter((v) => existsSync(join(root, v, "bin/initdb")))
         .sort((a, b) => Number(b) - Number(a))
     : [];
   if (majors.length) return join(root, majors[0]!, "bin");
-  const onPath = Bun.which("initdb");
+  const onPath = Bun.which("initdb", { PATH: path });
   if (onPath) return onPath.slice(0, onPath.lastIndexOf("/"));
-  throw new Error(`PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb, no initdb on PATH): the PostgreSQL tests need it. Install it with:\n  ${PG_INSTALL}`);
+  throw new Error(`PostgreSQL is not installed (no ${root}/*/bin/initdb, no initdb on PATH): the PostgreSQL tests need it. Install it with:\n  ${PG_INSTALL}`);
 }
 
 /** Prefix that runs a server command as `postgres` when we are root; empty otherwise. */
@@ -87,9 +95,11 @@ async function startCluster(): Promise<Cluster> {
   const data = join(dir, "data");
   // `bun test` ends without running "exit" handlers, and a killed runner runs none: a detached
   // watchdog waits for this process to go, then stops the cluster and removes its folder.
+  // `setsid -f` forks it away from the spawned pid, which bun test kills as "dangling" when a
+  // test times out (pg_ctl's daemonised server would then outlive us).
   const stop = [...asOwner(), join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"].map(sh).join(" ");
   const watchdog = `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.2; done; ${stop} >/dev/null 2>&1; rm -rf ${sh(dir)}`;
-  Bun.spawn(["setsid", "sh", "-c", watchdog], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
+  Bun.spawn(["setsid", "-f", "sh", "-c", watchdog], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
 
   run([join(bin, "initdb"), "-D", data, "-A", "trust", "-U", "cofre", "--no-sync", "-E", "UTF8", "--locale=C", "--no-instructions"], "initdb");
   let port = 0;
