@@ -75,7 +75,7 @@ export function resolveSpec(file: string, spec: string): string | null {
  * simulator (`src/psp-sim/`, a separate program with its own database) is outside Cofre's layers.
  */
 export function isStorage(file: string): boolean {
-  return file.startsWith("src/db/") || file.startsWith("src/store/sqlite/") || file.startsWith("src/psp-sim/") || /(^|\/|-)repo\.tsx?$/.test(file);
+  return file.startsWith("src/db/") || file.startsWith("src/store/sqlite/") || file.startsWith("src/store/pg/") || file.startsWith("src/psp-sim/") || /(^|\/|-)repo\.tsx?$/.test(file);
 }
 
 /** Why `file` (text `code`) holds database code outside the storage layer; empty when it does not. */
