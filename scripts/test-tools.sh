@@ -7,11 +7,14 @@ set -euo pipefail
 
 TOOLS=(
   "chromium chromium" # browser tests (test/support/browser.ts; CHROMIUM_PATH overrides the binary)
+  "initdb postgresql" # PostgreSQL tests (test/support/pg.ts starts a throwaway cluster; any major version)
 )
 
 have() {
   local cmd=$1
   if [[ $cmd == chromium && -n ${CHROMIUM_PATH:-} ]]; then [[ -x $CHROMIUM_PATH ]]; return; fi
+  # Debian keeps the server binaries off PATH, one folder per major version.
+  if [[ $cmd == initdb ]]; then compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null 2>&1; return; fi
   command -v "$cmd" >/dev/null 2>&1
 }
 
