@@ -57,7 +57,9 @@ export function sharedChromium(): Promise<Browser> {
         if (shared === launching) shared = null;
       });
       const { atSuiteEnd } = await import("./suite-end");
-      atSuiteEnd(() => browser.close());
+      atSuiteEnd(async () => {
+        if (browser.isConnected()) await browser.close();
+      });
       return browser;
     });
     launching.catch(() => {
@@ -102,9 +104,9 @@ async function axeUrl(): Promise<string> {
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ url: await axeUrl() });
-  const found = await page.evaluate(async () => {
+  const found: { id: string; impact: string; targets: string[] }[] = await page.evaluate(async () => {
     const r = await (window as any).axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: any) => ({ id: v.id as string, impact: v.impact as string, targets: v.nodes.map((n: any) => n.target.join(" ")) as string[] }));
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n: any) => n.target.join(" ")) }));
   });
   return found.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.targets.join(", ")}`);
 }
