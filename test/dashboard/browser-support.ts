@@ -68,11 +68,24 @@ async function logIn(page: Page, base: string, email: string, password: string):
   await page.waitForSelector('[data-testid="account-name"]');
 }
 
-/** Goes to a dashboard hash route, passing through home so that the page remounts and reloads its data. */
+/** A hash route as the router reads it ("" and "#" are home). */
+const route = (hash: string) => (hash === "" || hash === "#" ? "#/" : hash);
+
+/**
+ * Goes to a dashboard hash route with its page mounted afresh (so it reloads its data) and waits
+ * for `ready`. Another route mounts a new page: the old page's element is waited out first, so
+ * `ready` cannot match what the old page showed. The route already shown is left through
+ * settings and entered again.
+ */
 export async function visit(page: Page, base: string, hash: string, ready: string): Promise<void> {
-  await page.goto(`${base}/dashboard#/settings`);
-  await page.waitForSelector('[data-testid="pix-fee"]');
+  if (route(new URL(page.url()).hash) === route(hash)) {
+    const detour = route(hash) === "#/settings" ? "#/" : "#/settings";
+    await page.goto(`${base}/dashboard${detour}`);
+    await page.waitForSelector(detour === "#/settings" ? '[data-testid="pix-fee"]' : '[data-testid="today-volume"]');
+  }
+  const shown = await page.$("main > *");
   await page.goto(`${base}/dashboard${hash}`);
+  if (shown) await page.waitForFunction((el) => !el.isConnected, shown);
   await page.waitForSelector(ready);
 }
 

@@ -206,6 +206,8 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.waitForSelector("text=Alterações salvas.");
     const edited = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id);
     expect(edited).toMatchObject({ url: "https://shop.example.com/cofre-hook-v2", events: ["charge.refunded"], status: "ACTIVE" });
+    // The notice shows before the list is read again: wait for the row to be redrawn.
+    await page.locator(`tr[data-id="${listed.id}"] td.name`, { hasText: "cofre-hook-v2" }).waitFor();
     expect(await page.textContent(`tr[data-id="${listed.id}"] td.name`)).toBe("https://shop.example.com/cofre-hook-v2");
     await page.click(`tr[data-id="${listed.id}"] button >> text=Pausar`);
     await page.waitForSelector(`tr[data-id="${listed.id}"] button >> text=Ativar`);
