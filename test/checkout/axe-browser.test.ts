@@ -1,16 +1,16 @@
 /**
  * Accessibility of the hosted checkout (issue 13 section 3): axe-core, injected into Debian
  * chromium (test/support/browser.ts) in a context that bypasses the page's CSP, reports no
- * serious or critical violation on the page of each method and on the final screens.
+ * serious or critical violation on the page of each method and on the final screens. One page
+ * opens every checkout in turn (each a full load; axe-core comes from the context's cache).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { createHarness, type Harness } from "../support/harness";
-import { launchChromium } from "../support/browser";
+import { seriousViolations as axeViolations, sharedChromium } from "../support/browser";
 
-const AXE = require.resolve("axe-core/axe.min.js");
-let browser: Browser;
 let context: BrowserContext;
+let page: Page;
 let h: Harness;
 let key: string;
 let base: string;
@@ -22,12 +22,12 @@ beforeAll(async () => {
   h.deps.config.publicUrl = base;
   h.deps.config.checkoutUrlBase = `${base}/c`;
   key = (await h.seedAccount({ name: "Loja Acessível" })).testKey;
-  browser = await launchChromium();
-  context = await browser.newContext({ bypassCSP: true });
+  context = await (await sharedChromium()).newContext({ bypassCSP: true });
+  page = await context.newPage();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
   await h?.app.stop(true);
 });
 
@@ -46,20 +46,10 @@ const payment = (methods: string[], extra: Record<string, unknown> = {}) =>
 
 /** Serious and critical axe violations of the page at `path`, as `rule: targets`. */
 async function seriousViolations(path: string, state: string, plant?: () => void): Promise<string[]> {
-  const page = await context.newPage();
-  try {
-    await page.goto(`${base}${path}`);
-    expect(await page.locator("[data-state]").first().getAttribute("data-state")).toBe(state);
-    if (plant) await page.evaluate(plant);
-    await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { resultTypes: ["violations"] });
-      return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n: any) => n.target.join(" ")) }));
-    });
-    return violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id}: ${v.targets.join(", ")}`);
-  } finally {
-    await page.close();
-  }
+  await page.goto(`${base}${path}`);
+  expect(await page.locator("[data-state]").first().getAttribute("data-state")).toBe(state);
+  if (plant) await page.evaluate(plant);
+  return axeViolations(page);
 }
 
 describe("axe-core on the checkout", () => {

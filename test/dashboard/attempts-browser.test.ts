@@ -4,16 +4,14 @@
  * hostile body as text (no markup, no script run).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
 import type { Harness, SeededAccount } from "../support/harness";
-import { launchChromium } from "../support/browser";
 import { deterministic } from "../webhooks/support";
-import { endpoint, paidPayment, servedHarness, signIn, visit } from "./browser-support";
+import { endpoint, paidPayment, servedHarness, signIn, visit, type Tab } from "./browser-support";
 
 const HOSTILE = `<img src=x onerror="window.__xss=6"><script>window.__xss=7</script>\u202eupstream down`;
 
-let browser: Browser;
 let h: Harness;
+let tab: Tab | undefined;
 let base: string;
 let a: SeededAccount;
 let receiver: ReturnType<typeof Bun.serve>;
@@ -24,11 +22,10 @@ beforeAll(async () => {
   a = await h.seedAccount({ name: "Padaria das Tentativas" });
   let n = 0;
   receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (n++ === 0 ? new Response(HOSTILE, { status: 500 }) : new Response("recebido")) });
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await tab?.context.close();
   receiver?.stop(true);
   await h?.app.stop(true);
 });
@@ -42,7 +39,8 @@ describe("delivery attempts in the browser", () => {
     await h.deps.jobs.drain();
     const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
     expect(d).toMatchObject({ status: "DELIVERED", attempts: 2 });
-    const { context, page, errors } = await signIn(browser, base, a.email, a.password);
+    tab = await signIn(base, a.email, a.password);
+    const { page, errors } = tab;
     await visit(page, base, `#/payments/${paymentId}`, `table.deliveries tr[data-id="${d.id}"] details.attempts`);
     await page.click(`table.deliveries tr[data-id="${d.id}"] details.attempts summary`);
     await page.waitForSelector(`table.deliveries tr[data-id="${d.id}"] details.attempts li[data-attempt="2"]`);
@@ -55,6 +53,5 @@ describe("delivery attempts in the browser", () => {
     expect(await page.locator("details.attempts img, details.attempts script").count()).toBe(0);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
     expect(errors).toEqual([]);
-    await context.close();
   }, 60_000);
 });

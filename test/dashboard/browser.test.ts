@@ -2,28 +2,30 @@
  * The dashboard in Debian Chromium (issue 15 step 4): log in, the account name, the test/live
  * switch, a charge created through the API seen and refunded, hostile names rendered as text,
  * CSRF, a VIEWER without a refund button (and refused by the server anyway), and axe-core on
- * every page built. One browser for the file; pages are reused.
+ * every page built. The browser the test files share; the owner's tab serves most tests, one
+ * more tab the VIEWER and the DEVELOPER in turn, and axe-core walks every page in a third.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
-import { launchChromium } from "../support/browser";
+import { seriousViolations, sharedChromium } from "../support/browser";
 import { addMember, loginToken } from "../auth/support";
+import { signIn, signInAgain, type Tab } from "./browser-support";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../db/schema";
 import { saveActive } from "../../src/domain/pix-provider/repo";
 
-const AXE = require.resolve("axe-core/axe.min.js");
 /** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
 const HOSTILE_ACCOUNT = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>\u202ePadaria ${"x".repeat(10_000)}`;
 /** Customer names are at most 200 characters (POST /v1/payments). */
 const HOSTILE_CUSTOMER = `\u202eAna <b>Souza</b> "'&<script>window.__xss=3</script><img src=x onerror="window.__xss=4">`;
 
-let browser: Browser;
 let h: Harness;
 let a: SeededAccount;
 let base: string;
-let owner: { context: BrowserContext; page: Page; violations: string[] };
+/** The owner's tab (`errors`: CSP refusals and exceptions of the page). */
+let owner: Tab;
+/** The tab of the other members (VIEWER, then DEVELOPER). */
+let other: Tab | undefined;
 let paymentId: string;
 let medCaseId: string;
 
@@ -39,33 +41,10 @@ async function apiPost(path: string, body: unknown, headers: Record<string, stri
   return r.body;
 }
 
-/** A logged-in page (context with bypassCSP only so that axe can be injected; CSP violations are still collected). */
-async function signIn(email: string, password: string) {
-  const context = await browser.newContext({ bypassCSP: false });
-  const page = await context.newPage();
-  const violations: string[] = [];
-  // Errors of the page itself (CSP refusals, exceptions); answers such as the 401 of the signed-out session probe are expected.
-  page.on("console", (m) => {
-    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) violations.push(m.text());
-  });
-  page.on("pageerror", (e) => violations.push(String(e)));
-  await page.goto(`${base}/dashboard`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-  await page.waitForSelector('[data-testid="account-name"]');
-  return { context, page, violations };
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // axe is injected through CDP-free evaluation of its source (the page's CSP forbids inline scripts).
-  const source = await Bun.file(AXE).text();
-  const found = await page.evaluate(async (src) => {
-    new Function(src)();
-    const r = await (window as any).axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n: any) => n.target.join(" ")) }));
-  }, source);
-  return found.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id}: ${v.targets.join(", ")}`);
+/** The other members' tab signed in as `m` (a fresh context the first time, then emptied and reused). */
+async function otherTab(m: { email: string; password: string }): Promise<Tab> {
+  other = other ? await signInAgain(other, base, m.email, m.password) : await signIn(base, m.email, m.password);
+  return other;
 }
 
 beforeAll(async () => {
@@ -79,18 +58,18 @@ beforeAll(async () => {
   const p = await apiPost("/v1/payments", { amount: 123456, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName: HOSTILE_CUSTOMER });
   await apiPost(`/v1/test_helpers/charges/${p.id}/pay`, {});
   paymentId = p.id;
-  browser = await launchChromium();
-  owner = await signIn(a.email, a.password);
+  owner = await signIn(base, a.email, a.password);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await owner?.context.close();
+  await other?.context.close();
   await h?.app.stop(true);
 });
 
 describe("dashboard in the browser: a merchant's money pages", () => {
   test("after login the page shows the account name as text, marks test mode, and the page runs under its CSP without errors", async () => {
-    const { page, violations } = owner;
+    const { page, errors } = owner;
     expect(await page.textContent('[data-testid="account-name"]')).toBe(HOSTILE_ACCOUNT);
     expect(await page.locator(".bar img, .bar script").count()).toBe(0);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
@@ -98,7 +77,7 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     const res = await page.request.get(`${base}/dashboard`);
     expect(res.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(res.headers()["content-security-policy"]).toContain("script-src 'self'");
-    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
   }, 30_000);
 
   test("home shows the balances and volumes of the API in R$ and one chart", async () => {
@@ -191,26 +170,21 @@ describe("dashboard in the browser: a merchant's money pages", () => {
 
   test("a VIEWER sees no refund or resend button and the server refuses the refund anyway", async () => {
     const m = await addMember(h, await loginToken(h, a.email, a.password), "VIEWER");
-    const viewer = await signIn(m.email, m.password);
-    try {
-      await viewer.page.goto(`${base}/dashboard#/payments/${paymentId}`);
-      await viewer.page.waitForSelector('[data-testid="customer-name"]');
-      expect(await viewer.page.locator("form.refund").count()).toBe(0);
-      expect(await viewer.page.locator(".actions button >> text=Reenviar webhook").count()).toBe(0);
-      const r = await viewer.page.evaluate(async (id) => {
-        const s = await (await fetch("/v1/auth/session")).json();
-        const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token }, body: JSON.stringify({ idempotencyKey: "viewer-probe-1", amount: 100 }) });
-        return { status: res.status, code: (await res.json()).error.code };
-      }, paymentId);
-      expect(r).toEqual({ status: 403, code: "role_forbidden" });
-    } finally {
-      await viewer.context.close();
-    }
+    const viewer = await otherTab(m);
+    await viewer.page.goto(`${base}/dashboard#/payments/${paymentId}`);
+    await viewer.page.waitForSelector('[data-testid="customer-name"]');
+    expect(await viewer.page.locator("form.refund").count()).toBe(0);
+    expect(await viewer.page.locator(".actions button >> text=Reenviar webhook").count()).toBe(0);
+    const r = await viewer.page.evaluate(async (id) => {
+      const s = await (await fetch("/v1/auth/session")).json();
+      const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token }, body: JSON.stringify({ idempotencyKey: "viewer-probe-1", amount: 100 }) });
+      return { status: res.status, code: (await res.json()).error.code };
+    }, paymentId);
+    expect(r).toEqual({ status: 403, code: "role_forbidden" });
   }, 30_000);
 
   test("webhooks: an endpoint is created with its secret shown once, edited (URL and events), paused and deleted; a dead letter is retried", async () => {
-    const { page } = owner;
-    page.on("dialog", (d) => void d.accept());
+    const { page } = owner; // signIn accepts the page's confirm() dialogs
     await page.goto(`${base}/dashboard#/webhooks`);
     await page.waitForSelector("form.new-endpoint");
     await page.fill('form.new-endpoint input[name="url"]', "https://shop.example.com/cofre-hook");
@@ -232,6 +206,8 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.waitForSelector("text=Alterações salvas.");
     const edited = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id);
     expect(edited).toMatchObject({ url: "https://shop.example.com/cofre-hook-v2", events: ["charge.refunded"], status: "ACTIVE" });
+    // The notice shows before the list is read again: wait for the row to be redrawn.
+    await page.locator(`tr[data-id="${listed.id}"] td.name`, { hasText: "cofre-hook-v2" }).waitFor();
     expect(await page.textContent(`tr[data-id="${listed.id}"] td.name`)).toBe("https://shop.example.com/cofre-hook-v2");
     await page.click(`tr[data-id="${listed.id}"] button >> text=Pausar`);
     await page.waitForSelector(`tr[data-id="${listed.id}"] button >> text=Ativar`);
@@ -280,21 +256,17 @@ describe("dashboard in the browser: a merchant's money pages", () => {
 
   test("a DEVELOPER resends the payment's webhook from the detail page and sees the new deliveries; no refund button", async () => {
     const m = await addMember(h, await loginToken(h, a.email, a.password), "DEVELOPER");
-    const dev = await signIn(m.email, m.password);
-    try {
-      const before = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
-      await dev.page.goto(`${base}/dashboard#/payments/${paymentId}`);
-      await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${before - 1}`);
-      expect(await dev.page.locator("form.refund").count()).toBe(0);
-      await dev.page.click(".actions button >> text=Reenviar webhook");
-      await dev.page.waitForSelector("text=Webhook reenviado.");
-      const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
-      expect(after).toBeGreaterThan(before);
-      await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${after - 1}`);
-      expect(await dev.page.locator("table.deliveries tbody tr").count()).toBe(after);
-    } finally {
-      await dev.context.close();
-    }
+    const dev = await otherTab(m);
+    const before = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
+    await dev.page.goto(`${base}/dashboard#/payments/${paymentId}`);
+    await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${before - 1}`);
+    expect(await dev.page.locator("form.refund").count()).toBe(0);
+    await dev.page.click(".actions button >> text=Reenviar webhook");
+    await dev.page.waitForSelector("text=Webhook reenviado.");
+    const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
+    expect(after).toBeGreaterThan(before);
+    await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${after - 1}`);
+    expect(await dev.page.locator("table.deliveries tbody tr").count()).toBe(after);
   }, 30_000);
 
   test("developers: a test key is issued with its cleartext shown once and works; revoked, it stops working", async () => {
@@ -414,47 +386,31 @@ describe("dashboard in the browser: a merchant's money pages", () => {
   }, 30_000);
 
   test("axe-core reports no serious or critical violation on every page: login, home, payments, the detail, MED list and case, webhooks, developers, settings", async () => {
-    const context = await browser.newContext({ bypassCSP: true });
+    // One tab walks the single-page app (hash routes, no reload): axe-core is injected once and run on each view.
+    const context = await (await sharedChromium()).newContext({ bypassCSP: true });
     const page = await context.newPage();
+    const found: Record<string, string[]> = {};
+    const check = async (name: string, hash: string | null, ready: string) => {
+      if (hash !== null) await page.goto(`${base}/dashboard${hash}`);
+      await page.waitForSelector(ready);
+      found[name] = await seriousViolations(page);
+    };
     try {
-      await page.goto(`${base}/dashboard`);
-      await page.waitForSelector('input[name="email"]');
-      expect(await seriousViolations(page)).toEqual([]);
+      await check("login", "", 'input[name="email"]');
+      await page.fill('input[name="email"]', a.email);
+      await page.fill('input[name="password"]', a.password);
+      await page.click('button[type="submit"]');
+      await check("home", null, '[data-testid="pending"]');
+      await check("payments", "#/payments", `tr[data-id="${paymentId}"]`);
+      await check("payment detail", `#/payments/${paymentId}`, '[data-testid="customer-name"]');
+      await check("MED list", "#/med", `tr[data-id="${medCaseId}"]`);
+      await check("MED case", `#/med/${medCaseId}`, '[data-testid="case-status"]');
+      await check("webhooks", "#/webhooks", "form.new-endpoint");
+      await check("developers", "#/developers", "form.new-key");
+      await check("settings", "#/settings", '[data-testid="pix-fee"]');
     } finally {
       await context.close();
     }
-    const axeContext = await browser.newContext({ bypassCSP: true });
-    const p2 = await axeContext.newPage();
-    try {
-      await p2.goto(`${base}/dashboard`);
-      await p2.fill('input[name="email"]', a.email);
-      await p2.fill('input[name="password"]', a.password);
-      await p2.click('button[type="submit"]');
-      await p2.waitForSelector('[data-testid="pending"]');
-      expect(await seriousViolations(p2)).toEqual([]);
-      await p2.goto(`${base}/dashboard#/payments`);
-      await p2.waitForSelector(`tr[data-id="${paymentId}"]`);
-      expect(await seriousViolations(p2)).toEqual([]);
-      await p2.goto(`${base}/dashboard#/payments/${paymentId}`);
-      await p2.waitForSelector('[data-testid="customer-name"]');
-      expect(await seriousViolations(p2)).toEqual([]);
-      await p2.goto(`${base}/dashboard#/med`);
-      await p2.waitForSelector(`tr[data-id="${medCaseId}"]`);
-      expect(await seriousViolations(p2)).toEqual([]);
-      await p2.goto(`${base}/dashboard#/med/${medCaseId}`);
-      await p2.waitForSelector('[data-testid="case-status"]');
-      expect(await seriousViolations(p2)).toEqual([]);
-      await p2.goto(`${base}/dashboard#/webhooks`);
-      await p2.waitForSelector("form.new-endpoint");
-      expect(await seriousViolations(p2)).toEqual([]);
-      await p2.goto(`${base}/dashboard#/developers`);
-      await p2.waitForSelector("form.new-key");
-      expect(await seriousViolations(p2)).toEqual([]);
-      await p2.goto(`${base}/dashboard#/settings`);
-      await p2.waitForSelector('[data-testid="pix-fee"]');
-      expect(await seriousViolations(p2)).toEqual([]);
-    } finally {
-      await axeContext.close();
-    }
+    expect(found).toEqual(Object.fromEntries(["login", "home", "payments", "payment detail", "MED list", "MED case", "webhooks", "developers", "settings"].map((n) => [n, []])));
   }, 60_000);
 });

@@ -7,15 +7,12 @@
  * old cookie is refused by the API (401).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
 import type { Harness, SeededAccount } from "../support/harness";
-import { launchChromium } from "../support/browser";
 import { deterministic, startReceiver, type Receiver } from "../webhooks/support";
 import { hmacHex } from "../../src/lib/crypto";
 import { send } from "./support";
 import { endpoint, paidPayment, servedHarness, signIn, spendDelivery, visit } from "./browser-support";
 
-let browser: Browser;
 let h: Harness;
 let base: string;
 let a: SeededAccount;
@@ -42,18 +39,16 @@ beforeAll(async () => {
   a = await h.seedAccount({ name: "Padaria Pão Quente" });
   rx = startReceiver((_, req) => (verifies(req.headers["x-cofre-signature"], req.body, installedSecret) ? new Response("ok") : new Response("bad signature", { status: 401 })));
   await endpoint(h, a.testKey, rx.url, ["charge.paid"]);
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   rx?.stop();
-  await browser?.close();
   await h?.app.stop(true);
 });
 
 describe("a merchant's day in the dashboard", () => {
   test("log in, test mode, a new charge, a refund, a MED answered with evidence, a webhook fixed and its dead letter retried, a key issued and revoked, log out for good", async () => {
-    const { context, page, errors } = await signIn(browser, base, a.email, a.password);
+    const { context, page, errors } = await signIn(base, a.email, a.password);
     try {
       expect(await page.textContent('[data-testid="account-name"]')).toBe("Padaria Pão Quente");
 

@@ -7,9 +7,8 @@
  * main column stays within the viewport (`scrollWidth`).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { Harness, SeededAccount } from "../support/harness";
-import { launchChromium } from "../support/browser";
 import { loginToken } from "../auth/support";
 import { paidPayment, servedHarness, signIn, visit, type Tab } from "./browser-support";
 
@@ -35,7 +34,6 @@ const LABEL = `<img src=x onerror="window.__xss=13">${RTL}${"k".repeat(64)}`.sli
 /** Member emails must be valid addresses: the longest shape (64-character local part, long labels). */
 const EMAIL = `${"m".repeat(64)}@${"d".repeat(63)}.${"e".repeat(63)}.example.com`;
 
-let browser: Browser;
 let h: Harness;
 let base: string;
 let a: SeededAccount;
@@ -82,12 +80,11 @@ beforeAll(async () => {
   const owner = await loginToken(h, a.email, a.password);
   expect((await h.call("POST", "/v1/api-keys", { bearer: owner, body: { label: LABEL, test: true } })).status).toBe(201);
   expect((await h.call("POST", "/v1/account/members", { bearer: owner, body: { email: EMAIL, password: "member password 123", role: "VIEWER" } })).status).toBe(201);
-  browser = await launchChromium();
-  tab = await signIn(browser, base, a.email, a.password, { width: 390, height: 800 });
+  tab = await signIn(base, a.email, a.password, { width: 390, height: 800 });
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await tab?.context.close();
   await h?.app.stop(true);
 });
 

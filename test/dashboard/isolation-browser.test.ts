@@ -7,9 +7,8 @@
  * one of B's markers (ids, names, emails, URLs, labels, amounts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { Harness, SeededAccount } from "../support/harness";
-import { launchChromium } from "../support/browser";
 import { addMember, loginToken } from "../auth/support";
 import { dashboardLogin } from "./support";
 import { endpoint, openMed, paidPayment, servedHarness, signIn, spendDelivery, visit, type Tab } from "./browser-support";
@@ -25,7 +24,6 @@ interface Side {
   markers: string[];
 }
 
-let browser: Browser;
 let h: Harness;
 let base: string;
 let A: Side;
@@ -81,12 +79,11 @@ beforeAll(async () => {
   h.subscribeAllEvents = true;
   A = await side("A", 11111);
   B = await side("B", 98765);
-  browser = await launchChromium();
-  tab = await signIn(browser, base, A.acc.email, A.acc.password);
+  tab = await signIn(base, A.acc.email, A.acc.password);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await tab?.context.close();
   await h?.app.stop(true);
 });
 

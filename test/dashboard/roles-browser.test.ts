@@ -1,21 +1,21 @@
 /**
  * The dashboard per role in Chromium (issue 15 "Proof": a role test per role). Each role logs in
- * through the real login form and walks the payment detail, the MED case, webhooks and
+ * through the real login form (one tab, emptied between roles by `signInAgain`) and walks the payment detail, the MED case, webhooks and
  * developers: which controls show (VIEWER none; DEVELOPER webhooks only; ADMIN and OWNER all),
  * and every action the page hides is refused by the server anyway when forced from the page with
  * its own CSRF token (403 `role_forbidden`; keys and members: 403 `API_KEY_ROLE_REQUIRED`, their
  * spec'd code), with the account's state unchanged.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { Harness, SeededAccount } from "../support/harness";
-import { launchChromium } from "../support/browser";
 import { addMember, loginToken } from "../auth/support";
-import { endpoint, forced, openMed, paidPayment, servedHarness, signIn, spendDelivery, visit, waitingPayment } from "./browser-support";
+import { endpoint, forced, openMed, paidPayment, servedHarness, signIn, signInAgain, spendDelivery, visit, waitingPayment, type Tab } from "./browser-support";
 
 type Role = "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
 
-let browser: Browser;
+/** The file's one tab, signed in as each role in turn. */
+let reused: Tab | undefined;
 let h: Harness;
 let base: string;
 let a: SeededAccount;
@@ -124,11 +124,10 @@ beforeAll(async () => {
   const k = await h.call("POST", "/v1/api-keys", { bearer: owner, body: { label: "chave de teste", test: true } });
   expect(k.status).toBe(201);
   keyId = k.body.id;
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await reused?.context.close();
   await h?.app.stop(true);
 });
 
@@ -137,44 +136,42 @@ async function member(role: Role): Promise<{ email: string; password: string }> 
   return addMember(h, await loginToken(h, a.email, a.password), role);
 }
 
+/** The file's one tab signed in through the login form as `m`: a fresh context the first time, then emptied and reused. */
+async function signedIn(m: { email: string; password: string }): Promise<Tab> {
+  reused = reused ? await signInAgain(reused, base, m.email, m.password) : await signIn(base, m.email, m.password);
+  return reused;
+}
+
 describe("dashboard roles in the browser", () => {
   for (const role of ["VIEWER", "DEVELOPER", "ADMIN", "OWNER"] as const) {
     test(`${role === "VIEWER" || role === "DEVELOPER" ? "a" : "an"} ${role} sees ${role === "VIEWER" ? "no control that changes anything" : role === "DEVELOPER" ? "webhook controls only" : "every control"}, and the server refuses whatever the role may not do even when forced from the page`, async () => {
       const m = await member(role);
-      const tab = await signIn(browser, base, m.email, m.password);
-      try {
-        expect(await tab.page.textContent(".who")).toBe(`${m.email} (${role})`);
-        expect(await controls(tab.page)).toEqual(SEES[role]);
-        const before = await state();
-        const all = actions();
-        const refused: Record<string, unknown> = {};
-        for (const name of FORBIDDEN[role]) {
-          const [method, path, body] = all[name]!;
-          refused[name] = await forced(tab.page, method, path, body);
-        }
-        expect(refused).toEqual(Object.fromEntries(FORBIDDEN[role].map((n) => [n, { status: 403, code: REFUSAL_CODE[n] ?? "role_forbidden" }])));
-        expect(await state()).toBe(before);
-        expect(tab.errors).toEqual([]);
-      } finally {
-        await tab.context.close();
+      const tab = await signedIn(m);
+      expect(await tab.page.textContent(".who")).toBe(`${m.email} (${role})`);
+      expect(await controls(tab.page)).toEqual(SEES[role]);
+      const before = await state();
+      const all = actions();
+      const refused: Record<string, unknown> = {};
+      for (const name of FORBIDDEN[role]) {
+        const [method, path, body] = all[name]!;
+        refused[name] = await forced(tab.page, method, path, body);
       }
+      expect(refused).toEqual(Object.fromEntries(FORBIDDEN[role].map((n) => [n, { status: 403, code: REFUSAL_CODE[n] ?? "role_forbidden" }])));
+      expect(await state()).toBe(before);
+      expect(tab.errors).toEqual([]);
     }, 60_000);
   }
 
   test("a DEVELOPER's webhook changes from the page go through: pausing the endpoint and retrying the dead letter", async () => {
     const m = await member("DEVELOPER");
-    const tab = await signIn(browser, base, m.email, m.password);
-    try {
-      await visit(tab.page, base, "#/webhooks", `table.endpoints tr[data-id="${hook.id}"]`);
-      await tab.page.click(`tr[data-id="${hook.id}"] button >> text=Pausar`);
-      await tab.page.waitForSelector(`tr[data-id="${hook.id}"] button >> text=Ativar`);
-      expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === hook.id).status).toBe("INACTIVE");
-      await tab.page.click(`table.dead tr[data-id="${dead}"] button`);
-      await tab.page.waitForSelector("text=Entrega reenfileirada.");
-      const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paid}`, { key: a.testKey })).body.data.find((x: any) => x.id === dead);
-      expect(after.status).not.toBe("FAILED");
-    } finally {
-      await tab.context.close();
-    }
+    const tab = await signedIn(m);
+    await visit(tab.page, base, "#/webhooks", `table.endpoints tr[data-id="${hook.id}"]`);
+    await tab.page.click(`tr[data-id="${hook.id}"] button >> text=Pausar`);
+    await tab.page.waitForSelector(`tr[data-id="${hook.id}"] button >> text=Ativar`);
+    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === hook.id).status).toBe("INACTIVE");
+    await tab.page.click(`table.dead tr[data-id="${dead}"] button`);
+    await tab.page.waitForSelector("text=Entrega reenfileirada.");
+    const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paid}`, { key: a.testKey })).body.data.find((x: any) => x.id === dead);
+    expect(after.status).not.toBe("FAILED");
   }, 60_000);
 });

@@ -4,16 +4,20 @@
  * charge. (Before issue 13 it lacked the Idempotency-Key header and carried a body made from the
  * schema, `"currency": ""` and the like: 400.) Needs Chromium (test/support/browser.ts); fails loudly when none is found.
  */
-import { afterAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
-import { chromiumPath, launchChromium } from "../support/browser";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { BrowserContext } from "playwright-core";
+import { chromiumPath, sharedChromium } from "../support/browser";
 import { createHarness } from "../support/harness";
 
 const h = createHarness();
-let browser: Browser | undefined;
+let context: BrowserContext | undefined;
 let server: ReturnType<typeof Bun.serve> | undefined;
+// Outside the tests: a test that times out has the processes it started killed, and the browser is shared.
+beforeAll(async () => {
+  context = await (await sharedChromium()).newContext();
+});
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
   server?.stop(true);
 });
 
@@ -37,8 +41,7 @@ describe("the reference UI's curl sample", () => {
     const a = await h.seedAccount();
     server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => h.app.handle(req) });
     const base = `http://127.0.0.1:${server.port}`;
-    browser = await launchChromium();
-    const page = await browser.newPage();
+    const page = await context!.newPage();
     await page.goto(`${base}/docs#tag/charges/POST/v1/pix/charges`);
     await page.getByText("Create a Pix charge (shortcut").first().waitFor({ timeout: 30_000 });
     const sample = await page

@@ -2,15 +2,19 @@
  * /docs renders in a real browser with every request outside this server blocked (it must work
  * offline). Chromium comes from test/support/browser.ts, which fails loudly when it is missing.
  */
-import { afterAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../support/browser";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { BrowserContext } from "playwright-core";
+import { sharedChromium } from "../support/browser";
 import { foundationHarness } from "./fixtures";
 
 const h = foundationHarness();
-let browser: Browser | undefined;
+let context: BrowserContext | undefined;
+// Outside the test: a test that times out has the processes it started killed, and the browser is shared.
+beforeAll(async () => {
+  context = await (await sharedChromium()).newContext();
+});
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
   await h.app.stop();
 });
 
@@ -18,8 +22,7 @@ describe("the API reference offline", () => {
   test("renders the documented routes with no request leaving the server", async () => {
     h.app.listen({ port: 0, hostname: "127.0.0.1" });
     const base = `http://127.0.0.1:${h.app.server!.port}`;
-    browser = await launchChromium();
-    const page = await browser.newPage();
+    const page = await context!.newPage();
     const external: string[] = [];
     await page.route("**/*", (route) => {
       const url = route.request().url();
