@@ -71,10 +71,7 @@ export async function createRefund(deps: Deps, auth: Caller, id: string, req: Re
 async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, req: RefundRequest): Promise<RefundRow> {
   const trx = await findScoped(deps.db, auth.accountId, auth.livemode, rawId);
   if (!trx) throw notFound("transaction");
-  if (trx.status === "CHARGEBACK" || trx.status === "DISPUTE")
-    throw new DomainError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");
-  if (!SETTLED.includes(trx.status as never))
-    throw new DomainError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${trx.status}.`);
+  checkRefundable(trx.status);
   const method = (trx.paidWith ?? "PIX") as PaymentMethod;
   // The connection that created a live charge refunds it, even deleted or replaced since.
   const provider = deps.providers.forTransaction(trx, method);
@@ -94,8 +91,12 @@ async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, 
   const now = deps.clock.nowMs();
   // What was read above may be stale where units run concurrently (PostgreSQL): the write itself
   // re-checks the status and the remainder.
-  if (!(await uow.refunds.reserveRefundable(trx.id, amount, SETTLED, now)))
+  if (!(await uow.refunds.reserveRefundable(trx.id, amount, SETTLED, now))) {
+    // Changed since it was read: say why (a dispute or a status change first, else the remainder).
+    const current = await findById(uow, trx.id);
+    if (current) checkRefundable(current.status);
     throw new DomainError("refund_amount_exceeds_remaining", "The refund amount exceeds the remaining refundable amount.", { param: "amount" });
+  }
   const settings = await getAccountSettings(uow, trx.accountId);
   const pixOutFee = strategy === "cashout" && req.passFeeToTenant && settings ? pixFee(settings, amount) : 0;
   await debitRefund(deps, uow, {
@@ -130,6 +131,14 @@ async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, 
   await uow.refunds.insert(row);
   await deps.jobs.enqueue(uow, { kind: REFUND_ADVANCE_JOB, payload: { refundId: id }, dueAt: plan.checkAt, dedupeKey: `${REFUND_ADVANCE_JOB}:${id}` });
   return row;
+}
+
+/** Throws 400 `charge_disputed` (CHARGEBACK/DISPUTE) or `charge_not_refundable` (not PAID/APPROVED) unless a transaction in `status` may be refunded. */
+function checkRefundable(status: string): void {
+  if (status === "CHARGEBACK" || status === "DISPUTE")
+    throw new DomainError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");
+  if (!SETTLED.includes(status as never))
+    throw new DomainError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${status}.`);
 }
 
 /** Strategy rules: PIX only (`devolution` | `cashout`, default the provider's); fee/key only for cashout. */
