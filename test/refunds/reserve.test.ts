@@ -86,3 +86,20 @@ describe("the refundable remainder's conditional write", () => {
     expect(before.stored).toEqual({ refundedAmount: 0, refunds: 0, jobs: 0 });
   });
 });
+
+describe("a refund's status moves with a conditional write", () => {
+  test("moves only from the status it was read in: a refund moved meanwhile is left as it is", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const p = await paidPayment(h, a, 1000);
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 400 } });
+    expect([r.status, r.body.status]).toEqual([201, "PENDING"]);
+    const now = h.deps.clock.nowMs();
+    const moved = await h.deps.store.tx((uow) => uow.refunds.moveFrom(r.body.id, "PENDING", { status: "IN_PROGRESS", updatedAt: now }));
+    expect(moved).toMatchObject({ id: r.body.id, status: "IN_PROGRESS", amount: 400 });
+    // A second mover that read PENDING too finds nothing to move and writes nothing.
+    expect(await h.deps.store.tx((uow) => uow.refunds.moveFrom(r.body.id, "PENDING", { status: "FAILED", updatedAt: now, failureReason: "late" }))).toBeUndefined();
+    expect(await h.deps.store.read.refunds.byId(r.body.id)).toMatchObject({ status: "IN_PROGRESS", failureReason: null });
+    expect(await h.deps.store.tx((uow) => uow.refunds.moveFrom("re_missing", "PENDING", { status: "FAILED", updatedAt: now }))).toBeUndefined();
+  });
+});

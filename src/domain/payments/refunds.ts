@@ -168,10 +168,15 @@ export async function applyRefundStatus(deps: Deps, uow: Uow, refundId: string, 
   const from = row.status as RefundStatus;
   if (!canMove(from, to)) throw new DomainError("invalid_state", `A ${from} refund cannot move to ${to}.`);
   const now = deps.clock.nowMs();
-  if (to === "IN_PROGRESS" || to === "REFUNDED")
-    row = await uow.refunds.update(row.id, { status: to, updatedAt: now, ...(to === "REFUNDED" ? { refundedAt: now } : {}) });
+  const patch =
+    to === "FAILED"
+      ? { status: to, updatedAt: now, failureReason: failureReason ?? "provider_rejected" }
+      : { status: to, updatedAt: now, ...(to === "REFUNDED" ? { refundedAt: now } : {}) };
+  // Conditional on the status read above: a refund moved meanwhile (concurrent units) moves once.
+  const moved = await uow.refunds.moveFrom(row.id, from, patch);
+  if (!moved) throw new DomainError("invalid_state", `The refund moved from ${from} meanwhile; it cannot move to ${to}.`);
+  row = moved;
   if (to === "FAILED") {
-    row = await uow.refunds.update(row.id, { status: "FAILED", updatedAt: now, failureReason: failureReason ?? "provider_rejected" });
     await restoreRefund(deps, uow, { refundId: row.id });
     await uow.refunds.releaseRefundable(row.transactionId, row.amount, now);
   }

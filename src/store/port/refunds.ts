@@ -15,8 +15,12 @@ export interface RefundsRepo {
   byIdScoped(accountId: string, livemode: boolean, id: string): Promise<RefundRow | undefined>;
   /** Every refund of transaction `transactionId`, newest first (`created_at`, then id). */
   listForTransaction(transactionId: string): Promise<RefundRow[]>;
-  /** Applies `patch` to refund `id` and returns the row as stored after it (the refund must exist). */
-  update(id: string, patch: Partial<RefundRow>): Promise<RefundRow>;
+  /**
+   * A conditional write: applies `patch` to refund `id` only while its status is still `from`, and
+   * returns the row as stored after it; undefined (nothing written) when the refund is gone or
+   * has moved since it was read (interface.md "Refund status": one move per status).
+   */
+  moveFrom(id: string, from: string, patch: Partial<RefundRow>): Promise<RefundRow | undefined>;
   /** Sum of the REFUNDED refunds of transaction `transactionId`, centavos (0 when none). */
   confirmedTotal(transactionId: string): Promise<number>;
   /**

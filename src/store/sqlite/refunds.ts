@@ -26,8 +26,13 @@ export function refundsRepo(ctx: SqliteContext): RefundsRepo {
     async listForTransaction(transactionId) {
       return db.select().from(refunds).where(eq(refunds.transactionId, transactionId)).orderBy(desc(refunds.createdAt), desc(refunds.id)).all();
     },
-    async update(id, patch: Partial<RefundRow>) {
-      return db.update(refunds).set(patch).where(eq(refunds.id, id)).returning().get()!;
+    async moveFrom(id, from, patch: Partial<RefundRow>) {
+      return db
+        .update(refunds)
+        .set(patch)
+        .where(and(eq(refunds.id, id), eq(refunds.status, from)))
+        .returning()
+        .get();
     },
     async confirmedTotal(transactionId) {
       return db
