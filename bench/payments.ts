@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app";
 import { createDeps } from "../src/deps";
-import { rebuildPaymentAggregates } from "../src/domain/payments/aggregates";
+import { rebuildPaymentAggregates } from "../src/store/sqlite/stats-aggregates";
 import { accounts, apiKeys } from "../db/schema";
 import { sha256Hex } from "../src/lib/crypto";
 

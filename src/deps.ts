@@ -12,7 +12,7 @@ import { ManualClock, SystemClock, type Clock } from "./lib/clock";
 import { createLogger, type Logger } from "./lib/logger";
 import { Scheduler } from "./jobs/scheduler";
 import { registerJobs } from "./jobs/registry";
-import { installPaymentAggregates } from "./domain/payments/aggregates";
+import { installPaymentAggregates } from "./store/sqlite/stats-aggregates";
 import { sandboxFaultStore } from "./domain/charges/faults";
 import { ProviderRegistry } from "./providers/registry";
 import { createSandboxProvider } from "./providers/sandbox";

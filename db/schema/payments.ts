@@ -1,7 +1,7 @@
 /**
  * Tables of the payments group: refunds, and the daily aggregates behind
  * `GET /v1/payments/stats` and `/metrics` (maintained by SQLite triggers on `transactions`, so
- * every status change updates them in its own transaction; src/domain/payments/aggregates.ts).
+ * every status change updates them in its own transaction; src/store/sqlite/stats-aggregates.ts).
  */
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 

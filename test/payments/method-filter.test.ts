@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
 import { createPayment, forceStatus, pay } from "./support";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { unpaidOfferingCount } from "../../src/domain/payments/list";
+import { unpaidOfferingCount } from "../../src/store/sqlite/payments";
 
 describe("GET /v1/payments?paymentMethod=", () => {
   test("keeps transactions paid with the method, or unpaid and offering it, and counts exactly those", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { rebuildPaymentAggregates } from "../../src/domain/payments/aggregates";
+import { rebuildPaymentAggregates } from "../../src/store/sqlite/stats-aggregates";
 import { createHarness } from "../support/harness";
 import { createPayment, key, pay } from "./support";
 

@@ -9,7 +9,6 @@
  * the charges it created. Due jobs run through the injected clocks (no sleeping).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { findRefund } from "../../src/domain/payments/refund-repo";
 import { key, REFUND_FIELDS } from "../payments/support";
 import { connectionPath, OPERATOR_TOKEN } from "./support";
 import { advance, balance, charge, eventsOf, expectLedgerClean, paidLive, simDevolucoes, startLive, type LiveEnv } from "./live-support";
@@ -43,7 +42,7 @@ describe("a full refund", () => {
     expect(r.body).toMatchObject({ transactionId: rawId, amount: 2000, currency: "BRL", status: "PENDING", reason: "cliente desistiu" });
     expect(balance(env)).toBe(before - 2000);
     const devId = String(r.body.id).slice(3);
-    expect(findRefund(env.h.deps.db, r.body.id)?.providerRefundId).toBe(devId);
+    expect((await env.h.deps.store.read.refunds.byId(r.body.id))?.providerRefundId).toBe(devId);
     expect(await simDevolucoes(env, pix.endToEndId)).toEqual([]); // nothing sent before the job runs
 
     await env.h.deps.jobs.drain(); // the job submits the devolução at once
@@ -120,7 +119,7 @@ describe("a devolução NAO_REALIZADO", () => {
     await finish(pix.endToEndId, devId, "fail", { motivo: "Conta do pagador encerrada" });
     await env.h.deps.jobs.drain();
     expect(await refundStatus(rawId, r.body.id)).toBe("FAILED");
-    expect(findRefund(env.h.deps.db, r.body.id)?.failureReason).toBe("NAO_REALIZADO: Conta do pagador encerrada");
+    expect((await env.h.deps.store.read.refunds.byId(r.body.id))?.failureReason).toBe("NAO_REALIZADO: Conta do pagador encerrada");
     expect(balance(env)).toBe(before);
     expect((await charge(env, c.id)).status).toBe("paid");
     expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(0);

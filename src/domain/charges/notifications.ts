@@ -64,7 +64,10 @@ export function acceptNotificationItems(deps: Deps, scope: { accountId: string; 
       else if (needsCheck(row, item.ref.endToEndId))
         scheduleStatusCheck(deps, t, row.id, method, now, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined, !CHECKABLE.has(row.status));
       if (item.refundIds?.length) {
-        hintRefunds(deps, t, row, item.refundIds, now);
+        // TRANSITIONAL (issue 16, payments branch): hintRefunds is async on a Uow, so here it runs in a
+        // unit of its own once this transaction has committed; the charges branch awaits it in its unit.
+        const refundIds = item.refundIds;
+        queueMicrotask(() => void deps.store.tx((uow) => hintRefunds(deps, uow, row, refundIds, now)).catch((err) => deps.logger.error({ err }, "refund hint failed")));
         hintPixReturn(deps, t, row, item.refundIds, now);
       }
     }

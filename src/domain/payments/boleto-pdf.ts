@@ -30,8 +30,8 @@ const BANK_NAMES: Record<string, string> = {
  * layout (the sandbox's, src/providers/sandbox/boleto.ts): 6 zeros, nosso número (17 digits,
  * starting with the 7-digit agreement, the "código do beneficiário"), carteira (2 digits).
  */
-export function boletoSlip(deps: Deps, row: TransactionRow, b: { barcode: string; line: string; dueDate: string }): BoletoSlip {
-  const account = findAccount(deps.db, row.accountId);
+export async function boletoSlip(deps: Deps, row: TransactionRow, b: { barcode: string; line: string; dueDate: string }): Promise<BoletoSlip> {
+  const account = await findAccount(deps.db, row.accountId);
   const bank = b.barcode.slice(0, 3);
   const ourNumber = b.barcode.slice(25, 42);
   const description = descriptionOf(row);
@@ -65,7 +65,7 @@ export async function buildBoletoPdf(deps: Deps, row: TransactionRow): Promise<U
   if (!offeredMethods(row).includes("BOLETO")) return null;
   const b = methodDetails(row).BOLETO;
   if (!b || typeof b.barcode !== "string" || typeof b.line !== "string" || typeof b.dueDate !== "string") return null;
-  const slip = boletoSlip(deps, row, { barcode: b.barcode, line: b.line, dueDate: b.dueDate });
+  const slip = await boletoSlip(deps, row, { barcode: b.barcode, line: b.line, dueDate: b.dueDate });
   const { doc, fonts } = await newDocument(`Boleto ${row.id}`, row.createdAt);
   await drawBoleto(doc, fonts, slip);
   return doc.save({ useObjectStreams: false });

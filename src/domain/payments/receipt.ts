@@ -15,7 +15,6 @@ import { checkoutUrl, rowMetadata } from "../charges/views";
 import { newDocument } from "./pdf/document";
 import { GREY, rule, sandboxMark, text, wrap, type Pen } from "./pdf/draw";
 import { dateTimeBR, formatTaxId, maskTaxId, money, taxIdLabel } from "./pdf/format";
-import { listRefunds } from "./refund-repo";
 import { offeredMethods } from "./views";
 
 /** Statuses with a final outcome (a receipt exists only for these). */
@@ -56,8 +55,8 @@ export async function buildReceipt(deps: Deps, row: TransactionRow): Promise<{ c
 export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8Array> {
   if (!RECEIPT_STATUSES.has(row.status))
     throw new DomainError("receipt_not_available", `No receipt yet: the transaction is ${row.status}; receipts exist for final outcomes only.`);
-  const account = findAccount(deps.db, row.accountId);
-  const refunds = listRefunds(deps.db, row.id).filter((r) => r.status === "REFUNDED");
+  const account = await findAccount(deps.db, row.accountId);
+  const refunds = (await deps.store.read.refunds.listForTransaction(row.id)).filter((r) => r.status === "REFUNDED");
   const refundedAt = refunds.reduce<number | null>((a, r) => (r.refundedAt !== null && (a === null || r.refundedAt > a) ? r.refundedAt : a), null);
   const refundedTotal = refunds.reduce((a, r) => a + r.amount, 0);
   const verifyUrl = checkoutUrl(deps.config, row.id);

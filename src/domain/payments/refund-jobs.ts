@@ -4,19 +4,18 @@
  * transaction: a PENDING refund is submitted (`refund`, idempotent per refund id), an
  * IN_PROGRESS one queried (`refundStatus`), through the provider of the charge's own connection
  * (`forTransaction`). The outcome is recorded through `applyRefundStatus`
- * in a short transaction: settled -> REFUNDED, pending -> PENDING / IN_PROGRESS and run again at
+ * in a short unit of work: settled -> REFUNDED, pending -> PENDING / IN_PROGRESS and run again at
  * its `checkAt`, rejected -> FAILED (`failure_reason` = code and text); retryable and auth failures
  * (logged at warn) run again later.
  * Sandbox: PENDING -> IN_PROGRESS -> REFUNDED, 2 s apart (src/providers/sandbox/refunds.ts).
  */
-import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import type { JobOutcome } from "../../jobs/scheduler";
 import type { RefundOutcome } from "../../providers/types";
+import type { Uow } from "../../store/port";
 import type { PaymentMethod } from "../charges/model";
 import { findById } from "../charges/repo";
 import { canMove, isFinal, REFUND_ADVANCE_JOB, type RefundStatus } from "./refund-model";
-import { findRefund, listRefunds } from "./refund-repo";
 import { applyRefundStatus } from "./refunds";
 
 /** A provider call that failed without an answer is tried again this much later, ms. */
@@ -38,9 +37,9 @@ function failureReasonOf(o: { code: string; message: string }): string {
 
 /** One step of refund `refundId` with its provider (see the module header). */
 export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOutcome> {
-  const refund = findRefund(deps.db, refundId);
+  const refund = await deps.store.read.refunds.byId(refundId);
   if (!refund || isFinal(refund.status as RefundStatus)) return;
-  const transaction = findById(deps.db, refund.transactionId);
+  const transaction = await findById(deps.db, refund.transactionId);
   // The connection that created the charge, even deleted or replaced since.
   const provider = transaction && deps.providers.forTransaction(transaction, refund.method as PaymentMethod);
   if (!transaction || !provider) return;
@@ -51,28 +50,28 @@ export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOu
     if (o.status === "auth_failed") deps.logger.warn({ refundId, code: o.code, reason: o.message }, "refund: the provider refused our credentials; retrying later");
     return { retryAt: (o.status !== "settled" && o.status !== "pending" && o.retryAt) || deps.clock.nowMs() + RETRY_MS };
   }
-  return tx(deps.db, (t) => {
-    const now = findRefund(t, refundId);
+  return deps.store.tx(async (uow) => {
+    const now = await uow.refunds.byId(refundId);
     // Moved meanwhile (test helper, a notification): the status it reached wins.
     if (!now || now.status !== refund.status) return;
     if (to !== now.status && canMove(now.status as RefundStatus, to))
-      applyRefundStatus(deps, t, refundId, to, o.status === "rejected" ? failureReasonOf(o) : undefined);
+      await applyRefundStatus(deps, uow, refundId, to, o.status === "rejected" ? failureReasonOf(o) : undefined);
     if (o.status === "pending") return { retryAt: o.checkAt ?? deps.clock.nowMs() + RETRY_MS };
   });
 }
 
 /**
- * Inside `t`: a notification says refunds of transaction `row` whose provider ids are `providerIds`
+ * Inside `uow`: a notification says refunds of transaction `row` whose provider ids are `providerIds`
  * moved (a Pix callback's `devolucoes[].id`): each such refund not final gets its status checked
  * now by its job (never from the notification's body). Returns how many were asked. Ids of no
  * refund of the transaction (a forged hint, a return of pix-returns.ts) are ignored here.
  */
-export function hintRefunds(deps: Deps, t: Tx, row: { id: string }, providerIds: readonly string[], now: number): number {
+export async function hintRefunds(deps: Deps, uow: Uow, row: { id: string }, providerIds: readonly string[], now: number): Promise<number> {
   const ids = new Set(providerIds);
   let asked = 0;
-  for (const r of listRefunds(t, row.id)) {
+  for (const r of await uow.refunds.listForTransaction(row.id)) {
     if (!r.providerRefundId || !ids.has(r.providerRefundId) || isFinal(r.status as RefundStatus)) continue;
-    deps.jobs.enqueueNoLaterThan(t, { kind: REFUND_ADVANCE_JOB, payload: { refundId: r.id }, dueAt: now, dedupeKey: `${REFUND_ADVANCE_JOB}:${r.id}` });
+    await deps.jobs.enqueueNoLaterThan(uow, { kind: REFUND_ADVANCE_JOB, payload: { refundId: r.id }, dueAt: now, dedupeKey: `${REFUND_ADVANCE_JOB}:${r.id}` });
     asked++;
   }
   return asked;

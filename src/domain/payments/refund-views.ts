@@ -1,10 +1,11 @@
 /** The public Refund (interface.md "Refund"): an explicit allowlist; the provider's refund id is never returned. */
-import type { refunds } from "../../../db/schema";
 import { iso } from "../../lib/clock";
 import { Currency, DateTime, Money, Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
 import { REFUND_STATUSES, type RefundStatus } from "./refund-model";
 
-export type RefundRow = typeof refunds.$inferSelect;
+import type { RefundRow } from "../../store/rows";
+
+export type { RefundRow };
 
 /** The Refund object (interface.md "Refund"). */
 export const RefundSchema = View("Refund", {

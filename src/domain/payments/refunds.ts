@@ -3,8 +3,9 @@
  * Request: validated against the transaction and the refund plan of the provider that serves it
  * (`forTransaction`: a live charge's own connection, deleted or replaced ones included; `planRefund`: not
  * supported -> 400 `REFUND_NOT_SUPPORTED`, effective strategy, submit time), the remainder
- * reserved on the row, the ledger debited (`debitRefund`), the refund stored PENDING and its
- * progress job queued at the plan's time, all in one transaction with the idempotency record.
+ * reserved on the row by a conditional write (still settled, total within the amount: whatever was
+ * read before), the ledger debited (`debitRefund`), the refund stored PENDING and its progress job
+ * queued at the plan's time, all in one unit of work with the idempotency record.
  * Progress: the job drives the provider's refund and refund-status flows (refund-jobs.ts);
  * `applyRefundStatus` is the one function that moves a refund (that job, the test helper,
  * future provider notifications): FAILED restores the ledger
@@ -12,8 +13,8 @@
  * "Provider events for refunds") and `payment.refunded`, and the transaction becomes REFUNDED once
  * its confirmed refunds reach its amount.
  */
-import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
+import type { Uow } from "../../store/port";
 import { DomainError, invalidParam, notFound } from "../errors";
 import type { Caller, Scope } from "../scope";
 import { iso } from "../../lib/clock";
@@ -27,7 +28,6 @@ import { emitLegacy } from "../events/emit";
 import { debitRefund, restoreRefund } from "../ledger";
 import { checkIdempotencyKey } from "../idempotency/store";
 import { canMove, REFUND_ADVANCE_JOB, type RefundStatus, type RefundStrategy } from "./refund-model";
-import { confirmedRefundTotal, findRefund, findRefundScoped, insertRefund, releaseRefundable, reserveRefundable, updateRefund } from "./refund-repo";
 import { toRefund, type PublicRefund, type RefundRow } from "./refund-views";
 
 export interface RefundRequest {
@@ -58,22 +58,20 @@ export async function createRefund(deps: Deps, auth: Caller, id: string, req: Re
   return deps.idempotency.run(
     { accountId: auth.accountId, livemode: auth.livemode, scope: REFUND_SCOPE, key: req.idempotencyKey, body: { transactionId: rawId, ...req } },
     (claim) =>
-      tx(deps.db, (t) => {
-        const row = requestRefund(deps, t, auth, rawId, req);
+      deps.store.tx(async (uow) => {
+        const row = await requestRefund(deps, uow, auth, rawId, req);
         const body = toRefund(row);
-        deps.idempotency.complete(t, claim, 201, body);
+        await deps.idempotency.complete(uow, claim, 201, body);
         return { status: 201, body };
       }),
   );
 }
 
-function requestRefund(deps: Deps, t: Tx, auth: Caller, rawId: string, req: RefundRequest): RefundRow {
-  const trx = findScoped(deps.db, auth.accountId, auth.livemode, rawId);
+/** Inside `uow`: validates the request against the transaction and its provider's plan, then reserves, debits, stores and queues (see the module header). */
+async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, req: RefundRequest): Promise<RefundRow> {
+  const trx = await findScoped(deps.db, auth.accountId, auth.livemode, rawId);
   if (!trx) throw notFound("transaction");
-  if (trx.status === "CHARGEBACK" || trx.status === "DISPUTE")
-    throw new DomainError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");
-  if (!SETTLED.includes(trx.status as never))
-    throw new DomainError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${trx.status}.`);
+  checkRefundable(trx.status);
   const method = (trx.paidWith ?? "PIX") as PaymentMethod;
   // The connection that created a live charge refunds it, even deleted or replaced since.
   const provider = deps.providers.forTransaction(trx, method);
@@ -91,11 +89,17 @@ function requestRefund(deps: Deps, t: Tx, auth: Caller, rawId: string, req: Refu
       param: "amount",
     });
   const now = deps.clock.nowMs();
-  if (!reserveRefundable(t, trx.id, amount, now))
+  // What was read above may be stale where units run concurrently (PostgreSQL): the write itself
+  // re-checks the status and the remainder.
+  if (!(await uow.refunds.reserveRefundable(trx.id, amount, SETTLED, now))) {
+    // Changed since it was read: say why (a dispute or a status change first, else the remainder).
+    const current = await findById(uow, trx.id);
+    if (current) checkRefundable(current.status);
     throw new DomainError("refund_amount_exceeds_remaining", "The refund amount exceeds the remaining refundable amount.", { param: "amount" });
-  const settings = getAccountSettings(t, trx.accountId);
+  }
+  const settings = await getAccountSettings(uow, trx.accountId);
   const pixOutFee = strategy === "cashout" && req.passFeeToTenant && settings ? pixFee(settings, amount) : 0;
-  debitRefund(deps, t, {
+  await debitRefund(deps, uow, {
     accountId: trx.accountId,
     livemode: trx.livemode,
     currency: trx.currency,
@@ -124,9 +128,17 @@ function requestRefund(deps: Deps, t: Tx, auth: Caller, rawId: string, req: Refu
     updatedAt: now,
     refundedAt: null,
   };
-  insertRefund(t, row);
-  deps.jobs.enqueue(t, { kind: REFUND_ADVANCE_JOB, payload: { refundId: id }, dueAt: plan.checkAt, dedupeKey: `${REFUND_ADVANCE_JOB}:${id}` });
+  await uow.refunds.insert(row);
+  await deps.jobs.enqueue(uow, { kind: REFUND_ADVANCE_JOB, payload: { refundId: id }, dueAt: plan.checkAt, dedupeKey: `${REFUND_ADVANCE_JOB}:${id}` });
   return row;
+}
+
+/** Throws 400 `charge_disputed` (CHARGEBACK/DISPUTE) or `charge_not_refundable` (not PAID/APPROVED) unless a transaction in `status` may be refunded. */
+function checkRefundable(status: string): void {
+  if (status === "CHARGEBACK" || status === "DISPUTE")
+    throw new DomainError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");
+  if (!SETTLED.includes(status as never))
+    throw new DomainError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${status}.`);
 }
 
 /** Strategy rules: PIX only (`devolution` | `cashout`, default the provider's); fee/key only for cashout. */
@@ -146,25 +158,30 @@ function checkStrategy(method: PaymentMethod, req: RefundRequest, planned: Refun
 }
 
 /**
- * Moves refund `refundId` to `to` (the one entry point for refund progress). Returns the refund
- * object. Throws 400 `invalid_state` when the move is not allowed (e.g. from a final status).
- * PENDING -> REFUNDED passes through IN_PROGRESS.
+ * Inside `uow`: moves refund `refundId` to `to` (the one entry point for refund progress). Returns
+ * the refund object. Throws 404 `not_found` for an unknown refund, 400 `invalid_state` when the
+ * move is not allowed (e.g. from a final status; interface.md "Refund status").
  */
-export function applyRefundStatus(deps: Deps, t: Tx, refundId: string, to: RefundStatus, failureReason?: string): PublicRefund {
-  let row = findRefund(t, refundId);
+export async function applyRefundStatus(deps: Deps, uow: Uow, refundId: string, to: RefundStatus, failureReason?: string): Promise<PublicRefund> {
+  let row = await uow.refunds.byId(refundId);
   if (!row) throw notFound("refund");
   const from = row.status as RefundStatus;
   if (!canMove(from, to)) throw new DomainError("invalid_state", `A ${from} refund cannot move to ${to}.`);
   const now = deps.clock.nowMs();
-  if (to === "IN_PROGRESS" || to === "REFUNDED")
-    row = updateRefund(t, row.id, { status: to, updatedAt: now, ...(to === "REFUNDED" ? { refundedAt: now } : {}) });
+  const patch =
+    to === "FAILED"
+      ? { status: to, updatedAt: now, failureReason: failureReason ?? "provider_rejected" }
+      : { status: to, updatedAt: now, ...(to === "REFUNDED" ? { refundedAt: now } : {}) };
+  // Conditional on the status read above: a refund moved meanwhile (concurrent units) moves once.
+  const moved = await uow.refunds.moveFrom(row.id, from, patch);
+  if (!moved) throw new DomainError("invalid_state", `The refund moved from ${from} meanwhile; it cannot move to ${to}.`);
+  row = moved;
   if (to === "FAILED") {
-    row = updateRefund(t, row.id, { status: "FAILED", updatedAt: now, failureReason: failureReason ?? "provider_rejected" });
-    restoreRefund(deps, t, { refundId: row.id });
-    releaseRefundable(t, row.transactionId, row.amount, now);
+    await restoreRefund(deps, uow, { refundId: row.id });
+    await uow.refunds.releaseRefundable(row.transactionId, row.amount, now);
   }
-  if (to === "REFUNDED") confirmRefund(deps, t, row, now);
-  if (to === "REFUNDED" || to === "FAILED") deps.jobs.cancel(t, `${REFUND_ADVANCE_JOB}:${row.id}`);
+  if (to === "REFUNDED") await confirmRefund(deps, uow, row, now);
+  if (to === "REFUNDED" || to === "FAILED") await deps.jobs.cancel(uow, `${REFUND_ADVANCE_JOB}:${row.id}`);
   return toRefund(row);
 }
 
@@ -172,14 +189,14 @@ export function applyRefundStatus(deps: Deps, t: Tx, refundId: string, to: Refun
  * REFUNDED: the transaction becomes REFUNDED once fully refunded; then `charge.refunded` (the
  * charge as it stands + this refund), `payment.refunded`, and the status-change events.
  */
-function confirmRefund(deps: Deps, t: Tx, refund: RefundRow, now: number): void {
-  let trx = findById(t, refund.transactionId) as TransactionRow;
-  const confirmed = confirmedRefundTotal(t, trx.id);
+async function confirmRefund(deps: Deps, uow: Uow, refund: RefundRow, now: number): Promise<void> {
+  let trx = (await findById(uow, refund.transactionId)) as TransactionRow;
+  const confirmed = await uow.refunds.confirmedTotal(trx.id);
   const previousStatus = trx.status;
   const full = confirmed >= trx.amount && SETTLED.includes(trx.status as never);
-  if (full) trx = updateTransaction(t, trx.id, { status: "REFUNDED", updatedAt: now });
-  emitRefunded(deps, t, trx, toRefund(refund));
-  emitLegacy(deps, t, { accountId: trx.accountId, livemode: trx.livemode, transactionId: trx.id }, "payment.refunded", {
+  if (full) trx = await updateTransaction(uow, trx.id, { status: "REFUNDED", updatedAt: now });
+  await emitRefunded(deps, uow, trx, toRefund(refund));
+  await emitLegacy(deps, uow, { accountId: trx.accountId, livemode: trx.livemode, transactionId: trx.id }, "payment.refunded", {
     transactionId: trx.id,
     amount: trx.amount,
     status: trx.status,
@@ -190,19 +207,19 @@ function confirmRefund(deps: Deps, t: Tx, refund: RefundRow, now: number): void 
     currency: trx.currency,
     occurredAt: iso(now),
   });
-  if (full) emitTransition(deps, t, trx, previousStatus);
+  if (full) await emitTransition(deps, uow, trx, previousStatus);
 }
 
 /**
  * Sandbox helper (extensions.md `POST /v1/test_helpers/refunds/{id}/advance`): moves the caller's
- * refund `id` to `to` through applyRefundStatus in one transaction (FAILED with reason
+ * refund `id` to `to` through applyRefundStatus in one unit of work (FAILED with reason
  * `sandbox_failed`). Throws `not_found` for an unknown or other account's refund, `invalid_state`
  * for a move the refund status table forbids.
  */
-export function advanceSandboxRefund(deps: Deps, scope: Scope, id: string, to: "IN_PROGRESS" | "REFUNDED" | "FAILED"): PublicRefund {
-  return tx(deps.db, (t) => {
-    const refund = findRefundScoped(t, scope.accountId, scope.livemode, id);
+export async function advanceSandboxRefund(deps: Deps, scope: Scope, id: string, to: "IN_PROGRESS" | "REFUNDED" | "FAILED"): Promise<PublicRefund> {
+  return deps.store.tx(async (uow) => {
+    const refund = await uow.refunds.byIdScoped(scope.accountId, scope.livemode, id);
     if (!refund) throw notFound("refund");
-    return applyRefundStatus(deps, t, refund.id, to, to === "FAILED" ? "sandbox_failed" : undefined);
+    return applyRefundStatus(deps, uow, refund.id, to, to === "FAILED" ? "sandbox_failed" : undefined);
   });
 }

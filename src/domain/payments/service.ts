@@ -3,10 +3,8 @@
  * transaction transitions) and resend-webhook. Creation goes through the shared
  * `createTransaction` of the charges group (src/http/routes/payments/create.ts wires it).
  */
-import { and, desc, eq } from "drizzle-orm";
-import { events } from "../../../db/schema";
-import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
+import type { Uow } from "../../store/port";
 import { DomainError } from "../errors";
 import type { Caller } from "../scope";
 import { iso } from "../../lib/clock";
@@ -18,18 +16,18 @@ import { getTransactionRow } from "../charges/service";
 import { findScoped, updateTransaction } from "../charges/repo";
 import { rowMetadata } from "../charges/views";
 import { emitLegacy } from "../events/emit";
-import { listRefunds } from "./refund-repo";
 import { toRefund, type RefundRow } from "./refund-views";
 import { offeredMethods } from "./views";
 
 /** The caller's transaction `rawId` (a `ch_` prefix is tolerated) or 404 `not_found`. */
-export function getPayment(deps: Deps, auth: Caller, rawId: string): TransactionRow {
+export async function getPayment(deps: Deps, auth: Caller, rawId: string): Promise<TransactionRow> {
   return getTransactionRow(deps, auth, rawId, "transaction");
 }
 
 /** Refunds of the caller's transaction `rawId`, newest first; 404 `not_found` as getPayment. */
-export function listPaymentRefunds(deps: Deps, auth: Caller, rawId: string): RefundRow[] {
-  return listRefunds(deps.db, getPayment(deps, auth, rawId).id);
+export async function listPaymentRefunds(deps: Deps, auth: Caller, rawId: string): Promise<RefundRow[]> {
+  const row = await getPayment(deps, auth, rawId);
+  return deps.store.read.refunds.listForTransaction(row.id);
 }
 
 /**
@@ -42,7 +40,7 @@ export function listPaymentRefunds(deps: Deps, auth: Caller, rawId: string): Ref
  * refused), 503 `service_unavailable` when a provider cannot be reached.
  */
 export async function cancelPayment(deps: Deps, auth: Caller, rawId: string): Promise<TransactionRow> {
-  const found = getPayment(deps, auth, rawId);
+  const found = await getPayment(deps, auth, rawId);
   checkCancellable(found);
   const seen = new Set<PaymentProvider>();
   for (const m of offeredMethods(found)) {
@@ -53,13 +51,13 @@ export async function cancelPayment(deps: Deps, auth: Caller, rawId: string): Pr
     if (out.status === "retryable" || out.status === "auth_failed") throw new DomainError("service_unavailable", "The payment provider is unavailable; retry the cancellation.");
     if (out.status === "rejected") throw new DomainError("charge_not_cancellable", `The payment provider refused the cancellation: ${out.message}`);
   }
-  return tx(deps.db, (t) => {
-    const row = findScoped(deps.db, auth.accountId, auth.livemode, found.id)!;
+  return deps.store.tx(async (uow) => {
+    const row = (await findScoped(deps.db, auth.accountId, auth.livemode, found.id))!;
     checkCancellable(row);
     const now = deps.clock.nowMs();
     const metadata = JSON.stringify({ ...rowMetadata(row), failure: failureBlock("cancelled", null, row.ttlSeconds, iso(now)) });
-    const updated = updateTransaction(t, row.id, { status: "CANCELLED", metadata, updatedAt: now });
-    emitTransition(deps, t, updated, row.status);
+    const updated = await updateTransaction(uow, row.id, { status: "CANCELLED", metadata, updatedAt: now });
+    await emitTransition(deps, uow, updated, row.status);
     return updated;
   });
 }
@@ -83,22 +81,22 @@ function checkCancellable(row: TransactionRow): void {
  * the refund that completed last, lastCompletedRefund, when it has a charge view). Returns `{resent, status}`;
  * `resent` is false when the status has no event (none was ever emitted for it).
  */
-export function resendWebhook(deps: Deps, auth: Caller, rawId: string): { resent: boolean; status: string } {
-  const row = getPayment(deps, auth, rawId);
-  const ids = tx(deps.db, (t) => {
+export async function resendWebhook(deps: Deps, auth: Caller, rawId: string): Promise<{ resent: boolean; status: string }> {
+  const row = await getPayment(deps, auth, rawId);
+  const ids = await deps.store.tx(async (uow) => {
     const waiting = row.status === "WAITING_PAYMENT" || row.status === "PENDING";
-    const out = emitTransition(deps, t, row, waiting ? null : previousStatusOf(deps, row));
+    const out = await emitTransition(deps, uow, row, waiting ? null : await previousStatusOf(uow, row));
     if (row.status === "REFUNDED") {
-      const last = lastCompletedRefund(listRefunds(t, row.id));
-      const charge = last ? emitRefunded(deps, t, row, toRefund(last)) : null;
+      const last = lastCompletedRefund(await uow.refunds.listForTransaction(row.id));
+      const charge = last ? await emitRefunded(deps, uow, row, toRefund(last)) : null;
       if (charge) out.push(charge);
       const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id };
       out.push(
-        emitLegacy(deps, t, scope, "payment.refunded", {
+        await emitLegacy(deps, uow, scope, "payment.refunded", {
           transactionId: row.id,
           amount: row.amount,
           status: row.status,
-          previousStatus: previousStatusOf(deps, row),
+          previousStatus: await previousStatusOf(uow, row),
           ...(last ? { refundId: last.id, refundAmount: last.amount } : {}),
           refundedAmount: row.refundedAmount,
           currency: row.currency,
@@ -142,18 +140,11 @@ const USUAL_PREVIOUS: Partial<Record<string, string>> = {
   DISPUTE: "PAID",
 };
 
-/** `previousStatus` of the last legacy event that moved the row into its current status, else the usual one. */
-function previousStatusOf(deps: Deps, row: TransactionRow): string {
-  const recent = deps.db
-    .select({ body: events.body })
-    .from(events)
-    .where(and(eq(events.transactionId, row.id), eq(events.family, "legacy")))
-    .orderBy(desc(events.createdAt))
-    .limit(20)
-    .all();
-  for (const e of recent) {
+/** Inside `uow`: `previousStatus` of the last legacy event that moved the row into its current status (of its 20 latest), else the usual one. */
+async function previousStatusOf(uow: Uow, row: TransactionRow): Promise<string> {
+  for (const body of await uow.payments.recentLegacyEventBodies(row.id, 20)) {
     try {
-      const data = JSON.parse(e.body).data;
+      const data = JSON.parse(body).data;
       if (data?.status === row.status && typeof data.previousStatus === "string" && data.previousStatus !== row.status) return data.previousStatus;
     } catch {}
   }

@@ -1,6 +1,7 @@
 /**
  * `GET /v1/payments/stats` and `GET /v1/payments/metrics` (interface.md), read from the daily
- * aggregates (db/schema/payments.ts, kept by triggers; src/domain/payments/aggregates.ts), never
+ * aggregates (db/schema/payments.ts, kept by triggers; src/store/sqlite/stats-aggregates.ts) through
+ * the stats repository, never
  * from `transactions`. Cost: one primary-key range read of (account, mode, day in window), i.e.
  * O(days x currencies x methods x statuses) rows, independent of the number of transactions;
  * the median adds one range read of the time-to-pay histogram (O(days x currencies x buckets)).
@@ -8,44 +9,21 @@
  * created, with its current status. "Paid" = it was paid at some point (`paid_at` set), so
  * later refunds or disputes do not remove it from the paid count or volume.
  */
-import type { Db, DbOrTx } from "../../db/client";
+import type { Deps } from "../../deps";
 import { addDays, saoPauloDate } from "../../payments/calendar";
+import type { StatsCell } from "../../store/port/stats";
 import { PAYMENT_METHODS } from "../charges/model";
-import { bucketSeconds } from "./aggregates";
 
 /** Largest number of `dailyVolume` points (interface.md Limits). */
 export const MAX_DAILY_POINTS = 366;
 /** Largest `days` accepted by stats and metrics. */
 export const MAX_DAYS = 3660;
 
-interface Cell {
-  day: string;
-  currency: string;
-  method: string;
-  status: string;
-  paid: number;
-  count: number;
-  amount: number;
-  refunded: number;
-}
+type Cell = StatsCell;
 
-const cellStatements = new WeakMap<object, { all: Statement; one: Statement }>();
-type Statement = ReturnType<Db["$client"]["prepare"]>;
-
-/**
- * Aggregate cells of (account, mode) for São Paulo days [from, to], optionally of one currency:
- * a primary-key range read (the key is unique, so no grouping), prepared once per database.
- */
-function cells(db: DbOrTx, accountId: string, livemode: boolean, from: string, to: string, currency?: string): Cell[] {
-  const client = (db as Db).$client;
-  let st = cellStatements.get(client);
-  if (!st) {
-    const sql = `SELECT day, currency, method, status, paid, count, amount, refunded FROM payment_daily_stats
-      WHERE account_id = ?1 AND livemode = ?2 AND day >= ?3 AND day <= ?4`;
-    st = { all: client.prepare(sql), one: client.prepare(`${sql} AND currency = ?5`) };
-    cellStatements.set(client, st);
-  }
-  const rows = (currency ? st.one.all(accountId, livemode ? 1 : 0, from, to, currency) : st.all.all(accountId, livemode ? 1 : 0, from, to)) as Cell[];
+/** Non-empty aggregate cells of (account, mode) for São Paulo days [from, to], optionally of one currency. */
+async function cells(deps: Pick<Deps, "store">, accountId: string, livemode: boolean, from: string, to: string, currency?: string): Promise<Cell[]> {
+  const rows = await deps.store.read.stats.cells(accountId, livemode, from, to, currency);
   return rows.filter((c) => c.count !== 0 || c.refunded !== 0);
 }
 
@@ -73,9 +51,9 @@ export interface PaymentStats {
  * currency seen in the window (0 when nothing was paid that day); `methodBreakdown` lists the six
  * methods by the method that paid (volume summed across currencies).
  */
-export function paymentStats(db: DbOrTx, accountId: string, livemode: boolean, nowMs: number, days: number): PaymentStats {
+export async function paymentStats(deps: Pick<Deps, "store">, accountId: string, livemode: boolean, nowMs: number, days: number): Promise<PaymentStats> {
   const { from, to } = window(nowMs, days);
-  const rows = cells(db, accountId, livemode, from, to);
+  const rows = await cells(deps, accountId, livemode, from, to);
   let total = 0;
   let paid = 0;
   let today = 0;
@@ -157,14 +135,14 @@ const step = (): FunnelStep => ({ count: 0, volume: 0 });
  * `conversionRate` = paid/created in percent with 2 decimals; `medianTimeToPaySeconds` from the
  * 5%-wide histogram (null when nothing was paid); `averageTicket` = paid volume / paid count.
  */
-export function paymentMetrics(
-  db: DbOrTx,
+export async function paymentMetrics(
+  deps: Pick<Deps, "store">,
   accountId: string,
   livemode: boolean,
   nowMs: number,
   days: number,
   currency?: string,
-): PaymentMetrics {
+): Promise<PaymentMetrics> {
   const { from, to } = window(nowMs, days);
   const m = {
     created: step(),
@@ -180,7 +158,7 @@ export function paymentMetrics(
     s.count += c.count;
     s.volume += c.amount;
   };
-  for (const c of cells(db, accountId, livemode, from, to, currency)) {
+  for (const c of await cells(deps, accountId, livemode, from, to, currency)) {
     add(m.created, c);
     if (c.paid) add(m.paid, c);
     if (c.status === "REFUSED") add(m.failed, c);
@@ -199,12 +177,10 @@ export function paymentMetrics(
     timeZone: "America/Sao_Paulo",
     ...m,
     conversionRate: m.created.count === 0 ? 0 : Math.round((10000 * m.paid.count) / m.created.count) / 100,
-    medianTimeToPaySeconds: medianTimeToPay(db, accountId, livemode, from, to, currency),
+    medianTimeToPaySeconds: await medianTimeToPay(deps, accountId, livemode, from, to, currency),
     averageTicket: m.paid.count === 0 ? null : Math.round(m.paid.volume / m.paid.count),
   };
 }
-
-const histStatements = new WeakMap<object, { all: Statement; one: Statement }>();
 
 /**
  * Splits days [from, to] into whole months (read from the monthly roll-up) and the partial edge
@@ -222,29 +198,15 @@ export function splitWindow(from: string, to: string): { head: [string, string];
   };
 }
 
-function medianTimeToPay(db: DbOrTx, accountId: string, livemode: boolean, from: string, to: string, currency?: string): number | null {
-  const client = (db as Db).$client;
-  let st = histStatements.get(client);
-  if (!st) {
-    const sql = (cur: string) => `SELECT bucket, sum(n) AS n FROM (
-        SELECT bucket, count AS n FROM payment_pay_time_hist WHERE account_id = ?1 AND livemode = ?2 AND day >= ?3 AND day <= ?4${cur}
-        UNION ALL
-        SELECT bucket, count AS n FROM payment_pay_time_hist WHERE account_id = ?1 AND livemode = ?2 AND day >= ?5 AND day <= ?6${cur}
-        UNION ALL
-        SELECT bucket, count AS n FROM payment_pay_time_hist_monthly WHERE account_id = ?1 AND livemode = ?2 AND month >= ?7 AND month <= ?8${cur}
-      ) GROUP BY bucket ORDER BY bucket`;
-    st = { all: client.prepare(sql("")), one: client.prepare(sql(" AND currency = ?9")) };
-    histStatements.set(client, st);
-  }
-  const w = splitWindow(from, to);
-  const args = [accountId, livemode ? 1 : 0, ...w.head, ...w.tail, ...w.months];
-  const buckets = ((currency ? st.one.all(...args, currency) : st.all.all(...args)) as { bucket: number; n: number }[]).filter((b) => b.n > 0);
+/** Median time to pay (seconds, the middle of its 5%-wide bucket) of the transactions created in days [from, to]; null when none was paid. */
+async function medianTimeToPay(deps: Pick<Deps, "store">, accountId: string, livemode: boolean, from: string, to: string, currency?: string): Promise<number | null> {
+  const buckets = await deps.store.read.stats.payTimeBuckets(accountId, livemode, splitWindow(from, to), currency);
   const total = buckets.reduce((a, b) => a + b.n, 0);
   if (total === 0) return null;
   let seen = 0;
   for (const b of buckets) {
     seen += b.n;
-    if (seen * 2 >= total) return Math.round(bucketSeconds(b.bucket));
+    if (seen * 2 >= total) return Math.round(b.seconds);
   }
   return null;
 }

@@ -45,8 +45,8 @@ export function refundRoutes(deps: Deps) {
     )
     .get(
       "/v1/payments/:id/refunds",
-      ({ auth, params }) => {
-        return { data: listPaymentRefunds(deps, auth, params.id).map(toRefund) };
+      async ({ auth, params }) => {
+        return { data: (await listPaymentRefunds(deps, auth, params.id)).map(toRefund) };
       },
       {
         detail: op({

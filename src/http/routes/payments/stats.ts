@@ -29,11 +29,11 @@ export function statsRoutes(deps: Deps) {
     .use(apiKeyAuth(deps))
     .get(
       "/v1/payments/stats",
-      ({ auth, request }) => {
+      async ({ auth, request }) => {
         const q = singleQuery(request);
         onlyKnown(q, ["days"]);
         const days = intParam(q, "days", 7, 1, MAX_DAYS);
-        return paymentStats(deps.db, auth.accountId, auth.livemode, deps.clock.nowMs(), days);
+        return paymentStats(deps, auth.accountId, auth.livemode, deps.clock.nowMs(), days);
       },
       {
         detail: op({
@@ -49,7 +49,7 @@ export function statsRoutes(deps: Deps) {
     )
     .get(
       "/v1/payments/metrics",
-      ({ auth, request }) => {
+      async ({ auth, request }) => {
         const q = singleQuery(request);
         onlyKnown(q, ["days", "currency"]);
         const days = intParam(q, "days", 7, 1, MAX_DAYS);
@@ -58,7 +58,7 @@ export function statsRoutes(deps: Deps) {
           if (!/^[A-Za-z0-9]{3,8}$/.test(q.currency)) throw invalidParam("currency", "currency must be 3-8 letters or digits.", "invalid_currency");
           currency = q.currency.toUpperCase();
         }
-        return paymentMetrics(deps.db, auth.accountId, auth.livemode, deps.clock.nowMs(), days, currency);
+        return paymentMetrics(deps, auth.accountId, auth.livemode, deps.clock.nowMs(), days, currency);
       },
       {
         detail: op({

@@ -8,7 +8,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "../../../domain/charges/model";
 import { createPayment } from "../../../domain/payments/create";
-import { listPayments, SORTABLE } from "../../../domain/payments/list";
+import { isSortField, listPayments, SORTABLE } from "../../../domain/payments/list";
 import { buildReceipt, receiptPdf } from "../../../domain/payments/receipt";
 import { cancelPayment, getPayment, resendWebhook } from "../../../domain/payments/service";
 import { TransactionCreateSchema, TransactionListSchema, TransactionSchema, toTransaction } from "../../../domain/payments/views";
@@ -81,10 +81,10 @@ export function transactionRoutes(deps: Deps) {
         const startMs = dateParam(q, "startDate", "start");
         const endMs = dateParam(q, "endDate", "end");
         const sortBy = q.sortBy ?? "createdAt";
-        if (!(sortBy in SORTABLE))
+        if (!isSortField(sortBy))
           throw invalidParam("sortBy", `sortBy must be a top-level field of the transaction: ${Object.keys(SORTABLE).join(", ")}.`);
         const sortOrder = enumParam(q, "sortOrder", ["asc", "desc"] as const) ?? "desc";
-        const { rows, total } = listPayments(deps.db, {
+        const { rows, total } = await listPayments(deps, {
           accountId: auth.accountId,
           livemode: auth.livemode,
           page,
@@ -122,7 +122,7 @@ export function transactionRoutes(deps: Deps) {
         }),
       },
     )
-    .get("/v1/payments/:id", ({ auth, params }) => view(getPayment(deps, auth, params.id)), {
+    .get("/v1/payments/:id", async ({ auth, params }) => view(await getPayment(deps, auth, params.id)), {
       detail: op({ tags, summary: "Retrieve a transaction (get shape; method fields null when not applicable)", security: "apikey", ok: { 200: TransactionSchema }, errors: [...A, 404] }),
     })
     .post("/v1/payments/:id/cancel", async ({ auth, params }) => view(await cancelPayment(deps, auth, params.id)), {
@@ -135,7 +135,7 @@ export function transactionRoutes(deps: Deps) {
         errors: [...BODY_ERRORS, ...A, 404, 503],
       }),
     })
-    .post("/v1/payments/:id/resend-webhook", ({ auth, params }) => resendWebhook(deps, auth, params.id), {
+    .post("/v1/payments/:id/resend-webhook", async ({ auth, params }) => resendWebhook(deps, auth, params.id), {
       detail: op({
         tags,
         summary: "Re-emit the current status as a fresh delivery",
@@ -148,7 +148,7 @@ export function transactionRoutes(deps: Deps) {
     .get(
       "/v1/payments/:id/receipt",
       async ({ auth, params, headers }) => {
-        const row = getPayment(deps, auth, params.id);
+        const row = await getPayment(deps, auth, params.id);
         if (!acceptsExplicitly(headers.accept, "application/pdf")) return buildReceipt(deps, row);
         return new Response(Buffer.from(await receiptPdf(deps, row)), {
           headers: { "content-type": "application/pdf", "content-disposition": `attachment; filename="${row.id}.pdf"`, "cache-control": "no-store" },

@@ -23,9 +23,9 @@ export function chargeTestHelperRoutes(deps: Deps) {
     .use(testModeOnly(deps))
     .post(
       "/v1/test_helpers/charges/:id/pay",
-      ({ auth, params, body }) => {
+      async ({ auth, params, body }) => {
         // Any transaction of the caller (PIX or not): `method` may be any method it offers (extensions.md).
-        const row = getPayment(deps, auth, params.id);
+        const row = await getPayment(deps, auth, params.id);
         const result = simulatePayment(deps, row, body ?? {});
         return toPublicCharge(result.row, deps.config);
       },

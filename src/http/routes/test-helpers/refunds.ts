@@ -17,7 +17,7 @@ const AdvanceBody = StrictObject({ to: t.Union([t.Literal("IN_PROGRESS"), t.Lite
 export function refundTestHelperRoutes(deps: Deps) {
   return new Elysia().use(testModeOnly(deps)).post(
     "/v1/test_helpers/refunds/:id/advance",
-    ({ auth, params, body }) => advanceSandboxRefund(deps, auth, params.id, body.to),
+    async ({ auth, params, body }) => advanceSandboxRefund(deps, auth, params.id, body.to),
     {
       body: AdvanceBody,
       detail: op({

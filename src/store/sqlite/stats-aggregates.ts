@@ -10,7 +10,7 @@ import type { Db } from "../../db/client";
 
 /** SQL of the São Paulo creation day of row alias `r`. */
 const day = (r: string) => `strftime('%Y-%m-%d', ${r}.created_at / 1000 - 10800, 'unixepoch')`;
-/** SQL of the time-to-pay bucket of row alias `r` (5% wide, see paymentPayTimeHist). */
+/** SQL of the time-to-pay bucket of row alias `r` (5% wide: bucket b holds [1.05^b - 1, 1.05^(b+1) - 1) seconds). */
 const bucket = (r: string) => `CAST(ln(1.0 + max(0, (${r}.paid_at - ${r}.created_at) / 1000.0)) / ln(1.05) AS INTEGER)`;
 /** Bucket index -> seconds at the bucket's geometric middle. */
 export function bucketSeconds(b: number): number {
@@ -59,9 +59,9 @@ const TRIGGERS: Record<string, string> = {
 };
 
 /**
- * Creates the triggers when missing (idempotent; run at start after migrations) and, when they
- * were missing, rebuilds both aggregate tables from `transactions` in the same transaction
- * (a one-time full scan). Returns true when it (re)built them.
+ * Creates the triggers when missing (idempotent; run at start after migrations, src/deps.ts) and,
+ * when they were missing, rebuilds both aggregate tables from `transactions` in the same
+ * transaction (a one-time full scan). Returns true when it (re)built them.
  */
 export function installPaymentAggregates(db: Db): boolean {
   const sqlite = db.$client;

@@ -1,0 +1,105 @@
+/**
+ * Refund creation reads the transaction, then reserves its refundable remainder with a
+ * conditional write (src/store/port/refunds.ts reserveRefundable): whatever changed between the
+ * read and the write (a dispute, another refund; concurrent units on PostgreSQL), the write
+ * refuses and the refund changes nothing. On SQLite units never interleave, so the tests make the
+ * change from inside the refund's own unit, between its read and its write.
+ */
+import { describe, expect, test } from "bun:test";
+import { getBalance } from "../../src/domain/ledger";
+import type { PaymentProvider } from "../../src/providers/types";
+import { createHarness, type Harness } from "../support/harness";
+import { forceStatus, key, paidPayment } from "../payments/support";
+
+const SETTLED = ["PAID", "APPROVED"];
+
+/** The stored refunded amount, the refund rows and the refund jobs of transaction `id` (an oracle beside the API). */
+function stored(h: Harness, id: string) {
+  const c = h.deps.db.$client;
+  return {
+    refundedAmount: (c.query("SELECT refunded_amount AS n FROM transactions WHERE id = ?").get(id) as { n: number }).n,
+    refunds: (c.query("SELECT count(*) AS n FROM refunds WHERE transaction_id = ?").get(id) as { n: number }).n,
+    jobs: (c.query("SELECT count(*) AS n FROM jobs WHERE kind = 'refund.advance'").get() as { n: number }).n,
+  };
+}
+
+/** Runs `between` when the refund's provider plans it: after the transaction was read, before the remainder is reserved. */
+function betweenReadAndWrite(h: Harness, between: () => void): void {
+  const registry = h.deps.providers as unknown as { forTransaction: (...a: any[]) => PaymentProvider | undefined };
+  const original = registry.forTransaction.bind(h.deps.providers);
+  registry.forTransaction = (...args: any[]) => {
+    const p = original(...args);
+    if (!p) return p;
+    const wrapped = Object.create(p) as PaymentProvider;
+    wrapped.planRefund = (ctx, req) => {
+      between();
+      return p.planRefund(ctx, req);
+    };
+    return wrapped;
+  };
+}
+
+describe("the refundable remainder's conditional write", () => {
+  test("reserves only while the transaction is settled and the refunded total stays within its amount", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const p = await paidPayment(h, a, 1000);
+    const reserve = (amount: number) => h.deps.store.tx((uow) => uow.refunds.reserveRefundable(p.id, amount, SETTLED, h.deps.clock.nowMs()));
+    expect(await reserve(600)).toBe(true);
+    expect(stored(h, p.id).refundedAmount).toBe(600);
+    expect(await reserve(401)).toBe(false);
+    expect(stored(h, p.id).refundedAmount).toBe(600);
+    expect(await reserve(400)).toBe(true);
+    expect(stored(h, p.id).refundedAmount).toBe(1000);
+    expect(await reserve(1)).toBe(false);
+    await h.deps.store.tx((uow) => uow.refunds.releaseRefundable(p.id, 1500, h.deps.clock.nowMs()));
+    expect(stored(h, p.id).refundedAmount).toBe(0);
+    forceStatus(h, p.id, "DISPUTE");
+    expect(await reserve(1)).toBe(false);
+    expect(stored(h, p.id).refundedAmount).toBe(0);
+  });
+
+  test("refuses a refund whose transaction was disputed after it was read with 400 charge_disputed, and changes nothing", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const p = await paidPayment(h, a, 1000);
+    const before = { balance: getBalance(h.deps.db, a.accountId, false, "BRL"), stored: stored(h, p.id) };
+    betweenReadAndWrite(h, () => forceStatus(h, p.id, "DISPUTE"));
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 300 } });
+    expect([r.status, r.body.error.code]).toEqual([400, "charge_disputed"]);
+    expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual(before.balance);
+    // The unit rolled back whole: the forced status went with it, nothing was reserved, stored or queued.
+    expect(stored(h, p.id)).toEqual(before.stored);
+    expect((await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body.status).toBe("PAID");
+  });
+
+  test("refuses a refund when another reserved the remainder after it was read with 400 refund_amount_exceeds_remaining, and changes nothing", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const p = await paidPayment(h, a, 1000);
+    const before = { balance: getBalance(h.deps.db, a.accountId, false, "BRL"), stored: stored(h, p.id) };
+    betweenReadAndWrite(h, () => h.deps.db.$client.run("UPDATE transactions SET refunded_amount = 800 WHERE id = ?", [p.id]));
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 300 } });
+    expect([r.status, r.body.error.code, r.body.error.param]).toEqual([400, "refund_amount_exceeds_remaining", "amount"]);
+    expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual(before.balance);
+    expect(stored(h, p.id)).toEqual(before.stored);
+    expect(before.stored).toEqual({ refundedAmount: 0, refunds: 0, jobs: 0 });
+  });
+});
+
+describe("a refund's status moves with a conditional write", () => {
+  test("moves only from the status it was read in: a refund moved meanwhile is left as it is", async () => {
+    const h = createHarness();
+    const a = await h.seedAccount();
+    const p = await paidPayment(h, a, 1000);
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 400 } });
+    expect([r.status, r.body.status]).toEqual([201, "PENDING"]);
+    const now = h.deps.clock.nowMs();
+    const moved = await h.deps.store.tx((uow) => uow.refunds.moveFrom(r.body.id, "PENDING", { status: "IN_PROGRESS", updatedAt: now }));
+    expect(moved).toMatchObject({ id: r.body.id, status: "IN_PROGRESS", amount: 400 });
+    // A second mover that read PENDING too finds nothing to move and writes nothing.
+    expect(await h.deps.store.tx((uow) => uow.refunds.moveFrom(r.body.id, "PENDING", { status: "FAILED", updatedAt: now, failureReason: "late" }))).toBeUndefined();
+    expect(await h.deps.store.read.refunds.byId(r.body.id)).toMatchObject({ status: "IN_PROGRESS", failureReason: null });
+    expect(await h.deps.store.tx((uow) => uow.refunds.moveFrom("re_missing", "PENDING", { status: "FAILED", updatedAt: now }))).toBeUndefined();
+  });
+});
