@@ -26,7 +26,8 @@ function assertAmount(name: string, v: number, min = 1): void {
  * merchant's `pending` as one tranche, `fee` to platform fee revenue. The tranche is released to
  * `available` at now + `settlement_delay_seconds` by the job `ledger.release_tranche` (at once,
  * in the same transaction, when the delay is 0). Key `charge_payment:<transactionId>`; a repeat
- * returns the first call's `releaseAt` and posts nothing. Throws when the account is unknown.
+ * returns the first call's `releaseAt` and posts nothing. Rejects with LedgerInvariantError on a bad
+ * amount or fee, or an unknown account.
  */
 export function creditChargePayment(deps: Deps, uow: LedgerUnit, p: CreditChargePaymentInput): Promise<{ releaseAt: number }> {
   return credit(deps, unitOf(uow), p);
@@ -78,7 +79,7 @@ async function credit(deps: Deps, uow: Uow, p: CreditChargePaymentInput): Promis
  * Debits a refund of `amount` from the merchant, paid out to the external payer. The optional
  * `pixOutFee` is taken first from the positive part of `available` (to platform revenue); the
  * refund then draws from what is left of `available` and, when short, from the unreleased pending
- * tranche of `transactionId`. Never drives `available` below zero. Throws
+ * tranche of `transactionId`. Never drives `available` below zero. Rejects with
  * `DomainError("insufficient_balance")` (400) when the funds do not cover it. Key `refund:<refundId>`;
  * a repeat is a no-op.
  */
@@ -194,7 +195,7 @@ async function hold(deps: Deps, uow: Uow, p: HoldMedInput): Promise<void> {
 /**
  * Ends a MED hold: `refunded_to_merchant` moves the held amount back to `available`;
  * `lost` and `closed_without_refund` pay it out to the external payer. Key
- * `med_settle:<medCaseId>`; a repeat (whatever its outcome) is a no-op. Throws
+ * `med_settle:<medCaseId>`; a repeat (whatever its outcome) is a no-op. Rejects with
  * `LedgerInvariantError` when the case has no hold.
  */
 export function settleMedHold(deps: Deps, uow: LedgerUnit, p: SettleMedHoldInput): Promise<void> {
