@@ -15,10 +15,10 @@ export async function ledgerCommand(args: string[]): Promise<number> {
   }
   const deps = createDeps({ logger: createLogger("warn", process.stderr as never) });
   try {
-    const report = verifyLedger(deps.db);
+    const report = await verifyLedger(deps.store.read);
     process.stdout.write(JSON.stringify(report) + "\n");
     return report.ok ? 0 : 1;
   } finally {
-    deps.db.$client.close();
+    deps.store.close();
   }
 }

@@ -3,7 +3,6 @@ import { expect, test } from "bun:test";
 import fc from "fast-check";
 import { createHarness } from "../support/harness";
 import { expectLedgerBalanced } from "../support/ledger";
-import { tx } from "../../src/db/client";
 import { DomainError } from "../../src/domain/errors";
 import { creditChargePayment, debitRefund, getBalance, holdMed, restoreRefund, settleMedHold } from "../../src/domain/ledger";
 
@@ -31,7 +30,7 @@ test("random operation sequences keep the journal balanced and merchant totals e
         const id = `${acct.accountId}_${n++}`;
         if (o.k === "credit") {
           const fee = Math.floor((o.amount * o.feePct) / 100);
-          tx(h.deps.db, (t) => creditChargePayment(h.deps, t, { accountId: acct.accountId, livemode: o.live, currency: "BRL", amount: o.amount, fee, transactionId: `tx_${id}` }));
+          await h.deps.store.tx((uow) => creditChargePayment(h.deps, uow, { accountId: acct.accountId, livemode: o.live, currency: "BRL", amount: o.amount, fee, transactionId: `tx_${id}` }));
           seen.tx.push({ id: `tx_${id}`, live: o.live });
           model[`${o.live}`].total += o.amount - fee;
         } else if (o.k === "advance") {
@@ -40,7 +39,7 @@ test("random operation sequences keep the journal balanced and merchant totals e
         } else if (o.k === "refund") {
           const target = seen.tx[o.tx % Math.max(1, seen.tx.length)] ?? { id: "tx_none", live: o.live };
           try {
-            tx(h.deps.db, (t) => debitRefund(h.deps, t, { accountId: acct.accountId, livemode: target.live, currency: "BRL", amount: o.amount, refundId: `re_${id}`, transactionId: target.id, pixOutFee: o.fee }));
+            await h.deps.store.tx((uow) => debitRefund(h.deps, uow, { accountId: acct.accountId, livemode: target.live, currency: "BRL", amount: o.amount, refundId: `re_${id}`, transactionId: target.id, pixOutFee: o.fee }));
             seen.refunds.push({ id: `re_${id}`, live: target.live, total: o.amount + o.fee });
             model[`${target.live}`].total -= o.amount + o.fee;
           } catch (e) {
@@ -49,18 +48,18 @@ test("random operation sequences keep the journal balanced and merchant totals e
         } else if (o.k === "restore") {
           const r = seen.refunds[o.refund % Math.max(1, seen.refunds.length)];
           if (r) {
-            tx(h.deps.db, (t) => restoreRefund(h.deps, t, { refundId: r.id }));
+            await h.deps.store.tx((uow) => restoreRefund(h.deps, uow, { refundId: r.id }));
             if (!restored.has(r.id)) model[`${r.live}`].total += r.total;
             restored.add(r.id);
           }
         } else if (o.k === "hold") {
-          tx(h.deps.db, (t) => holdMed(h.deps, t, { accountId: acct.accountId, livemode: o.live, currency: "BRL", amount: o.amount, medCaseId: `med_${id}` }));
+          await h.deps.store.tx((uow) => holdMed(h.deps, uow, { accountId: acct.accountId, livemode: o.live, currency: "BRL", amount: o.amount, medCaseId: `med_${id}` }));
           seen.meds.push({ id: `med_${id}`, live: o.live, amount: o.amount });
           model[`${o.live}`].retained += o.amount;
         } else {
           const m = seen.meds[o.med % Math.max(1, seen.meds.length)];
           if (m) {
-            tx(h.deps.db, (t) => settleMedHold(h.deps, t, { medCaseId: m.id, outcome: o.outcome }));
+            await h.deps.store.tx((uow) => settleMedHold(h.deps, uow, { medCaseId: m.id, outcome: o.outcome }));
             if (!settled.has(m.id)) {
               model[`${m.live}`].retained -= m.amount;
               if (o.outcome !== "refunded_to_merchant") model[`${m.live}`].total -= m.amount;
@@ -69,13 +68,13 @@ test("random operation sequences keep the journal balanced and merchant totals e
           }
         }
         for (const live of [true, false]) {
-          const b = getBalance(h.deps.db, acct.accountId, live, "BRL");
+          const b = await getBalance(h.deps.store.read, acct.accountId, live, "BRL");
           expect(b.pending).toBeGreaterThanOrEqual(0);
           expect(b.retained).toBe(model[`${live}`].retained);
           expect(b.available + b.pending + b.retained).toBe(model[`${live}`].total);
         }
       }
-      expectLedgerBalanced(h.deps);
+      await expectLedgerBalanced(h.deps);
     }),
     { numRuns: 60 },
   );

@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { createHarness } from "../support/harness";
-import { tx } from "../../src/db/client";
 import { createDeps, ManualClock } from "../../src/deps";
 import { accounts } from "../../db/schema";
 import { creditChargePayment, holdMed, verifyLedger } from "../../src/domain/ledger";
@@ -19,15 +18,15 @@ afterEach(() => {
 async function seeded() {
   const h = createHarness();
   const a = await h.seedAccount();
-  tx(h.deps.db, (t) => creditChargePayment(h.deps, t, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 1_000, fee: 30, transactionId: "tx_1" }));
-  tx(h.deps.db, (t) => holdMed(h.deps, t, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 200, medCaseId: "med_1" }));
+  await h.deps.store.tx((uow) => creditChargePayment(h.deps, uow, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 1_000, fee: 30, transactionId: "tx_1" }));
+  await h.deps.store.tx((uow) => holdMed(h.deps, uow, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 200, medCaseId: "med_1" }));
   return { h, a };
 }
 
 describe("verifyLedger", () => {
   test("passes on a ledger written only through the posting API", async () => {
     const { h } = await seeded();
-    const report = verifyLedger(h.deps.db);
+    const report = await verifyLedger(h.deps.store.read);
     expect(report).toEqual({ ok: true, checked: report.checked, mismatches: [] });
     expect(report.checked).toBeGreaterThan(5);
   });
@@ -35,7 +34,7 @@ describe("verifyLedger", () => {
   test("reports a tampered balance row with the expected and actual amounts", async () => {
     const { h, a } = await seeded();
     h.deps.db.run(sql`update ledger_balances set balance = balance + 1 where ledger_account = 'available'`);
-    const report = verifyLedger(h.deps.db);
+    const report = await verifyLedger(h.deps.store.read);
     expect(report.ok).toBe(false);
     expect(report.mismatches).toEqual([
       { kind: "balance", accountId: a.accountId, livemode: false, currency: "BRL", ledgerAccount: "available", expected: -200, actual: -199, message: expect.any(String) },
@@ -47,18 +46,18 @@ describe("verifyLedger", () => {
     h.deps.db.run(sql`delete from ledger_balances where ledger_account = 'retained'`);
     h.deps.db.run(sql`update ledger_lines set amount = amount + 5 where ledger_account = 'platform_fee_revenue'`);
     h.deps.db.run(sql`update ledger_tranches set remaining = remaining - 1`);
-    const kinds = verifyLedger(h.deps.db).mismatches.map((m) => m.kind).sort();
+    const kinds = (await verifyLedger(h.deps.store.read)).mismatches.map((m) => m.kind).sort();
     expect(kinds).toEqual(["balance", "balance", "entry_unbalanced", "entry_unbalanced", "tranche"]);
   });
 });
 
 describe("cofre ledger verify", () => {
-  function makeDb() {
+  async function makeDb() {
     const dir = mkdtempSync(join(tmpdir(), "cofre-ledger-"));
     dirs.push(dir);
     const deps = createDeps({ dataDir: dir, clock: new ManualClock("2026-11-20T12:00:00.000Z"), config: { logLevel: "silent" } });
     deps.db.insert(accounts).values({ id: "acct_cli", name: "CLI", createdAt: deps.clock.nowMs() }).run();
-    tx(deps.db, (t) => creditChargePayment(deps, t, { accountId: "acct_cli", livemode: true, currency: "BRL", amount: 5_000, fee: 0, transactionId: "tx_cli" }));
+    await deps.store.tx((uow) => creditChargePayment(deps, uow, { accountId: "acct_cli", livemode: true, currency: "BRL", amount: 5_000, fee: 0, transactionId: "tx_cli" }));
     return { dir, deps };
   }
   function run(dir: string) {
@@ -66,16 +65,16 @@ describe("cofre ledger verify", () => {
     return { code: p.exitCode, out: p.stdout.toString() };
   }
 
-  test("prints an ok JSON report and exits 0 on a consistent database", () => {
-    const { dir, deps } = makeDb();
+  test("prints an ok JSON report and exits 0 on a consistent database", async () => {
+    const { dir, deps } = await makeDb();
     deps.db.$client.close();
     const { code, out } = run(dir);
     expect(code).toBe(0);
     expect(JSON.parse(out)).toEqual({ ok: true, checked: expect.any(Number), mismatches: [] });
   });
 
-  test("reports a tampered balance and exits 1", () => {
-    const { dir, deps } = makeDb();
+  test("reports a tampered balance and exits 1", async () => {
+    const { dir, deps } = await makeDb();
     deps.db.run(sql`update ledger_balances set balance = 1 where ledger_account = 'pending'`);
     deps.db.$client.close();
     const { code, out } = run(dir);

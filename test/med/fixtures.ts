@@ -7,7 +7,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, asc, eq, gte } from "drizzle-orm";
 import { events, transactions } from "../../db/schema";
-import { tx } from "../../src/db/client";
 import { creditChargePayment } from "../../src/domain/ledger";
 import { PUBLIC_STATUS, type TransactionStatus } from "../../src/domain/charges/model";
 import { rawId } from "../../src/lib/ids";
@@ -92,8 +91,8 @@ export async function paidCharge(h: Harness, a: SeededAccount, amount = 10_000, 
   }
   const id = rawId();
   const now = h.clock.nowMs();
-  tx(h.deps.db, (t) => {
-    t.insert(transactions)
+  await h.deps.store.tx(async (uow) => {
+    uow.insert(transactions)
       .values({
         id,
         accountId: a.accountId,
@@ -105,14 +104,14 @@ export async function paidCharge(h: Harness, a: SeededAccount, amount = 10_000, 
         paidWith: "PIX",
         origin: "charges",
         metadata: "{}",
-        endToEndId: `E99999999${new Date(now).toISOString().replace(/\D/g, "").slice(0, 12)}${rawId().slice(0, 11)}`,
+        endToEndId: `E99999999${new Date(now).toISOString().replace(/\D/g, "").slice(0, 12)}${rawId().slice(-11)}`,
         platformFee: 0,
         paidAt: now,
         createdAt: now,
         updatedAt: now,
       } as typeof transactions.$inferInsert)
       .run();
-    creditChargePayment(h.deps, t, { accountId: a.accountId, livemode, currency: "BRL", amount, fee: 0, transactionId: id });
+    await creditChargePayment(h.deps, uow, { accountId: a.accountId, livemode, currency: "BRL", amount, fee: 0, transactionId: id });
   });
   await h.deps.jobs.drain();
   return { chargeId: `ch_${id}`, rawId: id, amount };

@@ -38,7 +38,7 @@ async function act(path: string, body?: unknown) {
 
 describe("opening a MED (none -> open)", () => {
   test("creates an open case, holds the amount, marks the charge disputed and emits only med_case.created", async () => {
-    expect(balance(h, a)).toEqual({ available: 10_000, pending: 0, retained: 0 });
+    expect(await balance(h, a)).toEqual({ available: 10_000, pending: 0, retained: 0 });
     const mark = eventsSince(h, a).length;
     const res = await act(`/v1/test_helpers/charges/${c.chargeId}/med`, { reason: "scam", response_deadline: "2026-11-27T12:00:00Z" });
     expect(res.status).toBe(201);
@@ -64,7 +64,7 @@ describe("opening a MED (none -> open)", () => {
       created_at: NOW,
       updated_at: NOW,
     });
-    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
     expect(await chargeStatus(h, a, c)).toBe("disputed");
     const med = chargeMed(h, c);
     expect(med).toMatchObject({ status: "created", method: "scam", reason: "scam", openedAt: NOW, updatedAt: NOW, lastEventAt: NOW });
@@ -77,16 +77,16 @@ describe("opening a MED (none -> open)", () => {
     expect(evs[1]!.family).toBe("med");
     expect(evs[1]!.transactionId).toBe(c.rawId);
     expect(evs[1]!.body).toMatchObject({ object: "event", type: "med_case.created", data: { object: res.body } });
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
   });
 
   test("the amount may push available below zero when the money is still pending", async () => {
     const b = await seedMerchant(h, 86_400);
     const pend = await paidCharge(h, b, 7_000);
-    expect(balance(h, b)).toEqual({ available: 0, pending: 7_000, retained: 0 });
+    expect(await balance(h, b)).toEqual({ available: 0, pending: 7_000, retained: 0 });
     await openMed(h, b, pend);
-    expect(balance(h, b)).toEqual({ available: -7_000, pending: 7_000, retained: 7_000 });
-    expectLedgerBalanced(h.deps);
+    expect(await balance(h, b)).toEqual({ available: -7_000, pending: 7_000, retained: 7_000 });
+    await expectLedgerBalanced(h.deps);
   });
 
   test("accepts a raw charge id and the other case types, and defaults to med with the full amount", async () => {
@@ -106,13 +106,13 @@ describe("opening a MED (none -> open)", () => {
     expect(kase.amount).toBe(4_000);
     expect(await chargeStatus(h, a, c)).toBe("paid");
     expect(chargeMed(h, c).amountMismatch).toBe(true);
-    expect(balance(h, a)).toEqual({ available: 6_000, pending: 0, retained: 4_000 });
+    expect(await balance(h, a)).toEqual({ available: 6_000, pending: 0, retained: 4_000 });
     expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.created"]);
     // A second notice on the same charge is refused while the case is not final.
     const again = await act(`/v1/test_helpers/charges/${c.chargeId}/med`, {});
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("invalid_state");
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
   });
 });
 
@@ -132,13 +132,13 @@ describe("merchant actions", () => {
       money_outcome: null,
       closed_at: null,
     });
-    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
     expect(await chargeStatus(h, a, c)).toBe("disputed");
     expect(chargeMed(h, c).status).toBe("delivered");
     const evs = eventsSince(h, a).slice(mark);
     expect(eventTypes(evs)).toEqual(["med_case.updated"]);
     expect(evs[0]!.body.data.object).toEqual(res.body);
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
   });
 
   test("accept moves open -> accepted, lost, final; the amount stays debited and med.resolved is emitted", async () => {
@@ -147,7 +147,7 @@ describe("merchant actions", () => {
     const res = await act(`/v1/med/cases/${kase.id}/accept`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "accepted", money_outcome: "lost", closed_at: NOW });
-    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
+    expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
     expect(await chargeStatus(h, a, c)).toBe("disputed");
     expect(chargeMed(h, c)).toMatchObject({ status: "closed", result: "agreed", closedAt: NOW });
     const evs = eventsSince(h, a).slice(mark);
@@ -162,7 +162,7 @@ describe("merchant actions", () => {
       currency: "BRL",
       resolved_at: NOW,
     });
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
     for (const path of ["accept", "appeal"]) {
       const again = await act(`/v1/med/cases/${kase.id}/${path}`, path === "appeal" ? { reason: "too late now" } : undefined);
       expect(again.status).toBe(400);
@@ -171,7 +171,7 @@ describe("merchant actions", () => {
     const ruling = await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome: "merchant_favor" });
     expect(ruling.status).toBe(400);
     expect(ruling.body.error.code).toBe("invalid_state");
-    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
+    expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
   });
 
   test("an appealed case can be neither appealed again nor accepted", async () => {
@@ -192,7 +192,7 @@ describe("merchant actions", () => {
     expect(res.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_request", param: "reason" });
     const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
     expect([after.body.status, after.body.money_outcome]).toEqual(["open", null]);
-    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
     expect((await act(`/v1/med/cases/${kase.id}/accept`, {})).status).toBe(200);
   });
 });
@@ -212,14 +212,14 @@ describe("rulings", () => {
     test(`${outcome} on an ${from} case -> ${status} / ${money}, charge ${charge}`, async () => {
       const kase = await openMed(h, a, c);
       if (from === "appealed") expect((await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "we shipped it" })).status).toBe(200);
-      expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+      expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
       h.clock.advance(3600);
       const mark = eventsSince(h, a).length;
       const res = await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
       expect(res.body).toMatchObject({ status, money_outcome: money, closed_at: "2026-11-20T13:00:00.000Z" });
-      expect(balance(h, a)).toEqual({ ...after, pending: 0 });
+      expect(await balance(h, a)).toEqual({ ...after, pending: 0 });
       expect(await chargeStatus(h, a, c)).toBe(charge);
       const evs = eventsSince(h, a).slice(mark);
       // Only a win returns the transaction to PAID, which the legacy family reports as a status change.
@@ -229,7 +229,7 @@ describe("rulings", () => {
       expect(med[1]!.body.data.object).toMatchObject({ med_case_id: kase.id, money_outcome: money, status });
       if (charge === "paid") expect(evs[0]!.body.data).toMatchObject({ status: "PAID", previousStatus: "DISPUTE" });
       expect(evs.some((e) => e.type.startsWith("charge."))).toBe(false);
-      expectLedgerBalanced(h.deps);
+      await expectLedgerBalanced(h.deps);
       const again = await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome: "upheld" });
       expect(again.status).toBe(400);
       expect(again.body.error.code).toBe("invalid_state");
@@ -248,8 +248,8 @@ describe("rulings", () => {
     await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome: "merchant_favor" });
     const second = await openMed(h, a, c);
     expect(second.id).not.toBe(kase.id);
-    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
-    expectLedgerBalanced(h.deps);
+    expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    await expectLedgerBalanced(h.deps);
   });
 });
 
@@ -274,9 +274,9 @@ describe("evidence requests and the response deadline", () => {
     expect(h.deps.jobs.pending("med.deadline")).toBe(0);
     const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
     expect(after.body).toMatchObject({ status: "accepted", money_outcome: "lost", closed_at: "2026-11-20T18:00:00.000Z" });
-    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
+    expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
     expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.updated", "med.resolved"]);
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
   });
 
   test("an appealed case is not touched by its deadline", async () => {
@@ -288,7 +288,7 @@ describe("evidence requests and the response deadline", () => {
     await h.deps.jobs.drain();
     const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
     expect(after.body).toMatchObject({ status: "appealed", money_outcome: null });
-    expect(balance(h, a).retained).toBe(10_000);
+    expect((await await balance(h, a)).retained).toBe(10_000);
   });
 
   test("a case under review for an amount mismatch stays open past its deadline", async () => {

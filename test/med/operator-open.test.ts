@@ -25,7 +25,7 @@ const path = (id: string) => `/v1/operator/charges/${id}/med`;
 describe("opening a MED on a live charge as the operator", () => {
   test("opens the case the helper would: 201 the med_case, amount held, charge disputed, payment.failed then med_case.created", async () => {
     const { h, a, c } = await setup();
-    expect(balance(h, a, true)).toEqual({ available: 10_000, pending: 0, retained: 0 });
+    expect(await balance(h, a, true)).toEqual({ available: 10_000, pending: 0, retained: 0 });
     const mark = eventsSince(h, a, 0, true).length;
     const res = await h.call("POST", path(c.chargeId), { bearer: TOKEN, body: { reason: "scam", response_deadline: "2026-11-27T12:00:00Z" } });
     expect(res.status).toBe(201);
@@ -51,7 +51,7 @@ describe("opening a MED on a live charge as the operator", () => {
       updated_at: NOW,
     });
     expect(res.body.id).toMatch(/^med_[0-9a-f]{32}$/);
-    expect(balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expect(await balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 10_000 });
     expect((await h.call("GET", `/v1/charges/${c.chargeId}`, { key: a.liveKey })).body.status).toBe("disputed");
     expect(chargeMed(h, c)).toMatchObject({ status: "created", method: "scam", reason: "scam" });
     const evs = eventsSince(h, a, 0, true).slice(mark);
@@ -59,7 +59,7 @@ describe("opening a MED on a live charge as the operator", () => {
     expect(evs[1]!.body).toMatchObject({ type: "med_case.created", data: { object: res.body } });
     // The merchant sees the case with its live key.
     expect((await h.call("GET", `/v1/med/cases/${res.body.id}`, { key: a.liveKey })).body).toEqual(res.body);
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
   });
 
   test("accepts the raw id, no body (defaults: med, the full amount) and a partial amount", async () => {
@@ -69,7 +69,7 @@ describe("opening a MED on a live charge as the operator", () => {
     const d = await paidCharge(h, a, 5_000, { livemode: true });
     const part = await h.call("POST", path(d.chargeId), { bearer: TOKEN, body: { type: "fraud", amount: 2_000 } });
     expect([part.status, part.body.type, part.body.amount]).toEqual([201, "fraud", 2_000]);
-    expect(balance(h, a, true)).toEqual({ available: 3_000, pending: 0, retained: 12_000 });
+    expect(await balance(h, a, true)).toEqual({ available: 3_000, pending: 0, retained: 12_000 });
   });
 });
 
@@ -85,10 +85,10 @@ describe("errors change nothing", () => {
   test("a test-mode charge is 403 live_mode_only (the helper's mirror: its live key gets 403 test_mode_only)", async () => {
     const { h, a } = await setup();
     const t = await paidCharge(h, a, 4_000);
-    const before = balance(h, a);
+    const before = await balance(h, a);
     const res = await h.call("POST", path(t.chargeId), { bearer: TOKEN, body: {} });
     expect([res.status, res.body.error.type, res.body.error.code]).toEqual([403, "permission_error", "live_mode_only"]);
-    expect(balance(h, a)).toEqual(before);
+    expect(await balance(h, a)).toEqual(before);
     expect(await chargeStatus(h, a, t)).toBe("paid");
   });
 
@@ -104,15 +104,15 @@ describe("errors change nothing", () => {
     const pending = await h.call("POST", path(`ch_${id}`), { bearer: TOKEN, body: {} });
     expect([pending.status, pending.body.error.code]).toEqual([400, "invalid_state"]);
     expect((await h.call("POST", path(c.chargeId), { bearer: TOKEN, body: {} })).status).toBe(201);
-    const held = balance(h, a, true);
+    const held = await balance(h, a, true);
     const twice = await h.call("POST", path(c.chargeId), { bearer: TOKEN, body: {} });
     expect([twice.status, twice.body.error.code]).toEqual([400, "invalid_state"]);
-    expect(balance(h, a, true)).toEqual(held);
+    expect(await balance(h, a, true)).toEqual(held);
   });
 
   test("a bad body is 400 naming the field: unknown field, zero amount, past deadline", async () => {
     const { h, a, c } = await setup();
-    const before = balance(h, a, true);
+    const before = await balance(h, a, true);
     const cases: [unknown, string, string][] = [
       [{ colour: "red" }, "invalid_request", "colour"],
       [{ amount: 0 }, "invalid_amount", "amount"],
@@ -123,7 +123,7 @@ describe("errors change nothing", () => {
       const res = await h.call("POST", path(c.chargeId), { bearer: TOKEN, body });
       expect([JSON.stringify(body), res.status, res.body.error.code, res.body.error.param]).toEqual([JSON.stringify(body), 400, code, param]);
     }
-    expect(balance(h, a, true)).toEqual(before);
+    expect(await balance(h, a, true)).toEqual(before);
     expect(await chargeStatus(h, a, c)).toBe("paid");
   });
 });
@@ -135,7 +135,7 @@ describe("security", () => {
       const res = await h.call("POST", path(c.chargeId), { ...opts, body: {} });
       expect([res.status, res.body.error.type]).toEqual([401, "authentication_error"]);
     }
-    expect(balance(h, a, true)).toEqual({ available: 10_000, pending: 0, retained: 0 });
+    expect(await balance(h, a, true)).toEqual({ available: 10_000, pending: 0, retained: 0 });
     expect(await chargeStatus(h, a, c)).toBe("paid");
   });
 

@@ -43,16 +43,16 @@ describe("operator rulings", () => {
     const { h, a, c } = await setup();
     const kase = await openMed(h, a, c, { amount: 12_000 });
     expect(await chargeStatus(h, a, c)).toBe("paid");
-    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
     const mark = eventsSince(h, a).length;
     const res = await h.call("POST", `/v1/operator/med/cases/${kase.id}/resolve`, { bearer: TOKEN, body: { outcome: "merchant_favor" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: kase.id, object: "med_case", status: "closed", money_outcome: "refunded_to_merchant", amount: 12_000 });
-    expect(balance(h, a)).toEqual({ available: 10_000, pending: 0, retained: 0 });
+    expect(await balance(h, a)).toEqual({ available: 10_000, pending: 0, retained: 0 });
     expect(await chargeStatus(h, a, c)).toBe("paid");
     expect(chargeMed(h, c)).toMatchObject({ amountMismatch: true, status: "closed", result: "disagreed" });
     expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.updated", "med.resolved"]);
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
     const again = await h.call("POST", `/v1/operator/med/cases/${kase.id}/resolve`, { bearer: TOKEN, body: { outcome: "upheld" } });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("invalid_state");
@@ -61,7 +61,7 @@ describe("operator rulings", () => {
   test("rules on live cases too (opened by a live provider notice)", async () => {
     const { h, a } = await setup();
     const live = await paidCharge(h, a, 8_000, { livemode: true });
-    const row = applyMedNotice(h.deps, {
+    const row = await applyMedNotice(h.deps, {
       accountId: a.accountId,
       livemode: true,
       transactionId: live.rawId,
@@ -71,19 +71,19 @@ describe("operator rulings", () => {
       payerName: "Fulano de Tal",
     });
     // The same provider notice delivered twice opens one case.
-    const replay = applyMedNotice(h.deps, { accountId: a.accountId, livemode: true, transactionId: live.rawId, externalId: "provider-infraction-1" });
+    const replay = await applyMedNotice(h.deps, { accountId: a.accountId, livemode: true, transactionId: live.rawId, externalId: "provider-infraction-1" });
     expect(replay.id).toBe(row.id);
-    expect(balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 8_000 });
+    expect(await balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 8_000 });
     expect((await h.call("GET", `/v1/med/cases/${row.id}`, { key: a.testKey })).status).toBe(404);
     expect((await h.call("GET", `/v1/med/cases/${row.id}`, { key: a.liveKey })).body.status).toBe("open");
     expect(chargeMed(h, live)).toMatchObject({ method: "unauthorized", payerName: "Fulano de Tal" });
     const res = await h.call("POST", `/v1/operator/med/cases/${row.id}/resolve`, { bearer: TOKEN, body: { outcome: "upheld" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "rejected", money_outcome: "lost" });
-    expect(balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 0 });
+    expect(await balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 0 });
     expect(eventTypes(eventsSince(h, a, 0, true))).toEqual(["payment.failed", "med_case.created", "med_case.updated", "med.resolved"]);
     expect(eventsSince(h, a, 0, false).some((e) => e.type.startsWith("med"))).toBe(false);
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
   });
 
   test("an unknown case is 404 and an unknown outcome or extra field is 400", async () => {
@@ -104,7 +104,7 @@ describe("a disputed charge", () => {
     const res = await h.call("POST", `/v1/payments/${c.rawId}/refund`, { key: a.testKey, body: { idempotencyKey: "med-refund-1" } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("charge_disputed");
-    expect(balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
+    expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
   });
 
   test("shows disputed with the informational metadata.med block on GET /v1/charges/{id}", async () => {

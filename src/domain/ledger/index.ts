@@ -1,13 +1,13 @@
 /**
  * Public API of the double-entry ledger (issue 4). All amounts are integers in the minor unit
- * (centavos for BRL); `t` is the caller's business transaction (`tx(deps.db, t => ...)`), so the
- * journal entry commits or rolls back with the business change that caused it.
+ * (centavos for BRL); `uow` is the caller's unit of work (`deps.store.tx(async (uow) => ...)`), so
+ * the journal entry commits or rolls back with the business change that caused it. Reads take
+ * `deps.store.read` (or the uow). SQL lives in the adapter (src/store/sqlite/ledger.ts).
  *
  * Idempotency: every posting carries a unique key derived from its cause (e.g. `charge_payment:<transactionId>`).
  * Calling an operation a second time with the same cause is a NO-OP (nothing is posted, no error).
  */
-import type { Deps } from "../../deps";
-import type { DbOrTx, Tx } from "../../db/client";
+import type { MerchantBalance } from "../../store/port/ledger";
 
 export interface CreditChargePaymentInput {
   accountId: string;
@@ -53,15 +53,7 @@ export interface SettleMedHoldInput {
 }
 
 /** Balance of one merchant (account, mode, currency), minor units; `nextReleaseAt` epoch ms. */
-export interface Balance {
-  available: number;
-  pending: number;
-  retained: number;
-  /** Earliest release time of an unreleased pending tranche (epoch ms), or null. */
-  nextReleaseAt: number | null;
-  /** Sum of the tranches released at `nextReleaseAt`, or null. */
-  nextReleaseAmount: number | null;
-}
+export type Balance = MerchantBalance;
 
 export interface LedgerMismatch {
   /** "balance" (materialised != recomputed), "entry_unbalanced" (lines do not sum to zero), "tranche", "negative". */
@@ -93,22 +85,23 @@ export {
   LEDGER_RELEASE_JOB,
   registerLedgerJobs,
 } from "./service";
-export { getBalance, listCurrencies } from "./balances";
+export { getBalance, getBalances, listCurrencies } from "./balances";
 export { verifyLedger } from "./verify";
-/** Thrown on a broken ledger rule (bad amount, fee above amount, settle without hold): a caller bug, rolls the transaction back. */
+/** Thrown on a broken ledger rule (bad amount, fee above amount, settle without hold): a caller bug, rolls the unit back. */
 export { LedgerInvariantError } from "./post";
+export type { LedgerReader, LedgerUnit } from "./unit";
 
-// Signatures (for reference; implemented in ./service, ./balances, ./verify):
-//   creditChargePayment(deps: Deps, t: Tx, p: CreditChargePaymentInput): { releaseAt: number }
+// Signatures (for reference; implemented in ./service, ./balances, ./verify). Each money call
+// checks its `uow` synchronously and resolves once the entry is written in the caller's unit:
+//   creditChargePayment(deps, uow, p: CreditChargePaymentInput): Promise<{ releaseAt: number }>
 //     gross from the external payer; amount-fee to `pending`; fee to platform revenue; one tranche
 //     released to `available` at now + settlement_delay_seconds by job "ledger.release_tranche".
-//   debitRefund(deps: Deps, t: Tx, p: DebitRefundInput): void
+//   debitRefund(deps, uow, p: DebitRefundInput): Promise<void>
 //     from `available`, then from the unreleased pending tranche of p.transactionId;
-//     throws ApiError("insufficient_balance") (400) when still short. pixOutFee from available.
-//   restoreRefund(deps: Deps, t: Tx, p: { refundId: string }): void  exact reversal of debitRefund.
-//   holdMed(deps: Deps, t: Tx, p: HoldMedInput): void  available -> retained (available may go negative).
-//   settleMedHold(deps: Deps, t: Tx, p: SettleMedHoldInput): void
+//     rejects with DomainError("insufficient_balance") (400) when still short. pixOutFee from available.
+//   restoreRefund(deps, uow, p: { refundId: string }): Promise<void>  exact reversal of debitRefund.
+//   holdMed(deps, uow, p: HoldMedInput): Promise<void>  available -> retained (available may go negative).
+//   settleMedHold(deps, uow, p: SettleMedHoldInput): Promise<void>
 //     refunded_to_merchant: retained -> available; lost / closed_without_refund: retained -> external payer.
-//   getBalance(db: DbOrTx, accountId, livemode, currency): Balance   O(1) reads.
-//   verifyLedger(db: DbOrTx): LedgerReport
-export type { Deps, DbOrTx, Tx };
+//   getBalance(reader, accountId, livemode, currency): Promise<Balance>   O(1) reads (reader: deps.store.read or uow).
+//   verifyLedger(reader): Promise<LedgerReport>

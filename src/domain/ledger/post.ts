@@ -1,13 +1,11 @@
 /**
  * The one way money moves: `postEntry` writes a journal entry, its lines and the materialised
- * balances in the caller's transaction. Lines are signed minor-unit amounts (positive increases
+ * balances in the caller's unit of work (`uow.ledger.post`). Lines are signed minor-unit amounts (positive increases
  * the ledger account's balance) and must sum to zero; the idempotency key makes a repeated cause
- * a no-op. Throws `LedgerInvariantError` when a rule would be broken (the transaction rolls back).
+ * a no-op. Throws `LedgerInvariantError` when a rule would be broken (the unit rolls back).
  */
-import { and, eq, sql } from "drizzle-orm";
-import { ledgerBalances, ledgerEntries, ledgerLines } from "../../../db/schema";
-import type { DbOrTx, Tx } from "../../db/client";
 import { newId } from "../../lib/ids";
+import type { Uow } from "../../store/port";
 
 /** Merchant wallets plus the counterparts that make every entry balance. */
 export type LedgerAccount = "available" | "pending" | "retained" | "platform_fee_revenue" | "external_payer";
@@ -44,39 +42,13 @@ export interface EntryInput {
   now: number;
 }
 
-/** The entry already posted under `key`, if any. */
-export function findEntryByKey(db: DbOrTx, key: string) {
-  return db.select().from(ledgerEntries).where(eq(ledgerEntries.idempotencyKey, key)).get();
-}
-
-/** Lines of one entry, in insertion order. */
-export function entryLines(db: DbOrTx, entryId: string) {
-  return db.select().from(ledgerLines).where(eq(ledgerLines.entryId, entryId)).orderBy(ledgerLines.id).all();
-}
-
-/** Materialised balance of one ledger account (0 when it never moved). */
-export function bucketBalance(db: DbOrTx, accountId: string, livemode: boolean, currency: string, ledgerAccount: LedgerAccount): number {
-  const row = db
-    .select({ balance: ledgerBalances.balance })
-    .from(ledgerBalances)
-    .where(
-      and(
-        eq(ledgerBalances.accountId, accountId),
-        eq(ledgerBalances.livemode, livemode),
-        eq(ledgerBalances.currency, currency),
-        eq(ledgerBalances.ledgerAccount, ledgerAccount),
-      ),
-    )
-    .get();
-  return row?.balance ?? 0;
-}
-
 /**
- * Posts one balanced entry (lines of the same ledger account and tranche are merged). Returns its id, or null when `idempotencyKey` was already posted
- * (nothing is written). Zero lines are dropped; at least two non-zero lines must remain.
+ * Posts one balanced entry in `uow` (lines of the same ledger account and tranche are merged).
+ * Resolves to its id, or null when `idempotencyKey` was already posted (nothing is written). Zero
+ * lines are dropped; at least two non-zero lines must remain. Rejects with LedgerInvariantError.
  */
-export function postEntry(t: Tx, e: EntryInput): string | null {
-  if (findEntryByKey(t, e.idempotencyKey)) return null;
+export async function postEntry(uow: Uow, e: EntryInput): Promise<string | null> {
+  if (await uow.ledger.entryByKey(e.idempotencyKey)) return null;
   const merged = new Map<string, LineInput>();
   for (const l of e.lines) {
     const k = `${l.ledgerAccount}|${l.trancheId ?? ""}`;
@@ -93,46 +65,25 @@ export function postEntry(t: Tx, e: EntryInput): string | null {
   if (sum !== 0) throw new LedgerInvariantError(`ledger entry ${e.idempotencyKey} does not balance (sum ${sum})`);
 
   const entryId = newId("ledgerEntry");
-  t.insert(ledgerEntries)
-    .values({
-      id: entryId,
-      accountId: e.accountId,
-      livemode: e.livemode,
-      currency: e.currency,
-      kind: e.kind,
-      causeKind: e.causeKind,
-      causeId: e.causeId,
-      idempotencyKey: e.idempotencyKey,
-      meta: e.meta === undefined ? null : JSON.stringify(e.meta),
-      createdAt: e.now,
-    })
-    .run();
-  for (const l of lines) {
-    t.insert(ledgerLines)
-      .values({
-        entryId,
-        accountId: e.accountId,
-        livemode: e.livemode,
-        currency: e.currency,
-        ledgerAccount: l.ledgerAccount,
-        amount: l.amount,
-        trancheId: l.trancheId ?? null,
-      })
-      .run();
-    const row = t
-      .insert(ledgerBalances)
-      .values({ accountId: e.accountId, livemode: e.livemode, currency: e.currency, ledgerAccount: l.ledgerAccount, balance: l.amount, updatedAt: e.now })
-      .onConflictDoUpdate({
-        target: [ledgerBalances.accountId, ledgerBalances.livemode, ledgerBalances.currency, ledgerBalances.ledgerAccount],
-        set: { balance: sql`${ledgerBalances.balance} + excluded.balance`, updatedAt: e.now },
-      })
-      .returning({ balance: ledgerBalances.balance })
-      .get();
-    const after = row!.balance;
-    if (l.amount < 0 && after < 0) {
+  const after = await uow.ledger.post({
+    id: entryId,
+    accountId: e.accountId,
+    livemode: e.livemode,
+    currency: e.currency,
+    kind: e.kind,
+    causeKind: e.causeKind,
+    causeId: e.causeId,
+    idempotencyKey: e.idempotencyKey,
+    meta: e.meta === undefined ? null : JSON.stringify(e.meta),
+    lines: lines.map((l) => ({ ledgerAccount: l.ledgerAccount, amount: l.amount, trancheId: l.trancheId ?? null })),
+    now: e.now,
+  });
+  // Throwing rolls the whole unit back (the lines just written included).
+  lines.forEach((l, i) => {
+    if (l.amount < 0 && after[i]! < 0) {
       const negativeOk = l.ledgerAccount === "external_payer" || (l.ledgerAccount === "available" && e.allowNegativeAvailable);
-      if (!negativeOk) throw new LedgerInvariantError(`ledger account ${l.ledgerAccount} of ${e.accountId} would go negative (${after})`);
+      if (!negativeOk) throw new LedgerInvariantError(`ledger account ${l.ledgerAccount} of ${e.accountId} would go negative (${after[i]})`);
     }
-  }
+  });
   return entryId;
 }

@@ -3,8 +3,8 @@
  * minor units, timestamps ISO 8601 UTC. Also the currency rule of the `currency` query.
  */
 import { iso } from "../../lib/clock";
-import type { DbOrTx } from "../../db/client";
-import { getBalance, listCurrencies } from "./balances";
+import { getBalance, getBalances, listCurrencies } from "./balances";
+import type { LedgerReader } from "./unit";
 import type { Balance } from "./index";
 import { Currency, DateTime, Money, Nullable, Type, View, type Static } from "../../lib/view-schema";
 
@@ -61,12 +61,12 @@ export function parseCurrency(raw: string): string | null {
  * payments group accepts (3-8 letters or digits, e.g. `USDT`) that the account holds a balance in
  * for this mode. Upper case, or null when neither.
  */
-export function walletCurrency(db: DbOrTx, accountId: string, livemode: boolean, raw: string): string | null {
+export async function walletCurrency(reader: LedgerReader, accountId: string, livemode: boolean, raw: string): Promise<string | null> {
   const iso4217 = parseCurrency(raw);
   if (iso4217) return iso4217;
   if (!/^[A-Za-z0-9]{3,8}$/.test(raw)) return null;
   const code = raw.toUpperCase();
-  return listCurrencies(db, accountId, livemode).includes(code) ? code : null;
+  return (await listCurrencies(reader, accountId, livemode)).includes(code) ? code : null;
 }
 
 /** `{currency, available, pending, total}` of one currency. */
@@ -75,13 +75,18 @@ export function balanceItem(currency: string, b: Balance): Static<typeof Balance
 }
 
 /** Currencies shown for (account, mode): the primary first, then the others with activity. */
-function currenciesOf(db: DbOrTx, accountId: string, livemode: boolean): string[] {
-  return [PRIMARY_CURRENCY, ...listCurrencies(db, accountId, livemode).filter((c) => c !== PRIMARY_CURRENCY)];
+async function currenciesOf(reader: LedgerReader, accountId: string, livemode: boolean): Promise<string[]> {
+  return [PRIMARY_CURRENCY, ...(await listCurrencies(reader, accountId, livemode)).filter((c) => c !== PRIMARY_CURRENCY)];
 }
 
-/** Full shape of GET /v1/wallets/balance (no `currency` query). */
-export function fullBalanceView(db: DbOrTx, accountId: string, livemode: boolean): Static<typeof FullBalanceSchema> {
-  const items = currenciesOf(db, accountId, livemode).map((c) => ({ c, b: getBalance(db, accountId, livemode, c) }));
+/**
+ * Full shape of GET /v1/wallets/balance (no `currency` query). `reader`: `deps.store.read`.
+ * Two reads whatever the number of currencies.
+ */
+export async function fullBalanceView(reader: LedgerReader, accountId: string, livemode: boolean): Promise<Static<typeof FullBalanceSchema>> {
+  const currencies = await currenciesOf(reader, accountId, livemode);
+  const balances = await getBalances(reader, accountId, livemode, currencies);
+  const items = currencies.map((c, i) => ({ c, b: balances[i]! }));
   const { b: p } = items[0]!;
   const primary = balanceItem(PRIMARY_CURRENCY, p);
   return {
@@ -97,9 +102,9 @@ export function fullBalanceView(db: DbOrTx, accountId: string, livemode: boolean
   };
 }
 
-/** Flat single-currency shape of GET /v1/wallets/balance?currency=XXX. */
-export function flatBalanceView(db: DbOrTx, accountId: string, livemode: boolean, currency: string): Static<typeof FlatBalanceSchema> {
-  const b = getBalance(db, accountId, livemode, currency);
+/** Flat single-currency shape of GET /v1/wallets/balance?currency=XXX. `reader`: `deps.store.read`. */
+export async function flatBalanceView(reader: LedgerReader, accountId: string, livemode: boolean, currency: string): Promise<Static<typeof FlatBalanceSchema>> {
+  const b = await getBalance(reader, accountId, livemode, currency);
   return {
     available: b.available,
     pending: b.pending,
@@ -109,10 +114,12 @@ export function flatBalanceView(db: DbOrTx, accountId: string, livemode: boolean
   };
 }
 
-/** GET /v1/wallets: one OPERATIONAL wallet per currency (primary first). */
-export function walletListView(db: DbOrTx, accountId: string, livemode: boolean): Static<typeof WalletSchema>[] {
-  return currenciesOf(db, accountId, livemode).map((currency) => {
-    const b = getBalance(db, accountId, livemode, currency);
+/** GET /v1/wallets: one OPERATIONAL wallet per currency (primary first). `reader`: `deps.store.read`. */
+export async function walletListView(reader: LedgerReader, accountId: string, livemode: boolean): Promise<Static<typeof WalletSchema>[]> {
+  const currencies = await currenciesOf(reader, accountId, livemode);
+  const balances = await getBalances(reader, accountId, livemode, currencies);
+  return currencies.map((currency, i) => {
+    const b = balances[i]!;
     return { currency, walletType: "OPERATIONAL" as const, balance: b.available, pendingBalance: b.pending };
   });
 }

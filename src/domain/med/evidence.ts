@@ -9,13 +9,12 @@
  * Only confirmed evidence is listed (newest first, `view_url` signed for 5 minutes) and counted.
  */
 import type { Deps } from "../../deps";
-import { tx } from "../../db/client";
 import { DomainError, invalidParam, notFound } from "../errors";
-import { hmacHex, safeEqual, sha256Hex } from "../../lib/crypto";
+import { hmacHex, randomHex, safeEqual, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import { EVIDENCE_MAX_BYTES, EVIDENCE_MIME_TYPES, UPLOAD_URL_TTL_S, VIEW_URL_TTL_S, isFinal } from "./model";
-import * as repo from "./repo";
-import type { MedEvidenceRow, Scope } from "./repo";
+import type { MedEvidenceRow } from "../../store/rows";
+import type { Scope } from "../scope";
 import { assertWritable, getFile, putFile } from "./storage";
 import { toPublicEvidence, toUploadRequest } from "./views";
 
@@ -30,7 +29,7 @@ export interface UploadRequestInput {
 }
 
 /** Step 1. Throws 400 `invalid_file`/`invalid_request`, 404, 400 `invalid_state` (final case), 503. */
-export function requestUpload(deps: Deps, scope: Scope, caseId: string, input: UploadRequestInput) {
+export async function requestUpload(deps: Deps, scope: Scope, caseId: string, input: UploadRequestInput) {
   const { file_name: name, file_size: size, mime_type: mime } = input;
   if (typeof name !== "string" || name.trim() === "" || [...name].length > 255 || /[\x00-\x1f\x7f/\\]/.test(name))
     throw invalidParam("file_name", "file_name must be 1-255 characters without slashes or control characters.", "invalid_file");
@@ -38,15 +37,15 @@ export function requestUpload(deps: Deps, scope: Scope, caseId: string, input: U
     throw invalidParam("file_size", `file_size must be the exact size in bytes, from 1 to ${EVIDENCE_MAX_BYTES} (10 MB).`, "invalid_file");
   if (typeof mime !== "string" || !(EVIDENCE_MIME_TYPES as readonly string[]).includes(mime))
     throw invalidParam("mime_type", `mime_type must be one of ${EVIDENCE_MIME_TYPES.join(", ")}.`, "invalid_file");
-  const kase = repo.findCase(deps.db, scope, caseId);
+  const kase = await deps.store.read.med.caseInScope(scope, caseId);
   if (!kase) throw notFound("MED case");
   if (isFinal(kase.status)) throw new DomainError("invalid_state", `The MED case is already ${kase.status}; no more evidence is accepted.`);
   assertWritable(deps);
   const now = deps.clock.nowMs();
   const expiresS = Math.floor(now / 1000) + UPLOAD_URL_TTL_S;
   const id = newId("evidence");
-  const row = tx(deps.db, (t) => {
-    repo.insertEvidence(t, {
+  const row = await deps.store.tx((uow) =>
+    uow.med.insertEvidence({
       id,
       caseId: kase.id,
       accountId: kase.accountId,
@@ -58,10 +57,9 @@ export function requestUpload(deps: Deps, scope: Scope, caseId: string, input: U
       state: "requested",
       uploadExpiresAt: expiresS * 1000,
       createdAt: now,
-    });
-    return repo.findEvidenceById(t, id)!;
-  });
-  const sig = uploadSignature(deps, row, expiresS);
+    }),
+  );
+  const sig = uploadSignature(await secret(deps), row, expiresS);
   const url = `${deps.config.publicUrl}${EVIDENCE_URL_PATH}/${id}?expires=${expiresS}&signature=${sig}`;
   return toUploadRequest(row, url, UPLOAD_URL_TTL_S);
 }
@@ -80,10 +78,10 @@ export interface UploadPut {
  * `upload_url_expired`, 409 `conflict` (already confirmed), 415 `unsupported_media_type`
  * (Content-Type differs from the signed type), 413 (over 10 MB), 503 (storage).
  */
-export function receiveUpload(deps: Deps, put: UploadPut): { id: string; received_bytes: number; sha256: string } {
-  const row = repo.findEvidenceById(deps.db, put.evidenceId);
+export async function receiveUpload(deps: Deps, put: UploadPut): Promise<{ id: string; received_bytes: number; sha256: string }> {
+  const row = await deps.store.read.med.evidenceById(put.evidenceId);
   const expiresS = Number(put.expires);
-  if (!row || !put.signature || !/^\d{1,12}$/.test(put.expires ?? "") || !safeEqual(put.signature, uploadSignature(deps, row, expiresS)))
+  if (!row || !put.signature || !/^\d{1,12}$/.test(put.expires ?? "") || !safeEqual(put.signature, uploadSignature(await secret(deps), row, expiresS)))
     throw new DomainError("invalid_signature", "The upload URL signature is invalid.");
   if (deps.clock.nowMs() > expiresS * 1000 || expiresS * 1000 !== row.uploadExpiresAt)
     throw new DomainError("upload_url_expired", "The upload URL has expired; request a new one.");
@@ -94,15 +92,16 @@ export function receiveUpload(deps: Deps, put: UploadPut): { id: string; receive
   if (put.bytes.byteLength > EVIDENCE_MAX_BYTES) throw new DomainError("payload_too_large", "Evidence files are at most 10 MB.");
   const key = `med-evidence/${row.accountId}/${row.id}`;
   const stored = putFile(deps, key, put.bytes);
-  repo.updateEvidence(deps.db, row.id, { state: "received", storedSize: stored.size, sha256: stored.sha256, storageKey: key, receivedAt: deps.clock.nowMs() });
+  const receivedAt = deps.clock.nowMs();
+  await deps.store.tx((uow) => uow.med.updateEvidence(row.id, { state: "received", storedSize: stored.size, sha256: stored.sha256, storageKey: key, receivedAt }));
   return { id: row.id, received_bytes: stored.size, sha256: stored.sha256 };
 }
 
 /** Step 3. Throws 404, 409 `EVIDENCE_NOT_UPLOADED`, 409 `EVIDENCE_SIZE_MISMATCH`, 503. Returns the evidence object. */
-export function completeUpload(deps: Deps, scope: Scope, caseId: string, evidenceId: string) {
-  const kase = repo.findCase(deps.db, scope, caseId);
+export async function completeUpload(deps: Deps, scope: Scope, caseId: string, evidenceId: string) {
+  const kase = await deps.store.read.med.caseInScope(scope, caseId);
   if (!kase) throw notFound("MED case");
-  const row = repo.findEvidence(deps.db, kase.id, evidenceId);
+  const row = await deps.store.read.med.evidenceOfCase(kase.id, evidenceId);
   if (!row) throw notFound("evidence");
   if (row.state !== "confirmed") {
     const now = deps.clock.nowMs();
@@ -113,31 +112,33 @@ export function completeUpload(deps: Deps, scope: Scope, caseId: string, evidenc
     const bytes = getFile(deps, row.storageKey);
     if (!bytes || bytes.byteLength !== row.fileSize || sha256Hex(bytes) !== row.sha256)
       throw new DomainError("EVIDENCE_NOT_UPLOADED", "The stored file is missing or changed; request a new upload URL.");
-    tx(deps.db, (t) => {
-      const fresh = repo.findEvidenceById(t, row.id)!;
+    await deps.store.tx(async (uow) => {
+      const fresh = (await uow.med.evidenceById(row.id))!;
       if (fresh.state === "confirmed") return;
-      repo.updateEvidence(t, row.id, { state: "confirmed", uploadedAt: now });
-      repo.incrementEvidenceCount(t, kase.id, now);
+      await uow.med.updateEvidence(row.id, { state: "confirmed", uploadedAt: now });
+      await uow.med.incrementEvidenceCount(kase.id, now);
     });
   }
-  return evidenceView(deps, repo.findEvidenceById(deps.db, row.id)!);
+  return evidenceView(deps, await secret(deps), (await deps.store.read.med.evidenceById(row.id))!);
 }
 
 /** `{object: "list", data}`: confirmed evidence of the case, newest first. Throws 404. */
-export function listEvidence(deps: Deps, scope: Scope, caseId: string) {
-  const kase = repo.findCase(deps.db, scope, caseId);
+export async function listEvidence(deps: Deps, scope: Scope, caseId: string) {
+  const kase = await deps.store.read.med.caseInScope(scope, caseId);
   if (!kase) throw notFound("MED case");
-  return { object: "list" as const, data: repo.listConfirmedEvidence(deps.db, kase.id).map((r) => evidenceView(deps, r)) };
+  const rows = await deps.store.read.med.confirmedEvidence(kase.id);
+  const key = rows.length > 0 ? await secret(deps) : "";
+  return { object: "list" as const, data: rows.map((r) => evidenceView(deps, key, r)) };
 }
 
 /**
  * Serves a confirmed file for a signed view URL. Throws 403 `invalid_signature` /
  * `upload_url_expired`, 404 (not confirmed or file gone), 503.
  */
-export function viewEvidence(deps: Deps, id: string, expires: string | null, signature: string | null) {
-  const row = repo.findEvidenceById(deps.db, id);
+export async function viewEvidence(deps: Deps, id: string, expires: string | null, signature: string | null) {
+  const row = await deps.store.read.med.evidenceById(id);
   const expiresS = Number(expires);
-  if (!row || !signature || !/^\d{1,12}$/.test(expires ?? "") || !safeEqual(signature, viewSignature(deps, id, expiresS)))
+  if (!row || !signature || !/^\d{1,12}$/.test(expires ?? "") || !safeEqual(signature, viewSignature(await secret(deps), id, expiresS)))
     throw new DomainError("invalid_signature", "The link signature is invalid.");
   if (deps.clock.nowMs() > expiresS * 1000) throw new DomainError("upload_url_expired", "The link has expired; list the evidence again for a fresh one.");
   if (row.state !== "confirmed" || !row.storageKey) throw notFound("evidence");
@@ -146,20 +147,29 @@ export function viewEvidence(deps: Deps, id: string, expires: string | null, sig
   return { bytes, mimeType: row.mimeType, fileName: row.fileName, sha256: row.sha256 };
 }
 
-function evidenceView(deps: Deps, row: MedEvidenceRow) {
+/** The public evidence object with a fresh signed `view_url` (5 minutes); `key`: the URL secret. */
+function evidenceView(deps: Deps, key: string, row: MedEvidenceRow) {
   const expiresS = Math.floor(deps.clock.nowMs() / 1000) + VIEW_URL_TTL_S;
-  const url = `${deps.config.publicUrl}${EVIDENCE_URL_PATH}/${row.id}/view?expires=${expiresS}&signature=${viewSignature(deps, row.id, expiresS)}`;
+  const url = `${deps.config.publicUrl}${EVIDENCE_URL_PATH}/${row.id}/view?expires=${expiresS}&signature=${viewSignature(key, row.id, expiresS)}`;
   return toPublicEvidence(row, url);
 }
 
-function secret(deps: Deps): string {
-  return repo.getOrCreateSecret(deps.db, SECRET_NAME, deps.clock.nowMs());
+/**
+ * The HMAC secret of the signed URLs: 32 random bytes (hex) created on first use and kept in the
+ * database (`med_secrets`), so URLs survive restarts. A read; the first use writes it in a unit.
+ */
+async function secret(deps: Deps): Promise<string> {
+  const found = await deps.store.read.med.secret(SECRET_NAME);
+  if (found) return found;
+  const fresh = randomHex(32);
+  const now = deps.clock.nowMs();
+  return deps.store.tx((uow) => uow.med.keepSecret(SECRET_NAME, fresh, now));
 }
 
-function uploadSignature(deps: Deps, row: MedEvidenceRow, expiresS: number): string {
-  return hmacHex(secret(deps), `upload\n${row.id}\n${row.mimeType}\n${row.fileSize}\n${expiresS}`);
+function uploadSignature(key: string, row: MedEvidenceRow, expiresS: number): string {
+  return hmacHex(key, `upload\n${row.id}\n${row.mimeType}\n${row.fileSize}\n${expiresS}`);
 }
 
-function viewSignature(deps: Deps, id: string, expiresS: number): string {
-  return hmacHex(secret(deps), `view\n${id}\n${expiresS}`);
+function viewSignature(key: string, id: string, expiresS: number): string {
+  return hmacHex(key, `view\n${id}\n${expiresS}`);
 }

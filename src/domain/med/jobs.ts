@@ -4,7 +4,7 @@ import { MED_DEADLINE_JOB, runDeadline } from "./service";
 
 /** Registers `med.deadline` (payload `{caseId}`); queued by `applyMedNotice` at `response_deadline`. */
 export function registerMedJobs(deps: Deps): void {
-  deps.jobs.register(MED_DEADLINE_JOB, (job) => {
-    runDeadline(deps, (job.payload as { caseId: string }).caseId);
+  deps.jobs.register(MED_DEADLINE_JOB, async (job) => {
+    await runDeadline(deps, (job.payload as { caseId: string }).caseId);
   });
 }

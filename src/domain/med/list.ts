@@ -7,8 +7,7 @@ import type { Deps } from "../../deps";
 import { DomainError, invalidParam } from "../errors";
 import { stripPrefix } from "../../lib/ids";
 import { MED_CASE_STATUSES, MED_CASE_TYPES, type MedCaseStatus, type MedCaseType } from "./model";
-import * as repo from "./repo";
-import type { Scope } from "./repo";
+import type { Scope } from "../scope";
 import { toPublicCase } from "./views";
 
 const KNOWN = new Set(["limit", "starting_after", "status", "type", "charge_id", "created_after", "created_before"]);
@@ -82,14 +81,14 @@ export function parseIsoDate(v: string): number | null {
  * One page of the caller's cases. `starting_after` must name one of the caller's cases (same
  * account and mode), else 400 `invalid_cursor`. Returns the list object.
  */
-export function listCases(deps: Deps, scope: Scope, q: CaseListQuery) {
+export async function listCases(deps: Deps, scope: Scope, q: CaseListQuery) {
   let after: { createdAt: number; id: string } | undefined;
   if (q.startingAfter) {
-    const c = repo.findCase(deps.db, scope, q.startingAfter);
+    const c = await deps.store.read.med.caseInScope(scope, q.startingAfter);
     if (!c) throw new DomainError("invalid_cursor", "starting_after must be the id of one of your MED cases.", { param: "starting_after" });
     after = { createdAt: c.createdAt, id: c.id };
   }
-  const rows = repo.listCases(deps.db, scope, {
+  const rows = await deps.store.read.med.listCases(scope, {
     status: q.status,
     type: q.type,
     transactionId: q.chargeId ? stripPrefix(q.chargeId, "ch_") : undefined,

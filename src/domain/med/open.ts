@@ -10,7 +10,7 @@ import { parseChargeId } from "../charges/service";
 import { findById } from "../charges/repo";
 import { parseIsoDate } from "./list";
 import { MED_METHODS, type MedCaseType, type MedMethod } from "./model";
-import type { MedCaseRow } from "./repo";
+import type { MedCaseRow } from "../../store/rows";
 import { applyMedNotice } from "./service";
 
 /** The opening body (already schema-checked: `amount` a strict positive integer in centavos, `reason` 1-500 chars). */
@@ -28,7 +28,7 @@ export interface OpenMedBody {
  * Throws 400 `invalid_request` (response_deadline not a future date-time), 404 `not_found`,
  * 400 `invalid_state` (not paid, or a MED already open), 400 `invalid_amount`.
  */
-export function openMedCase(deps: Deps, scope: { accountId: string; livemode: boolean }, transactionId: string, body: OpenMedBody): MedCaseRow {
+export async function openMedCase(deps: Deps, scope: { accountId: string; livemode: boolean }, transactionId: string, body: OpenMedBody): Promise<MedCaseRow> {
   let responseDeadline: number | null = null;
   if (body.response_deadline !== undefined) {
     responseDeadline = parseIsoDate(body.response_deadline);
@@ -45,9 +45,9 @@ export function openMedCase(deps: Deps, scope: { accountId: string; livemode: bo
  * (no such charge), 403 `live_mode_only` (a test-mode charge: the sandbox helper opens those,
  * mirroring its own 403 `test_mode_only`), and every error of openMedCase.
  */
-export function openLiveMedCase(deps: Deps, id: string, body: OpenMedBody): MedCaseRow {
+export async function openLiveMedCase(deps: Deps, id: string, body: OpenMedBody): Promise<MedCaseRow> {
   const raw = parseChargeId(id);
-  const charge = raw ? findById(deps.db, raw) : undefined;
+  const charge = raw ? await findById(deps.db, raw) : undefined;
   if (!charge) throw notFound("charge");
   if (!charge.livemode)
     throw new DomainError("live_mode_only", "This is a test-mode charge; open its MED with POST /v1/test_helpers/charges/{id}/med and a test key.");

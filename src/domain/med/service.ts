@@ -1,11 +1,14 @@
 /**
  * MED case use cases: opening (`applyMedNotice`, the one entry point for sandbox and live
  * notices), appeal, accept, rulings, evidence requests, the response-deadline job and listing.
- * Every write runs in one `tx` with its ledger movement, charge update, events and jobs.
+ * Every write runs in one unit of work (`deps.store.tx`) with its ledger movement, charge update,
+ * events and jobs; SQL lives in the adapter (src/store/sqlite/med.ts).
  * Rules: interface.md "MED case status", extensions.md test helpers and operator API.
  */
 import type { Deps } from "../../deps";
-import { tx, type Tx } from "../../db/client";
+import type { Uow } from "../../store/port";
+import type { MedCaseRow } from "../../store/rows";
+import type { Scope } from "../scope";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -20,6 +23,7 @@ import {
   APPEAL_REASON_MIN,
   ENDINGS,
   ENDING_FROM,
+  FINAL_STATUSES,
   isFinal,
   noticeResult,
   noticeStatus,
@@ -28,8 +32,6 @@ import {
   type MedMethod,
   type Resolution,
 } from "./model";
-import * as repo from "./repo";
-import type { MedCaseRow, Scope } from "./repo";
 import { toPublicCase, toResolution } from "./views";
 
 /** Job kind of the response deadline; dedupe key `med.deadline:<case id>`. */
@@ -72,18 +74,18 @@ export interface MedNotice {
  * Throws 404 `not_found` (no such charge in the scope), 400 `invalid_state` (charge not paid,
  * or another case of the charge is still active).
  */
-export function applyMedNotice(deps: Deps, notice: MedNotice): MedCaseRow {
-  return tx(deps.db, (t) => {
+export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRow> {
+  return deps.store.tx(async (uow) => {
     if (notice.externalId) {
-      const seen = repo.findCaseByExternalId(t, notice.accountId, notice.externalId);
+      const seen = await uow.med.caseByExternalId(notice.accountId, notice.externalId);
       if (seen) return seen;
     }
     const scope = { accountId: notice.accountId, livemode: notice.livemode };
-    const charge = findScoped(deps.db, scope.accountId, scope.livemode, notice.transactionId);
+    const charge = await findScoped(deps.db, scope.accountId, scope.livemode, notice.transactionId);
     if (!charge) throw notFound("charge");
     if (!DISPUTABLE.includes(charge.status))
       throw new DomainError("invalid_state", `A MED can only open on a paid charge; this charge is ${PUBLIC_STATUS[charge.status as TransactionStatus]}.`);
-    if (repo.findActiveCaseForTransaction(t, charge.id))
+    if (await uow.med.activeCaseOfTransaction(charge.id, FINAL_STATUSES))
       throw new DomainError("invalid_state", "This charge already has a MED case that is not final.");
     const now = deps.clock.nowMs();
     const amount = notice.amount ?? charge.amount;
@@ -92,7 +94,7 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): MedCaseRow {
     const held = Math.min(amount, charge.amount);
     const id = newId("medCase");
     const openedAt = notice.openedAt ?? now;
-    repo.insertCase(t, {
+    const row = await uow.med.insertCase({
       id,
       accountId: charge.accountId,
       livemode: charge.livemode,
@@ -115,22 +117,21 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): MedCaseRow {
       createdAt: now,
       updatedAt: now,
     });
-    holdMed(deps, t, { accountId: charge.accountId, livemode: charge.livemode, currency: charge.currency, amount: held, medCaseId: id });
-    const row = repo.findCaseAnyAccount(t, id)!;
-    repo.writeChargeMed(t, charge.id, chargeMedBlock(row, {}, now), now, mismatch ? undefined : DISPUTED);
+    await holdMed(deps, uow, { accountId: charge.accountId, livemode: charge.livemode, currency: charge.currency, amount: held, medCaseId: id });
+    await uow.med.writeChargeMed(charge.id, chargeMedBlock(row, {}, now), now, mismatch ? undefined : DISPUTED);
     // Legacy family: a transaction reaching DISPUTE fires `payment.failed`; emitTransition sends
     // no charge.* event for MED statuses (interface.md "Emission rules").
-    if (!mismatch) emitTransition(deps, t, findById(t, charge.id)!, charge.status);
-    emitMed(deps, t, eventScope(row), "med_case.created", toPublicCase(row));
+    if (!mismatch) await emitTransition(deps, uow, (await findById(uow, charge.id))!, charge.status);
+    await emitMed(deps, uow, eventScope(row), "med_case.created", toPublicCase(row));
     if (row.responseDeadline !== null && !mismatch)
-      deps.jobs.enqueue(t, { kind: MED_DEADLINE_JOB, payload: { caseId: id }, dueAt: row.responseDeadline, dedupeKey: deadlineKey(id) });
+      await deps.jobs.enqueue(uow, { kind: MED_DEADLINE_JOB, payload: { caseId: id }, dueAt: row.responseDeadline, dedupeKey: deadlineKey(id) });
     return row;
   });
 }
 
 /** The case `id` of `scope`; throws 404 `not_found`. */
-export function getCase(deps: Deps, scope: Scope, id: string): MedCaseRow {
-  const row = repo.findCase(deps.db, scope, id);
+export async function getCase(deps: Deps, scope: Scope, id: string): Promise<MedCaseRow> {
+  const row = await deps.store.read.med.caseInScope(scope, id);
   if (!row) throw notFound("MED case");
   return row;
 }
@@ -140,30 +141,30 @@ export function getCase(deps: Deps, scope: Scope, id: string): MedCaseRow {
  * `med_case.updated`; the deadline job is dropped (the merchant responded). The defense is
  * recorded for operations only. Throws 400 `invalid_request` (reason length), 404, 400 `invalid_state`.
  */
-export function appealCase(deps: Deps, scope: Scope, id: string, reason: unknown): MedCaseRow {
+export async function appealCase(deps: Deps, scope: Scope, id: string, reason: unknown): Promise<MedCaseRow> {
   const text = typeof reason === "string" ? reason.trim() : "";
   const len = [...text].length;
   if (typeof reason !== "string" || len < APPEAL_REASON_MIN || len > APPEAL_REASON_MAX)
     throw invalidParam("reason", `reason must be ${APPEAL_REASON_MIN}-${APPEAL_REASON_MAX} characters.`);
-  return tx(deps.db, (t) => {
-    const row = repo.findCase(t, scope, id);
+  return deps.store.tx(async (uow) => {
+    const row = await uow.med.caseInScope(scope, id);
     if (!row) throw notFound("MED case");
     assertFrom(row, APPEAL_FROM, "appealed");
     const now = deps.clock.nowMs();
-    const next = repo.updateCase(t, id, { status: "appealed", appealReason: text, appealedAt: now, updatedAt: now });
-    deps.jobs.cancel(t, deadlineKey(id));
-    touchCharge(t, next, now);
-    emitMed(deps, t, eventScope(next), "med_case.updated", toPublicCase(next));
+    const next = await uow.med.updateCase(id, { status: "appealed", appealReason: text, appealedAt: now, updatedAt: now });
+    await deps.jobs.cancel(uow, deadlineKey(id));
+    await touchCharge(uow, next, now);
+    await emitMed(deps, uow, eventScope(next), "med_case.updated", toPublicCase(next));
     return next;
   });
 }
 
 /** Merchant accepts the MED: `open` -> `accepted`, `money_outcome` `lost`, final. Throws 404, 400 `invalid_state`. */
-export function acceptCase(deps: Deps, scope: Scope, id: string): MedCaseRow {
-  return tx(deps.db, (t) => {
-    const row = repo.findCase(t, scope, id);
+export function acceptCase(deps: Deps, scope: Scope, id: string): Promise<MedCaseRow> {
+  return deps.store.tx(async (uow) => {
+    const row = await uow.med.caseInScope(scope, id);
     if (!row) throw notFound("MED case");
-    return endCase(deps, t, row, "accepted");
+    return endCase(deps, uow, row, "accepted");
   });
 }
 
@@ -171,24 +172,24 @@ export function acceptCase(deps: Deps, scope: Scope, id: string): MedCaseRow {
  * A ruling reaches the platform (sandbox helper with `scope`, operator without): see `ENDINGS`.
  * Throws 404, 400 `invalid_state` (already final).
  */
-export function resolveCase(deps: Deps, scope: Scope | null, id: string, ruling: Resolution): MedCaseRow {
-  return tx(deps.db, (t) => {
-    const row = scope ? repo.findCase(t, scope, id) : repo.findCaseAnyAccount(t, id);
+export function resolveCase(deps: Deps, scope: Scope | null, id: string, ruling: Resolution): Promise<MedCaseRow> {
+  return deps.store.tx(async (uow) => {
+    const row = scope ? await uow.med.caseInScope(scope, id) : await uow.med.caseById(id);
     if (!row) throw notFound("MED case");
-    return endCase(deps, t, row, ruling);
+    return endCase(deps, uow, row, ruling);
   });
 }
 
 /** The platform asks the merchant for evidence: sets `evidence_requested_at`, emits `med_case.updated`. 400 `invalid_state` on a final case. */
-export function requestEvidence(deps: Deps, scope: Scope, id: string): MedCaseRow {
-  return tx(deps.db, (t) => {
-    const row = repo.findCase(t, scope, id);
+export function requestEvidence(deps: Deps, scope: Scope, id: string): Promise<MedCaseRow> {
+  return deps.store.tx(async (uow) => {
+    const row = await uow.med.caseInScope(scope, id);
     if (!row) throw notFound("MED case");
     if (isFinal(row.status)) throw new DomainError("invalid_state", `The MED case is already ${row.status}.`);
     const now = deps.clock.nowMs();
-    const next = repo.updateCase(t, id, { evidenceRequestedAt: now, updatedAt: now });
-    touchCharge(t, next, now);
-    emitMed(deps, t, eventScope(next), "med_case.updated", toPublicCase(next));
+    const next = await uow.med.updateCase(id, { evidenceRequestedAt: now, updatedAt: now });
+    await touchCharge(uow, next, now);
+    await emitMed(deps, uow, eventScope(next), "med_case.updated", toPublicCase(next));
     return next;
   });
 }
@@ -198,21 +199,21 @@ export function requestEvidence(deps: Deps, scope: Scope, id: string): MedCaseRo
  * no accept, no ruling) and not under operations review, the missing response counts as an
  * acceptance: `accepted`, `money_outcome` `lost` (emits `med_case.updated` and `med.resolved`).
  */
-export function runDeadline(deps: Deps, caseId: string): void {
-  tx(deps.db, (t) => {
-    const row = repo.findCaseAnyAccount(t, caseId);
+export async function runDeadline(deps: Deps, caseId: string): Promise<void> {
+  await deps.store.tx(async (uow) => {
+    const row = await uow.med.caseById(caseId);
     if (!row || row.status !== "open" || row.review !== null || row.responseDeadline === null) return;
     if (row.responseDeadline > deps.clock.nowMs()) return;
-    endCase(deps, t, row, "deadline");
+    await endCase(deps, uow, row, "deadline");
   });
 }
 
 /** Moves a case to the final state of `how`, settles the hold, updates the charge, emits events. */
-function endCase(deps: Deps, t: Tx, row: MedCaseRow, how: Resolution): MedCaseRow {
+async function endCase(deps: Deps, uow: Uow, row: MedCaseRow, how: Resolution): Promise<MedCaseRow> {
   const ending = ENDINGS[how];
   assertFrom(row, ENDING_FROM[how], ending.status);
   const now = deps.clock.nowMs();
-  const next = repo.updateCase(t, row.id, {
+  const next = await uow.med.updateCase(row.id, {
     status: ending.status,
     moneyOutcome: ending.outcome,
     resolution: how,
@@ -220,14 +221,14 @@ function endCase(deps: Deps, t: Tx, row: MedCaseRow, how: Resolution): MedCaseRo
     closedAt: now,
     updatedAt: now,
   });
-  if (row.heldAmount > 0) settleMedHold(deps, t, { medCaseId: row.id, outcome: ending.outcome });
-  deps.jobs.cancel(t, deadlineKey(row.id));
-  const charge = findById(t, row.transactionId);
+  if (row.heldAmount > 0) await settleMedHold(deps, uow, { medCaseId: row.id, outcome: ending.outcome });
+  await deps.jobs.cancel(uow, deadlineKey(row.id));
+  const charge = await findById(uow, row.transactionId);
   const restore = ending.outcome === "refunded_to_merchant" && charge?.status === DISPUTED ? next.chargeStatusBefore : undefined;
-  touchCharge(t, next, now, restore);
-  if (restore) emitTransition(deps, t, findById(t, row.transactionId)!, DISPUTED);
-  emitMed(deps, t, eventScope(next), "med_case.updated", toPublicCase(next));
-  emitMed(deps, t, eventScope(next), "med.resolved", toResolution(next));
+  await touchCharge(uow, next, now, restore);
+  if (restore) await emitTransition(deps, uow, (await findById(uow, row.transactionId))!, DISPUTED);
+  await emitMed(deps, uow, eventScope(next), "med_case.updated", toPublicCase(next));
+  await emitMed(deps, uow, eventScope(next), "med.resolved", toResolution(next));
   return next;
 }
 
@@ -237,8 +238,8 @@ function assertFrom(row: MedCaseRow, from: readonly MedCaseStatus[], to: MedCase
 }
 
 /** Rewrites the charge's informational `metadata.med` (and its status when `status` is given). */
-function touchCharge(t: Tx, row: MedCaseRow, now: number, status?: string): void {
-  repo.writeChargeMed(t, row.transactionId, chargeMedBlock(row, repo.readChargeMed(t, row.transactionId), now), now, status);
+async function touchCharge(uow: Uow, row: MedCaseRow, now: number, status?: string): Promise<void> {
+  await uow.med.writeChargeMed(row.transactionId, chargeMedBlock(row, await uow.med.chargeMed(row.transactionId), now), now, status);
 }
 
 /** `metadata.med` of the charge (interface.md informational blocks; shape may change). */

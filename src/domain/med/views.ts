@@ -4,7 +4,7 @@
  * event payload. Nothing else of a row (review flags, storage keys, hashes, payer data) leaves.
  */
 import { iso } from "../../lib/clock";
-import type { MedCaseRow, MedEvidenceRow } from "./repo";
+import type { MedCaseRow, MedEvidenceRow } from "../../store/rows";
 import { Closed, Currency, DateTime, Money, Nullable, OneOf, Type, Url, View, type Static } from "../../lib/view-schema";
 import { EVIDENCE_MIME_TYPES, MED_CASE_STATUSES, MED_CASE_TYPES, MONEY_OUTCOMES, type MedCaseStatus, type MedCaseType, type MoneyOutcome } from "./model";
 

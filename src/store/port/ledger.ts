@@ -1,4 +1,81 @@
 /** The ledger repository of the storage port (methods in domain terms; see src/store/port.ts). */
+import type { LedgerEntryRow, LedgerLineRow, LedgerTrancheRow, NewLedgerTrancheRow } from "../rows";
 
-/** Every method is asynchronous; inside `store.tx` it runs in the unit of work. */
-export interface LedgerRepo {}
+/**
+ * One journal entry as `post` writes it: the domain (src/domain/ledger/post.ts) has already
+ * merged, checked and balanced the lines. Amounts signed, minor units (centavos); `now` epoch ms.
+ */
+export interface LedgerPosting {
+  id: string;
+  accountId: string;
+  livemode: boolean;
+  currency: string;
+  kind: string;
+  causeKind: string;
+  causeId: string;
+  idempotencyKey: string;
+  /** JSON text or null. */
+  meta: string | null;
+  lines: { ledgerAccount: string; amount: number; trancheId: string | null }[];
+  now: number;
+}
+
+/** Balance of one merchant (account, mode, currency), minor units; `nextReleaseAt` epoch ms. */
+export interface MerchantBalance {
+  available: number;
+  pending: number;
+  retained: number;
+  /** Earliest release time of an unreleased pending tranche (epoch ms), or null. */
+  nextReleaseAt: number | null;
+  /** Sum of the tranches released at `nextReleaseAt`, or null. */
+  nextReleaseAmount: number | null;
+}
+
+/** What the integrity check reads (full scans; `cofre ledger verify` and tests only). */
+export interface LedgerScan {
+  /** Every entry with its number of lines and their sum. */
+  entries: { id: string; lines: number; total: number }[];
+  /** (entry, currency) pairs whose lines do not sum to zero. */
+  unbalancedCurrencies: { entryId: string; currency: string; total: number }[];
+  /** Every materialised balance with the sum of its lines, plus line groups without a balance row (`materialised` null). */
+  balances: { accountId: string; livemode: boolean; currency: string; ledgerAccount: string; materialised: number | null; recomputed: number }[];
+  /** Every tranche with the sum of its `pending` lines. */
+  tranches: { id: string; accountId: string; livemode: boolean; currency: string; remaining: number; releasedAt: number | null; pendingTotal: number }[];
+  /** Number of `pending` lines without a tranche or naming an unknown one. */
+  orphanPendingLines: number;
+}
+
+/** Every method is asynchronous; inside `store.tx` it runs in the unit of work. Amounts in centavos, times epoch ms. */
+export interface LedgerRepo {
+  /** The entry posted under `idempotencyKey`, if any. */
+  entryByKey(idempotencyKey: string): Promise<LedgerEntryRow | undefined>;
+  /** Lines of one entry, in insertion order. */
+  entryLines(entryId: string): Promise<LedgerLineRow[]>;
+  /** Materialised balance of one ledger account (0 when it never moved). */
+  accountBalance(accountId: string, livemode: boolean, currency: string, ledgerAccount: string): Promise<number>;
+  /**
+   * Writes the entry, its lines and adds each line to its materialised balance (one statement
+   * group, one await). Returns the balance of each line's ledger account right after that line,
+   * in line order, so the domain can refuse a negative one (throwing rolls the unit back).
+   */
+  post(entry: LedgerPosting): Promise<number[]>;
+  /**
+   * Merchant balances (available, pending, retained and the next release) of (account, mode),
+   * one per currency of `currencies`, in that order: O(1) each, prepared statements (wallet routes).
+   */
+  merchantBalances(accountId: string, livemode: boolean, currencies: readonly string[]): Promise<MerchantBalance[]>;
+  /** Currencies in which (account, mode) has any merchant balance row, sorted. */
+  merchantCurrencies(accountId: string, livemode: boolean): Promise<string[]>;
+  /** The tranche of one paid transaction (any state), or undefined. */
+  trancheOfTransaction(accountId: string, livemode: boolean, transactionId: string): Promise<LedgerTrancheRow | undefined>;
+  /** One tranche by id. */
+  tranche(trancheId: string): Promise<LedgerTrancheRow | undefined>;
+  /** Inserts a new pending tranche. */
+  insertTranche(row: NewLedgerTrancheRow): Promise<void>;
+  /** Sets the unreleased remainder of a tranche (no-op once released). */
+  setTrancheRemaining(trancheId: string, remaining: number): Promise<void>;
+  /** Marks a tranche released at `now` with nothing remaining. */
+  markTrancheReleased(trancheId: string, now: number): Promise<void>;
+  /** Reads everything the integrity check recomputes (see LedgerScan). */
+  scan(): Promise<LedgerScan>;
+}

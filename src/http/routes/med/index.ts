@@ -72,20 +72,20 @@ function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
   return new Elysia({ prefix })
     .use(apiKeyAuth(deps))
     .get("", ({ auth, request }) => listCases(deps, auth, parseCaseListQuery(queryOf(request))), doc("List MED cases (cursor pagination, newest first)", { 200: MedCaseListSchema }, [400], { description: LIST_DOC, query: LIST_QUERY }))
-    .get("/:id", ({ auth, params }) => toPublicCase(getCase(deps, auth, params.id)), doc("Retrieve a MED case", { 200: MedCaseSchema }, [404]))
-    .post("/:id/appeal", ({ auth, params, body }) => toPublicCase(appealCase(deps, auth, params.id, body.reason)), {
+    .get("/:id", async ({ auth, params }) => toPublicCase(await getCase(deps, auth, params.id)), doc("Retrieve a MED case", { 200: MedCaseSchema }, [404]))
+    .post("/:id/appeal", async ({ auth, params, body }) => toPublicCase(await appealCase(deps, auth, params.id, body.reason)), {
       body: AppealBody,
       ...doc("Appeal an open MED case", { 200: MedCaseSchema }, [404], { body: { reason: "The customer received the goods; tracking code attached as evidence." } }),
     })
-    .post("/:id/accept", ({ auth, params }) => toPublicCase(acceptCase(deps, auth, params.id)), {
+    .post("/:id/accept", async ({ auth, params }) => toPublicCase(await acceptCase(deps, auth, params.id)), {
       body: NoBody,
       ...doc("Accept an open MED case (final, money_outcome lost)", { 200: MedCaseSchema }, [404], { description: "No body (a field sent is 400).", body: null }),
     })
     .get("/:id/evidence", ({ auth, params }) => listEvidence(deps, auth, params.id), doc("List confirmed evidence, newest first", { 200: MedEvidenceListSchema }, [404]))
     .post(
       "/:id/evidence",
-      ({ auth, params, body, set }) => {
-        const out = requestUpload(deps, auth, params.id, body);
+      async ({ auth, params, body, set }) => {
+        const out = await requestUpload(deps, auth, params.id, body);
         set.status = 201;
         return out;
       },

@@ -49,9 +49,9 @@ export function evidenceUrlRoutes(deps: Deps) {
     )
     .get(
       `${EVIDENCE_URL_PATH}/:id/view`,
-      ({ params, request }) => {
+      async ({ params, request }) => {
         const url = new URL(request.url);
-        const file = viewEvidence(deps, params.id, url.searchParams.get("expires"), url.searchParams.get("signature"));
+        const file = await viewEvidence(deps, params.id, url.searchParams.get("expires"), url.searchParams.get("signature"));
         return new Response(new Uint8Array(file.bytes), {
           headers: {
             "content-type": file.mimeType,

@@ -19,7 +19,7 @@ export function operatorMedRoutes(deps: Deps) {
   if (!deps.config.operatorToken) return new Elysia();
   return new Elysia()
     .use(operatorAuth(deps))
-    .post("/v1/operator/med/cases/:id/resolve", ({ params, body }) => toPublicCase(resolveCase(deps, null, params.id, body.outcome)), {
+    .post("/v1/operator/med/cases/:id/resolve", async ({ params, body }) => toPublicCase(await resolveCase(deps, null, params.id, body.outcome)), {
       body: RulingBody,
       detail: op({
         tags: ["operator"],
@@ -32,8 +32,8 @@ export function operatorMedRoutes(deps: Deps) {
     })
     .post(
       "/v1/operator/charges/:id/med",
-      ({ params, body, set }) => {
-        const row = openLiveMedCase(deps, params.id, body ?? {});
+      async ({ params, body, set }) => {
+        const row = await openLiveMedCase(deps, params.id, body ?? {});
         set.status = 201;
         return toPublicCase(row);
       },

@@ -38,8 +38,8 @@ export function medTestHelperRoutes(deps: Deps) {
     .use(testModeOnly(deps))
     .post(
       "/v1/test_helpers/charges/:id/med",
-      ({ auth, params, body, set }) => {
-        const row = openMedCase(deps, auth, stripPrefix(params.id, "ch_"), body ?? {});
+      async ({ auth, params, body, set }) => {
+        const row = await openMedCase(deps, auth, stripPrefix(params.id, "ch_"), body ?? {});
         set.status = 201;
         return toPublicCase(row);
       },
@@ -50,15 +50,15 @@ export function medTestHelperRoutes(deps: Deps) {
     )
     .post(
       "/v1/test_helpers/med/cases/:id/resolve",
-      ({ auth, params, body }) => {
-        return toPublicCase(resolveCase(deps, auth, params.id, body.outcome));
+      async ({ auth, params, body }) => {
+        return toPublicCase(await resolveCase(deps, auth, params.id, body.outcome));
       },
       { body: RulingBody, detail: doc("A MED ruling reaches the platform (sandbox)", 200, { outcome: "merchant_favor" }) },
     )
     .post(
       "/v1/test_helpers/med/cases/:id/request_evidence",
-      ({ auth, params }) => {
-        return toPublicCase(requestEvidence(deps, auth, params.id));
+      async ({ auth, params }) => {
+        return toPublicCase(await requestEvidence(deps, auth, params.id));
       },
       { detail: doc("The platform asks for evidence (sandbox)", 200) },
     );

@@ -18,12 +18,12 @@ export function walletRoutes(deps: Deps) {
     .get(
       "/v1/wallets/balance",
       async ({ auth, query, request }) => {
-        if (query.currency === undefined) return fullBalanceView(deps.db, auth.accountId, auth.livemode);
+        if (query.currency === undefined) return fullBalanceView(deps.store.read, auth.accountId, auth.livemode);
         const repeated = new URL(request.url).searchParams.getAll("currency").length > 1;
-        const currency = repeated ? null : await walletCurrency(deps.db, auth.accountId, auth.livemode, query.currency);
+        const currency = repeated ? null : await walletCurrency(deps.store.read, auth.accountId, auth.livemode, query.currency);
         if (!currency)
           throw new ApiError("invalid_currency", "currency must be a known ISO 4217 code (e.g. BRL) or a currency the account holds (e.g. USDT).", { param: "currency" });
-        return flatBalanceView(deps.db, auth.accountId, auth.livemode, currency);
+        return flatBalanceView(deps.store.read, auth.accountId, auth.livemode, currency);
       },
       {
         query: t.Object({ currency: t.Optional(t.String({ description: "ISO 4217 code (e.g. BRL), or a currency the account holds (e.g. USDT); case-insensitive." })) }),
@@ -37,7 +37,7 @@ export function walletRoutes(deps: Deps) {
         }),
       },
     )
-    .get("/v1/wallets", async ({ auth }) => walletListView(deps.db, auth.accountId, auth.livemode), {
+    .get("/v1/wallets", ({ auth }) => walletListView(deps.store.read, auth.accountId, auth.livemode), {
       // No query parameters: an unknown one (e.g. a `currency` filter) is a 400, never ignored.
       query: t.Object({}),
       detail: op({
