@@ -12,10 +12,10 @@ describe("api key cache: isolation between databases", () => {
     const a = await seedWithToken(h1);
     await seedWithToken(h2);
     expect((await h1.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
-    expect(apiKeyCacheSize(h1.deps.db)).toBe(1);
+    expect(apiKeyCacheSize(h1.deps)).toBe(1);
     const r = await h2.call("GET", PROBE, { key: a.testKey });
     expect([r.status, r.body.error.code]).toEqual([401, "unauthorized"]);
-    expect(apiKeyCacheSize(h2.deps.db)).toBe(0);
+    expect(apiKeyCacheSize(h2.deps)).toBe(0);
   });
 
   test("the same cleartext in two databases resolves to each one's own account; revoking in one leaves the other", async () => {
@@ -42,9 +42,9 @@ describe("api key cache: only committed rows are remembered", () => {
     const clear = cleartext("test");
     h.deps.db.$client.exec("BEGIN IMMEDIATE");
     insertKeyRow(h, a.accountId, clear);
-    expect(resolveApiKey(h.deps.db, clear)?.accountId).toBe(a.accountId);
+    expect((await resolveApiKey(h.deps, clear))?.accountId).toBe(a.accountId);
     h.deps.db.$client.exec("ROLLBACK");
-    expect(resolveApiKey(h.deps.db, clear)).toBeUndefined();
+    expect(await resolveApiKey(h.deps, clear)).toBeUndefined();
     expect((await h.call("GET", PROBE, { key: clear })).status).toBe(401);
   });
 
@@ -52,9 +52,9 @@ describe("api key cache: only committed rows are remembered", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     const k = await issue(h, a.token);
-    for (let i = 0; i < 2; i++) expect(resolveApiKey(h.deps.db, k.apiKey)).toEqual({ id: k.id, accountId: a.accountId, mode: "live", livemode: true, fingerprint: sha256Hex(k.apiKey) });
-    invalidateApiKeyCache(h.deps.db);
-    expect(apiKeyCacheSize(h.deps.db)).toBe(0);
+    for (let i = 0; i < 2; i++) expect(await resolveApiKey(h.deps, k.apiKey)).toEqual({ id: k.id, accountId: a.accountId, mode: "live", livemode: true, fingerprint: sha256Hex(k.apiKey) });
+    invalidateApiKeyCache(h.deps);
+    expect(apiKeyCacheSize(h.deps)).toBe(0);
   });
 });
 
@@ -70,11 +70,11 @@ describe("api key cache: eviction", () => {
     })();
     const revocable = await issue(h, a.token, { test: true });
     expect((await h.call("GET", PROBE, { key: revocable.apiKey })).status).toBe(200);
-    for (const k of keys) expect(resolveApiKey(db, k)?.accountId).toBe(a.accountId);
-    expect(apiKeyCacheSize(db)).toBe(API_KEY_CACHE_MAX);
+    for (const k of keys) expect((await resolveApiKey(h.deps, k))?.accountId).toBe(a.accountId);
+    expect(apiKeyCacheSize(h.deps)).toBe(API_KEY_CACHE_MAX);
     // The first-cached key was evicted: it is read again from the database and still works.
     expect((await h.call("GET", PROBE, { key: revocable.apiKey })).status).toBe(200);
-    expect(apiKeyCacheSize(db)).toBe(API_KEY_CACHE_MAX);
+    expect(apiKeyCacheSize(h.deps)).toBe(API_KEY_CACHE_MAX);
     // A revoke after eviction and re-caching is still seen at once.
     expect((await h.call("DELETE", `/v1/api-keys/${revocable.id}`, { bearer: a.token })).status).toBe(200);
     expect((await h.call("GET", PROBE, { key: revocable.apiKey })).status).toBe(401);

@@ -11,7 +11,6 @@ import { launchChromium } from "../support/browser";
 import { addMember, loginToken } from "../auth/support";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../db/schema";
-import { saveActive } from "../../src/domain/pix-provider/repo";
 
 const AXE = require.resolve("axe-core/axe.min.js");
 /** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
@@ -381,7 +380,7 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.check('input[name="mode"][value="live"]');
     await page.waitForSelector('[data-testid="pix-connection-none"]');
     const now = h.clock.nowMs();
-    saveActive(h.deps.db, {
+    await h.deps.store.tx((uow) => uow.pixProvider.saveActive({
       id: "ppc_dash",
       accountId: a.accountId,
       type: "bcb_pix_v2",
@@ -398,7 +397,7 @@ describe("dashboard in the browser: a merchant's money pages", () => {
       webhookRegistered: false,
       createdAt: now,
       updatedAt: now,
-    });
+    }));
     await page.goto(`${base}/dashboard#/`);
     await page.goto(`${base}/dashboard#/settings`);
     await page.waitForSelector('[data-testid="pix-key"]');
