@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { API_KEY_CACHE_MAX, apiKeyCacheSize, invalidateApiKeyCache, resolveApiKey } from "../../src/domain/api-keys/cache";
+import { API_KEY_CACHE_MAX, apiKeyCacheSize, invalidateApiKeyCache, MemoryApiKeyCache, resolveApiKey, type ResolvedApiKey } from "../../src/domain/api-keys/cache";
+import { revokeKey } from "../../src/domain/api-keys/service";
 import { sha256Hex } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { authHarness, issue, PROBE, seedWithToken } from "../auth/support";
-import { cleartext, insertKeyRow } from "./cache-support";
+import { cleartext, insertKeyRow, keyIdOf } from "./cache-support";
 
 describe("api key cache: isolation between databases", () => {
   test("a key cached in one database is 401 in another", async () => {
@@ -79,5 +80,68 @@ describe("api key cache: eviction", () => {
     expect((await h.call("DELETE", `/v1/api-keys/${revocable.id}`, { bearer: a.token })).status).toBe(200);
     expect((await h.call("GET", PROBE, { key: revocable.apiKey })).status).toBe(401);
     expect((await h.call("GET", PROBE, { key: keys[0]! })).status).toBe(200);
+  });
+});
+
+describe("api key cache: the store behind it", () => {
+  test("a cache hit is answered synchronously, without reading the store", async () => {
+    const h = authHarness();
+    const a = await seedWithToken(h);
+    const first = resolveApiKey(h.deps, a.testKey);
+    expect(first).toBeInstanceOf(Promise);
+    const key = await first;
+    const read = h.deps.store.read.apiKeys;
+    const original = read.activeByFingerprint;
+    let reads = 0;
+    read.activeByFingerprint = (fp) => (reads++, original(fp));
+    try {
+      const hit = resolveApiKey(h.deps, a.testKey);
+      expect(hit).not.toBeInstanceOf(Promise);
+      expect(hit).toBe(key);
+      expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
+      expect(reads).toBe(0);
+      expect(await resolveApiKey(h.deps, a.liveKey)).toMatchObject({ accountId: a.accountId, mode: "live" });
+      expect(reads).toBe(1);
+    } finally {
+      read.activeByFingerprint = original;
+    }
+  });
+
+  test("an answer read before a clear is not remembered after it", () => {
+    const cache = new MemoryApiKeyCache(10);
+    const key: ResolvedApiKey = { id: "ak_1", accountId: "acct_1", mode: "test", livemode: false, fingerprint: "f".repeat(64) };
+    const before = cache.epoch();
+    cache.clear();
+    cache.remember("ak_test_x", key, before);
+    expect([cache.size, cache.get("ak_test_x")]).toEqual([0, undefined]);
+    cache.remember("ak_test_x", key, cache.epoch());
+    expect([cache.size, cache.get("ak_test_x")]).toEqual([1, key]);
+  });
+
+  test("a lookup whose answer arrives after a revoke committed does not put the revoked key in the cache", async () => {
+    const h = authHarness();
+    const a = await seedWithToken(h);
+    const id = keyIdOf(h, a.testKey);
+    const read = h.deps.store.read.apiKeys;
+    const original = read.activeByFingerprint;
+    let answer!: () => void;
+    const held = new Promise<void>((r) => (answer = r));
+    // A slow store: the row is read (still active) at once, but the answer reaches the cache later.
+    read.activeByFingerprint = async (fp) => {
+      const row = await original(fp);
+      await held;
+      return row;
+    };
+    try {
+      const lookup = resolveApiKey(h.deps, a.testKey);
+      expect(await revokeKey(h.deps, { accountId: a.accountId, userId: a.userId, role: "OWNER" }, id)).toEqual({ revoked: true });
+      answer();
+      expect(await lookup).toMatchObject({ id, accountId: a.accountId });
+    } finally {
+      read.activeByFingerprint = original;
+    }
+    expect(apiKeyCacheSize(h.deps)).toBe(0);
+    expect(await resolveApiKey(h.deps, a.testKey)).toBeUndefined();
+    expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(401);
   });
 });
