@@ -19,11 +19,14 @@ import { createSandboxProvider } from "./providers/sandbox";
 import { importSecretsKey, resolveSecretsKeyBytes } from "./lib/secret-box";
 import { BcbConnectionGateway } from "./providers/bcb-pix-v2/gateway";
 import { createConnectionLookup, createLiveLookup } from "./providers/bcb-pix-v2/live";
-import { findActiveByAccount, findConnection } from "./domain/pix-provider/repo";
 import { openConnection } from "./domain/pix-provider/secrets";
 import type { PixConnectionGateway } from "./domain/pix-provider/port";
 import type { Store } from "./store/port";
 import { createSqliteStore } from "./store/sqlite";
+import { liveConnectionReads } from "./store/sqlite/pix-provider";
+import type { PixProviderConnectionRow } from "./store/rows";
+import { MemoryApiKeyCache, type ApiKeyCache } from "./domain/api-keys/cache";
+import { LoginThrottle, type LoginLimiter } from "./domain/auth/throttle";
 
 export interface Deps {
   config: Config;
@@ -45,6 +48,10 @@ export interface Deps {
   secretsKey: Promise<CryptoKey>;
   /** The PSP side of connecting an account's live Pix (the bcb_pix_v2 adapter behind a domain port). */
   pixConnections: PixConnectionGateway;
+  /** Resolved API keys (src/domain/api-keys/cache.ts): cleared after every unit that writes `api_keys`. */
+  apiKeyCache: ApiKeyCache;
+  /** Login attempt limits (src/domain/auth/throttle.ts). */
+  loginThrottle: LoginLimiter;
 }
 
 export interface DepsOptions {
@@ -70,12 +77,15 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const db = openDb(config.dataDir);
   runMigrations(db);
   installPaymentAggregates(db);
-  // The composition root picks the providers: the domain imports none.
+  const store = createSqliteStore(db, { logger });
+  // The composition root picks the providers: the domain imports none. The registry's lookups are
+  // synchronous (it is consulted inside units of work), so they read through the adapter directly.
+  const connections = liveConnectionReads(store.ctx);
   let gateway: BcbConnectionGateway | undefined;
   const liveOptions = {
-    find: (accountId: string) => findActiveByAccount(db, accountId),
-    findById: (id: string) => findConnection(db, id),
-    open: async (row: NonNullable<ReturnType<typeof findConnection>>) => openConnection(await secretsKey, row),
+    find: (accountId: string) => connections.activeByAccount(accountId),
+    findById: (id: string) => connections.byId(id),
+    open: async (row: PixProviderConnectionRow) => openConnection(await secretsKey, row),
     gateway: () => gateway!,
   };
   const live = createLiveLookup(liveOptions);
@@ -91,7 +101,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   gateway = new BcbConnectionGateway(providers.ctx);
   const deps: Deps = {
     config,
-    store: createSqliteStore(db, { logger }),
+    store,
     db,
     clock,
     logger,
@@ -101,6 +111,8 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     providers,
     secretsKey,
     pixConnections: gateway,
+    apiKeyCache: new MemoryApiKeyCache(),
+    loginThrottle: new LoginThrottle(clock),
   };
   registerJobs(deps);
   return deps;

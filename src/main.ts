@@ -70,7 +70,7 @@ export async function serve(): Promise<() => Promise<void>> {
   }
   deps.jobs.start();
   deps.logger.info({ port, host: deps.config.host, data_dir: deps.config.dataDir }, `cofre listening on port ${port}`);
-  for (const line of commands.startupNotes?.(deps) ?? []) deps.logger.info(line);
+  for (const line of (await commands.startupNotes?.(deps)) ?? []) deps.logger.info(line);
   process.on("unhandledRejection", (err) => deps.logger.error({ err }, "unhandled rejection"));
   let stopping: Promise<void> | null = null;
   const stop = () =>

@@ -7,8 +7,7 @@
  * changed. Bad arguments: exit 2.
  */
 import { createDeps, type Deps } from "../deps";
-import { countAccounts } from "../domain/accounts/repo";
-import { createAccountWithOwner } from "../domain/accounts/service";
+import { countAccounts, createAccountWithOwner } from "../domain/accounts/service";
 import { DomainError } from "../domain/errors";
 
 const USAGE = "usage: cofre init --email E --password P [--account-name N] [--test-key]\n";
@@ -49,7 +48,7 @@ export async function initCommand(args: string[]): Promise<number> {
   }
   const deps = createDeps();
   try {
-    const created = await createAccountWithOwner(deps.db, deps.clock, input);
+    const created = await createAccountWithOwner(deps, input);
     const line = { account_id: created.accountId, user_id: created.userId, email: created.email, ...(created.testApiKey ? { test_api_key: created.testApiKey } : {}) };
     process.stdout.write(JSON.stringify(line) + "\n");
     return 0;
@@ -60,12 +59,12 @@ export async function initCommand(args: string[]): Promise<number> {
     }
     throw err;
   } finally {
-    deps.db.$client.close();
+    deps.store.close();
   }
 }
 
 /** Startup lines for `serve`: how to run `init` while the database has no account. */
-export function initStartupNotes(deps: Deps): string[] {
-  if (countAccounts(deps.db) > 0) return [];
+export async function initStartupNotes(deps: Deps): Promise<string[]> {
+  if ((await countAccounts(deps)) > 0) return [];
   return ["No account yet. Create the first one with: cofre init --email you@example.com --password '<password>' [--account-name 'My shop'] [--test-key] (in development: bun src/main.ts init ...)"];
 }

@@ -136,13 +136,13 @@ describe("cofre init", () => {
   test("serve's startup notes explain init while the database has no account, and go quiet after", async () => {
     const dir = dataDir();
     const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
-    const notes = initStartupNotes(deps);
+    const notes = await initStartupNotes(deps);
     expect(notes.length).toBe(1);
     expect(notes[0]).toContain("cofre init --email");
     deps.db.$client.close();
     await cofre(dir, "init", "--email", "n@example.com", "--password", "first password");
     const again = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
-    expect(initStartupNotes(again)).toEqual([]);
+    expect(await initStartupNotes(again)).toEqual([]);
     again.db.$client.close();
   });
 });

@@ -37,7 +37,7 @@ describe("operator API: happy path", () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(KEYS);
     expect(r.body).toEqual(body);
-    expect(getAccountSettings(h.deps.db, a.accountId)).toEqual(body);
+    expect(await getAccountSettings(h.deps.store.read, a.accountId)).toEqual(body);
     expect((await h.call("GET", "/v1/account", { bearer: a.token })).body.settings).toEqual(body);
   });
 
@@ -81,7 +81,7 @@ describe("operator API: merchant identity (legal_name, tax_id)", () => {
     const h = authHarness({ operatorToken: TOKEN });
     const a = await seedWithToken(h);
     const path = `/v1/operator/accounts/${a.accountId}`;
-    expect(getAccountSettings(h.deps.db, a.accountId)).toMatchObject({ legal_name: null, tax_id: null });
+    expect(await getAccountSettings(h.deps.store.read, a.accountId)).toMatchObject({ legal_name: null, tax_id: null });
     const r = await h.call("PATCH", path, { headers: op, body: { legal_name: "  Padaria Pão Quente Ltda. ", tax_id: "11.222.333/0001-81" } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ legal_name: "Padaria Pão Quente Ltda.", tax_id: "11222333000181" });
@@ -104,7 +104,7 @@ describe("operator API: merchant identity (legal_name, tax_id)", () => {
     const a = await h.seedAccount();
     const path = `/v1/operator/accounts/${a.accountId}`;
     await h.call("PATCH", path, { headers: op, body: { legal_name: "Loja Ltda.", tax_id: "11222333000181" } });
-    const before = getAccountSettings(h.deps.db, a.accountId);
+    const before = await getAccountSettings(h.deps.store.read, a.accountId);
     const cases: [Record<string, unknown>, string, string][] = [
       [{ tax_id: "11222333000182", pix_fee_bps: 5 }, "tax_id", "invalid_tax_id"],
       [{ tax_id: "52998224726" }, "tax_id", "invalid_tax_id"],
@@ -119,7 +119,7 @@ describe("operator API: merchant identity (legal_name, tax_id)", () => {
       const r = await h.call("PATCH", path, { headers: op, body });
       expect([r.status, r.body.error.code, r.body.error.param]).toEqual([400, code, param]);
     }
-    expect(getAccountSettings(h.deps.db, a.accountId)).toEqual(before!);
+    expect(await getAccountSettings(h.deps.store.read, a.accountId)).toEqual(before!);
   });
 });
 
@@ -128,7 +128,7 @@ describe("operator API: errors", () => {
     const h = authHarness({ operatorToken: TOKEN });
     const a = await h.seedAccount();
     const path = `/v1/operator/accounts/${a.accountId}`;
-    const before = getAccountSettings(h.deps.db, a.accountId);
+    const before = await getAccountSettings(h.deps.store.read, a.accountId);
     const cases: [Record<string, unknown>, string][] = [
       [{ default_expires_in: 59 }, "default_expires_in"],
       [{ default_expires_in: 86401 }, "default_expires_in"],
@@ -152,7 +152,7 @@ describe("operator API: errors", () => {
       expect(r.body.error.type).toBe("invalid_request_error");
       expect(r.body.error.param).toBe(param);
     }
-    expect(getAccountSettings(h.deps.db, a.accountId)).toEqual(before!);
+    expect(await getAccountSettings(h.deps.store.read, a.accountId)).toEqual(before!);
   });
 
   test("an unknown account is 404 not_found", async () => {
@@ -168,7 +168,7 @@ describe("operator API: security", () => {
     const h = authHarness({ operatorToken: TOKEN });
     const a = await seedWithToken(h);
     const path = `/v1/operator/accounts/${a.accountId}`;
-    const before = getAccountSettings(h.deps.db, a.accountId);
+    const before = await getAccountSettings(h.deps.store.read, a.accountId);
     const variants: Record<string, string>[] = [
       {},
       { authorization: TOKEN },
@@ -186,7 +186,7 @@ describe("operator API: security", () => {
     }
     // an unknown account is still 401 without the token (no existence oracle)
     expect((await h.call("PATCH", "/v1/operator/accounts/acct_nope", { body: { pix_fee_bps: 1 } })).status).toBe(401);
-    expect(getAccountSettings(h.deps.db, a.accountId)).toEqual(before!);
+    expect(await getAccountSettings(h.deps.store.read, a.accountId)).toEqual(before!);
   });
 
   test("with COFRE_OPERATOR_TOKEN unset every operator route answers 404, whatever the headers", async () => {
@@ -197,7 +197,7 @@ describe("operator API: security", () => {
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe("not_found");
     }
-    expect(getAccountSettings(h.deps.db, a.accountId)!.pix_fee_bps).toBe(0);
+    expect((await getAccountSettings(h.deps.store.read, a.accountId))!.pix_fee_bps).toBe(0);
   });
 
   test("the operator changes one account's settings; another account keeps its own", async () => {
@@ -205,6 +205,6 @@ describe("operator API: security", () => {
     const a = await h.seedAccount();
     const b = await h.seedAccount();
     await h.call("PATCH", `/v1/operator/accounts/${a.accountId}`, { headers: op, body: { pix_fee_bps: 300 } });
-    expect(getAccountSettings(h.deps.db, b.accountId)!.pix_fee_bps).toBe(0);
+    expect((await getAccountSettings(h.deps.store.read, b.accountId))!.pix_fee_bps).toBe(0);
   });
 });

@@ -3,14 +3,13 @@ import { describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../support/harness";
 import { addMember, seedWithToken } from "../auth/support";
 import { dashboardMember } from "../dashboard/support";
-import { saveActive } from "../../src/domain/pix-provider/repo";
 
 const SECRETS = { clientSecretSealed: "SEALED-CLIENT-SECRET", privateKeySealed: "SEALED-PRIVATE-KEY", clientId: "client-id-1234", certificate: "-----BEGIN CERTIFICATE-----PEM" };
 
 /** Stores an active connection of `accountId` as the operator route would (sealed fields stand-ins). */
-function storeConnection(h: Harness, accountId: string, over: { webhookRegistered?: boolean } = {}) {
+async function storeConnection(h: Harness, accountId: string, over: { webhookRegistered?: boolean } = {}) {
   const now = h.clock.nowMs();
-  saveActive(h.deps.db, {
+  await h.deps.store.tx((uow) => uow.pixProvider.saveActive({
     id: `ppc_${accountId}`,
     accountId,
     type: "bcb_pix_v2",
@@ -24,14 +23,14 @@ function storeConnection(h: Harness, accountId: string, over: { webhookRegistere
     createdAt: now,
     updatedAt: now,
     ...SECRETS,
-  });
+  }));
 }
 
 describe("account Pix provider status", () => {
   test("answers exactly {type, api_url, pix_key, certificate_expires_at, webhook_registered, updated_at} and no secret, client id or certificate", async () => {
     const h = createHarness();
     const a = await seedWithToken(h);
-    storeConnection(h, a.accountId, { webhookRegistered: false });
+    await storeConnection(h, a.accountId, { webhookRegistered: false });
     const r = await h.call("GET", "/v1/account/pix-provider", { bearer: a.token });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -51,7 +50,7 @@ describe("account Pix provider status", () => {
     const h = createHarness();
     const a = await seedWithToken(h);
     const b = await seedWithToken(h);
-    storeConnection(h, b.accountId);
+    await storeConnection(h, b.accountId);
     const r = await h.call("GET", "/v1/account/pix-provider", { bearer: a.token });
     expect(r.status).toBe(404);
     expect(r.body.error.code).toBe("not_found");
@@ -60,7 +59,7 @@ describe("account Pix provider status", () => {
   test("every role reads it, through a bearer token or a dashboard session; an API key is 401", async () => {
     const h = createHarness();
     const a = await seedWithToken(h);
-    storeConnection(h, a.accountId);
+    await storeConnection(h, a.accountId);
     for (const role of ["VIEWER", "DEVELOPER", "ADMIN", "OWNER"]) {
       const m = await addMember(h, a.token, role);
       const r = await h.call("GET", "/v1/account/pix-provider", { bearer: m.token });

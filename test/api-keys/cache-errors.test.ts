@@ -44,7 +44,7 @@ describe("api key cache: revoked and unknown keys", () => {
     const a = await seedWithToken(h);
     const clear = cleartext("live");
     for (let i = 0; i < 2; i++) expect((await h.call("GET", PROBE, { key: clear })).status).toBe(401);
-    expect(apiKeyCacheSize(h.deps.db)).toBe(0);
+    expect(apiKeyCacheSize(h.deps)).toBe(0);
     insertKeyRow(h, a.accountId, clear); // as `cofre init` or another writer would, outside the domain services
     expect((await h.call("GET", PROBE, { key: clear })).body).toEqual({ accountId: a.accountId, mode: "live", livemode: true });
   });
@@ -56,6 +56,6 @@ describe("api key cache: revoked and unknown keys", () => {
       const r = await h.call("GET", PROBE, { key });
       expect([r.status, r.body.error.code]).toEqual([401, "unauthorized"]);
     }
-    expect(apiKeyCacheSize(h.deps.db)).toBe(0);
+    expect(apiKeyCacheSize(h.deps)).toBe(0);
   });
 });

@@ -151,7 +151,7 @@ describe("logout and token lifetime", () => {
       const clock = new ManualClock();
       const cfg = { logLevel: "silent" };
       const d1 = createDeps({ dataDir: dir, clock, config: cfg });
-      await createAccountWithOwner(d1.db, clock, { email: "restart@example.com", password: "restart password" });
+      await createAccountWithOwner(d1, { email: "restart@example.com", password: "restart password" });
       const login = await createApp(d1).handle(
         new Request("http://localhost/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "restart@example.com", password: "restart password" }) }),
       );

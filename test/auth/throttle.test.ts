@@ -125,3 +125,37 @@ describe("login throttle over HTTP", () => {
     }
   });
 });
+
+describe("login throttle as a Deps object", () => {
+  test("login and the dashboard's cookie login ask deps.loginThrottle, which may answer asynchronously, and report a success to it", async () => {
+    const h = authHarness();
+    const a = await h.seedAccount();
+    const calls: string[] = [];
+    let wait = 7;
+    h.deps.loginThrottle = {
+      admit: async (email, address) => (calls.push(`admit ${email} ${address}`), wait),
+      succeeded: async (email, address) => void calls.push(`succeeded ${email} ${address}`),
+    };
+    const body = { email: `  ${a.email.toUpperCase()} `, password: a.password };
+    for (const path of ["/v1/auth/login", "/v1/auth/session"]) {
+      const refused = await h.call("POST", path, { body });
+      expect([refused.status, refused.body.error.code, refused.headers.get("retry-after")]).toEqual([429, "rate_limited", "7"]);
+    }
+    expect(calls).toEqual([`admit ${a.email} unknown`, `admit ${a.email} unknown`]);
+    wait = 0;
+    calls.length = 0;
+    expect((await h.call("POST", "/v1/auth/login", { body })).status).toBe(200);
+    expect(calls).toEqual([`admit ${a.email} unknown`, `succeeded ${a.email} unknown`]);
+  });
+
+  test("each Deps has its own throttle: failures in one service instance do not limit another", async () => {
+    const h1 = authHarness();
+    const h2 = authHarness();
+    const a = await h1.seedAccount();
+    const b = await h2.seedAccount({ email: a.email, password: a.password });
+    for (let i = 0; i < PAIR_LIMIT; i++) expect((await h1.call("POST", "/v1/auth/login", { body: { email: a.email, password: `wrong-${i}` } })).status).toBe(401);
+    expect((await h1.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(429);
+    const other = await h2.call("POST", "/v1/auth/login", { body: { email: b.email, password: b.password } });
+    expect([other.status, other.body.account_id]).toEqual([200, b.accountId]);
+  });
+});

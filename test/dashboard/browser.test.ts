@@ -12,7 +12,6 @@ import { addMember, loginToken } from "../auth/support";
 import { signIn, signInAgain, type Tab } from "./browser-support";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../db/schema";
-import { saveActive } from "../../src/domain/pix-provider/repo";
 
 /** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
 const HOSTILE_ACCOUNT = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>\u202ePadaria ${"x".repeat(10_000)}`;
@@ -353,7 +352,7 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.check('input[name="mode"][value="live"]');
     await page.waitForSelector('[data-testid="pix-connection-none"]');
     const now = h.clock.nowMs();
-    saveActive(h.deps.db, {
+    await h.deps.store.tx((uow) => uow.pixProvider.saveActive({
       id: "ppc_dash",
       accountId: a.accountId,
       type: "bcb_pix_v2",
@@ -370,7 +369,7 @@ describe("dashboard in the browser: a merchant's money pages", () => {
       webhookRegistered: false,
       createdAt: now,
       updatedAt: now,
-    });
+    }));
     await page.goto(`${base}/dashboard#/`);
     await page.goto(`${base}/dashboard#/settings`);
     await page.waitForSelector('[data-testid="pix-key"]');

@@ -4,16 +4,18 @@
  * and are unique across the whole service (one login per email).
  */
 import { isEmailAddress } from "../../lib/email";
-import type { Db, DbOrTx } from "../../db/client";
-import { tx } from "../../db/client";
-import type { Clock } from "../../lib/clock";
+import type { Deps } from "../../deps";
+import type { Uow } from "../../store/port";
+import type { AccountRow, UserRow } from "../../store/rows";
 import { newId } from "../../lib/ids";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { hashPassword, passwordProblem } from "../auth/passwords";
 import { canManage, ROLES, type Role } from "./roles";
-import { countOwners, deleteUserAndSessions, findAccount, findUser, findUserByEmail, insertAccount, insertUser, listUsers, updateUserRole, type UserRow } from "./repo";
 import { recordMemberAction } from "../audit/audit-log";
 import { writeIssuedKey } from "../api-keys/service";
+
+/** What the account use cases need. */
+export type AccountServiceDeps = Pick<Deps, "store" | "clock" | "apiKeyCache">;
 
 /** Trimmed, lowercased email. */
 export function normalizeEmail(email: string): string {
@@ -47,23 +49,22 @@ export interface CreatedAccount {
  * Throws 400 for a bad email/password, 409 `email_taken` when the email exists (nothing written).
  */
 export async function createAccountWithOwner(
-  db: Db,
-  clock: Clock,
+  deps: AccountServiceDeps,
   input: { email: string; password: string; accountName?: string; testKey?: boolean },
 ): Promise<CreatedAccount> {
   const email = checkNewEmail(input.email);
   checkNewPassword(input.password);
   const name = (input.accountName ?? "").trim() || email;
   const passwordHash = await hashPassword(input.password);
-  return tx(db, (t) => {
-    if (findUserByEmail(t, email)) throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
-    const now = clock.nowMs();
+  return deps.store.tx(async (uow) => {
+    if (await uow.accounts.userByEmail(email)) throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
+    const now = deps.clock.nowMs();
     const accountId = newId("account");
     const userId = newId("user");
-    insertAccount(t, { id: accountId, name, createdAt: now });
-    insertUser(t, { id: userId, accountId, email, passwordHash, role: "OWNER", createdAt: now });
+    await uow.accounts.insert({ id: accountId, name, createdAt: now });
+    await uow.accounts.insertUser({ id: userId, accountId, email, passwordHash, role: "OWNER", createdAt: now });
     if (!input.testKey) return { accountId, userId, email };
-    const key = writeIssuedKey(t, db, { accountId, userId, role: "OWNER" }, "test", "cofre init", now);
+    const key = await writeIssuedKey(uow, deps.apiKeyCache, { accountId, userId, role: "OWNER" }, "test", "cofre init", now);
     return { accountId, userId, email, testApiKey: key.apiKey };
   });
 }
@@ -73,8 +74,7 @@ export async function createAccountWithOwner(
  * may add another OWNER (403 `forbidden`). 409 `email_taken` when the email exists anywhere.
  */
 export async function addMember(
-  db: Db,
-  clock: Clock,
+  deps: Pick<Deps, "store" | "clock">,
   actor: { accountId: string; role: string },
   input: { email: string; password: string; role: string },
 ): Promise<UserRow> {
@@ -84,33 +84,38 @@ export async function addMember(
   const email = checkNewEmail(input.email);
   checkNewPassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  return tx(db, (t) => {
-    if (findUserByEmail(t, email)) throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
-    const row: UserRow = { id: newId("user"), accountId: actor.accountId, email, passwordHash, role: input.role as Role, createdAt: clock.nowMs() };
-    insertUser(t, row);
+  return deps.store.tx(async (uow) => {
+    if (await uow.accounts.userByEmail(email)) throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
+    const row: UserRow = { id: newId("user"), accountId: actor.accountId, email, passwordHash, role: input.role as Role, createdAt: deps.clock.nowMs() };
+    await uow.accounts.insertUser(row);
     return row;
   });
 }
 
 /** The account `accountId` (its row) or `not_found` (an account deleted under a live session). */
-export function getAccount(db: Db, accountId: string) {
-  const account = findAccount(db, accountId);
+export async function getAccount(deps: Pick<Deps, "store">, accountId: string): Promise<AccountRow> {
+  const account = await deps.store.read.accounts.byId(accountId);
   if (!account) throw notFound("account");
   return account;
 }
 
+/** How many accounts exist (0 on a fresh install: `serve` then prints how to run `cofre init`). */
+export function countAccounts(deps: Pick<Deps, "store">): Promise<number> {
+  return deps.store.read.accounts.count();
+}
+
 /** The members (users) of `accountId`, oldest first. */
-export function listMembers(db: Db, accountId: string): UserRow[] {
-  return listUsers(db, accountId);
+export function listMembers(deps: Pick<Deps, "store">, accountId: string): Promise<UserRow[]> {
+  return deps.store.read.accounts.listUsers(accountId);
 }
 
 /**
- * The member `userId` of the actor's account, checked for a change by `actor` (inside `t`).
+ * The member `userId` of the actor's account, checked for a change by `actor` (inside `uow`).
  * 403 `API_KEY_ROLE_REQUIRED` unless the actor is OWNER/ADMIN; 404 `not_found` when the user is
  * not a member of the actor's account; 403 `forbidden` when an ADMIN targets an OWNER.
  */
-function memberToChange(t: DbOrTx, actor: { accountId: string; role: string }, userId: string): UserRow {
-  const user = findUser(t, userId);
+async function memberToChange(uow: Uow, actor: { accountId: string; role: string }, userId: string): Promise<UserRow> {
+  const user = await uow.accounts.userById(userId);
   if (!user || user.accountId !== actor.accountId) throw notFound("member");
   if (user.role === "OWNER" && actor.role !== "OWNER") throw new DomainError("forbidden", "Only an OWNER can change or remove an OWNER.");
   return user;
@@ -121,19 +126,19 @@ function memberToChange(t: DbOrTx, actor: { accountId: string; role: string }, u
  * roles"). Rules: OWNER/ADMIN only (403 `API_KEY_ROLE_REQUIRED`); an ADMIN neither changes an
  * OWNER nor makes one (403 `forbidden`); demoting the account's last OWNER is 409 `last_owner`;
  * another account's user is 404. The new role applies to the member's live sessions at once
- * (their role is read on every request). Audit entry `member.role_changed` in the same transaction.
+ * (their role is read on every request). Audit entry `member.role_changed` in the same unit of work.
  */
-export function changeMemberRole(db: Db, clock: Clock, actor: { accountId: string; userId: string; role: string }, userId: string, role: string): UserRow {
+export async function changeMemberRole(deps: Pick<Deps, "store" | "clock">, actor: { accountId: string; userId: string; role: string }, userId: string, role: string): Promise<UserRow> {
   if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Changing members requires the OWNER or ADMIN role.");
   if (!(ROLES as readonly string[]).includes(role)) throw invalidParam("role", `Must be one of ${ROLES.join(", ")}.`);
-  return tx(db, (t) => {
-    const user = memberToChange(t, actor, userId);
+  return deps.store.tx(async (uow) => {
+    const user = await memberToChange(uow, actor, userId);
     if (role === "OWNER" && actor.role !== "OWNER") throw new DomainError("forbidden", "Only an OWNER can make another OWNER.", { param: "role" });
     if (user.role === role) return user;
-    if (user.role === "OWNER" && countOwners(t, actor.accountId) <= 1)
+    if (user.role === "OWNER" && (await uow.accounts.countOwners(actor.accountId)) <= 1)
       throw new DomainError("last_owner", "The account's last OWNER cannot be demoted; make another member OWNER first.");
-    updateUserRole(t, user.id, role);
-    recordMemberAction(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "member.role_changed", userId: user.id, detail: { email: user.email, from: user.role, to: role }, at: clock.nowMs() });
+    await uow.accounts.setUserRole(user.id, role);
+    await recordMemberAction(uow, { accountId: actor.accountId, actorUserId: actor.userId, action: "member.role_changed", userId: user.id, detail: { email: user.email, from: user.role, to: role }, at: deps.clock.nowMs() });
     return { ...user, role };
   });
 }
@@ -144,14 +149,14 @@ export function changeMemberRole(db: Db, clock: Clock, actor: { accountId: strin
  * `member.removed`. Same checks as changeMemberRole; removing the last OWNER is 409 `last_owner`.
  * API keys the member issued belong to the account and keep working.
  */
-export function removeMember(db: Db, clock: Clock, actor: { accountId: string; userId: string; role: string }, userId: string): void {
+export async function removeMember(deps: Pick<Deps, "store" | "clock">, actor: { accountId: string; userId: string; role: string }, userId: string): Promise<void> {
   if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Removing members requires the OWNER or ADMIN role.");
-  tx(db, (t) => {
-    const user = memberToChange(t, actor, userId);
-    if (user.role === "OWNER" && countOwners(t, actor.accountId) <= 1)
+  await deps.store.tx(async (uow) => {
+    const user = await memberToChange(uow, actor, userId);
+    if (user.role === "OWNER" && (await uow.accounts.countOwners(actor.accountId)) <= 1)
       throw new DomainError("last_owner", "The account's last OWNER cannot be removed; make another member OWNER first.");
-    const now = clock.nowMs();
-    deleteUserAndSessions(t, user.id, now);
-    recordMemberAction(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "member.removed", userId: user.id, detail: { email: user.email, role: user.role }, at: now });
+    const now = deps.clock.nowMs();
+    await uow.accounts.removeUserAndSessions(user.id, now);
+    await recordMemberAction(uow, { accountId: actor.accountId, actorUserId: actor.userId, action: "member.removed", userId: user.id, detail: { email: user.email, role: user.role }, at: now });
   });
 }

@@ -1,10 +1,11 @@
 /** Operator-controlled account settings (extensions.md "Operator API"), read by charges, ledger and fees. */
-import { eq } from "drizzle-orm";
-import { accounts } from "../../../db/schema";
 import type { DbOrTx } from "../../db/client";
+import type { Repos, Store } from "../../store/port";
+import type { AccountSettingsColumns } from "../../store/port/accounts";
+import type { AccountRow } from "../../store/rows";
 import { invalidParam } from "../errors";
 import { parseTaxId } from "../../pix/tax-id";
-import { findAccount, type AccountRow } from "./repo";
+import { findAccount, updateAccountColumns } from "./repo";
 
 export interface AccountSettings {
   payer_lock_enabled: boolean;
@@ -28,9 +29,24 @@ export interface AccountSettings {
 /** The settings that govern charges, fees, velocity and the ledger (all but the merchant's identity). */
 export type AccountRules = Omit<AccountSettings, "legal_name" | "tax_id">;
 
-/** Settings of `accountId`, or undefined when the account does not exist. */
-export function getAccountSettings(db: DbOrTx, accountId: string): AccountSettings | undefined {
-  const a = findAccount(db, accountId);
+/** Repositories with accounts: a uow (inside a unit of work) or `store.read`. */
+type AccountsSource = Pick<Repos, "accounts">;
+
+/** True for a uow or `store.read`; false for a legacy drizzle handle. */
+function hasAccountsRepo(src: object): src is AccountsSource {
+  return typeof (src as Partial<AccountsSource>).accounts?.byId === "function";
+}
+
+/**
+ * Settings of `accountId`, or undefined when the account does not exist. Pass the uow inside a
+ * unit of work, `store.read` outside one.
+ */
+export function getAccountSettings(src: AccountsSource, accountId: string): Promise<AccountSettings | undefined>;
+/** TRANSITIONAL (issue 16): synchronous, on a drizzle handle, for callers not yet behind the port. */
+export function getAccountSettings(db: DbOrTx, accountId: string): AccountSettings | undefined;
+export function getAccountSettings(src: AccountsSource | DbOrTx, accountId: string): Promise<AccountSettings | undefined> | AccountSettings | undefined {
+  if (hasAccountsRepo(src)) return src.accounts.byId(accountId).then((a) => a && settingsOf(a));
+  const a = findAccount(src, accountId);
   return a && settingsOf(a);
 }
 
@@ -62,16 +78,36 @@ const COLUMNS = {
   velocity_window_seconds: "velocityWindowSeconds",
   legal_name: "legalName",
   tax_id: "taxId",
-} as const satisfies Record<keyof AccountSettings, keyof typeof accounts.$inferInsert>;
+} as const satisfies Record<keyof AccountSettings, keyof AccountSettingsColumns>;
 
 /**
  * Applies the operator's `patch` (types and ranges already validated by the route: extensions.md
- * "Operator API") and returns the settings after it, or undefined when the account does not exist
- * (nothing written). `legal_name` is trimmed; `tax_id` must be a checksum-valid CNPJ (numeric or
- * alphanumeric) or CPF and is stored normalised; null clears either. Throws DomainError 400
- * `invalid_request` (blank legal_name) or `invalid_tax_id`, before writing anything.
+ * "Operator API") in one unit of work and returns the settings after it, or undefined when the
+ * account does not exist (nothing written). `legal_name` is trimmed; `tax_id` must be a
+ * checksum-valid CNPJ (numeric or alphanumeric) or CPF and is stored normalised; null clears
+ * either. Throws DomainError 400 `invalid_request` (blank legal_name) or `invalid_tax_id`, before
+ * writing anything.
  */
-export function updateAccountSettings(db: DbOrTx, accountId: string, patch: Partial<AccountSettings>): AccountSettings | undefined {
+export function updateAccountSettings(store: Store, accountId: string, patch: Partial<AccountSettings>): Promise<AccountSettings | undefined>;
+/** TRANSITIONAL (issue 16): synchronous, on a drizzle handle (payments tests set the merchant's identity this way). */
+export function updateAccountSettings(db: DbOrTx, accountId: string, patch: Partial<AccountSettings>): AccountSettings | undefined;
+export function updateAccountSettings(target: Store | DbOrTx, accountId: string, patch: Partial<AccountSettings>): Promise<AccountSettings | undefined> | AccountSettings | undefined {
+  const set = settingsColumns(patch);
+  if (isStore(target))
+    return target.tx(async (uow) => {
+      await uow.accounts.updateSettings(accountId, set);
+      return getAccountSettings(uow, accountId);
+    });
+  updateAccountColumns(target, accountId, set);
+  return getAccountSettings(target, accountId);
+}
+
+function isStore(target: Store | DbOrTx): target is Store {
+  return typeof (target as Partial<Store>).tx === "function" && typeof (target as Partial<Store>).read === "object";
+}
+
+/** The columns `patch` sets, normalised; throws (400) before anything is written. */
+function settingsColumns(patch: Partial<AccountSettings>): AccountSettingsColumns {
   patch = { ...patch };
   if (typeof patch.legal_name === "string") {
     patch.legal_name = patch.legal_name.trim();
@@ -82,11 +118,10 @@ export function updateAccountSettings(db: DbOrTx, accountId: string, patch: Part
     if (!parsed) throw invalidParam("tax_id", "tax_id must be a checksum-valid CNPJ (14 characters) or CPF (11 digits).", "invalid_tax_id");
     patch.tax_id = parsed.value;
   }
-  const set: Partial<typeof accounts.$inferInsert> = {};
+  const set: AccountSettingsColumns = {};
   for (const [k, col] of Object.entries(COLUMNS) as [keyof AccountSettings, (typeof COLUMNS)[keyof AccountSettings]][])
     if (patch[k] !== undefined) (set as Record<string, unknown>)[col] = patch[k];
-  if (Object.keys(set).length > 0) db.update(accounts).set(set).where(eq(accounts.id, accountId)).run();
-  return getAccountSettings(db, accountId);
+  return set;
 }
 
 /** Platform fee of a paid Pix amount: `round(amount * bps / 10000) + fixed`, never above the amount. */

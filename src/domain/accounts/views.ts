@@ -1,6 +1,6 @@
 /** Allowlist serializers of accounts and members (never a password hash), with their response schemas. */
 import type { AccountSettings } from "./settings";
-import type { AccountRow, UserRow } from "./repo";
+import type { AccountRow, UserRow } from "../../store/rows";
 import { Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
 import { ROLES, type Role } from "./roles";
 

@@ -3,19 +3,18 @@
  * revoke. Cleartext is `ak_live_`/`ak_test_` + 24 random bytes in base64url; only its SHA-256
  * fingerprint and a 12-character display prefix are stored. Every change writes an audit entry
  * in the same transaction. Issue/rotate/revoke need OWNER or ADMIN (403 `API_KEY_ROLE_REQUIRED`).
- * Every write clears the authentication cache of the database in the same call (cache.ts
- * invariant), so a revoked or rotated key is 401 on the very next request.
+ * Every unit of work that writes a key clears the authentication cache in `uow.afterCommit`
+ * (cache.ts invariant), so a revoked or rotated key is 401 on the very next request.
  */
-import type { Db } from "../../db/client";
-import { tx, type Tx } from "../../db/client";
-import type { Clock } from "../../lib/clock";
+import type { Deps } from "../../deps";
+import type { Uow } from "../../store/port";
+import type { ApiKeyRow } from "../../store/rows";
 import { randomBase64Url, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import { DomainError, notFound } from "../errors";
 import { canManage } from "../accounts/roles";
 import { recordAudit } from "../audit/audit-log";
-import { invalidateApiKeyCache } from "./cache";
-import { findActiveKeyInAccount, insertKey, listActiveKeys, markRevoked, type ApiKeyRow } from "./repo";
+import type { ApiKeyCache } from "./cache";
 import { issuedKeyView, keyListItemView } from "./views";
 
 export type KeyMode = "test" | "live";
@@ -23,6 +22,9 @@ export type KeyMode = "test" | "live";
 export const LABEL_MAX = 64;
 /** Characters of the cleartext kept for display (`ak_test_` + 4). */
 export const PREFIX_LENGTH = 12;
+
+/** What the key use cases need. */
+export type ApiKeyServiceDeps = Pick<Deps, "store" | "clock" | "apiKeyCache">;
 
 /** Who acts: from the dashboard session. */
 export interface Actor {
@@ -54,43 +56,43 @@ function newKeyRow(actor: Actor, mode: KeyMode, label: string, now: number) {
 }
 
 /** POST /v1/api-keys: issues a key (`test: true` -> sandbox). Returns the one-time issue view. */
-export function issueKey(db: Db, clock: Clock, actor: Actor, input: { label?: string; test?: boolean }) {
+export async function issueKey(deps: ApiKeyServiceDeps, actor: Actor, input: { label?: string; test?: boolean }) {
   requireManager(actor);
   checkLabel(input.label);
-  return tx(db, (t) => writeIssuedKey(t, db, actor, input.test ? "test" : "live", input.label ?? "", clock.nowMs()));
+  return deps.store.tx((uow) => writeIssuedKey(uow, deps.apiKeyCache, actor, input.test ? "test" : "live", input.label ?? "", deps.clock.nowMs()));
 }
 
 /**
- * Inside the caller's transaction `t`: stores a new key of `mode` for `actor` with its audit
- * entry and clears the authentication cache of `db`. Returns the one-time issue view (cleartext
- * included). Used by `issueKey` and by `cofre init --test-key` (the account and its first key in
- * one transaction). No role check: callers check.
+ * Inside the caller's unit of work `uow`: stores a new key of `mode` for `actor` with its audit
+ * entry, and clears the authentication cache `cache` once the unit commits. Returns the one-time
+ * issue view (cleartext included). Used by `issueKey` and by `cofre init --test-key` (the account
+ * and its first key in one unit). No role check: callers check.
  */
-export function writeIssuedKey(t: Tx, db: Db, actor: Actor, mode: KeyMode, label: string, now: number) {
+export async function writeIssuedKey(uow: Uow, cache: ApiKeyCache, actor: Actor, mode: KeyMode, label: string, now: number) {
   const { row, cleartext } = newKeyRow(actor, mode, label, now);
-  insertKey(t, row);
-  invalidateApiKeyCache(db);
-  recordAudit(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.issued", keyId: row.id, keyFingerprint: row.fingerprint, at: now });
+  await uow.apiKeys.insert(row);
+  uow.afterCommit(() => cache.clear());
+  await recordAudit(uow, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.issued", keyId: row.id, keyFingerprint: row.fingerprint, at: now });
   return issuedKeyView(row, cleartext);
 }
 
 /**
- * POST /v1/api-keys/{id}/rotate: in one transaction revokes key `id` and issues its successor
+ * POST /v1/api-keys/{id}/rotate: in one unit of work revokes key `id` and issues its successor
  * (same mode; same label unless `label` is sent). 404 when `id` is not an active key of the
  * actor's account (nothing revoked).
  */
-export function rotateKey(db: Db, clock: Clock, actor: Actor, id: string, input: { label?: string }) {
+export async function rotateKey(deps: ApiKeyServiceDeps, actor: Actor, id: string, input: { label?: string }) {
   requireManager(actor);
   checkLabel(input.label);
-  return tx(db, (t) => {
-    const old = findActiveKeyInAccount(t, actor.accountId, id);
+  return deps.store.tx(async (uow) => {
+    const old = await uow.apiKeys.activeInAccount(actor.accountId, id);
     if (!old) throw notFound("API key");
-    const now = clock.nowMs();
-    if (!markRevoked(t, actor.accountId, old.id, now)) throw notFound("API key");
-    invalidateApiKeyCache(db);
+    const now = deps.clock.nowMs();
+    if (!(await uow.apiKeys.revoke(actor.accountId, old.id, now))) throw notFound("API key");
+    uow.afterCommit(() => deps.apiKeyCache.clear());
     const { row, cleartext } = newKeyRow(actor, old.mode as KeyMode, input.label ?? old.label, now);
-    insertKey(t, row);
-    recordAudit(t, {
+    await uow.apiKeys.insert(row);
+    await recordAudit(uow, {
       accountId: actor.accountId,
       actorUserId: actor.userId,
       action: "api_key.rotated",
@@ -105,20 +107,20 @@ export function rotateKey(db: Db, clock: Clock, actor: Actor, id: string, input:
 }
 
 /** DELETE /v1/api-keys/{id}: permanent. 404 when `id` is not an active key of the actor's account. */
-export function revokeKey(db: Db, clock: Clock, actor: Actor, id: string): { revoked: true } {
+export async function revokeKey(deps: ApiKeyServiceDeps, actor: Actor, id: string): Promise<{ revoked: true }> {
   requireManager(actor);
-  return tx(db, (t) => {
-    const key = findActiveKeyInAccount(t, actor.accountId, id);
+  return deps.store.tx(async (uow) => {
+    const key = await uow.apiKeys.activeInAccount(actor.accountId, id);
     if (!key) throw notFound("API key");
-    const now = clock.nowMs();
-    markRevoked(t, actor.accountId, key.id, now);
-    invalidateApiKeyCache(db);
-    recordAudit(t, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.revoked", keyId: key.id, keyFingerprint: key.fingerprint, at: now });
+    const now = deps.clock.nowMs();
+    await uow.apiKeys.revoke(actor.accountId, key.id, now);
+    uow.afterCommit(() => deps.apiKeyCache.clear());
+    await recordAudit(uow, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.revoked", keyId: key.id, keyFingerprint: key.fingerprint, at: now });
     return { revoked: true as const };
   });
 }
 
 /** GET /v1/api-keys: the account's active keys (no cleartext) and whether the caller may manage them. */
-export function listKeys(db: Db, actor: Pick<Actor, "accountId" | "role">) {
-  return { data: listActiveKeys(db, actor.accountId).map(keyListItemView), access: { canManage: canManage(actor.role) } };
+export async function listKeys(deps: Pick<Deps, "store">, actor: Pick<Actor, "accountId" | "role">) {
+  return { data: (await deps.store.read.apiKeys.listActive(actor.accountId)).map(keyListItemView), access: { canManage: canManage(actor.role) } };
 }

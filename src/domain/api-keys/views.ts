@@ -1,6 +1,6 @@
 /** Allowlist serializers of API keys (interface.md "API key"). */
 import { iso } from "../../lib/clock";
-import type { ApiKeyRow } from "./repo";
+import type { ApiKeyRow } from "../../store/rows";
 import { DateTime, Type, View, type Static } from "../../lib/view-schema";
 
 const Mode = () => Type.Union([Type.Literal("test"), Type.Literal("live")]);

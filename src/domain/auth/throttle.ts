@@ -1,7 +1,7 @@
 /**
  * Login attempt limits (issue 13 section 8): failures are counted per (email, client address),
  * per address and per email, so that nobody who merely knows an owner's email can lock the owner
- * out. In memory (Cofre is one process); fixed windows of LOGIN_WINDOW_SECONDS starting at the
+ * out. In memory (one instance; `LoginLimiter` is the seam for a shared version); fixed windows of LOGIN_WINDOW_SECONDS starting at the
  * first counted failure. The rules, in the order they are checked:
  *
  * 1. (email, address): after PAIR_LIMIT failures that address waits for the window to end for
@@ -42,7 +42,20 @@ interface Bucket {
   lastAt: number;
 }
 
-export class LoginThrottle {
+/**
+ * The login limits as `Deps` holds them (`deps.loginThrottle`, built in createDeps): an interface
+ * so a deployment of several instances can share the counts (issue 16, next phase). Callers
+ * await both methods.
+ */
+export interface LoginLimiter {
+  /** Admits one attempt (counted as a failure until `succeeded`): 0 when admitted, else the seconds to wait. */
+  admit(email: string, address: string): number | Promise<number>;
+  /** The admitted attempt was right: takes it back and remembers the address for the email. */
+  succeeded(email: string, address: string): void | Promise<void>;
+}
+
+/** The in-process LoginLimiter (rules in the module header). */
+export class LoginThrottle implements LoginLimiter {
   private buckets = new Map<string, Bucket>();
   /** `email\naddress` -> epoch ms until which the address counts as the email's own. */
   private known = new Map<string, number>();

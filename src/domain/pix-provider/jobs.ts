@@ -5,15 +5,14 @@
  * every 10 min (./sweep.ts).
  */
 import type { Deps } from "../../deps";
-import { listActive } from "./repo";
 import { DAY_MS, warnIfExpiring } from "./service";
 import { PIX_SWEEP_JOB, SWEEP_EVERY_MS, sweepReceivedPix } from "./sweep";
 
 export const CERTIFICATE_CHECK_JOB = "pix_provider.certificate_check";
 
 /** Logs every connection whose certificate expires within 30 days; returns how many. */
-export function checkCertificates(deps: Deps): number {
-  return listActive(deps.db).filter((row) => warnIfExpiring(deps, row)).length;
+export async function checkCertificates(deps: Deps): Promise<number> {
+  return (await deps.store.read.pixProvider.listActive()).filter((row) => warnIfExpiring(deps, row)).length;
 }
 
 export function registerPixProviderJobs(deps: Deps): void {

@@ -5,7 +5,7 @@
  */
 import { open, seal } from "../../lib/secret-box";
 import type { ConnectionSpec } from "./port";
-import type { ConnectionRow } from "./repo";
+import type { PixProviderConnectionRow as ConnectionRow } from "../../store/rows";
 
 export type SealedField = "client_secret" | "private_key";
 

@@ -8,13 +8,11 @@
  * connection with its secrets sealed. Secrets are never returned or logged.
  */
 import type { Deps } from "../../deps";
-import { tx } from "../../db/client";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { newId } from "../../lib/ids";
 import { certificateFacts, checkKeyPair, parseCertificates, PemError } from "../../lib/x509";
-import { findAccount } from "../accounts/repo";
 import type { ConnectionSpec } from "./port";
-import { findActiveByAccount, markDeleted, saveActive, type ConnectionRow } from "./repo";
+import type { PixProviderConnectionRow as ConnectionRow } from "../../store/rows";
 import { openConnection, sealSecrets } from "./secrets";
 import { accountConnectionView, connectionView } from "./views";
 
@@ -76,11 +74,11 @@ async function checkPems(input: ConnectInput) {
  * 400 `invalid_url` / `invalid_request` (a URL or PEM), 422 `provider_connection_failed`.
  */
 export async function connect(deps: Deps, accountId: string, input: ConnectInput) {
-  if (!findAccount(deps.db, accountId)) throw notFound("account");
+  if (!(await deps.store.read.accounts.byId(accountId))) throw notFound("account");
   const apiUrl = httpsUrl(input.api_url, "api_url");
   const tokenUrl = httpsUrl(input.token_url, "token_url");
   const cert = await checkPems(input);
-  const existing = findActiveByAccount(deps.db, accountId);
+  const existing = await deps.store.read.pixProvider.activeByAccount(accountId);
   const id = existing?.id ?? newId("pixProviderConnection");
   const conn: ConnectionSpec = {
     id,
@@ -126,21 +124,21 @@ export async function connect(deps: Deps, accountId: string, input: ConnectInput
     updatedAt: now,
     deletedAt: null,
   };
-  tx(deps.db, (t) => saveActive(t, row));
+  await deps.store.tx((uow) => uow.pixProvider.saveActive(row));
   warnIfExpiring(deps, row);
   return connectionView(row);
 }
 
 /** GET: the account's connection view. Throws 404 `not_found` when it has none. */
-export function getConnection(deps: Deps, accountId: string) {
-  const row = findActiveByAccount(deps.db, accountId);
+export async function getConnection(deps: Deps, accountId: string) {
+  const row = await deps.store.read.pixProvider.activeByAccount(accountId);
   if (!row) throw notFound("Pix provider connection");
   return connectionView(row);
 }
 
 /** GET /v1/account/pix-provider: the account's status view of its active connection. Throws 404 `not_found` when it has none. */
-export function getAccountConnection(deps: Deps, accountId: string) {
-  const row = findActiveByAccount(deps.db, accountId);
+export async function getAccountConnection(deps: Deps, accountId: string) {
+  const row = await deps.store.read.pixProvider.activeByAccount(accountId);
   if (!row) throw notFound("Pix provider connection");
   return accountConnectionView(row);
 }
@@ -151,9 +149,10 @@ export function getAccountConnection(deps: Deps, accountId: string) {
  * effort (a failure is logged). Throws 404 `not_found` when the account has no connection.
  */
 export async function deleteConnection(deps: Deps, accountId: string): Promise<void> {
-  const row = findActiveByAccount(deps.db, accountId);
+  const row = await deps.store.read.pixProvider.activeByAccount(accountId);
   if (!row) throw notFound("Pix provider connection");
-  tx(deps.db, (t) => markDeleted(t, row.id, deps.clock.nowMs()));
+  const at = deps.clock.nowMs();
+  await deps.store.tx((uow) => uow.pixProvider.markDeleted(row.id, at));
   if (!row.webhookRegistered) return;
   try {
     const r = await deps.pixConnections.disconnect(await openConnection(await deps.secretsKey, row), row.pixKey);

@@ -8,7 +8,6 @@
  */
 import type { Deps } from "../../deps";
 import { acceptNotificationItems } from "../charges/notifications";
-import { listActive } from "./repo";
 
 export const PIX_SWEEP_JOB = "pix_provider.pix_sweep";
 /** Period of the sweep, ms (10 min). */
@@ -29,7 +28,7 @@ export interface SweepResult {
 export async function sweepReceivedPix(deps: Deps): Promise<SweepResult> {
   const now = deps.clock.nowMs();
   const result: SweepResult = { connections: 0, accepted: 0, unknown: 0 };
-  for (const conn of listActive(deps.db)) {
+  for (const conn of await deps.store.read.pixProvider.listActive()) {
     const provider = deps.providers.forConnection(conn.id);
     if (!provider?.listPayments) continue;
     try {
@@ -38,7 +37,7 @@ export async function sweepReceivedPix(deps: Deps): Promise<SweepResult> {
         deps.logger.warn({ connection_id: conn.id, code: listed.code, reason: listed.message }, "pix provider: the Pix sweep could not list received Pix");
         continue;
       }
-      const r = acceptNotificationItems(deps, { accountId: conn.accountId, livemode: true }, "PIX", listed.items);
+      const r = await acceptNotificationItems(deps, { accountId: conn.accountId, livemode: true }, "PIX", listed.items);
       result.connections++;
       result.accepted += r.accepted;
       result.unknown += r.unknown;

@@ -1,7 +1,7 @@
 /** Allowlist view of a Pix provider connection (extensions.md "Live Pix over the BCB API Pix (v2)"): never a secret. */
 import { iso } from "../../lib/clock";
 import { DateTime, OneOf, Type, Url, View, type Static } from "../../lib/view-schema";
-import type { ConnectionRow } from "./repo";
+import type { PixProviderConnectionRow as ConnectionRow } from "../../store/rows";
 
 /** GET/PUT /v1/operator/accounts/{account_id}/pix-provider. */
 export const PixProviderConnectionSchema = View("PixProviderConnection", {

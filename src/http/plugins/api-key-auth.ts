@@ -6,15 +6,16 @@
  * 401 (a key wrapped in non-ASCII whitespace such as U+00A0, or with any inner character added).
  * Note: HTTP itself (RFC 9110 field values; the Fetch Headers API; Bun's parser) strips leading and
  * trailing SP/HTAB before any application code runs, so those never reach this check.
- * Resolved keys come from the per-database key cache (src/domain/api-keys/cache.ts); every
- * domain write to `api_keys` clears it in the same call, so a rotated or revoked key still fails
- * on the very next request. Malformed keys are rejected before any lookup.
+ * Resolved keys come from the key cache (`deps.apiKeyCache`, src/domain/api-keys/cache.ts): a hit
+ * is answered without awaiting the store; every unit of work that writes `api_keys` clears it on
+ * commit, so a rotated or revoked key still fails on the very next request. Malformed keys are
+ * rejected before any lookup.
  * A request without an `apikey` header may instead carry the dashboard session cookie
  * (./session-auth.ts: CSRF, `Cofre-Mode`, roles); requests with a key never look at cookies.
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { resolveApiKey } from "../../domain/api-keys/cache";
+import { resolveApiKey, type ResolvedApiKey } from "../../domain/api-keys/cache";
 import { ApiError } from "../errors";
 import { requestFacts } from "../context";
 import type { Caller } from "../../domain/scope";
@@ -38,15 +39,25 @@ function missingKeyMessage(request: Request): string {
   return apiKeyInAuthorization(request.headers.get("authorization")) ? KEY_IN_BEARER : "Missing or invalid API key.";
 }
 
-/** Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the limit. */
-export function authenticateApiKey(deps: Deps, raw: string | undefined | null, request: Request, set: { headers: Record<string, string | number> }): ApiKeyAuth {
+type SetHeaders = { headers: Record<string, string | number> };
+
+/**
+ * Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the
+ * limit. Synchronous on a key-cache hit; a Promise on a miss or for a dashboard session cookie.
+ */
+export function authenticateApiKey(deps: Deps, raw: string | undefined | null, request: Request, set: SetHeaders): ApiKeyAuth | Promise<ApiKeyAuth> {
   if (!raw) {
     // No key: the dashboard's cookie session is the only other way in (never looked at when a key is sent).
     const cookie = sessionCookieValue(request);
     if (cookie) return sessionApiAuth(deps, request, cookie, set);
   }
   if (!raw || !KEY_SHAPE.test(raw)) throw new ApiError("unauthorized", raw ? "Missing or invalid API key." : missingKeyMessage(request));
-  const key = resolveApiKey(deps.db, raw);
+  const key = resolveApiKey(deps, raw);
+  return key instanceof Promise ? key.then((k) => keyAuth(deps, k, request, set)) : keyAuth(deps, key, request, set);
+}
+
+/** The ApiKeyAuth of resolved `key` (401 when undefined), after the per-key rate limit. */
+function keyAuth(deps: Deps, key: ResolvedApiKey | undefined, request: Request, set: SetHeaders): ApiKeyAuth {
   if (!key) throw new ApiError("unauthorized", "Missing or invalid API key.");
   // A fresh object per request: handlers get their own `auth`, the cached entry stays shared.
   const auth: ApiKeyAuth = { accountId: key.accountId, livemode: key.livemode, mode: key.mode, keyId: key.id, fingerprint: key.fingerprint };
@@ -72,11 +83,12 @@ export function authenticateApiKey(deps: Deps, raw: string | undefined | null, r
 
 /**
  * Elysia plugin: `.use(apiKeyAuth(deps))` gives every later route of the group `auth`.
- * Runs at `derive` (before body validation), so a bad key is 401 whatever the body.
+ * Runs at `derive` (before body validation), so a bad key is 401 whatever the body. On a cache
+ * hit the awaited value is already there (no store read).
  */
 export function apiKeyAuth(deps: Deps) {
-  return new Elysia().derive({ as: "scoped" }, ({ request, set }) => ({
-    auth: authenticateApiKey(deps, request.headers.get("apikey"), request, set as never),
+  return new Elysia().derive({ as: "scoped" }, async ({ request, set }) => ({
+    auth: await authenticateApiKey(deps, request.headers.get("apikey"), request, set as never),
   }));
 }
 

@@ -34,7 +34,7 @@ export async function authenticateBearer(deps: Deps, request: Request): Promise<
   if (apiKeyInAuthorization(header))
     throw new ApiError("unauthorized", "This route takes a dashboard token (Authorization: Bearer <token from POST /v1/auth/login>); API keys go in the `apikey` header of the API routes.");
   const m = BEARER.exec(header);
-  const session = m ? await verifyToken(deps.db, deps.clock, m[1]!) : null;
+  const session = m ? await verifyToken(deps, m[1]!) : null;
   if (!session) throw new ApiError("unauthorized", "Missing, invalid or expired dashboard token.");
   return session;
 }

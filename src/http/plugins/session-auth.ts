@@ -51,10 +51,10 @@ export function secureCookies(deps: Deps): boolean {
  * The session of the request's cookie `value`, with the CSRF check for state-changing methods.
  * Throws 401 `unauthorized` (no valid session) or 403 `csrf_invalid`.
  */
-export function authenticateSession(deps: Deps, request: Request, value: string): DashboardSession {
-  const session = verifyDashboardSession(deps.db, deps.clock, value);
+export async function authenticateSession(deps: Deps, request: Request, value: string): Promise<DashboardSession> {
+  const session = await verifyDashboardSession(deps, value);
   if (!session) throw new ApiError("unauthorized", "The dashboard session is missing, expired or ended; log in again.");
-  if (!isSafeMethod(request.method) && !csrfMatches(deps.db, deps.clock, session.jti, request.headers.get(CSRF_HEADER)))
+  if (!isSafeMethod(request.method) && !(await csrfMatches(deps, session.jti, request.headers.get(CSRF_HEADER))))
     throw new ApiError("csrf_invalid", "Missing or wrong CSRF token (X-CSRF-Token).", { param: "X-CSRF-Token" });
   const facts = requestFacts(request);
   facts.accountId = session.accountId;
@@ -74,8 +74,8 @@ export function requestedMode(request: Request): "test" | "live" {
  * A session request to an `apikey` route, as the ApiKeyAuth that route already takes (`keyId` is
  * `session:<jti>`; `fingerprint` is empty), after the role check and the per-user rate limit.
  */
-export function sessionApiAuth(deps: Deps, request: Request, value: string, set: { headers: Record<string, string | number> }): ApiKeyAuth {
-  const session = authenticateSession(deps, request, value);
+export async function sessionApiAuth(deps: Deps, request: Request, value: string, set: { headers: Record<string, string | number> }): Promise<ApiKeyAuth> {
+  const session = await authenticateSession(deps, request, value);
   const mode = requestedMode(request);
   requireRole(session.role, request.method, pathOf(request));
   requestFacts(request).livemode = mode === "live";

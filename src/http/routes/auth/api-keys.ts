@@ -13,15 +13,15 @@ const IssueBody = StrictObject({ label: Type.Optional(Label()), test: Type.Optio
 const RotateBody = StrictObject({ label: Type.Optional(Label()) });
 
 export function apiKeyRoutes(deps: Deps) {
-  const read = new Elysia().use(bearerAuth(deps)).get("/v1/api-keys", ({ session }) => listKeys(deps.db, session), {
+  const read = new Elysia().use(bearerAuth(deps)).get("/v1/api-keys", ({ session }) => listKeys(deps, session), {
     detail: op({ tags: ["api-keys"], security: "bearer", summary: "List the account's active keys (no cleartext) and `access.canManage`", ok: { 200: ApiKeyListSchema }, errors: [401] }),
   });
   const manage = new Elysia()
     .use(bearerAuth(deps, { manage: true }))
     .post(
       "/v1/api-keys",
-      ({ session, body, set }) => {
-        const view = issueKey(deps.db, deps.clock, session, body);
+      async ({ session, body, set }) => {
+        const view = await issueKey(deps, session, body);
         set.status = 201;
         return view;
       },
@@ -39,8 +39,8 @@ export function apiKeyRoutes(deps: Deps) {
     )
     .post(
       "/v1/api-keys/:id/rotate",
-      ({ session, params, body, set }) => {
-        const view = rotateKey(deps.db, deps.clock, session, params.id, body ?? {});
+      async ({ session, params, body, set }) => {
+        const view = await rotateKey(deps, session, params.id, body ?? {});
         set.status = 201;
         return view;
       },
@@ -57,7 +57,7 @@ export function apiKeyRoutes(deps: Deps) {
         }),
       },
     )
-    .delete("/v1/api-keys/:id", ({ session, params }) => revokeKey(deps.db, deps.clock, session, params.id), {
+    .delete("/v1/api-keys/:id", ({ session, params }) => revokeKey(deps, session, params.id), {
       params: t.Object({ id: t.String() }),
       detail: op({ tags: ["api-keys"], security: "bearer", summary: "Revoke a key permanently: `{revoked: true}`", ok: { 200: KeyRevokedSchema }, errors: [...BODY_ERRORS, 401, 403, 404] }),
     });

@@ -34,7 +34,7 @@ export function loginRoutes(deps: Deps) {
   const open = new Elysia().post(
     "/v1/auth/login",
     async ({ body, request, server }) =>
-      login(deps.db, deps.clock, { email: body.email, password: body.password, address: clientAddress(server as never, request) }),
+      login(deps, { email: body.email, password: body.password, address: clientAddress(server as never, request) }),
     {
       body: LoginBody,
       detail: op({
@@ -51,8 +51,8 @@ export function loginRoutes(deps: Deps) {
   );
   const authed = new Elysia().use(bearerAuth(deps)).post(
     "/v1/auth/logout",
-    ({ session, set }) => {
-      logout(deps.db, deps.clock, session.jti);
+    async ({ session, set }) => {
+      await logout(deps, session.jti);
       set.status = 204;
     },
     { detail: op({ tags: ["auth"], security: "bearer", summary: "Log out: the token stops working at once (204)", ok: { 204: { empty: "Logged out." } }, errors: [...BODY_ERRORS, 401] }) },

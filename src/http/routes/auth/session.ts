@@ -29,7 +29,7 @@ export function sessionRoutes(deps: Deps) {
     .post(
       "/v1/auth/session",
       async ({ body, request, server, set }) => {
-        const r = await dashboardLogin(deps.db, deps.clock, { email: body.email, password: body.password, address: clientAddress(server as never, request) });
+        const r = await dashboardLogin(deps, { email: body.email, password: body.password, address: clientAddress(server as never, request) });
         set.headers["set-cookie"] = sessionCookie(r.cookieValue, r.maxAge, secure);
         set.headers["cache-control"] = "no-store";
         return r.view;
@@ -49,16 +49,16 @@ export function sessionRoutes(deps: Deps) {
     )
     .get(
       "/v1/auth/session",
-      ({ request, set }) => {
+      async ({ request, set }) => {
         set.headers["cache-control"] = "no-store";
-        return dashboardSessionOf(deps.db, deps.clock, sessionOf(deps, request));
+        return dashboardSessionOf(deps, await sessionOf(deps, request));
       },
       { detail: op({ tags: ["auth"], summary: "The signed-in dashboard member, account and CSRF token", security: "none", ok: { 200: DashboardSessionSchema }, errors: [401] }) },
     )
     .delete(
       "/v1/auth/session",
-      ({ request, set }) => {
-        logout(deps.db, deps.clock, sessionOf(deps, request).jti);
+      async ({ request, set }) => {
+        await logout(deps, (await sessionOf(deps, request)).jti);
         set.headers["set-cookie"] = clearedSessionCookie(secure);
         set.status = 204;
       },

@@ -29,8 +29,8 @@ const SettingsPatch = StrictObject({
 export function operatorAccountRoutes(deps: Deps) {
   return new Elysia().use(operatorAuth(deps)).patch(
     "/v1/operator/accounts/:account_id",
-    ({ params, body }) => {
-      const settings = updateAccountSettings(deps.db, params.account_id, body);
+    async ({ params, body }) => {
+      const settings = await updateAccountSettings(deps.store, params.account_id, body);
       if (!settings) throw notFound("account");
       return settings;
     },
