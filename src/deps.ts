@@ -84,7 +84,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const providers = new ProviderRegistry({
     config,
     clock,
-    sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }),
+    sandbox: createSandboxProvider({ faults: sandboxFaultStore(() => deps.store) }),
     live,
     byConnection: createConnectionLookup(liveOptions),
   });

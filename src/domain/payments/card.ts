@@ -11,7 +11,7 @@ import { recordPaymentOutcome } from "../charges/outcomes";
 import { offeredMethods } from "./views";
 
 /** Pays sandbox transaction `row` with card `number`; returns the row after the outcome. Throws 400/404. */
-export function payWithSandboxCard(deps: Deps, row: TransactionRow, number: string): TransactionRow {
+export async function payWithSandboxCard(deps: Deps, row: TransactionRow, number: string): Promise<TransactionRow> {
   if (row.livemode) throw new DomainError("not_found", "No such checkout.");
   if (!offeredMethods(row).includes("CREDIT_CARD")) throw invalidParam("number", "This transaction does not offer CREDIT_CARD.");
   if (row.status !== "WAITING_PAYMENT" && row.status !== "PENDING")
@@ -24,5 +24,5 @@ export function payWithSandboxCard(deps: Deps, row: TransactionRow, number: stri
   const outcome = parsed.items[0]?.outcome;
   if (!outcome) return row;
   // PROCESSING and its status check commit together: never a challenge nothing completes.
-  return recordPaymentOutcome(deps, row, "CREDIT_CARD", outcome).row;
+  return (await recordPaymentOutcome(deps, row, "CREDIT_CARD", outcome)).row;
 }

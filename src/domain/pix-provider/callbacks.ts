@@ -15,11 +15,11 @@ import { findConnection } from "./repo";
  * Takes callback `body` addressed to connection `connectionId` (deleted ones too: their charges
  * keep settling). Throws 404 `not_found` (no such connection), 400 `invalid_request` (no pix list).
  */
-export function acceptPixCallback(deps: Deps, connectionId: string, body: unknown): NotificationResult {
+export async function acceptPixCallback(deps: Deps, connectionId: string, body: unknown): Promise<NotificationResult> {
   const conn = findConnection(deps.db, connectionId);
   const provider = conn && deps.providers.forConnection(conn.id);
   if (!conn || !provider) throw notFound("Pix provider connection");
-  const result = acceptNotification(deps, { accountId: conn.accountId, livemode: true }, provider, "PIX", body);
+  const result = await acceptNotification(deps, { accountId: conn.accountId, livemode: true }, provider, "PIX", body);
   deps.logger.info({ connection_id: conn.id, accepted: result.accepted, unknown: result.unknown }, "pix provider: callback queued for confirmation");
   return result;
 }

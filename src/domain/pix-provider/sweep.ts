@@ -38,7 +38,7 @@ export async function sweepReceivedPix(deps: Deps): Promise<SweepResult> {
         deps.logger.warn({ connection_id: conn.id, code: listed.code, reason: listed.message }, "pix provider: the Pix sweep could not list received Pix");
         continue;
       }
-      const r = acceptNotificationItems(deps, { accountId: conn.accountId, livemode: true }, "PIX", listed.items);
+      const r = await acceptNotificationItems(deps, { accountId: conn.accountId, livemode: true }, "PIX", listed.items);
       result.connections++;
       result.accepted += r.accepted;
       result.unknown += r.unknown;

@@ -38,8 +38,8 @@ const CheckoutPaymentSchema = View("CheckoutPaymentResult", {
 
 export function paymentCheckoutRoutes(deps: Deps) {
   const base = checkoutPath(deps.config.checkoutUrlBase);
-  const sandboxRow = (rawId: string) => {
-    const row = RAW_ID.test(rawId) ? chargeByRawId(deps, rawId) : undefined;
+  const sandboxRow = async (rawId: string) => {
+    const row = RAW_ID.test(rawId) ? await chargeByRawId(deps, rawId) : undefined;
     if (!row || row.livemode) throw notFound("checkout");
     return row;
   };
@@ -49,7 +49,7 @@ export function paymentCheckoutRoutes(deps: Deps) {
       "/v1/boletos/:file",
       async ({ params }) => {
         const m = /^([0-9a-f]{32})\.pdf$/.exec(params.file);
-        const row = m ? chargeByRawId(deps, m[1]!) : undefined;
+        const row = m ? await chargeByRawId(deps, m[1]!) : undefined;
         const pdf = row ? await buildBoletoPdf(deps, row) : null;
         if (!pdf) throw notFound("boleto");
         return new Response(Buffer.from(pdf), {
@@ -68,7 +68,7 @@ export function paymentCheckoutRoutes(deps: Deps) {
     )
     .post(
       `${base}/:raw_id/card`,
-      ({ params, body }) => answer(payWithSandboxCard(deps, sandboxRow(params.raw_id), body.number).status),
+      async ({ params, body }) => answer((await payWithSandboxCard(deps, await sandboxRow(params.raw_id), body.number)).status),
       {
         body: CardBody,
         detail: op({
@@ -84,7 +84,7 @@ export function paymentCheckoutRoutes(deps: Deps) {
     )
     .post(
       `${base}/:raw_id/pay`,
-      ({ params, body }) => answer(simulatePayment(deps, sandboxRow(params.raw_id), { method: body.method }).row.status),
+      async ({ params, body }) => answer((await simulatePayment(deps, await sandboxRow(params.raw_id), { method: body.method })).row.status),
       {
         body: PayBody,
         detail: op({

@@ -26,8 +26,8 @@ const CallbackBody = Type.Object({ pix: Type.Array(CallbackPix, { maxItems: 1000
 export function providerWebhookRoutes(deps: Deps) {
   return new Elysia().post(
     "/v1/provider-webhooks/pix/:connection_id/pix",
-    ({ params, body }) => {
-      acceptPixCallback(deps, params.connection_id, body);
+    async ({ params, body }) => {
+      await acceptPixCallback(deps, params.connection_id, body);
       return new Response(null, { status: 200 });
     },
     {
