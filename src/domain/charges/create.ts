@@ -215,7 +215,7 @@ export interface CreateCheck {
  * (sandbox), first status checks, `charge.created` events, idempotency response, all in one unit
  * of work. Returns the row.
  */
-export async function commitCreate(
+export function commitCreate(
   deps: Deps,
   row: TransactionRow,
   failure: ProviderFailure | null,

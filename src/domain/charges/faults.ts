@@ -23,10 +23,9 @@ export async function setProviderFaults(deps: Deps, accountId: string, mode: Fau
  */
 export function sandboxFaultStore(store: () => Store): SandboxFaultStore {
   return {
-    async take(accountId) {
+    take(accountId) {
       const s = store();
-      if ((await s.read.charges.faultsLeft(accountId)) <= 0) return null;
-      return (await s.tx((uow) => uow.charges.takeFault(accountId))) as FaultMode | null;
+      return s.read.charges.faultsLeft(accountId).then((left) => (left <= 0 ? null : (s.tx((uow) => uow.charges.takeFault(accountId)) as Promise<FaultMode | null>)));
     },
   };
 }

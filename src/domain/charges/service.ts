@@ -120,16 +120,12 @@ export function getTransactionRowSync(deps: Deps, auth: Auth, id: string, what =
   return row;
 }
 
-/** The caller's charge (a transaction offering PIX) `id` (`ch_` or raw), or 404 `not_found`. */
-export async function getChargeRow(deps: Deps, auth: Auth, id: string): Promise<TransactionRow> {
-  const row = await getTransactionRow(deps, auth, id);
-  if (!hasChargeView(row)) throw notFound("charge");
-  return row;
-}
-
-/** GET /v1/charges/{id}. */
+/** GET /v1/charges/{id} (hot path: one read, one await), or 404 `not_found`. */
 export async function getCharge(deps: Deps, auth: Auth, id: string): Promise<PublicCharge> {
-  return toPublicCharge(await getChargeRow(deps, auth, id), deps.config);
+  const raw = parseChargeId(id);
+  const row = raw ? await deps.store.read.charges.byScopedId(auth.accountId, auth.livemode, raw) : undefined;
+  if (!row || !hasChargeView(row)) throw notFound("charge");
+  return toPublicCharge(row, deps.config);
 }
 
 const LIST_PARAMS = new Set(["limit", "starting_after", "status", "created_after", "created_before", "customer_id"]);
