@@ -94,7 +94,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const providers = new ProviderRegistry({
     config,
     clock,
-    sandbox: createSandboxProvider({ faults: sandboxFaultStore(db) }),
+    sandbox: createSandboxProvider({ faults: sandboxFaultStore(() => deps.store) }),
     live,
     byConnection: createConnectionLookup(liveOptions),
   });

@@ -11,14 +11,16 @@
  * `checkAt` with `memo`") that the domain persists in a durable job, or lives behind a small
  * storage interface the provider receives (e.g. SandboxFaultStore), implemented in the domain.
  */
-import type { refunds, transactions } from "../../db/schema";
 import type { Config } from "../config";
 import type { AccountRules } from "../domain/accounts/settings";
 import type { PaymentMethod } from "../domain/charges/model";
 import type { Clock } from "../lib/clock";
+import type { RefundRow, TransactionRow as StoredTransaction } from "../store/rows";
 
-export type TransactionRow = typeof transactions.$inferSelect;
-export type RefundRecord = typeof refunds.$inferSelect;
+/** A transaction as stored (src/store/rows.ts): what providers read, never write. */
+export type TransactionRow = StoredTransaction;
+/** A refund as stored (src/store/rows.ts). */
+export type RefundRecord = RefundRow;
 
 /** The HTTP client a live adapter calls its PSP with (the global fetch's call shape). */
 export type HttpFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -277,8 +279,8 @@ export type FaultMode = "reject" | "unavailable";
 
 /** Storage the sandbox provider receives for its faults (implemented in src/domain/charges/faults.ts). */
 export interface SandboxFaultStore {
-  /** Takes one pending fault of the account (in its own short transaction), or null when none is left. */
-  take(accountId: string): FaultMode | null;
+  /** Takes one pending fault of the account (in its own short unit of work), or null when none is left. */
+  take(accountId: string): MaybeAsync<FaultMode | null>;
 }
 
 /**

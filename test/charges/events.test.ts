@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { transactions } from "../../db/schema";
-import { tx } from "../../src/db/client";
 import { emitTransition } from "../../src/domain/charges/events";
 import { applySettlementNotice } from "../../src/domain/charges/settlement";
 import { createCharge, eventBodies, eventTypes, harness, newCharge, raw } from "./support";
@@ -29,7 +28,7 @@ describe("emission rules of status changes", () => {
       const a = await h.seedAccount();
       const c = await newCharge(h, a);
       const row = { ...rowOf(h, c.id), status: to, paidWith: "PIX", platformFee: 12 };
-      tx(h.deps.db, (t) => emitTransition(h.deps, t, row, from));
+      await h.deps.store.tx((uow) => emitTransition(h.deps, uow, row, from));
       expect(eventTypes(h, raw(c.id)).slice(2)).toEqual(expected);
       for (const type of expected.filter((e) => e.startsWith("payment."))) {
         const [legacy] = eventBodies(h, raw(c.id), type);
@@ -62,15 +61,15 @@ describe("settlement notices that do not apply are ignored", () => {
     const a = await h.seedAccount();
     const paid = await newCharge(h, a);
     await h.call("POST", `/v1/test_helpers/charges/${paid.id}/pay`, { key: a.testKey, body: {} });
-    expect(applySettlementNotice(h.deps, { transactionId: raw(paid.id), kind: "expired" }).outcome).toBe("ignored");
+    expect((await applySettlementNotice(h.deps, { transactionId: raw(paid.id), kind: "expired" })).outcome).toBe("ignored");
     const expired = await newCharge(h, a, { expires_in: 60 });
     h.clock.advance(60);
     await h.deps.jobs.drain();
-    expect(applySettlementNotice(h.deps, { transactionId: raw(expired.id), kind: "declined", method: "PIX" }).outcome).toBe("ignored");
-    expect(applySettlementNotice(h.deps, { transactionId: raw(expired.id), kind: "paid", method: "PIX", amount: 1000 }).outcome).toBe("ignored");
+    expect((await applySettlementNotice(h.deps, { transactionId: raw(expired.id), kind: "declined", method: "PIX" })).outcome).toBe("ignored");
+    expect((await applySettlementNotice(h.deps, { transactionId: raw(expired.id), kind: "paid", method: "PIX", amount: 1000 })).outcome).toBe("ignored");
     expect(rowOf(h, paid.id).status).toBe("PAID");
     expect(rowOf(h, expired.id).status).toBe("EXPIRED");
-    expect(() => applySettlementNotice(h.deps, { transactionId: "0".repeat(32), kind: "expired" })).toThrow();
+    await expect(applySettlementNotice(h.deps, { transactionId: "0".repeat(32), kind: "expired" })).rejects.toThrow();
   });
 
   test("a processing notice moves a pending charge to processing and a later exact card payment is approved", async () => {
@@ -78,8 +77,8 @@ describe("settlement notices that do not apply are ignored", () => {
     const a = await h.seedAccount();
     const c = await newCharge(h, a);
     // Only methods the transaction offers apply.
-    expect(applySettlementNotice(h.deps, { transactionId: raw(c.id), kind: "processing", method: "CREDIT_CARD" }).outcome).toBe("ignored");
-    expect(applySettlementNotice(h.deps, { transactionId: raw(c.id), kind: "processing", method: "PIX" }).outcome).toBe("processing");
+    expect((await applySettlementNotice(h.deps, { transactionId: raw(c.id), kind: "processing", method: "CREDIT_CARD" })).outcome).toBe("ignored");
+    expect((await applySettlementNotice(h.deps, { transactionId: raw(c.id), kind: "processing", method: "PIX" })).outcome).toBe("processing");
     expect((await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey })).body.status).toBe("processing");
   });
 });

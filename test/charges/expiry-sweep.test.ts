@@ -10,7 +10,7 @@ import { CHARGE_EXPIRE_DUE_JOB, SWEEP_BATCH } from "../../src/domain/charges/exp
 import { ManualClock } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
 import type { Harness, SeededAccount } from "../support/harness";
-import { awaitsExpiry, eventTypes, harness, newCharge, raw } from "./support";
+import { awaitsExpiry, eventTypes, harness, newCharge, raw, startupSettled } from "./support";
 
 const START = "2026-11-20T12:00:00.000Z";
 const at = (seconds: number) => new Date(Date.parse(START) + seconds * 1000).toISOString();
@@ -252,6 +252,7 @@ describe("databases from before the sweep", () => {
 
     const clock = new ManualClock(START);
     const d2 = createDeps({ dataDir, clock, config: { logLevel: "silent" } });
+    await startupSettled();
     // registration scheduled the sweep at the earliest waiting expiry
     expect(expiryJobs(d2).map((j) => [j.kind, j.due_at])).toEqual([
       ["charge.expire", Date.parse(at(60))],
@@ -282,6 +283,7 @@ describe("databases from before the sweep", () => {
 
     const clock = new ManualClock(at(300)); // the process was down past the first expiry
     const d2 = createDeps({ dataDir, clock, config: { logLevel: "silent" } });
+    await startupSettled();
     expect(sweepDueAt(d2)).toBe(Date.parse(at(60)));
     await d2.jobs.drain();
     expect(ids.map((id) => statusOf(d2, id))).toEqual(["EXPIRED", "WAITING_PAYMENT"]);

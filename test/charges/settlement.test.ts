@@ -66,8 +66,8 @@ describe("paying a charge with the exact amount", () => {
     const a = await h.seedAccount();
     const c = await newCharge(h, a, { amount: 700 });
     const notice = { transactionId: raw(c.id), kind: "paid" as const, method: "PIX" as const, amount: 700, endToEndId: "E99999999202611201200abcdefghijk" };
-    expect(applySettlementNotice(h.deps, notice).outcome).toBe("paid");
-    expect(applySettlementNotice(h.deps, notice).outcome).toBe("ignored");
+    expect((await applySettlementNotice(h.deps, notice)).outcome).toBe("paid");
+    expect((await applySettlementNotice(h.deps, notice)).outcome).toBe("ignored");
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 700 });
     expect(eventTypes(h, raw(c.id)).filter((t) => t === "charge.paid")).toHaveLength(1);
   });

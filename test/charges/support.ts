@@ -91,3 +91,9 @@ export function awaitsExpiry(h: Harness, rawId: string): boolean {
     .query("select 1 from transactions indexed by tx_waiting_expiry_idx where status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and id = ?")
     .get(rawId);
 }
+
+/**
+ * Lets the startup work `createDeps` began through the store finish (registration reads, then
+ * schedules in a unit of work: microtasks only on SQLite): one event-loop turn, no timer.
+ */
+export const startupSettled = () => new Promise<void>((resolve) => setImmediate(resolve));

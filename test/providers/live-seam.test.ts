@@ -8,7 +8,6 @@ import { describe, expect, test } from "bun:test";
 import { sandboxFaultStore } from "../../src/domain/charges/faults";
 import { acceptNotification } from "../../src/domain/charges/notifications";
 import { recordPaymentOutcome } from "../../src/domain/charges/outcomes";
-import { findById } from "../../src/domain/charges/repo";
 import { getBalance } from "../../src/domain/ledger";
 import { buildDynamicBrCode } from "../../src/pix/brcode";
 import { ProviderRegistry } from "../../src/providers/registry";
@@ -81,7 +80,7 @@ async function setup(): Promise<{ h: Harness; a: SeededAccount; b: SeededAccount
   h.deps.providers = new ProviderRegistry({
     config: h.deps.config,
     clock: h.clock,
-    sandbox: createSandboxProvider({ faults: sandboxFaultStore(h.deps.db) }),
+    sandbox: createSandboxProvider({ faults: sandboxFaultStore(() => h.deps.store) }),
     live: (accountId, method) => (accountId === a.accountId && method === "PIX" ? s.provider : undefined),
   });
   return { h, a, b, ...s };
@@ -137,7 +136,7 @@ describe("status checks and refunds through the provider", () => {
     const { h, a, script, calls } = ctx;
     const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
     // a hint said "check again in 10 s" (what a callback or a poll will do)
-    recordPaymentOutcome(h.deps, findById(h.deps.db, id)!, "PIX", { status: "pending", checkAt: h.clock.nowMs() + 10_000, memo: { hint: "callback" } });
+    await recordPaymentOutcome(h.deps, (await h.deps.store.read.charges.byId(id))!, "PIX", { status: "pending", checkAt: h.clock.nowMs() + 10_000, memo: { hint: "callback" } });
     script.query = () => ({ status: "settled", method: "PIX", amount: 2500, endToEndId: "E12345678202611201200abcdefghijk" });
     h.clock.advance(9);
     await h.deps.jobs.drain();
@@ -154,7 +153,7 @@ describe("status checks and refunds through the provider", () => {
     const id = await paidLive(ctx);
     const g = await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey });
     expect(g.body.status).toBe("paid");
-    expect(g.body.end_to_end_id ?? findById(h.deps.db, id)!.endToEndId).toBe("E12345678202611201200abcdefghijk");
+    expect(g.body.end_to_end_id ?? (await h.deps.store.read.charges.byId(id))!.endToEndId).toBe("E12345678202611201200abcdefghijk");
     expect(getBalance(h.deps.db, a.accountId, true, "BRL")).toMatchObject({ pending: 2500 });
     expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toMatchObject({ available: 0, pending: 0 });
     expect(eventTypes(h, id)).toContain("charge.paid");
@@ -241,7 +240,7 @@ describe("cancelling through the provider", () => {
     const ctx = await setup();
     const { h, a, calls } = ctx;
     const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
-    recordPaymentOutcome(h.deps, findById(h.deps.db, id)!, "PIX", { status: "settled", method: "PIX", amount: 2500 });
+    await recordPaymentOutcome(h.deps, (await h.deps.store.read.charges.byId(id))!, "PIX", { status: "settled", method: "PIX", amount: 2500 });
     const r = await cancel(h, a, id);
     expect([r.status, r.body.error.code]).toEqual([400, "charge_not_cancellable"]);
     expect(calls.filter((c) => c.startsWith("cancel"))).toEqual([]);
@@ -256,15 +255,15 @@ describe("notifications are hints confirmed by a status query", () => {
     const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
     const body = { pix: [{ endToEndId: E2E, txid: TXID, valor: "25.00" }, { endToEndId: E2E, txid: "Unknown00000000000000000000" }] };
     // another account's connection cannot reach this charge
-    expect(acceptNotification(h.deps, { accountId: b.accountId, livemode: true }, provider, "PIX", body)).toEqual({ accepted: 0, unknown: 2 });
-    expect(acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", body)).toEqual({ accepted: 1, unknown: 1 });
+    expect(await acceptNotification(h.deps, { accountId: b.accountId, livemode: true }, provider, "PIX", body)).toEqual({ accepted: 0, unknown: 2 });
+    expect(await acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", body)).toEqual({ accepted: 1, unknown: 1 });
     expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("pending");
     // the PSP does not know the payment yet: nothing changes
     await h.deps.jobs.drain();
     expect(calls.at(-1)).toBe(`query ${TXID} {"endToEndId":"${E2E}"}`);
     expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("pending");
     script.query = () => ({ status: "settled", method: "PIX", amount: 2500, endToEndId: E2E });
-    acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", body);
+    await acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", body);
     await h.deps.jobs.drain();
     expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("paid");
     expect(getBalance(h.deps.db, a.accountId, true, "BRL").pending).toBe(2500);
@@ -273,7 +272,7 @@ describe("notifications are hints confirmed by a status query", () => {
   test("a body the provider cannot read is 400 and queues nothing", async () => {
     const { h, a, provider } = await setup();
     await liveCharge(h, a.liveKey);
-    expect(() => acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", { nope: 1 })).toThrow("The callback body has no pix list.");
+    await expect(acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", { nope: 1 })).rejects.toThrow("The callback body has no pix list.");
     expect(h.deps.jobs.pending("charge.status_check")).toBe(0);
   });
 });

@@ -8,9 +8,8 @@
  * stored; not_supported / invalid -> 422), then one transaction: insert, expiry sweep due by
  * `expires_at` (not for a live PSP's charge: its status checks confirm expiry), the first status
  * check a provider asked for (`checkAt`), `charge.created` events, idempotency response.
+ * Storage: reads through `deps.store.read.charges`, writes in units of work (`deps.store.tx`).
  */
-import { tx } from "../../db/client";
-import { committed } from "../../db/group-commit";
 import type { Deps } from "../../deps";
 import { DomainError } from "../errors";
 import type { Caller } from "../scope";
@@ -25,8 +24,7 @@ import { failureBlock } from "./metadata";
 import { scheduleStatusCheck } from "./outcomes";
 import type { PaymentMethod } from "./model";
 import { dropIntent, findIntent, openIntent, type IntentView, type OpenIntent } from "./intents";
-import { accountForCreate, findById, insertTransaction } from "./repo";
-import { checkVelocity } from "./velocity";
+import { checkVelocity, velocityLimited } from "./velocity";
 
 /** Longest Pix window (interface.md Limits: larger values are capped). */
 export const MAX_EXPIRES_IN = 86400;
@@ -85,7 +83,7 @@ export async function createTransaction(
     if (!p) throw new DomainError("unprocessable_entity", `No ${auth.livemode ? "live" : "sandbox"} provider is configured for ${m}.`, { param: "payment_method" });
     return p;
   });
-  const account = accountForCreate(deps.db, auth.accountId);
+  const account = await deps.store.read.charges.accountForCreate(auth.accountId);
   if (!account) throw new DomainError("not_found", "No such account.");
   const settings = account.settings;
   const now = deps.clock.nowMs();
@@ -95,7 +93,7 @@ export async function createTransaction(
   // A live PSP's create is made durable first (one cob per charge under retries and crashes).
   const reserving = idem && providers[0]!.reserve && providers.every((p) => p === providers[0]) ? providers[0]! : undefined;
   const record = reserving ? deps.idempotency.recordOf(idem!.claim) : undefined;
-  const resumed = record ? findIntent(deps.db, record) : undefined;
+  const resumed = record ? await findIntent(deps.store.read.charges, record) : undefined;
   if (resumed && resumed.record.requestHash !== record!.requestHash)
     throw new DomainError("idempotency_key_reused", "This idempotency key was already used with a different request body.");
   if (resumed) {
@@ -103,7 +101,7 @@ export async function createTransaction(
     const p = deps.providers.forConnection(resumed.connectionId);
     if (!p) throw new DomainError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
     providers = providers.map(() => p);
-  } else checkVelocity(deps.db, settings, velocity);
+  } else if (velocityLimited(settings)) await checkVelocity(deps.store.read.charges, settings, velocity);
 
   const hasPix = input.methods.includes("PIX");
   const ttl = hasPix ? Math.min(input.expiresIn ?? settings.default_expires_in, MAX_EXPIRES_IN) : null;
@@ -147,12 +145,12 @@ export async function createTransaction(
   if (resumed) reservation = { txid: resumed.txid, connectionId: resumed.connectionId, resumed: true };
   else if (reserving) {
     const r = reserving.reserve!(deps.providers.ctx, { transaction: row });
-    intent = openIntent(deps, record!, r, row, idem!.view ?? "charge");
+    intent = await openIntent(deps, record!, r, row, idem!.view ?? "charge");
     reservation = { ...r, resumed: false };
     // Under group commit (src/db/group-commit.ts) the intent's transaction commits at the end of
     // this turn, and the PSP's request could leave before that: a crash in between would leave a
     // cob no intent names. Wait for the commit first.
-    const pending = committed(deps.db.$client);
+    const pending = deps.store.durable();
     if (pending) await pending;
   }
 
@@ -182,18 +180,18 @@ export async function createTransaction(
       throw new DomainError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
     }
     if (failure.status !== "rejected") {
-      if (intent) tx(deps.db, (t) => dropIntent(t, intent!.id));
+      if (intent) await deps.store.tx((uow) => dropIntent(uow, intent!.id));
       throw new DomainError("unprocessable_entity", failure.message);
     }
   }
   row.methodDetails = JSON.stringify(details);
   const render = idem ? { claim: idem.claim, status: idem.status ?? 201, render: idem.render } : undefined;
   try {
-    return commitCreate(deps, row, failure, checks, render, { intentId: intent?.id, velocity: resumed ? undefined : { settings, input: velocity } });
+    return await commitCreate(deps, row, failure, checks, render, { intentId: intent?.id, velocity: resumed ? undefined : { settings, input: velocity } });
   } catch (err) {
     // Refused at commit (velocity raced): the cob exists but no charge will; withdraw it, best effort.
     if (err instanceof DomainError && intent && reserving && row.pixTxid) {
-      tx(deps.db, (t) => dropIntent(t, intent!.id));
+      await deps.store.tx((uow) => dropIntent(uow, intent!.id));
       void Promise.resolve(reserving.cancel(deps.providers.ctx, { transaction: row })).catch(() => {});
     }
     throw err;
@@ -214,7 +212,8 @@ export interface CreateCheck {
  * velocity re-check (when `opts.velocity`), the open intent deleted (when `opts.intentId`; if
  * another path already finalised it, that charge is returned unchanged; if it was dropped and
  * `opts.onlyOpenIntent`, nothing is written), insert, expiry sweep
- * (sandbox), first status checks, `charge.created` events, idempotency response. Returns the row.
+ * (sandbox), first status checks, `charge.created` events, idempotency response, all in one unit
+ * of work. Returns the row.
  */
 export function commitCreate(
   deps: Deps,
@@ -223,7 +222,7 @@ export function commitCreate(
   checks: readonly CreateCheck[],
   idem: { claim: Claim; status: number; render: (row: TransactionRow) => unknown } | undefined,
   opts: { intentId?: string; onlyOpenIntent?: boolean; velocity?: { settings: AccountRules; input: Parameters<typeof checkVelocity>[2] } },
-): TransactionRow {
+): Promise<TransactionRow> {
   if (failure) {
     // The rejected charge never had a Pix QR, hence no expiry and no ttlSeconds.
     const block = failureBlock("provider_rejected", failure.code, null, iso(deps.clock.nowMs()));
@@ -237,22 +236,22 @@ export function commitCreate(
       metadata: JSON.stringify({ ...(JSON.parse(row.metadata) as object), failure: block }),
     });
   }
-  return tx(deps.db, (t) => {
-    if (opts.velocity) checkVelocity(t, opts.velocity.settings, opts.velocity.input);
-    if (opts.intentId && !dropIntent(t, opts.intentId)) {
-      const done = findById(t, row.id);
+  return deps.store.tx(async (uow) => {
+    if (opts.velocity && velocityLimited(opts.velocity.settings)) await checkVelocity(uow.charges, opts.velocity.settings, opts.velocity.input);
+    if (opts.intentId && !(await dropIntent(uow, opts.intentId))) {
+      const done = await uow.charges.byId(row.id);
       if (done) return done;
       // Dropped meanwhile: the request path holds a live cob and commits it; the recovery does not.
       if (opts.onlyOpenIntent) return row;
     }
-    insertTransaction(deps.db, t, row);
+    await uow.charges.insert(row);
     // A live PSP's charge expires only once its status check confirms nobody paid (expiry.ts).
-    if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null && row.providerConnectionId === null) ensureExpirySweep(deps, t, row.expiresAt);
-    if (row.status === "WAITING_PAYMENT") for (const c of checks) scheduleStatusCheck(deps, t, row.id, c.method, c.at, c.memo);
+    if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null && row.providerConnectionId === null) await ensureExpirySweep(deps, uow, row.expiresAt);
+    if (row.status === "WAITING_PAYMENT") for (const c of checks) await scheduleStatusCheck(deps, uow, row.id, c.method, c.at, c.memo);
     // charge.created carries the charge as the API returns it (already `failed` when rejected).
-    emitTransition(deps, t, row, null);
-    if (row.status === "REFUSED") emitTransition(deps, t, row, "WAITING_PAYMENT");
-    if (idem) deps.idempotency.complete(t, idem.claim, idem.status, idem.render(row));
+    await emitTransition(deps, uow, row, null);
+    if (row.status === "REFUSED") await emitTransition(deps, uow, row, "WAITING_PAYMENT");
+    if (idem) await deps.idempotency.complete(uow, idem.claim, idem.status, idem.render(row));
     return row;
   });
 }

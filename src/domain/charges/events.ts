@@ -17,11 +17,12 @@
  * /v1/charges/{id}` answers 200: they offer PIX); the others (card-only, boleto, ...) send the
  * legacy family alone (extensions.md "Provider events for refunds").
  */
-import type { Tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
 import type { TransactionRow } from "../../providers/types";
 import { emitCanonical, emitLegacy, type LegacyData, type LegacyType } from "../events/emit";
+import type { Tx } from "../../db/client";
+import type { Uow } from "../../store/port";
 import { hasChargeView, toPublicCharge } from "./views";
 
 const MED_STATUSES = new Set(["CHARGEBACK", "DISPUTE"]);
@@ -42,26 +43,29 @@ export function legacyData(row: TransactionRow, previousStatus: string, occurred
   return data;
 }
 
-/**
- * Emits the events of `row` having just moved from `previousStatus` (null = just created).
- * Returns the `evt_` ids written.
- */
-export function emitTransition(deps: Deps, t: Tx, row: TransactionRow, previousStatus: string | null): string[] {
-  const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id, webhookUrl: row.webhookUrl ?? null };
-  const now = deps.clock.nowMs();
-  const ids: string[] = [];
-  const legacy = (type: LegacyType) => ids.push(emitLegacy(deps, t, scope, type, legacyData(row, previousStatus ?? "PENDING", now)));
-  const charge = hasChargeView(row);
-  const canonical = (type: "charge.created" | "charge.paid" | "charge.failed" | "charge.expired") => {
-    if (charge) ids.push(emitCanonical(deps, t, scope, type, () => toPublicCharge(row, deps.config)));
-  };
+/** Canonical `charge.*` types a status change emits. */
+type ChargeTransitionType = "charge.created" | "charge.paid" | "charge.failed" | "charge.expired";
 
+/** One event of a transition: its family and type. */
+export type TransitionEvent = { family: "canonical"; type: ChargeTransitionType } | { family: "legacy"; type: LegacyType };
+
+/**
+ * The events, in order, of `row` having just moved from `previousStatus` (null = just created):
+ * the table of the module header. Canonical ones only when the row has a charge view.
+ */
+export function transitionEvents(row: TransactionRow, previousStatus: string | null): TransitionEvent[] {
+  const out: TransitionEvent[] = [];
+  const charge = hasChargeView(row);
+  const canonical = (type: ChargeTransitionType) => {
+    if (charge) out.push({ family: "canonical", type });
+  };
+  const legacy = (type: LegacyType) => out.push({ family: "legacy", type });
   if (previousStatus === null) {
     canonical("charge.created");
     legacy("payment.created");
-    return ids;
+    return out;
   }
-  if (previousStatus === row.status) return ids;
+  if (previousStatus === row.status) return out;
   const fromMed = MED_STATUSES.has(previousStatus);
   switch (row.status) {
     case "PAID":
@@ -89,18 +93,60 @@ export function emitTransition(deps: Deps, t: Tx, row: TransactionRow, previousS
     default:
       legacy("payment.status_changed");
   }
+  return out;
+}
+
+/** The outbox scope of `row`'s events. */
+function scopeOf(row: TransactionRow) {
+  return { accountId: row.accountId, livemode: row.livemode, transactionId: row.id, webhookUrl: row.webhookUrl ?? null };
+}
+
+/**
+ * Emits the events of `row` having just moved from `previousStatus` (null = just created), inside
+ * the caller's unit of work `uow` (transitionEvents). Returns the `evt_` ids written.
+ */
+export async function emitTransition(deps: Deps, uow: Uow, row: TransactionRow, previousStatus: string | null): Promise<string[]> {
+  const scope = scopeOf(row);
+  const now = deps.clock.nowMs();
+  const ids: string[] = [];
+  for (const e of transitionEvents(row, previousStatus))
+    ids.push(
+      e.family === "canonical"
+        ? await emitCanonical(deps, uow, scope, e.type, () => toPublicCharge(row, deps.config))
+        : await emitLegacy(deps, uow, scope, e.type, legacyData(row, previousStatus ?? "PENDING", now)),
+    );
   return ids;
 }
 
 /**
  * `charge.refunded` for a refund of `row` that just reached REFUNDED (partial or full), written
- * with the refund's status change in `t`: `data.object` is the public Charge as it stands (after
+ * with the refund's status change in `uow`: `data.object` is the public Charge as it stands (after
  * the transaction's own status change, if any), `data.refund` the public Refund. Nothing for a
  * transaction without a charge view. Returns the `evt_` id, or null when not emitted.
  * Source: extensions.md "Provider events for refunds".
  */
-export function emitRefunded(deps: Deps, t: Tx, row: TransactionRow, refund: unknown): string | null {
+export async function emitRefunded(deps: Deps, uow: Uow, row: TransactionRow, refund: unknown): Promise<string | null> {
   if (!hasChargeView(row)) return null;
-  const scope = { accountId: row.accountId, livemode: row.livemode, transactionId: row.id, webhookUrl: row.webhookUrl ?? null };
-  return emitCanonical(deps, t, scope, "charge.refunded", () => toPublicCharge(row, deps.config), { refund });
+  return await emitCanonical(deps, uow, scopeOf(row), "charge.refunded", () => toPublicCharge(row, deps.config), { refund });
+}
+
+// TRANSITIONAL (issue 16, phase 2): synchronous twins for the areas whose writes still run in a
+// synchronous drizzle transaction (payments, MED) until they are behind the port; delete them
+// (and their `Tx` import) once every caller awaits emitTransition / emitRefunded with its uow.
+
+/** emitTransition inside a synchronous drizzle transaction `t` (TRANSITIONAL, see above). */
+export function emitTransitionSync(deps: Deps, t: Tx, row: TransactionRow, previousStatus: string | null): string[] {
+  const scope = scopeOf(row);
+  const now = deps.clock.nowMs();
+  return transitionEvents(row, previousStatus).map((e) =>
+    e.family === "canonical"
+      ? emitCanonical(deps, t, scope, e.type, () => toPublicCharge(row, deps.config))
+      : emitLegacy(deps, t, scope, e.type, legacyData(row, previousStatus ?? "PENDING", now)),
+  );
+}
+
+/** emitRefunded inside a synchronous drizzle transaction `t` (TRANSITIONAL, see above). */
+export function emitRefundedSync(deps: Deps, t: Tx, row: TransactionRow, refund: unknown): string | null {
+  if (!hasChargeView(row)) return null;
+  return emitCanonical(deps, t, scopeOf(row), "charge.refunded", () => toPublicCharge(row, deps.config), { refund });
 }

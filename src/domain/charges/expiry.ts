@@ -22,10 +22,9 @@
  * still run (harmlessly: a charge already swept is ignored), and registration schedules the
  * sweep at the earliest waiting `expires_at`, so waiting charges of an older database expire.
  */
-import type { Statement } from "bun:sqlite";
-import { tx, type Db, type DbOrTx } from "../../db/client";
 import type { Deps } from "../../deps";
 import type { JobOutcome } from "../../jobs/scheduler";
+import type { Uow } from "../../store/port";
 import { registerStatusCheckJobs } from "./outcomes";
 import { applySettlementNotice } from "./settlement";
 import { registerPixReturnJobs } from "./pix-returns";
@@ -36,90 +35,59 @@ export const SWEEP_DEDUPE_KEY = CHARGE_EXPIRE_DUE_JOB;
 /** Per-charge expiry jobs of databases created before the sweep (payload `{transactionId}`). */
 export const LEGACY_CHARGE_EXPIRE_JOB = "charge.expire";
 /**
- * Charges expired per sweep run, at most. A run is synchronous, so this bounds how long it holds
- * the event loop: an expiry (settlement notice, status change, events) measured ~0.5 ms, so a run
- * takes ~15 ms at most, about what the scheduler's 32 concurrent per-charge jobs took per turn
- * before. A backlog (a restart after downtime) is worked off in back-to-back runs, with requests
- * served between them.
+ * Charges expired per sweep run, at most. An expiry (settlement notice, status change, events)
+ * measured ~0.5 ms, so a run takes ~15 ms at most, about what the scheduler's 32 concurrent
+ * per-charge jobs took per turn before. A backlog (a restart after downtime) is worked off in
+ * back-to-back runs, with requests served between them.
  */
 export const SWEEP_BATCH = 32;
 /** A charge whose expiry threw is tried again this much later (ms); the others are not held back. */
 const FAILED_RETRY_MS = 5_000;
 
 /**
- * Matches the partial index's WHERE term for term, so SQLite can use it, plus: not a live PSP's
- * charge (`provider_connection_id` set), which expires only when its status check past
- * `expires_at` confirms with `GET /cob/{txid}` that nobody paid (extensions.md "Live Pix": Expiry).
+ * Makes sure the expiry sweep runs no later than `expiresAtMs` (epoch ms), inside the caller's
+ * unit of work `uow` (the create's: the sweep row commits with the charge). Create hot path: one
+ * prepared statement, usually no write.
  */
-const WAITING = "status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and provider_connection_id is null";
-
-interface SweepStatements {
-  /** Waiting charges due by now (args: now, limit), oldest expiry first. */
-  due: Statement<{ id: string }, [number, number]>;
-  /** Earliest waiting expiry after now (arg: now). */
-  next: Statement<{ at: number | null }, [number]>;
-  /** Earliest waiting expiry at all. */
-  first: Statement<{ at: number | null }, []>;
-}
-const statements = new WeakMap<object, SweepStatements>();
-
-function q(db: Db): SweepStatements {
-  let st = statements.get(db.$client);
-  if (!st) {
-    const c = db.$client;
-    st = {
-      due: c.prepare(`select id from transactions where ${WAITING} and expires_at <= ? order by expires_at limit ?`),
-      next: c.prepare(`select min(expires_at) as at from transactions where ${WAITING} and expires_at > ?`),
-      first: c.prepare(`select min(expires_at) as at from transactions where ${WAITING}`),
-    };
-    statements.set(c, st);
-  }
-  return st;
-}
-
-/**
- * Makes sure the expiry sweep runs no later than `expiresAtMs` (epoch ms), with the caller's
- * transaction `t` (the create transaction: the sweep row commits with the charge). Create hot
- * path: one cached prepared statement, usually no write.
- */
-export function ensureExpirySweep(deps: Deps, t: DbOrTx, expiresAtMs: number): void {
-  deps.jobs.enqueueNoLaterThan(t, { kind: CHARGE_EXPIRE_DUE_JOB, dedupeKey: SWEEP_DEDUPE_KEY, dueAt: expiresAtMs });
+export function ensureExpirySweep(deps: Deps, uow: Uow, expiresAtMs: number): ReturnType<Deps["jobs"]["enqueueNoLaterThan"]> {
+  // Returned, not awaited here: one await fewer on the create hot path (the caller awaits).
+  return deps.jobs.enqueueNoLaterThan(uow, { kind: CHARGE_EXPIRE_DUE_JOB, dedupeKey: SWEEP_DEDUPE_KEY, dueAt: expiresAtMs });
 }
 
 /**
  * One sweep run at the clock's now: expires up to SWEEP_BATCH waiting charges whose
- * `expires_at` has passed (one transaction, each charge in its own savepoint: a charge whose
- * expiry throws is logged and retried FAILED_RETRY_MS later without undoing the others).
- * Returns when to run next (see the module header), or nothing when no charge waits.
+ * `expires_at` has passed, each in its own unit of work (under `serve` a savepoint of the turn's
+ * group commit, as before): a charge whose expiry throws is logged and retried FAILED_RETRY_MS
+ * later without undoing the others. Returns when to run next (see the module header), or
+ * nothing when no charge waits.
  */
-export function sweepExpiredCharges(deps: Deps): JobOutcome {
-  const st = q(deps.db);
+export async function sweepExpiredCharges(deps: Deps): Promise<JobOutcome> {
+  const charges = deps.store.read.charges;
   const now = deps.clock.nowMs();
-  const due = st.due.all(now, SWEEP_BATCH);
+  const due = await charges.dueForExpiry(now, SWEEP_BATCH);
   let failed = 0;
-  tx(deps.db, () => {
-    for (const { id } of due) {
-      try {
-        applySettlementNotice(deps, { transactionId: id, kind: "expired" });
-      } catch (err) {
-        failed++;
-        deps.logger.error({ transactionId: id, err: err instanceof Error ? err.message : String(err) }, "charge expiry failed");
-      }
+  for (const id of due) {
+    try {
+      await applySettlementNotice(deps, { transactionId: id, kind: "expired" });
+    } catch (err) {
+      failed++;
+      deps.logger.error({ transactionId: id, err: err instanceof Error ? err.message : String(err) }, "charge expiry failed");
     }
-  });
+  }
   // More charges may be due behind a full batch: run again at once (a later event-loop turn).
   if (due.length === SWEEP_BATCH && failed < due.length) return { retryAt: now };
-  const at = Math.min(st.next.get(now)?.at ?? Infinity, failed > 0 ? now + FAILED_RETRY_MS : Infinity);
+  const at = Math.min((await charges.nextExpiryAfter(now)) ?? Infinity, failed > 0 ? now + FAILED_RETRY_MS : Infinity);
   return Number.isFinite(at) ? { retryAt: at } : undefined;
 }
 
 /**
  * Registers the sweep, the legacy `charge.expire` handler and the provider status checks
- * (src/domain/charges/outcomes.ts; called from src/jobs/registry.ts),
- * and schedules the sweep at the earliest waiting `expires_at` already stored (a database from
- * before the sweep, or one whose sweep row was lost).
+ * (src/domain/charges/outcomes.ts; called from src/jobs/registry.ts), and schedules the sweep at
+ * the earliest waiting `expires_at` already stored (a database from before the sweep, or one
+ * whose sweep row was lost). The handlers are registered at once; the returned promise settles
+ * once that scheduling (one read, one unit of work) is done (a failure is logged).
  */
-export function registerChargeJobs(deps: Deps): void {
+export function registerChargeJobs(deps: Deps): Promise<void> {
   // The sweep never goes dead: it is the only thing that expires charges.
   deps.jobs.register(CHARGE_EXPIRE_DUE_JOB, () => sweepExpiredCharges(deps), {
     maxAttempts: Number.MAX_SAFE_INTEGER,
@@ -127,10 +95,18 @@ export function registerChargeJobs(deps: Deps): void {
   });
   registerStatusCheckJobs(deps);
   registerPixReturnJobs(deps);
-  deps.jobs.register(LEGACY_CHARGE_EXPIRE_JOB, (job) => {
+  deps.jobs.register(LEGACY_CHARGE_EXPIRE_JOB, async (job) => {
     const { transactionId } = job.payload as { transactionId: string };
-    applySettlementNotice(deps, { transactionId, kind: "expired" });
+    await applySettlementNotice(deps, { transactionId, kind: "expired" });
   });
-  const first = q(deps.db).first.get()?.at ?? null;
-  if (first !== null) ensureExpirySweep(deps, deps.db, first);
+  return scheduleSweepAtStart(deps).catch((err) => deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, "charge expiry: scheduling the sweep at start failed"));
+}
+
+/** Makes the sweep due no later than the earliest waiting `expires_at` stored (startup). */
+async function scheduleSweepAtStart(deps: Deps): Promise<void> {
+  const first = await deps.store.read.charges.firstExpiry();
+  if (first !== null)
+    await deps.store.tx(async (uow) => {
+      await ensureExpirySweep(deps, uow, first);
+    });
 }

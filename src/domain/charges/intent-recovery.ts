@@ -9,11 +9,9 @@
  * kept for the next run.
  */
 import type { Deps } from "../../deps";
-import { tx } from "../../db/client";
 import type { PaymentMethod } from "./model";
 import { commitCreate, DEFAULT_MERCHANT_CITY, type CreateCheck } from "./create";
 import { dropIntent, hasOpenIntents, listStaleIntents, renderIntentView, type OpenIntent } from "./intents";
-import { accountForCreate } from "./repo";
 
 export const INTENT_RECOVERY_JOB = "charges.intent_recovery";
 /** Age (ms) after which an open intent is no longer a request in flight: 2 min. */
@@ -35,7 +33,7 @@ export interface RecoveryResult {
 /** One recovery pass at the clock's now; a failing intent does not stop the others. */
 export async function recoverIntents(deps: Deps): Promise<RecoveryResult> {
   const result: RecoveryResult = { finalised: 0, dropped: 0, kept: 0 };
-  for (const intent of listStaleIntents(deps.db, deps.clock.nowMs() - RECOVERY_GRACE_MS, BATCH)) {
+  for (const intent of await listStaleIntents(deps, deps.clock.nowMs() - RECOVERY_GRACE_MS, BATCH)) {
     try {
       result[await recoverOne(deps, intent)]++;
     } catch (err) {
@@ -48,7 +46,7 @@ export async function recoverIntents(deps: Deps): Promise<RecoveryResult> {
 
 async function recoverOne(deps: Deps, intent: OpenIntent): Promise<keyof RecoveryResult> {
   const provider = deps.providers.forConnection(intent.connectionId);
-  const account = accountForCreate(deps.db, intent.record.accountId);
+  const account = await deps.store.read.charges.accountForCreate(intent.record.accountId);
   if (!provider || !account) return "kept";
   const row = { ...intent.row };
   const methods = JSON.parse(row.paymentMethods) as PaymentMethod[];
@@ -60,7 +58,7 @@ async function recoverOne(deps: Deps, intent: OpenIntent): Promise<keyof Recover
     reservation: { txid: intent.txid, connectionId: intent.connectionId, resumed: true, lookupOnly: true },
   });
   if (out.status === "absent") {
-    tx(deps.db, (t) => dropIntent(t, intent.id));
+    await deps.store.tx((uow) => dropIntent(uow, intent.id));
     deps.logger.info({ intent_id: intent.id, txid: intent.txid }, "create intent: the PSP never created the cob; dropped");
     return "dropped";
   }
@@ -74,13 +72,26 @@ async function recoverOne(deps: Deps, intent: OpenIntent): Promise<keyof Recover
     if (out.checkAt !== undefined) checks.push({ method: methods[0]!, at: out.checkAt, ...(out.memo ? { memo: out.memo } : {}) });
   }
   const idem = { claim: deps.idempotency.claimOf(intent.record), status: 201, render: (r: typeof row) => renderIntentView(deps, intent.view, r) };
-  commitCreate(deps, row, out.status === "rejected" ? out : null, checks, idem, { intentId: intent.id, onlyOpenIntent: true });
+  await commitCreate(deps, row, out.status === "rejected" ? out : null, checks, idem, { intentId: intent.id, onlyOpenIntent: true });
   deps.logger.info({ intent_id: intent.id, txid: intent.txid, transaction_id: row.id }, "create intent: recovered");
   return "finalised";
 }
 
-/** The recurring recovery job; due at once on a start that finds open intents (a crash left them behind). */
-export function registerIntentJobs(deps: Deps): void {
+/**
+ * The recurring recovery job; due at once on a start that finds open intents (a crash left them
+ * behind). The job is registered at once; the returned promise settles once that startup check
+ * (one read, a unit of work when intents are open) is done (a failure is logged).
+ */
+export function registerIntentJobs(deps: Deps): Promise<void> {
   deps.jobs.every(INTENT_RECOVERY_JOB, RECOVERY_EVERY_MS, () => recoverIntents(deps));
-  if (hasOpenIntents(deps.db)) deps.jobs.enqueueNoLaterThan(deps.db, { kind: INTENT_RECOVERY_JOB, dedupeKey: INTENT_RECOVERY_JOB, dueAt: deps.clock.nowMs() });
+  return recoverAtStart(deps).catch((err) => deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, "create intent: scheduling the recovery at start failed"));
+}
+
+/** Makes the recovery due now when an intent is open (startup). */
+async function recoverAtStart(deps: Deps): Promise<void> {
+  if (!(await hasOpenIntents(deps))) return;
+  const dueAt = deps.clock.nowMs();
+  await deps.store.tx(async (uow) => {
+    await deps.jobs.enqueueNoLaterThan(uow, { kind: INTENT_RECOVERY_JOB, dedupeKey: INTENT_RECOVERY_JOB, dueAt });
+  });
 }

@@ -24,12 +24,12 @@
  * DONE is the absence of the row; whoever deletes it in its commit transaction finalises.
  */
 import type { Deps } from "../../deps";
-import { tx, type Db, type DbOrTx } from "../../db/client";
-import { createIntents } from "../../../db/schema";
-import { and, asc, eq, lte } from "drizzle-orm";
 import { rawId } from "../../lib/ids";
 import type { Reservation, TransactionRow } from "../../providers/types";
 import type { ClaimRecord } from "../idempotency/store";
+import type { ChargesRepo } from "../../store/port/charges";
+import type { Uow } from "../../store/port";
+import type { CreateIntentRow } from "../../store/rows";
 import { toTransactionCreate } from "../payments/views";
 import { toPublicCharge } from "./views";
 
@@ -54,9 +54,7 @@ export function renderIntentView(deps: Pick<Deps, "config">, view: IntentView, r
   return view === "transaction" ? toTransactionCreate(row) : toPublicCharge(row, deps.config);
 }
 
-type IntentRow = typeof createIntents.$inferSelect;
-
-function toOpen(r: IntentRow): OpenIntent {
+function toOpen(r: CreateIntentRow): OpenIntent {
   return {
     id: r.id,
     record: { accountId: r.accountId, livemode: r.livemode, scope: r.scope, key: r.key, requestHash: r.requestHash, createdAt: r.createdAt },
@@ -68,54 +66,57 @@ function toOpen(r: IntentRow): OpenIntent {
   };
 }
 
-/** The open intent of an idempotency record's key (its hash may differ: the caller compares), or undefined. */
-export function findIntent(db: DbOrTx, rec: Pick<ClaimRecord, "accountId" | "livemode" | "scope" | "key">): OpenIntent | undefined {
-  const r = db
-    .select()
-    .from(createIntents)
-    .where(and(eq(createIntents.accountId, rec.accountId), eq(createIntents.livemode, rec.livemode), eq(createIntents.scope, rec.scope), eq(createIntents.key, rec.key)))
-    .get();
+/**
+ * The open intent of an idempotency record's key (its hash may differ: the caller compares), or
+ * undefined. `charges`: `deps.store.read.charges`, or `uow.charges` inside a unit.
+ */
+export async function findIntent(charges: ChargesRepo, rec: Pick<ClaimRecord, "accountId" | "livemode" | "scope" | "key">): Promise<OpenIntent | undefined> {
+  const r = await charges.intentOf(rec);
   return r ? toOpen(r) : undefined;
 }
 
 /** Open intents created at or before `beforeMs` (epoch ms), oldest first, at most `limit`. */
-export function listStaleIntents(db: Db, beforeMs: number, limit: number): OpenIntent[] {
-  return db.select().from(createIntents).where(lte(createIntents.createdAt, beforeMs)).orderBy(asc(createIntents.createdAt)).limit(limit).all().map(toOpen);
+export async function listStaleIntents(deps: Pick<Deps, "store">, beforeMs: number, limit: number): Promise<OpenIntent[]> {
+  return (await deps.store.read.charges.staleIntents(beforeMs, limit)).map(toOpen);
 }
 
 /** Whether any intent is open (one indexed read; checked once at startup). */
-export function hasOpenIntents(db: Db): boolean {
-  return db.select({ id: createIntents.id }).from(createIntents).limit(1).get() !== undefined;
+export function hasOpenIntents(deps: Pick<Deps, "store">): Promise<boolean> {
+  return deps.store.read.charges.hasOpenIntents();
 }
 
 /**
- * Writes the intent in a transaction of its own (it must be durable before the PSP is called);
+ * Writes the intent in a unit of work of its own (it must be durable before the PSP is called);
  * `row` is the transaction as it will be inserted. Returns the intent.
  */
-export function openIntent(deps: Pick<Deps, "db" | "clock">, record: ClaimRecord, reservation: Omit<Reservation, "resumed">, row: TransactionRow, view: IntentView): OpenIntent {
+export async function openIntent(
+  deps: Pick<Deps, "store" | "clock">,
+  record: ClaimRecord,
+  reservation: Omit<Reservation, "resumed">,
+  row: TransactionRow,
+  view: IntentView,
+): Promise<OpenIntent> {
   const intent: OpenIntent = { id: rawId(), record, txid: reservation.txid, connectionId: reservation.connectionId, row, view, createdAt: deps.clock.nowMs() };
-  tx(deps.db, (t) => {
-    t.insert(createIntents)
-      .values({
-        id: intent.id,
-        accountId: record.accountId,
-        livemode: record.livemode,
-        scope: record.scope,
-        key: record.key,
-        requestHash: record.requestHash,
-        txid: intent.txid,
-        transactionId: row.id,
-        connectionId: intent.connectionId,
-        row: JSON.stringify(row),
-        view,
-        createdAt: intent.createdAt,
-      })
-      .run();
-  });
+  await deps.store.tx((uow) =>
+    uow.charges.openIntent({
+      id: intent.id,
+      accountId: record.accountId,
+      livemode: record.livemode,
+      scope: record.scope,
+      key: record.key,
+      requestHash: record.requestHash,
+      txid: intent.txid,
+      transactionId: row.id,
+      connectionId: intent.connectionId,
+      row: JSON.stringify(row),
+      view,
+      createdAt: intent.createdAt,
+    }),
+  );
   return intent;
 }
 
-/** Deletes intent `id` with `t`; true when this call deleted it (false: another path finalised or dropped it). */
-export function dropIntent(t: DbOrTx, id: string): boolean {
-  return t.delete(createIntents).where(eq(createIntents.id, id)).returning({ id: createIntents.id }).all().length === 1;
+/** Deletes intent `id` inside `uow`; true when this call deleted it (false: another path finalised or dropped it). */
+export function dropIntent(uow: Uow, id: string): Promise<boolean> {
+  return uow.charges.dropIntent(id);
 }

@@ -5,13 +5,12 @@
  * `pix_signing_keys`; its public half is served as a JWKS (`jku` header).
  */
 import { CompactSign, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
-import { pixSigningKeys } from "../../../db/schema";
-import type { Db } from "../../db/client";
 import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
 import { randomHex } from "../../lib/crypto";
 import { formatAmount } from "../../pix/brcode";
 import type { TransactionRow } from "../../providers/types";
+import type { Store } from "../../store/port";
 
 export const LOCATION_ALG = "PS256";
 export const JWKS_PATH = "/v1/pix/jwks.json";
@@ -22,20 +21,21 @@ interface LoadedKey {
   publicJwk: JWK;
 }
 
-const keys = new WeakMap<Db, Promise<LoadedKey>>();
+/** The loaded key per store (one data directory). */
+const keys = new WeakMap<Store, Promise<LoadedKey>>();
 
+/** Reads the oldest stored key, or generates one (outside any unit: WebCrypto) and stores it. */
 async function loadOrCreate(deps: Deps): Promise<LoadedKey> {
-  let row = deps.db.select().from(pixSigningKeys).orderBy(pixSigningKeys.createdAt).limit(1).get();
+  let row = await deps.store.read.charges.signingKey();
   if (!row) {
     const pair = await generateKeyPair(LOCATION_ALG, { extractable: true });
     const kid = randomHex(8);
     const publicJwk = { ...(await exportJWK(pair.publicKey)), kid, alg: LOCATION_ALG, use: "sig" };
     const privateJwk = { ...(await exportJWK(pair.privateKey)), kid, alg: LOCATION_ALG };
-    deps.db
-      .insert(pixSigningKeys)
-      .values({ kid, alg: LOCATION_ALG, privateJwk: JSON.stringify(privateJwk), publicJwk: JSON.stringify(publicJwk), createdAt: deps.clock.nowMs() })
-      .run();
-    row = deps.db.select().from(pixSigningKeys).orderBy(pixSigningKeys.createdAt).limit(1).get()!;
+    const key = { kid, alg: LOCATION_ALG, privateJwk: JSON.stringify(privateJwk), publicJwk: JSON.stringify(publicJwk), createdAt: deps.clock.nowMs() };
+    await deps.store.tx((uow) => uow.charges.addSigningKey(key));
+    // The oldest key wins should two starts have raced.
+    row = (await deps.store.read.charges.signingKey())!;
   }
   const privateKey = (await importJWK(JSON.parse(row.privateJwk), row.alg)) as CryptoKey;
   return { kid: row.kid, privateKey, publicJwk: JSON.parse(row.publicJwk) };
@@ -43,11 +43,11 @@ async function loadOrCreate(deps: Deps): Promise<LoadedKey> {
 
 /** The service's location signing key (generated and stored on first use). */
 export function signingKey(deps: Deps): Promise<LoadedKey> {
-  let p = keys.get(deps.db);
+  let p = keys.get(deps.store);
   if (!p) {
     p = loadOrCreate(deps);
-    p.catch(() => keys.delete(deps.db));
-    keys.set(deps.db, p);
+    p.catch(() => keys.delete(deps.store));
+    keys.set(deps.store, p);
   }
   return p;
 }

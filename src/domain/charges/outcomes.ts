@@ -9,14 +9,13 @@
  * there. A Pix later named on a charge already over (EXPIRED, CANCELLED, REFUSED) is checked once
  * and returned.
  */
-import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../../providers/types";
 import type { JobOutcome } from "../../jobs/scheduler";
 import type { PaymentMethod } from "./model";
 import { isPixReturnQueued } from "./pix-returns";
-import { findById } from "./repo";
-import { applySettlementNoticeIn, type SettlementNotice, type SettlementResult } from "./settlement";
+import { applySettlementNotice, applySettlementNoticeIn, type SettlementNotice, type SettlementResult } from "./settlement";
+import type { Uow } from "../../store/port";
 
 /** Job kind of a provider status query; payload `{transactionId, method, memo?}`, dedupe `charge.status_check:<id>`. */
 export const CHARGE_STATUS_CHECK_JOB = "charge.status_check";
@@ -76,31 +75,39 @@ export function noticeOf(row: TransactionRow, method: PaymentMethod, o: PaymentO
 }
 
 /**
- * Records outcome `o` about `method` of `row` inside `t`: applies its notice, and queues the
- * status check the outcome asked for (`pending` with `checkAt`) in the same transaction, so a
+ * Records outcome `o` about `method` of `row` inside `uow`: applies its notice, and queues the
+ * status check the outcome asked for (`pending` with `checkAt`) in the same unit of work, so a
  * payment in flight is never left with nothing to complete it. Returns the settlement result,
  * or `{outcome: "ignored", row}` when nothing changed.
  */
-export function recordPaymentOutcomeIn(deps: Deps, t: Tx, row: TransactionRow, method: PaymentMethod, o: PaymentOutcome): SettlementResult {
+export async function recordPaymentOutcomeIn(deps: Deps, uow: Uow, row: TransactionRow, method: PaymentMethod, o: PaymentOutcome): Promise<SettlementResult> {
   const notice = noticeOf(row, method, o);
-  const result = notice ? applySettlementNoticeIn(deps, t, notice) : { outcome: "ignored" as const, row };
+  const result = notice ? await applySettlementNoticeIn(deps, uow, notice) : { outcome: "ignored" as const, row };
   if (o.status === "pending" && o.checkAt !== undefined && (!notice || result.outcome !== "ignored"))
-    scheduleStatusCheck(deps, t, row.id, method, o.checkAt, o.memo);
+    await scheduleStatusCheck(deps, uow, row.id, method, o.checkAt, o.memo);
   return result;
 }
 
-/** recordPaymentOutcomeIn in its own transaction. */
-export function recordPaymentOutcome(deps: Deps, row: TransactionRow, method: PaymentMethod, o: PaymentOutcome): SettlementResult {
-  return tx(deps.db, (t) => recordPaymentOutcomeIn(deps, t, row, method, o));
+/** recordPaymentOutcomeIn in its own unit of work. */
+export function recordPaymentOutcome(deps: Deps, row: TransactionRow, method: PaymentMethod, o: PaymentOutcome): Promise<SettlementResult> {
+  return deps.store.tx((uow) => recordPaymentOutcomeIn(deps, uow, row, method, o));
 }
 
 /**
  * Makes sure a provider status query of transaction `transactionId` runs no later than `atMs`
- * (one job per transaction: an earlier ask pulls a queued check earlier and keeps its memo;
+ * inside `uow` (one job per transaction: an earlier ask pulls a queued check earlier and keeps its memo;
  * `perPix`: one job per transaction and named Pix, for a late Pix on a charge already over).
  */
-export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, method: PaymentMethod, atMs: number, memo?: ProviderMemo, perPix = false): void {
-  deps.jobs.enqueueNoLaterThan(t, {
+export async function scheduleStatusCheck(
+  deps: Deps,
+  uow: Uow,
+  transactionId: string,
+  method: PaymentMethod,
+  atMs: number,
+  memo?: ProviderMemo,
+  perPix = false,
+): Promise<void> {
+  await deps.jobs.enqueueNoLaterThan(uow, {
     kind: CHARGE_STATUS_CHECK_JOB,
     payload: { transactionId, method, ...(memo ? { memo } : {}) },
     dueAt: atMs,
@@ -115,7 +122,7 @@ export function scheduleStatusCheck(deps: Deps, t: Tx, transactionId: string, me
  * later (or when the provider said). A transaction that no longer waits is left alone.
  */
 export async function runStatusCheck(deps: Deps, transactionId: string, method: PaymentMethod, memo?: ProviderMemo): Promise<JobOutcome> {
-  const row = findById(deps.db, transactionId);
+  const row = await deps.store.read.charges.byId(transactionId);
   const named = typeof memo?.endToEndId === "string" ? memo.endToEndId : undefined;
   if (!row || !needsCheck(row, named)) return;
   // The connection that created a live charge answers for it, even deleted or replaced since.
@@ -124,7 +131,7 @@ export async function runStatusCheck(deps: Deps, transactionId: string, method: 
   const o = await provider.queryStatus(deps.providers.ctx, { transaction: row, memo });
   if (o.status === "retryable" || o.status === "auth_failed") return { retryAt: o.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
   const notice = noticeOf(row, method, o);
-  const result = notice ? tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice)) : null;
+  const result = notice ? await applySettlementNotice(deps, notice) : null;
   // A payment made after expires_at (or on a charge already over) is refused: it goes back (pix-returns.ts).
   if (o.status === "settled" && (result?.outcome === "expired" || (result?.outcome === "returned" && !CHECKABLE.has(row.status))))
     deps.logger.warn(

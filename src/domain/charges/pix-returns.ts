@@ -19,13 +19,12 @@
  * (`returnPayment` while PENDING, then `returnStatus`) outside any transaction and records each
  * answer; NAO_REALIZADO is logged at warn (the operator must act).
  */
-import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
 import type { JobOutcome } from "../../jobs/scheduler";
 import type { PaymentReturnRequest, RefundOutcome, TransactionRow } from "../../providers/types";
 import { methodDetails } from "../payments/views";
-import { findById, updateTransaction } from "./repo";
+import type { Uow } from "../../store/port";
 
 /** Job kind that returns a Pix with its provider. */
 export const PIX_RETURN_JOB = "pix.return";
@@ -84,35 +83,41 @@ function withReturn(row: TransactionRow, ret: PixReturnRecord): string {
 }
 
 /**
- * Inside the settlement's transaction `t`: records that Pix `ret.endToEndId` of live charge `row`
- * goes back (keeping a record already written for it, e.g. the payer lock's) and queues its job.
- * A charge without a connection (sandbox) is left as it is. Returns the row as it now stands and
- * whether this call queued the return (false: not live, or already queued before).
+ * Inside the settlement's unit of work `uow`: records that Pix `ret.endToEndId` of live charge
+ * `row` goes back (keeping a record already written for it, e.g. the payer lock's) and queues its
+ * job (logged once the unit commits). A charge without a connection (sandbox) is left as it is.
+ * Returns the row as it now stands and whether this call queued the return (false: not live, or
+ * already queued before).
  */
-export function queuePixReturnIn(deps: Deps, t: Tx, row: TransactionRow, ret: Omit<PixReturnRecord, "at" | "status">): { row: TransactionRow; queued: boolean } {
+export async function queuePixReturnIn(
+  deps: Deps,
+  uow: Uow,
+  row: TransactionRow,
+  ret: Omit<PixReturnRecord, "at" | "status">,
+): Promise<{ row: TransactionRow; queued: boolean }> {
   if (!row.providerConnectionId || isPixReturnQueued(row, ret.endToEndId)) return { row, queued: false };
   const now = deps.clock.nowMs();
   const record: PixReturnRecord = { ...ret, at: iso(now), ...pixReturnOf(row, ret.endToEndId), status: "PENDING" };
-  const updated = updateTransaction(t, row.id, { methodDetails: withReturn(row, record), updatedAt: now });
-  deps.jobs.enqueue(t, {
+  const updated = await uow.charges.update(row.id, { methodDetails: withReturn(row, record), updatedAt: now });
+  await deps.jobs.enqueue(uow, {
     kind: PIX_RETURN_JOB,
     payload: { transactionId: row.id, endToEndId: record.endToEndId, returnId: record.id, amount: record.amount, requestedAt: now },
     dedupeKey: `${PIX_RETURN_JOB}:${record.endToEndId}`,
   });
-  deps.logger.info({ transactionId: row.id, endToEndId: record.endToEndId, returnId: record.id, reason: record.reason }, "pix return: queued");
+  uow.afterCommit(() => deps.logger.info({ transactionId: row.id, endToEndId: record.endToEndId, returnId: record.id, reason: record.reason }, "pix return: queued"));
   return { row: updated, queued: true };
 }
 
 /**
- * Inside `t`: a notification names devoluções `ids` of a Pix of `row` (a callback's
+ * Inside `uow`: a notification names devoluções `ids` of a Pix of `row` (a callback's
  * `devolucoes[].id`): each of the row's returns still under way that it names is checked now by its job.
  */
-export function hintPixReturn(deps: Deps, t: Tx, row: TransactionRow, ids: readonly string[], now: number): void {
+export async function hintPixReturn(deps: Deps, uow: Uow, row: TransactionRow, ids: readonly string[], now: number): Promise<void> {
   if (!row.providerConnectionId) return;
   for (const r of pixReturnsOf(row)) {
     if (!ids.includes(r.id) || (r.status !== "PENDING" && r.status !== "IN_PROGRESS")) continue;
     const requestedAt = Date.parse(r.at);
-    deps.jobs.enqueueNoLaterThan(t, {
+    await deps.jobs.enqueueNoLaterThan(uow, {
       kind: PIX_RETURN_JOB,
       payload: { transactionId: row.id, endToEndId: r.endToEndId, returnId: r.id, amount: r.amount, requestedAt: Number.isFinite(requestedAt) ? requestedAt : now },
       dueAt: now,
@@ -139,7 +144,7 @@ interface PixReturnJob {
 
 /** One step of a return with the charge's provider (see the module header). */
 export async function runPixReturn(deps: Deps, job: PixReturnJob): Promise<JobOutcome> {
-  const row = findById(deps.db, job.transactionId);
+  const row = await deps.store.read.charges.byId(job.transactionId);
   if (!row) return;
   const current = pixReturnOf(row, job.endToEndId)?.status ?? "PENDING";
   if (current === "RETURNED" || current === "FAILED") return;
@@ -158,12 +163,12 @@ export async function runPixReturn(deps: Deps, job: PixReturnJob): Promise<JobOu
     return { retryAt: f.retryAt ?? deps.clock.nowMs() + RETRY_MS };
   }
   if (o.status === "rejected") deps.logger.warn({ ...log, code: o.code, reason: o.message }, "pix return: the PSP did not return the Pix (NAO_REALIZADO): the operator must act");
-  tx(deps.db, (t) => {
-    const now = findById(t, row.id);
+  await deps.store.tx(async (uow) => {
+    const now = await uow.charges.lockForChange(row.id);
     const rec = now && pixReturnOf(now, job.endToEndId);
     if (!now || !rec || rec.status === to) return;
     const next: PixReturnRecord = { ...rec, status: to, ...(o.status === "rejected" ? { failureReason: `${o.code}: ${o.message}`.slice(0, 300) } : {}) };
-    updateTransaction(t, now.id, { methodDetails: withReturn(now, next), updatedAt: deps.clock.nowMs() });
+    await uow.charges.update(now.id, { methodDetails: withReturn(now, next), updatedAt: deps.clock.nowMs() });
   });
   if (o.status === "pending") return { retryAt: o.checkAt ?? deps.clock.nowMs() + RETRY_MS };
 }

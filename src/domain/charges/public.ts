@@ -5,19 +5,18 @@
  */
 import type { Deps } from "../../deps";
 import type { TransactionRow } from "../../providers/types";
-import { accountName, findById, findByTxid } from "./repo";
 
 /** The transaction whose raw id (no `ch_` prefix) is `rawId`, in any account and mode. */
-export function chargeByRawId(deps: Deps, rawId: string): TransactionRow | undefined {
-  return findById(deps.db, rawId);
+export function chargeByRawId(deps: Pick<Deps, "store">, rawId: string): Promise<TransactionRow | undefined> {
+  return deps.store.read.charges.byId(rawId);
 }
 
 /** The Pix charge whose txid (26-35 alphanumerics, BCB Pix API `cob`) is `txid`. */
-export function chargeByTxid(deps: Deps, txid: string): TransactionRow | undefined {
-  return findByTxid(deps.db, txid);
+export function chargeByTxid(deps: Pick<Deps, "store">, txid: string): Promise<TransactionRow | undefined> {
+  return deps.store.read.charges.byTxid(txid);
 }
 
 /** The merchant name a payer sees for `accountId` (its account name; "Cofre" when gone). */
-export function merchantNameOf(deps: Deps, accountId: string): string {
-  return accountName(deps.db, accountId) ?? "Cofre";
+export async function merchantNameOf(deps: Pick<Deps, "store">, accountId: string): Promise<string> {
+  return (await deps.store.read.charges.merchantName(accountId)) ?? "Cofre";
 }

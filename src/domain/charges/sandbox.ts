@@ -29,7 +29,7 @@ export interface SimulatedPayment {
  * not pending or its `expires_at` has passed (it is expired then), 400 `invalid_request` for a
  * method it does not offer, 403 `test_mode_only` for live rows.
  */
-export function simulatePayment(deps: Deps, row: TransactionRow, input: SimulatedPayment): SettlementResult {
+export async function simulatePayment(deps: Deps, row: TransactionRow, input: SimulatedPayment): Promise<SettlementResult> {
   if (row.livemode) throw new DomainError("test_mode_only", "Only sandbox charges can be paid by simulation.");
   if (PUBLIC_STATUS[row.status as TransactionStatus] !== "pending")
     throw new DomainError("invalid_state", `The charge is ${PUBLIC_STATUS[row.status as TransactionStatus]}; only a pending charge can be paid.`);
@@ -58,7 +58,7 @@ export function simulatePayment(deps: Deps, row: TransactionRow, input: Simulate
   const parsed = provider.parseNotification(deps.providers.ctx, { body, transaction: row });
   const outcome = parsed.status === "parsed" ? parsed.items[0]?.outcome : undefined;
   if (!outcome) throw new Error(`the sandbox provider did not understand a payer event (${parsed.status})`);
-  const result = recordPaymentOutcome(deps, row, method, outcome);
+  const result = await recordPaymentOutcome(deps, row, method, outcome);
   // The window passed before the payer paid: the charge just expired (committed), nothing was paid.
   if (result.outcome === "expired") throw new DomainError("invalid_state", "The charge is expired; only a pending charge can be paid.");
   return result;

@@ -12,7 +12,7 @@ import type { Claim } from "../idempotency/store";
 import { createTransaction } from "./create";
 import { sanitizeMetadata } from "./metadata";
 import { CHARGE_STATUSES, transactionStatusesFor, type ChargeStatus } from "./model";
-import { findScoped, listTransactions } from "./repo";
+import { findScoped } from "./repo";
 import { CHARGE_ID_PREFIX, hasChargeView, toPublicCharge, type PublicCharge } from "./views";
 
 /** Body of POST /v1/charges after schema validation (types only; rules are checked here). */
@@ -102,23 +102,30 @@ export function parseChargeId(id: string): string | null {
  * The caller's transaction `id` (`ch_` or raw) whatever its methods, or 404 `not_found` ("No such
  * `what`."). Also the lookup of every `/v1/payments/{id}` route (getPayment).
  */
-export function getTransactionRow(deps: Deps, auth: Auth, id: string, what = "charge"): TransactionRow {
+export async function getTransactionRow(deps: Deps, auth: Auth, id: string, what = "charge"): Promise<TransactionRow> {
+  const raw = parseChargeId(id);
+  const row = raw ? await deps.store.read.charges.byScopedId(auth.accountId, auth.livemode, raw) : undefined;
+  if (!row) throw notFound(what);
+  return row;
+}
+
+/**
+ * TRANSITIONAL (issue 16, phase 2): getTransactionRow for the payments area's synchronous callers
+ * (getPayment) until they await getTransactionRow; delete it then.
+ */
+export function getTransactionRowSync(deps: Deps, auth: Auth, id: string, what = "charge"): TransactionRow {
   const raw = parseChargeId(id);
   const row = raw ? findScoped(deps.db, auth.accountId, auth.livemode, raw) : undefined;
   if (!row) throw notFound(what);
   return row;
 }
 
-/** The caller's charge (a transaction offering PIX) `id` (`ch_` or raw), or 404 `not_found`. */
-export function getChargeRow(deps: Deps, auth: Auth, id: string): TransactionRow {
-  const row = getTransactionRow(deps, auth, id);
-  if (!hasChargeView(row)) throw notFound("charge");
-  return row;
-}
-
-/** GET /v1/charges/{id}. */
-export function getCharge(deps: Deps, auth: Auth, id: string): PublicCharge {
-  return toPublicCharge(getChargeRow(deps, auth, id), deps.config);
+/** GET /v1/charges/{id} (hot path: one read, one await), or 404 `not_found`. */
+export async function getCharge(deps: Deps, auth: Auth, id: string): Promise<PublicCharge> {
+  const raw = parseChargeId(id);
+  const row = raw ? await deps.store.read.charges.byScopedId(auth.accountId, auth.livemode, raw) : undefined;
+  if (!row || !hasChargeView(row)) throw notFound("charge");
+  return toPublicCharge(row, deps.config);
 }
 
 const LIST_PARAMS = new Set(["limit", "starting_after", "status", "created_after", "created_before", "customer_id"]);
@@ -138,7 +145,7 @@ function parseDate(param: string, value: string): number {
  * GET /v1/charges: `{object: "list", data, has_more, next_cursor}`, newest first. Unknown
  * parameters (including `page` and `offset`), bad values or a foreign cursor -> 400.
  */
-export function listCharges(deps: Deps, auth: Auth, query: Record<string, string | undefined>) {
+export async function listCharges(deps: Deps, auth: Auth, query: Record<string, string | undefined>) {
   for (const k of Object.keys(query)) {
     if (k === "page" || k === "offset") throw invalidParam(k, `${k} is not accepted; paginate with starting_after (cursor).`);
     if (!LIST_PARAMS.has(k)) throw invalidParam(k, `Unknown query parameter ${k}.`);
@@ -165,11 +172,11 @@ export function listCharges(deps: Deps, auth: Auth, query: Record<string, string
   let after;
   if (query.starting_after !== undefined) {
     const raw = query.starting_after.startsWith(CHARGE_ID_PREFIX) ? parseChargeId(query.starting_after) : null;
-    const row = raw ? findScoped(deps.db, auth.accountId, auth.livemode, raw) : undefined;
+    const row = raw ? await deps.store.read.charges.byScopedId(auth.accountId, auth.livemode, raw) : undefined;
     if (!row) throw invalidParam("starting_after", "starting_after must be the id (ch_...) of one of your charges.", "invalid_cursor");
     after = row;
   }
-  const rows = listTransactions(deps.db, {
+  const rows = await deps.store.read.charges.list({
     accountId: auth.accountId,
     livemode: auth.livemode,
     limit,

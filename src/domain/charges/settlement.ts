@@ -21,7 +21,6 @@
  * Notices that do not apply to the current status are ignored (outcome "ignored"), so repeated
  * or late notices are harmless.
  */
-import { tx, type Tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
 import { newDevolutionId, newEndToEndId } from "../../pix/ids";
@@ -32,10 +31,10 @@ import { creditChargePayment } from "../ledger/service";
 import { emitTransition } from "./events";
 import type { PaymentMethod } from "./model";
 import { failureBlock } from "./metadata";
-import { findById, updateTransaction } from "./repo";
 import { methodDetails, offeredMethods } from "../payments/views";
 import { rowMetadata } from "./views";
 import { pixReturnOf, queuePixReturnIn } from "./pix-returns";
+import type { Uow } from "../../store/port";
 
 export type SettlementNotice =
   | {
@@ -77,28 +76,39 @@ const LATE = new Set(["EXPIRED", "CANCELLED", "REFUSED"]);
  * returned through its connection (pix-returns.ts, once per end-to-end id). Returns `result`
  * with the row as it now stands and the devolution id, outcome `outcome` when a return was queued.
  */
-function returnLate(deps: Deps, t: Tx, result: SettlementResult, notice: Extract<SettlementNotice, { kind: "paid" }>, outcome?: SettlementOutcome): SettlementResult {
+async function returnLate(
+  deps: Deps,
+  uow: Uow,
+  result: SettlementResult,
+  notice: Extract<SettlementNotice, { kind: "paid" }>,
+  outcome?: SettlementOutcome,
+): Promise<SettlementResult> {
   if (!notice.endToEndId || notice.method !== "PIX" || !result.row.providerConnectionId) return result;
   const devolutionId = pixReturnOf(result.row, notice.endToEndId)?.id ?? newDevolutionId(new Date(deps.clock.nowMs()));
-  const r = queuePixReturnIn(deps, t, result.row, { id: devolutionId, endToEndId: notice.endToEndId, amount: notice.amount, reason: "late_payment" });
+  const r = await queuePixReturnIn(deps, uow, result.row, { id: devolutionId, endToEndId: notice.endToEndId, amount: notice.amount, reason: "late_payment" });
   if (!r.queued) return result;
   return { ...result, row: r.row, devolutionId, ...(outcome ? { outcome } : {}) };
 }
 
-/** Applies `notice` in its own transaction. Throws Error when the transaction does not exist. */
-export function applySettlementNotice(deps: Deps, notice: SettlementNotice): SettlementResult {
-  return tx(deps.db, (t) => applySettlementNoticeIn(deps, t, notice));
+/** Applies `notice` in its own unit of work. Throws Error when the transaction does not exist. */
+export function applySettlementNotice(deps: Deps, notice: SettlementNotice): Promise<SettlementResult> {
+  return deps.store.tx((uow) => applySettlementNoticeIn(deps, uow, notice));
 }
 
-/** Same as applySettlementNotice inside the caller's transaction `t`. */
-export function applySettlementNoticeIn(deps: Deps, t: Tx, notice: SettlementNotice): SettlementResult {
-  const row = findById(t, notice.transactionId);
+/**
+ * Same as applySettlementNotice inside the caller's unit of work `uow`. The row is read with
+ * `lockForChange` and every status change is a conditional write from the status read (an Error
+ * when it moved meanwhile, which rolls the unit back; never on SQLite, whose units do not interleave).
+ */
+export async function applySettlementNoticeIn(deps: Deps, uow: Uow, notice: SettlementNotice): Promise<SettlementResult> {
+  const row = await uow.charges.lockForChange(notice.transactionId);
   if (!row) throw new Error(`settlement notice for unknown transaction ${notice.transactionId}`);
   const now = deps.clock.nowMs();
   const ignored: SettlementResult = { outcome: "ignored", row };
-  const change = (patch: Partial<TransactionRow>, outcome: SettlementOutcome, extra: Partial<SettlementResult> = {}) => {
-    const updated = updateTransaction(t, row.id, { ...patch, updatedAt: now });
-    emitTransition(deps, t, updated, row.status);
+  const change: Change = async (patch, outcome, extra = {}) => {
+    const updated = await uow.charges.transition(row.id, row.status, { ...patch, updatedAt: now });
+    if (!updated) throw new Error(`transaction ${row.id} left ${row.status} while a settlement notice was applied`);
+    await emitTransition(deps, uow, updated, row.status);
     return { outcome, row: updated, ...extra };
   };
 
@@ -122,26 +132,29 @@ export function applySettlementNoticeIn(deps: Deps, t: Tx, notice: SettlementNot
       // Paid past pix.expires_at the charge is over even if the expiry sweep has not run yet: the
       // payment is refused and the charge expires now (the sweep then finds nothing to do).
       // A PSP's `horario` before expiry makes a payment confirmed after it still on time.
-      if (WAITING.has(row.status) && row.expiresAt !== null && (notice.paidAt ?? now) >= row.expiresAt) return returnLate(deps, t, expire(), notice);
-      return applyPaid(deps, t, row, notice, now, change, ignored);
+      if (WAITING.has(row.status) && row.expiresAt !== null && (notice.paidAt ?? now) >= row.expiresAt) return returnLate(deps, uow, await expire(), notice);
+      return applyPaid(deps, uow, row, notice, now, change, ignored);
   }
 }
 
-function applyPaid(
+/** A status change of the notice's row from the status read (see applySettlementNoticeIn), with its events. */
+type Change = (patch: Partial<TransactionRow>, outcome: SettlementOutcome, extra?: Partial<SettlementResult>) => Promise<SettlementResult>;
+
+async function applyPaid(
   deps: Deps,
-  t: Tx,
+  uow: Uow,
   row: TransactionRow,
   notice: Extract<SettlementNotice, { kind: "paid" }>,
   now: number,
-  change: (patch: Partial<TransactionRow>, outcome: SettlementOutcome, extra?: Partial<SettlementResult>) => SettlementResult,
+  change: Change,
   ignored: SettlementResult,
-): SettlementResult {
+): Promise<SettlementResult> {
   const isPix = notice.method === "PIX";
   const open = WAITING.has(row.status) || (row.status === "PROCESSING" && !isPix);
   if (!offers(row, notice.method)) return ignored;
   if (notice.endToEndId && row.endToEndId === notice.endToEndId) return ignored;
   // A live Pix on a charge already over (EXPIRED, CANCELLED, REFUSED) is at the PSP: it goes back, once.
-  if (!open) return isPix && LATE.has(row.status) ? returnLate(deps, t, ignored, notice, "returned") : ignored;
+  if (!open) return isPix && LATE.has(row.status) ? returnLate(deps, uow, ignored, notice, "returned") : ignored;
   const at = new Date(now);
   const endToEndId = isPix ? (notice.endToEndId ?? newEndToEndId(at)) : null;
 
@@ -154,8 +167,8 @@ function applyPaid(
     const devolutionId = live?.id ?? newDevolutionId(at);
     let current = row;
     if (row.providerConnectionId && offeredMethods(row).every((m) => m === "PIX"))
-      current = change({ status: "REFUSED", metadata: withFailure(row, failureBlock("amount_mismatch", null, row.ttlSeconds, iso(now))) }, "returned").row;
-    const r = queuePixReturnIn(deps, t, current, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "amount_mismatch" });
+      current = (await change({ status: "REFUSED", metadata: withFailure(row, failureBlock("amount_mismatch", null, row.ttlSeconds, iso(now))) }, "returned")).row;
+    const r = await queuePixReturnIn(deps, uow, current, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "amount_mismatch" });
     return { outcome: "returned", row: r.row, devolutionId };
   }
 
@@ -170,14 +183,14 @@ function applyPaid(
       const details = withDetail(row, "PIX", {
         return: { id: devolutionId, endToEndId, amount: notice.amount, reason: "payer_mismatch", at: iso(now) },
       });
-      const r = change({ status: "REFUNDED", endToEndId, paidWith: "PIX", refundedAmount: row.amount, methodDetails: details }, "refunded", { devolutionId });
-      return { ...r, row: queuePixReturnIn(deps, t, r.row, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "payer_mismatch" }).row };
+      const r = await change({ status: "REFUNDED", endToEndId, paidWith: "PIX", refundedAmount: row.amount, methodDetails: details }, "refunded", { devolutionId });
+      return { ...r, row: (await queuePixReturnIn(deps, uow, r.row, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "payer_mismatch" })).row };
     }
   }
 
-  const settings = getAccountSettings(t, row.accountId)!;
+  const settings = (await getAccountSettings(uow, row.accountId))!;
   const fee = pixFee(settings, row.amount);
-  creditChargePayment(deps, t, { accountId: row.accountId, livemode: row.livemode, currency: row.currency, amount: row.amount, fee, transactionId: row.id });
+  await creditChargePayment(deps, uow, { accountId: row.accountId, livemode: row.livemode, currency: row.currency, amount: row.amount, fee, transactionId: row.id });
   return change(
     {
       status: notice.method === "CREDIT_CARD" ? "APPROVED" : "PAID",

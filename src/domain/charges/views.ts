@@ -12,7 +12,7 @@ export const CHARGE_ID_PREFIX = "ch_";
 
 /**
  * True when the transaction has a charge view (it offers PIX): `GET /v1/charges/{id}` answers it
- * (getChargeRow) and it gets canonical `charge.*` events. `paymentMethods` is the stored JSON array.
+ * (getCharge) and it gets canonical `charge.*` events. `paymentMethods` is the stored JSON array.
  */
 export function hasChargeView(row: Pick<TransactionRow, "paymentMethods">): boolean {
   return row.paymentMethods.includes('"PIX"');

@@ -13,7 +13,7 @@ import { DomainError, invalidParam, notFound } from "../errors";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { emitMed } from "../events/emit";
-import { emitTransition } from "../charges/events";
+import { emitTransitionSync as emitTransition } from "../charges/events";
 import { PUBLIC_STATUS, type TransactionStatus } from "../charges/model";
 import { findById, findScoped } from "../charges/repo";
 import { holdMed, settleMedHold } from "../ledger";

@@ -21,7 +21,7 @@ import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { TransactionRow } from "../../providers/types";
 import { getAccountSettings, pixFee } from "../accounts/settings";
-import { emitRefunded, emitTransition } from "../charges/events";
+import { emitRefundedSync as emitRefunded, emitTransitionSync as emitTransition } from "../charges/events";
 import { SETTLED, type PaymentMethod } from "../charges/model";
 import { findById, findScoped, updateTransaction } from "../charges/repo";
 import { emitLegacy } from "../events/emit";

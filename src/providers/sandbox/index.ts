@@ -32,9 +32,12 @@ import { newEndToEndId } from "../../pix/ids";
 import {
   ProviderError,
   type CreateOutcome,
+  type CreateRequest,
+  type FaultMode,
   type NotificationOutcome,
   type PaymentOutcome,
   type PaymentProvider,
+  type ProviderContext,
   type SandboxFaultStore,
   type SandboxPayerEvent,
 } from "../types";
@@ -66,31 +69,10 @@ export function createSandboxProvider(opts: SandboxOptions): PaymentProvider {
     name: "sandbox",
     methods: new Set(Object.keys(METHODS) as PaymentMethod[]),
 
-    create(ctx, req): CreateOutcome {
+    create(ctx, req) {
+      // The fault store answers through the storage port (a Promise); a synchronous one (tests) is served as is.
       const fault = opts.faults.take(req.transaction.accountId);
-      if (fault === "unavailable") return { status: "retryable", code: "sandbox_unavailable", message: "The sandbox provider is unreachable (provider fault)." };
-      if (fault === "reject") return { status: "rejected", code: "sandbox_rejected", message: "The sandbox provider rejected the charge (provider fault)." };
-      try {
-        if (req.methods.length === 1) {
-          const m = req.methods[0]!;
-          const p = METHODS[m].prepare(ctx, req.transaction, req.merchant);
-          return { status: "pending", columns: p.columns, details: p.details ? { [m]: p.details } : undefined };
-        }
-        // Each method sees the columns of the ones before it (expiry of non-Pix methods).
-        const work = { ...req.transaction };
-        const columns: PreparedMethod["columns"] = {};
-        const details: Partial<Record<PaymentMethod, Record<string, unknown>>> = {};
-        for (const m of req.methods) {
-          const p = METHODS[m].prepare(ctx, work, req.merchant);
-          Object.assign(work, p.columns);
-          Object.assign(columns, p.columns);
-          if (p.details) details[m] = { ...details[m], ...p.details };
-        }
-        return { status: "pending", columns, details };
-      } catch (err) {
-        if (err instanceof ProviderError) return err.toOutcome();
-        throw err;
-      }
+      return fault instanceof Promise ? fault.then((f) => createWith(ctx, req, f)) : createWith(ctx, req, fault);
     },
 
     queryStatus(_ctx, req): PaymentOutcome {
@@ -125,4 +107,31 @@ function payOutcome(e: Extract<SandboxPayerEvent, { kind: "pay" }>, now: Date): 
     return { status: "rejected", method: e.method, reason: "declined", code: "sandbox_declined", message: "The payer's bank declined the payment." };
   const endToEndId = e.method === "PIX" ? newEndToEndId(now) : undefined;
   return { status: "settled", method: e.method, amount: e.amount, endToEndId, payerTaxId: e.payerTaxId, payerName: e.payerName, disclosed: e.disclosed };
+}
+
+/** The sandbox create once the account's next fault (if any) is known (see the status table above). */
+function createWith(ctx: ProviderContext, req: CreateRequest, fault: FaultMode | null): CreateOutcome {
+  if (fault === "unavailable") return { status: "retryable", code: "sandbox_unavailable", message: "The sandbox provider is unreachable (provider fault)." };
+  if (fault === "reject") return { status: "rejected", code: "sandbox_rejected", message: "The sandbox provider rejected the charge (provider fault)." };
+  try {
+    if (req.methods.length === 1) {
+      const m = req.methods[0]!;
+      const p = METHODS[m].prepare(ctx, req.transaction, req.merchant);
+      return { status: "pending", columns: p.columns, details: p.details ? { [m]: p.details } : undefined };
+    }
+    // Each method sees the columns of the ones before it (expiry of non-Pix methods).
+    const work = { ...req.transaction };
+    const columns: PreparedMethod["columns"] = {};
+    const details: Partial<Record<PaymentMethod, Record<string, unknown>>> = {};
+    for (const m of req.methods) {
+      const p = METHODS[m].prepare(ctx, work, req.merchant);
+      Object.assign(work, p.columns);
+      Object.assign(columns, p.columns);
+      if (p.details) details[m] = { ...details[m], ...p.details };
+    }
+    return { status: "pending", columns, details };
+  } catch (err) {
+    if (err instanceof ProviderError) return err.toOutcome();
+    throw err;
+  }
 }

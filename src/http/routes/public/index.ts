@@ -74,21 +74,21 @@ function html(body: string, status: number): Response {
 
 export function publicRoutes(deps: Deps) {
   const base = checkoutPath(deps.config.checkoutUrlBase);
-  const rowOf = (rawId: string) => (RAW_ID.test(rawId) ? chargeByRawId(deps, rawId) : undefined);
+  const rowOf = async (rawId: string) => (RAW_ID.test(rawId) ? await chargeByRawId(deps, rawId) : undefined);
   const tags = ["public"];
 
   return new Elysia()
     .use(checkoutAssetRoutes(base))
     .get(
       `${base}/:raw_id`,
-      ({ params }) => {
-        const row = rowOf(params.raw_id);
+      async ({ params }) => {
+        const row = await rowOf(params.raw_id);
         if (!row) return html(renderNotFoundPage(checkoutAssetLinks()), 404);
         const page = renderCheckoutPage({
           row,
           sandbox: !row.livemode,
           nowMs: deps.clock.nowMs(),
-          merchantName: merchantNameOf(deps, row.accountId),
+          merchantName: await merchantNameOf(deps, row.accountId),
           links: checkoutLinks(base, row.id),
         });
         return html(page, 200);
@@ -105,8 +105,8 @@ export function publicRoutes(deps: Deps) {
     )
     .get(
       `${base}/:raw_id/status`,
-      ({ params, set }) => {
-        const row = rowOf(params.raw_id);
+      async ({ params, set }) => {
+        const row = await rowOf(params.raw_id);
         if (!row) throw notFound("charge");
         set.headers["cache-control"] = "no-store";
         return {
@@ -118,10 +118,10 @@ export function publicRoutes(deps: Deps) {
     )
     .post(
       `${base}/:raw_id/simulate`,
-      ({ params }) => {
-        const row = rowOf(params.raw_id);
+      async ({ params }) => {
+        const row = await rowOf(params.raw_id);
         if (!row || row.livemode) throw notFound("charge");
-        const result = simulatePayment(deps, row, {});
+        const result = await simulatePayment(deps, row, {});
         return { status: PUBLIC_STATUS[result.row.status as TransactionStatus] };
       },
       {
@@ -138,7 +138,7 @@ export function publicRoutes(deps: Deps) {
       "/v1/qr/:file",
       async ({ params, request }) => {
         const m = /^([0-9a-f]{32})\.png$/.exec(params.file);
-        const row = m ? chargeByRawId(deps, m[1]!) : undefined;
+        const row = m ? await chargeByRawId(deps, m[1]!) : undefined;
         if (!row?.pixBrCode) throw notFound("QR code");
         const { png, etag } = await qrPng(row.pixBrCode);
         const headers = { etag, "cache-control": "public, max-age=86400, immutable", "content-type": "image/png" };
@@ -159,7 +159,7 @@ export function publicRoutes(deps: Deps) {
     .get(
       `${PIX_LOCATION_PATH}:txid`,
       async ({ params }) => {
-        const row = /^[a-zA-Z0-9]{26,35}$/.test(params.txid) ? chargeByTxid(deps, params.txid) : undefined;
+        const row = /^[a-zA-Z0-9]{26,35}$/.test(params.txid) ? await chargeByTxid(deps, params.txid) : undefined;
         if (!row) throw notFound("location");
         return new Response(await signedCobPayload(deps, row), {
           headers: { "content-type": "application/jose", "cache-control": "no-store" },

@@ -26,7 +26,7 @@ export function chargeTestHelperRoutes(deps: Deps) {
       async ({ auth, params, body }) => {
         // Any transaction of the caller (PIX or not): `method` may be any method it offers (extensions.md).
         const row = await getPayment(deps, auth, params.id);
-        const result = simulatePayment(deps, row, body ?? {});
+        const result = await simulatePayment(deps, row, body ?? {});
         return toPublicCharge(result.row, deps.config);
       },
       {
@@ -53,9 +53,7 @@ export function chargeTestHelperRoutes(deps: Deps) {
     )
     .post(
       "/v1/test_helpers/provider_faults",
-      ({ auth, body }) => {
-        return setProviderFaults(deps, auth.accountId, body.mode, body.count);
-      },
+      ({ auth, body }) => setProviderFaults(deps, auth.accountId, body.mode, body.count),
       {
         body: StrictObject({
           mode: Type.Union([Type.Literal("reject"), Type.Literal("unavailable")]),
