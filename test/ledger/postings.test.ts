@@ -31,25 +31,25 @@ async function releaseAll() {
 }
 
 describe("crediting a paid charge", () => {
-  test("puts the net in pending, the fee in platform revenue and schedules one release", () => {
+  test("puts the net in pending, the fee in platform revenue and schedules one release", async () => {
     const start = h.clock.nowMs();
     const { releaseAt } = credit(10_000, 150, "tx_1");
     expect(releaseAt).toBe(start + DAY * 1000);
     expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual({ available: 0, pending: 9_850, retained: 0, nextReleaseAt: releaseAt, nextReleaseAmount: 9_850 });
-    expect(h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
+    expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
     const lines = h.deps.db.select().from(ledgerLines).all();
     expect(lines.map((l) => [l.ledgerAccount, l.amount]).sort()).toEqual([["external_payer", -10_000], ["pending", 9_850], ["platform_fee_revenue", 150]]);
     expectLedgerBalanced(h.deps);
   });
 
-  test("a second credit of the same transaction is a no-op returning the same release time", () => {
+  test("a second credit of the same transaction is a no-op returning the same release time", async () => {
     const first = credit(10_000, 0, "tx_1");
     h.clock.advance(60);
     const second = credit(10_000, 0, "tx_1");
     expect(second).toEqual(first);
     expect(ledgerBalance(h.deps, a.accountId)).toEqual({ available: 0, pending: 10_000, retained: 0 });
     expect(h.deps.db.select().from(ledgerEntries).all()).toHaveLength(1);
-    expect(h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
+    expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
   });
 
   test("uses the account's settlement delay, and a zero delay makes the net available at once", async () => {
@@ -60,10 +60,10 @@ describe("crediting a paid charge", () => {
     expectLedgerBalanced(h.deps);
   });
 
-  test("a fee equal to the amount leaves nothing for the merchant and no tranche", () => {
+  test("a fee equal to the amount leaves nothing for the merchant and no tranche", async () => {
     credit(100, 100, "tx_f");
     expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual({ available: 0, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null });
-    expect(h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
+    expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
     expectLedgerBalanced(h.deps);
   });
 
@@ -85,7 +85,7 @@ describe("releasing pending tranches", () => {
     h.clock.advance(1);
     await h.deps.jobs.drain();
     expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual({ available: 10_000, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null });
-    expect(h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
+    expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
     expectLedgerBalanced(h.deps);
   });
 

@@ -274,6 +274,6 @@ describe("notifications are hints confirmed by a status query", () => {
     const { h, a, provider } = await setup();
     await liveCharge(h, a.liveKey);
     expect(() => acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", { nope: 1 })).toThrow("The callback body has no pix list.");
-    expect(h.deps.jobs.pending("charge.status_check")).toBe(0);
+    expect(await h.deps.jobs.pending("charge.status_check")).toBe(0);
   });
 });
