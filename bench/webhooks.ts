@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDeps } from "../src/deps";
-import { tx } from "../src/db/client";
 import { enableGroupCommit, flushGroupCommit } from "../src/db/group-commit";
 import { emitCanonical } from "../src/domain/events/emit";
 import { createEndpoint } from "../src/domain/webhooks/service";
@@ -35,7 +34,7 @@ const server = Bun.serve({
 const deps = createDeps({ dataDir: dir, config: { logLevel: "silent", webhookAllowPrivate: true } }); // the receiver is on 127.0.0.1
 if (process.env.COFRE_GROUP_COMMIT !== "0") enableGroupCommit(deps.db.$client);
 const scope = { accountId: "acct_bench", livemode: false };
-createEndpoint(deps, scope, { url: `http://127.0.0.1:${server.port}/hook`, events: ["charge.paid"] });
+await createEndpoint(deps, scope, { url: `http://127.0.0.1:${server.port}/hook`, events: ["charge.paid"] });
 const charge = { id: "ch_bench", object: "charge", amount: 1500, currency: "BRL", status: "paid", payment_method: "pix" };
 
 function waitAll(n: number): Promise<void> {
@@ -47,7 +46,7 @@ function waitAll(n: number): Promise<void> {
 }
 
 // 1. Delivery only: BURST events committed while the worker is stopped, then the worker drains them.
-for (let i = 0; i < BURST; i++) tx(deps.db, (t) => emitCanonical(deps, t, scope, "charge.paid", charge));
+for (let i = 0; i < BURST; i++) await deps.store.tx((uow) => emitCanonical(deps, uow, scope, "charge.paid", charge));
 let t0 = performance.now();
 const drained = waitAll(BURST);
 deps.jobs.start();
@@ -59,7 +58,7 @@ received.clear();
 t0 = performance.now();
 const all = waitAll(BURST);
 for (let i = 0; i < BURST; i++) {
-  tx(deps.db, (t) => emitCanonical(deps, t, scope, "charge.paid", charge));
+  await deps.store.tx((uow) => emitCanonical(deps, uow, scope, "charge.paid", charge));
   if (i % 100 === 99) await Bun.sleep(0);
 }
 await all;
@@ -70,7 +69,7 @@ received.clear();
 const committed = new Map<string, number>();
 const pacedDone = waitAll(PACED);
 for (let i = 0; i < PACED; i++) {
-  const id = tx(deps.db, (t) => emitCanonical(deps, t, scope, "charge.paid", charge));
+  const id = await deps.store.tx((uow) => emitCanonical(deps, uow, scope, "charge.paid", charge));
   committed.set(id, performance.now());
   await Bun.sleep(5);
 }

@@ -13,6 +13,7 @@ import { createLogger, type Logger } from "./lib/logger";
 import { Scheduler } from "./jobs/scheduler";
 import { registerJobs } from "./jobs/registry";
 import { installPaymentAggregates } from "./store/sqlite/stats-aggregates";
+import { createDeliveryRuntime, type DeliveryRuntime } from "./domain/webhooks/runtime";
 import { sandboxFaultStore } from "./domain/charges/faults";
 import { ProviderRegistry } from "./providers/registry";
 import { createSandboxProvider } from "./providers/sandbox";
@@ -37,6 +38,8 @@ export interface Deps {
   clock: Clock;
   logger: Logger;
   jobs: Scheduler;
+  /** The webhook delivery worker's runtime: timeout, fetch, DNS, per-destination caps (src/domain/webhooks/runtime.ts). */
+  delivery: DeliveryRuntime;
   idempotency: IdempotencyStore;
   rateLimiter: RateLimiter;
   /** Payment providers per account and mode (sandbox for test keys; live connections later). */
@@ -99,13 +102,15 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     byConnection: createConnectionLookup(liveOptions),
   });
   gateway = new BcbConnectionGateway(providers.ctx);
+  const store = createSqliteStore(db, { logger });
   const deps: Deps = {
     config,
     store,
     db,
     clock,
     logger,
-    jobs: new Scheduler(db, clock, logger),
+    jobs: new Scheduler(store, clock, logger),
+    delivery: createDeliveryRuntime(),
     idempotency: new IdempotencyStore(db, clock),
     rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute),
     providers,

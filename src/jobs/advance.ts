@@ -55,7 +55,7 @@ async function stepTo(clock: Clock, jobs: Scheduler, ms: number, maxJobs: number
   await jobs.drain(maxJobs);
   let steps = 0;
   while (startedSince() < maxJobs) {
-    const next = jobs.nextDueAt();
+    const next = await jobs.nextDueAt();
     if (next === null || next > target) break;
     const now = clock.nowMs();
     if (next > now) {

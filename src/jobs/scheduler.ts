@@ -1,56 +1,23 @@
 /**
- * Durable job scheduler: rows in `jobs`, one in-process loop that sleeps until the next due job
- * on the injectable clock, claims due jobs with a lease, runs handlers outside the claim
- * transaction and records the outcome. A job whose lease expired (the process died mid-run)
- * is claimed again; a job that was due while the process was down runs on start.
- * Hot path (measured in README "Webhooks"): raw prepared statements, one claim transaction and
- * one timer computation per event-loop turn however many jobs finished in it, and claims only
- * after the turn's group commit (src/db/group-commit.ts) has committed.
+ * Durable job scheduler: rows in `jobs` (the store's jobs repository), one in-process loop that
+ * sleeps until the next due job on the injectable clock, claims due jobs with a lease in one unit
+ * of work, runs handlers outside any unit and records the outcome in another. A job whose lease
+ * expired (the process died mid-run) is claimed again; a job that was due while the process was
+ * down runs on start.
+ * Hot path (measured in README "Webhooks"): one claim unit and one timer computation per
+ * event-loop turn however many jobs finished in it, and claims only once the turn's writes are
+ * durable (`store.durable()`, the SQLite group commit).
  */
-import { and, eq, sql } from "drizzle-orm";
-import { jobs } from "../../db/schema";
-import type { Db, DbOrTx } from "../db/client";
-import { tx } from "../db/client";
-import { committed } from "../db/group-commit";
+import type { DbOrTx } from "../db/client";
 import type { Clock } from "../lib/clock";
 import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
-import { prepareStatements, type Statements } from "./statements";
+import type { Store, Uow } from "../store/port";
+import type { NewJob } from "../store/port/jobs";
+import { legacyOutbox, settled } from "../store/sqlite/legacy-sync";
+import type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
 
-export interface JobRow {
-  id: string;
-  kind: string;
-  payload: unknown;
-  /**
-   * Runs since the job was enqueued or last returned `{retryAt}`: 1 on the first run, 2 on the
-   * first retry after a thrown error or an expired lease, and so on.
-   */
-  attempts: number;
-  dueAt: number;
-}
-
-/** What a handler may return: nothing (done, row deleted) or a time to run again. */
-export type JobOutcome = void | { retryAt: Date | number };
-
-export type JobHandler = (job: JobRow) => Promise<JobOutcome> | JobOutcome;
-
-export interface HandlerOptions {
-  /** After this many failed runs the job is kept as `dead` (default 25). */
-  maxAttempts?: number;
-  /** How long a claim owns the job, in seconds (default 120). Longer than the handler's timeout. */
-  leaseSeconds?: number;
-  /** Delay before retry `n` (1-based) after a thrown error, in seconds (default 2^n, max 3600). */
-  backoff?: (attempt: number) => number;
-}
-
-export interface EnqueueInput {
-  kind: string;
-  payload?: unknown;
-  /** When it becomes runnable; default now. */
-  dueAt?: Date | number;
-  /** At most one live job per dedupe key: a second enqueue with the same key is ignored. */
-  dedupeKey?: string;
-}
+export type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
 
 interface Registered {
   handler: JobHandler;
@@ -68,16 +35,32 @@ const DEFAULTS: Omit<Registered, "handler"> = {
   backoff: (n) => Math.min(2 ** n, 3600),
 };
 
+/** True when `t` is a unit of work of the store (not a TRANSITIONAL drizzle handle). */
+export function isUow(t: unknown): t is Uow {
+  return typeof (t as Partial<Uow> | null)?.afterCommit === "function";
+}
+
+/** Epoch ms of a due time given as a Date or epoch ms. */
+function dueMs(due: Date | number): number {
+  return typeof due === "number" && Number.isSafeInteger(due) ? due : new Date(due).getTime();
+}
+
 export class Scheduler {
   private handlers = new Map<string, Registered>();
   private inflight = new Map<string, Promise<void>>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Infinity;
+  /** Bumped by every hinted arm, so a timer computation that read the table before it keeps the earlier time. */
+  private armGen = 0;
   private running = false;
   private unsubscribe: (() => void) | null = null;
+  /** Rows of recurring jobs registered by `every` and not written yet (written before the next claim). */
+  private unsaved: NewJob[] = [];
+  /** Claims run one after the other (each counts the free slots when it starts). */
+  private fillChain: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly clock: Clock,
     private readonly logger: Logger,
     /** Jobs run at once, at most; one slow job never holds the others back. */
@@ -86,14 +69,15 @@ export class Scheduler {
 
   /**
    * Registers `kind` as a recurring job: `run` every `everyMs` milliseconds, the first time
-   * `everyMs` from now. One row whatever the restarts (its dedupe key is the kind).
+   * `everyMs` from now. One row whatever the restarts (its dedupe key is the kind); the row is
+   * written before the loop's (or `drain`'s, `nextDueAt`'s, `pending`'s) next look at the table.
    */
   every(kind: string, everyMs: number, run: () => unknown): void {
     this.register(kind, async () => {
       await run();
       return { retryAt: this.clock.nowMs() + everyMs };
     });
-    this.enqueue(this.db, { kind, dueAt: this.clock.nowMs() + everyMs, dedupeKey: kind });
+    this.unsaved.push(this.newJob({ kind, dueAt: this.clock.nowMs() + everyMs, dedupeKey: kind }));
   }
 
   /** Registers the handler of a job kind. Throws when the kind is registered twice. */
@@ -107,50 +91,93 @@ export class Scheduler {
     });
   }
 
-  /**
-   * Writes a job row with `t` (pass the business transaction so the job commits with it)
-   * and wakes the loop once the caller's synchronous transaction has committed.
-   */
-  enqueue(t: DbOrTx, input: EnqueueInput): void {
+  private newJob(input: EnqueueInput): NewJob {
     const now = this.clock.nowMs();
-    const due = input.dueAt;
-    const dueAt = due === undefined ? now : typeof due === "number" && Number.isSafeInteger(due) ? due : new Date(due).getTime();
-    // A prepared statement on the single connection runs inside the caller's open transaction `t`.
-    void t;
-    this.q().insert.run(newId("job"), input.kind, JSON.stringify(input.payload ?? {}), dueAt, input.dedupeKey ?? null, now);
-    if (this.running) queueMicrotask(() => this.arm(dueAt));
+    return {
+      id: newId("job"),
+      kind: input.kind,
+      payload: JSON.stringify(input.payload ?? {}),
+      dueAt: input.dueAt === undefined ? now : dueMs(input.dueAt),
+      dedupeKey: input.dedupeKey ?? null,
+      createdAt: now,
+    };
+  }
+
+  /**
+   * Writes a job row in the unit `uow` (the business unit, so the job commits with it) and wakes
+   * the loop for its due time once the unit has committed.
+   */
+  enqueue(uow: Uow, input: EnqueueInput): Promise<void>;
+  /** TRANSITIONAL (issue 16): a caller inside a synchronous `tx(deps.db, ...)` (or with `deps.db`). */
+  enqueue(t: DbOrTx, input: EnqueueInput): void;
+  enqueue(t: Uow | DbOrTx, input: EnqueueInput): Promise<void> | void {
+    const job = this.newJob(input);
+    if (isUow(t)) {
+      t.afterCommit(() => this.armAt(job.dueAt));
+      return t.jobs.enqueue(job);
+    }
+    settled(legacyOutbox(this.store).jobs.enqueue(job));
+    if (this.running) queueMicrotask(() => this.armAt(job.dueAt));
+  }
+
+  /** `enqueue` of several jobs in the unit `uow`: one repository call, one wake-up. */
+  async enqueueMany(uow: Uow, inputs: EnqueueInput[]): Promise<void> {
+    if (inputs.length === 0) return;
+    const rows = inputs.map((i) => this.newJob(i));
+    const first = Math.min(...rows.map((r) => r.dueAt));
+    uow.afterCommit(() => this.armAt(first));
+    await uow.jobs.enqueueMany(rows);
   }
 
   /**
    * Makes sure a live job with `input.dedupeKey` exists and is due no later than `input.dueAt`:
-   * inserts it with `t` when there is none, pulls a queued one's due time earlier when it is
+   * inserts it in `uow` when there is none, pulls a queued one's due time earlier when it is
    * later (never later; its payload is kept; a dead one stays dead), and wakes the loop for that
-   * time. One cached prepared statement, and no write at all when the job is already due
+   * time once the unit committed. One statement, and no write at all when the job is already due
    * earlier (the usual case for a shared sweep job; src/domain/charges/expiry.ts). When the job
    * is running in this process, the earlier time is also remembered and applied when its
    * outcome is recorded, so a `retryAt` (or a completion) the handler computed before this call
    * never postpones it. If the process dies first, the leased row is still due and runs again
    * once its lease ends.
    */
-  enqueueNoLaterThan(t: DbOrTx, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): void {
-    const due = input.dueAt;
-    const dueAt = typeof due === "number" && Number.isSafeInteger(due) ? due : new Date(due).getTime();
-    void t; // as in enqueue: the statement runs inside the caller's open transaction
-    this.q().upsertEarlier.run(newId("job"), input.kind, JSON.stringify(input.payload ?? {}), dueAt, input.dedupeKey, this.clock.nowMs());
+  enqueueNoLaterThan(uow: Uow, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): Promise<void>;
+  /** TRANSITIONAL (issue 16): a caller inside a synchronous `tx(deps.db, ...)` (or with `deps.db`). */
+  enqueueNoLaterThan(t: DbOrTx, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): void;
+  enqueueNoLaterThan(t: Uow | DbOrTx, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): Promise<void> | void {
+    const job = { ...this.newJob(input), dedupeKey: input.dedupeKey };
     const asked = this.askedWhileRunning.get(input.dedupeKey);
-    if (asked !== undefined && dueAt < asked) this.askedWhileRunning.set(input.dedupeKey, dueAt);
-    if (this.running && dueAt < this.timerAt) queueMicrotask(() => this.arm(dueAt));
+    if (asked !== undefined && job.dueAt < asked) this.askedWhileRunning.set(input.dedupeKey, job.dueAt);
+    const w = this.askedWhileClaiming;
+    if (w) w.set(input.dedupeKey, Math.min(job.dueAt, w.get(input.dedupeKey) ?? Infinity));
+    if (isUow(t)) {
+      t.afterCommit(() => this.armAt(job.dueAt));
+      return t.jobs.enqueueNoLaterThan(job);
+    }
+    settled(legacyOutbox(this.store).jobs.enqueueNoLaterThan(job));
+    if (this.running && job.dueAt < this.timerAt) queueMicrotask(() => this.armAt(job.dueAt));
   }
 
   /**
    * Dedupe key of each job running in this process -> earliest due time enqueueNoLaterThan asked
-   * for it since it was claimed (Infinity: none). Read and cleared when the outcome is recorded.
+   * for it since it was claimed (Infinity: none). Read when the outcome is recorded.
    */
   private askedWhileRunning = new Map<string, number>();
+  /**
+   * What enqueueNoLaterThan asked between a claim's statement and its jobs being in flight
+   * (dedupe key -> earliest time): handed to the jobs claimed, so asking then counts as asking
+   * while the job runs. Null outside that window (claims run one at a time).
+   */
+  private askedWhileClaiming: Map<string, number> | null = null;
+  /** Claims queued or running (they run one after the other). */
+  private fills = 0;
 
-  /** Removes the queued job with `dedupeKey` (e.g. an expiry made moot by payment). */
-  cancel(t: DbOrTx, dedupeKey: string): void {
-    t.delete(jobs).where(eq(jobs.dedupeKey, dedupeKey)).run();
+  /** Removes the job with `dedupeKey` in `uow` (e.g. an expiry made moot by payment). */
+  cancel(uow: Uow, dedupeKey: string): Promise<void>;
+  /** TRANSITIONAL (issue 16): a caller inside a synchronous `tx(deps.db, ...)` (or with `deps.db`). */
+  cancel(t: DbOrTx, dedupeKey: string): void;
+  cancel(t: Uow | DbOrTx, dedupeKey: string): Promise<void> | void {
+    if (isUow(t)) return t.jobs.cancel(dedupeKey);
+    settled(legacyOutbox(this.store).jobs.cancel(dedupeKey));
   }
 
   /** Starts the loop: runs what is due now, then sleeps until the next due time. */
@@ -167,6 +194,7 @@ export class Scheduler {
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.fillChain;
     await Promise.allSettled([...this.inflight.values()]);
   }
 
@@ -178,7 +206,7 @@ export class Scheduler {
   async drain(maxJobs = Infinity): Promise<number> {
     let started = 0;
     for (let guard = 0; guard < 100_000; guard++) {
-      if (started < maxJobs) started += this.fill(maxJobs - started);
+      if (started < maxJobs) started += await this.fill(maxJobs - started);
       if (this.inflight.size === 0) return started;
       await Promise.race(this.inflight.values());
     }
@@ -196,25 +224,34 @@ export class Scheduler {
    * lease of a leased one (in flight, or orphaned by a worker that died); null when no job is
    * queued. Call it with nothing in flight (after `drain`). For the clock advance.
    */
-  nextDueAt(): number | null {
-    const q = this.q();
-    let next = q.firstUnleased.get()?.at ?? Infinity;
+  async nextDueAt(): Promise<number | null> {
+    await this.saveRecurring();
+    const { firstUnleased, leased } = await this.store.read.jobs.claimableTimes(this.clock.nowMs());
+    let next = firstUnleased ?? Infinity;
     // A leased job was claimed, hence due by now: the (state, due_at) index range up to now.
-    for (const r of q.leased.all(this.clock.nowMs())) next = Math.min(next, Math.max(r.dueAt, (r.leaseUntil ?? 0) + 1));
+    for (const r of leased) next = Math.min(next, Math.max(r.dueAt, (r.leaseUntil ?? 0) + 1));
     return Number.isFinite(next) ? next : null;
   }
 
   /** Number of queued (not dead) jobs of `kind`, for tests and health. */
-  pending(kind?: string): number {
-    const where = kind ? and(eq(jobs.state, "queued"), eq(jobs.kind, kind)) : eq(jobs.state, "queued");
-    return this.db.select({ n: sql<number>`count(*)` }).from(jobs).where(where).get()!.n;
+  async pending(kind?: string): Promise<number> {
+    await this.saveRecurring();
+    return this.store.read.jobs.countQueued(kind);
+  }
+
+  /** Writes the rows of recurring jobs registered since the last look (one unit). */
+  private async saveRecurring(): Promise<void> {
+    if (this.unsaved.length === 0) return;
+    const rows = this.unsaved;
+    this.unsaved = [];
+    await this.store.tx((uow) => uow.jobs.enqueueMany(rows));
   }
 
   private wake(): void {
     if (!this.running) return;
-    // Under group commit (serve) this turn's writes are not committed yet: claim once they are,
+    // Under group commit (serve) this turn's writes are not durable yet: claim once they are,
     // so a job (and the rows its handler reads) is never acted on before its commit.
-    const open = committed(this.db.$client);
+    const open = this.store.durable();
     if (open) {
       open.then(
         () => this.wake(),
@@ -222,14 +259,26 @@ export class Scheduler {
       );
       return;
     }
-    this.fill();
-    this.arm();
+    void this.turn();
+  }
+
+  /** One wake-up: write pending recurring rows, claim and start what is due, set the timer. */
+  private async turn(): Promise<void> {
+    try {
+      // A job enqueued after the claim read the table arms its own time: the timer computed
+      // below keeps it when earlier.
+      const gen = this.armGen;
+      await this.fill();
+      await this.rearm(gen);
+    } catch (err) {
+      if (this.running) this.logger.error({ err }, "scheduler wake-up failed");
+    }
   }
 
   private wakeQueued = false;
   /**
    * Wakes the loop once at the end of this event-loop turn, however many jobs finished in it:
-   * one claim transaction and one timer computation per turn instead of one per job.
+   * one claim unit and one timer computation per turn instead of one per job.
    */
   private wakeSoon(): void {
     if (this.wakeQueued || !this.running) return;
@@ -241,103 +290,133 @@ export class Scheduler {
   }
 
   /** Claims as many due jobs as there are free slots (at most `budget`), starts them, and returns how many. */
-  private fill(budget = Infinity): number {
+  private fill(budget = Infinity): Promise<number> {
+    // The first claim starts at once (on SQLite its statements run before this returns), later
+    // ones after it.
+    const run = () => this.fillNow(budget);
+    const p = (this.fills++ === 0 ? run() : this.fillChain.then(run)).finally(() => void this.fills--);
+    this.fillChain = p.catch(() => 0);
+    return p;
+  }
+
+  private async fillNow(budget: number): Promise<number> {
     const free = Math.min(this.concurrency - this.inflight.size, budget);
-    if (free <= 0) return 0;
-    const claimed = this.claim(free);
+    if (free <= 0 && this.unsaved.length === 0) return 0;
+    let claimed: [JobRow, string | null][];
+    let asked: Map<string, number> | null;
+    try {
+      claimed = await this.claim(Math.max(free, 0));
+    } finally {
+      asked = this.askedWhileClaiming;
+      this.askedWhileClaiming = null;
+    }
     this.startedCount += claimed.length;
     for (const [job, dedupeKey] of claimed) {
-      const p = this.execute(job, dedupeKey).finally(() => {
-        this.inflight.delete(job.id);
-        this.wakeSoon();
-      });
+      if (dedupeKey !== null) this.askedWhileRunning.set(dedupeKey, asked?.get(dedupeKey) ?? Infinity);
+      const p = this.execute(job, dedupeKey)
+        .catch((err) => this.logger.error({ err, job: job.id, kind: job.kind }, "recording a job outcome failed"))
+        .finally(() => {
+          this.inflight.delete(job.id);
+          this.wakeSoon();
+        });
       this.inflight.set(job.id, p);
     }
     return claimed.length;
   }
 
-  private stmts: Statements | null = null;
-  private q(): Statements {
-    return (this.stmts ??= prepareStatements(this.db));
-  }
-
-  /** Claimed jobs with their dedupe keys. */
-  private claim(limit: number): [JobRow, string | null][] {
+  /**
+   * Claimed jobs with their dedupe keys (one unit, which first writes the recurring jobs
+   * registered since the last claim).
+   */
+  private async claim(limit: number): Promise<[JobRow, string | null][]> {
     const now = this.clock.nowMs();
-    const q = this.q();
-    return tx(this.db, () => {
-      // A job still running here is never started twice, even past its lease: fetch enough
-      // rows to skip the in-flight ones.
-      const rows = q.due.all(now, now, limit + this.inflight.size);
-      const out: [JobRow, string | null][] = [];
-      for (const r of rows) {
-        if (out.length >= limit) break;
-        if (this.inflight.has(r.id)) continue;
-        const leaseMs = (this.handlers.get(r.kind) ?? DEFAULTS).leaseMs;
-        q.lease.run(now + leaseMs, r.attempts + 1, r.id);
-        out.push([{ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts + 1, dueAt: r.dueAt }, r.dedupeKey]);
-      }
-      return out;
-    });
+    const recurring = this.unsaved;
+    this.unsaved = [];
+    const rows = await this.store
+      .tx(async (uow) => {
+      // Both statements are issued before the one await (on SQLite they have run by then).
+      const saved = recurring.length > 0 ? uow.jobs.enqueueMany(recurring) : null;
+      this.askedWhileClaiming = new Map();
+      const claimed = limit > 0 ? uow.jobs.claimDue({ now, limit, running: this.inflight, leaseMs: (kind) => (this.handlers.get(kind) ?? DEFAULTS).leaseMs }) : [];
+      await saved;
+      return claimed;
+    })
+      .catch((err: unknown) => {
+        this.unsaved.unshift(...recurring);
+        throw err;
+      });
+    return rows.map((r) => [{ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts, dueAt: r.dueAt }, r.dedupeKey]);
   }
 
   private async execute(job: JobRow, dedupeKey: string | null): Promise<void> {
     const reg = this.handlers.get(job.kind);
     let outcome: JobOutcome;
-    if (dedupeKey !== null) this.askedWhileRunning.set(dedupeKey, Infinity);
-    // Earliest time asked by enqueueNoLaterThan while the handler ran; taken synchronously with
-    // the outcome write below, so no request falls between the two.
-    const takeAsked = (): number => {
+    // Earliest time asked by enqueueNoLaterThan while the handler ran; read inside the unit that
+    // writes the outcome (units never interleave), forgotten once it committed.
+    const asked = (uow: Uow): number => {
       if (dedupeKey === null) return Infinity;
-      const asked = this.askedWhileRunning.get(dedupeKey) ?? Infinity;
-      this.askedWhileRunning.delete(dedupeKey);
-      return asked;
+      uow.afterCommit(() => this.askedWhileRunning.delete(dedupeKey));
+      return this.askedWhileRunning.get(dedupeKey) ?? Infinity;
     };
     try {
       if (!reg) throw new Error(`no handler for job kind ${job.kind}`);
       outcome = await reg.handler(job);
     } catch (err) {
-      const asked = takeAsked();
       const message = err instanceof Error ? err.message : String(err);
       const { maxAttempts, backoff } = reg ?? DEFAULTS;
       const dead = job.attempts >= maxAttempts;
       this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempts, dead, err: message }, "job failed");
-      const dueAt = Math.min(this.clock.nowMs() + backoff(job.attempts) * 1000, asked);
-      this.q().fail.run(message.slice(0, 1000), dead ? "dead" : "queued", dueAt, job.id);
-      if (!dead) this.arm(dueAt);
+      const dueAt = await this.store.tx(async (uow) => {
+        const due = Math.min(this.clock.nowMs() + backoff(job.attempts) * 1000, asked(uow));
+        await uow.jobs.recordFailure(job.id, message.slice(0, 1000), dead ? "dead" : "queued", due);
+        return due;
+      });
+      if (!dead) this.armAt(dueAt);
       return;
     }
-    const asked = takeAsked();
-    if ((outcome && "retryAt" in outcome) || asked !== Infinity) {
-      const dueAt = Math.min(outcome && "retryAt" in outcome ? new Date(outcome.retryAt).getTime() : Infinity, asked);
-      this.q().retry.run(dueAt, job.id);
-      this.arm(dueAt);
-    } else {
-      this.q().remove.run(job.id);
-    }
+    const retryAt = await this.store.tx(async (uow) => {
+      const earliest = asked(uow);
+      if ((outcome && "retryAt" in outcome) || earliest !== Infinity) {
+        const due = Math.min(outcome && "retryAt" in outcome ? new Date(outcome.retryAt).getTime() : Infinity, earliest);
+        await uow.jobs.reschedule(job.id, due);
+        return due;
+      }
+      await uow.jobs.complete(job.id);
+      return null;
+    });
+    if (retryAt !== null) this.armAt(retryAt);
   }
 
-  /** Sets the timer for the next due job (or `hint`, when earlier). */
-  private arm(hint?: number): void {
+  /** Moves the timer earlier to `hint` (epoch ms) when nothing is due before it. */
+  private armAt(hint: number): void {
+    this.armGen++;
     if (!this.running) return;
     // Every slot busy: the next job to finish wakes the loop; a timer now would only spin.
     if (this.inflight.size >= this.concurrency) return;
-    let next = hint ?? Infinity;
-    if (hint === undefined) {
-      const now = this.clock.nowMs();
-      const q = this.q();
-      // Right after fill(), every job due now is either in flight or leased by a worker that
-      // died: those wake the loop when their lease ends (+1 ms: claimable only once past it).
-      // Jobs due later are never leased, so the earliest of them is one index seek.
-      next = q.nextDue.get(now)?.due ?? Infinity;
-      for (const r of q.leased.all(now)) {
-        if (!this.inflight.has(r.id)) next = Math.min(next, Math.max(r.dueAt, (r.leaseUntil ?? 0) + 1));
-      }
-      if (next === this.timerAt && this.timer) return;
-    } else if (hint >= this.timerAt) {
-      return;
+    if (hint >= this.timerAt) return;
+    this.setTimer(hint);
+  }
+
+  /** Sets the timer for the next due job, read from the table; keeps an earlier time armed since `gen`. */
+  private async rearm(gen: number): Promise<void> {
+    if (!this.running || this.inflight.size >= this.concurrency) return;
+    const now = this.clock.nowMs();
+    // Right after fill(), every job due now is either in flight or leased by a worker that
+    // died: those wake the loop when their lease ends (+1 ms: claimable only once past it).
+    // Jobs due later are never leased, so the earliest of them is one index seek.
+    const { laterDue, leased } = await this.store.read.jobs.wakeTimes(now);
+    let next = laterDue ?? Infinity;
+    for (const r of leased) {
+      if (!this.inflight.has(r.id)) next = Math.min(next, Math.max(r.dueAt, (r.leaseUntil ?? 0) + 1));
     }
+    // A hinted arm since the claim (a job enqueued meanwhile) keeps its earlier time.
+    if (gen !== this.armGen) next = Math.min(next, this.timerAt);
+    if (!this.running || (next === this.timerAt && this.timer)) return;
     if (!Number.isFinite(next)) return;
+    this.setTimer(next);
+  }
+
+  private setTimer(next: number): void {
     if (this.timer) clearTimeout(this.timer);
     const delay = Math.max(0, Math.min(next - this.clock.nowMs(), MAX_TIMER_MS));
     this.timerAt = next;

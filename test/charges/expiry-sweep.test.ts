@@ -102,7 +102,7 @@ describe("one sweep job for every charge", () => {
     const ttls = [900, 600, 3600, 120, 86400, 120, 300, 60, 7200, 60, 1800, 240];
     for (const ttl of ttls) await newCharge(h, a, { expires_in: ttl });
     expect(expiryJobs(h.deps)).toEqual([{ kind: CHARGE_EXPIRE_DUE_JOB, due_at: Date.parse(at(60)), lease_until: null }]);
-    expect(h.deps.jobs.pending(CHARGE_EXPIRE_DUE_JOB)).toBe(1);
+    expect(await h.deps.jobs.pending(CHARGE_EXPIRE_DUE_JOB)).toBe(1);
     // after the first expiries the same row is due at the next waiting expires_at
     h.clock.advance(60);
     await h.deps.jobs.drain();

@@ -18,10 +18,10 @@ describe("sandbox provider faults", () => {
     expect(eventBodies(h, raw(r.body.id), "charge.created")[0].data.object).toEqual(r.body);
     expect(eventBodies(h, raw(r.body.id), "charge.failed")[0].data.object).toEqual(r.body);
     // a rejected charge never expires: it does not schedule the expiry sweep
-    expect(h.deps.jobs.pending("charge.expire_due")).toBe(0);
+    expect(await h.deps.jobs.pending("charge.expire_due")).toBe(0);
     const next = await createCharge(h, a.testKey);
     expect(next.body.status).toBe("pending");
-    expect(h.deps.jobs.pending("charge.expire_due")).toBe(1);
+    expect(await h.deps.jobs.pending("charge.expire_due")).toBe(1);
   });
 
   test("unavailable: 503 service_unavailable, nothing stored, the same key succeeds once the faults are used up", async () => {

@@ -52,7 +52,7 @@ describe("paying a charge with the exact amount", () => {
     h.clock.advance(120);
     await h.deps.jobs.drain();
     // the sweep ran at the old expiry, found nothing waiting and removed itself
-    expect(h.deps.jobs.pending("charge.expire_due")).toBe(0);
+    expect(await h.deps.jobs.pending("charge.expire_due")).toBe(0);
     const g = await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey });
     expect(g.body.status).toBe("paid");
     const again = await pay(h, a.testKey, c.id);
@@ -208,7 +208,7 @@ describe("expiry", () => {
     const h = harness();
     const a = await h.seedAccount();
     const c = await newCharge(h, a, { expires_in: 60 });
-    expect(h.deps.jobs.pending("charge.expire_due")).toBe(1);
+    expect(await h.deps.jobs.pending("charge.expire_due")).toBe(1);
     const job = h.deps.db.$client.query("select due_at from jobs where kind = 'charge.expire_due'").get() as { due_at: number };
     expect(new Date(job.due_at).toISOString()).toBe(c.pix.expires_at);
   });

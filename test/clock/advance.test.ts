@@ -7,7 +7,6 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs, ledgerTranches } from "../../db/schema";
 import { getBalance } from "../../src/domain/ledger";
-import { attemptsOf } from "../../src/domain/webhooks/repo";
 import { configureWebhookRuntime } from "../../src/domain/webhooks/runtime";
 import { iso } from "../../src/lib/clock";
 import { advanceClock } from "../../src/jobs/advance";
@@ -54,7 +53,7 @@ describe("one advance runs chains of work at their own times", () => {
     const [refunded] = eventBodies(h, id, "charge.refunded");
     expect(refunded.created_at).toBe(at(4));
     expect(eventBodies(h, id, "payment.refunded")[0].data.occurredAt).toBe(at(4));
-    expect(h.deps.jobs.pending("refund.advance")).toBe(0);
+    expect(await h.deps.jobs.pending("refund.advance")).toBe(0);
   });
 
   test("a webhook delivery failing four times is retried on its schedule within one advance, each attempt at its own due time", async () => {
@@ -76,7 +75,7 @@ describe("one advance runs chains of work at their own times", () => {
     const d = (await h.call("GET", "/v1/webhooks/deliveries", { key: a.testKey })).body.data;
     expect(d).toHaveLength(1);
     expect(d[0]).toMatchObject({ status: "DELIVERED", attempts: 5, lastStatusCode: 200, nextRetryAt: null, deliveredAt: at(455) });
-    const attempts = attemptsOf(h.deps.db, d[0].id);
+    const attempts = await h.deps.store.read.webhooks.attemptsOf(d[0].id);
     expect(attempts.map((x) => [x.attempt, x.status, iso(x.startedAt), x.nextAttemptAt === null ? null : iso(x.nextAttemptAt)])).toEqual([
       [1, "failed", at(0), at(5)],
       [2, "failed", at(5), at(35)],

@@ -271,7 +271,7 @@ describe("evidence requests and the response deadline", () => {
     expect((await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey })).body.status).toBe("open");
     const mark = eventsSince(h, a).length;
     expect((await act("/v1/test_helpers/clock/advance", { seconds: 1 })).status).toBe(200);
-    expect(h.deps.jobs.pending("med.deadline")).toBe(0);
+    expect(await h.deps.jobs.pending("med.deadline")).toBe(0);
     const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
     expect(after.body).toMatchObject({ status: "accepted", money_outcome: "lost", closed_at: "2026-11-20T18:00:00.000Z" });
     expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
@@ -281,9 +281,9 @@ describe("evidence requests and the response deadline", () => {
 
   test("an appealed case is not touched by its deadline", async () => {
     const kase = await openMed(h, a, c, { response_deadline: "2026-11-20T18:00:00Z" });
-    expect(h.deps.jobs.pending("med.deadline")).toBe(1);
+    expect(await h.deps.jobs.pending("med.deadline")).toBe(1);
     await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "we shipped it" });
-    expect(h.deps.jobs.pending("med.deadline")).toBe(0);
+    expect(await h.deps.jobs.pending("med.deadline")).toBe(0);
     h.clock.advance(7 * 3600);
     await h.deps.jobs.drain();
     const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });

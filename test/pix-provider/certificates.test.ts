@@ -74,7 +74,7 @@ describe("certificate expiry warnings", () => {
     lines = [];
     await advanceDays(1);
     expect(expiryWarnings()).toEqual([]);
-    expect(h.deps.jobs.pending(CERTIFICATE_CHECK_JOB)).toBe(1); // the daily job stays scheduled
+    expect(await h.deps.jobs.pending(CERTIFICATE_CHECK_JOB)).toBe(1); // the daily job stays scheduled
   });
 
   test("a certificate with more than 30 days left is not logged", async () => {

@@ -97,13 +97,13 @@ describe("the callback route", () => {
   });
 
   test("a body without a pix list is 400 and queues nothing", async () => {
-    const queued = h.deps.jobs.pending("charge.status_check");
+    const queued = await h.deps.jobs.pending("charge.status_check");
     for (const body of [{}, { pix: "x" }, { pix: [{ txid: "abc" }] }, "not json"]) {
       const r = await callback(body);
       expect(r.status).toBe(400);
       expect(r.body.error.type).toBe("invalid_request_error");
     }
-    expect(h.deps.jobs.pending("charge.status_check")).toBe(queued);
+    expect(await h.deps.jobs.pending("charge.status_check")).toBe(queued);
   });
 });
 
@@ -152,9 +152,9 @@ describe("forged callbacks", () => {
     const theirs = await h.call("POST", "/v1/pix/charges", { key: other.testKey, body: { amount: 900 }, headers: { "Idempotency-Key": key("other") } });
     expect(theirs.status).toBe(201);
     const forged = { endToEndId: "E99999999202611201200forgedforged2", txid: theirs.body.pix.txid, valor: "9.00", horario: new Date(h.clock.nowMs()).toISOString() };
-    const queued = h.deps.jobs.pending("charge.status_check");
+    const queued = await h.deps.jobs.pending("charge.status_check");
     expect((await callback({ pix: [forged] })).status).toBe(200);
-    expect(h.deps.jobs.pending("charge.status_check")).toBe(queued); // ignored: not a charge of the connection's account
+    expect(await h.deps.jobs.pending("charge.status_check")).toBe(queued); // ignored: not a charge of the connection's account
     await h.deps.jobs.drain();
     expect((await h.call("GET", `/v1/charges/${theirs.body.id}`, { key: other.testKey })).body.status).toBe("pending");
   });
@@ -186,7 +186,7 @@ describe("callbacks dropped", () => {
   });
 
   test("the sweep of GET /pix catches the payment before any poll", async () => {
-    expect(h.deps.jobs.pending(PIX_SWEEP_JOB)).toBe(1); // the recurring sweep is queued
+    expect(await h.deps.jobs.pending(PIX_SWEEP_JOB)).toBe(1); // the recurring sweep is queued
     const c = await create({ amount: 6100 });
     const before = balance();
     await sim.control("POST", "/_sim/callbacks/drop", { count: 1 });

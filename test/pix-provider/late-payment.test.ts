@@ -186,12 +186,12 @@ describe("a Pix after expiry", () => {
   test("a forged callback naming an unknown Pix on an expired charge returns nothing", async () => {
     const c = await createLive(env, { amount: 7500, expires_in: 60 });
     await advance(env, 61);
-    const queued = env.h.deps.jobs.pending("pix.return");
+    const queued = await env.h.deps.jobs.pending("pix.return");
     const forged = { endToEndId: "E99999999202611201200forgedforged3", txid: c.pix.txid, valor: "75.00", horario: new Date(env.h.clock.nowMs()).toISOString() };
     expect((await callback({ pix: [forged] })).status).toBe(200);
     await env.h.deps.jobs.drain();
     expect(returnOf(String(c.id).slice(3))).toBeUndefined();
-    expect(env.h.deps.jobs.pending("pix.return")).toBe(queued);
+    expect(await env.h.deps.jobs.pending("pix.return")).toBe(queued);
   });
 });
 

@@ -17,7 +17,7 @@ async function retriedDelivery(h: Harness) {
   const rx = startReceiver((n) => (n === 0 ? new Response("boom", { status: 500 }) : new Response("fine")));
   receivers.push(rx);
   await register(h, a.testKey, rx.url);
-  emitChargePaid(h, a.accountId);
+  await emitChargePaid(h, a.accountId);
   await h.deps.jobs.drain();
   h.clock.advance(5);
   await h.deps.jobs.drain();
@@ -50,7 +50,7 @@ describe("delivery attempts", () => {
     const rx = startReceiver(() => new Response("x".repeat(100_000), { status: 500 }));
     receivers.push(rx);
     await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     const pending = await onlyDelivery(h, a.testKey);
     expect((await h.call("GET", `/v1/webhooks/deliveries/${pending.id}/attempts`, { key: a.testKey })).body).toEqual({ data: [] });
     await h.deps.jobs.drain();

@@ -25,8 +25,8 @@ describe("delivery concurrency", () => {
     receivers.push(slow, fast);
     await register(h, a.testKey, slow.url, ["charge.paid"]);
     await register(h, a.testKey, fast.url, ["charge.created"]);
-    for (let i = 0; i < 5; i++) emitChargePaid(h, a.accountId);
-    tx(h.deps.db, (t) => emitCanonical(h.deps, t, { accountId: a.accountId, livemode: false }, "charge.created", { id: "ch_x" }));
+    for (let i = 0; i < 5; i++) await emitChargePaid(h, a.accountId);
+    await h.deps.store.tx((uow) => emitCanonical(h.deps, uow, { accountId: a.accountId, livemode: false }, "charge.created", { id: "ch_x" }));
 
     const draining = h.deps.jobs.drain();
     // Wait (bounded) until the fast delivery is recorded, not merely received: the worker records

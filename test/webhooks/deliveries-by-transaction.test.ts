@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
 import { createPayment, paidPayment } from "../payments/support";
-import { deliveryPageQueries } from "../../src/domain/webhooks/repo";
+import { deliveryPageQueries } from "../../src/store/sqlite/webhooks-deliveries";
 
 describe("deliveries of one transaction", () => {
   test("lists exactly the deliveries of the transaction's events, by raw or ch_ id, and none of another account", async () => {

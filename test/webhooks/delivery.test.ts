@@ -4,7 +4,6 @@ import { Webhook } from "standardwebhooks";
 import { createHarness, type Harness } from "../support/harness";
 import { chargeObject, deterministic, emitChargePaid, emitMedCreated, emitPaymentCompleted, onlyDelivery, register, startReceiver, type Receiver } from "./support";
 import { hmacHex } from "../../src/lib/crypto";
-import { attemptsOf } from "../../src/domain/webhooks/repo";
 
 const stripe = new Stripe("sk_test_x");
 const receivers: Receiver[] = [];
@@ -27,7 +26,7 @@ async function deliverOne<T>(h: Harness, eventType: string, emit: (accountId: st
   const a = await h.seedAccount();
   const rx = receiver();
   const ep = await register(h, a.testKey, rx.url, [eventType]);
-  const evt = emit(a.accountId);
+  const evt = await emit(a.accountId);
   await h.deps.jobs.drain();
   expect(rx.requests).toHaveLength(1);
   return { a, ep, evt, ...rx.requests[0]! };
@@ -96,7 +95,7 @@ describe("webhook delivery: envelopes and signatures", () => {
     await register(h, a.testKey, `${rx.url}/created`, ["charge.created"]);
     await register(h, b.testKey, `${rx.url}/other-account`, ["charge.paid"]);
     await register(h, a.liveKey, "https://hooks.example.com/live", ["charge.paid"]);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     expect(rx.requests.map((r) => r.path)).toEqual(["/hook/paid"]);
     const live = await h.call("GET", "/v1/webhooks/deliveries", { key: a.liveKey });
@@ -110,7 +109,7 @@ describe("webhook delivery: retries", () => {
     const a = await h.seedAccount();
     const rx = receiver((n) => (n === 0 ? new Response("boom", { status: 500 }) : new Response("fine")));
     await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     let d = await onlyDelivery(h, a.testKey);
     expect(d).toMatchObject({ status: "PENDING", attempts: 1, lastStatusCode: 500, lastError: "HTTP 500", lastResponseBody: "boom" });
@@ -125,7 +124,7 @@ describe("webhook delivery: retries", () => {
     expect(rx.requests[1]!.body).toBe(rx.requests[0]!.body);
     d = await onlyDelivery(h, a.testKey);
     expect(d).toMatchObject({ status: "DELIVERED", attempts: 2, lastStatusCode: 200, lastError: null, nextRetryAt: null });
-    const attempts = attemptsOf(h.deps.db, d.id);
+    const attempts = await h.deps.store.read.webhooks.attemptsOf(d.id);
     expect(attempts.map((x) => [x.attempt, x.status, x.outcome, x.statusCode])).toEqual([
       [1, "failed", "http_error", 500],
       [2, "succeeded", "delivered", 200],
@@ -138,7 +137,7 @@ describe("webhook delivery: retries", () => {
     const a = await h.seedAccount();
     const rx = receiver((n) => (n === 0 ? new Response("slow down", { status: 429, headers: { "Retry-After": "120" } }) : new Response("ok")));
     await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
     expect(d).toMatchObject({ status: "PENDING", lastStatusCode: 429 });
@@ -156,7 +155,7 @@ describe("webhook delivery: retries", () => {
     const a = await h.seedAccount();
     const rx = receiver(() => new Response("", { status: 429, headers: { "Retry-After": "99999999" } }));
     await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
     expect(Date.parse(d.nextRetryAt) - h.clock.nowMs()).toBe(86_400_000);
@@ -171,7 +170,7 @@ describe("webhook delivery: retries", () => {
       return new Response("late");
     });
     await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
     expect(d.status).toBe("PENDING");
@@ -185,7 +184,7 @@ describe("webhook delivery: retries", () => {
     const target = receiver();
     const rx = receiver(() => new Response(null, { status: 302, headers: { Location: target.url } }));
     await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
     expect(d).toMatchObject({ status: "PENDING", lastStatusCode: 302 });
@@ -200,7 +199,7 @@ describe("webhook delivery: retries", () => {
     const url = rx.url;
     rx.stop();
     await register(h, a.testKey, url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
     expect(d.status).toBe("PENDING");
@@ -212,7 +211,7 @@ describe("webhook delivery: retries", () => {
     const a = await h.seedAccount();
     const rx = receiver(() => new Response("x".repeat(100_000), { status: 500 }));
     await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     expect((await onlyDelivery(h, a.testKey)).lastResponseBody).toBe("x".repeat(2048));
   });
@@ -223,7 +222,7 @@ describe("webhook delivery: retries", () => {
     let up = false;
     const rx = receiver(() => (up ? new Response("back") : new Response("down", { status: 503 })));
     await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     const start = h.clock.nowMs();
     await h.deps.jobs.drain();
     for (let i = 0; i < 40 && (await onlyDelivery(h, a.testKey)).status !== "FAILED"; i++) {
@@ -249,7 +248,7 @@ describe("webhook delivery: retries", () => {
     await h.deps.jobs.drain();
     expect(await onlyDelivery(h, a.testKey)).toMatchObject({ status: "DELIVERED", attempts: 16, lastStatusCode: 200 });
     expect(rx.requests).toHaveLength(16);
-    expect(attemptsOf(h.deps.db, dead.id).at(-1)).toMatchObject({ attempt: 16, trigger: "manual", status: "succeeded" });
+    expect((await h.deps.store.read.webhooks.attemptsOf(dead.id)).at(-1)).toMatchObject({ attempt: 16, trigger: "manual", status: "succeeded" });
     const again = await h.call("POST", `/v1/webhooks/deliveries/${dead.id}/retry`, { key: a.testKey });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("invalid_state");
@@ -263,12 +262,12 @@ describe("webhook delivery: endpoint lifecycle", () => {
     const rx = receiver();
     const ep = await register(h, a.testKey, rx.url);
     await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { status: "INACTIVE" } });
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(0);
     expect((await h.call("GET", "/v1/webhooks/deliveries", { key: a.testKey })).body.total).toBe(0);
     await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { status: "ACTIVE" } });
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(1);
   });
@@ -278,7 +277,7 @@ describe("webhook delivery: endpoint lifecycle", () => {
     const a = await h.seedAccount();
     const rx = receiver(() => new Response("", { status: 500 }));
     const ep = await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { status: "INACTIVE" } });
     h.clock.advance(3600);
@@ -292,8 +291,8 @@ describe("webhook delivery: endpoint lifecycle", () => {
     const a = await h.seedAccount();
     const rx = receiver();
     const ep = await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     const del = await h.call("DELETE", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey });
     expect(del.body).toEqual({ deleted: true });
     await h.deps.jobs.drain();
@@ -315,7 +314,7 @@ describe("webhook delivery: endpoint lifecycle", () => {
     const a = await h.seedAccount();
     const rx = receiver((n) => (n === 0 ? new Response("", { status: 500 }) : new Response("ok")));
     const ep = await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const rot = await h.call("POST", `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, { key: a.testKey, body: { id: ep.id } });
     h.clock.advance(5);
@@ -339,7 +338,7 @@ describe("webhook delivery: endpoint changes apply to the next attempt", () => {
     const old = receiver(() => new Response("", { status: 500 }));
     const fresh = receiver();
     const ep = await register(h, a.testKey, old.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { url: fresh.url } });
     h.clock.advance(5);
@@ -353,7 +352,7 @@ describe("webhook delivery: endpoint changes apply to the next attempt", () => {
     const a = await h.seedAccount();
     const rx = receiver((n) => (n === 0 ? new Response("", { status: 500 }) : new Response("ok")));
     const ep = await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
     h.deps.db.$client.run("update webhook_deliveries set status = 'FAILED', next_retry_at = null where id = ?", [d.id]);
@@ -376,10 +375,10 @@ describe("webhook deliveries API", () => {
     const bad = receiver(() => new Response("", { status: 500 }));
     const e1 = await register(h, a.testKey, ok.url, ["charge.paid", "payment.completed"]);
     const e2 = await register(h, a.testKey, bad.url, ["charge.paid"]);
-    emitChargePaid(h, a.accountId);
-    emitPaymentCompleted(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
+    await emitPaymentCompleted(h, a.accountId);
     h.clock.advance(1);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const all = await h.call("GET", "/v1/webhooks/deliveries", { key: a.testKey });
     expect(all.status).toBe(200);
@@ -414,7 +413,7 @@ describe("webhook deliveries API", () => {
     const b = await h.seedAccount();
     const rx = receiver(() => new Response("", { status: 500 }));
     await register(h, a.testKey, rx.url);
-    emitChargePaid(h, a.accountId);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
     expect((await h.call("POST", `/v1/webhooks/deliveries/${d.id}/retry`, { key: b.testKey })).status).toBe(404);

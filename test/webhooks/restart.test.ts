@@ -7,7 +7,6 @@ import { tx } from "../../src/db/client";
 import { emitCanonical } from "../../src/domain/events/emit";
 import { createEndpoint } from "../../src/domain/webhooks/service";
 import { configureWebhookRuntime } from "../../src/domain/webhooks/runtime";
-import { deliveryById } from "../../src/domain/webhooks/repo";
 import { webhookDeliveries } from "../../db/schema";
 import { ManualClock } from "../../src/lib/clock";
 import { startReceiver, type Receiver } from "./support";
@@ -33,8 +32,8 @@ describe("webhook delivery survives a crash", () => {
     const scope = { accountId: "acct_crash", livemode: false };
 
     const first = open(dir, clock);
-    const ep = createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
-    const evt = tx(first.db, (t) => emitCanonical(first, t, scope, "charge.paid", { id: "ch_1", object: "charge" }));
+    const ep = await createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
+    const evt = await first.store.tx((uow) => emitCanonical(first, uow, scope, "charge.paid", { id: "ch_1", object: "charge" }));
     first.db.$client.close(); // "killed": no job ever ran
     expect(rx.requests).toHaveLength(0);
 
@@ -46,8 +45,8 @@ describe("webhook delivery survives a crash", () => {
     expect(rx.requests).toHaveLength(1);
     expect(JSON.parse(rx.requests[0]!.body).id).toBe(evt);
     const id = second.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
-    for (let i = 0; i < 50 && deliveryById(second.db, id)!.status !== "DELIVERED"; i++) await Bun.sleep(10);
-    expect(deliveryById(second.db, id)).toMatchObject({ status: "DELIVERED", attempts: 1, endpointId: ep.id });
+    for (let i = 0; i < 50 && (await second.store.read.webhooks.deliveryById(id))!.status !== "DELIVERED"; i++) await Bun.sleep(10);
+    expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({ status: "DELIVERED", attempts: 1, endpointId: ep.id });
   });
 
   test("an attempt interrupted mid-flight is recorded as interrupted and sent again once its lease expires", async () => {
@@ -58,8 +57,8 @@ describe("webhook delivery survives a crash", () => {
     const clock = new ManualClock(new Date().toISOString());
     const scope = { accountId: "acct_crash", livemode: false };
     const first = open(dir, clock);
-    createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
-    tx(first.db, (t) => emitCanonical(first, t, scope, "charge.paid", { id: "ch_1" }));
+    await createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
+    await first.store.tx((uow) => emitCanonical(first, uow, scope, "charge.paid", { id: "ch_1" }));
     const id = first.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
     // Simulate death after the claim committed: the job is leased and the delivery is PROCESSING.
     first.db.$client.run("update jobs set lease_until = ?, attempts = 1 where kind = 'webhook.deliver'", [clock.nowMs() + 90_000]);
@@ -73,7 +72,7 @@ describe("webhook delivery survives a crash", () => {
     clock.advance(91);
     await second.jobs.drain();
     expect(rx.requests).toHaveLength(1);
-    expect(deliveryById(second.db, id)).toMatchObject({ status: "DELIVERED", attempts: 2 });
+    expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({ status: "DELIVERED", attempts: 2 });
     const attempts = second.db.$client.query("select attempt, status, outcome from webhook_attempts where delivery_id = ? order by attempt").all(id);
     expect(attempts).toEqual([
       { attempt: 1, status: "failed", outcome: "interrupted" },

@@ -52,7 +52,7 @@ describe("SSRF guard: live deliveries", () => {
       });
       const a = await h.seedAccount();
       await register(h, a.liveKey, "https://rebind.example.com/hook");
-      emitChargePaid(h, a.accountId, true);
+      await emitChargePaid(h, a.accountId, true);
       await h.deps.jobs.drain();
       expect(calls).toEqual([]);
       const d = await onlyDelivery(h, a.liveKey);
@@ -78,7 +78,7 @@ describe("SSRF guard: live deliveries", () => {
     });
     const a = await h.seedAccount();
     await register(h, a.liveKey, "https://hooks.example.com:8443/cofre?x=1");
-    emitChargePaid(h, a.accountId, true);
+    await emitChargePaid(h, a.accountId, true);
     await h.deps.jobs.drain();
     expect(lookups).toBe(1);
     expect(seen).toEqual([{ url: "https://93.184.216.34:8443/cofre?x=1", host: "hooks.example.com:8443", serverName: "hooks.example.com" }]);
@@ -91,7 +91,7 @@ describe("SSRF guard: live deliveries", () => {
     receivers.push(rx);
     const a = await h.seedAccount();
     await register(h, a.liveKey, rx.url);
-    emitChargePaid(h, a.accountId, true);
+    await emitChargePaid(h, a.accountId, true);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(1);
     expect((await onlyDelivery(h, a.liveKey)).status).toBe("DELIVERED");
@@ -103,7 +103,7 @@ describe("SSRF guard: live deliveries", () => {
     receivers.push(rx);
     const a = await h.seedAccount();
     await register(h, a.testKey, rx.url.replace("127.0.0.1", "localhost"));
-    emitChargePaid(h, a.accountId, false);
+    await emitChargePaid(h, a.accountId, false);
     await h.deps.jobs.drain();
     expect((await onlyDelivery(h, a.testKey)).status).toBe("DELIVERED");
   });
@@ -154,7 +154,7 @@ describe("SSRF guard: IPv6 forms that embed IPv4", () => {
       configureWebhookRuntime(h.deps, { random: () => 0.5, lookup: async () => [{ address, family: 6 }], fetch: async (url) => (calls.push(url), new Response("secret")) });
       const a = await h.seedAccount();
       await register(h, a.liveKey, "https://rebind.example.com/hook");
-      emitChargePaid(h, a.accountId, true);
+      await emitChargePaid(h, a.accountId, true);
       await h.deps.jobs.drain();
       expect(calls).toEqual([]);
       const d = await onlyDelivery(h, a.liveKey);
@@ -205,7 +205,7 @@ describe("SSRF guard: test mode has the same rule", () => {
     configureWebhookRuntime(h.deps, { random: () => 0.5, lookup: async () => [{ address: "127.0.0.1", family: 4 }] });
     const a = await h.seedAccount();
     await register(h, a.testKey, `http://internal.example.com:${port}/hook`);
-    emitChargePaid(h, a.accountId, false);
+    await emitChargePaid(h, a.accountId, false);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(0);
     const d = await onlyDelivery(h, a.testKey);

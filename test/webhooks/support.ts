@@ -1,5 +1,4 @@
 /** Test helpers of the webhooks group: a real HTTP receiver on 127.0.0.1 and event producers. */
-import { tx } from "../../src/db/client";
 import { emitCanonical, emitLegacy, emitMed } from "../../src/domain/events/emit";
 import { configureWebhookRuntime } from "../../src/domain/webhooks/runtime";
 import type { Harness } from "../support/harness";
@@ -53,15 +52,15 @@ export function chargeObject(id = "ch_0193abc") {
   return { id, object: "charge", amount: 1500, currency: "BRL", status: "paid", payment_method: "pix" };
 }
 
-/** Emits `charge.paid` (canonical) for the scope in its own transaction; returns the evt_ id. */
-export function emitChargePaid(h: Harness, accountId: string, livemode = false, object: unknown = chargeObject()): string {
-  return tx(h.deps.db, (t) => emitCanonical(h.deps, t, { accountId, livemode }, "charge.paid", object));
+/** Emits `charge.paid` (canonical) for the scope in its own unit of work; returns the evt_ id. */
+export function emitChargePaid(h: Harness, accountId: string, livemode = false, object: unknown = chargeObject()): Promise<string> {
+  return h.deps.store.tx((uow) => emitCanonical(h.deps, uow, { accountId, livemode }, "charge.paid", object));
 }
 
 /** Emits legacy `payment.completed`; returns the evt_ id. */
-export function emitPaymentCompleted(h: Harness, accountId: string, livemode = false, transactionId: string | null = null): string {
-  return tx(h.deps.db, (t) =>
-    emitLegacy(h.deps, t, { accountId, livemode, transactionId }, "payment.completed", {
+export function emitPaymentCompleted(h: Harness, accountId: string, livemode = false, transactionId: string | null = null): Promise<string> {
+  return h.deps.store.tx((uow) =>
+    emitLegacy(h.deps, uow, { accountId, livemode, transactionId }, "payment.completed", {
       transactionId: transactionId ?? "0193deadbeef",
       amount: 1500,
       status: "PAID",
@@ -74,8 +73,8 @@ export function emitPaymentCompleted(h: Harness, accountId: string, livemode = f
 }
 
 /** Emits `med_case.created`; returns the evt_ id. */
-export function emitMedCreated(h: Harness, accountId: string, livemode = false): string {
-  return tx(h.deps.db, (t) => emitMed(h.deps, t, { accountId, livemode }, "med_case.created", { id: "med_1", object: "med_case", status: "open" }));
+export function emitMedCreated(h: Harness, accountId: string, livemode = false): Promise<string> {
+  return h.deps.store.tx((uow) => emitMed(h.deps, uow, { accountId, livemode }, "med_case.created", { id: "med_1", object: "med_case", status: "open" }));
 }
 
 /** Registers an endpoint through the API; returns the 201 body. */

@@ -35,8 +35,8 @@ describe("per-transaction webhookUrl", () => {
     expect(sec.status).toBe(200);
     expect(Object.keys(sec.body)).toEqual(["secret"]);
     expect(sec.body.secret).toMatch(/^[0-9a-f]{64}$/);
-    emitPaymentCompleted(h, a.accountId, false, txId);
-    tx(h.deps.db, (t) => emitCanonical(h.deps, t, { accountId: a.accountId, livemode: false, transactionId: txId }, "charge.paid", { id: `ch_${txId}` }));
+    await emitPaymentCompleted(h, a.accountId, false, txId);
+    await h.deps.store.tx((uow) => emitCanonical(h.deps, uow, { accountId: a.accountId, livemode: false, transactionId: txId }, "charge.paid", { id: `ch_${txId}` }));
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(1);
     const req = rx.requests[0]!;
@@ -55,9 +55,9 @@ describe("per-transaction webhookUrl", () => {
     await register(h, a.testKey, rx.url, ["payment.completed"]);
     const same = insertTransaction(h, a.accountId, rx.url);
     const none = insertTransaction(h, a.accountId, null);
-    emitPaymentCompleted(h, a.accountId, false, same);
-    emitPaymentCompleted(h, a.accountId, false, none);
-    emitChargePaid(h, a.accountId);
+    await emitPaymentCompleted(h, a.accountId, false, same);
+    await emitPaymentCompleted(h, a.accountId, false, none);
+    await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(2);
     expect((await h.call("GET", "/v1/webhooks/stats", { key: a.testKey })).body.total).toBe(2);
@@ -70,7 +70,7 @@ describe("per-transaction webhookUrl", () => {
     const rx = startReceiver();
     receivers.push(rx);
     const txOfB = insertTransaction(h, b.accountId, rx.url);
-    emitPaymentCompleted(h, a.accountId, false, txOfB);
+    await emitPaymentCompleted(h, a.accountId, false, txOfB);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(0);
   });

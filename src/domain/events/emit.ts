@@ -1,7 +1,9 @@
 /**
  * Emitting events (interface.md "Events"): the envelope is built and stored in the `events`
  * outbox inside the caller's business transaction, then fanned out to deliveries by
- * `fanOut` (src/domain/webhooks). Nothing here does I/O outside the transaction.
+ * `fanOut` (src/domain/webhooks), all in the caller's unit of work `uow`. Nothing here does I/O
+ * outside the store. TRANSITIONAL (issue 16): a caller still inside a synchronous
+ * `tx(deps.db, (t) => ...)` passes `t` and gets the id back synchronously (./emit-legacy.ts).
  *
  * An event with no delivery target at that moment (no subscribed active endpoint, no
  * per-transaction `webhookUrl`) is not stored and its envelope is never built: the outbox exists
@@ -11,10 +13,12 @@
  */
 import type { Tx } from "../../db/client";
 import type { Deps } from "../../deps";
+import { isUow } from "../../jobs/scheduler";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import type { Uow } from "../../store/port";
 import { deliveryTargets, fanOut } from "../webhooks/fanout";
-import { hot } from "../webhooks/hot";
+import { storeLegacy } from "./emit-legacy";
 
 /** `api_version` of canonical envelopes: the date of the current contract. */
 export const API_VERSION = "2026-10-12";
@@ -80,14 +84,17 @@ export interface StoredEvent {
  * objects to `data` (e.g. `refund` of `charge.refunded`, extensions.md "Provider events for
  * refunds"). Returns the `evt_` id.
  */
+export function emitCanonical(deps: Deps, uow: Uow, scope: EventScope, type: CanonicalType, object: unknown, more?: Record<string, unknown>): Promise<string>;
+/** TRANSITIONAL (issue 16): inside a synchronous `tx(deps.db, ...)`. */
+export function emitCanonical(deps: Deps, t: Tx, scope: EventScope, type: CanonicalType, object: unknown, more?: Record<string, unknown>): string;
 export function emitCanonical(
   deps: Deps,
-  t: Tx,
+  t: Uow | Tx,
   scope: EventScope,
   type: CanonicalType,
   object: unknown | (() => unknown),
   more?: Record<string, unknown>,
-): string {
+): Promise<string> | string {
   return store(deps, t, scope, type, "canonical", (id, now) => ({
     id,
     object: "event",
@@ -99,7 +106,10 @@ export function emitCanonical(
 }
 
 /** MED family event, canonical envelope shape with the med_case (or resolution) object. */
-export function emitMed(deps: Deps, t: Tx, scope: EventScope, type: MedType, object: unknown): string {
+export function emitMed(deps: Deps, uow: Uow, scope: EventScope, type: MedType, object: unknown): Promise<string>;
+/** TRANSITIONAL (issue 16): inside a synchronous `tx(deps.db, ...)`. */
+export function emitMed(deps: Deps, t: Tx, scope: EventScope, type: MedType, object: unknown): string;
+export function emitMed(deps: Deps, t: Uow | Tx, scope: EventScope, type: MedType, object: unknown): Promise<string> | string {
   return store(deps, t, scope, type, "med", (id, now) => ({
     id,
     object: "event",
@@ -111,35 +121,43 @@ export function emitMed(deps: Deps, t: Tx, scope: EventScope, type: MedType, obj
 }
 
 /** Legacy `payment.*` / `withdrawal.*` event: `{event, data}`. Returns the `evt_` id. */
-export function emitLegacy(deps: Deps, t: Tx, scope: EventScope, type: LegacyType, data: LegacyData): string {
+export function emitLegacy(deps: Deps, uow: Uow, scope: EventScope, type: LegacyType, data: LegacyData): Promise<string>;
+/** TRANSITIONAL (issue 16): inside a synchronous `tx(deps.db, ...)`. */
+export function emitLegacy(deps: Deps, t: Tx, scope: EventScope, type: LegacyType, data: LegacyData): string;
+export function emitLegacy(deps: Deps, t: Uow | Tx, scope: EventScope, type: LegacyType, data: LegacyData): Promise<string> | string {
   return store(deps, t, scope, type, "legacy", () => ({ event: type, data }));
 }
 
-function store(
-  deps: Deps,
-  t: Tx,
-  scope: EventScope,
-  type: string,
-  family: StoredEvent["family"],
-  build: (id: string, now: number) => unknown,
-): string {
-  const id = newId("event");
-  const transactionId = scope.transactionId ?? null;
-  const targets = deliveryTargets(deps, { accountId: scope.accountId, livemode: scope.livemode, type, family, transactionId, webhookUrl: scope.webhookUrl });
-  if (targets.length === 0) return id; // nobody to tell: no outbox row (module doc)
+/** Builds the envelope (`build(id, now)`) and the outbox row of an event that has targets. */
+export type BuildEnvelope = (id: string, now: number) => unknown;
+
+/** The outbox row of event `id` of `scope`, its envelope built now. */
+export function eventRow(deps: Deps, id: string, scope: EventScope, type: string, family: StoredEvent["family"], build: BuildEnvelope): StoredEvent {
   const now = deps.clock.nowMs();
-  const row: StoredEvent = {
+  return {
     id,
     accountId: scope.accountId,
     livemode: scope.livemode,
     type,
     family,
     body: JSON.stringify(build(id, now)),
-    transactionId,
+    transactionId: scope.transactionId ?? null,
     createdAt: now,
   };
-  // Prepared statement on the same connection: it runs inside the caller's transaction `t`.
-  hot(deps.db).insertEvent.run({ ...row });
-  fanOut(deps, t, row, targets);
+}
+
+function store(deps: Deps, t: Uow | Tx, scope: EventScope, type: string, family: StoredEvent["family"], build: BuildEnvelope): Promise<string> | string {
+  if (!isUow(t)) return storeLegacy(deps, scope, type, family, build);
+  return storeInUnit(deps, t, scope, type, family, build);
+}
+
+async function storeInUnit(deps: Deps, uow: Uow, scope: EventScope, type: string, family: StoredEvent["family"], build: BuildEnvelope): Promise<string> {
+  const id = newId("event");
+  const transactionId = scope.transactionId ?? null;
+  const targets = await deliveryTargets(deps, uow, { accountId: scope.accountId, livemode: scope.livemode, type, family, transactionId, webhookUrl: scope.webhookUrl });
+  if (targets.length === 0) return id; // nobody to tell: no outbox row (module doc)
+  const row = eventRow(deps, id, scope, type, family, build);
+  await uow.events.append(row);
+  await fanOut(deps, uow, row, targets);
   return id;
 }

@@ -5,15 +5,14 @@
  * 404 `not_found`, 400 `invalid_url`, `invalid_event_type`, `invalid_state`.
  */
 import { DomainError, invalidParam, notFound } from "../errors";
-import { tx } from "../../db/client";
 import type { Deps } from "../../deps";
 import { randomHex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
+import type { DeliveryFilters, WebhookScope as Scope } from "../../store/port/webhooks";
+import type { WebhookEndpointRow } from "../../store/rows";
 import { isKnownEventType } from "../events/catalog";
 import { DELIVER_JOB, deliverJobKey } from "./fanout";
 import type { DeliveryStatus, EndpointStatus } from "./model";
-import * as repo from "./repo";
-import type { Scope } from "./repo";
 import { checkWebhookUrl } from "./url-rules";
 import { attemptView, deliveryView, endpointView, endpointWithSecretView, statsView } from "./views";
 
@@ -32,18 +31,18 @@ function checkEvents(events: string[]): string[] {
   return [...new Set(events)];
 }
 
-function mustFindEndpoint(deps: Deps, s: Scope, id: string): repo.EndpointRow {
-  const ep = repo.findEndpoint(deps.db, s, id);
+async function mustFindEndpoint(deps: Deps, s: Scope, id: string): Promise<WebhookEndpointRow> {
+  const ep = await deps.store.read.webhooks.findEndpoint(s, id);
   if (!ep) throw notFound("webhook endpoint");
   return ep;
 }
 
 /** POST /v1/webhooks/endpoints: 201 view with the secret (shown once). */
-export function createEndpoint(deps: Deps, s: Scope, input: { url: string; events: string[] }) {
+export async function createEndpoint(deps: Deps, s: Scope, input: { url: string; events: string[] }) {
   const url = checkWebhookUrl(input.url, s.livemode, deps.config.webhookAllowPrivate);
   const events = checkEvents(input.events);
   const now = deps.clock.nowMs();
-  const row: repo.EndpointRow = {
+  const row: WebhookEndpointRow = {
     id: newId("webhookEndpoint"),
     accountId: s.accountId,
     livemode: s.livemode,
@@ -54,59 +53,58 @@ export function createEndpoint(deps: Deps, s: Scope, input: { url: string; event
     createdAt: now,
     updatedAt: now,
   };
-  tx(deps.db, (t) => repo.insertEndpoint(t, row));
+  await deps.store.tx((uow) => uow.webhooks.insertEndpoint(row));
   return endpointWithSecretView(row);
 }
 
 /** GET /v1/webhooks/endpoints: `{data}` newest first, no secrets. */
-export function listEndpoints(deps: Deps, s: Scope) {
-  return { data: repo.listEndpoints(deps.db, s).map(endpointView) };
+export async function listEndpoints(deps: Deps, s: Scope) {
+  return { data: (await deps.store.read.webhooks.listEndpoints(s)).map(endpointView) };
 }
 
 /** PATCH: changes only the fields sent. */
-export function updateEndpoint(deps: Deps, s: Scope, id: string, patch: { url?: string; events?: string[]; status?: EndpointStatus }) {
-  const ep = mustFindEndpoint(deps, s, id);
-  const set: Partial<repo.EndpointRow> = {};
+export async function updateEndpoint(deps: Deps, s: Scope, id: string, patch: { url?: string; events?: string[]; status?: EndpointStatus }) {
+  const ep = await mustFindEndpoint(deps, s, id);
+  const set: Partial<WebhookEndpointRow> = {};
   if (patch.url !== undefined) set.url = checkWebhookUrl(patch.url, s.livemode, deps.config.webhookAllowPrivate);
   if (patch.events !== undefined) set.events = JSON.stringify(checkEvents(patch.events));
   if (patch.status !== undefined) set.status = patch.status;
   if (Object.keys(set).length === 0) return endpointView(ep);
   set.updatedAt = deps.clock.nowMs();
-  tx(deps.db, (t) => repo.updateEndpoint(t, id, set));
+  await deps.store.tx((uow) => uow.webhooks.updateEndpoint(id, set));
   return endpointView({ ...ep, ...set });
 }
 
 /** DELETE: removes the endpoint; its PENDING deliveries become CANCELLED and are never sent. */
-export function deleteEndpoint(deps: Deps, s: Scope, id: string) {
-  mustFindEndpoint(deps, s, id);
-  tx(deps.db, (t) => {
+export async function deleteEndpoint(deps: Deps, s: Scope, id: string) {
+  await mustFindEndpoint(deps, s, id);
+  await deps.store.tx(async (uow) => {
     const now = deps.clock.nowMs();
-    for (const did of repo.deliveryIdsOfEndpoint(t, id, ["PENDING"])) {
-      repo.updateDelivery(t, did, { status: "CANCELLED", lastError: "endpoint deleted", nextRetryAt: null, updatedAt: now });
-      deps.jobs.cancel(t, deliverJobKey(did));
-    }
-    repo.deleteEndpoint(t, id);
+    const pending = await uow.webhooks.deliveryIdsOfEndpoint(id, ["PENDING"]);
+    await uow.webhooks.updateDeliveries(pending, { status: "CANCELLED", lastError: "endpoint deleted", nextRetryAt: null, updatedAt: now });
+    await uow.jobs.cancelMany(pending.map(deliverJobKey));
+    await uow.webhooks.deleteEndpoint(id);
   });
   return { deleted: true as const };
 }
 
 /** POST .../rotate-secret: instant swap; the next attempt of every delivery uses the new secret. */
-export function rotateEndpointSecret(deps: Deps, s: Scope, id: string) {
-  mustFindEndpoint(deps, s, id);
+export async function rotateEndpointSecret(deps: Deps, s: Scope, id: string) {
+  await mustFindEndpoint(deps, s, id);
   const secret = newSecret();
-  tx(deps.db, (t) => repo.updateEndpoint(t, id, { secret, updatedAt: deps.clock.nowMs() }));
+  await deps.store.tx((uow) => uow.webhooks.updateEndpoint(id, { secret, updatedAt: deps.clock.nowMs() }));
   return { id, secret };
 }
 
 /** GET /v1/webhooks/deliveries: newest first, `{data, total, limit, offset}`. */
-export function listDeliveries(deps: Deps, s: Scope, f: repo.DeliveryFilters, limit: number, offset: number) {
-  const { rows, total } = repo.pageDeliveries(deps.db, s, f, limit, offset);
+export async function listDeliveries(deps: Deps, s: Scope, f: DeliveryFilters, limit: number, offset: number) {
+  const { rows, total } = await deps.store.read.webhooks.pageDeliveries(s, f, limit, offset);
   return { data: rows.map((r) => deliveryView(r.d, r.body)), total, limit, offset };
 }
 
 /** GET /v1/webhooks/stats. */
-export function deliveryStats(deps: Deps, s: Scope) {
-  return statsView(repo.countByStatus(deps.db, s));
+export async function deliveryStats(deps: Deps, s: Scope) {
+  return statsView(await deps.store.read.webhooks.countByStatus(s));
 }
 
 const RESENDABLE: DeliveryStatus[] = ["FAILED", "CANCELLED"];
@@ -121,40 +119,40 @@ const RESENDABLE: DeliveryStatus[] = ["FAILED", "CANCELLED"];
  * response_body, duration_ms, attempted_at}]}`. 404 `not_found` unless the delivery belongs to
  * the caller's account and mode.
  */
-export function deliveryAttempts(deps: Deps, s: Scope, id: string) {
-  const d = repo.deliveryById(deps.db, id);
+export async function deliveryAttempts(deps: Deps, s: Scope, id: string) {
+  const d = await deps.store.read.webhooks.deliveryById(id);
   if (!d || d.accountId !== s.accountId || d.livemode !== s.livemode) throw notFound("webhook delivery");
-  return { data: repo.attemptsOf(deps.db, id).map(attemptView) };
+  return { data: (await deps.store.read.webhooks.attemptsOf(id)).map(attemptView) };
 }
 
-export function retryDelivery(deps: Deps, s: Scope, id: string) {
-  const d = repo.deliveryById(deps.db, id);
+export async function retryDelivery(deps: Deps, s: Scope, id: string) {
+  const d = await deps.store.read.webhooks.deliveryById(id);
   if (!d || d.accountId !== s.accountId || d.livemode !== s.livemode) throw notFound("webhook delivery");
   if (!RESENDABLE.includes(d.status as DeliveryStatus))
     throw new DomainError("invalid_state", `Only FAILED or CANCELLED deliveries can be re-sent; this one is ${d.status}.`);
   if (d.endpointId) {
-    const ep = repo.endpointById(deps.db, d.endpointId);
+    const ep = await deps.store.read.webhooks.endpointById(d.endpointId);
     if (!ep) throw new DomainError("invalid_state", "The delivery's endpoint was deleted.");
     if (ep.status !== "ACTIVE") throw new DomainError("invalid_state", "The delivery's endpoint is INACTIVE; activate it first.");
   }
   const now = deps.clock.nowMs();
-  const updated = tx(deps.db, (t) => {
-    const set = { status: "PENDING", maxAttempts: d.attempts + 1, nextRetryAt: now, updatedAt: now };
-    repo.updateDelivery(t, id, set);
-    deps.jobs.cancel(t, deliverJobKey(id));
-    deps.jobs.enqueue(t, { kind: DELIVER_JOB, payload: { deliveryId: id, manual: true }, dueAt: now, dedupeKey: deliverJobKey(id) });
-    return { ...d, ...set };
+  const set = { status: "PENDING", maxAttempts: d.attempts + 1, nextRetryAt: now, updatedAt: now };
+  const body = await deps.store.tx(async (uow) => {
+    await uow.webhooks.updateDelivery(id, set);
+    await deps.jobs.cancel(uow, deliverJobKey(id));
+    await deps.jobs.enqueue(uow, { kind: DELIVER_JOB, payload: { deliveryId: id, manual: true }, dueAt: now, dedupeKey: deliverJobKey(id) });
+    return uow.events.bodyOf(d.eventId);
   });
-  return deliveryView(updated, repo.eventBody(deps.db, d.eventId) ?? "null");
+  return deliveryView({ ...d, ...set }, body ?? "null");
 }
 
 /**
  * POST /v1/webhooks/transaction-secret/rotate: issues (or replaces) the secret that signs
  * deliveries to per-transaction `webhookUrl`s of this account and mode; shown once.
  */
-export function rotateTransactionSecret(deps: Deps, s: Scope) {
+export async function rotateTransactionSecret(deps: Deps, s: Scope) {
   const secret = newSecret();
-  tx(deps.db, (t) => repo.putTransactionSecret(t, s, secret, deps.clock.nowMs()));
+  await deps.store.tx((uow) => uow.webhooks.putTransactionSecret(s, secret, deps.clock.nowMs()));
   return { secret };
 }
 

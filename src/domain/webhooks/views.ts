@@ -1,7 +1,7 @@
 /** Allowlist serializers of the webhook resources (interface.md "Webhook endpoint", "Webhook delivery"). */
 import { iso } from "../../lib/clock";
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES, type DeliveryStatus, type EndpointStatus } from "./model";
-import type { AttemptRow, DeliveryRow, EndpointRow } from "./repo";
+import type { WebhookAttemptRow as AttemptRow, WebhookDeliveryRow as DeliveryRow, WebhookEndpointRow as EndpointRow } from "../../store/rows";
 import { DateTime, Nullable, OneOf, Type, Url, View, type Static } from "../../lib/view-schema";
 
 const endpointFields = {

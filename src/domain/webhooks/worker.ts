@@ -1,21 +1,19 @@
 /**
  * The delivery worker: the `webhook.deliver` job handler. One job per delivery lives until the
- * delivery ends; each run is one attempt: a short transaction claims it (PROCESSING, attempt
+ * delivery ends; each run is one attempt: a short unit of work claims it (PROCESSING, attempt
  * row `sending`, signed with the destination's CURRENT secret), the POST happens outside any
- * transaction, and a second short transaction records the outcome and either ends the
+ * unit, and a second short unit records the outcome and either ends the
  * delivery (DELIVERED, FAILED = dead letter, CANCELLED) or returns the next attempt time,
  * which the scheduler turns into the job's new due time (no polling lag).
  */
 import type { Deps } from "../../deps";
-import { tx, type Tx } from "../../db/client";
 import type { JobOutcome } from "../../jobs/scheduler";
 import { rawId } from "../../lib/ids";
+import type { Uow } from "../../store/port";
+import type { WebhookDeliveryRow } from "../../store/rows";
 import { dispatch } from "./dispatch";
 import { DELIVER_JOB, ensureTransactionSecret } from "./fanout";
 import { nextDelayMs, outcomeBody, outcomeError, outcomeStatusCode, type DispatchOutcome } from "./model";
-import { hot } from "./hot";
-import { failOpenAttempts, updateDelivery, type DeliveryRow } from "./repo";
-import { acquireSlot, releaseSlot, webhookRuntime } from "./runtime";
 import { deliveryHeaders } from "./signing";
 
 /** Registers the delivery job (lease 90 s > 30 s timeout). Its maxAttempts only counts handler crashes. */
@@ -31,7 +29,7 @@ export function registerWebhookJobs(deps: Deps): void {
 }
 
 interface Plan {
-  delivery: DeliveryRow;
+  delivery: WebhookDeliveryRow;
   attempt: number;
   attemptId: string;
   url: string;
@@ -42,13 +40,13 @@ interface Plan {
 
 /** Runs one attempt of `deliveryId` (if it is still due for one). */
 export async function runDelivery(deps: Deps, deliveryId: string, manual = false): Promise<JobOutcome> {
-  const rt = webhookRuntime(deps);
-  const peek = hot(deps.db).peekDelivery.get({ id: deliveryId });
+  const rt = deps.delivery;
+  const peek = await deps.store.read.webhooks.peekDelivery(deliveryId);
   if (!peek || (peek.status !== "PENDING" && peek.status !== "PROCESSING")) return;
   const key = peek.endpointId ?? `url:${peek.targetUrl}`;
-  if (!(await acquireSlot(rt, key))) return { retryAt: deps.clock.nowMs() + rt.busyRetryMs };
+  if (!(await rt.slots.acquire(key))) return { retryAt: deps.clock.nowMs() + rt.busyRetryMs };
   try {
-    const plan = tx(deps.db, (t) => beginAttempt(deps, t, deliveryId, manual));
+    const plan = await deps.store.tx((uow) => beginAttempt(deps, uow, deliveryId, manual));
     if (!plan) return;
     const d = plan.delivery;
     const outcome = await dispatch(rt, {
@@ -58,92 +56,78 @@ export async function runDelivery(deps: Deps, deliveryId: string, manual = false
       nowMs: deps.clock.nowMs(),
       headers: deliveryHeaders({ deliveryId: d.id, eventType: d.eventType, family: d.family, body: plan.body, secret: plan.secret, timestamp: plan.timestamp }),
     });
-    const next = tx(deps.db, () => finishAttempt(deps, plan, outcome));
+    const next = await deps.store.tx((uow) => finishAttempt(deps, uow, plan, outcome));
     return next === null ? undefined : { retryAt: next };
   } finally {
-    releaseSlot(rt, key);
+    rt.slots.release(key);
   }
 }
 
-function end(deps: Deps, t: Tx, d: DeliveryRow, status: "CANCELLED" | "FAILED", lastError: string): null {
-  updateDelivery(t, d.id, { status, lastError, nextRetryAt: null, updatedAt: deps.clock.nowMs() });
+async function end(deps: Deps, uow: Uow, d: WebhookDeliveryRow, status: "CANCELLED" | "FAILED", lastError: string): Promise<null> {
+  await uow.webhooks.updateDelivery(d.id, { status, lastError, nextRetryAt: null, updatedAt: deps.clock.nowMs() });
   return null;
 }
 
-/** Claims the next attempt; null when there is nothing to send (ended, cancelled). */
-function beginAttempt(deps: Deps, t: Tx, deliveryId: string, manual: boolean): Plan | null {
-  const q = hot(deps.db);
-  const row = q.claimView.get({ id: deliveryId });
+/** Claims the next attempt in `uow`; null when there is nothing to send (ended, cancelled). */
+async function beginAttempt(deps: Deps, uow: Uow, deliveryId: string, manual: boolean): Promise<Plan | null> {
+  const row = await uow.webhooks.claimView(deliveryId);
   if (!row) return null;
   const d = row.d;
   if (d.status !== "PENDING" && d.status !== "PROCESSING") return null;
   const now = deps.clock.nowMs();
   if (d.status === "PROCESSING") {
     const why = "interrupted: the worker stopped before the response was recorded";
-    failOpenAttempts(t, d.id, now, why);
-    if (d.attempts >= d.maxAttempts) return end(deps, t, d, "FAILED", why);
+    await uow.webhooks.failOpenAttempts(d.id, now, why);
+    if (d.attempts >= d.maxAttempts) return end(deps, uow, d, "FAILED", why);
   }
   let url: string;
   let secret: string;
   if (d.endpointId) {
-    if (row.epStatus === null) return end(deps, t, d, "CANCELLED", "endpoint deleted");
-    if (row.epStatus !== "ACTIVE") return end(deps, t, d, "CANCELLED", "endpoint inactive");
+    if (row.epStatus === null) return end(deps, uow, d, "CANCELLED", "endpoint deleted");
+    if (row.epStatus !== "ACTIVE") return end(deps, uow, d, "CANCELLED", "endpoint inactive");
     url = row.epUrl!;
     secret = row.epSecret!;
   } else {
     url = d.targetUrl!;
-    secret = ensureTransactionSecret(deps, t, { accountId: d.accountId, livemode: d.livemode });
+    secret = await ensureTransactionSecret(deps, uow, { accountId: d.accountId, livemode: d.livemode });
   }
-  if (row.body === null) return end(deps, t, d, "CANCELLED", "event not found");
+  if (row.body === null) return end(deps, uow, d, "CANCELLED", "event not found");
   const attempt = d.attempts + 1;
   const attemptId = rawId();
-  q.markProcessing.run({ id: d.id, attempts: attempt, now });
-  q.insertAttempt.run({ id: attemptId, deliveryId: d.id, attempt, trigger: manual ? "manual" : "scheduled", now });
+  await uow.webhooks.startAttempt({ deliveryId: d.id, attemptId, attempt, trigger: manual ? "manual" : "scheduled", now });
   // The signed timestamp is transport time, read by the receiver against its own wall clock
   // (5-minute tolerance in Stripe and Standard Webhooks verifiers), so it comes from the real
   // clock: a sandbox whose service clock was advanced must still produce verifiable signatures.
   return { delivery: d, attempt, attemptId, url, secret, body: row.body, timestamp: Math.floor(Date.now() / 1000) };
 }
 
-/** Records the outcome; returns the next attempt time (epoch ms) or null when the delivery ended. */
-function finishAttempt(deps: Deps, plan: Plan, o: DispatchOutcome): number | null {
-  const q = hot(deps.db);
+/** Records the outcome in `uow`; returns the next attempt time (epoch ms) or null when the delivery ended. */
+async function finishAttempt(deps: Deps, uow: Uow, plan: Plan, o: DispatchOutcome): Promise<number | null> {
   const now = deps.clock.nowMs();
   const delivered = o.kind === "delivered";
-  const statusCode = outcomeStatusCode(o);
-  const error = outcomeError(o);
-  const responseBody = outcomeBody(o);
   let status: "DELIVERED" | "FAILED" | "PENDING" = "DELIVERED";
   let next: number | null = null;
   if (!delivered) {
     if (plan.attempt >= plan.delivery.maxAttempts) status = "FAILED";
     else {
       status = "PENDING";
-      next = now + nextDelayMs(o, plan.attempt, webhookRuntime(deps).random);
+      next = now + nextDelayMs(o, plan.attempt, deps.delivery.random);
     }
   }
-  const updated = q.finishDelivery.all({
-    id: plan.delivery.id,
+  const stillProcessing = await uow.webhooks.finishAttempt({
+    deliveryId: plan.delivery.id,
+    attemptId: plan.attemptId,
     status,
-    lastStatusCode: statusCode,
-    lastError: error,
-    lastResponseBody: responseBody,
+    attemptStatus: delivered ? "succeeded" : "failed",
+    outcome: o.kind,
+    statusCode: outcomeStatusCode(o),
+    error: outcomeError(o),
+    responseBody: outcomeBody(o),
+    durationMs: o.durationMs,
     nextRetryAt: next,
     deliveredAt: delivered ? now : null,
     now,
   });
   // Not PROCESSING any more (e.g. the endpoint was deleted meanwhile): nothing to schedule.
-  if (updated.length === 0) next = null;
-  q.finishAttempt.run({
-    id: plan.attemptId,
-    status: delivered ? "succeeded" : "failed",
-    outcome: o.kind,
-    statusCode,
-    error,
-    responseBody,
-    durationMs: o.durationMs,
-    nextAttemptAt: next,
-    now,
-  });
-  return next;
+  return stillProcessing ? next : null;
 }

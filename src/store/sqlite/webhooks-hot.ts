@@ -1,24 +1,24 @@
 /**
- * Prepared statements of the hot paths (fan-out per event, one claim and one record per
- * attempt), built once per database (DESIGN.md: prepared statements double insert
- * throughput). They run on the single bun:sqlite connection, so inside `tx(...)` they take
- * part in the open transaction.
+ * The webhooks repository's prepared statements of the hot paths (fan-out per event, one claim
+ * and one record per attempt), built once per connection (DESIGN.md: prepared statements double
+ * insert throughput). On the single connection they take part in the open unit of work.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../../db/schema";
-import type { Db } from "../../db/client";
+import type { SqliteContext } from "./context";
 
 const p = <T extends string>(name: T) => sql.placeholder(name);
 
-function build(db: Db) {
+/**
+ * Subscribed ACTIVE endpoints of (accountId, livemode): read for every event emitted, i.e. twice
+ * per charge creation, so a raw statement (drizzle's prepared query maps each row).
+ */
+export const ACTIVE_ENDPOINTS = "select id, url, events from webhook_endpoints where account_id = ? and livemode = ? and status = 'ACTIVE'";
+
+/** drizzle's prepared queries of the hot paths on `ctx` (build once per connection). */
+export function prepareHot(ctx: SqliteContext) {
+  const db = ctx.db;
   return {
-    /**
-     * Subscribed ACTIVE endpoints of (accountId, livemode): read for every event emitted, i.e.
-     * twice per charge creation, so a raw statement (drizzle's prepared query maps each row).
-     */
-    activeEndpoints: db.$client.prepare<{ id: string; url: string; events: string }, [string, number]>(
-      "select id, url, events from webhook_endpoints where account_id = ? and livemode = ? and status = 'ACTIVE'",
-    ),
     insertDelivery: db
       .insert(webhookDeliveries)
       .values({
@@ -35,19 +35,6 @@ function build(db: Db) {
         maxAttempts: p("maxAttempts"),
         createdAt: p("now"),
         updatedAt: p("now"),
-      })
-      .prepare(),
-    insertEvent: db
-      .insert(events)
-      .values({
-        id: p("id"),
-        accountId: p("accountId"),
-        livemode: p("livemode"),
-        type: p("type"),
-        family: p("family"),
-        body: p("body"),
-        transactionId: p("transactionId"),
-        createdAt: p("createdAt"),
       })
       .prepare(),
     peekDelivery: db
@@ -109,15 +96,4 @@ function build(db: Db) {
       .prepare(),
   };
 }
-
-const cache = new WeakMap<Db, ReturnType<typeof build>>();
-
-/** The prepared statements of `db` (built on first use). */
-export function hot(db: Db): ReturnType<typeof build> {
-  let s = cache.get(db);
-  if (!s) {
-    s = build(db);
-    cache.set(db, s);
-  }
-  return s;
-}
+export type HotStatements = ReturnType<typeof prepareHot>;
