@@ -24,6 +24,8 @@ import { openConnection } from "./domain/pix-provider/secrets";
 import type { PixConnectionGateway } from "./domain/pix-provider/port";
 import type { Store } from "./store/port";
 import { createSqliteStore } from "./store/sqlite";
+import { MemoryIdempotencyClaims } from "./store/sqlite/claims";
+import { MemoryRateLimits } from "./store/sqlite/rate-limits";
 
 export interface Deps {
   config: Config;
@@ -89,15 +91,17 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     byConnection: createConnectionLookup(liveOptions),
   });
   gateway = new BcbConnectionGateway(providers.ctx);
+  const store = createSqliteStore(db, { logger });
   const deps: Deps = {
     config,
-    store: createSqliteStore(db, { logger }),
+    store,
     db,
     clock,
     logger,
     jobs: new Scheduler(db, clock, logger),
-    idempotency: new IdempotencyStore(db, clock),
-    rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute),
+    // Process-wide state behind small interfaces (in memory: one process serves a SQLite database).
+    idempotency: new IdempotencyStore(store, clock, new MemoryIdempotencyClaims()),
+    rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute, new MemoryRateLimits()),
     providers,
     secretsKey,
     pixConnections: gateway,

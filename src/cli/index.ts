@@ -11,7 +11,7 @@ export type Command = (args: string[]) => Promise<number> | number;
 export const commands: {
   table: Record<string, Command>;
   /** Lines logged after `serve` starts (e.g. how to run `init` on an empty database). */
-  startupNotes?: (deps: Deps) => string[];
+  startupNotes?: (deps: Deps) => string[] | Promise<string[]>;
 } = {
   table: {
     ledger: ledgerCommand,

@@ -1,6 +1,7 @@
 /** Per-key and per-account minute windows (issue "Runtime foundation" part 7). */
 import { describe, expect, test } from "bun:test";
 import { RateLimiter } from "../../src/http/plugins/rate-limit";
+import { MemoryRateLimits } from "../../src/store/sqlite/rate-limits";
 import { ManualClock } from "../../src/lib/clock";
 import { expectEnvelope, foundationHarness } from "./fixtures";
 
@@ -78,7 +79,7 @@ describe("over the limit", () => {
   });
 
   test("the account-wide window is four times the key limit", () => {
-    const limiter = new RateLimiter(new ManualClock(), 2);
+    const limiter = new RateLimiter(new ManualClock(), 2, new MemoryRateLimits());
     const allowed = Array.from({ length: 6 }, (_, i) => [limiter.hit(`k${i}`, "acct"), limiter.hit(`k${i}`, "acct")])
       .flat()
       .filter((d) => d.allowed).length;

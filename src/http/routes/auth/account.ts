@@ -105,7 +105,7 @@ export function accountRoutes(deps: Deps) {
     );
   const audit = new Elysia().use(bearerAuth(deps, { manage: true })).get(
     "/v1/account/audit-log",
-    ({ session }) => ({ data: latestAuditEntries(deps.db, session.accountId, 100).map(auditEntryView) }),
+    async ({ session }) => ({ data: (await latestAuditEntries(deps, session.accountId, 100)).map(auditEntryView) }),
     {
       detail: op({
         tags: ["account"],

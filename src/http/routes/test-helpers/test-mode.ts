@@ -9,8 +9,8 @@ import { authenticateApiKey, requireTestMode } from "../../plugins/api-key-auth"
 
 /** `apiKeyAuth` plus the test-mode check (scoped to the routes of the instance that uses it). */
 export function testModeOnly(deps: Deps) {
-  return new Elysia().derive({ as: "scoped" }, ({ request, set }) => {
-    const auth = authenticateApiKey(deps, request.headers.get("apikey"), request, set as never);
+  return new Elysia().derive({ as: "scoped" }, async ({ request, set }) => {
+    const auth = await authenticateApiKey(deps, request.headers.get("apikey"), request, set as never);
     requireTestMode(auth);
     return { auth };
   });
