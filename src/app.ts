@@ -11,7 +11,7 @@ import { docsPlugin } from "./http/docs";
 import { routeGroups } from "./http/routes";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "./lib/json";
 import { logApiRequest } from "./http/plugins/request-log";
-import { recordDashboardAction, type DashboardAction } from "./domain/audit/audit-log";
+import { auditDashboardRequest, type DashboardAction } from "./domain/audit/audit-log";
 import { assertWellFormedStrings, BodyDeadlines, isJsonMediaType, readBodyBytes } from "./http/body";
 import { MethodIndex } from "./http/methods";
 import { accessLogger } from "./lib/logger";
@@ -171,7 +171,7 @@ function auditDashboardWrite(deps: Deps, request: Request, setStatus: unknown): 
     requestId: facts.requestId,
     at: facts.at ?? deps.clock.nowMs(),
   };
-  return deps.store.tx((uow) => recordDashboardAction(uow, entry));
+  return auditDashboardRequest(deps, entry);
 }
 
 /**

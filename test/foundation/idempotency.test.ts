@@ -84,6 +84,39 @@ describe("idempotency errors", () => {
     expect(h.effects()).toBe(1);
   });
 
+  test("a request whose record lookup overlaps the first request's completion is told to retry and never runs twice", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    const { entered, release } = h.holdNextWrite();
+    const first = pay(h, testKey, "order-race", { amount: 5 });
+    await entered;
+    // The second request reads "no record" while the first still runs, then stalls until the
+    // first has stored its record and let go of the key.
+    const read = h.deps.store.read.idempotency;
+    const find = read.find;
+    let lookedUp!: () => void;
+    const looked = new Promise<void>((r) => (lookedUp = r));
+    let resume!: () => void;
+    const gate = new Promise<void>((r) => (resume = r));
+    read.find = async (...args) => {
+      const row = await find(...args);
+      lookedUp();
+      await gate;
+      return row;
+    };
+    const second = pay(h, testKey, "order-race", { amount: 5 });
+    await looked;
+    read.find = find;
+    release();
+    expect((await first).status).toBe(201);
+    resume();
+    expectEnvelope(await second, 409, "conflict_error", "idempotency_key_in_use");
+    expect(h.effects()).toBe(1);
+    const third = await pay(h, testKey, "order-race", { amount: 5 });
+    expect(third.headers.get("idempotent-replayed")).toBe("true");
+    expect(h.effects()).toBe(1);
+  });
+
   test("a claim abandoned by a crashed request is taken over once its lock expires", async () => {
     const h = foundationHarness();
     const req = { accountId: "acct_x", livemode: false, scope: "POST /x", key: "crashed-key", body: {} };

@@ -87,6 +87,20 @@ describe("over the limit", () => {
     expect(limiter.hit("other-key", "other-acct").allowed).toBe(true);
   });
 
+  test("limiters sharing one counter store share the windows (the seam for several instances)", () => {
+    const clock = new ManualClock();
+    const counters = new MemoryRateLimits();
+    const a = new RateLimiter(clock, 2, counters);
+    const b = new RateLimiter(clock, 2, counters);
+    expect([a.hit("k", "acct"), b.hit("k", "acct"), a.hit("k", "acct")].map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    clock.advance(60);
+    expect(b.hit("k", "acct").allowed).toBe(true);
+  });
+
   test("COFRE_RATE_LIMIT_PER_MINUTE=0 disables the limiter and its headers", async () => {
     const h = foundationHarness({ rateLimitPerMinute: 0 });
     const { testKey } = await h.seedAccount();

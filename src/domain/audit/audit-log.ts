@@ -90,6 +90,15 @@ export function recordDashboardAction(uow: Uow | LegacyTx, e: DashboardAction): 
 }
 
 /**
+ * Records a dashboard request in a unit of work of its own (the app's response hook, src/app.ts:
+ * under serve a savepoint of the turn's group, so it commits with the request's writes).
+ * Call it outside any unit of work.
+ */
+export function auditDashboardRequest(deps: Pick<Deps, "store">, e: DashboardAction): Promise<void> {
+  return deps.store.tx((uow) => recordDashboardAction(uow, e));
+}
+
+/**
  * Records a member change (call inside its unit of work): `member.role_changed` with detail
  * `{email, from, to}` or `member.removed` with detail `{email, role}`; `target` = the member's user id.
  * `at`: epoch ms.
