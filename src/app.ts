@@ -9,11 +9,9 @@ import { DomainError } from "./domain/errors";
 import { pathDecodes, pathOf, pickRequestId, requestFacts } from "./http/context";
 import { docsPlugin } from "./http/docs";
 import { routeGroups } from "./http/routes";
-import { embeddedMigrations } from "./db/migrations";
-import { committed, enterGroup } from "./db/group-commit";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "./lib/json";
 import { logApiRequest } from "./http/plugins/request-log";
-import { recordDashboardAction } from "./domain/audit/audit-log";
+import { auditDashboardRequest, type DashboardAction } from "./domain/audit/audit-log";
 import { assertWellFormedStrings, BodyDeadlines, isJsonMediaType, readBodyBytes } from "./http/body";
 import { MethodIndex } from "./http/methods";
 import { accessLogger } from "./lib/logger";
@@ -46,7 +44,7 @@ export function createApp(deps: Deps) {
       // API requests of one event-loop turn share the turn's group transaction (serve): inside a
       // transaction a read skips SQLite's per-statement WAL read lock (a few syscalls), and the
       // turn's writes commit together (src/db/group-commit.ts). No-op when group commit is off.
-      if (request.url.includes("/v1/")) enterGroup(deps.db.$client);
+      if (request.url.includes("/v1/")) deps.store.beginRequest();
       const facts = requestFacts(request);
       facts.at = deps.clock.nowMs();
       facts.requestId = pickRequestId(request.headers.get("x-request-id"));
@@ -114,8 +112,8 @@ export function createApp(deps: Deps) {
     .mapResponse({ as: "global" }, ({ request, response, set }) => {
       // A state-changing dashboard-session request that succeeded lands in the audit log before its
       // answer leaves (inside the turn's group transaction under serve). Errors set facts.status.
-      if (request.method !== "GET") auditDashboardWrite(deps, request, set.status);
-      const pending = committed(deps.db.$client);
+      const audited = request.method !== "GET" ? auditDashboardWrite(deps, request, set.status) : null;
+      const pending = audited ? audited.then(() => deps.store.durable()) : deps.store.durable();
       if (!pending) return;
       // Elysia maps a Promise response by awaiting it and mapping the value (its types only admit Response).
       return pending.then(
@@ -134,8 +132,8 @@ export function createApp(deps: Deps) {
     })
     .get(
       "/readyz",
-      () => {
-        if (!databaseReady(deps)) throw new ApiError("service_unavailable", "The database is not ready.");
+      async () => {
+        if (!(await deps.store.ready())) throw new ApiError("service_unavailable", "The database is not ready.");
         return { status: "ready" };
       },
       {
@@ -155,13 +153,16 @@ export function createApp(deps: Deps) {
 
 export type App = ReturnType<typeof createApp>;
 
-/** Audit entry of a successful state-changing request made with a dashboard session (no-op otherwise). */
-function auditDashboardWrite(deps: Deps, request: Request, setStatus: unknown): void {
+/**
+ * Audit entry of a successful state-changing request made with a dashboard session, in a unit of
+ * its own (under serve a savepoint of the turn's group); null when there is none to write.
+ */
+function auditDashboardWrite(deps: Deps, request: Request, setStatus: unknown): Promise<void> | null {
   const facts = requestFacts(request);
-  if (!facts.actorUserId || facts.status !== undefined || request.method === "HEAD" || request.method === "OPTIONS") return;
+  if (!facts.actorUserId || facts.status !== undefined || request.method === "HEAD" || request.method === "OPTIONS") return null;
   const status = typeof setStatus === "number" ? setStatus : 200;
-  if (status >= 400) return;
-  recordDashboardAction(deps.db, {
+  if (status >= 400) return null;
+  const entry: DashboardAction = {
     accountId: facts.accountId!,
     actorUserId: facts.actorUserId,
     what: `${request.method} ${pathOf(request)}`,
@@ -169,19 +170,9 @@ function auditDashboardWrite(deps: Deps, request: Request, setStatus: unknown): 
     mode: facts.livemode === undefined ? null : facts.livemode ? "live" : "test",
     requestId: facts.requestId,
     at: facts.at ?? deps.clock.nowMs(),
-  });
+  };
+  return auditDashboardRequest(deps, entry);
 }
-
-/** True when the database answers and every embedded migration is recorded as applied. */
-function databaseReady(deps: Deps): boolean {
-  try {
-    const row = deps.db.$client.query("select count(*) as n from __drizzle_migrations").get() as { n: number } | null;
-    return (row?.n ?? 0) >= MIGRATION_COUNT;
-  } catch {
-    return false;
-  }
-}
-const MIGRATION_COUNT = embeddedMigrations().length;
 
 /**
  * Renders `err` in the envelope with the request id header, the headers already set for the

@@ -28,6 +28,8 @@ import { liveConnectionReads } from "./store/sqlite/pix-provider";
 import type { PixProviderConnectionRow } from "./store/rows";
 import { MemoryApiKeyCache, type ApiKeyCache } from "./domain/api-keys/cache";
 import { LoginThrottle, type LoginLimiter } from "./domain/auth/throttle";
+import { MemoryIdempotencyClaims } from "./store/sqlite/claims";
+import { MemoryRateLimits } from "./store/sqlite/rate-limits";
 
 export interface Deps {
   config: Config;
@@ -111,8 +113,9 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     logger,
     jobs: new Scheduler(store, clock, logger),
     delivery: createDeliveryRuntime(),
-    idempotency: new IdempotencyStore(db, clock),
-    rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute),
+    // Process-wide state behind small interfaces (in memory: one process serves a SQLite database).
+    idempotency: new IdempotencyStore(store, clock, new MemoryIdempotencyClaims()),
+    rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute, new MemoryRateLimits()),
     providers,
     secretsKey,
     pixConnections: gateway,

@@ -5,11 +5,7 @@
  */
 import { createDeps } from "./deps";
 import { createApp } from "./app";
-import { startCheckpointer } from "./db/checkpointer";
-import { openRequestLogFile } from "./domain/audit/request-log-file";
-import { useRequestLogFile } from "./domain/audit/request-log";
-import { dirname, join } from "node:path";
-import { enableGroupCommit, flushGroupCommit } from "./db/group-commit";
+import { startServeStorage } from "./store/sqlite/serve";
 import { ConfigError } from "./config";
 import { commands } from "./cli";
 
@@ -34,33 +30,19 @@ configuration comes from the environment (PORT, HOST, COFRE_DATA_DIR, ...; see R
  */
 export async function serve(): Promise<() => Promise<void>> {
   const deps = createDeps();
-  // One SQLite commit per event-loop turn (src/db/group-commit.ts); COFRE_GROUP_COMMIT=0 turns it off.
-  if (process.env.COFRE_GROUP_COMMIT !== "0")
-    enableGroupCommit(deps.db.$client, (err) => {
+  // What serve adds to the store (src/store/sqlite/serve.ts), each on unless its variable is "0":
+  // one SQLite commit per event-loop turn, WAL checkpoints and the request log on worker threads.
+  const storage = await startServeStorage(deps.store, {
+    groupCommit: process.env.COFRE_GROUP_COMMIT !== "0",
+    backgroundCheckpoint: process.env.COFRE_BACKGROUND_CHECKPOINT !== "0",
+    requestLogFile: process.env.COFRE_REQUEST_LOG_FILE !== "0",
+    logger: deps.logger,
+    onCommitFailure: (err) => {
       // The turn's writes are lost and in-memory state may assume them: stop, as a crash would.
       deps.logger.fatal({ err }, "database commit failed; stopping");
       setTimeout(() => process.exit(1), 100);
-    });
-  const onDisk = deps.config.dataDir !== ":memory:";
-  // WAL checkpoints on a worker thread (src/db/checkpointer.ts); COFRE_BACKGROUND_CHECKPOINT=0 keeps SQLite's own.
-  const checkpointer =
-    onDisk && process.env.COFRE_BACKGROUND_CHECKPOINT !== "0"
-      ? await startCheckpointer(deps.db.$client, deps.db.$client.filename, {
-          onFailure: (message) => deps.logger.error({ err: message }, "background checkpointer failed; SQLite checkpoints on commit again"),
-        }).catch((err) => {
-          deps.logger.warn({ err }, "background checkpointer unavailable; SQLite checkpoints on commit");
-          return null;
-        })
-      : null;
-  // The request log in its own file, written by a worker thread (src/domain/audit/request-log-file.ts).
-  const requestLog =
-    onDisk && process.env.COFRE_REQUEST_LOG_FILE !== "0"
-      ? await openRequestLogFile(join(dirname(deps.db.$client.filename), "request-log.db"), deps.db, deps.db.$client.filename).catch((err) => {
-          deps.logger.warn({ err }, "request log file unavailable; the request log stays in the main database");
-          return null;
-        })
-      : null;
-  if (requestLog) useRequestLogFile(deps.db, requestLog);
+    },
+  });
   const app = createApp(deps);
   app.listen({ port: deps.config.port, hostname: deps.config.host });
   const port = app.server!.port;
@@ -77,10 +59,7 @@ export async function serve(): Promise<() => Promise<void>> {
     (stopping ??= (async () => {
       await app.stop();
       await deps.jobs.stop();
-      await requestLog?.close();
-      flushGroupCommit(deps.db.$client);
-      await checkpointer?.stop();
-      deps.db.$client.close();
+      await storage.stop();
     })());
   for (const sig of ["SIGINT", "SIGTERM"] as const)
     process.once(sig, () => {
@@ -100,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
         return -1;
       case "migrate": {
         const deps = createDeps();
-        deps.db.$client.close();
+        deps.store.close();
         console.log(JSON.stringify({ migrated: true, data_dir: deps.config.dataDir }));
         return 0;
       }

@@ -6,9 +6,9 @@
  * ```ts
  * .post("/v1/charges", (ctx) =>
  *   idempotent(deps, ctx, "POST /v1/charges", (claim) =>
- *     tx(deps.db, (t) => {
- *       const view = createCharge(t, ...);                   // the side effect
- *       deps.idempotency.complete(t, claim, 201, view);      // the record, same transaction
+ *     deps.store.tx(async (uow) => {
+ *       const view = await createCharge(uow, ...);                 // the side effect
+ *       await deps.idempotency.complete(uow, claim, 201, view);    // the record, same unit of work
  *       return { status: 201, body: view };
  *     }),
  *   ), { body: ChargeBody })
@@ -54,7 +54,7 @@ export const REPLAY_HEADER = "Idempotent-Replayed";
 /**
  * Runs `work` once per (account, mode, `scope`, key); sets `ctx.set.status` (and the replay
  * header on a replay) and returns the body for Elysia to send. `work` should call
- * `deps.idempotency.complete(t, claim, status, body)` inside its business transaction; when it
+ * `deps.idempotency.complete(uow, claim, status, body)` inside its business unit of work; when it
  * does not, the result is stored right after it returns.
  * Throws ApiError 400 (bad or missing key) or 409 (reused / in use); rethrows what `work` throws.
  */

@@ -74,6 +74,14 @@ export interface Store {
    * COMMIT). The HTTP layer awaits it before acknowledging anything.
    */
   durable(): Promise<void> | null;
+  /**
+   * Called by the HTTP layer as an API request arrives (src/app.ts onRequest), on its hot path. On
+   * SQLite under group commit it opens the turn's group transaction, so the request's reads skip
+   * the per-statement WAL read lock and its writes commit with the turn's; else a no-op.
+   */
+  beginRequest(): void;
+  /** True when the database answers and its schema is current (every migration applied): `/readyz`. */
+  ready(): Promise<boolean>;
   /** Makes pending work durable and releases the connection. */
   close(): void;
 }

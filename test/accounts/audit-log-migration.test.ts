@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { openDb, type Db } from "../../src/db/client";
 import { embeddedMigrations, runMigrations } from "../../src/db/migrations";
-import { listAuditEntries } from "../../src/domain/audit/audit-log";
+import { listAuditEntries } from "../support/audit";
 
 /** Applies only the first `n` embedded migrations (a database as an older release left it). */
 function migrateFirst(db: Db, n: number): void {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { sha256Hex } from "../../src/lib/crypto";
-import { listAuditEntries } from "../../src/domain/audit/audit-log";
+import { listAuditEntries } from "../support/audit";
 import { authHarness, issue, PROBE, seedWithToken } from "../auth/support";
 
 const ISSUE_KEYS = ["apiKey", "createdAt", "fingerprint", "id", "label", "mode", "prefix"];

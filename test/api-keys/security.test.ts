@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { listAuditEntries } from "../../src/domain/audit/audit-log";
+import { listAuditEntries } from "../support/audit";
 import { authHarness, addMember, issue, PROBE, seedWithToken, type Member } from "../auth/support";
 import type { Harness } from "../support/harness";
 

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHarness, type Harness } from "../support/harness";
-import { openRequestLogFile, type RequestLogFile } from "../../src/domain/audit/request-log-file";
-import { recordRequest, useRequestLogFile } from "../../src/domain/audit/request-log";
+import { openRequestLogFile, type RequestLogFile } from "../../src/store/sqlite/request-log-file";
+import { recordRequest } from "../../src/domain/audit/request-log";
+import { useRequestLogFile } from "../../src/store/sqlite/request-log";
 import { loginToken } from "./support";
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -22,8 +23,8 @@ function fileHarness(): { h: Harness; dir: string } {
 }
 
 async function attach(h: Harness, dir: string): Promise<RequestLogFile> {
-  const file = await openRequestLogFile(join(dir, "request-log.db"), h.deps.db, h.deps.db.$client.filename);
-  useRequestLogFile(h.deps.db, file);
+  const file = await openRequestLogFile(join(dir, "request-log.db"), h.deps.store);
+  useRequestLogFile(h.deps.store, file);
   cleanup.push(() => file.close());
   return file;
 }
@@ -102,9 +103,9 @@ describe("request log file", () => {
       durationMs: 1,
       at: h.clock.nowMs(),
     });
-    for (let i = 0; i < 5; i++) recordRequest(h.deps.db, row(i)); // queued, not yet handed over
+    for (let i = 0; i < 5; i++) recordRequest(h.deps, row(i)); // queued, not yet handed over
     await file.close();
-    recordRequest(h.deps.db, row(9));
+    recordRequest(h.deps, row(9));
     await file.close();
     expect(count(join(dir, "request-log.db"))).toBe(5);
   });

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHarness, type Harness } from "../support/harness";
-import { openRequestLogFile } from "../../src/domain/audit/request-log-file";
-import { useRequestLogFile } from "../../src/domain/audit/request-log";
+import { openRequestLogFile } from "../../src/store/sqlite/request-log-file";
+import { useRequestLogFile } from "../../src/store/sqlite/request-log";
 import { loginToken } from "./support";
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -46,8 +46,8 @@ describe("request log retention", () => {
   test("the same prune applies to the request-log file serve uses", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cofre-reqlog-ret-"));
     const h = createHarness({ dataDir: dir });
-    const file = await openRequestLogFile(join(dir, "request-log.db"), h.deps.db, h.deps.db.$client.filename);
-    useRequestLogFile(h.deps.db, file);
+    const file = await openRequestLogFile(join(dir, "request-log.db"), h.deps.store);
+    useRequestLogFile(h.deps.store, file);
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => h.deps.db.$client.close(), () => file.close());
     const { token } = await oldAndNew(h);
     expect(await paths(h, token)).toEqual(["/v1/ping"]);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { getBalance } from "../../src/domain/ledger";
-import { listAuditEntries } from "../../src/domain/audit/audit-log";
+import { listAuditEntries } from "../support/audit";
 import { createHarness } from "../support/harness";
 import { eventBodies, key, paidPayment } from "../payments/support";
 import { dashboardLogin, dashboardMember, send } from "./support";

@@ -3,7 +3,6 @@
  * route, a strict amount body, an idempotent write whose completion the test controls).
  */
 import { expect } from "bun:test";
-import { tx } from "../../src/db/client";
 import { idempotent } from "../../src/http/idempotent";
 import { apiKeyAuth } from "../../src/http/plugins/api-key-auth";
 import { Amount, StrictObject, Str } from "../../src/http/schemas";
@@ -51,10 +50,10 @@ export function foundationHarness(config: Partial<Config> = {}, logger?: Logger)
             await g;
           }
           if (ctx.body.amount === 13) throw new Error("unlucky");
-          return tx(deps.db, (t) => {
+          return deps.store.tx(async (uow) => {
             effects++;
             const body = { id: `pay_${effects}`, amount: ctx.body.amount };
-            deps.idempotency.complete(t, claim, 201, body);
+            await deps.idempotency.complete(uow, claim, 201, body);
             return { status: 201, body };
           });
         }),

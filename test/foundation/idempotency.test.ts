@@ -2,7 +2,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { idempotencyKeys } from "../../db/schema";
-import { tx } from "../../src/db/client";
 import { DomainError } from "../../src/domain/errors";
 import { expectEnvelope, foundationHarness } from "./fixtures";
 
@@ -48,11 +47,11 @@ describe("idempotent replay", () => {
     expect(h.effects()).toBe(3);
   });
 
-  test("keys are scoped by route", () => {
+  test("keys are scoped by route", async () => {
     const h = foundationHarness();
     const base = { accountId: "acct_x", livemode: false, key: "scoped-key", body: { a: 1 } };
-    const a = h.deps.idempotency.begin({ ...base, scope: "POST /v1/charges" });
-    const b = h.deps.idempotency.begin({ ...base, scope: "POST /v1/payments" });
+    const a = await h.deps.idempotency.begin({ ...base, scope: "POST /v1/charges" });
+    const b = await h.deps.idempotency.begin({ ...base, scope: "POST /v1/payments" });
     expect(a.kind).toBe("claimed");
     expect(b.kind).toBe("claimed");
   });
@@ -85,13 +84,46 @@ describe("idempotency errors", () => {
     expect(h.effects()).toBe(1);
   });
 
-  test("a claim abandoned by a crashed request is taken over once its lock expires", () => {
+  test("a request whose record lookup overlaps the first request's completion is told to retry and never runs twice", async () => {
+    const h = foundationHarness();
+    const { testKey } = await h.seedAccount();
+    const { entered, release } = h.holdNextWrite();
+    const first = pay(h, testKey, "order-race", { amount: 5 });
+    await entered;
+    // The second request reads "no record" while the first still runs, then stalls until the
+    // first has stored its record and let go of the key.
+    const read = h.deps.store.read.idempotency;
+    const find = read.find;
+    let lookedUp!: () => void;
+    const looked = new Promise<void>((r) => (lookedUp = r));
+    let resume!: () => void;
+    const gate = new Promise<void>((r) => (resume = r));
+    read.find = async (...args) => {
+      const row = await find(...args);
+      lookedUp();
+      await gate;
+      return row;
+    };
+    const second = pay(h, testKey, "order-race", { amount: 5 });
+    await looked;
+    read.find = find;
+    release();
+    expect((await first).status).toBe(201);
+    resume();
+    expectEnvelope(await second, 409, "conflict_error", "idempotency_key_in_use");
+    expect(h.effects()).toBe(1);
+    const third = await pay(h, testKey, "order-race", { amount: 5 });
+    expect(third.headers.get("idempotent-replayed")).toBe("true");
+    expect(h.effects()).toBe(1);
+  });
+
+  test("a claim abandoned by a crashed request is taken over once its lock expires", async () => {
     const h = foundationHarness();
     const req = { accountId: "acct_x", livemode: false, scope: "POST /x", key: "crashed-key", body: {} };
-    expect(h.deps.idempotency.begin(req).kind).toBe("claimed");
-    expect(() => h.deps.idempotency.begin(req)).toThrow(DomainError);
+    expect((await h.deps.idempotency.begin(req)).kind).toBe("claimed");
+    await expect(h.deps.idempotency.begin(req)).rejects.toThrow(DomainError);
     h.clock.advance(61);
-    expect(h.deps.idempotency.begin(req).kind).toBe("claimed");
+    expect((await h.deps.idempotency.begin(req)).kind).toBe("claimed");
   });
 
   test("a missing key is 400 idempotency_key_missing", async () => {
@@ -138,17 +170,17 @@ describe("what is stored", () => {
     expect(h.deps.db.select().from(idempotencyKeys).all()).toHaveLength(1);
   });
 
-  test("the record commits with the side effect: a rolled-back transaction leaves no record", () => {
+  test("the record commits with the side effect: a rolled-back transaction leaves no record", async () => {
     const h = foundationHarness();
     const req = { accountId: "acct_x", livemode: false, scope: "POST /x", key: "rollback-key", body: {} };
-    const begun = h.deps.idempotency.begin(req);
+    const begun = await h.deps.idempotency.begin(req);
     if (begun.kind !== "claimed") throw new Error("expected a claim");
-    expect(() =>
-      tx(h.deps.db, (t) => {
-        h.deps.idempotency.complete(t, begun.claim, 201, { ok: true });
+    await expect(
+      h.deps.store.tx(async (uow) => {
+        await h.deps.idempotency.complete(uow, begun.claim, 201, { ok: true });
         throw new Error("side effect failed");
       }),
-    ).toThrow("side effect failed");
+    ).rejects.toThrow("side effect failed");
     expect(h.deps.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.id, begun.claim.id)).all()).toHaveLength(0);
   });
 

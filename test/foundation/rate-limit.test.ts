@@ -1,6 +1,7 @@
 /** Per-key and per-account minute windows (issue "Runtime foundation" part 7). */
 import { describe, expect, test } from "bun:test";
 import { RateLimiter } from "../../src/http/plugins/rate-limit";
+import { MemoryRateLimits } from "../../src/store/sqlite/rate-limits";
 import { ManualClock } from "../../src/lib/clock";
 import { expectEnvelope, foundationHarness } from "./fixtures";
 
@@ -78,12 +79,26 @@ describe("over the limit", () => {
   });
 
   test("the account-wide window is four times the key limit", () => {
-    const limiter = new RateLimiter(new ManualClock(), 2);
+    const limiter = new RateLimiter(new ManualClock(), 2, new MemoryRateLimits());
     const allowed = Array.from({ length: 6 }, (_, i) => [limiter.hit(`k${i}`, "acct"), limiter.hit(`k${i}`, "acct")])
       .flat()
       .filter((d) => d.allowed).length;
     expect(allowed).toBe(8);
     expect(limiter.hit("other-key", "other-acct").allowed).toBe(true);
+  });
+
+  test("limiters sharing one counter store share the windows (the seam for several instances)", () => {
+    const clock = new ManualClock();
+    const counters = new MemoryRateLimits();
+    const a = new RateLimiter(clock, 2, counters);
+    const b = new RateLimiter(clock, 2, counters);
+    expect([a.hit("k", "acct"), b.hit("k", "acct"), a.hit("k", "acct")].map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    clock.advance(60);
+    expect(b.hit("k", "acct").allowed).toBe(true);
   });
 
   test("COFRE_RATE_LIMIT_PER_MINUTE=0 disables the limiter and its headers", async () => {

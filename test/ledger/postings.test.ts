@@ -35,7 +35,7 @@ describe("crediting a paid charge", () => {
     const { releaseAt } = await credit(10_000, 150, "tx_1");
     expect(releaseAt).toBe(start + DAY * 1000);
     expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({ available: 0, pending: 9_850, retained: 0, nextReleaseAt: releaseAt, nextReleaseAmount: 9_850 });
-    expect(await h.await deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
+    expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
     const lines = h.deps.db.select().from(ledgerLines).all();
     expect(lines.map((l) => [l.ledgerAccount, l.amount]).sort()).toEqual([["external_payer", -10_000], ["pending", 9_850], ["platform_fee_revenue", 150]]);
     await expectLedgerBalanced(h.deps);
@@ -48,7 +48,7 @@ describe("crediting a paid charge", () => {
     expect(second).toEqual(first);
     expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: 0, pending: 10_000, retained: 0 });
     expect(h.deps.db.select().from(ledgerEntries).all()).toHaveLength(1);
-    expect(await h.await deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
+    expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
   });
 
   test("uses the account's settlement delay, and a zero delay makes the net available at once", async () => {
@@ -62,7 +62,7 @@ describe("crediting a paid charge", () => {
   test("a fee equal to the amount leaves nothing for the merchant and no tranche", async () => {
     await credit(100, 100, "tx_f");
     expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({ available: 0, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null });
-    expect(await h.await deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
+    expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
     await expectLedgerBalanced(h.deps);
   });
 
@@ -84,7 +84,7 @@ describe("releasing pending tranches", () => {
     h.clock.advance(1);
     await h.deps.jobs.drain();
     expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({ available: 10_000, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null });
-    expect(await h.await deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
+    expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
     await expectLedgerBalanced(h.deps);
   });
 

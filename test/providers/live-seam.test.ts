@@ -273,6 +273,6 @@ describe("notifications are hints confirmed by a status query", () => {
     const { h, a, provider } = await setup();
     await liveCharge(h, a.liveKey);
     await expect(acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", { nope: 1 })).rejects.toThrow("The callback body has no pix list.");
-    expect(await h.await deps.jobs.pending("charge.status_check")).toBe(0);
+    expect(await h.deps.jobs.pending("charge.status_check")).toBe(0);
   });
 });

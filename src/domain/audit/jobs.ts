@@ -13,6 +13,6 @@ const DAY_MS = 86_400 * 1000;
 export function registerAuditJobs(deps: Deps): void {
   deps.jobs.every(REQUEST_LOG_PRUNE_JOB, EVERY_MS, async () => {
     const days = deps.config.requestLogRetentionDays;
-    if (days > 0) await pruneRequestLog(deps.db, deps.clock.nowMs() - days * DAY_MS);
+    if (days > 0) await pruneRequestLog(deps, deps.clock.nowMs() - days * DAY_MS);
   });
 }

@@ -1,20 +1,15 @@
 /**
- * The request log (interface.md "Authentication" 9): one row per apikey-authenticated request.
- * `serve` keeps it in its own file written by a worker thread (request-log-file.ts,
- * `useRequestLogFile`). Otherwise (tests, in-memory databases) rows go to the main database's
- * `request_logs` table in batches (one prepared insert per row): under group commit right before
- * the turn's group commits, else in their own transaction on the next turn of the event loop, so
- * logging adds no commit to the request path. `listRequestLogs` sees every row queued before it.
+ * The request log (interface.md "Authentication" 9): one entry per apikey-authenticated request,
+ * queued by the HTTP layer after the response and written in batches by the store
+ * (src/store/port/request-log.ts; on SQLite in the turn's group, or in its own file under
+ * `serve`), so logging adds no commit to the request path. `listRequestLogs` sees every entry
+ * queued before it.
  */
-import type { Statement } from "bun:sqlite";
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
-import { requestLogs } from "../../../db/schema";
-import type { Db } from "../../db/client";
+import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import type { RequestLogRow } from "../../store/rows";
 import { invalidParam } from "../errors";
-import { beforeGroupCommit } from "../../db/group-commit";
-import { DELETE_BEFORE_SQL, FIRST_KEPT_SQL, type LogRow, type RequestLogFile } from "./request-log-file";
 
 export interface RequestLogInput {
   accountId: string;
@@ -29,114 +24,33 @@ export interface RequestLogInput {
   at: number;
 }
 
-/** Most rows held before a synchronous flush. */
-const MAX_BUFFER = 500;
-
-
-class RequestLogWriter {
-  private buffer: LogRow[] = [];
-  private scheduled = false;
-  private insert: Statement;
-  private begin: Statement;
-  private commit: Statement;
-  constructor(private readonly db: Db) {
-    // Raw prepared statements (hot path: one row per authenticated request).
-    this.insert = db.$client.prepare(
-      "insert into request_logs (id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.begin = db.$client.prepare("begin immediate");
-    this.commit = db.$client.prepare("commit");
-  }
-
-  push(row: LogRow): void {
-    this.buffer.push(row);
-    if (this.buffer.length >= MAX_BUFFER) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      // Under group commit (serve) the rows ride in the turn's group: no commit of their own.
-      if (!beforeGroupCommit(this.db.$client, this.flushNow)) setImmediate(this.flushNow);
-    }
-  }
-
-  private readonly flushNow = () => this.flush();
-
-  flush(): void {
-    this.scheduled = false;
-    if (this.buffer.length === 0) return;
-    const rows = this.buffer;
-    this.buffer = [];
-    const c = this.db.$client;
-    try {
-      // Inside someone's open transaction (a reader flushing first) the rows join it.
-      if (c.inTransaction) {
-        for (const r of rows) this.insert.run(...r);
-        return;
-      }
-      this.begin.run();
-      try {
-        for (const r of rows) this.insert.run(...r);
-        this.commit.run();
-      } catch (err) {
-        if (c.inTransaction) c.run("rollback");
-        throw err;
-      }
-    } catch {
-      // The database is closed (shutdown) or failing: request logging never breaks a request.
-    }
-  }
+/** Queues one entry (path cut at 500 characters, duration rounded to whole ms); never throws. */
+export function recordRequest(deps: Pick<Deps, "store">, e: RequestLogInput): void {
+  deps.store.read.requestLog.append({
+    id: newId("requestLog"),
+    accountId: e.accountId,
+    livemode: e.livemode,
+    method: e.method,
+    path: e.path.slice(0, 500),
+    status: e.status,
+    requestId: e.requestId,
+    keyFingerprint: e.keyFingerprint,
+    durationMs: Math.max(0, Math.round(e.durationMs)),
+    createdAt: e.at,
+  });
 }
 
-const writers = new WeakMap<Db, RequestLogWriter>();
-function writer(db: Db): RequestLogWriter {
-  let w = writers.get(db);
-  if (!w) writers.set(db, (w = new RequestLogWriter(db)));
-  return w;
-}
-
-const files = new WeakMap<Db, RequestLogFile>();
-
-/** From now on the request log of `db` lives in `file` (serve; see request-log-file.ts). */
-export function useRequestLogFile(db: Db, file: RequestLogFile): void {
-  writers.get(db)?.flush();
-  files.set(db, file);
-}
-
-/** Queues one row (written within the next event-loop turn). */
-export function recordRequest(db: Db, e: RequestLogInput): void {
-  const row: LogRow = [
-    newId("requestLog"),
-    e.accountId,
-    e.livemode ? 1 : 0,
-    e.method,
-    e.path.slice(0, 500),
-    e.status,
-    e.requestId,
-    e.keyFingerprint,
-    Math.max(0, Math.round(e.durationMs)),
-    e.at,
-  ];
-  const file = files.get(db);
-  if (file) file.push(row);
-  else writer(db).push(row);
-}
-
-/** Writes every queued row now; resolves once they are readable. */
-export async function flushRequestLog(db: Db): Promise<void> {
-  const file = files.get(db);
-  if (file) await file.flushed();
-  else writers.get(db)?.flush();
+/** Writes every queued entry now; resolves once they are readable. */
+export function flushRequestLog(deps: Pick<Deps, "store">): Promise<void> {
+  return deps.store.read.requestLog.flushed();
 }
 
 /**
- * Deletes the log rows created before `beforeMs` (epoch ms) wherever the log lives; returns how
- * many. Rows are in insertion order, so this removes the run of old rows at the start.
+ * Deletes the log entries created before `beforeMs` (epoch ms) wherever the log lives; resolves
+ * with how many (the hourly prune, ./jobs.ts).
  */
-export async function pruneRequestLog(db: Db, beforeMs: number): Promise<number> {
-  const file = files.get(db);
-  if (file) return file.prune(beforeMs);
-  await flushRequestLog(db);
-  const first = db.$client.query(FIRST_KEPT_SQL).get(beforeMs) as { seq: number } | null;
-  return first ? db.$client.run(DELETE_BEFORE_SQL, [first.seq]).changes : db.$client.run("DELETE FROM request_logs").changes;
+export function pruneRequestLog(deps: Pick<Deps, "store">, beforeMs: number): Promise<number> {
+  return deps.store.read.requestLog.pruneBefore(beforeMs);
 }
 
 export interface RequestLogQuery {
@@ -147,8 +61,8 @@ export interface RequestLogQuery {
   fingerprint?: string;
 }
 
-/** Public shape of one log row. */
-export function requestLogView(r: typeof requestLogs.$inferSelect) {
+/** Public shape of one log entry. */
+export function requestLogView(r: RequestLogRow) {
   return {
     id: r.id,
     created_at: iso(r.createdAt),
@@ -163,31 +77,14 @@ export function requestLogView(r: typeof requestLogs.$inferSelect) {
 }
 
 /**
- * The account's log rows, newest first, after the cursor `startingAfter` (an id of one of the
- * account's rows, else 400 `invalid_cursor`). Returns `{object: "list", data, has_more, next_cursor}`.
+ * The account's log entries, newest first, after the cursor `startingAfter` (an id of one of the
+ * account's entries, else 400 `invalid_cursor`). Returns `{object: "list", data, has_more, next_cursor}`.
  */
-export async function listRequestLogs(main: Db, accountId: string, q: RequestLogQuery) {
-  await flushRequestLog(main);
-  const db = files.get(main)?.reader ?? main;
-  const where: SQL[] = [eq(requestLogs.accountId, accountId)];
-  if (q.startingAfter !== undefined) {
-    const c = db
-      .select({ seq: requestLogs.seq })
-      .from(requestLogs)
-      .where(and(eq(requestLogs.id, q.startingAfter), eq(requestLogs.accountId, accountId)))
-      .get();
-    if (!c) throw invalidParam("starting_after", "Not a request log entry of this account.", "invalid_cursor");
-    where.push(lt(requestLogs.seq, c.seq));
-  }
-  if (q.status !== undefined) where.push(eq(requestLogs.status, q.status));
-  if (q.fingerprint !== undefined) where.push(eq(requestLogs.keyFingerprint, q.fingerprint));
-  const rows = db
-    .select()
-    .from(requestLogs)
-    .where(and(...where))
-    .orderBy(desc(requestLogs.seq))
-    .limit(q.limit + 1)
-    .all();
+export async function listRequestLogs(deps: Pick<Deps, "store">, accountId: string, q: RequestLogQuery) {
+  const log = deps.store.read.requestLog;
+  await log.flushed();
+  const rows = await log.page(accountId, { limit: q.limit + 1, startingAfter: q.startingAfter, status: q.status, keyFingerprint: q.fingerprint });
+  if (!rows) throw invalidParam("starting_after", "Not a request log entry of this account.", "invalid_cursor");
   const hasMore = rows.length > q.limit;
   const data = rows.slice(0, q.limit).map(requestLogView);
   return { object: "list" as const, data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1]!.id : null };

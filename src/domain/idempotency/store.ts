@@ -1,18 +1,23 @@
 /**
  * Idempotency records, shared by every money-moving POST (issue "Runtime foundation" part 6).
- * Keyed by (account, livemode, route scope, key). A claim is held in memory by this process
- * (Cofre is one process; the rate limiter lives in memory too) with the same 60 s lock a stored
- * claim had, so claiming costs no commit; the record is written once, completed, by
- * `complete(t, ...)` inside the business transaction, so the record and the side effect commit
- * together. Errors are never stored: the claim is released. A stored `in_progress` row (written
+ * Keyed by (account, livemode, route scope, key). A claim is held by the in-flight claims
+ * (`IdempotencyClaims`, src/store/port/claims.ts: in memory on SQLite) with the same 60 s lock a
+ * stored claim had, so claiming costs no commit; the record is written once, completed, by
+ * `complete(uow, ...)` inside the business unit of work, so the record and the side effect commit
+ * together. Errors are never stored: the claim is released. A stored `in_progress` record (written
  * by an older version or another process) is still honoured: reused / in use / taken over once
- * its lock expired. Every statement is prepared once per database (hot path of each create).
+ * its lock expired. Records live behind the store (src/store/port/idempotency.ts).
  */
-import type { Statement } from "bun:sqlite";
-import type { Db, DbOrTx } from "../../db/client";
+import type { Tx as LegacyTx } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { canonicalJson, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
+import type { Store, Uow } from "../../store/port";
+import type { IdempotencyClaims } from "../../store/port/claims";
+import type { IdempotencyRepo } from "../../store/port/idempotency";
+// TRANSITIONAL (issue 16): for callers still passing drizzle's `Tx`; goes with `LegacyTx`.
+import { idempotencyRepo } from "../../store/sqlite/idempotency";
+import { legacyRepo } from "../../store/sqlite/legacy-infra";
 import { DomainError } from "../errors";
 
 /** How long an in-progress claim blocks others before it counts as abandoned (ms). */
@@ -31,7 +36,7 @@ export interface IdempotencyRequest {
   body: unknown;
 }
 
-/** An owned in-progress record; pass it to `complete` inside the business transaction. */
+/** An owned in-progress record; pass it to `complete` inside the business unit of work. */
 export interface Claim {
   id: string;
 }
@@ -60,96 +65,67 @@ export interface ClaimRecord {
   createdAt: number;
 }
 
-/** An in-flight claim of this process (the in-memory lock). */
-interface Inflight {
-  claim: OwnedClaim;
-  lockedUntil: number;
-}
-
-/** What a claim of this store carries to write the completed record (every claim comes from `begin`). */
+/** What a claim of this service carries to write the completed record (every claim comes from `begin` or `claimOf`). */
 interface OwnedClaim extends Claim, ClaimRecord {
-  /** Set by `complete` (the record was written with the caller's transaction). */
+  /** Set by `complete` (the record was written with the caller's unit of work). */
   completed?: boolean;
 }
 
-interface StoredRow {
-  id: string;
-  request_hash: string;
-  state: string;
-  response_status: number | null;
-  response_body: string | null;
-  locked_until: number | null;
-}
-
-function prepare(db: Db) {
-  const c = db.$client;
-  return {
-    find: c.prepare(
-      "select id, request_hash, state, response_status, response_body, locked_until from idempotency_keys where account_id = ? and livemode = ? and scope = ? and key = ?",
-    ),
-    complete: c.prepare(
-      `insert into idempotency_keys (id, account_id, livemode, scope, key, request_hash, state, response_status, response_body, locked_until, created_at)
-       values (?, ?, ?, ?, ?, ?, 'completed', ?, ?, null, ?)
-       on conflict (account_id, livemode, scope, key) do update set
-         state = 'completed', response_status = excluded.response_status, response_body = excluded.response_body, locked_until = null`,
-    ),
-    release: c.prepare("delete from idempotency_keys where id = ? and state = 'in_progress'"),
-    prune: c.prepare("delete from idempotency_keys where created_at < ?"),
-  } satisfies Record<string, Statement>;
-}
-
-/** Sweep expired in-memory claims once the map holds this many (claims begun and never finished). */
-const SWEEP_AT = 10_000;
-
 export class IdempotencyStore {
-  private readonly st: ReturnType<typeof prepare>;
-  private readonly inflight = new Map<string, Inflight>();
-
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly clock: Clock,
-  ) {
-    this.st = prepare(db);
-  }
+    private readonly claims: IdempotencyClaims,
+  ) {}
 
   /**
    * Claims the key or tells what to do instead. Throws 409 `idempotency_key_reused` when the key
    * was used with a different body, 409 `idempotency_key_in_use` (Retry-After: 1) while the first
    * request still runs (its claim is released, completed, or older than 60 s).
+   * Call it outside any unit of work (it reads the stored record on `store.read`).
    */
-  begin(req: IdempotencyRequest): BeginResult {
+  async begin(req: IdempotencyRequest): Promise<BeginResult> {
     const hash = sha256Hex(canonicalJson(req.body ?? null));
     const now = this.clock.nowMs();
-    const row = this.st.find.get(req.accountId, req.livemode ? 1 : 0, req.scope, req.key) as StoredRow | null;
-    if (row && row.request_hash !== hash) throw reused();
-    if (row?.state === "completed") return { kind: "replay", status: row.response_status!, body: JSON.parse(row.response_body!) };
     const k = mapKey(req);
-    const held = this.inflight.get(k);
-    if (held && held.claim.requestHash !== hash) throw reused();
-    if (held && held.lockedUntil > now) throw inUse();
-    if (row && (row.locked_until ?? 0) > now) throw inUse();
-    // Free, or the first request died mid-flight (lock expired): take the claim over.
-    const claim: OwnedClaim = {
-      id: row?.id ?? newId("idempotency"),
-      accountId: req.accountId,
-      livemode: req.livemode,
-      scope: req.scope,
-      key: req.key,
-      requestHash: hash,
-      createdAt: now,
-    };
-    if (this.inflight.size >= SWEEP_AT) this.sweep(now);
-    this.inflight.set(k, { claim, lockedUntil: now + LOCK_MS });
+    const claim: OwnedClaim = { id: "", accountId: req.accountId, livemode: req.livemode, scope: req.scope, key: req.key, requestHash: hash, createdAt: now };
+    // The in-flight claim is taken before the stored record is read: a request that finds the key
+    // free in memory only then reads the store, so it sees the record of any request that held
+    // the key before it (records are written before their claim is let go).
+    const holder = this.claims.acquire(k, claim, hash, now, now + LOCK_MS);
+    let row;
+    try {
+      row = await this.store.read.idempotency.find(req.accountId, req.livemode, req.scope, req.key);
+    } catch (err) {
+      if (!holder) this.claims.release(k, claim);
+      throw err;
+    }
+    let refusal: DomainError | BeginResult | null = null;
+    if (row && row.requestHash !== hash) refusal = reused();
+    else if (row?.state === "completed") refusal = { kind: "replay", status: row.responseStatus!, body: JSON.parse(row.responseBody!) };
+    else if (holder) refusal = holder.requestHash !== hash ? reused() : inUse();
+    else if (row && (row.lockedUntil ?? 0) > now) refusal = inUse();
+    if (refusal) {
+      if (!holder) this.claims.release(k, claim);
+      if (refusal instanceof DomainError) throw refusal;
+      return refusal;
+    }
+    // Free, or the first request died mid-flight (lock expired): the claim is ours.
+    claim.id = row?.id ?? newId("idempotency");
     return { kind: "claimed", claim };
   }
 
-  /** Stores the response; call it with the business transaction so both commit together. */
-  complete(t: DbOrTx, claim: Claim, status: number, body: unknown): void {
-    // Prepared statements run on the single connection, i.e. inside the caller's open transaction `t`.
-    void t;
+  /**
+   * Stores the response; call it inside the business unit of work so both commit together.
+   * TRANSITIONAL (issue 16): callers not yet moved to units pass drizzle's `Tx` from inside a
+   * synchronous `tx()`; the statement then runs at once, in their transaction.
+   */
+  complete(uow: Uow | LegacyTx, claim: Claim, status: number, body: unknown): Promise<void> {
     const c = claim as OwnedClaim;
-    this.st.complete.run(c.id, c.accountId, c.livemode ? 1 : 0, c.scope, c.key, c.requestHash, status, JSON.stringify(body), c.createdAt);
+    const repo: IdempotencyRepo = "idempotency" in uow ? uow.idempotency : legacyRepo(uow, idempotencyRepo);
+    const done = repo.complete(c, status, JSON.stringify(body));
     c.completed = true;
+    return done;
   }
 
   /** What identifies the claim's record (the key of a live create's durable intent, charges/intents.ts). */
@@ -159,62 +135,55 @@ export class IdempotencyStore {
   }
 
   /**
-   * A claim of `record` that holds no in-memory lock, for a completion written outside any request
-   * (the create-intent recovery job); `id` is the record's id when one is stored.
+   * A claim of `record` that holds no in-flight lock, for a completion written outside any request
+   * (the create-intent recovery job). Its id is only used when no record of the key is stored
+   * yet: `complete` keeps the id of a stored one.
    */
   claimOf(record: ClaimRecord): Claim {
-    const row = this.st.find.get(record.accountId, record.livemode ? 1 : 0, record.scope, record.key) as StoredRow | null;
-    const claim: OwnedClaim = { id: row?.id ?? newId("idempotency"), ...record };
+    const claim: OwnedClaim = { id: newId("idempotency"), ...record };
     return claim;
   }
 
-  /** Drops an unfinished claim (the request failed; errors are not stored). */
-  release(claim: Claim): void {
+  /** Drops an unfinished claim (the request failed; errors are not stored). Outside any unit. */
+  async release(claim: Claim): Promise<void> {
     this.forget(claim);
-    this.st.release.run(claim.id);
+    await this.store.read.idempotency.releaseInProgress(claim.id);
   }
 
-  /** Deletes records older than the retention window; returns how many. */
-  prune(): number {
+  /** Deletes records older than the retention window; resolves with how many. Outside any unit. */
+  async prune(): Promise<number> {
     const now = this.clock.nowMs();
-    this.sweep(now);
-    return this.st.prune.run(now - IDEMPOTENCY_RETENTION_MS).changes;
+    this.claims.sweep(now);
+    return this.store.read.idempotency.pruneBefore(now - IDEMPOTENCY_RETENTION_MS);
   }
 
   /**
    * Runs `work` under the key: replays a stored response, or claims the key, runs `work` (which
-   * must call `complete(t, claim, ...)` inside its transaction) and releases the claim when it
-   * throws. Returns the response and whether it was replayed.
+   * must call `complete(uow, claim, ...)` inside its unit of work) and releases the claim when it
+   * throws. Returns the response and whether it was replayed. Call it outside any unit of work.
    */
   async run(
     req: IdempotencyRequest,
     work: (claim: Claim) => Promise<{ status: number; body: unknown }> | { status: number; body: unknown },
   ): Promise<{ status: number; body: unknown; replayed: boolean }> {
-    const begun = this.begin(req);
+    const begun = await this.begin(req);
     if (begun.kind === "replay") return { status: begun.status, body: begun.body, replayed: true };
     const claim = begun.claim as OwnedClaim;
     try {
       const result = await work(claim);
       // A write that forgot to store its response still gets one: better late than replaying nothing.
-      if (!claim.completed) this.complete(this.db, claim, result.status, result.body);
+      if (!claim.completed) await this.store.tx((uow) => this.complete(uow, claim, result.status, result.body));
       this.forget(claim);
       return { ...result, replayed: false };
     } catch (err) {
-      this.release(claim);
+      await this.release(claim);
       throw err;
     }
   }
 
-  /** Removes the in-memory lock of `claim` (when it still owns it). */
+  /** Removes the in-flight lock of `claim` (when it still owns it). */
   private forget(claim: Claim): void {
-    const c = claim as OwnedClaim;
-    const k = mapKey(c);
-    if (this.inflight.get(k)?.claim === c) this.inflight.delete(k);
-  }
-
-  /** Drops in-memory claims whose lock expired (their request died or never finished). */
-  private sweep(now: number): void {
-    for (const [k, v] of this.inflight) if (v.lockedUntil <= now) this.inflight.delete(k);
+    this.claims.release(mapKey(claim as OwnedClaim), claim);
   }
 }
 

@@ -12,7 +12,7 @@ import { pathOf, requestFacts } from "../context";
 export function logApiRequest(deps: Deps, request: Request, status: number, durationMs: number): void {
   const facts = requestFacts(request);
   if (!facts.accountId || !facts.fingerprint) return;
-  recordRequest(deps.db, {
+  recordRequest(deps, {
     accountId: facts.accountId,
     livemode: facts.livemode ?? false,
     method: request.method,

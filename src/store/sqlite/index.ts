@@ -10,6 +10,7 @@ import type { Logger } from "../../lib/logger";
 import type { Repos, Store, Uow } from "../port";
 import { sqliteContext, type SqliteContext } from "./context";
 import { UnitLock } from "./lock";
+import { schemaCurrent } from "./health";
 import { accountsRepo } from "./accounts";
 import { apiKeysRepo } from "./api-keys";
 import { authRepo } from "./auth";
@@ -135,6 +136,8 @@ export function createSqliteStore(db: Db, opts: SqliteStoreOptions = {}): Sqlite
     tx,
     read: lockedRepos(repos, lock),
     durable: () => committed(client),
+    beginRequest: () => enterGroup(client),
+    ready: async () => schemaCurrent(client),
     close() {
       flushGroupCommit(client);
       client.close();

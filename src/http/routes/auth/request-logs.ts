@@ -43,7 +43,7 @@ export function requestLogRoutes(deps: Deps) {
       if (fingerprint !== undefined && !/^[0-9a-f]{64}$/.test(fingerprint))
         throw invalidParam("fingerprint", "Must be a key fingerprint (64 lowercase hex characters).");
       if (query.starting_after !== undefined && query.starting_after === "") throw invalidParam("starting_after", "Must not be empty.", "invalid_cursor");
-      return listRequestLogs(deps.db, session.accountId, {
+      return listRequestLogs(deps, session.accountId, {
         limit: intParam("limit", query.limit, 1, 100) ?? 25,
         startingAfter: query.starting_after,
         status: intParam("status", query.status, 100, 599),

@@ -1,7 +1,7 @@
 /**
  * The request log kept in its own SQLite file (`<dataDir>/request-log.db`) and written by a
- * worker thread: what `serve` uses (src/main.ts). Rows are handed over in batches; the request
- * thread never writes them.
+ * worker thread: what `serve` uses (src/store/sqlite/serve.ts). Rows are handed over in batches;
+ * the request thread never writes them.
  *
  * Why: one log row per apikey request is three B-tree inserts on the thread that serves HTTP
  * (measured ~6-8 us of a ~35 us `GET /v1/charges/{id}`). A second connection writing the main
@@ -19,6 +19,8 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../../db/schema";
 import type { Db } from "../../db/client";
 import { startInlineWorker } from "../../lib/inline-worker";
+import type { Store } from "../port";
+import { sqliteStoreOf } from "./of";
 
 /** One row, in the column order of INSERT_COLUMNS. */
 export type LogRow = [id: string, accountId: string, livemode: number, method: string, path: string, status: number, requestId: string, keyFingerprint: string, durationMs: number, createdAt: number];
@@ -99,11 +101,14 @@ export interface RequestLogFile {
 }
 
 /**
- * Starts the worker on `path` (created with the table when missing), moves the rows of the main
- * database file `mainPath` over (then deletes them from `main` when any moved), and opens the
- * read connection. Rejects when the worker cannot start.
+ * Starts the worker on `path` (created with the table when missing), moves the rows of the
+ * store's main database file over (then deletes them there when any moved), and opens the read
+ * connection; `useRequestLogFile` (./request-log.ts) then makes it the store's request log.
+ * Rejects when the worker cannot start; throws when `store` is not a SQLite store.
  */
-export async function openRequestLogFile(path: string, main: Db, mainPath: string): Promise<RequestLogFile> {
+export async function openRequestLogFile(path: string, store: Store): Promise<RequestLogFile> {
+  const { ctx } = sqliteStoreOf(store);
+  const mainPath = ctx.client.filename;
   const worker = startInlineWorker(WORKER_SOURCE);
   let moved: number;
   try {
@@ -112,7 +117,7 @@ export async function openRequestLogFile(path: string, main: Db, mainPath: strin
     await worker.stop();
     throw new Error(`request log worker: ${(err as Error).message}`);
   }
-  if (moved > 0) main.$client.run("DELETE FROM request_logs");
+  if (moved > 0) ctx.client.run("DELETE FROM request_logs");
   const readConn = new Database(path, { readonly: true });
   const reader = drizzle({ client: readConn, schema }) as unknown as Db;
 
