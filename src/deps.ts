@@ -104,7 +104,6 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     byConnection: createConnectionLookup(liveOptions),
   });
   gateway = new BcbConnectionGateway(providers.ctx);
-  const store = createSqliteStore(db, { logger });
   const deps: Deps = {
     config,
     store,

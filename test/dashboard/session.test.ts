@@ -75,17 +75,17 @@ describe("dashboard session: CSRF", () => {
     const { h, a, owner } = await setup();
     const p = await paidPayment(h, a, 1000);
     const body = { idempotencyKey: key("refund") };
-    const before = getBalance(h.deps.db, a.accountId, false, "BRL");
+    const before = (await getBalance(h.deps.store.read, a.accountId, false, "BRL"));
     for (const csrf of [false, "x".repeat(43), ""] as const) {
       const r = await owner.call("POST", `/v1/payments/${p.id}/refund`, { body, csrf });
       expect(r.status).toBe(403);
       expect(r.body.error).toEqual({ type: "permission_error", code: "csrf_invalid", message: "Missing or wrong CSRF token (X-CSRF-Token).", param: "X-CSRF-Token" });
     }
-    expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual(before);
+    expect((await getBalance(h.deps.store.read, a.accountId, false, "BRL"))).toEqual(before);
     expect((await owner.call("GET", `/v1/payments/${p.id}/refunds`)).body.data).toEqual([]);
     const ok = await owner.call("POST", `/v1/payments/${p.id}/refund`, { body });
     expect(ok.status).toBe(201);
-    expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toMatchObject({ pending: before.pending - 1000 });
+    expect((await getBalance(h.deps.store.read, a.accountId, false, "BRL"))).toMatchObject({ pending: before.pending - 1000 });
   });
 
   test("another session's CSRF token does not pass", async () => {
@@ -143,7 +143,7 @@ describe("dashboard session: roles", () => {
     const dev = await dashboardMember(h, a, "DEVELOPER");
     const viewer = await dashboardMember(h, a, "VIEWER");
     const p = await paidPayment(h, a, 1000);
-    const balance = getBalance(h.deps.db, a.accountId, false, "BRL");
+    const balance = (await getBalance(h.deps.store.read, a.accountId, false, "BRL"));
     expect(eventBodies(h, p.id, "charge.paid")).toHaveLength(1);
     const refused = await viewer.call("POST", `/v1/payments/${p.id}/resend-webhook`, { body: {} });
     expect([refused.status, refused.body.error.code]).toEqual([403, "role_forbidden"]);
@@ -152,7 +152,7 @@ describe("dashboard session: roles", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ resent: true, status: "PAID" });
     expect(eventBodies(h, p.id, "charge.paid")).toHaveLength(2);
-    expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual(balance);
+    expect((await getBalance(h.deps.store.read, a.accountId, false, "BRL"))).toEqual(balance);
     expect(listAuditEntries(h.deps.db, a.accountId).map((e) => [e.action, e.target, e.status])).toEqual([["dashboard.request", `POST /v1/payments/${p.id}/resend-webhook`, 200]]);
   });
 

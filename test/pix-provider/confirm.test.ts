@@ -55,8 +55,8 @@ const create = (body: Record<string, unknown>, acct = a) =>
   h.call("POST", "/v1/pix/charges", { key: acct.liveKey, body, headers: { "Idempotency-Key": key("confirm") } });
 const charge = async (id: string) => (await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body;
 /** Live balance (pending + available), centavos. */
-const balance = () => {
-  const b = getBalance(h.deps.db, a.accountId, true, "BRL");
+const balance = async () => {
+  const b = (await getBalance(h.deps.store.read, a.accountId, true, "BRL"));
   return b.pending + b.available;
 };
 const paidEvents = (chargeId: string) =>
@@ -77,7 +77,7 @@ const callback = (body: unknown, id = connectionId) => h.call("POST", `/v1/provi
 describe("the callback route", () => {
   test("answers 200 with an empty body and changes nothing until Cofre's own query confirms", async () => {
     const c = await create({ amount: 1500 });
-    const before = balance();
+    const before = (await balance());
     const paid = await sim.control("POST", "/_sim/callbacks/drop", { count: 1 });
     expect(paid.status).toBe(200);
     const p = await pay(c.body.pix.txid);
@@ -85,10 +85,10 @@ describe("the callback route", () => {
     const r = await callback({ pix: [p.body.pix] });
     expect([r.status, r.text]).toEqual([200, ""]);
     expect((await charge(c.body.id)).status).toBe("pending");
-    expect(balance()).toBe(before);
+    expect((await balance())).toBe(before);
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("paid");
-    expect(balance() - before).toBe(1500);
+    expect((await balance()) - before).toBe(1500);
   });
 
   test("an unknown connection is 404 not_found", async () => {
@@ -110,27 +110,27 @@ describe("the callback route", () => {
 describe("paying by callback", () => {
   test("the simulator's callback reaches the served Cofre and the charge is paid once confirmed, crediting the live balance once", async () => {
     const c = await create({ amount: 2500 });
-    const before = balance();
+    const before = (await balance());
     const p = await pay(c.body.pix.txid);
     expect(p.body.callback.status).toBe("sent");
     expect((await charge(c.body.id)).status).toBe("pending"); // the callback only queued a check
     await h.deps.jobs.drain();
     const after = await charge(c.body.id);
     expect(after.status).toBe("paid");
-    expect(balance() - before).toBe(2500);
+    expect((await balance()) - before).toBe(2500);
     expect(paidEvents(c.body.id)).toBe(1);
   });
 
   test("a repeated callback and a poll after it pay once: one charge.paid, the balance credited once", async () => {
     const c = await create({ amount: 3300 });
-    const before = balance();
+    const before = (await balance());
     const p = await pay(c.body.pix.txid);
     await h.deps.jobs.drain();
     for (let i = 0; i < 3; i++) expect((await callback({ pix: [p.body.pix] })).status).toBe(200);
     await h.deps.jobs.drain();
     await advance(20); // the 15 s poll, had it still been queued
     expect((await charge(c.body.id)).status).toBe("paid");
-    expect(balance() - before).toBe(3300);
+    expect((await balance()) - before).toBe(3300);
     expect(paidEvents(c.body.id)).toBe(1);
   });
 });
@@ -138,12 +138,12 @@ describe("paying by callback", () => {
 describe("forged callbacks", () => {
   test("an end-to-end id the PSP does not know changes nothing", async () => {
     const c = await create({ amount: 4100 });
-    const before = balance();
+    const before = (await balance());
     const forged = { endToEndId: "E99999999202611201200forgedforged1", txid: c.body.pix.txid, valor: "41.00", horario: new Date(h.clock.nowMs()).toISOString() };
     expect((await callback({ pix: [forged] })).status).toBe(200);
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("pending");
-    expect(balance()).toBe(before);
+    expect((await balance())).toBe(before);
     expect(paidEvents(c.body.id)).toBe(0);
   });
 
@@ -163,7 +163,7 @@ describe("forged callbacks", () => {
 describe("callbacks dropped", () => {
   test("the poll 15 s after creation catches the payment", async () => {
     const c = await create({ amount: 5200 });
-    const before = balance();
+    const before = (await balance());
     await sim.control("POST", "/_sim/callbacks/drop", { count: 1 });
     const p = await pay(c.body.pix.txid);
     expect(p.body.callback.status).toBe("dropped");
@@ -171,7 +171,7 @@ describe("callbacks dropped", () => {
     expect((await charge(c.body.id)).status).toBe("pending");
     await advance(15);
     expect((await charge(c.body.id)).status).toBe("paid");
-    expect(balance() - before).toBe(5200);
+    expect((await balance()) - before).toBe(5200);
   });
 
   test("later polls follow the backoff while the cob is open (1 min, then 5 min after)", async () => {
@@ -188,7 +188,7 @@ describe("callbacks dropped", () => {
   test("the sweep of GET /pix catches the payment before any poll", async () => {
     expect(await h.deps.jobs.pending(PIX_SWEEP_JOB)).toBe(1); // the recurring sweep is queued
     const c = await create({ amount: 6100 });
-    const before = balance();
+    const before = (await balance());
     await sim.control("POST", "/_sim/callbacks/drop", { count: 1 });
     await pay(c.body.pix.txid);
     await h.deps.jobs.drain();
@@ -198,7 +198,7 @@ describe("callbacks dropped", () => {
     expect(r.accepted).toBeGreaterThanOrEqual(1);
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("paid");
-    expect(balance() - before).toBe(6100);
+    expect((await balance()) - before).toBe(6100);
     expect(paidEvents(c.body.id)).toBe(1);
   });
 
@@ -215,7 +215,7 @@ describe("callbacks dropped", () => {
 describe("expiry", () => {
   test("a live charge expires only when GET /cob/{txid} confirms nobody paid, not by the local sweep", async () => {
     const c = await create({ amount: 7100, expires_in: 60 });
-    const before = balance();
+    const before = (await balance());
     await advance(20); // the 15 s poll: ATIVA; the next check is at expires_at
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: `GET /cob/${c.body.pix.txid}` });
     await advance(45); // 65 s: the check at expires_at met a 503
@@ -223,19 +223,19 @@ describe("expiry", () => {
     await advance(30); // the retry 30 s later confirms
     const after = await charge(c.body.id);
     expect(after.status).toBe("expired");
-    expect(balance()).toBe(before);
+    expect((await balance())).toBe(before);
   });
 
   test("a payment after expiry is late: the charge expires and nothing is credited", async () => {
     const c = await create({ amount: 7200, expires_in: 60 });
-    const before = balance();
+    const before = (await balance());
     await advance(20);
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: `GET /cob/${c.body.pix.txid}` });
     await advance(42); // 62 s: the expiry check failed
     const p = await pay(c.body.pix.txid); // paid at 62 s, after expires_at; its callback is confirmed now
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("expired");
-    expect(balance()).toBe(before);
+    expect((await balance())).toBe(before);
     expect(paidEvents(c.body.id)).toBe(0);
     // The operator is told, and the Pix goes back to its payer (late-payment.test.ts).
     const late = warnings.filter((w) => w.msg === "payment arrived after the charge expired: not credited");
@@ -245,7 +245,7 @@ describe("expiry", () => {
   test("a Pix paid before expiry but confirmed after it pays the charge (the PSP's horario decides)", async () => {
     const c = await create({ amount: 7300, expires_in: 60 });
     const created = h.clock.nowMs();
-    const before = balance();
+    const before = (await balance());
     await advance(20);
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: `GET /cob/${c.body.pix.txid}` });
     await advance(45); // 65 s: the expiry check failed
@@ -253,18 +253,18 @@ describe("expiry", () => {
     await pay(c.body.pix.txid, { horario: new Date(created + 50_000).toISOString() });
     await advance(30); // the retried check finds the cob CONCLUIDA, paid at 50 s
     expect((await charge(c.body.id)).status).toBe("paid");
-    expect(balance() - before).toBe(7300);
+    expect((await balance()) - before).toBe(7300);
   });
 
   test("a Pix paid on a charge already expired credits nothing and goes back to its payer (late-payment.test.ts follows the return)", async () => {
     const c = await create({ amount: 7400, expires_in: 60 });
     await advance(61);
     expect((await charge(c.body.id)).status).toBe("expired");
-    const before = balance();
+    const before = (await balance());
     const p = await pay(c.body.pix.txid);
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("expired");
-    expect(balance()).toBe(before);
+    expect((await balance())).toBe(before);
     expect(paidEvents(c.body.id)).toBe(0);
     const devs = (await sim.api("GET", `/pix/${p.body.pix.endToEndId}`)).body.devolucoes;
     expect(devs.map((d: { valor: string; natureza: string }) => [d.valor, d.natureza])).toEqual([["74.00", "ORIGINAL"]]);
@@ -274,13 +274,13 @@ describe("expiry", () => {
 describe("a deleted connection", () => {
   test("its charges keep settling through polls, and its callbacks are still confirmed", async () => {
     const c = await create({ amount: 8100 });
-    const before = balance();
+    const before = (await balance());
     expect((await h.call("DELETE", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN })).status).toBe(204);
     const p = await pay(c.body.pix.txid, { wait_callback: false }); // the webhook is gone at the PSP
     expect(p.status).toBe(200);
     await advance(15);
     expect((await charge(c.body.id)).status).toBe("paid");
-    expect(balance() - before).toBe(8100);
+    expect((await balance()) - before).toBe(8100);
     expect((await callback({ pix: [p.body.pix] })).status).toBe(200); // known, deleted connection
   });
 });

@@ -33,7 +33,7 @@ describe("an underpaid live Pix", () => {
   test("is returned whole once, the charge fails at once (its cob takes no further payment) and nothing is credited", async () => {
     const c = await createLive(env, { amount: 5000, metadata: { order: "A-1" } });
     const rawId = String(c.id).slice(3);
-    const before = balance(env);
+    const before = (await balance(env));
     const pix = await payAtSim(env, c.pix.txid, { valor: "30.00" });
     await env.h.deps.jobs.drain(); // confirms the Pix, fails the charge, queues and submits the return
     const failed = await charge(env, c.id);
@@ -64,11 +64,11 @@ describe("an underpaid live Pix", () => {
     expect(returnOf(rawId)).toMatchObject({ id: ret.id, status: "RETURNED" });
     devs = await simDevolucoes(env, pix.endToEndId);
     expect(devs.map((d) => [d.id, d.status])).toEqual([[ret.id, "DEVOLVIDO"]]);
-    expect(balance(env)).toBe(before);
+    expect((await balance(env))).toBe(before);
     expect(eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
     expect(eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
     expect((await charge(env, c.id)).status).toBe("failed");
-    expectLedgerClean(env);
+    (await expectLedgerClean(env));
   });
 
   test("with its callback dropped, the next poll finds the concluded cob and fails the charge the same way", async () => {
@@ -96,7 +96,7 @@ describe("two different Pix on one live charge", () => {
   test("each is returned under its own record: the second never overwrites the first", async () => {
     const c = await createLive(env, { amount: 5200 });
     const rawId = String(c.id).slice(3);
-    const before = balance(env);
+    const before = (await balance(env));
     const first = await payAtSim(env, c.pix.txid, { valor: "52.01" }); // overpaid: the charge fails
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("failed");
@@ -132,9 +132,9 @@ describe("two different Pix on one live charge", () => {
     ]);
     expect(after.return).toMatchObject({ id: firstRet.id, status: "FAILED", failureReason: "NAO_REALIZADO: Conta encerrada" });
     expect((await charge(env, c.id)).status).toBe("failed");
-    expect(balance(env)).toBe(before);
+    expect((await balance(env))).toBe(before);
     expect(eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
-    expectLedgerClean(env);
+    (await expectLedgerClean(env));
   });
 });
 
@@ -142,7 +142,7 @@ describe("a Pix after expiry", () => {
   test("paid after expires_at on a charge still waiting: the charge expires and the Pix is returned once", async () => {
     const c = await createLive(env, { amount: 7200, expires_in: 60 });
     const rawId = String(c.id).slice(3);
-    const before = balance(env);
+    const before = (await balance(env));
     await advance(env, 20);
     await env.sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: `GET /cob/${c.pix.txid}` });
     await advance(env, 42); // 62 s: the expiry check failed, the charge still waits
@@ -155,9 +155,9 @@ describe("a Pix after expiry", () => {
     expect(devs.map((d) => [d.id, d.valor, d.natureza])).toEqual([[ret.id, "72.00", "ORIGINAL"]]);
     await advance(env, 60); // more checks and the sweep: nothing more
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
-    expect(balance(env)).toBe(before);
+    expect((await balance(env))).toBe(before);
     expect(eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
-    expectLedgerClean(env);
+    (await expectLedgerClean(env));
   });
 
   test("paid on a charge already expired: the callback is confirmed and the Pix returned once, however often it is reported", async () => {
@@ -165,7 +165,7 @@ describe("a Pix after expiry", () => {
     const rawId = String(c.id).slice(3);
     await advance(env, 61);
     expect((await charge(env, c.id)).status).toBe("expired");
-    const before = balance(env);
+    const before = (await balance(env));
     const pix = await payAtSim(env, c.pix.txid);
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("expired");
@@ -179,8 +179,8 @@ describe("a Pix after expiry", () => {
     await env.sim.control("POST", `/_sim/pix/${pix.endToEndId}/devolucao/${ret.id}/settle`, { wait_callback: false });
     await advance(env, 15); // dropped or not, the next check of the return finds DEVOLVIDO
     expect(returnOf(rawId)!.status).toBe("RETURNED");
-    expect(balance(env)).toBe(before);
-    expectLedgerClean(env);
+    expect((await balance(env))).toBe(before);
+    (await expectLedgerClean(env));
   });
 
   test("a forged callback naming an unknown Pix on an expired charge returns nothing", async () => {
@@ -201,13 +201,13 @@ describe("a Pix on a cancelled charge", () => {
     const rawId = String(c.id).slice(3);
     // The race: Cofre cancelled the charge while the payer's Pix was settling at the PSP.
     updateTransaction(env.h.deps.db, rawId, { status: "CANCELLED" });
-    const before = balance(env);
+    const before = (await balance(env));
     const pix = await payAtSim(env, c.pix.txid);
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("cancelled");
     expect(returnOf(rawId)).toMatchObject({ endToEndId: pix.endToEndId, amount: 7600, reason: "late_payment", status: "IN_PROGRESS" });
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
-    expect(balance(env)).toBe(before);
+    expect((await balance(env))).toBe(before);
   });
 });
 
@@ -215,7 +215,7 @@ describe("a return the PSP does not make", () => {
   test("NAO_REALIZADO marks the return FAILED with the motivo and is logged at warn; the ledger does not move", async () => {
     const c = await createLive(env, { amount: 6000 });
     const rawId = String(c.id).slice(3);
-    const before = balance(env);
+    const before = (await balance(env));
     const pix = await payAtSim(env, c.pix.txid, { valor: "60.01" }); // overpaid
     await env.h.deps.jobs.drain();
     const ret = returnOf(rawId)!;
@@ -227,8 +227,8 @@ describe("a return the PSP does not make", () => {
     expect(warned.map((w) => [w.transactionId, w.endToEndId, w.returnId])).toEqual([[rawId, pix.endToEndId, ret.id]]);
     await advance(env, 60);
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1); // not tried again
-    expect(balance(env)).toBe(before);
-    expectLedgerClean(env);
+    expect((await balance(env))).toBe(before);
+    (await expectLedgerClean(env));
   });
 });
 
@@ -237,14 +237,14 @@ describe("the payer lock", () => {
     const payer = validCpf();
     const c = await createLive(env, { amount: 6600, customer: { name: "Cliente Certo", document: payer }, expected_payer_tax_id: payer });
     const rawId = String(c.id).slice(3);
-    const before = balance(env);
+    const before = (await balance(env));
     const pix = await payAtSim(env, c.pix.txid, { pagador: { nome: "Outra Pessoa", cpf: validCpf() } });
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("refunded");
     const ret = returnOf(rawId)!;
     expect(ret).toMatchObject({ endToEndId: pix.endToEndId, amount: 6600, reason: "payer_mismatch", status: "IN_PROGRESS" });
     expect((await simDevolucoes(env, pix.endToEndId)).map((d) => [d.id, d.valor, d.natureza])).toEqual([[ret.id, "66.00", "ORIGINAL"]]);
-    expect(balance(env)).toBe(before);
-    expectLedgerClean(env);
+    expect((await balance(env))).toBe(before);
+    (await expectLedgerClean(env));
   });
 });

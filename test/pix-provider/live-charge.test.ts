@@ -85,7 +85,7 @@ describe("paying and cancelling", () => {
   test("a payment at the PSP becomes paid after a status check (GET /cob/{txid}), crediting the live balance", async () => {
     const r = await create(a, { amount: 2500 });
     const id = r.body.id.slice(3);
-    const before = getBalance(h.deps.db, a.accountId, true, "BRL");
+    const before = (await getBalance(h.deps.store.read, a.accountId, true, "BRL"));
     await runStatusCheck(h.deps, id, "PIX");
     expect((await charge(id)).body.status).toBe("pending"); // ATIVA: nothing changes
     const paid = await sim.control("POST", `/_sim/cob/${r.body.pix.txid}/pay`, { pagador: { nome: "Pagador Teste", cpf: validCpf() } });
@@ -94,7 +94,7 @@ describe("paying and cancelling", () => {
     const after = await charge(id);
     expect(after.body.status).toBe("paid");
     expect(after.body.amount).toBe(2500);
-    const balance = getBalance(h.deps.db, a.accountId, true, "BRL");
+    const balance = (await getBalance(h.deps.store.read, a.accountId, true, "BRL"));
     expect(balance.pending + balance.available - (before.pending + before.available)).toBe(2500);
   });
 

@@ -80,8 +80,8 @@ export async function paidLive(env: LiveEnv, amount: number) {
 export const charge = async (env: LiveEnv, id: string) => (await env.h.call("GET", `/v1/charges/${id}`, { key: env.a.liveKey })).body;
 
 /** Live balance (pending + available), centavos. */
-export function balance(env: LiveEnv): number {
-  const b = getBalance(env.h.deps.db, env.a.accountId, true, "BRL");
+export async function balance(env: LiveEnv): Promise<number> {
+  const b = await getBalance(env.h.deps.store.read, env.a.accountId, true, "BRL");
   return b.pending + b.available;
 }
 
@@ -109,8 +109,8 @@ export async function simDevolucoes(env: LiveEnv, e2e: string): Promise<Record<s
 }
 
 /** The ledger recomputed from its journal agrees with every balance. */
-export function expectLedgerClean(env: LiveEnv): void {
-  const report = verifyLedger(env.h.deps.db);
+export async function expectLedgerClean(env: LiveEnv): Promise<void> {
+  const report = await verifyLedger(env.h.deps.store.read);
   expect(report.mismatches).toEqual([]);
   expect(report.ok).toBe(true);
 }

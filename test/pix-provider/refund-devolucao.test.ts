@@ -35,12 +35,12 @@ const finish = async (e2e: string, id: string, how: "settle" | "fail", body: Rec
 describe("a full refund", () => {
   test("goes PENDING -> IN_PROGRESS -> REFUNDED through the PSP's devolução, sends charge.refunded and debits the balance once", async () => {
     const { charge: c, pix, rawId } = await paidLive(env, 2000);
-    const before = balance(env);
+    const before = (await balance(env));
     const r = await refund(c.id, { reason: "cliente desistiu" });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(REFUND_FIELDS);
     expect(r.body).toMatchObject({ transactionId: rawId, amount: 2000, currency: "BRL", status: "PENDING", reason: "cliente desistiu" });
-    expect(balance(env)).toBe(before - 2000);
+    expect((await balance(env))).toBe(before - 2000);
     const devId = String(r.body.id).slice(3);
     expect((await env.h.deps.store.read.refunds.byId(r.body.id))?.providerRefundId).toBe(devId);
     expect(await simDevolucoes(env, pix.endToEndId)).toEqual([]); // nothing sent before the job runs
@@ -58,9 +58,9 @@ describe("a full refund", () => {
     const sent = eventsOf(env, rawId, "charge.refunded");
     expect(sent).toHaveLength(1);
     expect(JSON.parse(sent[0]!.body).data.refund).toMatchObject({ id: r.body.id, amount: 2000, status: "REFUNDED" });
-    expect(balance(env)).toBe(before - 2000);
+    expect((await balance(env))).toBe(before - 2000);
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
-    expectLedgerClean(env);
+    (await expectLedgerClean(env));
   });
 
   test("a devolução settled while its callback is dropped is found by the next check (15 s after the request)", async () => {
@@ -80,7 +80,7 @@ describe("a full refund", () => {
 describe("a partial refund", () => {
   test("returns part of the Pix, leaves the charge paid, and the rest stays refundable", async () => {
     const { charge: c, pix, rawId } = await paidLive(env, 3000);
-    const before = balance(env);
+    const before = (await balance(env));
     const r1 = await refund(c.id, { amount: 1000 });
     expect([r1.status, r1.body.amount]).toEqual([201, 1000]);
     await env.h.deps.jobs.drain();
@@ -88,7 +88,7 @@ describe("a partial refund", () => {
     await env.h.deps.jobs.drain();
     expect(await refundStatus(rawId, r1.body.id)).toBe("REFUNDED");
     expect((await charge(env, c.id)).status).toBe("paid");
-    expect(balance(env)).toBe(before - 1000);
+    expect((await balance(env))).toBe(before - 1000);
 
     const over = await refund(c.id, { amount: 2001 });
     expect([over.status, over.body.error.code]).toEqual([400, "refund_amount_exceeds_remaining"]);
@@ -98,7 +98,7 @@ describe("a partial refund", () => {
     await finish(pix.endToEndId, String(r2.body.id).slice(3), "settle");
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("refunded");
-    expect(balance(env)).toBe(before - 3000);
+    expect((await balance(env))).toBe(before - 3000);
     const devs = await simDevolucoes(env, pix.endToEndId);
     expect(devs.map((d) => [d.valor, d.status])).toEqual([
       ["10.00", "DEVOLVIDO"],
@@ -111,16 +111,16 @@ describe("a partial refund", () => {
 describe("a devolução NAO_REALIZADO", () => {
   test("fails the refund with the PSP's motivo and restores the balance and the refundable remainder", async () => {
     const { charge: c, pix, rawId } = await paidLive(env, 4000);
-    const before = balance(env);
+    const before = (await balance(env));
     const r = await refund(c.id);
     await env.h.deps.jobs.drain();
-    expect(balance(env)).toBe(before - 4000);
+    expect((await balance(env))).toBe(before - 4000);
     const devId = String(r.body.id).slice(3);
     await finish(pix.endToEndId, devId, "fail", { motivo: "Conta do pagador encerrada" });
     await env.h.deps.jobs.drain();
     expect(await refundStatus(rawId, r.body.id)).toBe("FAILED");
     expect((await env.h.deps.store.read.refunds.byId(r.body.id))?.failureReason).toBe("NAO_REALIZADO: Conta do pagador encerrada");
-    expect(balance(env)).toBe(before);
+    expect((await balance(env))).toBe(before);
     expect((await charge(env, c.id)).status).toBe("paid");
     expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(0);
     // The whole amount is refundable again, and the PSP accepts a new devolução of it.
@@ -128,14 +128,14 @@ describe("a devolução NAO_REALIZADO", () => {
     expect([again.status, again.body.amount]).toEqual([201, 4000]);
     await env.h.deps.jobs.drain();
     expect(await refundStatus(rawId, again.body.id)).toBe("IN_PROGRESS");
-    expectLedgerClean(env);
+    (await expectLedgerClean(env));
   });
 });
 
 describe("what the standard cannot do", () => {
   test("strategy cashout or a destinationKey is 400 REFUND_NOT_SUPPORTED saying why, and nothing changes", async () => {
     const { charge: c, pix, rawId } = await paidLive(env, 5000);
-    const before = balance(env);
+    const before = (await balance(env));
     for (const body of [{ strategy: "cashout" }, { destinationKey: "pagador@example.com" }, { strategy: "cashout", passFeeToTenant: true }]) {
       const r = await refund(c.id, body);
       expect([r.status, r.body.error.code]).toEqual([400, "REFUND_NOT_SUPPORTED"]);
@@ -143,7 +143,7 @@ describe("what the standard cannot do", () => {
     }
     await env.h.deps.jobs.drain();
     expect(await refunds(rawId)).toEqual([]);
-    expect(balance(env)).toBe(before);
+    expect((await balance(env))).toBe(before);
     expect(await simDevolucoes(env, pix.endToEndId)).toEqual([]);
     // strategy devolution is what a refund is here.
     const ok = await refund(c.id, { strategy: "devolution", amount: 100 });
@@ -166,7 +166,7 @@ describe("PSP failures", () => {
 
   test("the PSP refusing our credentials leaves the refund PENDING, logs it at warn without a secret, and the refund completes once the PSP accepts again", async () => {
     const { charge: c, pix, rawId } = await paidLive(env, 6100);
-    const before = balance(env);
+    const before = (await balance(env));
     const devolucoes = async () => (await env.sim.control("GET", "/_sim/state")).body.counts.devolucoes as number;
     const made = await devolucoes();
     // Every token now expired, and the token endpoint refuses our credentials until cleared.
@@ -176,7 +176,7 @@ describe("PSP failures", () => {
     const r = await refund(c.id);
     expect(r.status).toBe(201);
     expect(r.body.status).toBe("PENDING");
-    expect(balance(env)).toBe(before - 6100);
+    expect((await balance(env))).toBe(before - 6100);
 
     await env.h.deps.jobs.drain(); // PUT -> 401, one fresh token refused -> auth failure
     expect(await refundStatus(rawId, r.body.id)).toBe("PENDING");
@@ -185,7 +185,7 @@ describe("PSP failures", () => {
     expect(await refundStatus(rawId, r.body.id)).toBe("PENDING");
     expect(await devolucoes()).toBe(made);
     expect((await charge(env, c.id)).status).toBe("paid");
-    expect(balance(env)).toBe(before - 6100);
+    expect((await balance(env))).toBe(before - 6100);
 
     const warned = env.warnings.slice(warnedBefore).filter((w) => w.msg === "refund: the provider refused our credentials; retrying later");
     expect(warned.length).toBeGreaterThanOrEqual(2);
@@ -209,8 +209,8 @@ describe("PSP failures", () => {
     expect(await refundStatus(rawId, r.body.id)).toBe("REFUNDED");
     expect((await charge(env, c.id)).status).toBe("refunded");
     expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(1);
-    expect(balance(env)).toBe(before - 6100);
-    expectLedgerClean(env);
+    expect((await balance(env))).toBe(before - 6100);
+    (await expectLedgerClean(env));
   });
 
   test("a lost answer (the PSP made the devolução, then answered 503) is resolved by the replay: exactly one devolução", async () => {
@@ -229,7 +229,7 @@ describe("PSP failures", () => {
 describe("devolução callbacks", () => {
   test("a forged callback naming our devolução as DEVOLVIDO changes nothing: Cofre asks the PSP", async () => {
     const { charge: c, pix, rawId } = await paidLive(env, 7000);
-    const before = balance(env);
+    const before = (await balance(env));
     const r = await refund(c.id);
     await env.h.deps.jobs.drain();
     const devId = String(r.body.id).slice(3);
@@ -240,7 +240,7 @@ describe("devolução callbacks", () => {
     expect(await refundStatus(rawId, r.body.id)).toBe("IN_PROGRESS");
     expect((await charge(env, c.id)).status).toBe("paid");
     expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(0);
-    expect(balance(env)).toBe(before - 7000);
+    expect((await balance(env))).toBe(before - 7000);
   });
 });
 

@@ -10,7 +10,7 @@ const setup = async (amount = 1000, settings = {}) => {
   const p = await paidPayment(h, a, amount);
   const refund = (body: Record<string, unknown> = {}, id = p.id) =>
     h.call("POST", `/v1/payments/${id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), ...body } });
-  const balance = () => getBalance(h.deps.db, a.accountId, false, "BRL");
+  const balance = () => getBalance(h.deps.store.read, a.accountId, false, "BRL");
   const tx = async () => (await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body;
   const advance = (id: string, to: string) => h.call("POST", `/v1/test_helpers/refunds/${id}/advance`, { key: a.testKey, body: { to } });
   return { h, a, p, refund, balance, tx, advance };
@@ -19,14 +19,14 @@ const setup = async (amount = 1000, settings = {}) => {
 describe("refunds (happy paths)", () => {
   test("a full refund is PENDING with the refund fields, debits the balance, and REFUNDED makes the transaction REFUNDED with payment.refunded", async () => {
     const { h, a, p, refund, balance, tx, advance } = await setup(1000);
-    expect(balance()).toMatchObject({ available: 0, pending: 1000 });
+    expect((await balance())).toMatchObject({ available: 0, pending: 1000 });
     const r = await refund({ reason: "customer asked" });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(REFUND_FIELDS);
     expect(r.body).toMatchObject({ transactionId: p.id, amount: 1000, currency: "BRL", status: "PENDING", reason: "customer asked", createdAt: "2026-11-20T12:00:00.000Z" });
     expect(r.body.id).toMatch(/^re_[0-9a-f]{32}$/);
     expectNoForbidden(r.body);
-    expect(balance()).toMatchObject({ available: 0, pending: 0 });
+    expect((await balance())).toMatchObject({ available: 0, pending: 0 });
     expect((await tx()).status).toBe("PAID");
     expect((await advance(r.body.id, "IN_PROGRESS")).body.status).toBe("IN_PROGRESS");
     const done = await advance(r.body.id, "REFUNDED");
@@ -45,7 +45,7 @@ describe("refunds (happy paths)", () => {
     const r = await refund({ amount: 300 }, `ch_${p.id}`);
     expect(r.status).toBe(201);
     expect(r.body.transactionId).toBe(p.id);
-    expect(balance()).toMatchObject({ available: 0, pending: 700 });
+    expect((await balance())).toMatchObject({ available: 0, pending: 700 });
     const list = await h.call("GET", `/v1/payments/ch_${p.id}/refunds`, { key: a.testKey });
     expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([r.body.id]);
   });
@@ -69,7 +69,7 @@ describe("refunds (happy paths)", () => {
     const r1 = await refund({ amount: 300 });
     const r2 = await refund({ amount: 500 });
     expect([r1.status, r2.status]).toEqual([201, 201]);
-    expect(balance().pending).toBe(200);
+    expect((await balance()).pending).toBe(200);
     await advance(r1.body.id, "REFUNDED");
     expect((await tx()).status).toBe("PAID");
     const over = await refund({ amount: 201 });
@@ -85,16 +85,16 @@ describe("refunds (happy paths)", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((r: any) => r.id)).toEqual([rest.body.id, r2.body.id, r1.body.id]);
     for (const r of listed.body.data) expect(Object.keys(r).sort()).toEqual(REFUND_FIELDS);
-    expect(balance()).toMatchObject({ available: 0, pending: 0 });
+    expect((await balance())).toMatchObject({ available: 0, pending: 0 });
   });
 
   test("a FAILED refund restores the balance and the refundable remainder", async () => {
     const { refund, balance, advance } = await setup(1000);
     const r = await refund({ amount: 600 });
-    expect(balance().pending).toBe(400);
+    expect((await balance()).pending).toBe(400);
     const failed = await advance(r.body.id, "FAILED");
     expect(failed.body.status).toBe("FAILED");
-    expect(balance().pending).toBe(1000);
+    expect((await balance()).pending).toBe(1000);
     const again = await refund({ amount: 1000 });
     expect(again.status).toBe(201);
   });
@@ -106,7 +106,7 @@ describe("refunds (happy paths)", () => {
     const second = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body });
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
-    expect(balance().pending).toBe(750);
+    expect((await balance()).pending).toBe(750);
     const changed = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { ...body, amount: 100 } });
     expect(changed.status).toBe(409);
     expect(changed.body.error.code).toBe("idempotency_key_reused");
@@ -116,10 +116,10 @@ describe("refunds (happy paths)", () => {
     const { h, refund, balance } = await setup(10000, { pixFeeBps: 100, settlementDelaySeconds: 60 });
     h.clock.advance(61);
     await h.deps.jobs.drain();
-    expect(balance()).toMatchObject({ available: 9900, pending: 0 });
+    expect((await balance())).toMatchObject({ available: 9900, pending: 0 });
     const r = await refund({ amount: 5000, strategy: "cashout", passFeeToTenant: true, destinationKey: "+5511999998888" });
     expect(r.status).toBe(201);
-    expect(balance().available).toBe(9900 - 5000 - 50);
+    expect((await balance()).available).toBe(9900 - 5000 - 50);
   });
 
   test("a devolution refund is accepted for PIX", async () => {
@@ -166,7 +166,7 @@ describe("refunds (errors)", () => {
     const r = await refund({ amount: 1001 });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe("refund_amount_exceeds_remaining");
-    expect(balance().pending).toBe(1000);
+    expect((await balance()).pending).toBe(1000);
   });
 
   test("methods whose provider has no refunds -> REFUND_NOT_SUPPORTED", async () => {
@@ -223,12 +223,12 @@ describe("refunds (errors)", () => {
     const ok = results.filter((r) => r.status === 201);
     expect(ok).toHaveLength(3);
     for (const r of results.filter((r) => r.status !== 201)) expect(r.body.error.code).toBe("refund_amount_exceeds_remaining");
-    expect(balance().pending).toBe(100);
+    expect((await balance()).pending).toBe(100);
     const full = await Promise.all(
       Array.from({ length: 5 }, () => h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("f") } })),
     );
     expect(full.filter((r) => r.status === 201).map((r) => r.body.amount)).toEqual([100]);
-    expect(balance().pending).toBe(0);
+    expect((await balance()).pending).toBe(0);
   });
 
   test("the advance helper refuses moves out of a final status and live keys", async () => {

@@ -19,8 +19,8 @@ beforeEach(async () => {
 });
 
 function credit(amount: number, transactionId: string, opts: { livemode?: boolean; currency?: string; fee?: number } = {}) {
-  return tx(h.deps.db, (t) =>
-    creditChargePayment(h.deps, t, { accountId: a.accountId, livemode: opts.livemode ?? false, currency: opts.currency ?? "BRL", amount, fee: opts.fee ?? 0, transactionId }),
+  return h.deps.store.tx((uow) =>
+    creditChargePayment(h.deps, uow, { accountId: a.accountId, livemode: opts.livemode ?? false, currency: opts.currency ?? "BRL", amount, fee: opts.fee ?? 0, transactionId }),
   );
 }
 
@@ -43,7 +43,7 @@ describe("GET /v1/wallets/balance (full shape)", () => {
   });
 
   test("shows pending with the next release, then available once the clock passes the settlement delay", async () => {
-    credit(10_000, "tx_1", { fee: 200 });
+    (await credit(10_000, "tx_1", { fee: 200 }));
     let res = await h.call("GET", "/v1/wallets/balance", { key: a.testKey });
     expect(res.body).toMatchObject({ available: 0, pending: 9_800, total: 9_800, retained: 0, next_release_at: "2026-11-21T12:00:00.000Z", next_release_amount: 9_800 });
     expect(res.body.primary).toEqual({ currency: "BRL", available: 0, pending: 9_800, total: 9_800 });
@@ -57,7 +57,7 @@ describe("GET /v1/wallets/balance (full shape)", () => {
   });
 
   test("shows a MED hold as retained with a negative available", async () => {
-    credit(1_000, "tx_1");
+    (await credit(1_000, "tx_1"));
     h.clock.advance(86400);
     await h.deps.jobs.drain();
     tx(h.deps.db, (t) => holdMed(h.deps, t, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 1_500, medCaseId: "med_1" }));
@@ -67,8 +67,8 @@ describe("GET /v1/wallets/balance (full shape)", () => {
   });
 
   test("lists other currencies after the primary one", async () => {
-    credit(300, "tx_usd", { currency: "USD" });
-    credit(100, "tx_brl");
+    (await credit(300, "tx_usd", { currency: "USD" }));
+    (await credit(100, "tx_brl"));
     const res = await h.call("GET", "/v1/wallets/balance", { key: a.testKey });
     expect(res.body.balances).toEqual([
       { currency: "BRL", available: 0, pending: 100, total: 100 },
@@ -82,7 +82,7 @@ describe("GET /v1/wallets/balance (full shape)", () => {
 
 describe("GET /v1/wallets/balance?currency= (flat shape)", () => {
   test("answers only the single-currency fields", async () => {
-    const { releaseAt } = credit(2_500, "tx_1");
+    const { releaseAt } = (await credit(2_500, "tx_1"));
     const res = await h.call("GET", "/v1/wallets/balance?currency=BRL", { key: a.testKey });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(FLAT_KEYS);
@@ -90,7 +90,7 @@ describe("GET /v1/wallets/balance?currency= (flat shape)", () => {
   });
 
   test("answers zeros for a valid currency without activity", async () => {
-    credit(2_500, "tx_1");
+    (await credit(2_500, "tx_1"));
     const res = await h.call("GET", "/v1/wallets/balance?currency=EUR", { key: a.testKey });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ available: 0, pending: 0, currency: "EUR", next_release_at: null, next_release_amount: null });
@@ -103,7 +103,7 @@ describe("GET /v1/wallets/balance?currency= (flat shape)", () => {
   });
 
   test("answers the flat shape for a non-ISO currency the account holds, such as USDT from a payment", async () => {
-    credit(700, "tx_usdt", { currency: "USDT" });
+    (await credit(700, "tx_usdt", { currency: "USDT" }));
     const full = await h.call("GET", "/v1/wallets/balance", { key: a.testKey });
     expect(full.body.balances.map((b: { currency: string }) => b.currency)).toEqual(["BRL", "USDT"]);
     const res = await h.call("GET", "/v1/wallets/balance?currency=usdt", { key: a.testKey });
@@ -138,11 +138,11 @@ describe("GET /v1/wallets", () => {
   });
 
   test("uses the same amounts as available and pending, per currency", async () => {
-    credit(4_000, "tx_1");
+    (await credit(4_000, "tx_1"));
     h.clock.advance(86400);
     await h.deps.jobs.drain();
-    credit(1_000, "tx_2");
-    credit(700, "tx_3", { currency: "USD" });
+    (await credit(1_000, "tx_2"));
+    (await credit(700, "tx_3", { currency: "USD" }));
     tx(h.deps.db, (t) => debitRefund(h.deps, t, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 500, refundId: "re_1", transactionId: "tx_1" }));
     const res = await h.call("GET", "/v1/wallets", { key: a.testKey });
     expect(res.status).toBe(200);
@@ -157,8 +157,8 @@ describe("GET /v1/wallets", () => {
 
 describe("test and live separation", () => {
   test("a live credit shows only to the live key and a test credit only to the test key", async () => {
-    credit(9_000, "tx_live", { livemode: true });
-    credit(1_000, "tx_test");
+    (await credit(9_000, "tx_live", { livemode: true }));
+    (await credit(1_000, "tx_test"));
     const live = await h.call("GET", "/v1/wallets/balance?currency=BRL", { key: a.liveKey });
     const test_ = await h.call("GET", "/v1/wallets/balance?currency=BRL", { key: a.testKey });
     expect(live.body.pending).toBe(9_000);
@@ -169,7 +169,7 @@ describe("test and live separation", () => {
 
   test("another account's balances never show", async () => {
     const other = await h.seedAccount();
-    credit(5_000, "tx_1");
+    (await credit(5_000, "tx_1"));
     const res = await h.call("GET", "/v1/wallets/balance", { key: other.testKey });
     expect(res.body.pending).toBe(0);
     expect(res.body.available).toBe(0);

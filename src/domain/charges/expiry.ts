@@ -49,7 +49,7 @@ const FAILED_RETRY_MS = 5_000;
  * unit of work `uow` (the create's: the sweep row commits with the charge). Create hot path: one
  * prepared statement, usually no write.
  */
-export function ensureExpirySweep(deps: Deps, uow: Uow, expiresAtMs: number): ReturnType<Deps["jobs"]["enqueueNoLaterThan"]> {
+export function ensureExpirySweep(deps: Deps, uow: Uow, expiresAtMs: number): Promise<void> {
   // Returned, not awaited here: one await fewer on the create hot path (the caller awaits).
   return deps.jobs.enqueueNoLaterThan(uow, { kind: CHARGE_EXPIRE_DUE_JOB, dedupeKey: SWEEP_DEDUPE_KEY, dueAt: expiresAtMs });
 }

@@ -29,12 +29,12 @@ const MemberBody = StrictObject({
 export function accountRoutes(deps: Deps) {
   const read = new Elysia().use(bearerAuth(deps)).get(
     "/v1/account",
-    ({ session }) => {
-      const account = getAccount(deps.db, session.accountId);
+    async ({ session }) => {
+      const account = await getAccount(deps, session.accountId);
       return accountView(account, session.role, settingsOf(account));
     },
     { detail: op({ tags: ["account"], security: "bearer", summary: "The caller's account: `{id, name, role, settings}`", ok: { 200: AccountSchema }, errors: [401, 404] }) },
-  ).get("/v1/account/members", ({ session }) => ({ data: listMembers(deps.db, session.accountId).map(memberView) }), {
+  ).get("/v1/account/members", async ({ session }) => ({ data: (await listMembers(deps, session.accountId)).map(memberView) }), {
     detail: op({ tags: ["account"], security: "bearer", summary: "The account's members `{data: [{id, email, role}]}`, oldest first", ok: { 200: MemberListSchema }, errors: [401] }),
   }).get("/v1/account/pix-provider", ({ session }) => getAccountConnection(deps, session.accountId), {
     detail: op({
@@ -50,7 +50,7 @@ export function accountRoutes(deps: Deps) {
   const manage = new Elysia().use(bearerAuth(deps, { manage: true })).post(
     "/v1/account/members",
     async ({ session, body, set }) => {
-      const user = await addMember(deps.db, deps.clock, session, body);
+      const user = await addMember(deps, session, body);
       set.status = 201;
       return memberView(user);
     },
@@ -69,7 +69,7 @@ export function accountRoutes(deps: Deps) {
   );
   const change = new Elysia()
     .use(bearerAuth(deps, { manage: true }))
-    .patch("/v1/account/members/:id", ({ session, params, body }) => memberView(changeMemberRole(deps.db, deps.clock, session, params.id, body.role)), {
+    .patch("/v1/account/members/:id", async ({ session, params, body }) => memberView(await changeMemberRole(deps, session, params.id, body.role)), {
       params: MemberParams,
       body: RoleBody,
       detail: op({
@@ -85,8 +85,8 @@ export function accountRoutes(deps: Deps) {
     })
     .delete(
       "/v1/account/members/:id",
-      ({ session, params, set }) => {
-        removeMember(deps.db, deps.clock, session, params.id);
+      async ({ session, params, set }) => {
+        await removeMember(deps, session, params.id);
         set.status = 204;
       },
       {
