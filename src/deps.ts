@@ -35,6 +35,8 @@ export interface Deps {
   config: Config;
   /** The storage port (src/store/port.ts): every read and unit of work goes through it. */
   store: Store;
+  /** Settles once the startup scheduling of the job groups ran (src/jobs/registry.ts); never rejects. */
+  startup: Promise<void>;
   /** TRANSITIONAL (issue 16): the SQLite handle, until every aggregate is behind the store. */
   db: Db;
   clock: Clock;
@@ -105,6 +107,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   });
   gateway = new BcbConnectionGateway(providers.ctx);
   const deps: Deps = {
+    startup: Promise.resolve(),
     config,
     store,
     db,
@@ -121,7 +124,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     apiKeyCache: new MemoryApiKeyCache(),
     loginThrottle: new LoginThrottle(clock),
   };
-  registerJobs(deps);
+  deps.startup = registerJobs(deps);
   return deps;
 }
 

@@ -10,16 +10,22 @@ import { registerAuditJobs } from "../domain/audit/jobs";
 import { registerPixProviderJobs } from "../domain/pix-provider/jobs";
 import { registerIntentJobs } from "../domain/charges/intent-recovery";
 
-/** Called once by createDeps. Each group adds its own `register...Jobs(deps)` here. */
-export function registerJobs(deps: Deps): void {
+/**
+ * Called once by createDeps. Each group adds its own `register...Jobs(deps)` here. Handlers are
+ * registered at once; the returned promise settles when the startup scheduling some groups do in
+ * a unit of work (the charge expiry sweep, the create-intent recovery) has run. It never rejects:
+ * those failures are logged by their group.
+ */
+export function registerJobs(deps: Deps): Promise<void> {
   registerIdempotencyJobs(deps);
   registerLedgerJobs(deps);
   registerMedJobs(deps);
   registerPaymentJobs(deps);
-  registerChargeJobs(deps);
+  const sweep = registerChargeJobs(deps);
   registerWebhookJobs(deps);
   registerAuditJobs(deps);
   registerPixProviderJobs(deps);
-  registerIntentJobs(deps);
+  const recovery = registerIntentJobs(deps);
   void IDEMPOTENCY_PRUNE_JOB;
+  return Promise.all([sweep, recovery]).then(() => undefined);
 }

@@ -139,7 +139,7 @@ export async function openRequestLogFile(path: string, store: Store): Promise<Re
       buffer.push(row);
       // One message per HAND_OVER_MS (or per HAND_OVER_ROWS): a message costs the request
       // thread far more than the rows in it, so per-turn messages made reads slower.
-      if (buffer.length >= HAND_OVER_ROWS) handOver();
+      if (buffer.length >= HAND_OVER_ROWS) void handOver();
       else if (!scheduled) {
         scheduled = true;
         setTimeout(handOver, HAND_OVER_MS);
