@@ -68,7 +68,7 @@ export async function createRefund(deps: Deps, auth: Caller, id: string, req: Re
 
 /** Inside `uow`: validates the request against the transaction and its provider's plan, then reserves, debits, stores and queues (see the module header). */
 async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, req: RefundRequest): Promise<RefundRow> {
-  const trx = await deps.store.read.charges.byScopedId(auth.accountId, auth.livemode, rawId);
+  const trx = await uow.charges.byScopedId(auth.accountId, auth.livemode, rawId);
   if (!trx) throw notFound("transaction");
   checkRefundable(trx.status);
   const method = (trx.paidWith ?? "PIX") as PaymentMethod;
