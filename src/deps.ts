@@ -35,7 +35,7 @@ export interface Deps {
   config: Config;
   /** The storage port (src/store/port.ts): every read and unit of work goes through it. */
   store: Store;
-  /** TRANSITIONAL (issue 16): the SQLite handle, until every aggregate is behind the store. */
+  /** The SQLite handle the store is built on; nothing in src reads or writes through it (tests use it for setup). */
   db: Db;
   clock: Clock;
   logger: Logger;
