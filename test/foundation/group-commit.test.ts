@@ -82,8 +82,11 @@ describe("group commit", () => {
     expect(values()).toEqual([]);
   });
 
-  test("flushGroupCommit commits the open group at once (shutdown)", () => {
+  test("flushGroupCommit commits the open group at once (shutdown)", async () => {
     const { c, insert, values } = groupHarness();
+    // Startup's own units (createDeps schedules recoveries) finish first: flush waits for a running unit.
+    await turn();
+    await turn();
     insert(4);
     flushGroupCommit(c);
     expect(c.inTransaction).toBe(false);
