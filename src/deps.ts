@@ -37,7 +37,7 @@ export interface Deps {
   store: Store;
   /** Settles once the startup scheduling of the job groups ran (src/jobs/registry.ts); never rejects. */
   startup: Promise<void>;
-  /** TRANSITIONAL (issue 16): the SQLite handle, until every aggregate is behind the store. */
+  /** The SQLite handle the store is built on; nothing in src reads or writes through it (tests use it for setup). */
   db: Db;
   clock: Clock;
   logger: Logger;

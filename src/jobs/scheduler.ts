@@ -8,13 +8,11 @@
  * event-loop turn however many jobs finished in it, and claims only once the turn's writes are
  * durable (`store.durable()`, the SQLite group commit).
  */
-import type { DbOrTx } from "../db/client";
 import type { Clock } from "../lib/clock";
 import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import type { Store, Uow } from "../store/port";
 import type { NewJob } from "../store/port/jobs";
-import { legacyOutbox, settled } from "../store/sqlite/legacy-sync";
 import type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
 
 export type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
@@ -34,11 +32,6 @@ const DEFAULTS: Omit<Registered, "handler"> = {
   leaseMs: 120_000,
   backoff: (n) => Math.min(2 ** n, 3600),
 };
-
-/** True when `t` is a unit of work of the store (not a TRANSITIONAL drizzle handle). */
-export function isUow(t: unknown): t is Uow {
-  return typeof (t as Partial<Uow> | null)?.afterCommit === "function";
-}
 
 /** Epoch ms of a due time given as a Date or epoch ms. */
 function dueMs(due: Date | number): number {
@@ -107,17 +100,10 @@ export class Scheduler {
    * Writes a job row in the unit `uow` (the business unit, so the job commits with it) and wakes
    * the loop for its due time once the unit has committed.
    */
-  enqueue(uow: Uow, input: EnqueueInput): Promise<void>;
-  /** TRANSITIONAL (issue 16): a caller inside a synchronous `tx(deps.db, ...)` (or with `deps.db`). */
-  enqueue(t: DbOrTx, input: EnqueueInput): void;
-  enqueue(t: Uow | DbOrTx, input: EnqueueInput): Promise<void> | void {
+  enqueue(uow: Uow, input: EnqueueInput): Promise<void> {
     const job = this.newJob(input);
-    if (isUow(t)) {
-      t.afterCommit(() => this.armAt(job.dueAt));
-      return t.jobs.enqueue(job);
-    }
-    settled(legacyOutbox(this.store).jobs.enqueue(job));
-    if (this.running) queueMicrotask(() => this.armAt(job.dueAt));
+    uow.afterCommit(() => this.armAt(job.dueAt));
+    return uow.jobs.enqueue(job);
   }
 
   /** `enqueue` of several jobs in the unit `uow`: one repository call, one wake-up. */
@@ -140,21 +126,14 @@ export class Scheduler {
    * never postpones it. If the process dies first, the leased row is still due and runs again
    * once its lease ends.
    */
-  enqueueNoLaterThan(uow: Uow, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): Promise<void>;
-  /** TRANSITIONAL (issue 16): a caller inside a synchronous `tx(deps.db, ...)` (or with `deps.db`). */
-  enqueueNoLaterThan(t: DbOrTx, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): void;
-  enqueueNoLaterThan(t: Uow | DbOrTx, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): Promise<void> | void {
+  enqueueNoLaterThan(uow: Uow, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): Promise<void> {
     const job = { ...this.newJob(input), dedupeKey: input.dedupeKey };
     const asked = this.askedWhileRunning.get(input.dedupeKey);
     if (asked !== undefined && job.dueAt < asked) this.askedWhileRunning.set(input.dedupeKey, job.dueAt);
     const w = this.askedWhileClaiming;
     if (w) w.set(input.dedupeKey, Math.min(job.dueAt, w.get(input.dedupeKey) ?? Infinity));
-    if (isUow(t)) {
-      t.afterCommit(() => this.armAt(job.dueAt));
-      return t.jobs.enqueueNoLaterThan(job);
-    }
-    settled(legacyOutbox(this.store).jobs.enqueueNoLaterThan(job));
-    if (this.running && job.dueAt < this.timerAt) queueMicrotask(() => this.armAt(job.dueAt));
+    uow.afterCommit(() => this.armAt(job.dueAt));
+    return uow.jobs.enqueueNoLaterThan(job);
   }
 
   /**
@@ -172,12 +151,8 @@ export class Scheduler {
   private fills = 0;
 
   /** Removes the job with `dedupeKey` in `uow` (e.g. an expiry made moot by payment). */
-  cancel(uow: Uow, dedupeKey: string): Promise<void>;
-  /** TRANSITIONAL (issue 16): a caller inside a synchronous `tx(deps.db, ...)` (or with `deps.db`). */
-  cancel(t: DbOrTx, dedupeKey: string): void;
-  cancel(t: Uow | DbOrTx, dedupeKey: string): Promise<void> | void {
-    if (isUow(t)) return t.jobs.cancel(dedupeKey);
-    settled(legacyOutbox(this.store).jobs.cancel(dedupeKey));
+  cancel(uow: Uow, dedupeKey: string): Promise<void> {
+    return uow.jobs.cancel(dedupeKey);
   }
 
   /** Starts the loop: runs what is due now, then sleeps until the next due time. */

@@ -51,12 +51,8 @@ export interface Repos {
   webhooks: WebhooksRepo;
 }
 
-// TRANSITIONAL (issue 16): a uow is also drizzle's transaction handle until every aggregate is
-// behind its repository; this import and \`LegacyTx\` go when the last \`Tx\` parameter does.
-import type { Tx as LegacyTx } from "../db/client";
-
 /** A unit of work: the repositories bound to one transaction, plus its commit hooks. */
-export interface Uow extends Repos, LegacyTx {
+export interface Uow extends Repos {
   /** Runs `fn` after this unit commits (never after a rollback). */
   afterCommit(fn: () => void): void;
 }

@@ -247,7 +247,7 @@ describe("databases from before the sweep", () => {
     // What a database written before the sweep holds: one charge.expire job per charge, no sweep.
     d1.db.$client.exec(`delete from jobs where kind = '${CHARGE_EXPIRE_DUE_JOB}'`);
     for (const [i, id] of ids.entries())
-      d1.jobs.enqueue(d1.db, { kind: "charge.expire", dedupeKey: `charge.expire:${id}`, payload: { transactionId: id }, dueAt: Date.parse(START) + [60, 120][i] * 1000 });
+      await d1.store.tx((uow) => d1.jobs.enqueue(uow, { kind: "charge.expire", dedupeKey: `charge.expire:${id}`, payload: { transactionId: id }, dueAt: Date.parse(START) + [60, 120][i] * 1000 }));
     d1.db.$client.close();
 
     const clock = new ManualClock(START);

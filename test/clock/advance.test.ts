@@ -43,12 +43,12 @@ describe("one advance runs chains of work at their own times", () => {
     const id = await paidPix(h, b, 1000);
     const r = await h.call("POST", `/v1/payments/${id}/refund`, { key: b.testKey, body: { idempotencyKey: key("refund") } });
     expect(r.body.status).toBe("PENDING");
-    const before = getBalance(h.deps.db, b.accountId, false, "BRL");
+    const before = await getBalance(h.deps.store.read, b.accountId, false, "BRL");
     expect(await advance(600)).toBe(at(600));
     const list = await h.call("GET", `/v1/payments/${id}/refunds`, { key: b.testKey });
     expect(list.body.data.map((x: { status: string }) => x.status)).toEqual(["REFUNDED"]);
     expect((await h.call("GET", `/v1/payments/${id}`, { key: b.testKey })).body.status).toBe("REFUNDED");
-    expect(getBalance(h.deps.db, b.accountId, false, "BRL")).toEqual(before);
+    expect(await getBalance(h.deps.store.read, b.accountId, false, "BRL")).toEqual(before);
     // IN_PROGRESS at +2 s, REFUNDED at +4 s (SANDBOX_REFUND_STEP_SECONDS): not at the target time.
     const [refunded] = eventBodies(h, id, "charge.refunded");
     expect(refunded.created_at).toBe(at(4));
@@ -103,7 +103,7 @@ describe("one advance runs chains of work at their own times", () => {
     const ran: string[] = [];
     h.deps.jobs.register("t.mark", (job) => void ran.push(`${(job.payload as { n: string }).n}@${iso(h.clock.nowMs())}`));
     for (const [n, s] of [["c", 300], ["a", 10], ["late", 301], ["b", 200]] as const)
-      h.deps.jobs.enqueue(h.deps.db, { kind: "t.mark", payload: { n }, dueAt: T0 + s * 1000 });
+      await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.mark", payload: { n }, dueAt: T0 + s * 1000 }));
     expect(await advance(300)).toBe(at(300));
     expect(ran).toEqual([`a@${at(10)}`, `b@${at(200)}`, `c@${at(300)}`]);
     await advance(1);
@@ -117,7 +117,7 @@ describe("one advance runs chains of work at their own times", () => {
       ran.push(iso(h.clock.nowMs()));
       return ran.length < 10 ? { retryAt: h.clock.nowMs() + 30_000 } : undefined;
     });
-    h.deps.jobs.enqueue(h.deps.db, { kind: "t.tick", dueAt: T0 + 30_000 });
+    await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.tick", dueAt: T0 + 30_000 }));
     const call = (seconds: number) => h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds } });
     const [r1, r2] = await Promise.all([call(120), call(120)]);
     expect([r1.status, r2.status]).toEqual([200, 200]);
@@ -131,7 +131,7 @@ describe("with leases and a running loop", () => {
     const { h, advance } = await setup();
     const ran: string[] = [];
     h.deps.jobs.register("t.orphan", () => void ran.push(iso(h.clock.nowMs())));
-    h.deps.jobs.enqueue(h.deps.db, { kind: "t.orphan", dueAt: T0 });
+    await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.orphan", dueAt: T0 }));
     h.deps.db.update(jobs).set({ leaseUntil: T0 + 120_000, attempts: 1 }).where(eq(jobs.kind, "t.orphan")).run();
     await advance(600);
     expect(ran).toEqual([iso(T0 + 120_001)]);
@@ -162,7 +162,7 @@ describe("the bound of one advance", () => {
       ran.push(h.clock.nowMs());
       return { retryAt: h.clock.nowMs() + 1000 };
     });
-    h.deps.jobs.enqueue(h.deps.db, { kind: "t.forever", dueAt: T0 + 1000 });
+    await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.forever", dueAt: T0 + 1000 }));
     const r = await advanceClock(h.clock, h.deps.jobs, 3600, 50);
     expect(r).toEqual({ now: T0 + 3_600_000, steps: 50, jobs: 50, capped: true });
     expect(ran).toHaveLength(50);
@@ -186,7 +186,7 @@ describe("the bound of one advance", () => {
       runs++;
       return { retryAt: h.clock.nowMs() + 1 };
     });
-    h.deps.jobs.enqueue(h.deps.db, { kind: "t.spin", dueAt: T0 + 1 });
+    await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.spin", dueAt: T0 + 1 }));
     expect(await advance(60)).toBe(at(60));
     expect(runs).toBe(10_000);
   });

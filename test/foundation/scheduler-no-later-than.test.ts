@@ -1,7 +1,6 @@
 /** Scheduler.enqueueNoLaterThan: one live job per dedupe key, due no later than every caller asked. */
 import { describe, expect, test } from "bun:test";
 import { createDeps, type Deps } from "../../src/deps";
-import { tx } from "../../src/db/client";
 import { ManualClock } from "../../src/lib/clock";
 import type { JobOutcome, JobRow } from "../../src/jobs/scheduler";
 
@@ -9,46 +8,48 @@ const START = "2026-11-20T12:00:00.000Z";
 const T0 = Date.parse(START);
 const memDeps = (clock = new ManualClock(START)) => createDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
 type Line = { id: string; due_at: number; payload: string; state: string; attempts: number };
+/** enqueueNoLaterThan in a unit of its own. */
+const noLaterThan = (d: Deps, input: Parameters<Deps["jobs"]["enqueueNoLaterThan"]>[1]) => d.store.tx((uow) => d.jobs.enqueueNoLaterThan(uow, input));
 const rows = (d: Deps, key: string) => d.db.$client.query("select id, due_at, payload, state, attempts from jobs where dedupe_key = ?").all(key) as Line[];
 
 describe("enqueueNoLaterThan", () => {
   test("inserts the job when none has the key, then only ever moves its due time earlier", async () => {
     const d = memDeps();
     d.jobs.register("t.sweep", () => {});
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 60_000, payload: { v: 1 } });
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 60_000, payload: { v: 1 } });
     const [first] = rows(d, "sweep");
     expect(first).toMatchObject({ due_at: T0 + 60_000, payload: '{"v":1}', state: "queued" });
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 90_000, payload: { v: 2 } });
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 90_000, payload: { v: 2 } });
     expect(rows(d, "sweep")).toEqual([first]);
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: new Date(T0 + 30_000), payload: { v: 3 } });
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: new Date(T0 + 30_000), payload: { v: 3 } });
     expect(rows(d, "sweep")).toEqual([{ ...first, due_at: T0 + 30_000 }]);
   });
 
-  test("writes nothing when the job is already due earlier (no row change at all)", () => {
+  test("writes nothing when the job is already due earlier (no row change at all)", async () => {
     const d = memDeps();
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 1000 });
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 1000 });
     const before = d.db.$client.query("select total_changes() as n").get() as { n: number };
-    for (let i = 0; i < 10; i++) d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 2000 + i });
+    for (let i = 0; i < 10; i++) await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 2000 + i });
     const after = d.db.$client.query("select total_changes() as n").get() as { n: number };
     expect(after.n).toBe(before.n);
   });
 
-  test("rolls back with the caller's transaction", () => {
+  test("rolls back with the caller's transaction", async () => {
     const d = memDeps();
-    expect(() =>
-      tx(d.db, (t) => {
-        d.jobs.enqueueNoLaterThan(t, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
+    await expect(
+      d.store.tx(async (uow) => {
+        await d.jobs.enqueueNoLaterThan(uow, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
         throw new Error("abort");
       }),
-    ).toThrow("abort");
+    ).rejects.toThrow("abort");
     expect(rows(d, "sweep")).toEqual([]);
   });
 
-  test("a dead job with the key stays dead", () => {
+  test("a dead job with the key stays dead", async () => {
     const d = memDeps();
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 60_000 });
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 60_000 });
     d.db.$client.exec("update jobs set state = 'dead'");
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
     expect(rows(d, "sweep").map((r) => [r.state, r.due_at])).toEqual([["dead", T0 + 60_000]]);
   });
 
@@ -59,7 +60,7 @@ describe("enqueueNoLaterThan", () => {
     d.jobs.start();
     try {
       // The system-time timer fires after the manual clock's delay, which here is 0.
-      d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
+      await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
       for (let i = 0; i < 50 && ran === 0; i++) await Bun.sleep(2);
       expect(ran).toBe(1);
     } finally {
@@ -70,7 +71,7 @@ describe("enqueueNoLaterThan", () => {
 
 describe("asked while the job runs", () => {
   /** Registers `t.sweep` whose handler calls `during()` before finishing with `outcome`. */
-  function racing(d: Deps, outcome: () => JobOutcome, during: () => void) {
+  function racing(d: Deps, outcome: () => JobOutcome, during: () => unknown) {
     const ran: JobRow[] = [];
     d.jobs.register(
       "t.sweep",
@@ -78,7 +79,7 @@ describe("asked while the job runs", () => {
         ran.push(job);
         const out = outcome();
         await Promise.resolve();
-        if (ran.length === 1) during();
+        if (ran.length === 1) await during();
         return out;
       },
       { backoff: () => 600 },
@@ -89,12 +90,12 @@ describe("asked while the job runs", () => {
   test("a later retryAt from the handler does not postpone the earlier asked time", async () => {
     const clock = new ManualClock(START);
     const d = memDeps(clock);
-    const ask = (ms: number) => d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: ms });
-    const ran = racing(d, () => ({ retryAt: T0 + 3_600_000 }), () => {
-      ask(T0 + 120_000);
-      ask(T0 + 240_000); // later than the first ask: ignored
+    const ask = (ms: number) => noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: ms });
+    const ran = racing(d, () => ({ retryAt: T0 + 3_600_000 }), async () => {
+      await ask(T0 + 120_000);
+      await ask(T0 + 240_000); // later than the first ask: ignored
     });
-    ask(T0);
+    await ask(T0);
     await d.jobs.drain();
     expect(ran).toHaveLength(1);
     expect(rows(d, "sweep").map((r) => r.due_at)).toEqual([T0 + 120_000]);
@@ -102,8 +103,8 @@ describe("asked while the job runs", () => {
 
   test("an earlier retryAt from the handler wins over the asked time", async () => {
     const d = memDeps();
-    racing(d, () => ({ retryAt: T0 + 10_000 }), () => d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 120_000 }));
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
+    racing(d, () => ({ retryAt: T0 + 10_000 }), () => noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 120_000 }));
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
     await d.jobs.drain();
     expect(rows(d, "sweep").map((r) => r.due_at)).toEqual([T0 + 10_000]);
   });
@@ -111,8 +112,8 @@ describe("asked while the job runs", () => {
   test("a finished handler's job is kept for the asked time instead of deleted", async () => {
     const clock = new ManualClock(START);
     const d = memDeps(clock);
-    const ran = racing(d, () => undefined, () => d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 60_000 }));
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
+    const ran = racing(d, () => undefined, () => noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 60_000 }));
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
     await d.jobs.drain();
     expect(rows(d, "sweep").map((r) => [r.due_at, r.attempts])).toEqual([[T0 + 60_000, 0]]);
     clock.advance(60);
@@ -131,17 +132,17 @@ describe("asked while the job runs", () => {
       () => {},
     );
     // The handler throws before `during`, so ask from a concurrent microtask instead.
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
     const draining = d.jobs.drain();
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 30_000 });
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 30_000 });
     await draining;
     expect(rows(d, "sweep").map((r) => [r.due_at, r.state])).toEqual([[T0 + 30_000, "queued"]]);
   });
 
   test("a job without a dedupe key and other keys are not affected", async () => {
     const d = memDeps();
-    racing(d, () => ({ retryAt: T0 + 3_600_000 }), () => d.jobs.enqueueNoLaterThan(d.db, { kind: "t.other", dedupeKey: "other", dueAt: T0 + 60_000 }));
-    d.jobs.enqueueNoLaterThan(d.db, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
+    racing(d, () => ({ retryAt: T0 + 3_600_000 }), () => noLaterThan(d, { kind: "t.other", dedupeKey: "other", dueAt: T0 + 60_000 }));
+    await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
     await d.jobs.drain();
     expect(rows(d, "sweep").map((r) => r.due_at)).toEqual([T0 + 3_600_000]);
     expect(rows(d, "other").map((r) => r.due_at)).toEqual([T0 + 60_000]);

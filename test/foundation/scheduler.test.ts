@@ -6,12 +6,13 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { jobs } from "../../db/schema";
 import { createDeps, type Deps } from "../../src/deps";
-import { tx } from "../../src/db/client";
 import { ManualClock, SystemClock } from "../../src/lib/clock";
-import type { JobRow } from "../../src/jobs/scheduler";
+import type { EnqueueInput, JobRow, Scheduler } from "../../src/jobs/scheduler";
 
 const START = "2026-11-20T12:00:00.000Z";
 const memDeps = (clock = new ManualClock(START)) => createDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
+/** Enqueues `input` on `jobs` (d's scheduler unless given) in a unit of its own. */
+const enqueue = (d: Deps, input: EnqueueInput, jobs: Scheduler = d.jobs) => d.store.tx((uow) => jobs.enqueue(uow, input));
 const row = (d: Deps, id: string) => d.db.select().from(jobs).where(eq(jobs.id, id)).get();
 const onlyJob = (d: Deps, kind: string) => d.db.select().from(jobs).where(eq(jobs.kind, kind)).get();
 /** Counts calls of the scheduler's private `fill` (its loop turns) from now on; returns the counter. */
@@ -32,7 +33,7 @@ describe("due jobs run", () => {
     const d = memDeps(clock);
     const ran: JobRow[] = [];
     d.jobs.register("t.run", (job) => void ran.push(job));
-    d.jobs.enqueue(d.db, { kind: "t.run", payload: { n: 1 }, dueAt: clock.nowMs() + 30_000 });
+    await enqueue(d, { kind: "t.run", payload: { n: 1 }, dueAt: clock.nowMs() + 30_000 });
     await d.jobs.drain();
     expect(ran).toHaveLength(0);
     clock.advance(29);
@@ -48,12 +49,12 @@ describe("due jobs run", () => {
     const d = memDeps();
     let ran = 0;
     d.jobs.register("t.rollback", () => void ran++);
-    expect(() =>
-      tx(d.db, (t) => {
-        d.jobs.enqueue(t, { kind: "t.rollback" });
+    await expect(
+      d.store.tx(async (uow) => {
+        await d.jobs.enqueue(uow, { kind: "t.rollback" });
         throw new Error("abort");
       }),
-    ).toThrow("abort");
+    ).rejects.toThrow("abort");
     await d.jobs.drain();
     expect(ran).toBe(0);
   });
@@ -62,13 +63,13 @@ describe("due jobs run", () => {
     const d = memDeps();
     let ran = 0;
     d.jobs.register("t.dedupe", () => void ran++);
-    d.jobs.enqueue(d.db, { kind: "t.dedupe", dedupeKey: "once" });
-    d.jobs.enqueue(d.db, { kind: "t.dedupe", dedupeKey: "once" });
+    await enqueue(d, { kind: "t.dedupe", dedupeKey: "once" });
+    await enqueue(d, { kind: "t.dedupe", dedupeKey: "once" });
     expect(await d.jobs.pending("t.dedupe")).toBe(1);
-    d.jobs.cancel(d.db, "once");
+    await d.store.tx((uow) => d.jobs.cancel(uow, "once"));
     expect(await d.jobs.pending("t.dedupe")).toBe(0);
-    d.jobs.enqueue(d.db, { kind: "t.dedupe", dedupeKey: "once" });
-    d.jobs.enqueue(d.db, { kind: "t.dedupe", dedupeKey: "once" });
+    await enqueue(d, { kind: "t.dedupe", dedupeKey: "once" });
+    await enqueue(d, { kind: "t.dedupe", dedupeKey: "once" });
     await d.jobs.drain();
     expect(ran).toBe(1);
   });
@@ -76,12 +77,12 @@ describe("due jobs run", () => {
   test("drain also runs the jobs that running jobs make due", async () => {
     const d = memDeps();
     const seen: number[] = [];
-    d.jobs.register("t.chain", (job) => {
+    d.jobs.register("t.chain", async (job) => {
       const n = (job.payload as { n: number }).n;
       seen.push(n);
-      if (n < 3) d.jobs.enqueue(d.db, { kind: "t.chain", payload: { n: n + 1 } });
+      if (n < 3) await enqueue(d, { kind: "t.chain", payload: { n: n + 1 } });
     });
-    d.jobs.enqueue(d.db, { kind: "t.chain", payload: { n: 1 } });
+    await enqueue(d, { kind: "t.chain", payload: { n: 1 } });
     await d.jobs.drain();
     expect(seen).toEqual([1, 2, 3]);
   });
@@ -89,11 +90,11 @@ describe("due jobs run", () => {
   test("drain with a budget starts at most that many jobs, reports how many, and leaves the rest queued", async () => {
     const d = memDeps();
     let ran = 0;
-    d.jobs.register("t.again", () => {
+    d.jobs.register("t.again", async () => {
       ran++;
-      d.jobs.enqueue(d.db, { kind: "t.again" });
+      await enqueue(d, { kind: "t.again" });
     });
-    d.jobs.enqueue(d.db, { kind: "t.again" });
+    await enqueue(d, { kind: "t.again" });
     expect(await d.jobs.drain(7)).toBe(7);
     expect(ran).toBe(7);
     expect(await d.jobs.pending("t.again")).toBe(1);
@@ -107,10 +108,10 @@ describe("due jobs run", () => {
     d.db.delete(jobs).run(); // the recurring prune jobs registered by createDeps
     expect(await d.jobs.nextDueAt()).toBeNull();
     const t0 = clock.nowMs();
-    d.jobs.enqueue(d.db, { kind: "t.later", dueAt: t0 + 60_000 });
-    d.jobs.enqueue(d.db, { kind: "t.sooner", dueAt: t0 + 30_000 });
+    await enqueue(d, { kind: "t.later", dueAt: t0 + 60_000 });
+    await enqueue(d, { kind: "t.sooner", dueAt: t0 + 30_000 });
     expect(await d.jobs.nextDueAt()).toBe(t0 + 30_000);
-    d.jobs.enqueue(d.db, { kind: "t.orphan", dueAt: t0 });
+    await enqueue(d, { kind: "t.orphan", dueAt: t0 });
     d.db.update(jobs).set({ leaseUntil: t0 + 10_000, attempts: 1 }).where(eq(jobs.kind, "t.orphan")).run();
     expect(await d.jobs.nextDueAt()).toBe(t0 + 10_001);
   });
@@ -123,7 +124,7 @@ describe("due jobs run", () => {
       attempts.push(job.attempts);
       if (attempts.length < 3) return { retryAt: clock.nowMs() + 10_000 };
     });
-    d.jobs.enqueue(d.db, { kind: "t.poll" });
+    await enqueue(d, { kind: "t.poll" });
     await d.jobs.drain();
     clock.advance(10);
     await d.jobs.drain();
@@ -147,7 +148,7 @@ describe("failures", () => {
       },
       { backoff: (n) => 10 * n },
     );
-    d.jobs.enqueue(d.db, { kind: "t.flaky" });
+    await enqueue(d, { kind: "t.flaky" });
     await d.jobs.drain();
     expect(runs).toEqual([1]);
     const j = onlyJob(d, "t.flaky")!;
@@ -173,7 +174,7 @@ describe("failures", () => {
     d.jobs.register("t.fail", () => {
       throw new Error("always");
     });
-    d.jobs.enqueue(d.db, { kind: "t.fail" });
+    await enqueue(d, { kind: "t.fail" });
     const delays: number[] = [];
     for (let i = 0; i < 3; i++) {
       await d.jobs.drain();
@@ -196,7 +197,7 @@ describe("failures", () => {
       },
       { maxAttempts: 2, backoff: () => 1 },
     );
-    d.jobs.enqueue(d.db, { kind: "t.dead" });
+    await enqueue(d, { kind: "t.dead" });
     for (let i = 0; i < 4; i++) {
       await d.jobs.drain();
       clock.advance(1);
@@ -211,7 +212,7 @@ describe("failures", () => {
     const d = memDeps(clock);
     const runs: number[] = [];
     d.jobs.register("t.lease", (job) => void runs.push(job.attempts), { leaseSeconds: 30 });
-    d.jobs.enqueue(d.db, { kind: "t.lease" });
+    await enqueue(d, { kind: "t.lease" });
     const id = onlyJob(d, "t.lease")!.id;
     // A runner that died mid-job left this lease behind.
     d.db.update(jobs).set({ leaseUntil: clock.nowMs() + 30_000, attempts: 1 }).where(eq(jobs.id, id)).run();
@@ -233,7 +234,7 @@ describe("failures", () => {
       runs++;
       await gate;
     }, { leaseSeconds: 5 });
-    d.jobs.enqueue(d.db, { kind: "t.slow" });
+    await enqueue(d, { kind: "t.slow" });
     const first = d.jobs.drain();
     await Bun.sleep(1);
     clock.advance(10);
@@ -253,7 +254,7 @@ describe("the loop", () => {
     d.jobs.register("t.loop", () => resolve());
     d.jobs.start();
     try {
-      d.jobs.enqueue(d.db, { kind: "t.loop" });
+      await enqueue(d, { kind: "t.loop" });
       await Promise.race([ran, Bun.sleep(2000).then(() => Promise.reject(new Error("job did not run")))]);
     } finally {
       await d.jobs.stop();
@@ -266,7 +267,7 @@ describe("the loop", () => {
     let resolve!: () => void;
     const ran = new Promise<void>((r) => (resolve = r));
     d.jobs.register("t.advance", () => resolve());
-    d.jobs.enqueue(d.db, { kind: "t.advance", dueAt: clock.nowMs() + 3600_000 });
+    await enqueue(d, { kind: "t.advance", dueAt: clock.nowMs() + 3600_000 });
     d.jobs.start();
     try {
       clock.advance(3600);
@@ -288,7 +289,7 @@ describe("the loop", () => {
     d.jobs.start();
     const t0 = performance.now();
     try {
-      d.jobs.enqueue(d.db, { kind: "t.timer", dueAt: Date.now() + 150 });
+      await enqueue(d, { kind: "t.timer", dueAt: Date.now() + 150 });
       await Promise.race([ran, Bun.sleep(3000).then(() => Promise.reject(new Error("job did not run")))]);
     } finally {
       await d.jobs.stop();
@@ -304,7 +305,7 @@ describe("the loop after a start", () => {
     let resolve!: () => void;
     const ran = new Promise<void>((r) => (resolve = r));
     d.jobs.register("t.queued", () => resolve());
-    d.jobs.enqueue(d.db, { kind: "t.queued", dueAt: Date.now() + 150 });
+    await enqueue(d, { kind: "t.queued", dueAt: Date.now() + 150 });
     const t0 = performance.now();
     d.jobs.start();
     try {
@@ -328,7 +329,7 @@ describe("no busy waiting", () => {
       entered();
       await gate;
     }, { leaseSeconds: 1 });
-    d.jobs.enqueue(d.db, { kind: "t.long" });
+    await enqueue(d, { kind: "t.long" });
     d.jobs.start();
     try {
       await running;
@@ -354,8 +355,8 @@ describe("no busy waiting", () => {
       runs++;
       await gate;
     });
-    jobsOne.enqueue(d.db, { kind: "t.busy" });
-    jobsOne.enqueue(d.db, { kind: "t.busy" });
+    await enqueue(d, { kind: "t.busy" }, jobsOne);
+    await enqueue(d, { kind: "t.busy" }, jobsOne);
     jobsOne.start();
     try {
       await Bun.sleep(20);
@@ -384,7 +385,7 @@ describe("restarts", () => {
     d1.jobs.register("t.durable", () => {
       throw new Error("must not run in the first process");
     });
-    d1.jobs.enqueue(d1.db, { kind: "t.durable", payload: { order: 42 }, dueAt: clock1.nowMs() + 60_000 });
+    await enqueue(d1, { kind: "t.durable", payload: { order: 42 }, dueAt: clock1.nowMs() + 60_000 });
     await d1.jobs.stop();
     d1.db.$client.close();
 
@@ -407,7 +408,7 @@ describe("restarts", () => {
       started();
       return new Promise(() => {}); // never finishes: the process "dies" with the job leased
     }, { leaseSeconds: 120 });
-    d1.jobs.enqueue(d1.db, { kind: "t.crash", payload: { n: 7 } });
+    await enqueue(d1, { kind: "t.crash", payload: { n: 7 } });
     void d1.jobs.drain();
     await isRunning;
     expect(onlyJob(d1, "t.crash")!.leaseUntil).toBe(clock1.nowMs() + 120_000);
@@ -433,7 +434,7 @@ describe("the clock advance helper", () => {
     const a = await h.seedAccount();
     const ran: string[] = [];
     h.deps.jobs.register("t.helper", () => void ran.push(h.clock.now().toISOString()));
-    h.deps.jobs.enqueue(h.deps.db, { kind: "t.helper", dueAt: h.clock.nowMs() + 90_000 });
+    await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.helper", dueAt: h.clock.nowMs() + 90_000 }));
     const r1 = await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 60 } });
     expect(r1.status).toBe(200);
     expect(ran).toEqual([]);

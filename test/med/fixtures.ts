@@ -92,7 +92,7 @@ export async function paidCharge(h: Harness, a: SeededAccount, amount = 10_000, 
   const id = rawId();
   const now = h.clock.nowMs();
   await h.deps.store.tx(async (uow) => {
-    uow.insert(transactions)
+    h.deps.db.insert(transactions) // setup: a row no API writes, on the unit's own connection
       .values({
         id,
         accountId: a.accountId,

@@ -26,7 +26,7 @@ describe("boleto PDF (boletoPdfUrl): FEBRABAN ficha de compensação in pt-BR", 
   test("carries the bank code, the linha digitável, beneficiário with CNPJ, nosso número, vencimento, valor, pagador and the slip's fields", async () => {
     const h = createHarness();
     const a = await h.seedAccount({ name: "Padaria Pão Quente" });
-    updateAccountSettings(h.deps.db, a.accountId, { legal_name: "Padaria Pão Quente Ltda.", tax_id: "11222333000181" });
+    await updateAccountSettings(h.deps.store, a.accountId, { legal_name: "Padaria Pão Quente Ltda.", tax_id: "11222333000181" });
     const p = await createPayment(h, a, {
       amount: 123456,
       paymentMethods: ["BOLETO"],
@@ -112,7 +112,7 @@ describe("boleto PDF (boletoPdfUrl): FEBRABAN ficha de compensação in pt-BR", 
     const h = createHarness();
     const a = await h.seedAccount();
     const legal = `Comércio de Artigos ${"Variados ".repeat(30)}`.slice(0, 200).trim();
-    updateAccountSettings(h.deps.db, a.accountId, { legal_name: legal, tax_id: "11222333000181" });
+    await updateAccountSettings(h.deps.store, a.accountId, { legal_name: legal, tax_id: "11222333000181" });
     const p = await createPayment(h, a, { amount: 4990, paymentMethods: ["BOLETO"], metadata: { description: `Pedido ${"número ".repeat(40)}fim` } });
     const { bytes } = await fetchBoleto(h, a.testKey, p.id);
     const lines = (await pdfText(bytes)).split("\n");

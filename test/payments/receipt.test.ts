@@ -18,7 +18,7 @@ describe("GET /v1/payments/{id}/receipt: content (pt-BR)", () => {
   test("a paid Pix receipt shows the merchant's legal name and CNPJ, the masked payer, the description, R$ amounts and São Paulo times", async () => {
     const h = createHarness();
     const a = await h.seedAccount({ name: "Café São Jorge" });
-    updateAccountSettings(h.deps.db, a.accountId, { legal_name: "Café São Jorge Comércio de Alimentos Ltda.", tax_id: "11.222.333/0001-81" });
+    await updateAccountSettings(h.deps.store, a.accountId, { legal_name: "Café São Jorge Comércio de Alimentos Ltda.", tax_id: "11.222.333/0001-81" });
     const p = await createPayment(h, a, {
       amount: 123456,
       customerName: "João da Silva",

@@ -8,7 +8,6 @@
  * `method_details.PIX.return`), followed to DEVOLVIDO or NAO_REALIZADO, with no ledger movement.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { findById, updateTransaction } from "../../src/domain/charges/repo";
 import { methodDetails } from "../../src/domain/payments/views";
 import { sweepReceivedPix } from "../../src/domain/pix-provider/sweep";
 import { newEndToEndId } from "../../src/pix/ids";
@@ -25,7 +24,7 @@ afterAll(async () => {
 });
 
 /** `method_details.PIX.return` of raw transaction `rawId`, as stored. */
-const returnOf = (rawId: string) => methodDetails(findById(env.h.deps.db, rawId)!).PIX?.return as Record<string, unknown> | undefined;
+const returnOf = async (rawId: string) => methodDetails((await env.h.deps.store.read.charges.byId(rawId))!).PIX?.return as Record<string, unknown> | undefined;
 const callback = (body: unknown) => env.h.call("POST", `/v1/provider-webhooks/pix/${env.connectionId}/pix`, { body });
 const DEVOLUTION_RE = /^D\d{8}\d{12}[a-zA-Z0-9]{11}$/;
 
@@ -45,7 +44,7 @@ describe("an underpaid live Pix", () => {
     expect(JSON.parse(eventsOf(env, rawId, "charge.failed")[0]!.body).data.object).toMatchObject({ id: c.id, status: "failed" });
     // The PSP agrees: the cob is concluded, so the charge could never have been paid again.
     expect((await env.sim.control("GET", "/_sim/cobs")).body.cobs.find((x: { txid: string }) => x.txid === c.pix.txid)?.status).toBe("CONCLUIDA");
-    const ret = returnOf(rawId)!;
+    const ret = (await returnOf(rawId))!;
     expect(ret).toMatchObject({ endToEndId: pix.endToEndId, amount: 3000, reason: "amount_mismatch", status: "IN_PROGRESS" });
     expect(String(ret.id)).toMatch(DEVOLUTION_RE);
     let devs = await simDevolucoes(env, pix.endToEndId);
@@ -61,7 +60,7 @@ describe("an underpaid live Pix", () => {
     const settled = await env.sim.control("POST", `/_sim/pix/${pix.endToEndId}/devolucao/${ret.id}/settle`, { wait_callback: true });
     expect(settled.status).toBe(200);
     await env.h.deps.jobs.drain(); // the callback names the devolução: Cofre asks the PSP
-    expect(returnOf(rawId)).toMatchObject({ id: ret.id, status: "RETURNED" });
+    expect(await returnOf(rawId)).toMatchObject({ id: ret.id, status: "RETURNED" });
     devs = await simDevolucoes(env, pix.endToEndId);
     expect(devs.map((d) => [d.id, d.status])).toEqual([[ret.id, "DEVOLVIDO"]]);
     expect((await balance(env))).toBe(before);
@@ -82,7 +81,7 @@ describe("an underpaid live Pix", () => {
     const failed = await charge(env, c.id);
     expect(failed.status).toBe("failed");
     expect(failed.metadata.failure.reason).toBe("amount_mismatch");
-    expect(returnOf(rawId)).toMatchObject({ endToEndId: pix.endToEndId, amount: 5110, reason: "amount_mismatch", status: "IN_PROGRESS" });
+    expect(await returnOf(rawId)).toMatchObject({ endToEndId: pix.endToEndId, amount: 5110, reason: "amount_mismatch", status: "IN_PROGRESS" });
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
     await advance(env, 3600); // later polls and the charge's expiry change nothing more
     expect((await charge(env, c.id)).status).toBe("failed");
@@ -100,7 +99,7 @@ describe("two different Pix on one live charge", () => {
     const first = await payAtSim(env, c.pix.txid, { valor: "52.01" }); // overpaid: the charge fails
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("failed");
-    const firstRet = returnOf(rawId)!;
+    const firstRet = (await returnOf(rawId))!;
     expect(firstRet).toMatchObject({ endToEndId: first.endToEndId, amount: 5201, reason: "amount_mismatch", status: "IN_PROGRESS" });
 
     // A PSP that still reports a second Pix on the concluded cob (written into the simulator's store).
@@ -109,7 +108,7 @@ describe("two different Pix on one live charge", () => {
     expect((await callback({ pix: [{ endToEndId: second.e2eid, txid: c.pix.txid, valor: "52.00", horario: new Date(second.horario_ms).toISOString() }] })).status).toBe(200);
     await env.h.deps.jobs.drain(); // confirmed with GET /pix/{e2eid}, then returned
 
-    const stored = methodDetails(findById(env.h.deps.db, rawId)!).PIX as { return: Record<string, unknown>; returns: Record<string, unknown>[] };
+    const stored = methodDetails((await env.h.deps.store.read.charges.byId(rawId))!).PIX as { return: Record<string, unknown>; returns: Record<string, unknown>[] };
     expect(stored.return).toEqual(stored.returns[0]!); // the first return keeps its place
     expect(stored.returns.map((r) => [r.endToEndId, r.amount, r.reason, r.status])).toEqual([
       [first.endToEndId, 5201, "amount_mismatch", "IN_PROGRESS"],
@@ -125,7 +124,7 @@ describe("two different Pix on one live charge", () => {
     await env.h.deps.jobs.drain();
     await env.sim.control("POST", `/_sim/pix/${first.endToEndId}/devolucao/${firstRet.id}/fail`, { motivo: "Conta encerrada", wait_callback: true });
     await env.h.deps.jobs.drain();
-    const after = methodDetails(findById(env.h.deps.db, rawId)!).PIX as { return: Record<string, unknown>; returns: Record<string, unknown>[] };
+    const after = methodDetails((await env.h.deps.store.read.charges.byId(rawId))!).PIX as { return: Record<string, unknown>; returns: Record<string, unknown>[] };
     expect(after.returns.map((r) => [r.id, r.status])).toEqual([
       [firstRet.id, "FAILED"],
       [secondId, "RETURNED"],
@@ -149,7 +148,7 @@ describe("a Pix after expiry", () => {
     const pix = await payAtSim(env, c.pix.txid); // paid at 62 s
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("expired");
-    const ret = returnOf(rawId)!;
+    const ret = (await returnOf(rawId))!;
     expect(ret).toMatchObject({ endToEndId: pix.endToEndId, amount: 7200, reason: "late_payment" });
     const devs = await simDevolucoes(env, pix.endToEndId);
     expect(devs.map((d) => [d.id, d.valor, d.natureza])).toEqual([[ret.id, "72.00", "ORIGINAL"]]);
@@ -169,7 +168,7 @@ describe("a Pix after expiry", () => {
     const pix = await payAtSim(env, c.pix.txid);
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("expired");
-    const ret = returnOf(rawId)!;
+    const ret = (await returnOf(rawId))!;
     expect(ret).toMatchObject({ endToEndId: pix.endToEndId, amount: 7400, reason: "late_payment", status: "IN_PROGRESS" });
     for (let i = 0; i < 2; i++) expect((await callback({ pix: [pix] })).status).toBe(200);
     const swept = await sweepReceivedPix(env.h.deps);
@@ -178,7 +177,7 @@ describe("a Pix after expiry", () => {
     expect((await simDevolucoes(env, pix.endToEndId)).map((d) => [d.id, d.natureza])).toEqual([[ret.id, "ORIGINAL"]]);
     await env.sim.control("POST", `/_sim/pix/${pix.endToEndId}/devolucao/${ret.id}/settle`, { wait_callback: false });
     await advance(env, 15); // dropped or not, the next check of the return finds DEVOLVIDO
-    expect(returnOf(rawId)!.status).toBe("RETURNED");
+    expect((await returnOf(rawId))!.status).toBe("RETURNED");
     expect((await balance(env))).toBe(before);
     (await expectLedgerClean(env));
   });
@@ -190,7 +189,7 @@ describe("a Pix after expiry", () => {
     const forged = { endToEndId: "E99999999202611201200forgedforged3", txid: c.pix.txid, valor: "75.00", horario: new Date(env.h.clock.nowMs()).toISOString() };
     expect((await callback({ pix: [forged] })).status).toBe(200);
     await env.h.deps.jobs.drain();
-    expect(returnOf(String(c.id).slice(3))).toBeUndefined();
+    expect(await returnOf(String(c.id).slice(3))).toBeUndefined();
     expect(await env.h.deps.jobs.pending("pix.return")).toBe(queued);
   });
 });
@@ -200,12 +199,12 @@ describe("a Pix on a cancelled charge", () => {
     const c = await createLive(env, { amount: 7600 });
     const rawId = String(c.id).slice(3);
     // The race: Cofre cancelled the charge while the payer's Pix was settling at the PSP.
-    updateTransaction(env.h.deps.db, rawId, { status: "CANCELLED" });
+    await env.h.deps.store.tx((uow) => uow.charges.update(rawId, { status: "CANCELLED" }));
     const before = (await balance(env));
     const pix = await payAtSim(env, c.pix.txid);
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("cancelled");
-    expect(returnOf(rawId)).toMatchObject({ endToEndId: pix.endToEndId, amount: 7600, reason: "late_payment", status: "IN_PROGRESS" });
+    expect(await returnOf(rawId)).toMatchObject({ endToEndId: pix.endToEndId, amount: 7600, reason: "late_payment", status: "IN_PROGRESS" });
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
     expect((await balance(env))).toBe(before);
   });
@@ -218,11 +217,11 @@ describe("a return the PSP does not make", () => {
     const before = (await balance(env));
     const pix = await payAtSim(env, c.pix.txid, { valor: "60.01" }); // overpaid
     await env.h.deps.jobs.drain();
-    const ret = returnOf(rawId)!;
+    const ret = (await returnOf(rawId))!;
     expect(ret).toMatchObject({ amount: 6001, status: "IN_PROGRESS" });
     await env.sim.control("POST", `/_sim/pix/${pix.endToEndId}/devolucao/${ret.id}/fail`, { motivo: "Conta encerrada", wait_callback: true });
     await env.h.deps.jobs.drain();
-    expect(returnOf(rawId)).toMatchObject({ status: "FAILED", failureReason: "NAO_REALIZADO: Conta encerrada" });
+    expect(await returnOf(rawId)).toMatchObject({ status: "FAILED", failureReason: "NAO_REALIZADO: Conta encerrada" });
     const warned = env.warnings.filter((w) => String(w.msg).startsWith("pix return: the PSP did not return the Pix") && w.transactionId === rawId);
     expect(warned.map((w) => [w.transactionId, w.endToEndId, w.returnId])).toEqual([[rawId, pix.endToEndId, ret.id]]);
     await advance(env, 60);
@@ -241,7 +240,7 @@ describe("the payer lock", () => {
     const pix = await payAtSim(env, c.pix.txid, { pagador: { nome: "Outra Pessoa", cpf: validCpf() } });
     await env.h.deps.jobs.drain();
     expect((await charge(env, c.id)).status).toBe("refunded");
-    const ret = returnOf(rawId)!;
+    const ret = (await returnOf(rawId))!;
     expect(ret).toMatchObject({ endToEndId: pix.endToEndId, amount: 6600, reason: "payer_mismatch", status: "IN_PROGRESS" });
     expect((await simDevolucoes(env, pix.endToEndId)).map((d) => [d.id, d.valor, d.natureza])).toEqual([[ret.id, "66.00", "ORIGINAL"]]);
     expect((await balance(env))).toBe(before);

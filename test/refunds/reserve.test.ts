@@ -63,11 +63,11 @@ describe("the refundable remainder's conditional write", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const p = await paidPayment(h, a, 1000);
-    const before = { balance: getBalance(h.deps.db, a.accountId, false, "BRL"), stored: stored(h, p.id) };
+    const before = { balance: await getBalance(h.deps.store.read, a.accountId, false, "BRL"), stored: stored(h, p.id) };
     betweenReadAndWrite(h, () => forceStatus(h, p.id, "DISPUTE"));
     const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 300 } });
     expect([r.status, r.body.error.code]).toEqual([400, "charge_disputed"]);
-    expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual(before.balance);
+    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual(before.balance);
     // The unit rolled back whole: the forced status went with it, nothing was reserved, stored or queued.
     expect(stored(h, p.id)).toEqual(before.stored);
     expect((await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body.status).toBe("PAID");
@@ -77,11 +77,11 @@ describe("the refundable remainder's conditional write", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const p = await paidPayment(h, a, 1000);
-    const before = { balance: getBalance(h.deps.db, a.accountId, false, "BRL"), stored: stored(h, p.id) };
+    const before = { balance: await getBalance(h.deps.store.read, a.accountId, false, "BRL"), stored: stored(h, p.id) };
     betweenReadAndWrite(h, () => h.deps.db.$client.run("UPDATE transactions SET refunded_amount = 800 WHERE id = ?", [p.id]));
     const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 300 } });
     expect([r.status, r.body.error.code, r.body.error.param]).toEqual([400, "refund_amount_exceeds_remaining", "amount"]);
-    expect(getBalance(h.deps.db, a.accountId, false, "BRL")).toEqual(before.balance);
+    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual(before.balance);
     expect(stored(h, p.id)).toEqual(before.stored);
     expect(before.stored).toEqual({ refundedAmount: 0, refunds: 0, jobs: 0 });
   });

@@ -2,7 +2,6 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { expectLedgerBalanced } from "../support/ledger";
-import { tx } from "../../src/db/client";
 import { creditChargePayment, debitRefund, holdMed } from "../../src/domain/ledger";
 
 const FULL_KEYS = ["available", "balances", "currency", "next_release_amount", "next_release_at", "pending", "primary", "retained", "total"];
@@ -53,17 +52,17 @@ describe("GET /v1/wallets/balance (full shape)", () => {
     res = await h.call("GET", "/v1/wallets/balance", { key: a.testKey });
     expect(res.body).toMatchObject({ available: 9_800, pending: 0, total: 9_800, next_release_at: null, next_release_amount: null });
     expect(res.body.balances).toEqual([{ currency: "BRL", available: 9_800, pending: 0, total: 9_800 }]);
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
   });
 
   test("shows a MED hold as retained with a negative available", async () => {
     (await credit(1_000, "tx_1"));
     h.clock.advance(86400);
     await h.deps.jobs.drain();
-    tx(h.deps.db, (t) => holdMed(h.deps, t, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 1_500, medCaseId: "med_1" }));
+    await h.deps.store.tx((uow) => holdMed(h.deps, uow, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 1_500, medCaseId: "med_1" }));
     const res = await h.call("GET", "/v1/wallets/balance", { key: a.testKey });
     expect(res.body).toMatchObject({ available: -500, pending: 0, total: -500, retained: 1_500 });
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
   });
 
   test("lists other currencies after the primary one", async () => {
@@ -143,7 +142,7 @@ describe("GET /v1/wallets", () => {
     await h.deps.jobs.drain();
     (await credit(1_000, "tx_2"));
     (await credit(700, "tx_3", { currency: "USD" }));
-    tx(h.deps.db, (t) => debitRefund(h.deps, t, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 500, refundId: "re_1", transactionId: "tx_1" }));
+    await h.deps.store.tx((uow) => debitRefund(h.deps, uow, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 500, refundId: "re_1", transactionId: "tx_1" }));
     const res = await h.call("GET", "/v1/wallets", { key: a.testKey });
     expect(res.status).toBe(200);
     for (const w of res.body) expect(Object.keys(w).sort()).toEqual(WALLET_KEYS);
@@ -151,7 +150,7 @@ describe("GET /v1/wallets", () => {
       { currency: "BRL", walletType: "OPERATIONAL", balance: 3_500, pendingBalance: 1_000 },
       { currency: "USD", walletType: "OPERATIONAL", balance: 0, pendingBalance: 700 },
     ]);
-    expectLedgerBalanced(h.deps);
+    await expectLedgerBalanced(h.deps);
   });
 });
 

@@ -1,11 +1,9 @@
 /** Operator-controlled account settings (extensions.md "Operator API"), read by charges, ledger and fees. */
-import type { DbOrTx } from "../../db/client";
 import type { Repos, Store } from "../../store/port";
 import type { AccountSettingsColumns } from "../../store/port/accounts";
 import type { AccountRow } from "../../store/rows";
 import { invalidParam } from "../errors";
 import { parseTaxId } from "../../pix/tax-id";
-import { findAccount, updateAccountColumns } from "./repo";
 
 export interface AccountSettings {
   payer_lock_enabled: boolean;
@@ -32,21 +30,12 @@ export type AccountRules = Omit<AccountSettings, "legal_name" | "tax_id">;
 /** Repositories with accounts: a uow (inside a unit of work) or `store.read`. */
 type AccountsSource = Pick<Repos, "accounts">;
 
-/** True for a uow or `store.read`; false for a legacy drizzle handle. */
-function hasAccountsRepo(src: object): src is AccountsSource {
-  return typeof (src as Partial<AccountsSource>).accounts?.byId === "function";
-}
-
 /**
  * Settings of `accountId`, or undefined when the account does not exist. Pass the uow inside a
  * unit of work, `store.read` outside one.
  */
-export function getAccountSettings(src: AccountsSource, accountId: string): Promise<AccountSettings | undefined>;
-/** TRANSITIONAL (issue 16): synchronous, on a drizzle handle, for callers not yet behind the port. */
-export function getAccountSettings(db: DbOrTx, accountId: string): AccountSettings | undefined;
-export function getAccountSettings(src: AccountsSource | DbOrTx, accountId: string): Promise<AccountSettings | undefined> | AccountSettings | undefined {
-  if (hasAccountsRepo(src)) return src.accounts.byId(accountId).then((a) => a && settingsOf(a));
-  const a = findAccount(src, accountId);
+export async function getAccountSettings(src: AccountsSource, accountId: string): Promise<AccountSettings | undefined> {
+  const a = await src.accounts.byId(accountId);
   return a && settingsOf(a);
 }
 
@@ -88,22 +77,12 @@ const COLUMNS = {
  * either. Throws DomainError 400 `invalid_request` (blank legal_name) or `invalid_tax_id`, before
  * writing anything.
  */
-export function updateAccountSettings(store: Store, accountId: string, patch: Partial<AccountSettings>): Promise<AccountSettings | undefined>;
-/** TRANSITIONAL (issue 16): synchronous, on a drizzle handle (payments tests set the merchant's identity this way). */
-export function updateAccountSettings(db: DbOrTx, accountId: string, patch: Partial<AccountSettings>): AccountSettings | undefined;
-export function updateAccountSettings(target: Store | DbOrTx, accountId: string, patch: Partial<AccountSettings>): Promise<AccountSettings | undefined> | AccountSettings | undefined {
+export function updateAccountSettings(store: Store, accountId: string, patch: Partial<AccountSettings>): Promise<AccountSettings | undefined> {
   const set = settingsColumns(patch);
-  if (isStore(target))
-    return target.tx(async (uow) => {
-      await uow.accounts.updateSettings(accountId, set);
-      return getAccountSettings(uow, accountId);
-    });
-  updateAccountColumns(target, accountId, set);
-  return getAccountSettings(target, accountId);
-}
-
-function isStore(target: Store | DbOrTx): target is Store {
-  return typeof (target as Partial<Store>).tx === "function" && typeof (target as Partial<Store>).read === "object";
+  return store.tx(async (uow) => {
+    await uow.accounts.updateSettings(accountId, set);
+    return getAccountSettings(uow, accountId);
+  });
 }
 
 /** The columns `patch` sets, normalised; throws (400) before anything is written. */

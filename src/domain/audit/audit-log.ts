@@ -10,14 +10,9 @@
  * leaves; a request whose write committed but whose group COMMIT failed answers 500 and keeps none.
  */
 import type { Deps } from "../../deps";
-import type { Tx as LegacyTx } from "../../db/client";
 import { newId } from "../../lib/ids";
 import type { Uow } from "../../store/port";
-import type { AuditRepo } from "../../store/port/audit";
 import type { AuditLogRow, NewAuditLogRow } from "../../store/rows";
-// TRANSITIONAL (issue 16): for callers still passing drizzle's `Tx`; goes with `LegacyTx`.
-import { auditRepo } from "../../store/sqlite/audit";
-import { legacyRepo } from "../../store/sqlite/legacy-infra";
 
 export type AuditAction = "api_key.issued" | "api_key.rotated" | "api_key.revoked" | "dashboard.request" | "member.role_changed" | "member.removed";
 /** One stored entry (`createdAt` epoch ms; `detail` JSON text or null). */
@@ -37,14 +32,9 @@ export interface AuditInput {
   at: number;
 }
 
-/** The audit repository of `uow` (TRANSITIONAL: or over a legacy drizzle `Tx`, in its transaction). */
-function audit(uow: Uow | LegacyTx): AuditRepo {
-  return "audit" in uow ? uow.audit : legacyRepo(uow, auditRepo);
-}
-
 /** Appends one key entry; call it inside the unit of work of the key change. */
-export function recordAudit(uow: Uow | LegacyTx, e: AuditInput): Promise<void> {
-  return audit(uow).append({
+export function recordAudit(uow: Uow, e: AuditInput): Promise<void> {
+  return uow.audit.append({
     id: newId("auditLog"),
     accountId: e.accountId,
     actorUserId: e.actorUserId,
@@ -75,7 +65,7 @@ export interface DashboardAction {
  * `"<METHOD> <path>"` (e.g. `POST /v1/payments/pay_1/refund`, cut at 500 characters), `status` the
  * HTTP status, `mode` the session's mode (null on account routes, which have none), `requestId` the `X-Request-Id` answered. `at`: epoch ms.
  */
-export function recordDashboardAction(uow: Uow | LegacyTx, e: DashboardAction): Promise<void> {
+export function recordDashboardAction(uow: Uow, e: DashboardAction): Promise<void> {
   const entry: NewAuditLogRow = {
     id: newId("auditLog"),
     accountId: e.accountId,
@@ -86,7 +76,7 @@ export function recordDashboardAction(uow: Uow | LegacyTx, e: DashboardAction): 
     detail: JSON.stringify({ mode: e.mode, request_id: e.requestId }),
     createdAt: e.at,
   };
-  return audit(uow).append(entry);
+  return uow.audit.append(entry);
 }
 
 /**
@@ -104,10 +94,10 @@ export function auditDashboardRequest(deps: Pick<Deps, "store">, e: DashboardAct
  * `at`: epoch ms.
  */
 export function recordMemberAction(
-  uow: Uow | LegacyTx,
+  uow: Uow,
   e: { accountId: string; actorUserId: string; action: "member.role_changed" | "member.removed"; userId: string; detail: Record<string, string>; at: number },
 ): Promise<void> {
-  return audit(uow).append({ id: newId("auditLog"), accountId: e.accountId, actorUserId: e.actorUserId, action: e.action, target: e.userId, detail: JSON.stringify(e.detail), createdAt: e.at });
+  return uow.audit.append({ id: newId("auditLog"), accountId: e.accountId, actorUserId: e.actorUserId, action: e.action, target: e.userId, detail: JSON.stringify(e.detail), createdAt: e.at });
 }
 
 /** The newest `limit` entries of `accountId`, newest first (the dashboard's audit page). */

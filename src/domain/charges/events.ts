@@ -21,7 +21,6 @@ import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
 import type { TransactionRow } from "../../providers/types";
 import { emitCanonical, emitLegacy, type LegacyData, type LegacyType } from "../events/emit";
-import type { Tx } from "../../db/client";
 import type { Uow } from "../../store/port";
 import { hasChargeView, toPublicCharge } from "./views";
 
@@ -128,25 +127,4 @@ export async function emitTransition(deps: Deps, uow: Uow, row: TransactionRow, 
 export async function emitRefunded(deps: Deps, uow: Uow, row: TransactionRow, refund: unknown): Promise<string | null> {
   if (!hasChargeView(row)) return null;
   return await emitCanonical(deps, uow, scopeOf(row), "charge.refunded", () => toPublicCharge(row, deps.config), { refund });
-}
-
-// TRANSITIONAL (issue 16, phase 2): synchronous twins for the areas whose writes still run in a
-// synchronous drizzle transaction (payments, MED) until they are behind the port; delete them
-// (and their `Tx` import) once every caller awaits emitTransition / emitRefunded with its uow.
-
-/** emitTransition inside a synchronous drizzle transaction `t` (TRANSITIONAL, see above). */
-export function emitTransitionSync(deps: Deps, t: Tx, row: TransactionRow, previousStatus: string | null): string[] {
-  const scope = scopeOf(row);
-  const now = deps.clock.nowMs();
-  return transitionEvents(row, previousStatus).map((e) =>
-    e.family === "canonical"
-      ? emitCanonical(deps, t, scope, e.type, () => toPublicCharge(row, deps.config))
-      : emitLegacy(deps, t, scope, e.type, legacyData(row, previousStatus ?? "PENDING", now)),
-  );
-}
-
-/** emitRefunded inside a synchronous drizzle transaction `t` (TRANSITIONAL, see above). */
-export function emitRefundedSync(deps: Deps, t: Tx, row: TransactionRow, refund: unknown): string | null {
-  if (!hasChargeView(row)) return null;
-  return emitCanonical(deps, t, scopeOf(row), "charge.refunded", () => toPublicCharge(row, deps.config), { refund });
 }

@@ -12,7 +12,6 @@ import type { Claim } from "../idempotency/store";
 import { createTransaction } from "./create";
 import { sanitizeMetadata } from "./metadata";
 import { CHARGE_STATUSES, transactionStatusesFor, type ChargeStatus } from "./model";
-import { findScoped } from "./repo";
 import { CHARGE_ID_PREFIX, hasChargeView, toPublicCharge, type PublicCharge } from "./views";
 
 /** Body of POST /v1/charges after schema validation (types only; rules are checked here). */
@@ -105,17 +104,6 @@ export function parseChargeId(id: string): string | null {
 export async function getTransactionRow(deps: Deps, auth: Auth, id: string, what = "charge"): Promise<TransactionRow> {
   const raw = parseChargeId(id);
   const row = raw ? await deps.store.read.charges.byScopedId(auth.accountId, auth.livemode, raw) : undefined;
-  if (!row) throw notFound(what);
-  return row;
-}
-
-/**
- * TRANSITIONAL (issue 16, phase 2): getTransactionRow for the payments area's synchronous callers
- * (getPayment) until they await getTransactionRow; delete it then.
- */
-export function getTransactionRowSync(deps: Deps, auth: Auth, id: string, what = "charge"): TransactionRow {
-  const raw = parseChargeId(id);
-  const row = raw ? findScoped(deps.db, auth.accountId, auth.livemode, raw) : undefined;
   if (!row) throw notFound(what);
   return row;
 }

@@ -2,8 +2,7 @@
  * Emitting events (interface.md "Events"): the envelope is built and stored in the `events`
  * outbox inside the caller's business transaction, then fanned out to deliveries by
  * `fanOut` (src/domain/webhooks), all in the caller's unit of work `uow`. Nothing here does I/O
- * outside the store. TRANSITIONAL (issue 16): a caller still inside a synchronous
- * `tx(deps.db, (t) => ...)` passes `t` and gets the id back synchronously (./emit-legacy.ts).
+ * outside the store.
  *
  * An event with no delivery target at that moment (no subscribed active endpoint, no
  * per-transaction `webhookUrl`) is not stored and its envelope is never built: the outbox exists
@@ -11,14 +10,11 @@
  * events. It still gets its `evt_` id (callers count them). Measured: two unstored events per
  * charge creation save ~15% of its cost.
  */
-import type { Tx } from "../../db/client";
 import type { Deps } from "../../deps";
-import { isUow } from "../../jobs/scheduler";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Uow } from "../../store/port";
 import { deliveryTargets, fanOut } from "../webhooks/fanout";
-import { storeLegacy } from "./emit-legacy";
 
 /** `api_version` of canonical envelopes: the date of the current contract. */
 export const API_VERSION = "2026-10-12";
@@ -84,18 +80,15 @@ export interface StoredEvent {
  * objects to `data` (e.g. `refund` of `charge.refunded`, extensions.md "Provider events for
  * refunds"). Returns the `evt_` id.
  */
-export function emitCanonical(deps: Deps, uow: Uow, scope: EventScope, type: CanonicalType, object: unknown, more?: Record<string, unknown>): Promise<string>;
-/** TRANSITIONAL (issue 16): inside a synchronous `tx(deps.db, ...)`. */
-export function emitCanonical(deps: Deps, t: Tx, scope: EventScope, type: CanonicalType, object: unknown, more?: Record<string, unknown>): string;
 export function emitCanonical(
   deps: Deps,
-  t: Uow | Tx,
+  uow: Uow,
   scope: EventScope,
   type: CanonicalType,
   object: unknown | (() => unknown),
   more?: Record<string, unknown>,
-): Promise<string> | string {
-  return store(deps, t, scope, type, "canonical", (id, now) => ({
+): Promise<string> {
+  return storeInUnit(deps, uow, scope, type, "canonical", (id, now) => ({
     id,
     object: "event",
     api_version: API_VERSION,
@@ -106,11 +99,8 @@ export function emitCanonical(
 }
 
 /** MED family event, canonical envelope shape with the med_case (or resolution) object. */
-export function emitMed(deps: Deps, uow: Uow, scope: EventScope, type: MedType, object: unknown): Promise<string>;
-/** TRANSITIONAL (issue 16): inside a synchronous `tx(deps.db, ...)`. */
-export function emitMed(deps: Deps, t: Tx, scope: EventScope, type: MedType, object: unknown): string;
-export function emitMed(deps: Deps, t: Uow | Tx, scope: EventScope, type: MedType, object: unknown): Promise<string> | string {
-  return store(deps, t, scope, type, "med", (id, now) => ({
+export function emitMed(deps: Deps, uow: Uow, scope: EventScope, type: MedType, object: unknown): Promise<string> {
+  return storeInUnit(deps, uow, scope, type, "med", (id, now) => ({
     id,
     object: "event",
     api_version: API_VERSION,
@@ -121,11 +111,8 @@ export function emitMed(deps: Deps, t: Uow | Tx, scope: EventScope, type: MedTyp
 }
 
 /** Legacy `payment.*` / `withdrawal.*` event: `{event, data}`. Returns the `evt_` id. */
-export function emitLegacy(deps: Deps, uow: Uow, scope: EventScope, type: LegacyType, data: LegacyData): Promise<string>;
-/** TRANSITIONAL (issue 16): inside a synchronous `tx(deps.db, ...)`. */
-export function emitLegacy(deps: Deps, t: Tx, scope: EventScope, type: LegacyType, data: LegacyData): string;
-export function emitLegacy(deps: Deps, t: Uow | Tx, scope: EventScope, type: LegacyType, data: LegacyData): Promise<string> | string {
-  return store(deps, t, scope, type, "legacy", () => ({ event: type, data }));
+export function emitLegacy(deps: Deps, uow: Uow, scope: EventScope, type: LegacyType, data: LegacyData): Promise<string> {
+  return storeInUnit(deps, uow, scope, type, "legacy", () => ({ event: type, data }));
 }
 
 /** Builds the envelope (`build(id, now)`) and the outbox row of an event that has targets. */
@@ -144,11 +131,6 @@ export function eventRow(deps: Deps, id: string, scope: EventScope, type: string
     transactionId: scope.transactionId ?? null,
     createdAt: now,
   };
-}
-
-function store(deps: Deps, t: Uow | Tx, scope: EventScope, type: string, family: StoredEvent["family"], build: BuildEnvelope): Promise<string> | string {
-  if (!isUow(t)) return storeLegacy(deps, scope, type, family, build);
-  return storeInUnit(deps, t, scope, type, family, build);
 }
 
 async function storeInUnit(deps: Deps, uow: Uow, scope: EventScope, type: string, family: StoredEvent["family"], build: BuildEnvelope): Promise<string> {

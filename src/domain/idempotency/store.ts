@@ -8,16 +8,11 @@
  * by an older version or another process) is still honoured: reused / in use / taken over once
  * its lock expired. Records live behind the store (src/store/port/idempotency.ts).
  */
-import type { Tx as LegacyTx } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { canonicalJson, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import type { Store, Uow } from "../../store/port";
 import type { IdempotencyClaims } from "../../store/port/claims";
-import type { IdempotencyRepo } from "../../store/port/idempotency";
-// TRANSITIONAL (issue 16): for callers still passing drizzle's `Tx`; goes with `LegacyTx`.
-import { idempotencyRepo } from "../../store/sqlite/idempotency";
-import { legacyRepo } from "../../store/sqlite/legacy-infra";
 import { DomainError } from "../errors";
 
 /** How long an in-progress claim blocks others before it counts as abandoned (ms). */
@@ -117,13 +112,10 @@ export class IdempotencyStore {
 
   /**
    * Stores the response; call it inside the business unit of work so both commit together.
-   * TRANSITIONAL (issue 16): callers not yet moved to units pass drizzle's `Tx` from inside a
-   * synchronous `tx()`; the statement then runs at once, in their transaction.
    */
-  complete(uow: Uow | LegacyTx, claim: Claim, status: number, body: unknown): Promise<void> {
+  complete(uow: Uow, claim: Claim, status: number, body: unknown): Promise<void> {
     const c = claim as OwnedClaim;
-    const repo: IdempotencyRepo = "idempotency" in uow ? uow.idempotency : legacyRepo(uow, idempotencyRepo);
-    const done = repo.complete(c, status, JSON.stringify(body));
+    const done = uow.idempotency.complete(c, status, JSON.stringify(body));
     c.completed = true;
     return done;
   }

@@ -4,7 +4,7 @@
  * scan; the statements are prepared once per connection by the adapter (src/store/sqlite/ledger.ts).
  */
 import type { Balance } from "./index";
-import { readerOf, type LedgerReader } from "./unit";
+import type { LedgerReader } from "./unit";
 
 /**
  * Balance of (account, mode, currency), minor units: `available`, `pending`, `retained`, and the
@@ -12,16 +12,16 @@ import { readerOf, type LedgerReader } from "./unit";
  * Zeros and nulls for an account without activity. `reader`: `deps.store.read` or a uow.
  */
 export async function getBalance(reader: LedgerReader, accountId: string, livemode: boolean, currency: string): Promise<Balance> {
-  const [b] = await readerOf(reader).merchantBalances(accountId, livemode, [currency]);
+  const [b] = await reader.ledger.merchantBalances(accountId, livemode, [currency]);
   return b!;
 }
 
 /** Balances of several currencies of (account, mode), in the order given (one read). */
 export function getBalances(reader: LedgerReader, accountId: string, livemode: boolean, currencies: readonly string[]): Promise<Balance[]> {
-  return readerOf(reader).merchantBalances(accountId, livemode, currencies);
+  return reader.ledger.merchantBalances(accountId, livemode, currencies);
 }
 
 /** Currencies in which (account, mode) has any merchant balance row, sorted. */
 export function listCurrencies(reader: LedgerReader, accountId: string, livemode: boolean): Promise<string[]> {
-  return readerOf(reader).merchantCurrencies(accountId, livemode);
+  return reader.ledger.merchantCurrencies(accountId, livemode);
 }

@@ -12,7 +12,7 @@ import { getAccountSettings } from "../accounts/settings";
 import { newId } from "../../lib/ids";
 import { LedgerInvariantError, postEntry, type LedgerAccount, type LineInput } from "./post";
 import { adjustTrancheRemaining, releaseTranche, scheduleRelease } from "./tranches";
-import { unitOf, type LedgerUnit } from "./unit";
+import type { LedgerUnit } from "./unit";
 import type { CreditChargePaymentInput, DebitRefundInput, HoldMedInput, SettleMedHoldInput } from "./index";
 
 export { LEDGER_RELEASE_JOB, registerLedgerJobs } from "./tranches";
@@ -30,7 +30,7 @@ function assertAmount(name: string, v: number, min = 1): void {
  * amount or fee, or an unknown account.
  */
 export function creditChargePayment(deps: Deps, uow: LedgerUnit, p: CreditChargePaymentInput): Promise<{ releaseAt: number }> {
-  return credit(deps, unitOf(uow), p);
+  return credit(deps, uow, p);
 }
 
 async function credit(deps: Deps, uow: Uow, p: CreditChargePaymentInput): Promise<{ releaseAt: number }> {
@@ -84,7 +84,7 @@ async function credit(deps: Deps, uow: Uow, p: CreditChargePaymentInput): Promis
  * a repeat is a no-op.
  */
 export function debitRefund(deps: Deps, uow: LedgerUnit, p: DebitRefundInput): Promise<void> {
-  return debit(deps, unitOf(uow), p);
+  return debit(deps, uow, p);
 }
 
 async function debit(deps: Deps, uow: Uow, p: DebitRefundInput): Promise<void> {
@@ -130,7 +130,7 @@ async function debit(deps: Deps, uow: Uow, p: DebitRefundInput): Promise<void> {
  * Key `refund_restore:<refundId>`.
  */
 export function restoreRefund(deps: Deps, uow: LedgerUnit, p: { refundId: string }): Promise<void> {
-  return restore(deps, unitOf(uow), p);
+  return restore(deps, uow, p);
 }
 
 async function restore(deps: Deps, uow: Uow, p: { refundId: string }): Promise<void> {
@@ -170,7 +170,7 @@ async function restore(deps: Deps, uow: Uow, p: { refundId: string }): Promise<v
  * operational balance, which may go negative). Key `med_hold:<medCaseId>`; a repeat is a no-op.
  */
 export function holdMed(deps: Deps, uow: LedgerUnit, p: HoldMedInput): Promise<void> {
-  return hold(deps, unitOf(uow), p);
+  return hold(deps, uow, p);
 }
 
 async function hold(deps: Deps, uow: Uow, p: HoldMedInput): Promise<void> {
@@ -199,7 +199,7 @@ async function hold(deps: Deps, uow: Uow, p: HoldMedInput): Promise<void> {
  * `LedgerInvariantError` when the case has no hold.
  */
 export function settleMedHold(deps: Deps, uow: LedgerUnit, p: SettleMedHoldInput): Promise<void> {
-  return settleHold(deps, unitOf(uow), p);
+  return settleHold(deps, uow, p);
 }
 
 async function settleHold(deps: Deps, uow: Uow, p: SettleMedHoldInput): Promise<void> {

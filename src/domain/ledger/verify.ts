@@ -5,7 +5,7 @@
  */
 import type { LedgerMismatch, LedgerReport } from "./index";
 import { NEVER_NEGATIVE } from "./post";
-import { readerOf, type LedgerReader } from "./unit";
+import type { LedgerReader } from "./unit";
 
 /**
  * Checks: (1) each entry has >= 2 lines summing to zero per currency; (2) each materialised
@@ -15,7 +15,7 @@ import { readerOf, type LedgerReader } from "./unit";
  * `reader`: `deps.store.read` (or a uow).
  */
 export async function verifyLedger(reader: LedgerReader): Promise<LedgerReport> {
-  const scan = await readerOf(reader).scan();
+  const scan = await reader.ledger.scan();
   const mismatches: LedgerMismatch[] = [];
   let checked = 0;
 

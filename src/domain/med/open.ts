@@ -7,7 +7,6 @@
 import type { Deps } from "../../deps";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { parseChargeId } from "../charges/service";
-import { findById } from "../charges/repo";
 import { parseIsoDate } from "./list";
 import { MED_METHODS, type MedCaseType, type MedMethod } from "./model";
 import type { MedCaseRow } from "../../store/rows";
@@ -47,7 +46,7 @@ export async function openMedCase(deps: Deps, scope: { accountId: string; livemo
  */
 export async function openLiveMedCase(deps: Deps, id: string, body: OpenMedBody): Promise<MedCaseRow> {
   const raw = parseChargeId(id);
-  const charge = raw ? await findById(deps.db, raw) : undefined;
+  const charge = raw ? await deps.store.read.charges.byId(raw) : undefined;
   if (!charge) throw notFound("charge");
   if (!charge.livemode)
     throw new DomainError("live_mode_only", "This is a test-mode charge; open its MED with POST /v1/test_helpers/charges/{id}/med and a test key.");

@@ -13,9 +13,8 @@ import { DomainError, invalidParam, notFound } from "../errors";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { emitMed } from "../events/emit";
-import { emitTransitionSync as emitTransition } from "../charges/events";
+import { emitTransition } from "../charges/events";
 import { PUBLIC_STATUS, type TransactionStatus } from "../charges/model";
-import { findById, findScoped } from "../charges/repo";
 import { holdMed, settleMedHold } from "../ledger";
 import {
   APPEAL_FROM,
@@ -81,7 +80,7 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRo
       if (seen) return seen;
     }
     const scope = { accountId: notice.accountId, livemode: notice.livemode };
-    const charge = await findScoped(deps.db, scope.accountId, scope.livemode, notice.transactionId);
+    const charge = await uow.charges.byScopedId(scope.accountId, scope.livemode, notice.transactionId);
     if (!charge) throw notFound("charge");
     if (!DISPUTABLE.includes(charge.status))
       throw new DomainError("invalid_state", `A MED can only open on a paid charge; this charge is ${PUBLIC_STATUS[charge.status as TransactionStatus]}.`);
@@ -121,7 +120,7 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRo
     await uow.med.writeChargeMed(charge.id, chargeMedBlock(row, {}, now), now, mismatch ? undefined : DISPUTED);
     // Legacy family: a transaction reaching DISPUTE fires `payment.failed`; emitTransition sends
     // no charge.* event for MED statuses (interface.md "Emission rules").
-    if (!mismatch) await emitTransition(deps, uow, (await findById(uow, charge.id))!, charge.status);
+    if (!mismatch) await emitTransition(deps, uow, (await uow.charges.byId(charge.id))!, charge.status);
     await emitMed(deps, uow, eventScope(row), "med_case.created", toPublicCase(row));
     if (row.responseDeadline !== null && !mismatch)
       await deps.jobs.enqueue(uow, { kind: MED_DEADLINE_JOB, payload: { caseId: id }, dueAt: row.responseDeadline, dedupeKey: deadlineKey(id) });
@@ -223,10 +222,10 @@ async function endCase(deps: Deps, uow: Uow, row: MedCaseRow, how: Resolution): 
   });
   if (row.heldAmount > 0) await settleMedHold(deps, uow, { medCaseId: row.id, outcome: ending.outcome });
   await deps.jobs.cancel(uow, deadlineKey(row.id));
-  const charge = await findById(uow, row.transactionId);
+  const charge = await uow.charges.byId(row.transactionId);
   const restore = ending.outcome === "refunded_to_merchant" && charge?.status === DISPUTED ? next.chargeStatusBefore : undefined;
   await touchCharge(uow, next, now, restore);
-  if (restore) await emitTransition(deps, uow, (await findById(uow, row.transactionId))!, DISPUTED);
+  if (restore) await emitTransition(deps, uow, (await uow.charges.byId(row.transactionId))!, DISPUTED);
   await emitMed(deps, uow, eventScope(next), "med_case.updated", toPublicCase(next));
   await emitMed(deps, uow, eventScope(next), "med.resolved", toResolution(next));
   return next;

@@ -7,7 +7,6 @@
 import type { Deps } from "../../deps";
 import { bankCheckDigit } from "../../payments/boleto";
 import type { TransactionRow } from "../../providers/types";
-import { findAccount } from "../accounts/repo";
 import { drawBoleto, type BoletoSlip } from "./pdf/boleto-layout";
 import { newDocument } from "./pdf/document";
 import { calendarDateBR, dateBR, formatTaxId, maskTaxId, money, taxIdLabel } from "./pdf/format";
@@ -31,7 +30,7 @@ const BANK_NAMES: Record<string, string> = {
  * starting with the 7-digit agreement, the "código do beneficiário"), carteira (2 digits).
  */
 export async function boletoSlip(deps: Deps, row: TransactionRow, b: { barcode: string; line: string; dueDate: string }): Promise<BoletoSlip> {
-  const account = await findAccount(deps.db, row.accountId);
+  const account = await deps.store.read.accounts.byId(row.accountId);
   const bank = b.barcode.slice(0, 3);
   const ourNumber = b.barcode.slice(25, 42);
   const description = descriptionOf(row);

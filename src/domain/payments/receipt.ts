@@ -10,7 +10,6 @@ import QRCode from "qrcode";
 import type { Deps } from "../../deps";
 import { DomainError } from "../errors";
 import type { TransactionRow } from "../../providers/types";
-import { findAccount } from "../accounts/repo";
 import { checkoutUrl, rowMetadata } from "../charges/views";
 import { newDocument } from "./pdf/document";
 import { GREY, rule, sandboxMark, text, wrap, type Pen } from "./pdf/draw";
@@ -55,7 +54,7 @@ export async function buildReceipt(deps: Deps, row: TransactionRow): Promise<{ c
 export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8Array> {
   if (!RECEIPT_STATUSES.has(row.status))
     throw new DomainError("receipt_not_available", `No receipt yet: the transaction is ${row.status}; receipts exist for final outcomes only.`);
-  const account = await findAccount(deps.db, row.accountId);
+  const account = await deps.store.read.accounts.byId(row.accountId);
   const refunds = (await deps.store.read.refunds.listForTransaction(row.id)).filter((r) => r.status === "REFUNDED");
   const refundedAt = refunds.reduce<number | null>((a, r) => (r.refundedAt !== null && (a === null || r.refundedAt > a) ? r.refundedAt : a), null);
   const refundedTotal = refunds.reduce((a, r) => a + r.amount, 0);

@@ -14,7 +14,6 @@ import type { JobOutcome } from "../../jobs/scheduler";
 import type { RefundOutcome } from "../../providers/types";
 import type { Uow } from "../../store/port";
 import type { PaymentMethod } from "../charges/model";
-import { findById } from "../charges/repo";
 import { canMove, isFinal, REFUND_ADVANCE_JOB, type RefundStatus } from "./refund-model";
 import { applyRefundStatus } from "./refunds";
 
@@ -39,7 +38,7 @@ function failureReasonOf(o: { code: string; message: string }): string {
 export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOutcome> {
   const refund = await deps.store.read.refunds.byId(refundId);
   if (!refund || isFinal(refund.status as RefundStatus)) return;
-  const transaction = await findById(deps.db, refund.transactionId);
+  const transaction = await deps.store.read.charges.byId(refund.transactionId);
   // The connection that created the charge, even deleted or replaced since.
   const provider = transaction && deps.providers.forTransaction(transaction, refund.method as PaymentMethod);
   if (!transaction || !provider) return;

@@ -21,9 +21,8 @@ import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { TransactionRow } from "../../providers/types";
 import { getAccountSettings, pixFee } from "../accounts/settings";
-import { emitRefundedSync as emitRefunded, emitTransitionSync as emitTransition } from "../charges/events";
+import { emitRefunded, emitTransition } from "../charges/events";
 import { SETTLED, type PaymentMethod } from "../charges/model";
-import { findById, findScoped, updateTransaction } from "../charges/repo";
 import { emitLegacy } from "../events/emit";
 import { debitRefund, restoreRefund } from "../ledger";
 import { checkIdempotencyKey } from "../idempotency/store";
@@ -69,7 +68,7 @@ export async function createRefund(deps: Deps, auth: Caller, id: string, req: Re
 
 /** Inside `uow`: validates the request against the transaction and its provider's plan, then reserves, debits, stores and queues (see the module header). */
 async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, req: RefundRequest): Promise<RefundRow> {
-  const trx = await findScoped(deps.db, auth.accountId, auth.livemode, rawId);
+  const trx = await uow.charges.byScopedId(auth.accountId, auth.livemode, rawId);
   if (!trx) throw notFound("transaction");
   checkRefundable(trx.status);
   const method = (trx.paidWith ?? "PIX") as PaymentMethod;
@@ -93,7 +92,7 @@ async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, 
   // re-checks the status and the remainder.
   if (!(await uow.refunds.reserveRefundable(trx.id, amount, SETTLED, now))) {
     // Changed since it was read: say why (a dispute or a status change first, else the remainder).
-    const current = await findById(uow, trx.id);
+    const current = await uow.charges.byId(trx.id);
     if (current) checkRefundable(current.status);
     throw new DomainError("refund_amount_exceeds_remaining", "The refund amount exceeds the remaining refundable amount.", { param: "amount" });
   }
@@ -190,11 +189,11 @@ export async function applyRefundStatus(deps: Deps, uow: Uow, refundId: string, 
  * charge as it stands + this refund), `payment.refunded`, and the status-change events.
  */
 async function confirmRefund(deps: Deps, uow: Uow, refund: RefundRow, now: number): Promise<void> {
-  let trx = (await findById(uow, refund.transactionId)) as TransactionRow;
+  let trx = (await uow.charges.byId(refund.transactionId)) as TransactionRow;
   const confirmed = await uow.refunds.confirmedTotal(trx.id);
   const previousStatus = trx.status;
   const full = confirmed >= trx.amount && SETTLED.includes(trx.status as never);
-  if (full) trx = await updateTransaction(uow, trx.id, { status: "REFUNDED", updatedAt: now });
+  if (full) trx = await uow.charges.update(trx.id, { status: "REFUNDED", updatedAt: now });
   await emitRefunded(deps, uow, trx, toRefund(refund));
   await emitLegacy(deps, uow, { accountId: trx.accountId, livemode: trx.livemode, transactionId: trx.id }, "payment.refunded", {
     transactionId: trx.id,

@@ -9,11 +9,10 @@ import { DomainError } from "../errors";
 import type { Caller } from "../scope";
 import { iso } from "../../lib/clock";
 import type { PaymentProvider, TransactionRow } from "../../providers/types";
-import { emitRefundedSync as emitRefunded, emitTransitionSync as emitTransition } from "../charges/events";
+import { emitRefunded, emitTransition } from "../charges/events";
 import { CANCELLABLE, type PaymentMethod, type TransactionStatus } from "../charges/model";
 import { failureBlock } from "../charges/metadata";
-import { getTransactionRowSync as getTransactionRow } from "../charges/service";
-import { findScoped, updateTransaction } from "../charges/repo";
+import { getTransactionRow } from "../charges/service";
 import { rowMetadata } from "../charges/views";
 import { emitLegacy } from "../events/emit";
 import { toRefund, type RefundRow } from "./refund-views";
@@ -52,11 +51,11 @@ export async function cancelPayment(deps: Deps, auth: Caller, rawId: string): Pr
     if (out.status === "rejected") throw new DomainError("charge_not_cancellable", `The payment provider refused the cancellation: ${out.message}`);
   }
   return deps.store.tx(async (uow) => {
-    const row = (await findScoped(deps.db, auth.accountId, auth.livemode, found.id))!;
+    const row = (await uow.charges.byScopedId(auth.accountId, auth.livemode, found.id))!;
     checkCancellable(row);
     const now = deps.clock.nowMs();
     const metadata = JSON.stringify({ ...rowMetadata(row), failure: failureBlock("cancelled", null, row.ttlSeconds, iso(now)) });
-    const updated = await updateTransaction(uow, row.id, { status: "CANCELLED", metadata, updatedAt: now });
+    const updated = await uow.charges.update(row.id, { status: "CANCELLED", metadata, updatedAt: now });
     await emitTransition(deps, uow, updated, row.status);
     return updated;
   });

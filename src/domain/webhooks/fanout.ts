@@ -14,7 +14,6 @@ import type { Uow } from "../../store/port";
 import type { ActiveEndpoint, WebhookScope } from "../../store/port/webhooks";
 import type { NewWebhookDeliveryRow } from "../../store/rows";
 import type { EnqueueInput } from "../../jobs/scheduler";
-import { findScoped } from "../charges/repo";
 import type { StoredEvent } from "../events/emit";
 import { MAX_ATTEMPTS } from "./model";
 
@@ -70,7 +69,7 @@ export async function deliveryTargets(deps: Deps, uow: Uow, event: FanOutEvent):
   const endpoints = await uow.webhooks.activeEndpoints(event.accountId, event.livemode);
   let url = event.webhookUrl ?? null;
   if (needsWebhookUrl(event))
-    url = (await findScoped(deps.db, event.accountId, event.livemode, event.transactionId!))?.webhookUrl ?? null;
+    url = (await uow.charges.byScopedId(event.accountId, event.livemode, event.transactionId!))?.webhookUrl ?? null;
   return pickTargets(endpoints, event, url);
 }
 

@@ -4,7 +4,7 @@
  * and run as `BEGIN IMMEDIATE`, or as a SAVEPOINT of the turn's group when group commit is on
  * (src/db/group-commit.ts: the HTTP layer awaits `store.durable()` before acknowledging).
  */
-import type { Db, Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import { committed, enterGroup, flushGroupCommit, holdGroupWhile } from "../../db/group-commit";
 import type { Logger } from "../../lib/logger";
 import type { Repos, Store, Uow } from "../port";
@@ -72,14 +72,8 @@ export function createSqliteStore(db: Db, opts: SqliteStoreOptions = {}): Sqlite
   const lock = new UnitLock(opts.lockWaitMs);
   const repos = buildRepos(ctx);
   holdGroupWhile(client, () => lock.busy);
-  // TRANSITIONAL (issue 16): the uow is also drizzle's transaction handle, so code that still
-  // takes a `Tx` accepts it while the aggregates move behind their repositories. The handle is
-  // stateless at the top level (src/db/client.ts txRunner), so one is taken once and shared.
-  let handle: Tx | undefined;
-  db.transaction((t) => {
-    handle = t;
-  });
-  const base = Object.assign(Object.create(handle!) as object, repos);
+  // Each unit is an object inheriting the repositories (plain, no prototype chain beyond them) plus its own afterCommit.
+  const base = Object.assign(Object.create(null) as object, repos);
   const st = (sql: string) => client.prepare(sql);
   const begin = st("BEGIN IMMEDIATE");
   const commit = st("COMMIT");
