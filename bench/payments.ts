@@ -15,19 +15,20 @@ import { createDeps } from "../src/deps";
 import { rebuildPaymentAggregates } from "../src/store/sqlite/stats-aggregates";
 import { accounts, apiKeys } from "../db/schema";
 import { sha256Hex } from "../src/lib/crypto";
+import { sqliteDbOf } from "../src/store/sqlite";
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const RUNS = 30;
 const dir = mkdtempSync(join(tmpdir(), "cofre-bench-payments-"));
 const deps = createDeps({ dataDir: dir, config: { logLevel: "silent", rateLimitPerMinute: 0 } });
 const app = createApp(deps);
-const sqlite = deps.db.$client;
+const sqlite = sqliteDbOf(deps.store).$client;
 
 const now = Date.now();
 const accountId = "acct_bench";
 const key = `ak_test_${"bench".repeat(7).slice(0, 32)}`;
-deps.db.insert(accounts).values({ id: accountId, name: "Bench", createdAt: now }).run();
-deps.db.insert(apiKeys).values({ id: "ak_bench", accountId, mode: "test", fingerprint: sha256Hex(key), prefix: key.slice(0, 12), createdAt: now }).run();
+sqliteDbOf(deps.store).insert(accounts).values({ id: accountId, name: "Bench", createdAt: now }).run();
+sqliteDbOf(deps.store).insert(apiKeys).values({ id: "ak_bench", accountId, mode: "test", fingerprint: sha256Hex(key), prefix: key.slice(0, 12), createdAt: now }).run();
 
 const CURRENCIES = ["BRL", "BRL", "BRL", "BRL", "BRL", "BRL", "BRL", "BRL", "EUR", "USDT"];
 const METHODS: Record<string, string[]> = { BRL: ["PIX", "PIX", "PIX", "CREDIT_CARD", "BOLETO"], EUR: ["MULTIBANCO", "MBWAY", "CREDIT_CARD"], USDT: ["CRYPTO"] };
@@ -64,7 +65,7 @@ const insertS = (performance.now() - t0) / 1000;
 let rebuildS = 0;
 if (noTriggers) {
   const r0 = performance.now();
-  rebuildPaymentAggregates(deps.db);
+  rebuildPaymentAggregates(sqliteDbOf(deps.store));
   rebuildS = (performance.now() - r0) / 1000;
 }
 sqlite.exec("ANALYZE");

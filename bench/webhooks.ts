@@ -12,6 +12,7 @@ import { createDeps } from "../src/deps";
 import { enableGroupCommit, flushGroupCommit } from "../src/db/group-commit";
 import { emitCanonical } from "../src/domain/events/emit";
 import { createEndpoint } from "../src/domain/webhooks/service";
+import { sqliteDbOf } from "../src/store/sqlite";
 
 const BURST = Number(process.argv[2] ?? 4000);
 const PACED = Number(process.argv[3] ?? 300);
@@ -32,7 +33,7 @@ const server = Bun.serve({
 });
 
 const deps = createDeps({ dataDir: dir, config: { logLevel: "silent", webhookAllowPrivate: true } }); // the receiver is on 127.0.0.1
-if (process.env.COFRE_GROUP_COMMIT !== "0") enableGroupCommit(deps.db.$client);
+if (process.env.COFRE_GROUP_COMMIT !== "0") enableGroupCommit(sqliteDbOf(deps.store).$client);
 const scope = { accountId: "acct_bench", livemode: false };
 await createEndpoint(deps, scope, { url: `http://127.0.0.1:${server.port}/hook`, events: ["charge.paid"] });
 const charge = { id: "ch_bench", object: "charge", amount: 1500, currency: "BRL", status: "paid", payment_method: "pix" };
@@ -79,8 +80,8 @@ const pct = (p: number) => delays[Math.min(delays.length - 1, Math.floor(p * del
 
 await deps.jobs.stop();
 server.stop(true);
-flushGroupCommit(deps.db.$client);
-deps.db.$client.close();
+flushGroupCommit(sqliteDbOf(deps.store).$client);
+sqliteDbOf(deps.store).$client.close();
 rmSync(dir, { recursive: true, force: true });
 console.log(
   JSON.stringify({

@@ -2,11 +2,11 @@
  * `bun run check:layers`: the layering rules of docs/architecture.md, checked over `src/`.
  *  (a) `src/domain`, `src/providers`, `src/jobs` import nothing from `src/http`;
  *  (b) `src/domain` imports no concrete provider (only `src/providers/types.ts` and `registry.ts`);
- *  (c) no SQL or database type outside the storage layer (`src/db/`, repositories `repo.ts` /
- *      `*-repo.ts`; the PSP simulator `src/psp-sim/` is its own program). A RATCHET until the
- *      storage port lands (issue 16): `scripts/layers-baseline.txt` lists today's offenders; the
- *      check fails when a file not listed offends, or when a listed file no longer offends (or is
- *      gone) and must be struck from the list, so the list only shrinks.
+ *  (c) no SQL or database type outside the storage adapters (`src/db/`, `src/store/sqlite/`,
+ *      `src/store/pg/`; the PSP simulator `src/psp-sim/` is its own program).
+ *      `scripts/layers-baseline.txt` (empty since the storage port landed, issue 16) may list
+ *      offenders; the check fails when a file not listed offends, or when a listed file no longer
+ *      offends (or is gone), so the list only shrinks.
  * Imports are read with the TypeScript compiler's `preProcessFile` (static, re-export, dynamic and
  * type-only imports alike); SQL strings by regex. Exit 0 clean, 1 with one line per problem.
  */
@@ -71,11 +71,11 @@ export function resolveSpec(file: string, spec: string): string | null {
 }
 
 /**
- * True for the storage layer: `src/db/**` and repositories (`repo.ts`, `*-repo.ts`). The PSP
+ * True for the storage adapters: `src/db/**`, `src/store/sqlite/**`, `src/store/pg/**`. The PSP
  * simulator (`src/psp-sim/`, a separate program with its own database) is outside Cofre's layers.
  */
 export function isStorage(file: string): boolean {
-  return file.startsWith("src/db/") || file.startsWith("src/store/sqlite/") || file.startsWith("src/store/pg/") || file.startsWith("src/psp-sim/") || /(^|\/|-)repo\.tsx?$/.test(file);
+  return file.startsWith("src/db/") || file.startsWith("src/store/sqlite/") || file.startsWith("src/store/pg/") || file.startsWith("src/psp-sim/");
 }
 
 /** Why `file` (text `code`) holds database code outside the storage layer; empty when it does not. */

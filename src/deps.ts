@@ -37,8 +37,6 @@ export interface Deps {
   store: Store;
   /** Settles once the startup scheduling of the job groups ran (src/jobs/registry.ts); never rejects. */
   startup: Promise<void>;
-  /** The SQLite handle the store is built on; nothing in src reads or writes through it (tests use it for setup). */
-  db: Db;
   clock: Clock;
   logger: Logger;
   jobs: Scheduler;
@@ -110,7 +108,6 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     startup: Promise.resolve(),
     config,
     store,
-    db,
     clock,
     logger,
     jobs: new Scheduler(store, clock, logger),

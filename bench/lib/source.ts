@@ -3,6 +3,7 @@ import { accounts, apiKeys } from "../../db/schema";
 import { createDeps } from "../../src/deps";
 import { newId } from "../../src/lib/ids";
 import { randomBase64Url, sha256Hex } from "../../src/lib/crypto";
+import { sqliteDbOf } from "../../src/store/sqlite";
 
 /** Exits 1 with a hint when `wrk` is not installed. */
 export function requireWrk(): void {
@@ -17,12 +18,12 @@ export function seedTestKey(dataDir: string): string {
   const now = Date.now();
   const accountId = newId("account");
   const key = `ak_test_${randomBase64Url(24)}`;
-  deps.db.insert(accounts).values({ id: accountId, name: "Bench", createdAt: now }).run();
-  deps.db
+  sqliteDbOf(deps.store).insert(accounts).values({ id: accountId, name: "Bench", createdAt: now }).run();
+  sqliteDbOf(deps.store)
     .insert(apiKeys)
     .values({ id: newId("apiKey"), accountId, mode: "test", fingerprint: sha256Hex(key), prefix: key.slice(0, 12), label: "bench", createdAt: now })
     .run();
-  deps.db.$client.close();
+  sqliteDbOf(deps.store).$client.close();
   return key;
 }
 

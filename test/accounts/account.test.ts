@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { authHarness, addMember, loginToken, seedWithToken } from "../auth/support";
+import { dbOf } from "../support/db";
 
 const DEFAULT_SETTINGS = {
   payer_lock_enabled: false,
@@ -15,7 +16,7 @@ const DEFAULT_SETTINGS = {
 };
 
 function userCount(h: ReturnType<typeof authHarness>): number {
-  return (h.deps.db.$client.query("select count(*) as n from users").get() as { n: number }).n;
+  return (dbOf(h.deps).$client.query("select count(*) as n from users").get() as { n: number }).n;
 }
 
 describe("GET /v1/account", () => {
@@ -76,7 +77,7 @@ describe("POST /v1/account/members: happy path", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     const m = await addMember(h, a.token, "DEVELOPER");
-    const row = h.deps.db.$client.query("select password_hash from users where id = ?").get(m.id) as { password_hash: string };
+    const row = dbOf(h.deps).$client.query("select password_hash from users where id = ?").get(m.id) as { password_hash: string };
     expect(row.password_hash.startsWith("$argon2id$")).toBe(true);
     expect(row.password_hash).not.toContain(m.password);
   });
@@ -165,7 +166,7 @@ describe("accounts: security", () => {
     const r1 = await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email: "m@example.com", password: "member password", role: "ADMIN" } });
     texts.push(r1.text, (await h.call("GET", "/v1/account", { bearer: a.token })).text);
     texts.push((await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email: "m@example.com", password: "member password", role: "ADMIN" } })).text);
-    const hashes = (h.deps.db.$client.query("select password_hash from users").all() as { password_hash: string }[]).map((r) => r.password_hash);
+    const hashes = (dbOf(h.deps).$client.query("select password_hash from users").all() as { password_hash: string }[]).map((r) => r.password_hash);
     for (const t of texts) {
       expect(t).not.toContain("member password");
       expect(t).not.toContain(a.password);

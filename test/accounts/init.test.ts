@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createDeps } from "../../src/deps";
 import { createApp } from "../../src/app";
 import { initStartupNotes, parseInitArgs } from "../../src/cli/init";
+import { dbOf } from "../support/db";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const dirs: string[] = [];
@@ -34,9 +35,9 @@ async function cofre(dir: string, ...args: string[]) {
 
 function counts(dir: string) {
   const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
-  const q = (t: string) => (deps.db.$client.query(`select count(*) as n from ${t}`).get() as { n: number }).n;
+  const q = (t: string) => (dbOf(deps).$client.query(`select count(*) as n from ${t}`).get() as { n: number }).n;
   const out = { accounts: q("accounts"), users: q("users") };
-  deps.db.$client.close();
+  dbOf(deps).$client.close();
   return out;
 }
 
@@ -64,7 +65,7 @@ describe("cofre init", () => {
     expect(body.role).toBe("OWNER");
     const account = await app.handle(new Request("http://localhost/v1/account", { headers: { authorization: `Bearer ${body.access_token}` } }));
     expect(((await account.json()) as { name: string }).name).toBe("Minha Loja");
-    deps.db.$client.close();
+    dbOf(deps).$client.close();
   });
 
   test("an email that already exists: message on stderr, exit 1, nothing changed", async () => {
@@ -104,13 +105,13 @@ describe("cofre init", () => {
     const ping = await app.handle(new Request("http://localhost/v1/ping", { headers: { apikey: out.test_api_key } }));
     expect(ping.status).toBe(200);
     expect(await ping.json()).toEqual({ object: "ping", mode: "test" });
-    const keys = deps.db.$client.query("select mode, label, created_by from api_keys").all();
+    const keys = dbOf(deps).$client.query("select mode, label, created_by from api_keys").all();
     expect(keys).toEqual([{ mode: "test", label: "cofre init", created_by: out.user_id }]);
-    const audit = deps.db.$client.query("select action from audit_log").all();
+    const audit = dbOf(deps).$client.query("select action from audit_log").all();
     expect(audit).toEqual([{ action: "api_key.issued" }]);
     // The ping's request-log row is written after the response (onAfterResponse): let it run first.
     await new Promise((r) => setImmediate(r));
-    deps.db.$client.close();
+    dbOf(deps).$client.close();
   });
 
   test("--test-key with an email that exists creates neither the account nor a key", async () => {
@@ -120,8 +121,8 @@ describe("cofre init", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
-    expect(deps.db.$client.query("select count(*) as n from api_keys").get()).toEqual({ n: 0 });
-    deps.db.$client.close();
+    expect(dbOf(deps).$client.query("select count(*) as n from api_keys").get()).toEqual({ n: 0 });
+    dbOf(deps).$client.close();
   });
 
   test("argument parsing accepts --flag value and --flag=value", () => {
@@ -139,10 +140,10 @@ describe("cofre init", () => {
     const notes = await initStartupNotes(deps);
     expect(notes.length).toBe(1);
     expect(notes[0]).toContain("cofre init --email");
-    deps.db.$client.close();
+    dbOf(deps).$client.close();
     await cofre(dir, "init", "--email", "n@example.com", "--password", "first password");
     const again = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
     expect(await initStartupNotes(again)).toEqual([]);
-    again.db.$client.close();
+    dbOf(again).$client.close();
   });
 });

@@ -5,6 +5,7 @@ import { sha256Hex } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { authHarness, issue, PROBE, seedWithToken } from "../auth/support";
 import { cleartext, insertKeyRow, keyIdOf } from "./cache-support";
+import { dbOf } from "../support/db";
 
 describe("api key cache: isolation between databases", () => {
   test("a key cached in one database is 401 in another", async () => {
@@ -41,10 +42,10 @@ describe("api key cache: only committed rows are remembered", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     const clear = cleartext("test");
-    h.deps.db.$client.exec("BEGIN IMMEDIATE");
+    dbOf(h.deps).$client.exec("BEGIN IMMEDIATE");
     insertKeyRow(h, a.accountId, clear);
     expect((await resolveApiKey(h.deps, clear))?.accountId).toBe(a.accountId);
-    h.deps.db.$client.exec("ROLLBACK");
+    dbOf(h.deps).$client.exec("ROLLBACK");
     expect(await resolveApiKey(h.deps, clear)).toBeUndefined();
     expect((await h.call("GET", PROBE, { key: clear })).status).toBe(401);
   });
@@ -63,7 +64,7 @@ describe("api key cache: eviction", () => {
   test("the cache stays bounded, drops the oldest entry first, and evicted or revoked keys stay correct", async () => {
     const h = authHarness();
     const a = await seedWithToken(h);
-    const db = h.deps.db;
+    const db = dbOf(h.deps);
     const keys = Array.from({ length: API_KEY_CACHE_MAX + 5 }, () => cleartext("test"));
     const ins = db.$client.prepare("insert into api_keys (id, account_id, mode, fingerprint, prefix, label, created_at) values (?, ?, 'test', ?, ?, '', 0)");
     db.$client.transaction(() => {

@@ -3,6 +3,7 @@ import { apiKeyCacheSize } from "../../src/domain/api-keys/cache";
 import { enableGroupCommit, enterGroup, flushGroupCommit } from "../../src/db/group-commit";
 import { sha256Hex } from "../../src/lib/crypto";
 import { authHarness, issue, PROBE, seedWithToken } from "../auth/support";
+import { dbOf } from "../support/db";
 
 describe("api key cache: cached keys keep working", () => {
   test("a key authenticates on every request, into its own account and mode, and is resolved once", async () => {
@@ -21,13 +22,13 @@ describe("api key cache: cached keys keep working", () => {
 
   test("under group commit (serve) a key read inside the turn's open group is cached too", async () => {
     const h = authHarness();
-    enableGroupCommit(h.deps.db.$client);
+    enableGroupCommit(dbOf(h.deps).$client);
     const a = await seedWithToken(h);
-    enterGroup(h.deps.db.$client); // as when an earlier request of the same turn wrote something
-    expect(h.deps.db.$client.inTransaction).toBe(true);
+    enterGroup(dbOf(h.deps).$client); // as when an earlier request of the same turn wrote something
+    expect(dbOf(h.deps).$client.inTransaction).toBe(true);
     expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
     expect(apiKeyCacheSize(h.deps)).toBe(1);
-    flushGroupCommit(h.deps.db.$client);
+    flushGroupCommit(dbOf(h.deps).$client);
   });
 
   test("a repeated request is answered from the cache (a write behind the domain's back is not seen)", async () => {
@@ -36,7 +37,7 @@ describe("api key cache: cached keys keep working", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
-    h.deps.db.$client.exec(`update api_keys set revoked_at = 1 where account_id = '${a.accountId}'`);
+    dbOf(h.deps).$client.exec(`update api_keys set revoked_at = 1 where account_id = '${a.accountId}'`);
     expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
     // Never-cached keys still go to the database.
     expect((await h.call("GET", PROBE, { key: a.liveKey })).status).toBe(401);

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { listAuditEntries } from "../support/audit";
 import { authHarness, addMember, issue, PROBE, seedWithToken, type Member } from "../auth/support";
 import type { Harness } from "../support/harness";
+import { dbOf } from "../support/db";
 
 async function twoAccounts() {
   const h = authHarness();
@@ -11,7 +12,7 @@ async function twoAccounts() {
 }
 
 function keyRows(h: Harness) {
-  return h.deps.db.$client.query("select id, revoked_at from api_keys order by id").all();
+  return dbOf(h.deps).$client.query("select id, revoked_at from api_keys order by id").all();
 }
 
 describe("api keys: cross-account ids", () => {
@@ -19,7 +20,7 @@ describe("api keys: cross-account ids", () => {
     const { h, a, b } = await twoAccounts();
     const ka = await issue(h, a.token, { label: "A key" });
     const rowsBefore = keyRows(h);
-    const auditBefore = listAuditEntries(h.deps.db, a.accountId).length + listAuditEntries(h.deps.db, b.accountId).length;
+    const auditBefore = listAuditEntries(dbOf(h.deps), a.accountId).length + listAuditEntries(dbOf(h.deps), b.accountId).length;
     for (const [method, path] of [["POST", `/v1/api-keys/${ka.id}/rotate`], ["DELETE", `/v1/api-keys/${ka.id}`]] as const) {
       const r = await h.call(method, path, { bearer: b.token, body: method === "POST" ? { label: "stolen" } : undefined });
       expect(r.status).toBe(404);
@@ -27,7 +28,7 @@ describe("api keys: cross-account ids", () => {
       expect(r.text).not.toContain(ka.prefix);
     }
     expect(keyRows(h)).toEqual(rowsBefore);
-    expect(listAuditEntries(h.deps.db, a.accountId).length + listAuditEntries(h.deps.db, b.accountId).length).toBe(auditBefore);
+    expect(listAuditEntries(dbOf(h.deps), a.accountId).length + listAuditEntries(dbOf(h.deps), b.accountId).length).toBe(auditBefore);
     expect((await h.call("GET", PROBE, { key: ka.apiKey })).status).toBe(200);
     expect((await h.call("GET", PROBE, { key: a.testKey })).body.accountId).toBe(a.accountId);
   });
@@ -104,7 +105,7 @@ describe("api keys: roles", () => {
     const owner = await seedWithToken(h);
     const admin = await addMember(h, owner.token, "ADMIN");
     expect((await h.call("POST", "/v1/api-keys", { bearer: admin.token })).status).toBe(201);
-    h.deps.db.$client.query("update users set role = 'VIEWER' where id = ?").run(admin.id);
+    dbOf(h.deps).$client.query("update users set role = 'VIEWER' where id = ?").run(admin.id);
     expect((await h.call("POST", "/v1/api-keys", { bearer: admin.token })).status).toBe(403);
   });
 });
@@ -157,8 +158,8 @@ describe("api keys: rotation and revocation are immediate", () => {
     const k = await issue(h, a.token);
     h.clock.advance(7);
     const n = (await h.call("POST", `/v1/api-keys/${k.id}/rotate`, { bearer: a.token })).body;
-    const old = h.deps.db.$client.query("select revoked_at from api_keys where id = ?").get(k.id) as { revoked_at: number };
-    const fresh = h.deps.db.$client.query("select created_at, revoked_at from api_keys where id = ?").get(n.id) as { created_at: number; revoked_at: number | null };
+    const old = dbOf(h.deps).$client.query("select revoked_at from api_keys where id = ?").get(k.id) as { revoked_at: number };
+    const fresh = dbOf(h.deps).$client.query("select created_at, revoked_at from api_keys where id = ?").get(n.id) as { created_at: number; revoked_at: number | null };
     expect(old.revoked_at).toBe(h.clock.nowMs());
     expect(fresh.created_at).toBe(old.revoked_at);
     expect(fresh.revoked_at).toBeNull();
@@ -178,8 +179,8 @@ describe("api keys: no secrets in responses", () => {
     texts.push((await h.call("POST", `/v1/api-keys/${kb.id}/rotate`, { bearer: a.token })).text);
     texts.push((await h.call("DELETE", `/v1/api-keys/${kb.id}`, { bearer: a.token })).text);
     texts.push((await h.call("GET", "/v1/api-keys", { bearer: a.token })).text);
-    const hashes = (h.deps.db.$client.query("select password_hash from users").all() as { password_hash: string }[]).map((r) => r.password_hash);
-    const secret = (h.deps.db.$client.query("select value from service_secrets").get() as { value: string }).value;
+    const hashes = (dbOf(h.deps).$client.query("select password_hash from users").all() as { password_hash: string }[]).map((r) => r.password_hash);
+    const secret = (dbOf(h.deps).$client.query("select value from service_secrets").get() as { value: string }).value;
     for (const t of texts) {
       for (const hash of hashes) expect(t).not.toContain(hash);
       expect(t).not.toContain("$argon2");

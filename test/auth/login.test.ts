@@ -9,6 +9,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { createAccountWithOwner } from "../../src/domain/accounts/service";
 import { ADDRESS_LIMIT, EMAIL_FREE_FAILURES, PAIR_LIMIT } from "../../src/domain/auth/throttle";
 import { authHarness, loginToken, PROBE, seedWithToken } from "./support";
+import { dbOf } from "../support/db";
 
 describe("login: happy path", () => {
   test("login returns exactly access_token, token_type Bearer, expires_in, account_id and role", async () => {
@@ -156,14 +157,14 @@ describe("logout and token lifetime", () => {
         new Request("http://localhost/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "restart@example.com", password: "restart password" }) }),
       );
       const { access_token } = (await login.json()) as { access_token: string };
-      d1.db.$client.close();
+      dbOf(d1).$client.close();
       const get = (app: ReturnType<typeof createApp>) => app.handle(new Request("http://localhost/v1/account", { headers: { authorization: `Bearer ${access_token}` } }));
       const d2 = createDeps({ dataDir: dir, clock, config: cfg });
       expect((await get(createApp(d2))).status).toBe(200);
-      d2.db.$client.close();
+      dbOf(d2).$client.close();
       const d3 = createDeps({ dataDir: other, clock, config: cfg });
       expect((await get(createApp(d3))).status).toBe(401);
-      d3.db.$client.close();
+      dbOf(d3).$client.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
       rmSync(other, { recursive: true, force: true });
@@ -225,8 +226,8 @@ describe("bearer authentication: security", () => {
     const h = authHarness();
     const a = await h.seedAccount();
     const r = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } });
-    const secret = h.deps.db.$client.query("select value from service_secrets").get() as { value: string };
-    const hash = h.deps.db.$client.query("select password_hash from users where id = ?").get(a.userId) as { password_hash: string };
+    const secret = dbOf(h.deps).$client.query("select value from service_secrets").get() as { value: string };
+    const hash = dbOf(h.deps).$client.query("select password_hash from users where id = ?").get(a.userId) as { password_hash: string };
     expect(r.text).not.toContain(a.password);
     expect(r.text).not.toContain(hash.password_hash);
     expect(r.text).not.toContain(secret.value);

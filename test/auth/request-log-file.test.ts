@@ -9,6 +9,7 @@ import { openRequestLogFile, type RequestLogFile } from "../../src/store/sqlite/
 import { recordRequest } from "../../src/domain/audit/request-log";
 import { useRequestLogFile } from "../../src/store/sqlite/request-log";
 import { loginToken } from "./support";
+import { dbOf } from "../support/db";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -18,7 +19,7 @@ afterEach(async () => {
 function fileHarness(): { h: Harness; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), "cofre-reqlog-"));
   const h = createHarness({ dataDir: dir });
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => h.deps.db.$client.close());
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => dbOf(h.deps).$client.close());
   return { h, dir };
 }
 
@@ -53,7 +54,7 @@ describe("request log file", () => {
       ["/v1/ping", "test", 200],
     ]);
     expect(count(join(dir, "request-log.db"))).toBe(2);
-    expect((h.deps.db.$client.query("select count(*) as n from request_logs").get() as { n: number }).n).toBe(0);
+    expect((dbOf(h.deps).$client.query("select count(*) as n from request_logs").get() as { n: number }).n).toBe(0);
   });
 
   test("rows of the main database move to the file once, oldest first, and the cursor keeps working", async () => {
@@ -64,7 +65,7 @@ describe("request log file", () => {
     const before = await h.call("GET", "/v1/request-logs", { bearer: token });
     expect(before.body.data).toHaveLength(3);
     await attach(h, dir);
-    expect((h.deps.db.$client.query("select count(*) as n from request_logs").get() as { n: number }).n).toBe(0);
+    expect((dbOf(h.deps).$client.query("select count(*) as n from request_logs").get() as { n: number }).n).toBe(0);
     expect((await h.call("GET", "/v1/ping?after=1", { key: a.testKey })).status).toBe(200);
     const all = await h.call("GET", "/v1/request-logs", { bearer: token });
     expect(all.body.data.map((e: { id: string }) => e.id).slice(1)).toEqual(before.body.data.map((e: { id: string }) => e.id));
@@ -82,7 +83,7 @@ describe("request log file", () => {
     });
     const logFile = new Database(join(dir, "request-log.db"), { readonly: true });
     try {
-      expect(shape(logFile)).toEqual(shape(h.deps.db.$client));
+      expect(shape(logFile)).toEqual(shape(dbOf(h.deps).$client));
       expect(shape(logFile).columns).toHaveLength(11);
     } finally {
       logFile.close();

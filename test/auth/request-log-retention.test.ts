@@ -7,6 +7,7 @@ import { createHarness, type Harness } from "../support/harness";
 import { openRequestLogFile } from "../../src/store/sqlite/request-log-file";
 import { useRequestLogFile } from "../../src/store/sqlite/request-log";
 import { loginToken } from "./support";
+import { dbOf } from "../support/db";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -48,7 +49,7 @@ describe("request log retention", () => {
     const h = createHarness({ dataDir: dir });
     const file = await openRequestLogFile(join(dir, "request-log.db"), h.deps.store);
     useRequestLogFile(h.deps.store, file);
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => h.deps.db.$client.close(), () => file.close());
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => dbOf(h.deps).$client.close(), () => file.close());
     const { token } = await oldAndNew(h);
     expect(await paths(h, token)).toEqual(["/v1/ping"]);
   });

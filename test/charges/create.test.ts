@@ -4,6 +4,7 @@ import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian
 import { accounts } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import { CHARGE_FIELDS, CNPJ, CNPJ_ALNUM, CPF, CPF_2, createCharge, eventBodies, eventTypes, harness, idemKey, raw } from "./support";
+import { dbOf } from "../support/db";
 
 describe("creating a Pix charge: happy paths", () => {
   test("POST /v1/pix/charges answers 201 with exactly the public Charge fields", async () => {
@@ -289,7 +290,7 @@ describe("creating a Pix charge: security and modes", () => {
   test("the response never carries fees, provider data or internal ids", async () => {
     const h = harness();
     const a = await h.seedAccount();
-    h.deps.db.update(accounts).set({ pixFeeBps: 100 }).where(eq(accounts.id, a.accountId)).run();
+    dbOf(h.deps).update(accounts).set({ pixFeeBps: 100 }).where(eq(accounts.id, a.accountId)).run();
     const r = await createCharge(h, a.testKey);
     const text = JSON.stringify(r.body);
     for (const word of ["fee", "provider", a.accountId, "livemode", "origin", "location\""]) expect(text).not.toContain(word);

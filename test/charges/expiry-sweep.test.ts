@@ -11,6 +11,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
 import type { Harness, SeededAccount } from "../support/harness";
 import { awaitsExpiry, eventTypes, harness, newCharge, raw, startupSettled } from "./support";
+import { dbOf } from "../support/db";
 
 const START = "2026-11-20T12:00:00.000Z";
 const at = (seconds: number) => new Date(Date.parse(START) + seconds * 1000).toISOString();
@@ -24,7 +25,7 @@ interface JobLine {
 }
 /** Every job row of the charge expiry kinds (sweep and legacy). */
 function expiryJobs(d: Deps): JobLine[] {
-  return d.db.$client.query("select kind, due_at, lease_until from jobs where kind like 'charge.expire%' order by kind").all() as JobLine[];
+  return dbOf(d).$client.query("select kind, due_at, lease_until from jobs where kind like 'charge.expire%' order by kind").all() as JobLine[];
 }
 const sweepDueAt = (d: Deps) => expiryJobs(d).find((j) => j.kind === CHARGE_EXPIRE_DUE_JOB)?.due_at;
 
@@ -77,13 +78,13 @@ describe("each charge expires at its own pix.expires_at", () => {
     const d = h.deps;
     // Rows straight into the table (n API calls would be slow): waiting Pix charges due in 60 s.
     const first = (await newCharge(h, a, { expires_in: 60 })).id as string;
-    const row = d.db.$client.query("select * from transactions where id = ?").get(raw(first)) as Record<string, unknown>;
+    const row = dbOf(d).$client.query("select * from transactions where id = ?").get(raw(first)) as Record<string, unknown>;
     const cols = Object.keys(row);
-    const insert = d.db.$client.prepare(`insert into transactions (${cols.join(", ")}) values (${cols.map(() => "?").join(", ")})`);
-    d.db.$client.transaction(() => {
+    const insert = dbOf(d).$client.prepare(`insert into transactions (${cols.join(", ")}) values (${cols.map(() => "?").join(", ")})`);
+    dbOf(d).$client.transaction(() => {
       for (let i = 1; i < n; i++) insert.run(...(cols.map((c) => (c === "id" ? `${raw(first).slice(0, 24)}${String(i).padStart(8, "0")}` : c === "pix_txid" ? null : row[c])) as never[]));
     })();
-    const waiting = () => (d.db.$client.query("select count(*) as n from transactions where status = 'WAITING_PAYMENT'").get() as { n: number }).n;
+    const waiting = () => (dbOf(d).$client.query("select count(*) as n from transactions where status = 'WAITING_PAYMENT'").get() as { n: number }).n;
     expect(waiting()).toBe(n);
     h.clock.advance(59);
     await d.jobs.drain();
@@ -91,7 +92,7 @@ describe("each charge expires at its own pix.expires_at", () => {
     h.clock.advance(1);
     await d.jobs.drain();
     expect(waiting()).toBe(0);
-    expect((d.db.$client.query("select count(*) as n from transactions where status = 'EXPIRED'").get() as { n: number }).n).toBe(n);
+    expect((dbOf(d).$client.query("select count(*) as n from transactions where status = 'EXPIRED'").get() as { n: number }).n).toBe(n);
   });
 });
 
@@ -196,7 +197,7 @@ describe("one sweep job for every charge", () => {
     const good = await newCharge(h, a, { expires_in: 60 });
     const later = await newCharge(h, a, { expires_in: 61 });
     // A trigger makes expiring `bad` fail (a poison row).
-    h.deps.db.$client.exec(
+    dbOf(h.deps).$client.exec(
       `create trigger poison before update of status on transactions when old.id = '${raw(bad.id)}' and new.status = 'EXPIRED' begin select raise(abort, 'poison'); end`,
     );
     h.clock.advance(60);
@@ -208,7 +209,7 @@ describe("one sweep job for every charge", () => {
     await h.deps.jobs.drain();
     expect(await status(h, a, later.id)).toBe("expired");
     expect(sweepDueAt(h.deps)).toBe(Date.parse(at(66))); // the failed one, 5 s after it failed
-    h.deps.db.$client.exec("drop trigger poison");
+    dbOf(h.deps).$client.exec("drop trigger poison");
     h.clock.advance(5);
     await h.deps.jobs.drain();
     expect(await status(h, a, bad.id)).toBe("expired");
@@ -225,7 +226,7 @@ describe("databases from before the sweep", () => {
     const dataDir = join(dir, name);
     const d = createDeps({ dataDir, clock: new ManualClock(START), config: { logLevel: "silent" } });
     const accountId = newId("account");
-    d.db.insert(accounts).values({ id: accountId, name: "Loja Antiga", createdAt: d.clock.nowMs() }).run();
+    dbOf(d).insert(accounts).values({ id: accountId, name: "Loja Antiga", createdAt: d.clock.nowMs() }).run();
     const ids: string[] = [];
     for (const ttl of ttls) {
       const row = await createTransaction(d, { accountId, livemode: false }, {
@@ -240,15 +241,15 @@ describe("databases from before the sweep", () => {
     }
     return { d, dataDir, ids };
   }
-  const statusOf = (d: Deps, id: string) => (d.db.$client.query("select status from transactions where id = ?").get(id) as { status: string }).status;
+  const statusOf = (d: Deps, id: string) => (dbOf(d).$client.query("select status from transactions where id = ?").get(id) as { status: string }).status;
 
   test("an old-style charge.expire job still expires its charge, once, and leaves no row behind", async () => {
     const { d: d1, dataDir, ids } = await oldDatabase("legacy", [60, 120]);
     // What a database written before the sweep holds: one charge.expire job per charge, no sweep.
-    d1.db.$client.exec(`delete from jobs where kind = '${CHARGE_EXPIRE_DUE_JOB}'`);
+    dbOf(d1).$client.exec(`delete from jobs where kind = '${CHARGE_EXPIRE_DUE_JOB}'`);
     for (const [i, id] of ids.entries())
       await d1.store.tx((uow) => d1.jobs.enqueue(uow, { kind: "charge.expire", dedupeKey: `charge.expire:${id}`, payload: { transactionId: id }, dueAt: Date.parse(START) + [60, 120][i] * 1000 }));
-    d1.db.$client.close();
+    dbOf(d1).$client.close();
 
     const clock = new ManualClock(START);
     const d2 = createDeps({ dataDir, clock, config: { logLevel: "silent" } });
@@ -269,17 +270,17 @@ describe("databases from before the sweep", () => {
     await d2.jobs.drain();
     expect(ids.map((id) => statusOf(d2, id))).toEqual(["EXPIRED", "EXPIRED"]);
     // expired once each, though both the legacy job and the sweep ran for it
-    const expired = d2.db.$client.query("select transaction_id as id, count(*) as n from events where type = 'payment.expired' group by transaction_id order by n").all();
+    const expired = dbOf(d2).$client.query("select transaction_id as id, count(*) as n from events where type = 'payment.expired' group by transaction_id order by n").all();
     expect(expired).toHaveLength(2);
     expect(expired.map((e: any) => e.n)).toEqual([1, 1]);
     expect(expiryJobs(d2)).toEqual([]);
-    d2.db.$client.close();
+    dbOf(d2).$client.close();
   });
 
   test("waiting charges with no expiry job at all are swept after a restart, late ones at once", async () => {
     const { d: d1, dataDir, ids } = await oldDatabase("nojobs", [60, 600]);
-    d1.db.$client.exec("delete from jobs");
-    d1.db.$client.close();
+    dbOf(d1).$client.exec("delete from jobs");
+    dbOf(d1).$client.close();
 
     const clock = new ManualClock(at(300)); // the process was down past the first expiry
     const d2 = createDeps({ dataDir, clock, config: { logLevel: "silent" } });
@@ -291,7 +292,7 @@ describe("databases from before the sweep", () => {
     clock.advance(300);
     await d2.jobs.drain();
     expect(ids.map((id) => statusOf(d2, id))).toEqual(["EXPIRED", "EXPIRED"]);
-    d2.db.$client.close();
+    dbOf(d2).$client.close();
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { E2E_RE } from "../../src/pix/ids";
 import { applySettlementNotice } from "../../src/domain/charges/settlement";
 import { awaitsExpiry, balance, CHARGE_FIELDS, CNPJ, CPF, CPF_2, eventBodies, eventTypes, harness, newCharge, raw } from "./support";
+import { dbOf } from "../support/db";
 
 const pay = (h: any, key: string, id: string, body: Record<string, unknown> = {}) => h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key, body });
 
@@ -125,7 +126,7 @@ describe("the payer-tax-id lock at settlement", () => {
     expect(r.body.settlement).toEqual({});
     expect(JSON.stringify(r.body)).not.toContain(CPF_2);
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 0 });
-    const row = h.deps.db.$client.query("select method_details, end_to_end_id from transactions where id = ?").get(raw(c.id)) as any;
+    const row = dbOf(h.deps).$client.query("select method_details, end_to_end_id from transactions where id = ?").get(raw(c.id)) as any;
     const ret = JSON.parse(row.method_details).PIX.return;
     expect(ret.endToEndId).toBe(row.end_to_end_id);
     expect(ret.id).toMatch(/^D\d{20}[a-zA-Z0-9]{11}$/);
@@ -209,7 +210,7 @@ describe("expiry", () => {
     const a = await h.seedAccount();
     const c = await newCharge(h, a, { expires_in: 60 });
     expect(await h.deps.jobs.pending("charge.expire_due")).toBe(1);
-    const job = h.deps.db.$client.query("select due_at from jobs where kind = 'charge.expire_due'").get() as { due_at: number };
+    const job = dbOf(h.deps).$client.query("select due_at from jobs where kind = 'charge.expire_due'").get() as { due_at: number };
     expect(new Date(job.due_at).toISOString()).toBe(c.pix.expires_at);
   });
 

@@ -3,6 +3,7 @@ import { expect } from "bun:test";
 import { events } from "../../db/schema";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { eq } from "drizzle-orm";
+import { dbOf } from "../support/db";
 
 /** Public URL with a dotted host, so every BR Code parser accepts the location. */
 export const PUBLIC_URL = "https://pay.cofre.test";
@@ -57,7 +58,7 @@ export async function balance(h: Harness, apiKey: string): Promise<{ available: 
 
 /** Event types written for a raw transaction id, in order. */
 export function eventTypes(h: Harness, rawId: string): string[] {
-  return h.deps.db
+  return dbOf(h.deps)
     .select()
     .from(events)
     .where(eq(events.transactionId, rawId))
@@ -68,7 +69,7 @@ export function eventTypes(h: Harness, rawId: string): string[] {
 
 /** Parsed bodies of the events of `type` for a raw transaction id. */
 export function eventBodies(h: Harness, rawId: string, type: string): any[] {
-  return h.deps.db
+  return dbOf(h.deps)
     .select()
     .from(events)
     .where(eq(events.transactionId, rawId))
@@ -87,7 +88,7 @@ export const CNPJ_ALNUM = "12ABC34501DE35";
 
 /** Whether the raw transaction still waits for the expiry sweep (a row of the partial index tx_waiting_expiry_idx). */
 export function awaitsExpiry(h: Harness, rawId: string): boolean {
-  return !!h.deps.db.$client
+  return !!dbOf(h.deps).$client
     .query("select 1 from transactions indexed by tx_waiting_expiry_idx where status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and id = ?")
     .get(rawId);
 }

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { transactions } from "../../db/schema";
 import { balance, harness, newCharge, raw } from "../charges/support";
+import { dbOf } from "../support/db";
 
 const page = (h: any, rawId: string, base = "/c") => h.call("GET", `${base}/${rawId}`);
 const escape = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
@@ -75,7 +76,7 @@ describe("the hosted checkout page", () => {
     const h = harness();
     const a = await h.seedAccount();
     const c = await newCharge(h, a);
-    h.deps.db.update(transactions).set({ livemode: true }).where(eq(transactions.id, raw(c.id))).run();
+    dbOf(h.deps).update(transactions).set({ livemode: true }).where(eq(transactions.id, raw(c.id))).run();
     const r = await page(h, raw(c.id));
     expect(r.status).toBe(200);
     expect(r.text).not.toContain("simular pagamento");

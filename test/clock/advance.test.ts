@@ -13,6 +13,7 @@ import { advanceClock } from "../../src/jobs/advance";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { createPayment, eventBodies, key, pay } from "../payments/support";
 import { serveWithTestKey, type ServedAccount } from "../support/serve";
+import { dbOf } from "../support/db";
 
 const T0 = Date.parse("2026-11-20T12:00:00.000Z");
 const at = (seconds: number) => iso(T0 + seconds * 1000);
@@ -94,7 +95,7 @@ describe("one advance runs chains of work at their own times", () => {
     expect(await wallet()).toMatchObject({ available: 0, pending: 2500 });
     await advance(86_400);
     expect(await wallet()).toMatchObject({ available: 2500, pending: 0, next_release_at: null, next_release_amount: null });
-    const tranche = h.deps.db.select().from(ledgerTranches).where(eq(ledgerTranches.accountId, a.accountId)).get()!;
+    const tranche = dbOf(h.deps).select().from(ledgerTranches).where(eq(ledgerTranches.accountId, a.accountId)).get()!;
     expect(iso(tranche.releasedAt!)).toBe(at(3600));
   });
 
@@ -132,7 +133,7 @@ describe("with leases and a running loop", () => {
     const ran: string[] = [];
     h.deps.jobs.register("t.orphan", () => void ran.push(iso(h.clock.nowMs())));
     await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.orphan", dueAt: T0 }));
-    h.deps.db.update(jobs).set({ leaseUntil: T0 + 120_000, attempts: 1 }).where(eq(jobs.kind, "t.orphan")).run();
+    dbOf(h.deps).update(jobs).set({ leaseUntil: T0 + 120_000, attempts: 1 }).where(eq(jobs.kind, "t.orphan")).run();
     await advance(600);
     expect(ran).toEqual([iso(T0 + 120_001)]);
   });
@@ -169,7 +170,7 @@ describe("the bound of one advance", () => {
     expect(ran.at(-1)).toBe(T0 + 50_000);
     expect(h.clock.nowMs()).toBe(T0 + 3_600_000);
     // The remaining due work runs normally afterwards: once now, then again on its own schedule.
-    const job = h.deps.db.select().from(jobs).where(eq(jobs.kind, "t.forever")).get()!;
+    const job = dbOf(h.deps).select().from(jobs).where(eq(jobs.kind, "t.forever")).get()!;
     expect(job.dueAt).toBe(T0 + 51_000);
     await h.deps.jobs.drain();
     expect(ran).toHaveLength(51);

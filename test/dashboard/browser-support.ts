@@ -10,6 +10,7 @@ import { sharedChromium } from "../support/browser";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { webhookDeliveries } from "../../db/schema";
 import type { Config } from "../../src/config";
+import { dbOf } from "../support/db";
 
 /** A harness served on an ephemeral 127.0.0.1 port, its public URLs pointing at it. */
 export function servedHarness(config: Partial<Config> = {}, start?: string): { h: Harness; base: string } {
@@ -139,5 +140,5 @@ export async function endpoint(h: Harness, key: string, url: string, events = ["
 
 /** Fixture: a delivery as after its last failed attempt (a dead letter), as the existing browser test does. */
 export function spendDelivery(h: Harness, deliveryId: string, lastStatusCode = 500): void {
-  h.deps.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 8, maxAttempts: 8, lastStatusCode, nextRetryAt: null }).where(eq(webhookDeliveries.id, deliveryId)).run();
+  dbOf(h.deps).update(webhookDeliveries).set({ status: "FAILED", attempts: 8, maxAttempts: 8, lastStatusCode, nextRetryAt: null }).where(eq(webhookDeliveries.id, deliveryId)).run();
 }

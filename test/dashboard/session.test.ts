@@ -8,6 +8,7 @@ import { listAuditEntries } from "../support/audit";
 import { createHarness } from "../support/harness";
 import { eventBodies, key, paidPayment } from "../payments/support";
 import { dashboardLogin, dashboardMember, send } from "./support";
+import { dbOf } from "../support/db";
 
 const SESSION_FIELDS = ["account_id", "account_name", "csrf_token", "email", "object", "role", "user_id"];
 
@@ -153,7 +154,7 @@ describe("dashboard session: roles", () => {
     expect(r.body).toEqual({ resent: true, status: "PAID" });
     expect(eventBodies(h, p.id, "charge.paid")).toHaveLength(2);
     expect((await getBalance(h.deps.store.read, a.accountId, false, "BRL"))).toEqual(balance);
-    expect(listAuditEntries(h.deps.db, a.accountId).map((e) => [e.action, e.target, e.status])).toEqual([["dashboard.request", `POST /v1/payments/${p.id}/resend-webhook`, 200]]);
+    expect(listAuditEntries(dbOf(h.deps), a.accountId).map((e) => [e.action, e.target, e.status])).toEqual([["dashboard.request", `POST /v1/payments/${p.id}/resend-webhook`, 200]]);
   });
 
   test("an ADMIN refunds and creates charges", async () => {
@@ -197,9 +198,9 @@ describe("dashboard session: logout, isolation, audit, API keys", () => {
     const p = await paidPayment(h, a, 1000);
     await owner.call("GET", `/v1/payments/${p.id}`);
     await owner.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund") }, csrf: false });
-    expect(listAuditEntries(h.deps.db, a.accountId)).toEqual([]);
+    expect(listAuditEntries(dbOf(h.deps), a.accountId)).toEqual([]);
     await owner.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund"), amount: 100 } });
-    const entries = listAuditEntries(h.deps.db, a.accountId);
+    const entries = listAuditEntries(dbOf(h.deps), a.accountId);
     expect(entries.map((e) => [e.action, e.actorUserId, e.target, e.status, e.keyId, e.keyFingerprint])).toEqual([["dashboard.request", a.userId, `POST /v1/payments/${p.id}/refund`, 201, null, null]]);
     expect(JSON.parse(entries[0]!.detail!)).toEqual({ mode: "test", request_id: expect.any(String) });
   });

@@ -3,17 +3,18 @@ import { describe, expect, test } from "bun:test";
 import { tx } from "../../src/db/client";
 import { committed, enableGroupCommit, flushGroupCommit } from "../../src/db/group-commit";
 import { createHarness } from "../support/harness";
+import { dbOf } from "../support/db";
 
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
 function groupHarness() {
   const h = createHarness();
   const errors: unknown[] = [];
-  enableGroupCommit(h.deps.db.$client, (err) => errors.push(err));
-  const c = h.deps.db.$client;
+  enableGroupCommit(dbOf(h.deps).$client, (err) => errors.push(err));
+  const c = dbOf(h.deps).$client;
   c.exec("create table gc_probe (v integer not null)");
   const values = () => (c.query("select v from gc_probe order by v").all() as { v: number }[]).map((r) => r.v);
-  const insert = (v: number) => tx(h.deps.db, () => void c.run("insert into gc_probe (v) values (?)", [v]));
+  const insert = (v: number) => tx(dbOf(h.deps), () => void c.run("insert into gc_probe (v) values (?)", [v]));
   return { h, c, errors, values, insert };
 }
 
@@ -34,7 +35,7 @@ describe("group commit", () => {
     const { c, insert, values, h } = groupHarness();
     insert(1);
     expect(() =>
-      tx(h.deps.db, () => {
+      tx(dbOf(h.deps), () => {
         c.run("insert into gc_probe (v) values (99)");
         throw new Error("boom");
       }),

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { SCALAR_ASSET_PATH } from "../../src/http/docs";
 import { expectEnvelope, foundationHarness, keys } from "./fixtures";
+import { dbOf } from "../support/db";
 
 describe("health", () => {
   test("healthz and readyz answer 200 on a migrated database", async () => {
@@ -14,7 +15,7 @@ describe("health", () => {
 
   test("readyz is 503 service_unavailable when the database does not answer", async () => {
     const h = foundationHarness();
-    h.deps.db.$client.close();
+    dbOf(h.deps).$client.close();
     const r = await h.call("GET", "/readyz");
     expectEnvelope(r, 503, "api_error", "service_unavailable");
     expect((await h.call("GET", "/healthz")).status).toBe(200);
@@ -22,7 +23,7 @@ describe("health", () => {
 
   test("readyz is 503 when migrations have not run", async () => {
     const h = foundationHarness();
-    h.deps.db.$client.exec("delete from __drizzle_migrations");
+    dbOf(h.deps).$client.exec("delete from __drizzle_migrations");
     expect((await h.call("GET", "/readyz")).status).toBe(503);
   });
 });
@@ -41,7 +42,7 @@ describe("GET /v1/ping", () => {
   test("a revoked key is 401", async () => {
     const h = foundationHarness();
     const a = await h.seedAccount();
-    h.deps.db.$client.exec(`update api_keys set revoked_at = 1 where account_id = '${a.accountId}'`);
+    dbOf(h.deps).$client.exec(`update api_keys set revoked_at = 1 where account_id = '${a.accountId}'`);
     expectEnvelope(await h.call("GET", "/v1/ping", { key: a.testKey }), 401, "authentication_error", "unauthorized");
   });
 });

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { idempotencyKeys } from "../../db/schema";
 import { DomainError } from "../../src/domain/errors";
 import { expectEnvelope, foundationHarness } from "./fixtures";
+import { dbOf } from "../support/db";
 
 const pay = (h: ReturnType<typeof foundationHarness>, key: string, idem: string | undefined, body: unknown) =>
   h.call("POST", "/t/pay", { key, body, headers: idem === undefined ? {} : { "idempotency-key": idem } });
@@ -167,7 +168,7 @@ describe("what is stored", () => {
     expect((await pay(h, testKey, "order-0006", { amount: 13 })).status).toBe(500);
     const ok = await pay(h, testKey, "order-0006", { amount: 14 });
     expect(ok.status).toBe(201);
-    expect(h.deps.db.select().from(idempotencyKeys).all()).toHaveLength(1);
+    expect(dbOf(h.deps).select().from(idempotencyKeys).all()).toHaveLength(1);
   });
 
   test("the record commits with the side effect: a rolled-back transaction leaves no record", async () => {
@@ -181,7 +182,7 @@ describe("what is stored", () => {
         throw new Error("side effect failed");
       }),
     ).rejects.toThrow("side effect failed");
-    expect(h.deps.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.id, begun.claim.id)).all()).toHaveLength(0);
+    expect(dbOf(h.deps).select().from(idempotencyKeys).where(eq(idempotencyKeys.id, begun.claim.id)).all()).toHaveLength(0);
   });
 
   test("records are kept for 24 h and then pruned by the job", async () => {
@@ -194,7 +195,7 @@ describe("what is stored", () => {
     expect(kept.headers.get("idempotent-replayed")).toBe("true");
     h.clock.advance(2 * 3600);
     await h.deps.jobs.drain();
-    expect(h.deps.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "order-0007")).all()).toHaveLength(0);
+    expect(dbOf(h.deps).select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "order-0007")).all()).toHaveLength(0);
     const fresh = await pay(h, testKey, "order-0007", { amount: 11 });
     expect(fresh.status).toBe(201);
     expect(fresh.headers.get("idempotent-replayed")).toBeNull();

@@ -34,8 +34,10 @@ afterEach(() => {
 const CLEAN = {
   "src/http/errors.ts": "export class ApiError extends Error {}\n",
   "src/http/routes/charges.ts": 'import { getCharge } from "../../domain/charges/service";\nexport const r = getCharge;\n',
-  "src/domain/charges/service.ts": 'import { findById } from "./repo";\nimport type { PaymentProvider } from "../../providers/types";\nimport { ProviderRegistry } from "../../providers/registry";\nexport const getCharge = findById;\n',
-  "src/domain/charges/repo.ts": 'import { eq } from "drizzle-orm";\nimport { transactions } from "../../../db/schema";\nexport const findById = (db: any) => db.$client.prepare("select id from transactions where id = ?");\n',
+  "src/domain/charges/service.ts": 'import type { Store } from "../../store/port";\nimport type { PaymentProvider } from "../../providers/types";\nimport { ProviderRegistry } from "../../providers/registry";\nexport const getCharge = (s: Store, id: string) => s.read.charges.byId(id);\n',
+  "src/store/port.ts": "export interface Store { read: any }\n",
+  "src/store/sqlite/charges.ts": 'import { eq } from "drizzle-orm";\nimport { transactions } from "../../../db/schema";\nexport const byId = (db: any) => db.$client.prepare("select id from transactions where id = ?");\n',
+  "src/store/pg/migrations.ts": 'export const q = "CREATE TABLE x (id text)";\n',
   "src/db/client.ts": 'import { Database } from "bun:sqlite";\nexport const open = () => new Database(":memory:");\n',
   "src/providers/types.ts": "export interface PaymentProvider {}\n",
   "src/providers/registry.ts": "export class ProviderRegistry {}\n",
@@ -49,7 +51,7 @@ describe("check:layers on the real tree", () => {
 });
 
 describe("rule (a): no src/http import below HTTP", () => {
-  test("a clean tree (HTTP importing the domain, the domain its repo and the provider seam) passes", () => {
+  test("a clean tree (HTTP importing the domain, the domain the storage port and the provider seam, SQL only in the adapters) passes", () => {
     expect(checkLayers(tree(CLEAN), new Set())).toEqual([]);
   });
 
@@ -90,6 +92,11 @@ describe("rule (c): database code outside the storage layer is a ratchet", () =>
     "src/domain/charges/expiry.ts": "export const sweep = (db: any) => db.$client.run(1);\n",
     "src/jobs/statements.ts": "export const Q = `DELETE FROM jobs WHERE id = ?`;\n",
   };
+
+  test("fails on a repository file left in the domain: only the adapter folders may hold SQL", () => {
+    const root = tree({ ...CLEAN, "src/domain/charges/repo.ts": 'export const q = "SELECT id FROM transactions WHERE id = ?";\n' });
+    expect(found(checkLayers(root, new Set()))).toEqual([["src/domain/charges/repo.ts", "database-outside-storage"]]);
+  });
 
   test("fails on each kind of new offender: bun:sqlite type, drizzle, the table schema, the raw driver, an SQL string", () => {
     expect(found(checkLayers(tree({ ...CLEAN, ...OFFENDERS }), new Set()))).toEqual(

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { createDeps, type Deps } from "../../src/deps";
 import { ManualClock } from "../../src/lib/clock";
 import type { JobOutcome, JobRow } from "../../src/jobs/scheduler";
+import { dbOf } from "../support/db";
 
 const START = "2026-11-20T12:00:00.000Z";
 const T0 = Date.parse(START);
@@ -10,7 +11,7 @@ const memDeps = (clock = new ManualClock(START)) => createDeps({ dataDir: ":memo
 type Line = { id: string; due_at: number; payload: string; state: string; attempts: number };
 /** enqueueNoLaterThan in a unit of its own. */
 const noLaterThan = (d: Deps, input: Parameters<Deps["jobs"]["enqueueNoLaterThan"]>[1]) => d.store.tx((uow) => d.jobs.enqueueNoLaterThan(uow, input));
-const rows = (d: Deps, key: string) => d.db.$client.query("select id, due_at, payload, state, attempts from jobs where dedupe_key = ?").all(key) as Line[];
+const rows = (d: Deps, key: string) => dbOf(d).$client.query("select id, due_at, payload, state, attempts from jobs where dedupe_key = ?").all(key) as Line[];
 
 describe("enqueueNoLaterThan", () => {
   test("inserts the job when none has the key, then only ever moves its due time earlier", async () => {
@@ -28,9 +29,9 @@ describe("enqueueNoLaterThan", () => {
   test("writes nothing when the job is already due earlier (no row change at all)", async () => {
     const d = memDeps();
     await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 1000 });
-    const before = d.db.$client.query("select total_changes() as n").get() as { n: number };
+    const before = dbOf(d).$client.query("select total_changes() as n").get() as { n: number };
     for (let i = 0; i < 10; i++) await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 2000 + i });
-    const after = d.db.$client.query("select total_changes() as n").get() as { n: number };
+    const after = dbOf(d).$client.query("select total_changes() as n").get() as { n: number };
     expect(after.n).toBe(before.n);
   });
 
@@ -48,7 +49,7 @@ describe("enqueueNoLaterThan", () => {
   test("a dead job with the key stays dead", async () => {
     const d = memDeps();
     await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 60_000 });
-    d.db.$client.exec("update jobs set state = 'dead'");
+    dbOf(d).$client.exec("update jobs set state = 'dead'");
     await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
     expect(rows(d, "sweep").map((r) => [r.state, r.due_at])).toEqual([["dead", T0 + 60_000]]);
   });

@@ -8,13 +8,14 @@ import { jobs } from "../../db/schema";
 import { createDeps, type Deps } from "../../src/deps";
 import { ManualClock, SystemClock } from "../../src/lib/clock";
 import type { EnqueueInput, JobRow, Scheduler } from "../../src/jobs/scheduler";
+import { dbOf } from "../support/db";
 
 const START = "2026-11-20T12:00:00.000Z";
 const memDeps = (clock = new ManualClock(START)) => createDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
 /** Enqueues `input` on `jobs` (d's scheduler unless given) in a unit of its own. */
 const enqueue = (d: Deps, input: EnqueueInput, jobs: Scheduler = d.jobs) => d.store.tx((uow) => jobs.enqueue(uow, input));
-const row = (d: Deps, id: string) => d.db.select().from(jobs).where(eq(jobs.id, id)).get();
-const onlyJob = (d: Deps, kind: string) => d.db.select().from(jobs).where(eq(jobs.kind, kind)).get();
+const row = (d: Deps, id: string) => dbOf(d).select().from(jobs).where(eq(jobs.id, id)).get();
+const onlyJob = (d: Deps, kind: string) => dbOf(d).select().from(jobs).where(eq(jobs.kind, kind)).get();
 /** Counts calls of the scheduler's private `fill` (its loop turns) from now on; returns the counter. */
 function countFills(scheduler: object): () => number {
   const sched = scheduler as { fill: () => void };
@@ -105,14 +106,14 @@ describe("due jobs run", () => {
     const clock = new ManualClock(START);
     const d = memDeps(clock);
     await d.jobs.pending(); // writes the recurring jobs registered by createDeps
-    d.db.delete(jobs).run(); // the recurring prune jobs registered by createDeps
+    dbOf(d).delete(jobs).run(); // the recurring prune jobs registered by createDeps
     expect(await d.jobs.nextDueAt()).toBeNull();
     const t0 = clock.nowMs();
     await enqueue(d, { kind: "t.later", dueAt: t0 + 60_000 });
     await enqueue(d, { kind: "t.sooner", dueAt: t0 + 30_000 });
     expect(await d.jobs.nextDueAt()).toBe(t0 + 30_000);
     await enqueue(d, { kind: "t.orphan", dueAt: t0 });
-    d.db.update(jobs).set({ leaseUntil: t0 + 10_000, attempts: 1 }).where(eq(jobs.kind, "t.orphan")).run();
+    dbOf(d).update(jobs).set({ leaseUntil: t0 + 10_000, attempts: 1 }).where(eq(jobs.kind, "t.orphan")).run();
     expect(await d.jobs.nextDueAt()).toBe(t0 + 10_001);
   });
 
@@ -215,7 +216,7 @@ describe("failures", () => {
     await enqueue(d, { kind: "t.lease" });
     const id = onlyJob(d, "t.lease")!.id;
     // A runner that died mid-job left this lease behind.
-    d.db.update(jobs).set({ leaseUntil: clock.nowMs() + 30_000, attempts: 1 }).where(eq(jobs.id, id)).run();
+    dbOf(d).update(jobs).set({ leaseUntil: clock.nowMs() + 30_000, attempts: 1 }).where(eq(jobs.id, id)).run();
     await d.jobs.drain();
     expect(runs).toEqual([]);
     clock.advance(31);
@@ -387,7 +388,7 @@ describe("restarts", () => {
     });
     await enqueue(d1, { kind: "t.durable", payload: { order: 42 }, dueAt: clock1.nowMs() + 60_000 });
     await d1.jobs.stop();
-    d1.db.$client.close();
+    dbOf(d1).$client.close();
 
     const clock2 = new ManualClock("2026-11-20T13:00:00.000Z");
     const d2 = createDeps({ dataDir, clock: clock2, config: { logLevel: "silent" } });
@@ -395,7 +396,7 @@ describe("restarts", () => {
     d2.jobs.register("t.durable", (job) => void ran.push(job.payload));
     await d2.jobs.drain();
     expect(ran).toEqual([{ order: 42 }]);
-    d2.db.$client.close();
+    dbOf(d2).$client.close();
   });
 
   test("a job whose process died mid-run runs again after a restart once its lease expired", async () => {
@@ -412,7 +413,7 @@ describe("restarts", () => {
     void d1.jobs.drain();
     await isRunning;
     expect(onlyJob(d1, "t.crash")!.leaseUntil).toBe(clock1.nowMs() + 120_000);
-    d1.db.$client.close();
+    dbOf(d1).$client.close();
 
     const clock2 = new ManualClock(START);
     const d2 = createDeps({ dataDir, clock: clock2, config: { logLevel: "silent" } });
@@ -423,7 +424,7 @@ describe("restarts", () => {
     clock2.advance(121);
     await d2.jobs.drain();
     expect(ran.map((j) => [j.payload, j.attempts])).toEqual([[{ n: 7 }, 2]]);
-    d2.db.$client.close();
+    dbOf(d2).$client.close();
   });
 });
 

@@ -4,6 +4,7 @@
  * Nothing here knows a particular route group, so routes are covered as soon as they are mounted.
  */
 import type { Harness } from "../support/harness";
+import { dbOf } from "../support/db";
 
 /** One mounted route as Elysia lists it in `app.routes`. */
 export interface RouteInfo {
@@ -48,7 +49,7 @@ export const LOG_TABLES = new Set(["request_logs", "sqlite_sequence", "__drizzle
  * an UPDATE shows as well as an INSERT or DELETE. Meant for small test databases.
  */
 export function tableDigests(h: Harness, exclude: Set<string> = LOG_TABLES): Record<string, string> {
-  const db = h.deps.db.$client;
+  const db = dbOf(h.deps).$client;
   const names = db.query("select name from sqlite_master where type = 'table' order by name").all() as { name: string }[];
   const out: Record<string, string> = {};
   for (const { name } of names) {

@@ -8,6 +8,7 @@ import { createHarness } from "../support/harness";
 import { createDeps, ManualClock } from "../../src/deps";
 import { accounts } from "../../db/schema";
 import { creditChargePayment, holdMed, verifyLedger } from "../../src/domain/ledger";
+import { dbOf } from "../support/db";
 
 const ROOT = join(import.meta.dir, "../..");
 const dirs: string[] = [];
@@ -33,7 +34,7 @@ describe("verifyLedger", () => {
 
   test("reports a tampered balance row with the expected and actual amounts", async () => {
     const { h, a } = await seeded();
-    h.deps.db.run(sql`update ledger_balances set balance = balance + 1 where ledger_account = 'available'`);
+    dbOf(h.deps).run(sql`update ledger_balances set balance = balance + 1 where ledger_account = 'available'`);
     const report = await verifyLedger(h.deps.store.read);
     expect(report.ok).toBe(false);
     expect(report.mismatches).toEqual([
@@ -43,9 +44,9 @@ describe("verifyLedger", () => {
 
   test("reports a deleted balance row, an unbalanced line and a tampered tranche", async () => {
     const { h } = await seeded();
-    h.deps.db.run(sql`delete from ledger_balances where ledger_account = 'retained'`);
-    h.deps.db.run(sql`update ledger_lines set amount = amount + 5 where ledger_account = 'platform_fee_revenue'`);
-    h.deps.db.run(sql`update ledger_tranches set remaining = remaining - 1`);
+    dbOf(h.deps).run(sql`delete from ledger_balances where ledger_account = 'retained'`);
+    dbOf(h.deps).run(sql`update ledger_lines set amount = amount + 5 where ledger_account = 'platform_fee_revenue'`);
+    dbOf(h.deps).run(sql`update ledger_tranches set remaining = remaining - 1`);
     const kinds = (await verifyLedger(h.deps.store.read)).mismatches.map((m) => m.kind).sort();
     expect(kinds).toEqual(["balance", "balance", "entry_unbalanced", "entry_unbalanced", "tranche"]);
   });
@@ -56,7 +57,7 @@ describe("cofre ledger verify", () => {
     const dir = mkdtempSync(join(tmpdir(), "cofre-ledger-"));
     dirs.push(dir);
     const deps = createDeps({ dataDir: dir, clock: new ManualClock("2026-11-20T12:00:00.000Z"), config: { logLevel: "silent" } });
-    deps.db.insert(accounts).values({ id: "acct_cli", name: "CLI", createdAt: deps.clock.nowMs() }).run();
+    dbOf(deps).insert(accounts).values({ id: "acct_cli", name: "CLI", createdAt: deps.clock.nowMs() }).run();
     await deps.store.tx((uow) => creditChargePayment(deps, uow, { accountId: "acct_cli", livemode: true, currency: "BRL", amount: 5_000, fee: 0, transactionId: "tx_cli" }));
     return { dir, deps };
   }
@@ -67,7 +68,7 @@ describe("cofre ledger verify", () => {
 
   test("prints an ok JSON report and exits 0 on a consistent database", async () => {
     const { dir, deps } = await makeDb();
-    deps.db.$client.close();
+    dbOf(deps).$client.close();
     const { code, out } = run(dir);
     expect(code).toBe(0);
     expect(JSON.parse(out)).toEqual({ ok: true, checked: expect.any(Number), mismatches: [] });
@@ -75,8 +76,8 @@ describe("cofre ledger verify", () => {
 
   test("reports a tampered balance and exits 1", async () => {
     const { dir, deps } = await makeDb();
-    deps.db.run(sql`update ledger_balances set balance = 1 where ledger_account = 'pending'`);
-    deps.db.$client.close();
+    dbOf(deps).run(sql`update ledger_balances set balance = 1 where ledger_account = 'pending'`);
+    dbOf(deps).$client.close();
     const { code, out } = run(dir);
     expect(code).toBe(1);
     const report = JSON.parse(out);

@@ -13,6 +13,7 @@ import { rawId } from "../../src/lib/ids";
 import type { Config } from "../../src/config";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { ledgerBalance } from "../support/ledger";
+import { dbOf } from "../support/db";
 
 export const CASE_KEYS = [
   "amount",
@@ -92,7 +93,7 @@ export async function paidCharge(h: Harness, a: SeededAccount, amount = 10_000, 
   const id = rawId();
   const now = h.clock.nowMs();
   await h.deps.store.tx(async (uow) => {
-    h.deps.db.insert(transactions) // setup: a row no API writes, on the unit's own connection
+    dbOf(h.deps).insert(transactions) // setup: a row no API writes, on the unit's own connection
       .values({
         id,
         accountId: a.accountId,
@@ -126,19 +127,19 @@ export function balance(h: Harness, a: SeededAccount, livemode = false) {
 export async function chargeStatus(h: Harness, a: SeededAccount, c: PaidCharge): Promise<string> {
   const res = await h.call("GET", `/v1/charges/${c.chargeId}`, { key: a.testKey });
   if (res.status === 200) return res.body.status;
-  const row = h.deps.db.select().from(transactions).where(eq(transactions.id, c.rawId)).get()!;
+  const row = dbOf(h.deps).select().from(transactions).where(eq(transactions.id, c.rawId)).get()!;
   return PUBLIC_STATUS[row.status as TransactionStatus];
 }
 
 /** `metadata.med` stored on the charge row. */
 export function chargeMed(h: Harness, c: PaidCharge): Record<string, any> {
-  const row = h.deps.db.select().from(transactions).where(eq(transactions.id, c.rawId)).get()!;
+  const row = dbOf(h.deps).select().from(transactions).where(eq(transactions.id, c.rawId)).get()!;
   return JSON.parse(row.metadata).med;
 }
 
 /** Events of the account (test mode) written at or after `sinceMs`, oldest first, bodies parsed. */
 export function eventsSince(h: Harness, a: SeededAccount, sinceMs = 0, livemode = false) {
-  return h.deps.db
+  return dbOf(h.deps)
     .select()
     .from(events)
     .where(and(eq(events.accountId, a.accountId), eq(events.livemode, livemode), gte(events.createdAt, sinceMs)))

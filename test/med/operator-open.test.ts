@@ -9,6 +9,7 @@ import { transactions } from "../../db/schema";
 import { rawId } from "../../src/lib/ids";
 import { expectLedgerBalanced } from "../support/ledger";
 import { balance, CASE_KEYS, chargeMed, chargeStatus, eventTypes, eventsSince, medHarness, paidCharge, seedMerchant } from "./fixtures";
+import { dbOf } from "../support/db";
 
 const TOKEN = "op-secret-token-for-tests-0123456789";
 const NOW = "2026-11-20T12:00:00.000Z";
@@ -96,7 +97,7 @@ describe("errors change nothing", () => {
     const { h, a, c } = await setup();
     const id = rawId();
     const now = h.clock.nowMs();
-    tx(h.deps.db, (t) => {
+    tx(dbOf(h.deps), (t) => {
       t.insert(transactions)
         .values({ id, accountId: a.accountId, livemode: true, amount: 900, currency: "BRL", status: "WAITING_PAYMENT", paymentMethods: '["PIX"]', origin: "charges", metadata: "{}", createdAt: now, updatedAt: now } as typeof transactions.$inferInsert)
         .run();

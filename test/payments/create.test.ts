@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { transactions } from "../../db/schema";
 import { createHarness } from "../support/harness";
 import { CREATE_FIELDS, GET_FIELDS, createPayment, expectNoForbidden, key } from "./support";
+import { dbOf } from "../support/db";
 
 describe("POST /v1/payments (happy paths)", () => {
   test("a PIX payment is created WAITING_PAYMENT with exactly the create fields", async () => {
@@ -54,7 +55,7 @@ describe("POST /v1/payments (happy paths)", () => {
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
-    expect(h.deps.db.select().from(transactions).where(eq(transactions.accountId, a.accountId)).all()).toHaveLength(1);
+    expect(dbOf(h.deps).select().from(transactions).where(eq(transactions.accountId, a.accountId)).all()).toHaveLength(1);
   });
 
   test("currency is upper-cased and multi-currency methods accept EUR and USDT", async () => {
@@ -75,7 +76,7 @@ describe("POST /v1/payments (happy paths)", () => {
       webhookUrl: "https://hooks.example.com/cofre",
     });
     expect(p.metadata).toEqual({ orderId: "A-1", returnUrl: "https://shop.example.com/done" });
-    const row = h.deps.db.select().from(transactions).where(eq(transactions.id, p.id)).get()!;
+    const row = dbOf(h.deps).select().from(transactions).where(eq(transactions.id, p.id)).get()!;
     expect(row.webhookUrl).toBe("https://hooks.example.com/cofre");
     expect(row.origin).toBe("payments");
   });
@@ -133,7 +134,7 @@ describe("POST /v1/payments (validation errors)", () => {
       expect(r.body.error.type).toBe("invalid_request_error");
       if (code) expect(r.body.error.code).toBe(code);
       expect(JSON.stringify(r.body.error)).toContain(param);
-      expect(h.deps.db.select().from(transactions).all()).toHaveLength(0);
+      expect(dbOf(h.deps).select().from(transactions).all()).toHaveLength(0);
     });
   }
 
@@ -158,7 +159,7 @@ describe("POST /v1/payments (validation errors)", () => {
       expect(r.status).toBe(422);
       expect(r.body.error.code).toBe("unprocessable_entity");
     }
-    expect(h.deps.db.select().from(transactions).all()).toHaveLength(0);
+    expect(dbOf(h.deps).select().from(transactions).all()).toHaveLength(0);
   });
 
   test("without an API key -> 401", async () => {

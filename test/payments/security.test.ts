@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { transactions } from "../../db/schema";
 import { createHarness } from "../support/harness";
 import { FORBIDDEN, createPayment, expectNoForbidden, key, pay } from "./support";
+import { dbOf } from "../support/db";
 
 describe("never-returned fields (interface.md Versioning 4)", () => {
   test("no /v1/payments route returns provider, tenant, fee or secret fields, even when the row carries such data", async () => {
@@ -11,10 +12,10 @@ describe("never-returned fields (interface.md Versioning 4)", () => {
     const all = ["PIX", "CREDIT_CARD", "BOLETO", "CRYPTO"];
     const p = await createPayment(h, a, { paymentMethods: all, metadata: { note: "x" } });
     // internal data that must never leak (provider ids in method details)
-    const row = h.deps.db.select().from(transactions).where(eq(transactions.id, p.id)).get()!;
+    const row = dbOf(h.deps).select().from(transactions).where(eq(transactions.id, p.id)).get()!;
     const details = JSON.parse(row.methodDetails);
     details.CREDIT_CARD = { ...details.CREDIT_CARD, cardClientSecret: "cs_secret", providerTransactionId: "prov_1", provider: "acme" };
-    h.deps.db.update(transactions).set({ methodDetails: JSON.stringify(details) }).where(eq(transactions.id, p.id)).run();
+    dbOf(h.deps).update(transactions).set({ methodDetails: JSON.stringify(details) }).where(eq(transactions.id, p.id)).run();
     expectNoForbidden(p);
     const w = await createPayment(h, a);
     const responses = [

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { rebuildPaymentAggregates } from "../../src/store/sqlite/stats-aggregates";
 import { createHarness } from "../support/harness";
 import { createPayment, key, pay } from "./support";
+import { dbOf } from "../support/db";
 
 /** The timeline described in the test names (clock starts 2026-11-12T12:00Z = 09:00 in São Paulo). */
 async function timeline() {
@@ -200,11 +201,11 @@ describe("daily aggregates", () => {
     const rf = await h.call("POST", `/v1/payments/${ids.C}/refund`, { key: a.testKey, body: { idempotencyKey: key(), amount: 700 } });
     await h.call("POST", `/v1/test_helpers/refunds/${rf.body.id}/advance`, { key: a.testKey, body: { to: "FAILED" } });
     const snapshot = () => ({
-      stats: h.deps.db.$client.query("SELECT * FROM payment_daily_stats WHERE count != 0 OR refunded != 0 ORDER BY 1,2,3,4,5,6,7").all(),
-      hist: h.deps.db.$client.query("SELECT * FROM payment_pay_time_hist WHERE count != 0 ORDER BY 1,2,3,4,5").all(),
+      stats: dbOf(h.deps).$client.query("SELECT * FROM payment_daily_stats WHERE count != 0 OR refunded != 0 ORDER BY 1,2,3,4,5,6,7").all(),
+      hist: dbOf(h.deps).$client.query("SELECT * FROM payment_pay_time_hist WHERE count != 0 ORDER BY 1,2,3,4,5").all(),
     });
     const live = snapshot();
-    rebuildPaymentAggregates(h.deps.db);
+    rebuildPaymentAggregates(dbOf(h.deps));
     expect(snapshot()).toEqual(live);
     expect(live.stats.length).toBeGreaterThan(3);
   });
@@ -235,7 +236,7 @@ describe("long windows use the monthly time-to-pay roll-up", () => {
     const r = await h.call("GET", `/v1/payments/metrics?days=200`, { key: a.testKey });
     expect(r.body.paid.count).toBe(25);
     expect(Math.abs(r.body.medianTimeToPaySeconds - exact) / exact).toBeLessThanOrEqual(0.05);
-    const monthly = h.deps.db.$client.query("SELECT sum(count) AS n FROM payment_pay_time_hist_monthly").get() as { n: number };
+    const monthly = dbOf(h.deps).$client.query("SELECT sum(count) AS n FROM payment_pay_time_hist_monthly").get() as { n: number };
     expect(monthly.n).toBe(25);
   });
 });

@@ -3,6 +3,7 @@ import { expect } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { events, transactions } from "../../db/schema";
 import type { Harness, SeededAccount } from "../support/harness";
+import { dbOf } from "../support/db";
 
 /**
  * Fields no /v1/payments response may carry (interface.md "never returned"). Copied from the spec
@@ -88,7 +89,7 @@ export async function paidPayment(h: Harness, a: SeededAccount, amount = 1000, e
 
 /** Event types stored for transaction `id`, oldest first. */
 export function eventTypes(h: Harness, id: string): string[] {
-  return h.deps.db
+  return dbOf(h.deps)
     .select({ type: events.type, at: events.createdAt })
     .from(events)
     .where(eq(events.transactionId, id))
@@ -98,7 +99,7 @@ export function eventTypes(h: Harness, id: string): string[] {
 
 /** Bodies of events of `type` for `id`. */
 export function eventBodies(h: Harness, id: string, type: string): any[] {
-  return h.deps.db
+  return dbOf(h.deps)
     .select({ body: events.body })
     .from(events)
     .where(and(eq(events.transactionId, id), eq(events.type, type)))
@@ -108,10 +109,10 @@ export function eventBodies(h: Harness, id: string, type: string): any[] {
 
 /** Forces a transaction status (for states no public route reaches yet, e.g. DISPUTE). */
 export function forceStatus(h: Harness, id: string, status: string): void {
-  h.deps.db.update(transactions).set({ status }).where(eq(transactions.id, id)).run();
+  dbOf(h.deps).update(transactions).set({ status }).where(eq(transactions.id, id)).run();
 }
 
 /** Makes a transaction live (no live provider serves payments in tests): for live-mode documents. */
 export function forceLive(h: Harness, id: string): void {
-  h.deps.db.update(transactions).set({ livemode: true }).where(eq(transactions.id, id)).run();
+  dbOf(h.deps).update(transactions).set({ livemode: true }).where(eq(transactions.id, id)).run();
 }

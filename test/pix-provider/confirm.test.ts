@@ -18,6 +18,7 @@ import { createHarness, type Harness, type SeededAccount } from "../support/harn
 import { SimClient, startFixture, validCpf, type SimFixture } from "../psp-sim/support";
 import { key } from "../payments/support";
 import { connectionPath, OPERATOR_TOKEN } from "./support";
+import { dbOf } from "../support/db";
 
 let fx: SimFixture;
 let sim: SimClient;
@@ -60,7 +61,7 @@ const balance = async () => {
   return b.pending + b.available;
 };
 const paidEvents = (chargeId: string) =>
-  h.deps.db
+  dbOf(h.deps)
     .select()
     .from(events)
     .where(and(eq(events.type, "charge.paid"), eq(events.transactionId, chargeId.slice(3))))

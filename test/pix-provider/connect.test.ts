@@ -13,6 +13,7 @@ import { createCa, issue } from "../../src/psp-sim/certs";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { SimClient, startFixture, type SimFixture } from "../psp-sim/support";
 import { connectionPath, OPERATOR_TOKEN, recordingFetch, VIEW_KEYS } from "./support";
+import { dbOf } from "../support/db";
 
 let fx: SimFixture;
 let sim: SimClient;
@@ -33,7 +34,7 @@ afterAll(() => fx.cleanup());
 const put = (a: SeededAccount, body: unknown) => h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body });
 const get = (a: SeededAccount) => h.call("GET", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN });
 const del = (a: SeededAccount) => h.call("DELETE", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN });
-const stored = () => h.deps.db.select().from(pixProviderConnections).all();
+const stored = () => dbOf(h.deps).select().from(pixProviderConnections).all();
 /** The webhook registered at psp-sim for the fixture's key, or null (404). */
 async function simWebhook(client = sim) {
   const r = await client.api("GET", `/webhook/${client.pixKey}`);

@@ -15,6 +15,7 @@ import { createHarness, type Harness, type SeededAccount } from "../support/harn
 import { SimClient, startFixture, validCpf, type SimFixture } from "../psp-sim/support";
 import { key } from "../payments/support";
 import { connectionPath, OPERATOR_TOKEN, recordingFetch, type Recorded } from "./support";
+import { dbOf } from "../support/db";
 
 let fx: SimFixture;
 let sim: SimClient;
@@ -51,7 +52,7 @@ function setTimeouts(options: BcbConnectionGateway["options"]): void {
 const create = (idemKey: string, body: Record<string, unknown>) => h.call("POST", "/v1/pix/charges", { key: a.liveKey, body, headers: { "Idempotency-Key": idemKey } });
 /** The cobs the simulator holds, by txid. */
 const cobs = async (): Promise<{ txid: string; status: string }[]> => (await sim.control("GET", "/_sim/cobs")).body.cobs;
-const intents = () => h.deps.db.select().from(createIntents).all();
+const intents = () => dbOf(h.deps).select().from(createIntents).all();
 /** `METHOD /cob/...` of every call Cofre sent to the PSP's cob routes since `from`. */
 const cobCalls = (from: number) => log.slice(from).filter((e) => e.url.includes("/cob/")).map((e) => `${e.method} ${new URL(e.url).pathname.split("/").slice(-2, -1)[0]}`);
 const liveCharges = async () => (await h.call("GET", "/v1/charges?limit=100", { key: a.liveKey })).body.data as { id: string }[];

@@ -14,6 +14,7 @@ import { key } from "../payments/support";
 import { SimClient, startFixture, validCpf, type SimFixture } from "../psp-sim/support";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { connectionPath, OPERATOR_TOKEN } from "./support";
+import { dbOf } from "../support/db";
 
 export interface LiveEnv {
   fx: SimFixture;
@@ -93,7 +94,7 @@ export async function advance(env: LiveEnv, seconds: number): Promise<void> {
 
 /** Events of type `type` stored for raw transaction `rawId`. */
 export function eventsOf(env: LiveEnv, rawId: string, type: string) {
-  return env.h.deps.db
+  return dbOf(env.h.deps)
     .select()
     .from(events)
     .where(and(eq(events.type, type), eq(events.transactionId, rawId)))

@@ -14,6 +14,7 @@ import { createHarness, type Harness, type TestResponse } from "../support/harne
 import { startFixture, type SimFixture } from "../psp-sim/support";
 import { BcbPixClient } from "../../src/providers/bcb-pix-v2/client";
 import { connectionPath, OPERATOR_TOKEN } from "./support";
+import { dbOf } from "../support/db";
 
 let fx: SimFixture;
 let h: Harness;
@@ -65,7 +66,7 @@ describe("secrets at rest", () => {
     const good = body();
     const r = await h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body: good });
     expect(r.status).toBe(200);
-    const row = h.deps.db.select().from(pixProviderConnections).where(eq(pixProviderConnections.id, r.body.id)).get()!;
+    const row = dbOf(h.deps).select().from(pixProviderConnections).where(eq(pixProviderConnections.id, r.body.id)).get()!;
     const raw = JSON.stringify(row);
     expect(raw).not.toContain(good.client_secret);
     expect(raw).not.toContain(pemBody(good.private_key).slice(0, 40));

@@ -11,6 +11,7 @@ import { createApp } from "../../src/app";
 import { pixSigningKeys } from "../../db/schema";
 import { parseTlv } from "../../src/pix/brcode";
 import { harness, newCharge, raw } from "../charges/support";
+import { dbOf } from "../support/db";
 
 function locationPath(brCode: string): string {
   const url = parseTlv(parseTlv(brCode).get("26")!).get("25")!;
@@ -70,12 +71,12 @@ describe("the Pix location URL", () => {
       const config = { logLevel: "silent", publicUrl: "https://pay.cofre.test" };
       const d1 = createDeps({ dataDir: dir, config });
       const j1 = await (await createApp(d1).handle(new Request("http://localhost/v1/pix/jwks.json"))).json();
-      d1.db.$client.close();
+      dbOf(d1).$client.close();
       const d2 = createDeps({ dataDir: dir, config });
       const j2 = await (await createApp(d2).handle(new Request("http://localhost/v1/pix/jwks.json"))).json();
       expect(j2).toEqual(j1);
-      expect(d2.db.select().from(pixSigningKeys).all()).toHaveLength(1);
-      d2.db.$client.close();
+      expect(dbOf(d2).select().from(pixSigningKeys).all()).toHaveLength(1);
+      dbOf(d2).$client.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

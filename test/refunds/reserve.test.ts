@@ -10,12 +10,13 @@ import { getBalance } from "../../src/domain/ledger";
 import type { PaymentProvider } from "../../src/providers/types";
 import { createHarness, type Harness } from "../support/harness";
 import { forceStatus, key, paidPayment } from "../payments/support";
+import { dbOf } from "../support/db";
 
 const SETTLED = ["PAID", "APPROVED"];
 
 /** The stored refunded amount, the refund rows and the refund jobs of transaction `id` (an oracle beside the API). */
 function stored(h: Harness, id: string) {
-  const c = h.deps.db.$client;
+  const c = dbOf(h.deps).$client;
   return {
     refundedAmount: (c.query("SELECT refunded_amount AS n FROM transactions WHERE id = ?").get(id) as { n: number }).n,
     refunds: (c.query("SELECT count(*) AS n FROM refunds WHERE transaction_id = ?").get(id) as { n: number }).n,
@@ -78,7 +79,7 @@ describe("the refundable remainder's conditional write", () => {
     const a = await h.seedAccount();
     const p = await paidPayment(h, a, 1000);
     const before = { balance: await getBalance(h.deps.store.read, a.accountId, false, "BRL"), stored: stored(h, p.id) };
-    betweenReadAndWrite(h, () => h.deps.db.$client.run("UPDATE transactions SET refunded_amount = 800 WHERE id = ?", [p.id]));
+    betweenReadAndWrite(h, () => dbOf(h.deps).$client.run("UPDATE transactions SET refunded_amount = 800 WHERE id = ?", [p.id]));
     const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 300 } });
     expect([r.status, r.body.error.code, r.body.error.param]).toEqual([400, "refund_amount_exceeds_remaining", "amount"]);
     expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual(before.balance);

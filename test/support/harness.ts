@@ -16,6 +16,7 @@ import { EVENT_CATALOG } from "../../src/domain/events/catalog";
 import { configureWebhookRuntime, webhookRuntime } from "../../src/domain/webhooks/runtime";
 import { OPENAPI_PATH } from "../../src/http/docs";
 import { checkerFor, type DocChecker, type OpenApiDoc } from "./openapi-check";
+import { dbOf } from "./db";
 
 export interface Harness {
   deps: Deps;
@@ -118,8 +119,8 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
     const userId = newId("user");
     const email = opts.email ?? `owner-${rawId().slice(-8)}@example.com`;
     const password = opts.password ?? "correct horse battery staple";
-    deps.db.insert(accounts).values({ id: accountId, name: opts.name ?? "Loja Teste", createdAt: now, ...opts.settings }).run();
-    deps.db
+    dbOf(deps).insert(accounts).values({ id: accountId, name: opts.name ?? "Loja Teste", createdAt: now, ...opts.settings }).run();
+    dbOf(deps)
       .insert(users)
       .values({ id: userId, accountId, email, passwordHash: await Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 }), role: "OWNER", createdAt: now })
       .run();
@@ -127,7 +128,7 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
     for (const mode of ["test", "live"] as const) {
       const clear = `ak_${mode}_${randomBase64Url(24)}`;
       keys[mode] = clear;
-      deps.db
+      dbOf(deps)
         .insert(apiKeys)
         .values({ id: newId("apiKey"), accountId, mode, fingerprint: sha256Hex(clear), prefix: clear.slice(0, 12), label: "seed", createdAt: now })
         .run();
@@ -143,7 +144,7 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
 /** The catch-all endpoint of `SeedOptions.subscribeAllEvents`, and a runtime that answers it 200 in memory. */
 function subscribeAll(deps: Deps, accountId: string, now: number): void {
   for (const livemode of [false, true])
-    deps.db
+    dbOf(deps)
       .insert(webhookEndpoints)
       .values({
         id: newId("webhookEndpoint"),

@@ -10,6 +10,7 @@ import { configureWebhookRuntime } from "../../src/domain/webhooks/runtime";
 import { webhookDeliveries } from "../../db/schema";
 import { ManualClock } from "../../src/lib/clock";
 import { startReceiver, type Receiver } from "./support";
+import { dbOf } from "../support/db";
 
 const cleanup: (() => void)[] = [];
 afterEach(() => {
@@ -34,7 +35,7 @@ describe("webhook delivery survives a crash", () => {
     const first = open(dir, clock);
     const ep = await createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
     const evt = await first.store.tx((uow) => emitCanonical(first, uow, scope, "charge.paid", { id: "ch_1", object: "charge" }));
-    first.db.$client.close(); // "killed": no job ever ran
+    dbOf(first).$client.close(); // "killed": no job ever ran
     expect(rx.requests).toHaveLength(0);
 
     const second = open(dir, clock);
@@ -44,7 +45,7 @@ describe("webhook delivery survives a crash", () => {
     for (let i = 0; i < 50 && rx.requests.length === 0; i++) await Bun.sleep(10);
     expect(rx.requests).toHaveLength(1);
     expect(JSON.parse(rx.requests[0]!.body).id).toBe(evt);
-    const id = second.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
+    const id = dbOf(second).select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
     for (let i = 0; i < 50 && (await second.store.read.webhooks.deliveryById(id))!.status !== "DELIVERED"; i++) await Bun.sleep(10);
     expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({ status: "DELIVERED", attempts: 1, endpointId: ep.id });
   });
@@ -59,12 +60,12 @@ describe("webhook delivery survives a crash", () => {
     const first = open(dir, clock);
     await createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
     await first.store.tx((uow) => emitCanonical(first, uow, scope, "charge.paid", { id: "ch_1" }));
-    const id = first.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
+    const id = dbOf(first).select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
     // Simulate death after the claim committed: the job is leased and the delivery is PROCESSING.
-    first.db.$client.run("update jobs set lease_until = ?, attempts = 1 where kind = 'webhook.deliver'", [clock.nowMs() + 90_000]);
-    first.db.$client.run("update webhook_deliveries set status = 'PROCESSING', attempts = 1 where id = ?", [id]);
-    first.db.$client.run("insert into webhook_attempts (id, delivery_id, attempt, trigger, status, started_at) values ('a1', ?, 1, 'scheduled', 'sending', ?)", [id, clock.nowMs()]);
-    first.db.$client.close();
+    dbOf(first).$client.run("update jobs set lease_until = ?, attempts = 1 where kind = 'webhook.deliver'", [clock.nowMs() + 90_000]);
+    dbOf(first).$client.run("update webhook_deliveries set status = 'PROCESSING', attempts = 1 where id = ?", [id]);
+    dbOf(first).$client.run("insert into webhook_attempts (id, delivery_id, attempt, trigger, status, started_at) values ('a1', ?, 1, 'scheduled', 'sending', ?)", [id, clock.nowMs()]);
+    dbOf(first).$client.close();
 
     const second = open(dir, clock);
     await second.jobs.drain();
@@ -73,7 +74,7 @@ describe("webhook delivery survives a crash", () => {
     await second.jobs.drain();
     expect(rx.requests).toHaveLength(1);
     expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({ status: "DELIVERED", attempts: 2 });
-    const attempts = second.db.$client.query("select attempt, status, outcome from webhook_attempts where delivery_id = ? order by attempt").all(id);
+    const attempts = dbOf(second).$client.query("select attempt, status, outcome from webhook_attempts where delivery_id = ? order by attempt").all(id);
     expect(attempts).toEqual([
       { attempt: 1, status: "failed", outcome: "interrupted" },
       { attempt: 2, status: "succeeded", outcome: "delivered" },

@@ -7,6 +7,7 @@ import { checkTransactionWebhookUrl } from "../../src/domain/webhooks/service";
 import { deterministic, emitChargePaid, emitPaymentCompleted, register, startReceiver, type Receiver } from "./support";
 import { tx } from "../../src/db/client";
 import { emitCanonical } from "../../src/domain/events/emit";
+import { dbOf } from "../support/db";
 
 const receivers: Receiver[] = [];
 afterEach(() => {
@@ -16,7 +17,7 @@ afterEach(() => {
 function insertTransaction(h: ReturnType<typeof createHarness>, accountId: string, webhookUrl: string | null, livemode = false): string {
   const id = rawId();
   const now = h.clock.nowMs();
-  h.deps.db
+  dbOf(h.deps)
     .insert(transactions)
     .values({ id, accountId, livemode, amount: 1500, currency: "BRL", status: "PAID", paymentMethods: '["PIX"]', origin: "payments", webhookUrl, createdAt: now, updatedAt: now })
     .run();

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { events, webhookDeliveries } from "../../db/schema";
 import { createHarness } from "../support/harness";
 import { deterministic, register, startReceiver, type Receiver } from "./support";
+import { dbOf } from "../support/db";
 
 const receivers: Receiver[] = [];
 afterEach(() => {
@@ -11,7 +12,7 @@ afterEach(() => {
 });
 
 const storedTypes = (h: ReturnType<typeof createHarness>, rawId: string) =>
-  h.deps.db.select({ type: events.type }).from(events).where(eq(events.transactionId, rawId)).all().map((e) => e.type).sort();
+  dbOf(h.deps).select({ type: events.type }).from(events).where(eq(events.transactionId, rawId)).all().map((e) => e.type).sort();
 
 async function createCharge(h: ReturnType<typeof createHarness>, key: string, n: number) {
   const r = await h.call("POST", "/v1/pix/charges", { key, headers: { "idempotency-key": `unsubscribed-${n}` }, body: { amount: 1500 } });
@@ -25,7 +26,7 @@ describe("events nobody is subscribed to", () => {
     const a = await h.seedAccount();
     const id = await createCharge(h, a.testKey, 1);
     expect(storedTypes(h, id)).toEqual([]);
-    expect(h.deps.db.select().from(webhookDeliveries).all()).toEqual([]);
+    expect(dbOf(h.deps).select().from(webhookDeliveries).all()).toEqual([]);
   });
 
   test("only the subscribed types of a transition are stored and delivered; an endpoint added later gets no earlier event", async () => {

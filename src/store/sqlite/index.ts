@@ -178,3 +178,12 @@ function methodNames(o: object): string[] {
     for (const k of Object.getOwnPropertyNames(p)) if (k !== "constructor" && typeof (o as Record<string, unknown>)[k] === "function") names.add(k);
   return [...names];
 }
+
+/**
+ * The drizzle handle under a SQLite store, for tests, benches and the CLI's maintenance commands
+ * (never the domain: it reads and writes through the port). Throws for another adapter.
+ */
+export function sqliteDbOf(store: Store): Db {
+  if (store.kind !== "sqlite" || !("ctx" in store)) throw new Error(`not a SQLite store: ${store.kind}`);
+  return (store as SqliteStore).ctx.db;
+}
