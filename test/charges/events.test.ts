@@ -4,9 +4,10 @@ import { transactions } from "../../db/schema";
 import { emitTransition } from "../../src/domain/charges/events";
 import { applySettlementNotice } from "../../src/domain/charges/settlement";
 import { createCharge, eventBodies, eventTypes, harness, newCharge, raw } from "./support";
+import { dbOf } from "../support/db";
 
 function rowOf(h: any, id: string) {
-  return h.deps.db.select().from(transactions).where(eq(transactions.id, raw(id))).get()!;
+  return dbOf(h.deps).select().from(transactions).where(eq(transactions.id, raw(id))).get()!;
 }
 
 describe("emission rules of status changes", () => {
