@@ -6,7 +6,8 @@
  * alternating the order every round (old,new / new,old / ...) so both see the same minutes of the
  * machine. Each run measures the bare `Bun.serve` ceiling in the same minutes, so the compared
  * figures are ratios to it: charge create / ceiling, charge read / ceiling, and webhook
- * deliveries per second. Prints per-round figures, the medians of each tree and the new tree's
+ * deliveries per second, plus the server's CPU time per create and per read (from /proc; steadier
+ * than req/s when wrk shares the cores). Prints per-round figures, the medians of each tree and the new tree's
  * change in percent (the gate: within 5%), and writes them to `bench/results/compare-<at>.json`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,6 +33,9 @@ interface Figures {
   read: number;
   deliveries: number;
   ceiling: number;
+  /** Server CPU per create / per read, microseconds (steadier than req/s here). */
+  createCpuUs: number;
+  readCpuUs: number;
 }
 
 async function measure(binary: string, label: string, round: number): Promise<Figures> {
@@ -43,13 +47,15 @@ async function measure(binary: string, label: string, round: number): Promise<Fi
     stderr: "inherit",
   });
   if ((await p.exited) !== 0) throw new Error(`bench/run.ts failed for ${label}`);
-  const rows = (JSON.parse(readFileSync(out, "utf8")) as { rows: { scenario: string; rps: number; ratioToCeiling: number }[] }).rows;
-  const find = (prefix: string) => rows.find((r) => r.scenario.startsWith(prefix)) ?? { rps: NaN, ratioToCeiling: NaN };
+  const rows = (JSON.parse(readFileSync(out, "utf8")) as { rows: { scenario: string; rps: number; ratioToCeiling: number; cpuUsPerReq?: number | null }[] }).rows;
+  const find = (prefix: string) => rows.find((r) => r.scenario.startsWith(prefix)) ?? { rps: NaN, ratioToCeiling: NaN, cpuUsPerReq: NaN };
   return {
     ceiling: find("Bun.serve").rps,
     create: find("POST /v1/pix/charges").ratioToCeiling,
     read: find("GET /v1/charges/").ratioToCeiling,
     deliveries: find("webhook fan-out").rps,
+    createCpuUs: find("POST /v1/pix/charges").cpuUsPerReq ?? NaN,
+    readCpuUs: find("GET /v1/charges/").cpuUsPerReq ?? NaN,
   };
 }
 
@@ -72,18 +78,19 @@ try {
     for (const label of order) {
       const f = await measure(bins[label], label, round);
       results[label].push(f);
-      console.log(`round ${round + 1} ${label}: create/ceiling ${f.create.toFixed(3)}, read/ceiling ${f.read.toFixed(3)}, deliveries/s ${Math.round(f.deliveries)} (ceiling ${Math.round(f.ceiling)} req/s)`);
+      console.log(`round ${round + 1} ${label}: create/ceiling ${f.create.toFixed(3)}, read/ceiling ${f.read.toFixed(3)}, deliveries/s ${Math.round(f.deliveries)}, CPU/create ${f.createCpuUs} us, CPU/read ${f.readCpuUs} us (ceiling ${Math.round(f.ceiling)} req/s)`);
     }
   }
   const med = (label: "old" | "new", k: keyof Figures) => median(results[label].map((f) => f[k]));
   const lines = [
     `| figure (median of ${ROUNDS}) | ${oldRef} | this tree | change |`,
     "|---|---:|---:|---:|",
-    ...(["create", "read", "deliveries"] as const).map((k) => {
+    ...(["create", "read", "deliveries", "createCpuUs", "readCpuUs"] as const).map((k) => {
       const o = med("old", k);
       const n = med("new", k);
-      const fmt = (x: number) => (k === "deliveries" ? String(Math.round(x)) : x.toFixed(3));
-      return `| ${k === "deliveries" ? "webhook deliveries/s" : `charge ${k} / ceiling`} | ${fmt(o)} | ${fmt(n)} | ${(((n - o) / o) * 100).toFixed(1)}% |`;
+      const label = { create: "charge create / ceiling", read: "charge read / ceiling", deliveries: "webhook deliveries/s", createCpuUs: "server CPU per create (us)", readCpuUs: "server CPU per read (us)" }[k];
+      const fmt = (x: number) => (k === "create" || k === "read" ? x.toFixed(3) : String(Math.round(x * 10) / 10));
+      return `| ${label} | ${fmt(o)} | ${fmt(n)} | ${(((n - o) / o) * 100).toFixed(1)}% |`;
     }),
   ];
   console.log(`\n${lines.join("\n")}`);

@@ -40,6 +40,8 @@ interface Row {
   peakRssMiB: number | null;
   non2xx: number;
   note?: string;
+  /** Server CPU per request in microseconds (utime + stime over the measured run), when known. */
+  cpuUsPerReq?: number | null;
 }
 const rows: Row[] = [];
 const rssMiB = (kib: number | null) => (kib === null ? null : Math.round((kib / 1024) * 10) / 10);
@@ -85,8 +87,11 @@ async function scenario(name: string, path: string, opts: { lua?: string; note?:
   // the steady state; for scripted writes one second of load, so the JIT has compiled the path.
   if (!opts.lua) await api(server.base, "GET", path, { key: testKey, timeoutMs: 60_000 });
   else await wrk(`${server.base}${path}`, { seconds: 1, headers: auth, lua: opts.lua });
+  const cpu0 = await server.cpuMicros();
   const r = await wrk(`${server.base}${path}`, { seconds: SECONDS, headers: auth, lua: opts.lua });
+  const cpu1 = await server.cpuMicros();
   push(name, r, await server.peakRssKiB(), opts.note);
+  rows.at(-1)!.cpuUsPerReq = cpu0 !== null && cpu1 !== null && r.requests > 0 ? Math.round(((cpu1 - cpu0) / r.requests) * 10) / 10 : null;
 }
 
 // Charge creation: a unique Idempotency-Key per request (thread id + counter); wrk.format

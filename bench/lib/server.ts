@@ -104,6 +104,19 @@ export class CofreServer {
   }
 
   /** Peak resident set size of the server process in KiB (VmHWM), or null when unreadable. */
+  /**
+   * CPU time the server process has used so far, in microseconds (utime + stime from
+   * /proc/<pid>/stat, clock ticks of 10 ms), or null when unreadable. Per-request CPU is steadier
+   * than req/s on a box whose load generator shares the cores.
+   */
+  async cpuMicros(): Promise<number | null> {
+    if (!this.proc) return null;
+    const stat = await Bun.file(`/proc/${this.proc.pid}/stat`).text().catch(() => "");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10_000 : null;
+  }
+
   async peakRssKiB(): Promise<number | null> {
     if (!this.proc) return null;
     try {
