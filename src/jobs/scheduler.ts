@@ -16,27 +16,9 @@ import type { NewJob } from "../store/port/jobs";
 import type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
 
 export type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
-
-interface Registered {
-  handler: JobHandler;
-  maxAttempts: number;
-  leaseMs: number;
-  backoff: (attempt: number) => number;
-}
+import { DEFAULTS, dueMs, type Registered } from "./types";
 
 const MAX_TIMER_MS = 60_000;
-
-/** What a job kind gets when it was registered without options (or was never registered). */
-const DEFAULTS: Omit<Registered, "handler"> = {
-  maxAttempts: 25,
-  leaseMs: 120_000,
-  backoff: (n) => Math.min(2 ** n, 3600),
-};
-
-/** Epoch ms of a due time given as a Date or epoch ms. */
-function dueMs(due: Date | number): number {
-  return typeof due === "number" && Number.isSafeInteger(due) ? due : new Date(due).getTime();
-}
 
 export class Scheduler {
   private handlers = new Map<string, Registered>();

@@ -17,9 +17,9 @@ import type { PaymentMethod } from "../domain/charges/model";
 import type { Clock } from "../lib/clock";
 import type { RefundRow, TransactionRow as StoredTransaction } from "../store/rows";
 
-/** A transaction as stored (src/store/rows.ts): what providers read, never write. */
+/** A transaction as stored (src/store/rows/): what providers read, never write. */
 export type TransactionRow = StoredTransaction;
-/** A refund as stored (src/store/rows.ts). */
+/** A refund as stored (src/store/rows/). */
 export type RefundRecord = RefundRow;
 
 /** The HTTP client a live adapter calls its PSP with (the global fetch's call shape). */

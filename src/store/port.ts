@@ -12,7 +12,7 @@
  *   throws is logged and swallowed.
  *
  * One asynchronous repository per aggregate, with methods in domain terms. Rows cross the port as
- * the plain types of src/store/rows.ts: no drizzle, SQL or driver type leaves an adapter folder
+ * the plain types of src/store/rows/: no drizzle, SQL or driver type leaves an adapter folder
  * (src/store/sqlite/, checked by `bun run check:layers`).
  */
 import type { AccountsRepo } from "./port/accounts";
