@@ -14,6 +14,7 @@ export const jobs = pgTable(
     lastError: text("last_error"),
     state: text("state").notNull().default("queued"),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    wakeAt: bigint("wake_at", { mode: "number" }),
   },
   (t) => [
     index("jobs_due_idx").on(t.state, t.dueAt),

@@ -10,9 +10,10 @@ export const ledgerBalances = pgTable(
     ledgerAccount: text("ledger_account").notNull(),
     balance: bigint("balance", { mode: "number" }).notNull().default(0),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+    shard: bigint("shard", { mode: "number" }).notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.livemode, t.currency, t.ledgerAccount] }),
+    primaryKey({ columns: [t.accountId, t.livemode, t.currency, t.ledgerAccount, t.shard] }),
   ],
 );
 

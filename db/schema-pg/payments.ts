@@ -14,9 +14,10 @@ export const paymentDailyStats = pgTable(
     count: bigint("count", { mode: "number" }).notNull().default(0),
     amount: bigint("amount", { mode: "number" }).notNull().default(0),
     refunded: bigint("refunded", { mode: "number" }).notNull().default(0),
+    shard: bigint("shard", { mode: "number" }).notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.method, t.status, t.paid] }),
+    primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.method, t.status, t.paid, t.shard] }),
   ],
 );
 
@@ -29,9 +30,10 @@ export const paymentPayTimeHist = pgTable(
     currency: text("currency").notNull(),
     bucket: bigint("bucket", { mode: "number" }).notNull(),
     count: bigint("count", { mode: "number" }).notNull().default(0),
+    shard: bigint("shard", { mode: "number" }).notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.bucket] }),
+    primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.bucket, t.shard] }),
   ],
 );
 
@@ -44,9 +46,10 @@ export const paymentPayTimeHistMonthly = pgTable(
     currency: text("currency").notNull(),
     bucket: bigint("bucket", { mode: "number" }).notNull(),
     count: bigint("count", { mode: "number" }).notNull().default(0),
+    shard: bigint("shard", { mode: "number" }).notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.livemode, t.month, t.currency, t.bucket] }),
+    primaryKey({ columns: [t.accountId, t.livemode, t.month, t.currency, t.bucket, t.shard] }),
   ],
 );
 

@@ -19,6 +19,12 @@ export const jobs = sqliteTable(
     /** "queued" | "dead" (a dead job exhausted its attempts and is kept for inspection). */
     state: text("state").notNull().default("queued"),
     createdAt: integer("created_at").notNull(),
+    /**
+     * Epoch ms asked for by `enqueueNoLaterThan` while the job was leased or about to run (issue
+     * 17, PostgreSQL: another instance may be running it); the outcome of the run reschedules
+     * the job no later than this and clears it. Unused on SQLite (one process: kept in memory).
+     */
+    wakeAt: integer("wake_at"),
   },
   (t) => [index("jobs_due_idx").on(t.state, t.dueAt), uniqueIndex("jobs_dedupe_uq").on(t.dedupeKey)],
 );

@@ -58,8 +58,14 @@ export const ledgerBalances = sqliteTable(
     ledgerAccount: text("ledger_account").notNull(),
     balance: integer("balance").notNull().default(0),
     updatedAt: integer("updated_at").notNull(),
+    /**
+     * Write shard (issue 17): 0 on SQLite (one writer); on PostgreSQL a credit adds to the shard
+     * row of its database session, so concurrent payments of one merchant never wait on one row.
+     * The balance of a ledger account is the sum of its shards.
+     */
+    shard: integer("shard").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.currency, t.ledgerAccount] })],
+  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.currency, t.ledgerAccount, t.shard] })],
 );
 
 /** The net of one paid charge, held in `pending` until `releaseAt`. */

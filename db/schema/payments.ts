@@ -63,8 +63,13 @@ export const paymentDailyStats = sqliteTable(
     count: integer("count").notNull().default(0),
     amount: integer("amount").notNull().default(0),
     refunded: integer("refunded").notNull().default(0),
+    /**
+     * Write shard (issue 17): 0 on SQLite (one writer); on PostgreSQL each database session adds
+     * to its own shard row so concurrent writers never wait on one row. Readers sum the shards.
+     */
+    shard: integer("shard").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.method, t.status, t.paid] })],
+  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.method, t.status, t.paid, t.shard] })],
 );
 
 /**
@@ -80,8 +85,13 @@ export const paymentPayTimeHist = sqliteTable(
     currency: text("currency").notNull(),
     bucket: integer("bucket").notNull(),
     count: integer("count").notNull().default(0),
+    /**
+     * Write shard (issue 17): 0 on SQLite (one writer); on PostgreSQL each database session adds
+     * to its own shard row so concurrent writers never wait on one row. Readers sum the shards.
+     */
+    shard: integer("shard").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.bucket] })],
+  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.bucket, t.shard] })],
 );
 
 /**
@@ -98,6 +108,11 @@ export const paymentPayTimeHistMonthly = sqliteTable(
     currency: text("currency").notNull(),
     bucket: integer("bucket").notNull(),
     count: integer("count").notNull().default(0),
+    /**
+     * Write shard (issue 17): 0 on SQLite (one writer); on PostgreSQL each database session adds
+     * to its own shard row so concurrent writers never wait on one row. Readers sum the shards.
+     */
+    shard: integer("shard").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.month, t.currency, t.bucket] })],
+  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.month, t.currency, t.bucket, t.shard] })],
 );

@@ -16,6 +16,8 @@ import m0006 from "../../db/migrations/0006_audit_log_columns_delivery_event_ind
 import m0007 from "../../db/migrations/0007_audit_log_key_columns_nullable.sql" with { type: "text" };
 import m0008 from "../../db/migrations/0008_audit_log_move_dashboard_rows.sql" with { type: "text" };
 import m0009 from "../../db/migrations/0009_unpaid_methods_index.sql" with { type: "text" };
+import m0010 from "../../db/migrations/0010_write_shard_columns_job_wake_at.sql" with { type: "text" };
+import m0011 from "../../db/migrations/0011_write_shards_in_primary_keys.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -30,6 +32,8 @@ export const EMBEDDED: Record<string, string> = {
   "0007_audit_log_key_columns_nullable": m0007,
   "0008_audit_log_move_dashboard_rows": m0008,
   "0009_unpaid_methods_index": m0009,
+  "0010_write_shard_columns_job_wake_at": m0010,
+  "0011_write_shards_in_primary_keys": m0011,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

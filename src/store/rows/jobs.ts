@@ -16,6 +16,7 @@ export interface JobRow {
   lastError: string | null;
   state: string;
   createdAt: number;
+  wakeAt: number | null;
 }
 /** An insert into `jobs`. */
 export interface NewJobRow {
@@ -29,4 +30,5 @@ export interface NewJobRow {
   lastError?: string | null;
   state?: string;
   createdAt: number;
+  wakeAt?: number | null;
 }

@@ -12,6 +12,7 @@ export interface LedgerBalanceRow {
   ledgerAccount: string;
   balance: number;
   updatedAt: number;
+  shard: number;
 }
 /** An insert into `ledger_balances`. */
 export interface NewLedgerBalanceRow {
@@ -21,6 +22,7 @@ export interface NewLedgerBalanceRow {
   ledgerAccount: string;
   balance?: number;
   updatedAt: number;
+  shard?: number;
 }
 
 /** A row of `ledger_entries`. */

@@ -16,6 +16,7 @@ export interface PaymentDailyStatRow {
   count: number;
   amount: number;
   refunded: number;
+  shard: number;
 }
 /** An insert into `payment_daily_stats`. */
 export interface NewPaymentDailyStatRow {
@@ -29,6 +30,7 @@ export interface NewPaymentDailyStatRow {
   count?: number;
   amount?: number;
   refunded?: number;
+  shard?: number;
 }
 
 /** A row of `payment_pay_time_hist`. */
@@ -39,6 +41,7 @@ export interface PaymentPayTimeHistRow {
   currency: string;
   bucket: number;
   count: number;
+  shard: number;
 }
 /** An insert into `payment_pay_time_hist`. */
 export interface NewPaymentPayTimeHistRow {
@@ -48,6 +51,7 @@ export interface NewPaymentPayTimeHistRow {
   currency: string;
   bucket: number;
   count?: number;
+  shard?: number;
 }
 
 /** A row of `payment_pay_time_hist_monthly`. */
@@ -58,6 +62,7 @@ export interface PaymentPayTimeHistMonthlyRow {
   currency: string;
   bucket: number;
   count: number;
+  shard: number;
 }
 /** An insert into `payment_pay_time_hist_monthly`. */
 export interface NewPaymentPayTimeHistMonthlyRow {
@@ -67,6 +72,7 @@ export interface NewPaymentPayTimeHistMonthlyRow {
   currency: string;
   bucket: number;
   count?: number;
+  shard?: number;
 }
 
 /** A row of `refunds`. */

@@ -65,7 +65,7 @@ export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
           .insert(ledgerBalances)
           .values({ accountId: e.accountId, livemode: e.livemode, currency: e.currency, ledgerAccount: l.ledgerAccount, balance: l.amount, updatedAt: e.now })
           .onConflictDoUpdate({
-            target: [ledgerBalances.accountId, ledgerBalances.livemode, ledgerBalances.currency, ledgerBalances.ledgerAccount],
+            target: [ledgerBalances.accountId, ledgerBalances.livemode, ledgerBalances.currency, ledgerBalances.ledgerAccount, ledgerBalances.shard],
             set: { balance: sql`${ledgerBalances.balance} + excluded.balance`, updatedAt: e.now },
           })
           .returning({ balance: ledgerBalances.balance })

@@ -3,7 +3,10 @@
  * `transactions` (insert, update of the counted columns, delete): every write that changes a
  * transaction's status, amount, refunds or payment updates its aggregate row in the same
  * transaction, whoever makes it (charges, payments, MED, sandbox helpers). Cost per write: two
- * primary-key upserts. Days are America/Sao_Paulo calendar days at the fixed offset UTC-3 (Brazil
+ * primary-key upserts. Every row is write shard 0 (the `shard` key column exists for PostgreSQL,
+ * where each database session writes its own shard; src/store/pg/). The triggers are `_v3`
+ * since the shard joined the key (migration 0011): a database with older triggers gets these and
+ * its aggregates rebuilt once, at start. Days are America/Sao_Paulo calendar days at the fixed offset UTC-3 (Brazil
  * has had no daylight saving time since 2019).
  */
 import type { Db } from "../../db/client";
@@ -24,7 +27,7 @@ const MONTH_KEY = "account_id, livemode, month, currency, bucket";
 function addStats(r: string): string {
   return `INSERT INTO payment_daily_stats (${STATS_KEY}, count, amount, refunded)
     SELECT ${r}.account_id, ${r}.livemode, ${day(r)}, ${r}.currency, coalesce(${r}.paid_with, ''), ${r}.status, ${r}.paid_at IS NOT NULL, 1, ${r}.amount, ${r}.refunded_amount WHERE true
-    ON CONFLICT (${STATS_KEY}) DO UPDATE SET count = count + 1, amount = amount + excluded.amount, refunded = refunded + excluded.refunded;`;
+    ON CONFLICT (${STATS_KEY}, shard) DO UPDATE SET count = count + 1, amount = amount + excluded.amount, refunded = refunded + excluded.refunded;`;
 }
 function subStats(r: string): string {
   return `UPDATE payment_daily_stats SET count = count - 1, amount = amount - ${r}.amount, refunded = refunded - ${r}.refunded_amount
@@ -34,10 +37,10 @@ function subStats(r: string): string {
 function addHist(r: string): string {
   return `INSERT INTO payment_pay_time_hist (${HIST_KEY}, count)
     SELECT ${r}.account_id, ${r}.livemode, ${day(r)}, ${r}.currency, ${bucket(r)}, 1 WHERE ${r}.paid_at IS NOT NULL
-    ON CONFLICT (${HIST_KEY}) DO UPDATE SET count = count + 1;
+    ON CONFLICT (${HIST_KEY}, shard) DO UPDATE SET count = count + 1;
     INSERT INTO payment_pay_time_hist_monthly (${MONTH_KEY}, count)
     SELECT ${r}.account_id, ${r}.livemode, substr(${day(r)}, 1, 7), ${r}.currency, ${bucket(r)}, 1 WHERE ${r}.paid_at IS NOT NULL
-    ON CONFLICT (${MONTH_KEY}) DO UPDATE SET count = count + 1;`;
+    ON CONFLICT (${MONTH_KEY}, shard) DO UPDATE SET count = count + 1;`;
 }
 function subHist(r: string): string {
   return `UPDATE payment_pay_time_hist SET count = count - 1
@@ -51,11 +54,11 @@ function subHist(r: string): string {
 const COUNTED = ["status", "paid_with", "paid_at", "amount", "refunded_amount", "currency", "created_at", "account_id", "livemode"];
 
 const TRIGGERS: Record<string, string> = {
-  payment_stats_v2_ai: `CREATE TRIGGER payment_stats_v2_ai AFTER INSERT ON transactions BEGIN ${addStats("NEW")} ${addHist("NEW")} END`,
-  payment_stats_v2_au: `CREATE TRIGGER payment_stats_v2_au AFTER UPDATE OF ${COUNTED.join(", ")} ON transactions
+  payment_stats_v3_ai: `CREATE TRIGGER payment_stats_v3_ai AFTER INSERT ON transactions BEGIN ${addStats("NEW")} ${addHist("NEW")} END`,
+  payment_stats_v3_au: `CREATE TRIGGER payment_stats_v3_au AFTER UPDATE OF ${COUNTED.join(", ")} ON transactions
     WHEN ${COUNTED.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(" OR ")}
     BEGIN ${subStats("OLD")} ${addStats("NEW")} ${subHist("OLD")} ${addHist("NEW")} END`,
-  payment_stats_v2_ad: `CREATE TRIGGER payment_stats_v2_ad AFTER DELETE ON transactions BEGIN ${subStats("OLD")} ${subHist("OLD")} END`,
+  payment_stats_v3_ad: `CREATE TRIGGER payment_stats_v3_ad AFTER DELETE ON transactions BEGIN ${subStats("OLD")} ${subHist("OLD")} END`,
 };
 
 /**

@@ -1,0 +1,8 @@
+ALTER TABLE "ledger_balances" DROP CONSTRAINT "ledger_balances_account_id_livemode_currency_ledger_account_pk";--> statement-breakpoint
+ALTER TABLE "payment_daily_stats" DROP CONSTRAINT "payment_daily_stats_account_id_livemode_day_currency_method_status_paid_pk";--> statement-breakpoint
+ALTER TABLE "payment_pay_time_hist" DROP CONSTRAINT "payment_pay_time_hist_account_id_livemode_day_currency_bucket_pk";--> statement-breakpoint
+ALTER TABLE "payment_pay_time_hist_monthly" DROP CONSTRAINT "payment_pay_time_hist_monthly_account_id_livemode_month_currency_bucket_pk";--> statement-breakpoint
+ALTER TABLE "ledger_balances" ADD CONSTRAINT "ledger_balances_account_id_livemode_currency_ledger_account_shard_pk" PRIMARY KEY("account_id","livemode","currency","ledger_account","shard");--> statement-breakpoint
+ALTER TABLE "payment_daily_stats" ADD CONSTRAINT "payment_daily_stats_account_id_livemode_day_currency_method_status_paid_shard_pk" PRIMARY KEY("account_id","livemode","day","currency","method","status","paid","shard");--> statement-breakpoint
+ALTER TABLE "payment_pay_time_hist" ADD CONSTRAINT "payment_pay_time_hist_account_id_livemode_day_currency_bucket_shard_pk" PRIMARY KEY("account_id","livemode","day","currency","bucket","shard");--> statement-breakpoint
+ALTER TABLE "payment_pay_time_hist_monthly" ADD CONSTRAINT "payment_pay_time_hist_monthly_account_id_livemode_month_currency_bucket_shard_pk" PRIMARY KEY("account_id","livemode","month","currency","bucket","shard");
