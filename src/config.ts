@@ -1,10 +1,18 @@
 /** Environment -> typed configuration (extensions.md "Running it"). */
 import { resolveSecretsKeyBytes } from "./lib/secret-box";
+import { parsePgUrl } from "./store/pg/pool";
 
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * COFRE_DATABASE_URL: `postgres://...` makes Cofre use PostgreSQL instead of the embedded SQLite
+   * database in `dataDir` (extensions.md "PostgreSQL and many instances"); null = SQLite.
+   */
+  databaseUrl: string | null;
+  /** COFRE_DATABASE_POOL: connections the PostgreSQL pool opens at most (default 20). */
+  databasePoolMax: number;
   publicUrl: string;
   checkoutUrlBase: string;
   operatorToken: string | null;
@@ -64,11 +72,24 @@ function secretsKey(env: Record<string, string | undefined>): string | null {
   return raw;
 }
 
+/** COFRE_DATABASE_URL as given (checked: a postgres:// URL naming a database), or null when unset. */
+function databaseUrl(env: Record<string, string | undefined>): string | null {
+  const raw = env.COFRE_DATABASE_URL;
+  if (raw === undefined || raw === "") return null;
+  try {
+    parsePgUrl(raw);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  return raw;
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 /**
  * Reads the configuration from `env` (variables and defaults of extensions.md "Running it", plus
- * COFRE_MAX_BODY_BYTES, COFRE_REQUEST_LOG_RETENTION_DAYS, COFRE_BODY_TIMEOUT_SECONDS, COFRE_SECRETS_KEY). Throws ConfigError naming the variable for a value it cannot use.
+ * COFRE_MAX_BODY_BYTES, COFRE_REQUEST_LOG_RETENTION_DAYS, COFRE_BODY_TIMEOUT_SECONDS, COFRE_SECRETS_KEY,
+ * COFRE_DATABASE_URL, COFRE_DATABASE_POOL). Throws ConfigError naming the variable for a value it cannot use.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = int(env, "PORT", 3000, 0, 65535);
@@ -79,6 +100,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     host: env.HOST || "0.0.0.0",
     dataDir: env.COFRE_DATA_DIR || "./data",
+    databaseUrl: databaseUrl(env),
+    databasePoolMax: int(env, "COFRE_DATABASE_POOL", 20, 1, 1000),
     publicUrl,
     checkoutUrlBase: (env.COFRE_CHECKOUT_URL_BASE || `${publicUrl}/c`).replace(/\/+$/, ""),
     operatorToken: env.COFRE_OPERATOR_TOKEN || null,

@@ -4,7 +4,7 @@
  */
 import type { Config } from "./config";
 import { loadConfig } from "./config";
-import { openDb, type Db } from "./db/client";
+import { openDb } from "./db/client";
 import { runMigrations } from "./db/migrations";
 import { IdempotencyStore } from "./domain/idempotency/store";
 import { RateLimiter } from "./http/plugins/rate-limit";
@@ -24,7 +24,8 @@ import { openConnection } from "./domain/pix-provider/secrets";
 import type { PixConnectionGateway } from "./domain/pix-provider/port";
 import type { Store } from "./store/port";
 import { createSqliteStore } from "./store/sqlite";
-import { liveConnectionReads } from "./store/sqlite/pix-provider";
+import { createPgStore } from "./store/pg";
+import { openPgPool } from "./store/pg/pool";
 import type { PixProviderConnectionRow } from "./store/rows";
 import { MemoryApiKeyCache, type ApiKeyCache } from "./domain/api-keys/cache";
 import { LoginThrottle, type LoginLimiter } from "./domain/auth/throttle";
@@ -66,6 +67,24 @@ export interface DepsOptions {
   logger?: Logger;
   /** Database folder, or ":memory:" (default: config.dataDir). */
   dataDir?: string;
+  /**
+   * A store built by the caller (tests: a PostgreSQL store on a database of their own); default:
+   * PostgreSQL when `config.databaseUrl` is set, else SQLite in `config.dataDir`.
+   */
+  store?: Store;
+}
+
+/**
+ * The store `config` selects: PostgreSQL on `config.databaseUrl` (migrated by the store as it
+ * starts, before its first unit or read), else SQLite in `config.dataDir` (migrated now, and the
+ * aggregate triggers installed).
+ */
+function openStore(config: Config, logger: Logger): Store {
+  if (config.databaseUrl) return createPgStore(openPgPool(config.databaseUrl, { max: config.databasePoolMax }), { logger });
+  const db = openDb(config.dataDir);
+  runMigrations(db);
+  installPaymentAggregates(db);
+  return createSqliteStore(db, { logger });
 }
 
 /**
@@ -79,13 +98,10 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const logger = opts.logger ?? createLogger(config.logLevel);
   // Read (or generate) the key before anything else: a damaged key file stops the start.
   const secretsKey = importSecretsKey(resolveSecretsKeyBytes(config.secretsKey, config.dataDir));
-  const db = openDb(config.dataDir);
-  runMigrations(db);
-  installPaymentAggregates(db);
-  const store = createSqliteStore(db, { logger });
+  const store = opts.store ?? openStore(config, logger);
   // The composition root picks the providers: the domain imports none. The registry's lookups are
   // synchronous (it is consulted inside units of work), so they read through the adapter directly.
-  const connections = liveConnectionReads(store.ctx);
+  const connections = store.liveConnections;
   let gateway: BcbConnectionGateway | undefined;
   const liveOptions = {
     find: (accountId: string) => connections.activeByAccount(accountId),

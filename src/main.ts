@@ -5,7 +5,9 @@
  */
 import { createDeps } from "./deps";
 import { createApp } from "./app";
-import { startServeStorage } from "./store/sqlite/serve";
+import { startServeStorage, type ServeStorage } from "./store/sqlite/serve";
+import { pgStoreOf } from "./store/pg";
+import type { Deps } from "./deps";
 import { ConfigError } from "./config";
 import { commands } from "./cli";
 
@@ -30,19 +32,7 @@ configuration comes from the environment (PORT, HOST, COFRE_DATA_DIR, ...; see R
  */
 export async function serve(): Promise<() => Promise<void>> {
   const deps = createDeps();
-  // What serve adds to the store (src/store/sqlite/serve.ts), each on unless its variable is "0":
-  // one SQLite commit per event-loop turn, WAL checkpoints and the request log on worker threads.
-  const storage = await startServeStorage(deps.store, {
-    groupCommit: process.env.COFRE_GROUP_COMMIT !== "0",
-    backgroundCheckpoint: process.env.COFRE_BACKGROUND_CHECKPOINT !== "0",
-    requestLogFile: process.env.COFRE_REQUEST_LOG_FILE !== "0",
-    logger: deps.logger,
-    onCommitFailure: (err) => {
-      // The turn's writes are lost and in-memory state may assume them: stop, as a crash would.
-      deps.logger.fatal({ err }, "database commit failed; stopping");
-      setTimeout(() => process.exit(1), 100);
-    },
-  });
+  const storage = await startStorage(deps);
   const app = createApp(deps);
   app.listen({ port: deps.config.port, hostname: deps.config.host });
   const port = app.server!.port;
@@ -51,7 +41,7 @@ export async function serve(): Promise<() => Promise<void>> {
     if (!process.env.COFRE_CHECKOUT_URL_BASE) deps.config.checkoutUrlBase = `${deps.config.publicUrl}/c`;
   }
   deps.jobs.start();
-  deps.logger.info({ port, host: deps.config.host, data_dir: deps.config.dataDir }, `cofre listening on port ${port}`);
+  deps.logger.info({ port, host: deps.config.host, data_dir: deps.config.dataDir, database: deps.store.kind }, `cofre listening on port ${port}`);
   for (const line of (await commands.startupNotes?.(deps)) ?? []) deps.logger.info(line);
   process.on("unhandledRejection", (err) => deps.logger.error({ err }, "unhandled rejection"));
   let stopping: Promise<void> | null = null;
@@ -69,6 +59,31 @@ export async function serve(): Promise<() => Promise<void>> {
   return stop;
 }
 
+/**
+ * Starts what `serve` adds to the store. PostgreSQL: waits for the store's start (migrations,
+ * caches, notices; a database that cannot be reached stops `serve` here). SQLite
+ * (src/store/sqlite/serve.ts), each on unless its variable is "0": one commit per event-loop
+ * turn, WAL checkpoints and the request log on worker threads.
+ */
+async function startStorage(deps: Deps): Promise<ServeStorage> {
+  if (deps.store.kind === "postgres") {
+    const pg = pgStoreOf(deps.store);
+    await pg.started;
+    return { stop: () => pg.close() };
+  }
+  return startServeStorage(deps.store, {
+    groupCommit: process.env.COFRE_GROUP_COMMIT !== "0",
+    backgroundCheckpoint: process.env.COFRE_BACKGROUND_CHECKPOINT !== "0",
+    requestLogFile: process.env.COFRE_REQUEST_LOG_FILE !== "0",
+    logger: deps.logger,
+    onCommitFailure: (err) => {
+      // The turn's writes are lost and in-memory state may assume them: stop, as a crash would.
+      deps.logger.fatal({ err }, "database commit failed; stopping");
+      setTimeout(() => process.exit(1), 100);
+    },
+  });
+}
+
 /** Runs one command; returns the exit code, or -1 when the process must keep running (serve). */
 export async function main(argv: string[]): Promise<number> {
   const [cmd = "serve", ...rest] = argv;
@@ -79,8 +94,9 @@ export async function main(argv: string[]): Promise<number> {
         return -1;
       case "migrate": {
         const deps = createDeps();
-        deps.store.close();
-        console.log(JSON.stringify({ migrated: true, data_dir: deps.config.dataDir }));
+        if (deps.store.kind === "postgres") await pgStoreOf(deps.store).started;
+        await deps.store.close();
+        console.log(JSON.stringify({ migrated: true, database: deps.store.kind, ...(deps.store.kind === "sqlite" ? { data_dir: deps.config.dataDir } : {}) }));
         return 0;
       }
       case "help":

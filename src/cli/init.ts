@@ -59,7 +59,7 @@ export async function initCommand(args: string[]): Promise<number> {
     }
     throw err;
   } finally {
-    deps.store.close();
+    await deps.store.close();
   }
 }
 

@@ -19,6 +19,6 @@ export async function ledgerCommand(args: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(report) + "\n");
     return report.ok ? 0 : 1;
   } finally {
-    deps.store.close();
+    await deps.store.close();
   }
 }

@@ -4,7 +4,7 @@
  * - `store.tx(async (uow) => ...)` runs one unit of work: every write that moves money or state,
  *   with its events, commits together or not at all. A throw inside `fn` rolls the whole unit
  *   back and rethrows. Units never interleave on one connection (SQLite) and are retried on
- *   serialisation failures where the backend has them (PostgreSQL, next issue), so `fn` must do
+ *   serialisation failures where the backend has them (PostgreSQL), so `fn` must do
  *   no network I/O and must be safe to run again from the start.
  * - `store.read.<repo>.<method>()` reads outside any unit (never from inside one: use the uow).
  * - `uow.afterCommit(fn)` runs `fn` once the unit's writes are visible to every later reader
@@ -13,7 +13,7 @@
  *
  * One asynchronous repository per aggregate, with methods in domain terms. Rows cross the port as
  * the plain types of src/store/rows/: no drizzle, SQL or driver type leaves an adapter folder
- * (src/store/sqlite/, checked by `bun run check:layers`).
+ * (src/store/sqlite/, src/store/pg/; checked by `bun run check:layers`).
  */
 import type { AccountsRepo } from "./port/accounts";
 import type { ApiKeysRepo } from "./port/api-keys";
@@ -26,7 +26,7 @@ import type { JobsRepo } from "./port/jobs";
 import type { LedgerRepo } from "./port/ledger";
 import type { MedRepo } from "./port/med";
 import type { PaymentsRepo } from "./port/payments";
-import type { PixProviderRepo } from "./port/pix-provider";
+import type { LiveConnectionReads, PixProviderRepo } from "./port/pix-provider";
 import type { RefundsRepo } from "./port/refunds";
 import type { RequestLogRepo } from "./port/request-log";
 import type { StatsRepo } from "./port/stats";
@@ -57,6 +57,14 @@ export interface Uow extends Repos {
   afterCommit(fn: () => void): void;
 }
 
+/**
+ * What another instance of Cofre may change behind this one's back (PostgreSQL, many instances):
+ * `api_keys` (a key written or revoked), `accounts` (account settings), `pix_provider` (a
+ * connection saved or deleted), `clock` (the sandbox test clock moved; payload: the shared offset
+ * in ms), `jobs` (a job was queued; payload: its due time, epoch ms).
+ */
+export type ChangeTopic = "api_keys" | "accounts" | "pix_provider" | "clock" | "jobs";
+
 /** The storage port (see the module header). */
 export interface Store {
   /** Runs `fn` as one unit of work and returns its result (see the module header). */
@@ -64,7 +72,15 @@ export interface Store {
   /** Repositories for reads outside a unit of work. */
   read: Repos;
   /** Which adapter this is (health output, benches). */
-  readonly kind: "sqlite";
+  readonly kind: "sqlite" | "postgres";
+  /** The provider registry's synchronous reads of Pix provider connections (src/providers/registry.ts). */
+  readonly liveConnections: LiveConnectionReads;
+  /**
+   * Calls `fn` whenever another instance commits a change of `topic` (payload as ChangeTopic
+   * says), and with null after every (re)connection of the notice channel, when notices may have
+   * been missed: refresh everything then. SQLite: never (one process owns the database).
+   */
+  onChange(topic: ChangeTopic, fn: (payload: string | null) => void): void;
   /**
    * Resolves once every unit that has returned is durable (SQLite group commit: the turn's
    * COMMIT). The HTTP layer awaits it before acknowledging anything.
@@ -78,6 +94,6 @@ export interface Store {
   beginRequest(): void;
   /** True when the database answers and its schema is current (every migration applied): `/readyz`. */
   ready(): Promise<boolean>;
-  /** Makes pending work durable and releases the connection. */
-  close(): void;
+  /** Makes pending work durable and releases the connection(s); PostgreSQL resolves once the pool closed. */
+  close(): void | Promise<void>;
 }

@@ -1,22 +1,23 @@
 /**
- * Test harness: an isolated in-memory Cofre per call (own database, ManualClock, silent logs),
+ * Test harness: an isolated Cofre per call (own database: in-memory SQLite, or under
+ * COFRE_TEST_PG=1 a PostgreSQL database of its own, test/support/backend.ts; ManualClock, silent logs),
  * with seeded accounts and keys and a small `call` helper over `app.handle`. Every answer `call`
  * gets is checked against the served OpenAPI document (test/support/openapi-check.ts): an
  * undocumented status, content type or field fails the test that saw it.
  */
-import { createDeps, type Deps } from "../../src/deps";
+import type { Deps } from "../../src/deps";
 import { createApp, type App } from "../../src/app";
 import { ManualClock } from "../../src/lib/clock";
 import type { Config } from "../../src/config";
 import type { Logger } from "../../src/lib/logger";
-import { accounts, apiKeys, users, webhookEndpoints } from "../../db/schema";
+import type { accounts } from "../../db/schema";
 import { newId, rawId } from "../../src/lib/ids";
 import { randomBase64Url, randomHex, sha256Hex } from "../../src/lib/crypto";
 import { EVENT_CATALOG } from "../../src/domain/events/catalog";
 import { configureWebhookRuntime, webhookRuntime } from "../../src/domain/webhooks/runtime";
 import { OPENAPI_PATH } from "../../src/http/docs";
 import { checkerFor, type DocChecker, type OpenApiDoc } from "./openapi-check";
-import { dbOf } from "./db";
+import { testDeps } from "./backend";
 
 export interface Harness {
   deps: Deps;
@@ -75,7 +76,7 @@ export interface SeededAccount {
 /** `logger`: optional (e.g. `createLogger("info", {write})` to capture log lines); default silent. */
 export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T12:00:00.000Z", logger?: Logger): Harness {
   const clock = new ManualClock(start);
-  const deps = createDeps({
+  const deps = testDeps({
     dataDir: config.dataDir ?? ":memory:", // a folder only for tests of file-backed pieces
     clock,
     logger,
@@ -119,21 +120,16 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
     const userId = newId("user");
     const email = opts.email ?? `owner-${rawId().slice(-8)}@example.com`;
     const password = opts.password ?? "correct horse battery staple";
-    dbOf(deps).insert(accounts).values({ id: accountId, name: opts.name ?? "Loja Teste", createdAt: now, ...opts.settings }).run();
-    dbOf(deps)
-      .insert(users)
-      .values({ id: userId, accountId, email, passwordHash: await Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 }), role: "OWNER", createdAt: now })
-      .run();
+    const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 });
     const keys: Record<"test" | "live", string> = { test: "", live: "" };
-    for (const mode of ["test", "live"] as const) {
-      const clear = `ak_${mode}_${randomBase64Url(24)}`;
-      keys[mode] = clear;
-      dbOf(deps)
-        .insert(apiKeys)
-        .values({ id: newId("apiKey"), accountId, mode, fingerprint: sha256Hex(clear), prefix: clear.slice(0, 12), label: "seed", createdAt: now })
-        .run();
-    }
-    if (opts.subscribeAllEvents ?? h.subscribeAllEvents) subscribeAll(deps, accountId, now);
+    for (const mode of ["test", "live"] as const) keys[mode] = `ak_${mode}_${randomBase64Url(24)}`;
+    await deps.store.tx(async (uow) => {
+      await uow.accounts.insert({ id: accountId, name: opts.name ?? "Loja Teste", createdAt: now, ...opts.settings });
+      await uow.accounts.insertUser({ id: userId, accountId, email, passwordHash, role: "OWNER", createdAt: now });
+      for (const mode of ["test", "live"] as const)
+        await uow.apiKeys.insert({ id: newId("apiKey"), accountId, mode, fingerprint: sha256Hex(keys[mode]), prefix: keys[mode].slice(0, 12), label: "seed", createdAt: now });
+    });
+    if (opts.subscribeAllEvents ?? h.subscribeAllEvents) await subscribeAll(deps, accountId, now);
     return { accountId, userId, email, password, testKey: keys.test, liveKey: keys.live };
   };
 
@@ -142,11 +138,10 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
 }
 
 /** The catch-all endpoint of `SeedOptions.subscribeAllEvents`, and a runtime that answers it 200 in memory. */
-function subscribeAll(deps: Deps, accountId: string, now: number): void {
+async function subscribeAll(deps: Deps, accountId: string, now: number): Promise<void> {
   for (const livemode of [false, true])
-    dbOf(deps)
-      .insert(webhookEndpoints)
-      .values({
+    await deps.store.tx((uow) =>
+      uow.webhooks.insertEndpoint({
         id: newId("webhookEndpoint"),
         accountId,
         livemode,
@@ -156,8 +151,8 @@ function subscribeAll(deps: Deps, accountId: string, now: number): void {
         secret: randomHex(32),
         createdAt: now,
         updatedAt: now,
-      })
-      .run();
+      }),
+    );
   if (sinks.has(deps)) return;
   sinks.add(deps);
   const { fetch: realFetch, lookup: realLookup } = webhookRuntime(deps);

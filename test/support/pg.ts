@@ -105,7 +105,8 @@ async function startCluster(): Promise<Cluster> {
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = freePort();
-    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    // max_connections: a PostgreSQL run of the suite keeps a pool per harness (idle ones close after 1 s).
+    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`;
     try {
       run([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-w", "-t", "60", "-o", opts, "start"], "pg_ctl start");
       break;
@@ -126,11 +127,28 @@ async function startCluster(): Promise<Cluster> {
 }
 
 let cluster: Promise<Cluster> | undefined;
+/** The cluster once started (for the synchronous `pgDatabaseSync`). */
+let startedCluster: Cluster | undefined;
 
 /** The process's cluster, started (and its template migrated) on first use. */
 export function pgCluster(): Promise<Cluster> {
-  cluster ??= startCluster();
+  cluster ??= startCluster().then((c) => (startedCluster = c));
   return cluster;
+}
+
+/**
+ * A fresh database copied from the migrated template, created synchronously (`createdb`, ~80 ms)
+ * for callers that cannot await (the test harness builds its Deps synchronously). The cluster
+ * must be started already: under COFRE_TEST_PG=1 the preload test/support/pg-preload.ts starts
+ * it before the first test file. Returns its name and URL; it is dropped with the cluster.
+ */
+export function pgDatabaseSync(): { name: string; url: string } {
+  const c = startedCluster;
+  if (!c) throw new Error("the PostgreSQL test cluster is not started: run the suite with COFRE_TEST_PG=1 (bun run test:pg), whose preload starts it");
+  const name = `cofre_s${process.pid}_${++seq}`;
+  const r = Bun.spawnSync(["createdb", "-h", "127.0.0.1", "-p", String(c.port), "-U", "cofre", "-T", PG_TEMPLATE, name], { stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`createdb ${name} failed: ${r.stderr.toString()}`);
+  return { name, url: `postgres://cofre@127.0.0.1:${c.port}/${name}` };
 }
 
 let seq = 0;

@@ -1,6 +1,18 @@
 /** The pixProvider repository of the storage port: live Pix provider connections (active = not deleted). */
 import type { NewPixProviderConnectionRow, PixProviderConnectionRow } from "../rows";
 
+/**
+ * The synchronous reads behind the provider registry's live slots (src/providers/registry.ts is
+ * synchronous and is consulted inside units of work). Each adapter provides them: SQLite reads
+ * its one connection, PostgreSQL keeps every connection row in memory.
+ */
+export interface LiveConnectionReads {
+  /** The account's active connection, or undefined. */
+  activeByAccount(accountId: string): PixProviderConnectionRow | undefined;
+  /** Connection `id`, deleted or not. */
+  byId(id: string): PixProviderConnectionRow | undefined;
+}
+
 /** Every method is asynchronous; inside `store.tx` it runs in the unit of work. Times are epoch ms. */
 export interface PixProviderRepo {
   /** The account's active connection, or undefined. */

@@ -27,6 +27,7 @@ import { refundsRepo } from "./refunds";
 import { requestLogRepo } from "./request-log";
 import { statsRepo } from "./stats";
 import { webhooksRepo } from "./webhooks";
+import { liveConnectionReads } from "./pix-provider";
 
 /** Options of `createSqliteStore`. */
 export interface SqliteStoreOptions {
@@ -128,6 +129,9 @@ export function createSqliteStore(db: Db, opts: SqliteStoreOptions = {}): Sqlite
     kind: "sqlite",
     ctx,
     tx,
+    liveConnections: liveConnectionReads(ctx),
+    // One process owns a SQLite database: nobody else changes it behind this store's back.
+    onChange() {},
     read: lockedRepos(repos, lock),
     durable: () => committed(client),
     beginRequest: () => enterGroup(client),

@@ -2,22 +2,14 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { pixProviderConnections } from "../../../db/schema";
 import type { PixProviderConnectionRow } from "../rows";
-import type { PixProviderRepo } from "../port/pix-provider";
+import type { LiveConnectionReads, PixProviderRepo } from "../port/pix-provider";
 import type { SqliteContext } from "./context";
-
-/** The synchronous reads behind the provider registry's live slots (see `liveConnectionReads`). */
-export interface LiveConnectionReads {
-  /** The account's active connection, or undefined. */
-  activeByAccount(accountId: string): PixProviderConnectionRow | undefined;
-  /** Connection `id`, deleted or not. */
-  byId(id: string): PixProviderConnectionRow | undefined;
-}
 
 /**
  * The connection reads of the provider registry (src/providers/registry.ts), which is synchronous
  * and is consulted inside units of work (a refund request picks its provider there): on this
- * single connection a plain read sees the unit's own writes, as before the port. SQLite only:
- * a backend without synchronous reads needs an asynchronous registry (issue 16, next phase).
+ * single connection a plain read sees the unit's own writes, as before the port. (PostgreSQL
+ * keeps every connection in memory instead: src/store/pg/connection-cache.ts.)
  */
 export function liveConnectionReads(ctx: SqliteContext): LiveConnectionReads {
   const db = ctx.db;
