@@ -24,7 +24,8 @@ import { openConnection } from "./domain/pix-provider/secrets";
 import type { PixConnectionGateway } from "./domain/pix-provider/port";
 import type { Store } from "./store/port";
 import { createSqliteStore } from "./store/sqlite";
-import { createPgStore } from "./store/pg";
+import { createPgStore, pgStoreOf } from "./store/pg";
+import { PgIdempotencyClaims } from "./store/pg/claims";
 import { openPgPool } from "./store/pg/pool";
 import type { PixProviderConnectionRow } from "./store/rows";
 import { MemoryApiKeyCache, type ApiKeyCache } from "./domain/api-keys/cache";
@@ -129,7 +130,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     jobs: new Scheduler(store, clock, logger),
     delivery: createDeliveryRuntime(),
     // Process-wide state behind small interfaces (in memory: one process serves a SQLite database).
-    idempotency: new IdempotencyStore(store, clock, new MemoryIdempotencyClaims()),
+    idempotency: new IdempotencyStore(store, clock, store.kind === "postgres" ? new PgIdempotencyClaims(pgStoreOf(store)) : new MemoryIdempotencyClaims()),
     rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute, new MemoryRateLimits()),
     providers,
     secretsKey,

@@ -9,4 +9,5 @@ export * from "./ledger";
 export * from "./med";
 export * from "./payments";
 export * from "./pix-provider";
+export * from "./shared";
 export * from "./webhooks";

@@ -10,3 +10,4 @@ export * from "./webhooks";
 export * from "./payments";
 export * from "./med";
 export * from "./pix-provider";
+export * from "./shared";

@@ -18,6 +18,7 @@ import m0008 from "../../db/migrations/0008_audit_log_move_dashboard_rows.sql" w
 import m0009 from "../../db/migrations/0009_unpaid_methods_index.sql" with { type: "text" };
 import m0010 from "../../db/migrations/0010_write_shard_columns_job_wake_at.sql" with { type: "text" };
 import m0011 from "../../db/migrations/0011_write_shards_in_primary_keys.sql" with { type: "text" };
+import m0012 from "../../db/migrations/0012_shared_instance_state.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -34,6 +35,7 @@ export const EMBEDDED: Record<string, string> = {
   "0009_unpaid_methods_index": m0009,
   "0010_write_shard_columns_job_wake_at": m0010,
   "0011_write_shards_in_primary_keys": m0011,
+  "0012_shared_instance_state": m0012,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

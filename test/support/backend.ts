@@ -37,12 +37,24 @@ export interface TestStoreOptions {
 export function testStore(opts: TestStoreOptions = {}): Store | undefined {
   if (!TEST_PG) return undefined;
   const dir = opts.dataDir && opts.dataDir !== ":memory:" ? opts.dataDir : undefined;
-  let url = dir ? urlByDir.get(dir) : undefined;
-  if (!url) {
-    url = pgDatabaseSync().url;
-    if (dir) urlByDir.set(dir, url);
-  }
+  const url = dir ? pgUrlOfDir(dir) : pgDatabaseSync().url;
   return createPgStore(openPgPool(url, { max: 8, idleTimeout: 1 }), { migrate: false, notices: opts.notices ?? false, logger: opts.logger });
+}
+
+/** The PostgreSQL database URL of data folder `dataDir` (created on first use); only under COFRE_TEST_PG=1. */
+export function pgUrlOfDir(dataDir: string): string {
+  let url = urlByDir.get(dataDir);
+  if (!url) urlByDir.set(dataDir, (url = pgDatabaseSync().url));
+  return url;
+}
+
+/**
+ * The environment a child `cofre` process (serve, init, migrate, ledger verify) needs for data
+ * folder `dataDir` on this run's backend: COFRE_DATA_DIR, plus under COFRE_TEST_PG=1 the
+ * COFRE_DATABASE_URL of the folder's database (the same one `testDeps` of that folder uses).
+ */
+export function serverEnv(dataDir: string): Record<string, string> {
+  return TEST_PG ? { COFRE_DATA_DIR: dataDir, COFRE_DATABASE_URL: pgUrlOfDir(dataDir) } : { COFRE_DATA_DIR: dataDir };
 }
 
 /** createDeps on the backend of this run (see the module header). */

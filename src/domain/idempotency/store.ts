@@ -83,11 +83,14 @@ export class IdempotencyStore {
     const hash = sha256Hex(canonicalJson(req.body ?? null));
     const now = this.clock.nowMs();
     const k = mapKey(req);
-    const claim: OwnedClaim = { id: "", accountId: req.accountId, livemode: req.livemode, scope: req.scope, key: req.key, requestHash: hash, createdAt: now };
+    const claim: OwnedClaim = { id: newId("idempotency"), accountId: req.accountId, livemode: req.livemode, scope: req.scope, key: req.key, requestHash: hash, createdAt: now };
     // The in-flight claim is taken before the stored record is read: a request that finds the key
-    // free in memory only then reads the store, so it sees the record of any request that held
-    // the key before it (records are written before their claim is let go).
-    const holder = this.claims.acquire(k, claim, hash, now, now + LOCK_MS);
+    // free only then reads the store, so it sees the record of any request that held the key
+    // before it (records are written before their claim is let go). A durable claim (PostgreSQL)
+    // IS the key's record: taking it proves there is no completed one, so nothing is read.
+    const acquired = this.claims.acquire(k, claim, now, now + LOCK_MS);
+    const holder = acquired instanceof Promise ? await acquired : acquired;
+    if (!holder && this.claims.durable) return { kind: "claimed", claim };
     let row;
     try {
       row = await this.store.read.idempotency.find(req.accountId, req.livemode, req.scope, req.key);
@@ -106,7 +109,7 @@ export class IdempotencyStore {
       return refusal;
     }
     // Free, or the first request died mid-flight (lock expired): the claim is ours.
-    claim.id = row?.id ?? newId("idempotency");
+    if (row) claim.id = row.id;
     return { kind: "claimed", claim };
   }
 
@@ -175,7 +178,8 @@ export class IdempotencyStore {
 
   /** Removes the in-flight lock of `claim` (when it still owns it). */
   private forget(claim: Claim): void {
-    this.claims.release(mapKey(claim as OwnedClaim), claim);
+    const c = claim as OwnedClaim;
+    this.claims.release(mapKey(c), c);
   }
 }
 

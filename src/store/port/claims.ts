@@ -1,9 +1,9 @@
 /**
  * The in-flight idempotency claims (src/domain/idempotency/store.ts): which request currently
- * runs under a key. Process-wide state behind a small interface, so a store shared by several
- * instances can give a cross-instance version; the SQLite adapter keeps them in memory
- * (src/store/sqlite/claims.ts: Cofre on SQLite is one process, and claiming costs no commit).
- * Synchronous on purpose: `acquire` is on the path of every idempotent create.
+ * runs under a key. Process-wide state behind a small interface with one version per adapter:
+ * SQLite keeps them in memory (src/store/sqlite/claims.ts: Cofre on SQLite is one process, and
+ * claiming costs no commit); PostgreSQL stores each claim as an `in_progress` row of
+ * `idempotency_keys` (src/store/pg/claims.ts), so two instances never run one key twice.
  */
 
 /** Who holds a claim: the request's hash (to tell "in use" from "reused with another body"). */
@@ -11,15 +11,35 @@ export interface HeldClaim {
   requestHash: string;
 }
 
+/** What a claim is taken for: the record of one key and its first request (times epoch ms). */
+export interface ClaimRef {
+  /** The record id the claim will complete (a durable claim may replace it with the stored row's id). */
+  id: string;
+  accountId: string;
+  livemode: boolean;
+  scope: string;
+  key: string;
+  /** sha256 hex of the request body's canonical JSON. */
+  requestHash: string;
+  createdAt: number;
+}
+
 export interface IdempotencyClaims {
   /**
-   * Takes `key` for `owner` until `lockedUntil` (epoch ms), unless another owner holds it past
-   * `now` or holds it (even expired) for another request hash: returns null when taken, else the
-   * current holder. An expired hold of the same request is taken over.
+   * True when a successful `acquire` is itself the stored record of the key (PostgreSQL: the
+   * `in_progress` row), so no completed record can exist beside it and the caller need not read one.
    */
-  acquire(key: string, owner: object, requestHash: string, now: number, lockedUntil: number): HeldClaim | null;
-  /** Frees `key` when `owner` still holds it (else does nothing). */
-  release(key: string, owner: object): void;
+  readonly durable: boolean;
+  /**
+   * Takes `key` (a string naming `claim`'s account, mode, scope and key) for `claim` until
+   * `lockedUntil` (epoch ms), unless another claim holds it past `now`, holds it (even expired)
+   * for another request hash, or (durable claims) the key already has a completed record:
+   * returns null when taken, else the current holder. An expired hold of the same request is
+   * taken over. A durable claim sets `claim.id` to the id of the row it holds.
+   */
+  acquire(key: string, claim: ClaimRef, now: number, lockedUntil: number): HeldClaim | null | Promise<HeldClaim | null>;
+  /** Frees `key` when `claim` still holds it (else does nothing). Durable claims: the caller deletes the row. */
+  release(key: string, claim: ClaimRef): void;
   /** Drops every hold expired at `now` (epoch ms): claims of requests that died mid-flight. */
   sweep(now: number): void;
 }

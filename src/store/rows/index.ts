@@ -14,4 +14,5 @@ export type * from "./ledger";
 export type * from "./med";
 export type * from "./payments";
 export type * from "./pix-provider";
+export type * from "./shared";
 export type * from "./webhooks";
