@@ -28,8 +28,11 @@ import { createPgStore, pgStoreOf } from "./store/pg";
 import { PgIdempotencyClaims } from "./store/pg/claims";
 import { openPgPool } from "./store/pg/pool";
 import type { PixProviderConnectionRow } from "./store/rows";
-import { MemoryApiKeyCache, type ApiKeyCache } from "./domain/api-keys/cache";
-import { LoginThrottle, type LoginLimiter } from "./domain/auth/throttle";
+import { API_KEY_CACHE_MAX, MemoryApiKeyCache, type ApiKeyCache } from "./domain/api-keys/cache";
+import { LoginThrottle, MemoryLoginBuckets, type LoginLimiter } from "./domain/auth/throttle";
+import { PgRateLimits } from "./store/pg/rate-limits";
+import { PgLoginBuckets } from "./store/pg/login-buckets";
+import { PgClockShare } from "./store/pg/clock-share";
 import { MemoryIdempotencyClaims } from "./store/sqlite/claims";
 import { MemoryRateLimits } from "./store/sqlite/rate-limits";
 
@@ -59,7 +62,16 @@ export interface Deps {
   apiKeyCache: ApiKeyCache;
   /** Login attempt limits (src/domain/auth/throttle.ts). */
   loginThrottle: LoginLimiter;
+  /**
+   * Several instances on PostgreSQL with COFRE_TEST_CLOCK=1: shares this instance's test-clock
+   * advances with the others (src/store/pg/clock-share.ts); the advance route awaits `publish`
+   * before answering. Absent otherwise.
+   */
+  clockShare?: { publish(): Promise<void> };
 }
+
+/** How long an instance on PostgreSQL serves a cached API key before reading it again (ms): the backstop of revocation notices. */
+const API_KEY_TTL_MS = 30_000;
 
 export interface DepsOptions {
   config?: Partial<Config>;
@@ -100,6 +112,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   // Read (or generate) the key before anything else: a damaged key file stops the start.
   const secretsKey = importSecretsKey(resolveSecretsKeyBytes(config.secretsKey, config.dataDir));
   const store = opts.store ?? openStore(config, logger);
+  const pg = store.kind === "postgres" ? pgStoreOf(store) : null;
   // The composition root picks the providers: the domain imports none. The registry's lookups are
   // synchronous (it is consulted inside units of work), so they read through the adapter directly.
   const connections = store.liveConnections;
@@ -129,16 +142,25 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     logger,
     jobs: new Scheduler(store, clock, logger),
     delivery: createDeliveryRuntime(),
-    // Process-wide state behind small interfaces (in memory: one process serves a SQLite database).
-    idempotency: new IdempotencyStore(store, clock, store.kind === "postgres" ? new PgIdempotencyClaims(pgStoreOf(store)) : new MemoryIdempotencyClaims()),
-    rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute, new MemoryRateLimits()),
+    // Process-wide state behind small interfaces: in memory on SQLite (one process serves the
+    // database), shared through the database on PostgreSQL (any number of instances).
+    idempotency: new IdempotencyStore(store, clock, pg ? new PgIdempotencyClaims(pg) : new MemoryIdempotencyClaims()),
+    rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute, pg ? new PgRateLimits(pg.sql, logger) : new MemoryRateLimits()),
     providers,
     secretsKey,
     pixConnections: gateway,
-    apiKeyCache: new MemoryApiKeyCache(),
-    loginThrottle: new LoginThrottle(clock),
+    // Another instance's revocation reaches this cache as a notice; the TTL is the backstop.
+    apiKeyCache: pg ? new MemoryApiKeyCache(API_KEY_CACHE_MAX, API_KEY_TTL_MS) : new MemoryApiKeyCache(),
+    loginThrottle: new LoginThrottle(clock, pg ? new PgLoginBuckets(pg) : new MemoryLoginBuckets()),
   };
-  deps.startup = registerJobs(deps);
+  store.onChange("api_keys", () => deps.apiKeyCache.clear());
+  const startups = [registerJobs(deps)];
+  if (pg && config.testClock && clock instanceof SystemClock) {
+    const share = new PgClockShare(pg, clock);
+    deps.clockShare = share;
+    startups.push(share.pull().catch((err) => logger.error({ err }, "reading the shared test clock failed")));
+  }
+  deps.startup = Promise.all(startups).then(() => {});
   return deps;
 }
 

@@ -13,7 +13,7 @@ export interface Clock {
 }
 
 abstract class BaseClock implements Clock {
-  private listeners = new Set<() => void>();
+  protected listeners = new Set<() => void>();
   abstract nowMs(): number;
   protected abstract shift(ms: number): void;
   now(): Date {
@@ -38,6 +38,19 @@ export class SystemClock extends BaseClock {
   }
   protected shift(ms: number): void {
     this.offsetMs += ms;
+  }
+  /** How far (ms) the clock has been advanced past the wall clock. */
+  get offset(): number {
+    return this.offsetMs;
+  }
+  /**
+   * Moves the offset to `ms` when that is later (another instance advanced the shared test clock:
+   * src/store/pg/clock-share.ts) and notifies listeners as `advance` does; never moves it back.
+   */
+  catchUp(ms: number): void {
+    if (!(ms > this.offsetMs)) return;
+    this.offsetMs = ms;
+    for (const l of this.listeners) l();
   }
 }
 

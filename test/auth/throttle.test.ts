@@ -14,92 +14,92 @@ const OWNER = "owner@example.com";
 const HOME = "203.0.113.7";
 
 /** `n` failed attempts on `email` from `address` (each admitted; asserts it). */
-function fail(t: LoginThrottle, email: string, address: string, n: number): void {
-  for (let i = 0; i < n; i++) expect(t.admit(email, address)).toBe(0);
+async function fail(t: LoginThrottle, email: string, address: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) expect(await t.admit(email, address)).toBe(0);
 }
 
 describe("login throttle: one guesser", () => {
-  test("ten wrong passwords lock that address out of that email only, for the rest of the window", () => {
+  test("ten wrong passwords lock that address out of that email only, for the rest of the window", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
     const t = new LoginThrottle(clock);
-    fail(t, OWNER, "198.51.100.1", PAIR_LIMIT);
-    expect(t.admit(OWNER, "198.51.100.1")).toBe(LOGIN_WINDOW_SECONDS);
-    expect(t.admit(OWNER, HOME)).toBe(0); // the owner from home
-    expect(t.admit("other@example.com", "198.51.100.1")).toBe(0); // the same address, another email
+    await fail(t, OWNER, "198.51.100.1", PAIR_LIMIT);
+    expect(await t.admit(OWNER, "198.51.100.1")).toBe(LOGIN_WINDOW_SECONDS);
+    expect(await t.admit(OWNER, HOME)).toBe(0); // the owner from home
+    expect(await t.admit("other@example.com", "198.51.100.1")).toBe(0); // the same address, another email
     clock.advance(LOGIN_WINDOW_SECONDS);
-    expect(t.admit(OWNER, "198.51.100.1")).toBe(0);
+    expect(await t.admit(OWNER, "198.51.100.1")).toBe(0);
   });
 
-  test("a hundred failures from one address over many emails lock the address", () => {
+  test("a hundred failures from one address over many emails lock the address", async () => {
     const t = new LoginThrottle(new ManualClock("2026-11-20T12:00:00.000Z"));
-    for (let i = 0; i < ADDRESS_LIMIT; i++) expect(t.admit(`user${i}@example.com`, "198.51.100.9")).toBe(0);
-    expect(t.admit("fresh@example.com", "198.51.100.9")).toBe(LOGIN_WINDOW_SECONDS);
-    expect(t.admit("fresh@example.com", "198.51.100.10")).toBe(0);
+    for (let i = 0; i < ADDRESS_LIMIT; i++) expect(await t.admit(`user${i}@example.com`, "198.51.100.9")).toBe(0);
+    expect(await t.admit("fresh@example.com", "198.51.100.9")).toBe(LOGIN_WINDOW_SECONDS);
+    expect(await t.admit("fresh@example.com", "198.51.100.10")).toBe(0);
   });
 
-  test("a success clears that address's count for the email", () => {
+  test("a success clears that address's count for the email", async () => {
     const t = new LoginThrottle(new ManualClock("2026-11-20T12:00:00.000Z"));
-    fail(t, OWNER, HOME, PAIR_LIMIT - 1);
-    expect(t.admit(OWNER, HOME)).toBe(0);
-    t.succeeded(OWNER, HOME);
-    fail(t, OWNER, HOME, PAIR_LIMIT);
-    expect(t.admit(OWNER, HOME)).toBeGreaterThan(0);
+    await fail(t, OWNER, HOME, PAIR_LIMIT - 1);
+    expect(await t.admit(OWNER, HOME)).toBe(0);
+    await t.succeeded(OWNER, HOME);
+    await fail(t, OWNER, HOME, PAIR_LIMIT);
+    expect(await t.admit(OWNER, HOME)).toBeGreaterThan(0);
   });
 });
 
 describe("login throttle: many addresses against one email", () => {
   /** `n` failures from distinct attacker addresses, each sent as soon as the throttle admits it. */
-  function spread(t: LoginThrottle, clock: ManualClock, n: number): void {
+  async function spread(t: LoginThrottle, clock: ManualClock, n: number): Promise<void> {
     for (let i = 0; i < n; i++) {
       const address = `192.0.2.${i}`;
-      for (let wait = t.admit(OWNER, address); wait > 0; wait = t.admit(OWNER, address)) clock.advance(wait);
+      for (let wait = await t.admit(OWNER, address); wait > 0; wait = await t.admit(OWNER, address)) clock.advance(wait);
     }
   }
 
-  test("after twenty failures a new address waits 1, 2, 4... seconds after the last failure, never more than 60", () => {
+  test("after twenty failures a new address waits 1, 2, 4... seconds after the last failure, never more than 60", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
     const t = new LoginThrottle(clock);
-    spread(t, clock, EMAIL_FREE_FAILURES);
+    await spread(t, clock, EMAIL_FREE_FAILURES);
     const waits: number[] = [];
     for (let k = 0; k < 9; k++) {
-      const wait = t.admit(OWNER, `192.0.2.${100 + k}`);
+      const wait = await t.admit(OWNER, `192.0.2.${100 + k}`);
       waits.push(wait);
       clock.advance(wait);
-      expect(t.admit(OWNER, `192.0.2.${100 + k}`)).toBe(0);
+      expect(await t.admit(OWNER, `192.0.2.${100 + k}`)).toBe(0);
     }
     expect(waits).toEqual([1, 2, 4, 8, 16, 32, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_BACKOFF_MAX_SECONDS]);
   });
 
-  test("the owner's usual address is never slowed by strangers' failures", () => {
+  test("the owner's usual address is never slowed by strangers' failures", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
     const t = new LoginThrottle(clock);
-    expect(t.admit(OWNER, HOME)).toBe(0);
-    t.succeeded(OWNER, HOME);
-    spread(t, clock, 30);
-    expect(t.admit(OWNER, "192.0.2.250")).toBe(EMAIL_BACKOFF_MAX_SECONDS);
-    expect(t.admit(OWNER, HOME)).toBe(0);
-    t.succeeded(OWNER, HOME);
+    expect(await t.admit(OWNER, HOME)).toBe(0);
+    await t.succeeded(OWNER, HOME);
+    await spread(t, clock, 30);
+    expect(await t.admit(OWNER, "192.0.2.250")).toBe(EMAIL_BACKOFF_MAX_SECONDS);
+    expect(await t.admit(OWNER, HOME)).toBe(0);
+    await t.succeeded(OWNER, HOME);
   });
 
-  test("an owner on a new address waits at most a minute, and logging in from there ends the wait for it", () => {
+  test("an owner on a new address waits at most a minute, and logging in from there ends the wait for it", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
     const t = new LoginThrottle(clock);
-    spread(t, clock, 30);
-    const wait = t.admit(OWNER, "198.51.100.77");
+    await spread(t, clock, 30);
+    const wait = await t.admit(OWNER, "198.51.100.77");
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(EMAIL_BACKOFF_MAX_SECONDS);
     clock.advance(wait);
-    expect(t.admit(OWNER, "198.51.100.77")).toBe(0);
-    t.succeeded(OWNER, "198.51.100.77");
-    expect(t.admit(OWNER, "198.51.100.77")).toBe(0);
+    expect(await t.admit(OWNER, "198.51.100.77")).toBe(0);
+    await t.succeeded(OWNER, "198.51.100.77");
+    expect(await t.admit(OWNER, "198.51.100.77")).toBe(0);
   });
 
-  test("the per-email count ends with its window", () => {
+  test("the per-email count ends with its window", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
     const t = new LoginThrottle(clock);
-    spread(t, clock, 30);
+    await spread(t, clock, 30);
     clock.advance(LOGIN_WINDOW_SECONDS);
-    expect(t.admit(OWNER, "198.51.100.5")).toBe(0);
+    expect(await t.admit(OWNER, "198.51.100.5")).toBe(0);
   });
 });
 

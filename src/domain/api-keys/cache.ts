@@ -23,7 +23,9 @@
  * units are `revokeKey` and `rotateKey` (src/domain/api-keys/service.ts); `writeIssuedKey` also
  * clears (it only inserts, but one rule for every write is easier to keep). A miss whose read
  * started before a clear is not remembered (the cache's epoch moved), so a read racing a revoke
- * cannot put the revoked key back. No other code writes `api_keys`. Writes made behind the
+ * cannot put the revoked key back. No other code writes `api_keys`. Several instances on one
+ * PostgreSQL database: a revocation's unit sends a notice on commit and every instance clears its
+ * cache when it arrives (milliseconds later), with a TTL as backstop (src/deps.ts). Writes made behind the
  * domain's back (raw SQL in a test or a shell) are not seen until the entry is evicted or the
  * process restarts. The CLI (`cofre init`) only inserts keys, so no other process makes an
  * entry stale.
@@ -62,25 +64,47 @@ export interface ApiKeyCache {
   readonly size: number;
 }
 
-/** The in-process ApiKeyCache: a Map bounded at `max` entries, oldest dropped first. */
+/**
+ * The in-process ApiKeyCache: a Map bounded at `max` entries, oldest dropped first. With `ttlMs`
+ * (several instances on PostgreSQL) an entry is also served for at most that long: the backstop
+ * should a revocation's notice from another instance be lost (src/deps.ts clears the cache on
+ * every notice and after every reconnect of the notice channel).
+ */
 export class MemoryApiKeyCache implements ApiKeyCache {
   private readonly entries = new Map<string, ResolvedApiKey>();
+  /** When each entry was remembered (performance.now() ms); kept only with a TTL. */
+  private readonly since = new Map<string, number>();
   private generation = 0;
-  constructor(private readonly max = API_KEY_CACHE_MAX) {}
+  constructor(
+    private readonly max = API_KEY_CACHE_MAX,
+    private readonly ttlMs?: number,
+  ) {}
   get(raw: string): ResolvedApiKey | undefined {
-    return this.entries.get(raw);
+    const hit = this.entries.get(raw);
+    if (hit && this.ttlMs !== undefined && performance.now() - this.since.get(raw)! > this.ttlMs) {
+      this.entries.delete(raw);
+      this.since.delete(raw);
+      return undefined;
+    }
+    return hit;
   }
   epoch(): number {
     return this.generation;
   }
   remember(raw: string, key: ResolvedApiKey, epoch: number): void {
     if (epoch !== this.generation) return;
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= this.max) {
+      const oldest = this.entries.keys().next().value!;
+      this.entries.delete(oldest);
+      this.since.delete(oldest);
+    }
     this.entries.set(raw, key);
+    if (this.ttlMs !== undefined) this.since.set(raw, performance.now());
   }
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.since.clear();
   }
   get size(): number {
     return this.entries.size;

@@ -27,6 +27,8 @@ export function clockTestHelperRoutes(deps: Deps) {
     "/v1/test_helpers/clock/advance",
     async ({ body }) => {
       const r = await advanceClock(deps.clock, deps.jobs, body.seconds);
+      // Several instances on PostgreSQL: the others move to the same time (src/store/pg/clock-share.ts).
+      await deps.clockShare?.publish();
       if (r.capped) deps.logger.warn({ seconds: body.seconds, jobs: r.jobs, max: MAX_ADVANCE_JOBS }, "clock advance hit its job cap; the remaining due work runs after it");
       return { now: iso(deps.clock.now()) };
     },
