@@ -154,6 +154,8 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     loginThrottle: new LoginThrottle(clock, pg ? new PgLoginBuckets(pg) : new MemoryLoginBuckets()),
   };
   store.onChange("api_keys", () => deps.apiKeyCache.clear());
+  // A job another instance queued wakes this loop at its due time; null (notices lost): look now.
+  store.onChange("jobs", (p) => deps.jobs.hint(p === null ? undefined : Number(p)));
   const startups = [registerJobs(deps)];
   if (pg && config.testClock && clock instanceof SystemClock) {
     const share = new PgClockShare(pg, clock);

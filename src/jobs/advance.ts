@@ -9,6 +9,10 @@
  * stepping, the clock still moves to the target, and the work still due then runs afterwards as
  * it would after real waiting (the running loop wakes on the clock's advance; a later drain or
  * advance in tests), in due order but stamped at the time it actually runs.
+ *
+ * Several instances (PostgreSQL): a peer's loop may claim due work first. Each step then also
+ * waits (polling the table) for the due jobs other instances hold, and runs what they queued,
+ * before stepping on: the advance answers once that work ran too (`settle`).
  */
 import type { Clock } from "../lib/clock";
 import type { Scheduler } from "./scheduler";
@@ -52,7 +56,10 @@ async function stepTo(clock: Clock, jobs: Scheduler, ms: number, maxJobs: number
   // Jobs started by anyone during the advance (the running loop also wakes on each step).
   const first = jobs.started;
   const startedSince = () => jobs.started - first;
-  await jobs.drain(maxJobs);
+  const budget = () => maxJobs - startedSince();
+  // Leases of other instances this advance stopped waiting for (`<id>:<lease>`): never again.
+  const orphans = new Set<string>();
+  await settle(clock, jobs, budget, orphans);
   let steps = 0;
   while (startedSince() < maxJobs) {
     const next = await jobs.nextDueAt();
@@ -63,14 +70,61 @@ async function stepTo(clock: Clock, jobs: Scheduler, ms: number, maxJobs: number
       steps++;
     }
     const before = jobs.started;
-    await jobs.drain(maxJobs - startedSince());
-    // Nothing started although something was due by now (a lease held elsewhere): step on to the
-    // target rather than spin.
-    if (jobs.started === before && next <= now) break;
+    const peers = await settle(clock, jobs, budget, orphans);
+    // Nothing started although something was due by now (a lease held elsewhere that did not
+    // end): step on to the target rather than spin.
+    if (jobs.started === before && next <= now && !peers) break;
   }
   const capped = startedSince() >= maxJobs;
   const now = clock.nowMs();
   if (target > now) clock.advance((target - now) / 1000);
-  if (!capped) await jobs.drain(maxJobs - startedSince());
+  if (!capped) await settle(clock, jobs, budget, orphans);
   return { now: clock.nowMs(), steps, jobs: startedSince(), capped };
+}
+
+/**
+ * Runs what is due now (`drain`), then, on PostgreSQL, waits for the due jobs other instances
+ * are running and runs what their runs made due, until neither is left. True when it waited
+ * for another instance.
+ */
+async function settle(clock: Clock, jobs: Scheduler, budget: () => number, orphans: Set<string>): Promise<boolean> {
+  let waited = false;
+  for (;;) {
+    await jobs.drain(budget());
+    if (!(await waitForPeers(clock, jobs, orphans))) return waited;
+    waited = true;
+  }
+}
+
+/** Milliseconds between two looks at the jobs other instances are running. */
+const PEER_POLL_MS = 15;
+/**
+ * Real milliseconds the advance waits for other instances' jobs at most. The table cannot tell a
+ * job a live peer runs from one a dead peer left leased, and sandbox work takes milliseconds: a
+ * lease still held after this is taken for an orphan (claimed again once the clock passes it).
+ */
+export const PEER_WAIT_MAX_MS = 3_000;
+
+/**
+ * Polls until no job due by now is leased by another instance (none on SQLite: no query), for
+ * at most PEER_WAIT_MAX_MS and never past the longest of their leases (in real ms); leases in
+ * `orphans` are not waited for, and the ones still held when it gives up join them. True when
+ * every such job finished; false when there was none or it gave up.
+ */
+async function waitForPeers(clock: Clock, jobs: Scheduler, orphans: Set<string>): Promise<boolean> {
+  const held = async () => (await jobs.leasedElsewhere()).filter((r) => !orphans.has(`${r.id}:${r.leaseUntil}`));
+  let leased = await held();
+  if (leased.length === 0) return false;
+  const now = clock.nowMs();
+  const longest = Math.max(...leased.map((r) => (r.leaseUntil ?? now) - now));
+  const deadline = performance.now() + Math.min(PEER_WAIT_MAX_MS, longest);
+  while (leased.length > 0) {
+    if (performance.now() > deadline) {
+      for (const r of leased) orphans.add(`${r.id}:${r.leaseUntil}`);
+      return false;
+    }
+    await Bun.sleep(PEER_POLL_MS);
+    leased = await held();
+  }
+  return true;
 }

@@ -3,7 +3,8 @@
  * sleeps until the next due job on the injectable clock, claims due jobs with a lease in one unit
  * of work, runs handlers outside any unit and records the outcome in another. A job whose lease
  * expired (the process died mid-run) is claimed again; a job that was due while the process was
- * down runs on start.
+ * down runs on start. On PostgreSQL the loops of several instances share the table: a claim
+ * skips rows a peer holds, and a peer's `jobs` notice arms the timer (`hint`, src/deps.ts).
  * Hot path (measured in README "Webhooks"): one claim unit and one timer computation per
  * event-loop turn however many jobs finished in it, and claims only once the turn's writes are
  * durable (`store.durable()`, the SQLite group commit).
@@ -12,7 +13,7 @@ import type { Clock } from "../lib/clock";
 import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import type { Store, Uow } from "../store/port";
-import type { NewJob } from "../store/port/jobs";
+import type { LeasedJob, NewJob } from "../store/port/jobs";
 import type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
 
 export type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
@@ -103,10 +104,10 @@ export class Scheduler {
    * later (never later; its payload is kept; a dead one stays dead), and wakes the loop for that
    * time once the unit committed. One statement, and no write at all when the job is already due
    * earlier (the usual case for a shared sweep job; src/domain/charges/expiry.ts). When the job
-   * is running in this process, the earlier time is also remembered and applied when its
-   * outcome is recorded, so a `retryAt` (or a completion) the handler computed before this call
-   * never postpones it. If the process dies first, the leased row is still due and runs again
-   * once its lease ends.
+   * is running in this process (or, on PostgreSQL, in any instance: the row's `wake_at`), the
+   * earlier time is also remembered and applied when its outcome is recorded, so a `retryAt` (or
+   * a completion) the handler computed before this call never postpones it. If the process dies
+   * first, the leased row is still due and runs again once its lease ends.
    */
   enqueueNoLaterThan(uow: Uow, input: EnqueueInput & { dedupeKey: string; dueAt: Date | number }): Promise<void> {
     const job = { ...this.newJob(input), dedupeKey: input.dedupeKey };
@@ -188,6 +189,25 @@ export class Scheduler {
     // A leased job was claimed, hence due by now: the (state, due_at) index range up to now.
     for (const r of leased) next = Math.min(next, Math.max(r.dueAt, (r.leaseUntil ?? 0) + 1));
     return Number.isFinite(next) ? next : null;
+  }
+
+  /**
+   * A peer queued a job due at `dueAt` (epoch ms; its `jobs` notice): arms the timer no later than
+   * then. Without a time (notices may have been lost in a reconnect) it looks at the table now.
+   */
+  hint(dueAt?: number): void {
+    if (dueAt === undefined || Number.isNaN(dueAt)) this.wake();
+    else this.armAt(dueAt);
+  }
+
+  /**
+   * Jobs due by now leased by another instance (running there), for the clock advance to wait
+   * for. None on SQLite: one process owns the database, a lease not held here is an orphan.
+   */
+  async leasedElsewhere(): Promise<LeasedJob[]> {
+    if (this.store.kind !== "postgres") return [];
+    const { leased } = await this.store.read.jobs.claimableTimes(this.clock.nowMs());
+    return leased.filter((r) => !this.inflight.has(r.id));
   }
 
   /** Number of queued (not dead) jobs of `kind`, for tests and health. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { authHarness, addMember, loginToken, seedWithToken } from "../auth/support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 const DEFAULT_SETTINGS = {
   payer_lock_enabled: false,
@@ -15,8 +15,8 @@ const DEFAULT_SETTINGS = {
   tax_id: null,
 };
 
-function userCount(h: ReturnType<typeof authHarness>): number {
-  return (dbOf(h.deps).$client.query("select count(*) as n from users").get() as { n: number }).n;
+async function userCount(h: ReturnType<typeof authHarness>): Promise<number> {
+  return (await testDb(h.deps).get<{ n: number }>("select count(*) as n from users"))!.n;
 }
 
 describe("GET /v1/account", () => {
@@ -77,7 +77,7 @@ describe("POST /v1/account/members: happy path", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     const m = await addMember(h, a.token, "DEVELOPER");
-    const row = dbOf(h.deps).$client.query("select password_hash from users where id = ?").get(m.id) as { password_hash: string };
+    const row = (await testDb(h.deps).get<{ password_hash: string }>("select password_hash from users where id = ?", m.id))!;
     expect(row.password_hash.startsWith("$argon2id$")).toBe(true);
     expect(row.password_hash).not.toContain(m.password);
   });
@@ -88,14 +88,14 @@ describe("POST /v1/account/members: errors", () => {
     const h = authHarness();
     const a = await seedWithToken(h, { email: "taken@example.com" });
     const b = await seedWithToken(h);
-    const before = userCount(h);
+    const before = await userCount(h);
     for (const [token, email] of [[a.token, "TAKEN@example.com"], [b.token, "taken@example.com"]] as const) {
       const r = await h.call("POST", "/v1/account/members", { bearer: token, body: { email, password: "member password", role: "VIEWER" } });
       expect(r.status).toBe(409);
       expect(r.body.error.type).toBe("conflict_error");
       expect(r.body.error.code).toBe("email_taken");
     }
-    expect(userCount(h)).toBe(before);
+    expect(await userCount(h)).toBe(before);
   });
 
   test("DEVELOPER and VIEWER get 403 API_KEY_ROLE_REQUIRED whatever the body, and nobody is added", async () => {
@@ -103,14 +103,14 @@ describe("POST /v1/account/members: errors", () => {
     const a = await seedWithToken(h);
     for (const role of ["DEVELOPER", "VIEWER"]) {
       const m = await addMember(h, a.token, role);
-      const before = userCount(h);
+      const before = await userCount(h);
       for (const body of [{ email: "x@example.com", password: "member password", role: "VIEWER" }, { nonsense: true }]) {
         const r = await h.call("POST", "/v1/account/members", { bearer: m.token, body });
         expect(r.status).toBe(403);
         expect(r.body.error.type).toBe("permission_error");
         expect(r.body.error.code).toBe("API_KEY_ROLE_REQUIRED");
       }
-      expect(userCount(h)).toBe(before);
+      expect(await userCount(h)).toBe(before);
     }
   });
 
@@ -126,7 +126,7 @@ describe("POST /v1/account/members: errors", () => {
   test("bad role, email, password or unknown fields are 400 naming the field", async () => {
     const h = authHarness();
     const a = await seedWithToken(h);
-    const before = userCount(h);
+    const before = await userCount(h);
     const cases: [Record<string, unknown>, string][] = [
       [{ email: "a@example.com", password: "member password", role: "SUPERUSER" }, "role"],
       [{ email: "a@example.com", password: "member password", role: "owner" }, "role"],
@@ -141,7 +141,7 @@ describe("POST /v1/account/members: errors", () => {
       expect(r.body.error.code).toBe("invalid_request");
       expect(r.body.error.param).toBe(param);
     }
-    expect(userCount(h)).toBe(before);
+    expect(await userCount(h)).toBe(before);
   });
 });
 
@@ -166,7 +166,7 @@ describe("accounts: security", () => {
     const r1 = await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email: "m@example.com", password: "member password", role: "ADMIN" } });
     texts.push(r1.text, (await h.call("GET", "/v1/account", { bearer: a.token })).text);
     texts.push((await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email: "m@example.com", password: "member password", role: "ADMIN" } })).text);
-    const hashes = (dbOf(h.deps).$client.query("select password_hash from users").all() as { password_hash: string }[]).map((r) => r.password_hash);
+    const hashes = (await testDb(h.deps).all<{ password_hash: string }>("select password_hash from users")).map((r) => r.password_hash);
     for (const t of texts) {
       expect(t).not.toContain("member password");
       expect(t).not.toContain(a.password);

@@ -2,10 +2,11 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { serverEnv } from "../support/backend";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "cofre-first-run-"));
-const env = { ...process.env, COFRE_DATA_DIR: dir, NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" };
+const env = { ...process.env, ...serverEnv(dir), NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" };
 let server: ReturnType<typeof Bun.spawn> | undefined;
 
 afterAll(async () => {

@@ -5,10 +5,10 @@ setDefaultTimeout(20_000);
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDeps } from "../../src/deps";
 import { createApp } from "../../src/app";
 import { initStartupNotes, parseInitArgs } from "../../src/cli/init";
-import { dbOf } from "../support/db";
+import { serverEnv, testDeps } from "../support/backend";
+import { testDb } from "../support/test-db";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const dirs: string[] = [];
@@ -25,7 +25,7 @@ function dataDir(): string {
 async function cofre(dir: string, ...args: string[]) {
   const p = Bun.spawn(["bun", "src/main.ts", ...args], {
     cwd: ROOT,
-    env: { ...process.env, COFRE_DATA_DIR: dir, NODE_ENV: "test", LOG_LEVEL: "silent" },
+    env: { ...process.env, ...serverEnv(dir), NODE_ENV: "test", LOG_LEVEL: "silent" },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -33,11 +33,11 @@ async function cofre(dir: string, ...args: string[]) {
   return { stdout, stderr, code };
 }
 
-function counts(dir: string) {
-  const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
-  const q = (t: string) => (dbOf(deps).$client.query(`select count(*) as n from ${t}`).get() as { n: number }).n;
-  const out = { accounts: q("accounts"), users: q("users") };
-  dbOf(deps).$client.close();
+async function counts(dir: string) {
+  const deps = testDeps({ dataDir: dir, config: { logLevel: "silent" } });
+  const q = async (t: string) => (await testDb(deps).get<{ n: number }>(`select count(*) as n from ${t}`))!.n;
+  const out = { accounts: await q("accounts"), users: await q("users") };
+  await deps.store.close();
   return out;
 }
 
@@ -54,7 +54,7 @@ describe("cofre init", () => {
     expect(out.account_id).toMatch(/^acct_/);
     expect(out.user_id).toMatch(/^usr_/);
 
-    const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    const deps = testDeps({ dataDir: dir, config: { logLevel: "silent" } });
     const app = createApp(deps);
     const login = await app.handle(
       new Request("http://localhost/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "owner@example.com", password: "first password" }) }),
@@ -65,18 +65,18 @@ describe("cofre init", () => {
     expect(body.role).toBe("OWNER");
     const account = await app.handle(new Request("http://localhost/v1/account", { headers: { authorization: `Bearer ${body.access_token}` } }));
     expect(((await account.json()) as { name: string }).name).toBe("Minha Loja");
-    dbOf(deps).$client.close();
+    await deps.store.close();
   });
 
   test("an email that already exists: message on stderr, exit 1, nothing changed", async () => {
     const dir = dataDir();
     expect((await cofre(dir, "init", "--email", "dup@example.com", "--password", "first password")).code).toBe(0);
-    const before = counts(dir);
+    const before = await counts(dir);
     const r = await cofre(dir, "init", "--email", "DUP@example.com", "--password", "other password", "--account-name", "Second");
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("already exists");
-    expect(counts(dir)).toEqual(before);
+    expect(await counts(dir)).toEqual(before);
     expect(before).toEqual({ accounts: 1, users: 1 });
   });
 
@@ -89,7 +89,7 @@ describe("cofre init", () => {
     }
     const bad = await cofre(dir, "init", "--email", "not-an-email", "--password", "pw12345678");
     expect(bad.code).toBe(2);
-    expect(counts(dir)).toEqual({ accounts: 0, users: 0 });
+    expect(await counts(dir)).toEqual({ accounts: 0, users: 0 });
   });
 
   test("--test-key issues a sandbox key with the account, prints it once, and the key works at once", async () => {
@@ -100,18 +100,18 @@ describe("cofre init", () => {
     expect(Object.keys(out).sort()).toEqual(["account_id", "email", "test_api_key", "user_id"]);
     expect(out.test_api_key).toMatch(/^ak_test_[A-Za-z0-9_-]{32}$/);
 
-    const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    const deps = testDeps({ dataDir: dir, config: { logLevel: "silent" } });
     const app = createApp(deps);
     const ping = await app.handle(new Request("http://localhost/v1/ping", { headers: { apikey: out.test_api_key } }));
     expect(ping.status).toBe(200);
     expect(await ping.json()).toEqual({ object: "ping", mode: "test" });
-    const keys = dbOf(deps).$client.query("select mode, label, created_by from api_keys").all();
+    const keys = await testDb(deps).all("select mode, label, created_by from api_keys");
     expect(keys).toEqual([{ mode: "test", label: "cofre init", created_by: out.user_id }]);
-    const audit = dbOf(deps).$client.query("select action from audit_log").all();
+    const audit = await testDb(deps).all("select action from audit_log");
     expect(audit).toEqual([{ action: "api_key.issued" }]);
     // The ping's request-log row is written after the response (onAfterResponse): let it run first.
     await new Promise((r) => setImmediate(r));
-    dbOf(deps).$client.close();
+    await deps.store.close();
   });
 
   test("--test-key with an email that exists creates neither the account nor a key", async () => {
@@ -120,9 +120,9 @@ describe("cofre init", () => {
     const r = await cofre(dir, "init", "--email", "twice@example.com", "--password", "first password", "--test-key");
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
-    expect(dbOf(deps).$client.query("select count(*) as n from api_keys").get()).toEqual({ n: 0 });
-    dbOf(deps).$client.close();
+    const deps = testDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    expect(await testDb(deps).get("select count(*) as n from api_keys")).toEqual({ n: 0 });
+    await deps.store.close();
   });
 
   test("argument parsing accepts --flag value and --flag=value", () => {
@@ -136,14 +136,14 @@ describe("cofre init", () => {
 
   test("serve's startup notes explain init while the database has no account, and go quiet after", async () => {
     const dir = dataDir();
-    const deps = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    const deps = testDeps({ dataDir: dir, config: { logLevel: "silent" } });
     const notes = await initStartupNotes(deps);
     expect(notes.length).toBe(1);
     expect(notes[0]).toContain("cofre init --email");
-    dbOf(deps).$client.close();
+    await deps.store.close();
     await cofre(dir, "init", "--email", "n@example.com", "--password", "first password");
-    const again = createDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    const again = testDeps({ dataDir: dir, config: { logLevel: "silent" } });
     expect(await initStartupNotes(again)).toEqual([]);
-    dbOf(again).$client.close();
+    await again.store.close();
   });
 });

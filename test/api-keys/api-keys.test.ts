@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { sha256Hex } from "../../src/lib/crypto";
-import { listAuditEntries } from "../support/audit";
+import { auditEntries } from "../support/audit";
 import { authHarness, issue, PROBE, seedWithToken } from "../auth/support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 const ISSUE_KEYS = ["apiKey", "createdAt", "fingerprint", "id", "label", "mode", "prefix"];
 const LIST_KEYS = ["createdAt", "id", "label", "mode", "prefix"];
@@ -44,7 +44,7 @@ describe("POST /v1/api-keys: issue", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     const k = await issue(h, a.token, { label: "x" });
-    const row = dbOf(h.deps).$client.query("select * from api_keys where id = ?").get(k.id) as Record<string, unknown>;
+    const row = (await testDb(h.deps).get<Record<string, unknown>>("select * from api_keys where id = ?", k.id))!;
     expect(row.fingerprint).toBe(k.fingerprint);
     expect(row.prefix).toBe(k.prefix);
     expect(JSON.stringify(row)).not.toContain(k.apiKey);
@@ -89,14 +89,14 @@ describe("POST /v1/api-keys: issue", () => {
   test("a body that is not a JSON object, or a deeply nested label, is 400 and issues nothing", async () => {
     const h = authHarness();
     const a = await seedWithToken(h);
-    const rows = () => (dbOf(h.deps).$client.query("select count(*) as n from api_keys").get() as { n: number }).n;
-    const before = rows();
+    const rows = async () => (await testDb(h.deps).get<{ n: number }>("select count(*) as n from api_keys"))!.n;
+    const before = await rows();
     for (const body of ["[]", '[{"label":"x"}]', "null", "7", '"label"', `{"label":${"[".repeat(3000)}${"]".repeat(3000)}}`]) {
       const r = await h.call("POST", "/v1/api-keys", { bearer: a.token, body });
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe("invalid_request");
     }
-    expect(rows()).toBe(before);
+    expect(await rows()).toBe(before);
   });
 });
 
@@ -223,7 +223,7 @@ describe("audit log", () => {
     const k = await issue(h, a.token, { label: "audited" });
     const rot = (await h.call("POST", `/v1/api-keys/${k.id}/rotate`, { bearer: a.token })).body;
     await h.call("DELETE", `/v1/api-keys/${rot.id}`, { bearer: a.token });
-    const entries = listAuditEntries(dbOf(h.deps), a.accountId);
+    const entries = await auditEntries(h.deps, a.accountId);
     expect(entries.map((e) => e.action)).toEqual(["api_key.issued", "api_key.rotated", "api_key.revoked"]);
     for (const e of entries) expect(e.actorUserId).toBe(a.userId);
     expect(entries[0]).toMatchObject({ keyId: k.id, keyFingerprint: k.fingerprint });
@@ -239,7 +239,7 @@ describe("audit log", () => {
     await h.call("POST", "/v1/api-keys/ak_missing/rotate", { bearer: a.token });
     await h.call("DELETE", "/v1/api-keys/ak_missing", { bearer: a.token });
     await h.call("POST", "/v1/api-keys", { bearer: a.token, body: { label: "z".repeat(65) } });
-    expect(listAuditEntries(dbOf(h.deps), a.accountId)).toEqual([]);
+    expect(await auditEntries(h.deps, a.accountId)).toEqual([]);
   });
 });
 

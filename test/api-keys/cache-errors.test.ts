@@ -23,7 +23,7 @@ describe("api key cache: revoked and unknown keys", () => {
     const a = await seedWithToken(h);
     for (const key of [a.testKey, a.liveKey]) expect((await h.call("GET", PROBE, { key })).status).toBe(200);
     for (const key of [a.testKey, a.liveKey]) {
-      expect((await h.call("DELETE", `/v1/api-keys/${keyIdOf(h, key)}`, { bearer: a.token })).status).toBe(200);
+      expect((await h.call("DELETE", `/v1/api-keys/${await keyIdOf(h, key)}`, { bearer: a.token })).status).toBe(200);
       expect((await h.call("GET", PROBE, { key })).status).toBe(401);
     }
   });
@@ -33,7 +33,7 @@ describe("api key cache: revoked and unknown keys", () => {
     const a = await seedWithToken(h);
     const b = await seedWithToken(h);
     expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
-    const id = keyIdOf(h, a.testKey);
+    const id = await keyIdOf(h, a.testKey);
     expect((await h.call("DELETE", `/v1/api-keys/${id}`, { bearer: b.token })).status).toBe(404);
     expect((await h.call("POST", `/v1/api-keys/${id}/rotate`, { bearer: b.token })).status).toBe(404);
     expect((await h.call("GET", PROBE, { key: a.testKey })).body.accountId).toBe(a.accountId);
@@ -45,7 +45,7 @@ describe("api key cache: revoked and unknown keys", () => {
     const clear = cleartext("live");
     for (let i = 0; i < 2; i++) expect((await h.call("GET", PROBE, { key: clear })).status).toBe(401);
     expect(apiKeyCacheSize(h.deps)).toBe(0);
-    insertKeyRow(h, a.accountId, clear); // as `cofre init` or another writer would, outside the domain services
+    await insertKeyRow(h, a.accountId, clear); // as `cofre init` or another writer would, outside the domain services
     expect((await h.call("GET", PROBE, { key: clear })).body).toEqual({ accountId: a.accountId, mode: "live", livemode: true });
   });
 

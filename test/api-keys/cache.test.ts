@@ -1,9 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { apiKeyCacheSize } from "../../src/domain/api-keys/cache";
-import { enableGroupCommit, enterGroup, flushGroupCommit } from "../../src/db/group-commit";
 import { sha256Hex } from "../../src/lib/crypto";
 import { authHarness, issue, PROBE, seedWithToken } from "../auth/support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 describe("api key cache: cached keys keep working", () => {
   test("a key authenticates on every request, into its own account and mode, and is resolved once", async () => {
@@ -20,24 +19,13 @@ describe("api key cache: cached keys keep working", () => {
     expect(apiKeyCacheSize(h.deps)).toBe(2);
   });
 
-  test("under group commit (serve) a key read inside the turn's open group is cached too", async () => {
-    const h = authHarness();
-    enableGroupCommit(dbOf(h.deps).$client);
-    const a = await seedWithToken(h);
-    enterGroup(dbOf(h.deps).$client); // as when an earlier request of the same turn wrote something
-    expect(dbOf(h.deps).$client.inTransaction).toBe(true);
-    expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
-    expect(apiKeyCacheSize(h.deps)).toBe(1);
-    flushGroupCommit(dbOf(h.deps).$client);
-  });
-
   test("a repeated request is answered from the cache (a write behind the domain's back is not seen)", async () => {
     // Documents the invariant of src/domain/api-keys/cache.ts: only domain writes invalidate.
     // Without this, the invalidation tests below could pass with a cache that never hits.
     const h = authHarness();
     const a = await seedWithToken(h);
     expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
-    dbOf(h.deps).$client.exec(`update api_keys set revoked_at = 1 where account_id = '${a.accountId}'`);
+    await testDb(h.deps).run("update api_keys set revoked_at = 1 where account_id = ?", a.accountId);
     expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
     // Never-cached keys still go to the database.
     expect((await h.call("GET", PROBE, { key: a.liveKey })).status).toBe(401);

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { listAuditEntries } from "../support/audit";
+import { auditEntries } from "../support/audit";
 import { authHarness, addMember, issue, PROBE, seedWithToken, type Member } from "../auth/support";
 import type { Harness } from "../support/harness";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 async function twoAccounts() {
   const h = authHarness();
@@ -12,23 +12,23 @@ async function twoAccounts() {
 }
 
 function keyRows(h: Harness) {
-  return dbOf(h.deps).$client.query("select id, revoked_at from api_keys order by id").all();
+  return testDb(h.deps).all("select id, revoked_at from api_keys order by id");
 }
 
 describe("api keys: cross-account ids", () => {
   test("rotating or revoking another account's key is 404 and nothing is revoked, issued or audited", async () => {
     const { h, a, b } = await twoAccounts();
     const ka = await issue(h, a.token, { label: "A key" });
-    const rowsBefore = keyRows(h);
-    const auditBefore = listAuditEntries(dbOf(h.deps), a.accountId).length + listAuditEntries(dbOf(h.deps), b.accountId).length;
+    const rowsBefore = await keyRows(h);
+    const auditBefore = (await auditEntries(h.deps, a.accountId)).length + (await auditEntries(h.deps, b.accountId)).length;
     for (const [method, path] of [["POST", `/v1/api-keys/${ka.id}/rotate`], ["DELETE", `/v1/api-keys/${ka.id}`]] as const) {
       const r = await h.call(method, path, { bearer: b.token, body: method === "POST" ? { label: "stolen" } : undefined });
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe("not_found");
       expect(r.text).not.toContain(ka.prefix);
     }
-    expect(keyRows(h)).toEqual(rowsBefore);
-    expect(listAuditEntries(dbOf(h.deps), a.accountId).length + listAuditEntries(dbOf(h.deps), b.accountId).length).toBe(auditBefore);
+    expect(await keyRows(h)).toEqual(rowsBefore);
+    expect((await auditEntries(h.deps, a.accountId)).length + (await auditEntries(h.deps, b.accountId)).length).toBe(auditBefore);
     expect((await h.call("GET", PROBE, { key: ka.apiKey })).status).toBe(200);
     expect((await h.call("GET", PROBE, { key: a.testKey })).body.accountId).toBe(a.accountId);
   });
@@ -74,7 +74,7 @@ describe("api keys: roles", () => {
       expect(list.body.access).toEqual({ canManage: manages });
       expect(list.body.data.length).toBe(4);
 
-      const rowsBefore = keyRows(h);
+      const rowsBefore = await keyRows(h);
       const issued = await h.call("POST", "/v1/api-keys", { bearer: member.token, body: { label: "by member" } });
       const rotated = await h.call("POST", `/v1/api-keys/${target.id}/rotate`, { bearer: member.token });
       const revoked = await h.call("DELETE", `/v1/api-keys/${target2.id}`, { bearer: member.token });
@@ -93,7 +93,7 @@ describe("api keys: roles", () => {
         // the role check comes before the body: an invalid body still gets 403
         const bad = await h.call("POST", "/v1/api-keys", { bearer: member.token, body: { label: "x".repeat(100), bogus: 1 } });
         expect(bad.status).toBe(403);
-        expect(keyRows(h)).toEqual(rowsBefore);
+        expect(await keyRows(h)).toEqual(rowsBefore);
         expect((await h.call("GET", PROBE, { key: target.apiKey })).status).toBe(200);
         expect((await h.call("GET", PROBE, { key: target2.apiKey })).status).toBe(200);
       }
@@ -105,7 +105,7 @@ describe("api keys: roles", () => {
     const owner = await seedWithToken(h);
     const admin = await addMember(h, owner.token, "ADMIN");
     expect((await h.call("POST", "/v1/api-keys", { bearer: admin.token })).status).toBe(201);
-    dbOf(h.deps).$client.query("update users set role = 'VIEWER' where id = ?").run(admin.id);
+    await testDb(h.deps).run("update users set role = 'VIEWER' where id = ?", admin.id);
     expect((await h.call("POST", "/v1/api-keys", { bearer: admin.token })).status).toBe(403);
   });
 });
@@ -158,8 +158,8 @@ describe("api keys: rotation and revocation are immediate", () => {
     const k = await issue(h, a.token);
     h.clock.advance(7);
     const n = (await h.call("POST", `/v1/api-keys/${k.id}/rotate`, { bearer: a.token })).body;
-    const old = dbOf(h.deps).$client.query("select revoked_at from api_keys where id = ?").get(k.id) as { revoked_at: number };
-    const fresh = dbOf(h.deps).$client.query("select created_at, revoked_at from api_keys where id = ?").get(n.id) as { created_at: number; revoked_at: number | null };
+    const old = (await testDb(h.deps).get<{ revoked_at: number }>("select revoked_at from api_keys where id = ?", k.id))!;
+    const fresh = (await testDb(h.deps).get<{ created_at: number; revoked_at: number | null }>("select created_at, revoked_at from api_keys where id = ?", n.id))!;
     expect(old.revoked_at).toBe(h.clock.nowMs());
     expect(fresh.created_at).toBe(old.revoked_at);
     expect(fresh.revoked_at).toBeNull();
@@ -179,8 +179,8 @@ describe("api keys: no secrets in responses", () => {
     texts.push((await h.call("POST", `/v1/api-keys/${kb.id}/rotate`, { bearer: a.token })).text);
     texts.push((await h.call("DELETE", `/v1/api-keys/${kb.id}`, { bearer: a.token })).text);
     texts.push((await h.call("GET", "/v1/api-keys", { bearer: a.token })).text);
-    const hashes = (dbOf(h.deps).$client.query("select password_hash from users").all() as { password_hash: string }[]).map((r) => r.password_hash);
-    const secret = (dbOf(h.deps).$client.query("select value from service_secrets").get() as { value: string }).value;
+    const hashes = (await testDb(h.deps).all<{ password_hash: string }>("select password_hash from users")).map((r) => r.password_hash);
+    const secret = (await testDb(h.deps).get<{ value: string }>("select value from service_secrets"))!.value;
     for (const t of texts) {
       for (const hash of hashes) expect(t).not.toContain(hash);
       expect(t).not.toContain("$argon2");

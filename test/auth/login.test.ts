@@ -3,13 +3,13 @@ import { decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDeps } from "../../src/deps";
 import { createApp } from "../../src/app";
 import { ManualClock } from "../../src/lib/clock";
 import { createAccountWithOwner } from "../../src/domain/accounts/service";
 import { ADDRESS_LIMIT, EMAIL_FREE_FAILURES, PAIR_LIMIT } from "../../src/domain/auth/throttle";
 import { authHarness, loginToken, PROBE, seedWithToken } from "./support";
-import { dbOf } from "../support/db";
+import { testDeps } from "../support/backend";
+import { testDb } from "../support/test-db";
 
 describe("login: happy path", () => {
   test("login returns exactly access_token, token_type Bearer, expires_in, account_id and role", async () => {
@@ -151,20 +151,20 @@ describe("logout and token lifetime", () => {
     try {
       const clock = new ManualClock();
       const cfg = { logLevel: "silent" };
-      const d1 = createDeps({ dataDir: dir, clock, config: cfg });
+      const d1 = testDeps({ dataDir: dir, clock, config: cfg });
       await createAccountWithOwner(d1, { email: "restart@example.com", password: "restart password" });
       const login = await createApp(d1).handle(
         new Request("http://localhost/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "restart@example.com", password: "restart password" }) }),
       );
       const { access_token } = (await login.json()) as { access_token: string };
-      dbOf(d1).$client.close();
+      await d1.store.close();
       const get = (app: ReturnType<typeof createApp>) => app.handle(new Request("http://localhost/v1/account", { headers: { authorization: `Bearer ${access_token}` } }));
-      const d2 = createDeps({ dataDir: dir, clock, config: cfg });
+      const d2 = testDeps({ dataDir: dir, clock, config: cfg });
       expect((await get(createApp(d2))).status).toBe(200);
-      dbOf(d2).$client.close();
-      const d3 = createDeps({ dataDir: other, clock, config: cfg });
+      await d2.store.close();
+      const d3 = testDeps({ dataDir: other, clock, config: cfg });
       expect((await get(createApp(d3))).status).toBe(401);
-      dbOf(d3).$client.close();
+      await d3.store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
       rmSync(other, { recursive: true, force: true });
@@ -226,8 +226,8 @@ describe("bearer authentication: security", () => {
     const h = authHarness();
     const a = await h.seedAccount();
     const r = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } });
-    const secret = dbOf(h.deps).$client.query("select value from service_secrets").get() as { value: string };
-    const hash = dbOf(h.deps).$client.query("select password_hash from users where id = ?").get(a.userId) as { password_hash: string };
+    const secret = (await testDb(h.deps).get<{ value: string }>("select value from service_secrets"))!;
+    const hash = (await testDb(h.deps).get<{ password_hash: string }>("select password_hash from users where id = ?", a.userId))!;
     expect(r.text).not.toContain(a.password);
     expect(r.text).not.toContain(hash.password_hash);
     expect(r.text).not.toContain(secret.value);

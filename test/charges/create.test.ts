@@ -1,10 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { hasError, parsePix } from "pix-utils";
 import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian-utils";
-import { accounts } from "../../db/schema";
-import { eq } from "drizzle-orm";
 import { CHARGE_FIELDS, CNPJ, CNPJ_ALNUM, CPF, CPF_2, createCharge, eventBodies, eventTypes, harness, idemKey, raw } from "./support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 describe("creating a Pix charge: happy paths", () => {
   test("POST /v1/pix/charges answers 201 with exactly the public Charge fields", async () => {
@@ -93,11 +91,11 @@ describe("creating a Pix charge: happy paths", () => {
     const h = harness();
     const a = await h.seedAccount();
     const r = await createCharge(h, a.testKey);
-    expect(eventTypes(h, raw(r.body.id))).toEqual(["charge.created", "payment.created"]);
-    const [evt] = eventBodies(h, raw(r.body.id), "charge.created");
+    expect(await eventTypes(h, raw(r.body.id))).toEqual(["charge.created", "payment.created"]);
+    const [evt] = await eventBodies(h, raw(r.body.id), "charge.created");
     expect(Object.keys(evt).sort()).toEqual(["api_version", "created_at", "data", "id", "object", "type"]);
     expect(evt.data.object).toEqual(r.body);
-    const [legacy] = eventBodies(h, raw(r.body.id), "payment.created");
+    const [legacy] = await eventBodies(h, raw(r.body.id), "payment.created");
     expect(legacy).toEqual({
       event: "payment.created",
       data: { transactionId: raw(r.body.id), amount: 1000, status: "WAITING_PAYMENT", previousStatus: "PENDING", occurredAt: "2026-11-20T12:00:00.000Z" },
@@ -290,7 +288,7 @@ describe("creating a Pix charge: security and modes", () => {
   test("the response never carries fees, provider data or internal ids", async () => {
     const h = harness();
     const a = await h.seedAccount();
-    dbOf(h.deps).update(accounts).set({ pixFeeBps: 100 }).where(eq(accounts.id, a.accountId)).run();
+    await testDb(h.deps).run("update accounts set pix_fee_bps = 100 where id = ?", a.accountId);
     const r = await createCharge(h, a.testKey);
     const text = JSON.stringify(r.body);
     for (const word of ["fee", "provider", a.accountId, "livemode", "origin", "location\""]) expect(text).not.toContain(word);

@@ -1,13 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { transactions } from "../../db/schema";
 import { emitTransition } from "../../src/domain/charges/events";
 import { applySettlementNotice } from "../../src/domain/charges/settlement";
 import { createCharge, eventBodies, eventTypes, harness, newCharge, raw } from "./support";
-import { dbOf } from "../support/db";
+import type { Harness } from "../support/harness";
 
-function rowOf(h: any, id: string) {
-  return dbOf(h.deps).select().from(transactions).where(eq(transactions.id, raw(id))).get()!;
+async function rowOf(h: Harness, id: string) {
+  return (await h.deps.store.read.charges.byId(raw(id)))!;
 }
 
 describe("emission rules of status changes", () => {
@@ -28,11 +26,11 @@ describe("emission rules of status changes", () => {
       const h = harness();
       const a = await h.seedAccount();
       const c = await newCharge(h, a);
-      const row = { ...rowOf(h, c.id), status: to, paidWith: "PIX", platformFee: 12 };
+      const row = { ...(await rowOf(h, c.id)), status: to, paidWith: "PIX", platformFee: 12 };
       await h.deps.store.tx((uow) => emitTransition(h.deps, uow, row, from));
-      expect(eventTypes(h, raw(c.id)).slice(2)).toEqual(expected);
+      expect((await eventTypes(h, raw(c.id))).slice(2)).toEqual(expected);
       for (const type of expected.filter((e) => e.startsWith("payment."))) {
-        const [legacy] = eventBodies(h, raw(c.id), type);
+        const [legacy] = await eventBodies(h, raw(c.id), type);
         expect(legacy.data.previousStatus).toBe(from);
         expect(legacy.data.status).toBe(to);
         const paidFields = to === "PAID" || to === "APPROVED";
@@ -47,7 +45,7 @@ describe("emission rules of status changes", () => {
     const a = await h.seedAccount();
     const c = await newCharge(h, a);
     await h.call("POST", `/v1/test_helpers/charges/${c.id}/pay`, { key: a.testKey, body: {} });
-    const [paid] = eventBodies(h, raw(c.id), "charge.paid");
+    const [paid] = await eventBodies(h, raw(c.id), "charge.paid");
     expect(paid.object).toBe("event");
     expect(paid.type).toBe("charge.paid");
     expect(paid.id).toMatch(/^evt_/);
@@ -68,8 +66,8 @@ describe("settlement notices that do not apply are ignored", () => {
     await h.deps.jobs.drain();
     expect((await applySettlementNotice(h.deps, { transactionId: raw(expired.id), kind: "declined", method: "PIX" })).outcome).toBe("ignored");
     expect((await applySettlementNotice(h.deps, { transactionId: raw(expired.id), kind: "paid", method: "PIX", amount: 1000 })).outcome).toBe("ignored");
-    expect(rowOf(h, paid.id).status).toBe("PAID");
-    expect(rowOf(h, expired.id).status).toBe("EXPIRED");
+    expect((await rowOf(h, paid.id)).status).toBe("PAID");
+    expect((await rowOf(h, expired.id)).status).toBe("EXPIRED");
     await expect(applySettlementNotice(h.deps, { transactionId: "0".repeat(32), kind: "expired" })).rejects.toThrow();
   });
 

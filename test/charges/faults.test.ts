@@ -14,9 +14,9 @@ describe("sandbox provider faults", () => {
     expect(r.body.status).toBe("failed");
     expect(r.body.pix).toBeNull();
     expect(r.body.metadata).toEqual({ order: "1", failure: { reason: "provider_rejected", providerErrorCode: "sandbox_rejected", at: "2026-11-20T12:00:00.000Z" } });
-    expect(eventTypes(h, raw(r.body.id))).toEqual(["charge.created", "payment.created", "charge.failed", "payment.failed"]);
-    expect(eventBodies(h, raw(r.body.id), "charge.created")[0].data.object).toEqual(r.body);
-    expect(eventBodies(h, raw(r.body.id), "charge.failed")[0].data.object).toEqual(r.body);
+    expect(await eventTypes(h, raw(r.body.id))).toEqual(["charge.created", "payment.created", "charge.failed", "payment.failed"]);
+    expect((await eventBodies(h, raw(r.body.id), "charge.created"))[0].data.object).toEqual(r.body);
+    expect((await eventBodies(h, raw(r.body.id), "charge.failed"))[0].data.object).toEqual(r.body);
     // a rejected charge never expires: it does not schedule the expiry sweep
     expect(await h.deps.jobs.pending("charge.expire_due")).toBe(0);
     const next = await createCharge(h, a.testKey);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { E2E_RE } from "../../src/pix/ids";
 import { applySettlementNotice } from "../../src/domain/charges/settlement";
 import { awaitsExpiry, balance, CHARGE_FIELDS, CNPJ, CPF, CPF_2, eventBodies, eventTypes, harness, newCharge, raw } from "./support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 const pay = (h: any, key: string, id: string, body: Record<string, unknown> = {}) => h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key, body });
 
@@ -28,10 +28,10 @@ describe("paying a charge with the exact amount", () => {
     h.clock.advance(3600);
     await h.deps.jobs.drain();
     expect(await balance(h, a.testKey)).toEqual({ available: 9840, pending: 0 });
-    expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.paid", "payment.completed"]);
-    const [paid] = eventBodies(h, raw(c.id), "charge.paid");
+    expect(await eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.paid", "payment.completed"]);
+    const [paid] = await eventBodies(h, raw(c.id), "charge.paid");
     expect(paid.data.object).toEqual(r.body);
-    const [completed] = eventBodies(h, raw(c.id), "payment.completed");
+    const [completed] = await eventBodies(h, raw(c.id), "payment.completed");
     expect(completed.data).toEqual({
       transactionId: raw(c.id),
       amount: 10000,
@@ -47,9 +47,9 @@ describe("paying a charge with the exact amount", () => {
     const h = harness();
     const a = await h.seedAccount();
     const c = await newCharge(h, a, { amount: 500, expires_in: 60 });
-    expect(awaitsExpiry(h, raw(c.id))).toBe(true);
+    expect(await awaitsExpiry(h, raw(c.id))).toBe(true);
     await pay(h, a.testKey, c.id);
-    expect(awaitsExpiry(h, raw(c.id))).toBe(false);
+    expect(await awaitsExpiry(h, raw(c.id))).toBe(false);
     h.clock.advance(120);
     await h.deps.jobs.drain();
     // the sweep ran at the old expiry, found nothing waiting and removed itself
@@ -70,7 +70,7 @@ describe("paying a charge with the exact amount", () => {
     expect((await applySettlementNotice(h.deps, notice)).outcome).toBe("paid");
     expect((await applySettlementNotice(h.deps, notice)).outcome).toBe("ignored");
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 700 });
-    expect(eventTypes(h, raw(c.id)).filter((t) => t === "charge.paid")).toHaveLength(1);
+    expect((await eventTypes(h, raw(c.id))).filter((t) => t === "charge.paid")).toHaveLength(1);
   });
 });
 
@@ -83,7 +83,7 @@ describe("concurrent payments", () => {
     expect(results.filter((r) => r.status === 200 && r.body.status === "paid").length).toBeGreaterThanOrEqual(1);
     for (const r of results) expect([200, 400]).toContain(r.status);
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 1500 });
-    expect(eventTypes(h, raw(c.id)).filter((t) => t === "charge.paid")).toHaveLength(1);
+    expect((await eventTypes(h, raw(c.id))).filter((t) => t === "charge.paid")).toHaveLength(1);
   });
 });
 
@@ -99,7 +99,7 @@ describe("underpayment and overpayment", () => {
       expect(r.body.settlement).toEqual({});
     }
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 0 });
-    expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created"]);
+    expect(await eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created"]);
     const ok = await pay(h, a.testKey, c.id);
     expect(ok.body.status).toBe("paid");
   });
@@ -126,13 +126,13 @@ describe("the payer-tax-id lock at settlement", () => {
     expect(r.body.settlement).toEqual({});
     expect(JSON.stringify(r.body)).not.toContain(CPF_2);
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 0 });
-    const row = dbOf(h.deps).$client.query("select method_details, end_to_end_id from transactions where id = ?").get(raw(c.id)) as any;
+    const row = (await testDb(h.deps).get("select method_details, end_to_end_id from transactions where id = ?", raw(c.id)))!;
     const ret = JSON.parse(row.method_details).PIX.return;
     expect(ret.endToEndId).toBe(row.end_to_end_id);
     expect(ret.id).toMatch(/^D\d{20}[a-zA-Z0-9]{11}$/);
     expect(ret.amount).toBe(800);
-    expect(eventTypes(h, raw(c.id))).not.toContain("charge.paid");
-    expect(awaitsExpiry(h, raw(c.id))).toBe(false);
+    expect(await eventTypes(h, raw(c.id))).not.toContain("charge.paid");
+    expect(await awaitsExpiry(h, raw(c.id))).toBe(false);
   });
 
   test("lock on, the bank does not disclose the payer -> processing (held), not credited", async () => {
@@ -180,8 +180,8 @@ describe("expiry", () => {
     const g = await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey });
     expect(g.body.status).toBe("expired");
     expect(g.body.metadata).toEqual({ order: "7", failure: { reason: "expired", providerErrorCode: null, ttlSeconds: 600, at: "2026-11-20T12:10:00.000Z" } });
-    expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.expired", "payment.failed", "payment.expired"]);
-    const [evt] = eventBodies(h, raw(c.id), "charge.expired");
+    expect(await eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.expired", "payment.failed", "payment.expired"]);
+    const [evt] = await eventBodies(h, raw(c.id), "charge.expired");
     expect(evt.data.object).toEqual(g.body);
     const after = await pay(h, a.testKey, c.id);
     expect(after.status).toBe(400);
@@ -202,7 +202,7 @@ describe("expiry", () => {
     expect(g.body.settlement).toEqual({});
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 0 });
     await h.deps.jobs.drain();
-    expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.expired", "payment.failed", "payment.expired"]);
+    expect(await eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.expired", "payment.failed", "payment.expired"]);
   });
 
   test("the expiry job is durable: the sweep job row is in the jobs table, due at pix.expires_at", async () => {
@@ -210,7 +210,7 @@ describe("expiry", () => {
     const a = await h.seedAccount();
     const c = await newCharge(h, a, { expires_in: 60 });
     expect(await h.deps.jobs.pending("charge.expire_due")).toBe(1);
-    const job = dbOf(h.deps).$client.query("select due_at from jobs where kind = 'charge.expire_due'").get() as { due_at: number };
+    const job = (await testDb(h.deps).get<{ due_at: number }>("select due_at from jobs where kind = 'charge.expire_due'"))!;
     expect(new Date(job.due_at).toISOString()).toBe(c.pix.expires_at);
   });
 
@@ -264,8 +264,8 @@ describe("declines and the pay helper's rules", () => {
     const r = await pay(h, a.testKey, c.id, { outcome: "decline" });
     expect(r.body.status).toBe("failed");
     expect(r.body.metadata.failure).toEqual({ reason: "declined", providerErrorCode: "sandbox_declined", ttlSeconds: 3600, at: "2026-11-20T12:00:00.000Z" });
-    expect(eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.failed", "payment.failed"]);
-    expect(awaitsExpiry(h, raw(c.id))).toBe(false);
+    expect(await eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.failed", "payment.failed"]);
+    expect(await awaitsExpiry(h, raw(c.id))).toBe(false);
   });
 
   test("a live key gets 403 test_mode_only from every sandbox helper even when its body is invalid", async () => {

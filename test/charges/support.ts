@@ -1,9 +1,8 @@
 /** Helpers shared by the charges, pix and checkout tests. */
 import { expect } from "bun:test";
-import { events } from "../../db/schema";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
-import { eq } from "drizzle-orm";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
+import type { Deps } from "../../src/deps";
 
 /** Public URL with a dotted host, so every BR Code parser accepts the location. */
 export const PUBLIC_URL = "https://pay.cofre.test";
@@ -56,26 +55,19 @@ export async function balance(h: Harness, apiKey: string): Promise<{ available: 
   return { available: r.body.available, pending: r.body.pending };
 }
 
+/** The events of a raw transaction id, oldest first (by created_at, then id: UUIDv7, so write order). */
+function eventsOf(h: Harness, rawId: string) {
+  return testDb(h.deps).all<{ type: string; body: string }>("select type, body from events where transaction_id = ? order by created_at, id", rawId);
+}
+
 /** Event types written for a raw transaction id, in order. */
-export function eventTypes(h: Harness, rawId: string): string[] {
-  return dbOf(h.deps)
-    .select()
-    .from(events)
-    .where(eq(events.transactionId, rawId))
-    .all()
-    .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
-    .map((e) => e.type);
+export async function eventTypes(h: Harness, rawId: string): Promise<string[]> {
+  return (await eventsOf(h, rawId)).map((e) => e.type);
 }
 
 /** Parsed bodies of the events of `type` for a raw transaction id. */
-export function eventBodies(h: Harness, rawId: string, type: string): any[] {
-  return dbOf(h.deps)
-    .select()
-    .from(events)
-    .where(eq(events.transactionId, rawId))
-    .all()
-    .filter((e) => e.type === type)
-    .map((e) => JSON.parse(e.body));
+export async function eventBodies(h: Harness, rawId: string, type: string): Promise<any[]> {
+  return (await eventsOf(h, rawId)).filter((e) => e.type === type).map((e) => JSON.parse(e.body));
 }
 
 export const raw = (chargeId: string) => chargeId.replace(/^ch_/, "");
@@ -87,14 +79,19 @@ export const CNPJ = "11222333000181";
 export const CNPJ_ALNUM = "12ABC34501DE35";
 
 /** Whether the raw transaction still waits for the expiry sweep (a row of the partial index tx_waiting_expiry_idx). */
-export function awaitsExpiry(h: Harness, rawId: string): boolean {
-  return !!dbOf(h.deps).$client
-    .query("select 1 from transactions indexed by tx_waiting_expiry_idx where status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and id = ?")
-    .get(rawId);
+export async function awaitsExpiry(h: Harness, rawId: string): Promise<boolean> {
+  const db = testDb(h.deps);
+  // SQLite's INDEXED BY fails the query unless the partial index serves it; PostgreSQL has the same index and predicate, without the hint.
+  const from = db.kind === "sqlite" ? "transactions indexed by tx_waiting_expiry_idx" : "transactions";
+  return !!(await db.get(`select 1 from ${from} where status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and id = ?`, rawId));
 }
 
 /**
  * Lets the startup work `createDeps` began through the store finish (registration reads, then
- * schedules in a unit of work: microtasks only on SQLite): one event-loop turn, no timer.
+ * schedules in a unit of work): on SQLite microtasks only, so one event-loop turn, no timer; on
+ * PostgreSQL those are round trips, so it also awaits `deps.startup`.
  */
-export const startupSettled = () => new Promise<void>((resolve) => setImmediate(resolve));
+export async function startupSettled(deps: Pick<Deps, "startup" | "store">): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (deps.store.kind === "postgres") await deps.startup;
+}

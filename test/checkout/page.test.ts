@@ -1,8 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { transactions } from "../../db/schema";
 import { balance, harness, newCharge, raw } from "../charges/support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 const page = (h: any, rawId: string, base = "/c") => h.call("GET", `${base}/${rawId}`);
 const escape = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
@@ -76,7 +74,7 @@ describe("the hosted checkout page", () => {
     const h = harness();
     const a = await h.seedAccount();
     const c = await newCharge(h, a);
-    dbOf(h.deps).update(transactions).set({ livemode: true }).where(eq(transactions.id, raw(c.id))).run();
+    await testDb(h.deps).run("update transactions set livemode = ? where id = ?", true, raw(c.id));
     const r = await page(h, raw(c.id));
     expect(r.status).toBe(200);
     expect(r.text).not.toContain("simular pagamento");

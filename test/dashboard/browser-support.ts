@@ -4,13 +4,11 @@
  * page's own CSRF token, and API fixtures (a paid payment, a MED case, a dead letter).
  */
 import { expect } from "bun:test";
-import { eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { sharedChromium } from "../support/browser";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
-import { webhookDeliveries } from "../../db/schema";
 import type { Config } from "../../src/config";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 /** A harness served on an ephemeral 127.0.0.1 port, its public URLs pointing at it. */
 export function servedHarness(config: Partial<Config> = {}, start?: string): { h: Harness; base: string } {
@@ -138,7 +136,11 @@ export async function endpoint(h: Harness, key: string, url: string, events = ["
   return r.body;
 }
 
-/** Fixture: a delivery as after its last failed attempt (a dead letter), as the existing browser test does. */
-export function spendDelivery(h: Harness, deliveryId: string, lastStatusCode = 500): void {
-  dbOf(h.deps).update(webhookDeliveries).set({ status: "FAILED", attempts: 8, maxAttempts: 8, lastStatusCode, nextRetryAt: null }).where(eq(webhookDeliveries.id, deliveryId)).run();
+/** Fixture: a delivery as after its last failed attempt (a dead letter). */
+export async function spendDelivery(h: Harness, deliveryId: string, lastStatusCode = 500): Promise<void> {
+  await testDb(h.deps).run(
+    "update webhook_deliveries set status = 'FAILED', attempts = 8, max_attempts = 8, last_status_code = ?, next_retry_at = null where id = ?",
+    lastStatusCode,
+    deliveryId,
+  );
 }

@@ -9,10 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { seriousViolations, sharedChromium } from "../support/browser";
 import { addMember, loginToken } from "../auth/support";
-import { signIn, signInAgain, type Tab } from "./browser-support";
-import { eq } from "drizzle-orm";
-import { webhookDeliveries } from "../../db/schema";
-import { dbOf } from "../support/db";
+import { signIn, signInAgain, spendDelivery, type Tab } from "./browser-support";
+import { testDb } from "../support/test-db";
 
 /** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
 const HOSTILE_ACCOUNT = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>\u202ePadaria ${"x".repeat(10_000)}`;
@@ -217,7 +215,7 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.some((e: any) => e.id === listed.id)).toBe(false);
     // A delivery that spent its attempts (fixture: as after its last failed attempt).
     const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
-    dbOf(h.deps).update(webhookDeliveries).set({ status: "FAILED", attempts: 8, maxAttempts: 8, lastStatusCode: 500, nextRetryAt: null }).where(eq(webhookDeliveries.id, d.id)).run();
+    await spendDelivery(h, d.id);
     await page.goto(`${base}/dashboard#/`);
     await page.goto(`${base}/dashboard#/webhooks`);
     await page.click(`table.dead tr[data-id="${d.id}"] button`);
@@ -245,7 +243,7 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     const { page } = owner;
     const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
     const body = `<img src=x onerror="window.__xss=5">upstream down`;
-    dbOf(h.deps).update(webhookDeliveries).set({ lastStatusCode: 502, lastResponseBody: body }).where(eq(webhookDeliveries.id, d.id)).run();
+    await testDb(h.deps).run("update webhook_deliveries set last_status_code = 502, last_response_body = ? where id = ?", body, d.id);
     await page.goto(`${base}/dashboard#/`);
     await page.goto(`${base}/dashboard#/payments/${paymentId}`);
     await page.waitForSelector(`table.deliveries tr[data-id="${d.id}"] details.response`);

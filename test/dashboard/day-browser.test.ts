@@ -71,7 +71,7 @@ describe("a merchant's day in the dashboard", () => {
       expect(rx.requests.length).toBe(1);
       const failed = (await h.call("GET", "/v1/webhooks/deliveries?eventType=charge.paid", { key: a.testKey })).body.data;
       expect(failed.map((d: any) => d.lastStatusCode)).toEqual([401]);
-      spendDelivery(h, failed[0].id, 401); // as after its last attempt
+      await spendDelivery(h, failed[0].id, 401); // as after its last attempt
 
       // Refund it in full (the empty amount is the remaining amount).
       await page.click(`tr[data-id="${paymentId}"] a`);

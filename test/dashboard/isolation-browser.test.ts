@@ -45,7 +45,7 @@ async function side(tag: string, amount: number): Promise<Side> {
   const hookTest = (await endpoint(h, acc.testKey, `https://hooks-${tag.toLowerCase()}.example.com/test`)).id;
   const hookLive = (await endpoint(h, acc.liveKey, `https://hooks-${tag.toLowerCase()}.example.com/live`)).id;
   const dead = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${payment}`, { key: acc.testKey })).body.data[0].id;
-  spendDelivery(h, dead);
+  await spendDelivery(h, dead);
   const owner = await loginToken(h, acc.email, acc.password);
   for (const test of [true, false]) expect((await h.call("POST", "/v1/api-keys", { bearer: owner, body: { label: `chave-${test ? "teste" : "real"}-${tag}`, test } })).status).toBe(201);
   const m = await addMember(h, owner, "VIEWER");

@@ -119,7 +119,7 @@ beforeAll(async () => {
   hook = await endpoint(h, a.testKey, "https://shop.example.com/roles-hook");
   const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paid}`, { key: a.testKey })).body.data[0];
   dead = d.id;
-  spendDelivery(h, dead);
+  await spendDelivery(h, dead);
   const owner = await loginToken(h, a.email, a.password);
   const k = await h.call("POST", "/v1/api-keys", { bearer: owner, body: { label: "chave de teste", test: true } });
   expect(k.status).toBe(201);

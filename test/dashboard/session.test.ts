@@ -4,11 +4,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { getBalance } from "../../src/domain/ledger";
-import { listAuditEntries } from "../support/audit";
+import { auditEntries } from "../support/audit";
 import { createHarness } from "../support/harness";
 import { eventBodies, key, paidPayment } from "../payments/support";
 import { dashboardLogin, dashboardMember, send } from "./support";
-import { dbOf } from "../support/db";
 
 const SESSION_FIELDS = ["account_id", "account_name", "csrf_token", "email", "object", "role", "user_id"];
 
@@ -145,16 +144,16 @@ describe("dashboard session: roles", () => {
     const viewer = await dashboardMember(h, a, "VIEWER");
     const p = await paidPayment(h, a, 1000);
     const balance = (await getBalance(h.deps.store.read, a.accountId, false, "BRL"));
-    expect(eventBodies(h, p.id, "charge.paid")).toHaveLength(1);
+    expect(await eventBodies(h, p.id, "charge.paid")).toHaveLength(1);
     const refused = await viewer.call("POST", `/v1/payments/${p.id}/resend-webhook`, { body: {} });
     expect([refused.status, refused.body.error.code]).toEqual([403, "role_forbidden"]);
-    expect(eventBodies(h, p.id, "charge.paid")).toHaveLength(1);
+    expect(await eventBodies(h, p.id, "charge.paid")).toHaveLength(1);
     const r = await dev.call("POST", `/v1/payments/${p.id}/resend-webhook`, { body: {} });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ resent: true, status: "PAID" });
-    expect(eventBodies(h, p.id, "charge.paid")).toHaveLength(2);
+    expect(await eventBodies(h, p.id, "charge.paid")).toHaveLength(2);
     expect((await getBalance(h.deps.store.read, a.accountId, false, "BRL"))).toEqual(balance);
-    expect(listAuditEntries(dbOf(h.deps), a.accountId).map((e) => [e.action, e.target, e.status])).toEqual([["dashboard.request", `POST /v1/payments/${p.id}/resend-webhook`, 200]]);
+    expect((await auditEntries(h.deps, a.accountId)).map((e) => [e.action, e.target, e.status])).toEqual([["dashboard.request", `POST /v1/payments/${p.id}/resend-webhook`, 200]]);
   });
 
   test("an ADMIN refunds and creates charges", async () => {
@@ -198,9 +197,9 @@ describe("dashboard session: logout, isolation, audit, API keys", () => {
     const p = await paidPayment(h, a, 1000);
     await owner.call("GET", `/v1/payments/${p.id}`);
     await owner.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund") }, csrf: false });
-    expect(listAuditEntries(dbOf(h.deps), a.accountId)).toEqual([]);
+    expect(await auditEntries(h.deps, a.accountId)).toEqual([]);
     await owner.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund"), amount: 100 } });
-    const entries = listAuditEntries(dbOf(h.deps), a.accountId);
+    const entries = await auditEntries(h.deps, a.accountId);
     expect(entries.map((e) => [e.action, e.actorUserId, e.target, e.status, e.keyId, e.keyFingerprint])).toEqual([["dashboard.request", a.userId, `POST /v1/payments/${p.id}/refund`, 201, null, null]]);
     expect(JSON.parse(entries[0]!.detail!)).toEqual({ mode: "test", request_id: expect.any(String) });
   });

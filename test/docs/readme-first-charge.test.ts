@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../foundation/process";
+import { serverEnv } from "../support/backend";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "cofre-readme-"));
@@ -48,7 +49,7 @@ describe("README: Your first charge", () => {
       .replace("bun run listen &", `bun run listen > '${log}' 2>&1 &\nuntil grep -q 'listening on' '${log}' 2>/dev/null; do sleep 0.05; done`);
     const bash = Bun.spawn(["bash", "-euo", "pipefail", "-c", `${script}\nsleep 0\nfor i in $(seq 1 200); do grep -q 'charge.paid' '${log}' && break; sleep 0.05; done\npkill -P $! || true; kill $! 2>/dev/null || true`], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", COFRE_DATA_DIR: join(dir, "data"), LISTEN_PORT: "0", COFRE_URL: `http://127.0.0.1:${server.port}` },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...serverEnv(join(dir, "data")), LISTEN_PORT: "0", COFRE_URL: `http://127.0.0.1:${server.port}` },
       stdout: "pipe",
       stderr: "pipe",
     });

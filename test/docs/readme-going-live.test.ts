@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../foundation/process";
+import { serverEnv } from "../support/backend";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "cofre-golive-"));
@@ -44,7 +45,7 @@ describe("README: Going live", () => {
     const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
     const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", "you@example.com", "--password", "choose-a-passphrase", "--account-name", "Minha Loja"], {
       cwd: ROOT,
-      env: { ...env, COFRE_DATA_DIR: join(dir, "data") },
+      env: { ...env, ...serverEnv(join(dir, "data")) },
     });
     expect(init.exitCode).toBe(0);
     const port = freePort();
@@ -71,7 +72,7 @@ describe("README: Going live", () => {
     if (process.env.GOLIVE_DEBUG) await Bun.write(process.env.GOLIVE_DEBUG, script);
     const bash = Bun.spawn(["bash", "-euo", "pipefail", "-c", `${script}\necho "CHARGE=$CHARGE"; echo "LIVE=$COFRE_LIVE_KEY"`], {
       cwd: ROOT,
-      env: { ...env, COFRE_DATA_DIR: join(dir, "data") },
+      env: { ...env, ...serverEnv(join(dir, "data")) },
       stdout: "pipe",
       stderr: "pipe",
     });

@@ -1,3 +1,4 @@
+// sqlite-only: the background WAL checkpointer of the SQLite database file
 /** The background WAL checkpointer (src/db/checkpointer.ts): frames reach the database file off the request thread. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";

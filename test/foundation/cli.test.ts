@@ -4,14 +4,16 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "./process";
+import { serverEnv, testDeps, TEST_PG } from "../support/backend";
 
 const root = mkdtempSync(join(tmpdir(), "cofre-cli-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 
-function run(args: string[], env: Record<string, string> = {}) {
+/** Runs the CLI on data folder `dir` (under COFRE_TEST_PG=1 with that folder's PostgreSQL database). */
+function run(args: string[], env: Record<string, string> = {}, dir = join(root, "default")) {
   const p = Bun.spawnSync(["bun", MAIN, ...args], {
-    env: { ...process.env, COFRE_DATA_DIR: join(root, "default"), ...env },
+    env: { ...process.env, ...serverEnv(dir), ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -27,13 +29,17 @@ describe("cofre CLI", () => {
     expect(r.stdout).toBe("");
   });
 
-  test("migrate creates the database in COFRE_DATA_DIR and exits 0; a second run too", () => {
+  test("migrate creates the database in COFRE_DATA_DIR (PostgreSQL: at COFRE_DATABASE_URL) and exits 0; a second run too", async () => {
     const dataDir = join(root, "fresh", "nested");
-    const first = run(["migrate"], { COFRE_DATA_DIR: dataDir });
+    const first = run(["migrate"], {}, dataDir);
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout.trim().split("\n").pop()!)).toMatchObject({ migrated: true });
-    expect(existsSync(join(dataDir, "cofre.db"))).toBe(true);
-    expect(run(["migrate"], { COFRE_DATA_DIR: dataDir }).code).toBe(0);
+    expect(JSON.parse(first.stdout.trim().split("\n").pop()!)).toMatchObject({ migrated: true, database: TEST_PG ? "postgres" : "sqlite" });
+    if (TEST_PG) {
+      const deps = testDeps({ dataDir, config: { logLevel: "silent" } });
+      expect(await deps.store.ready()).toBe(true);
+      await deps.store.close();
+    } else expect(existsSync(join(dataDir, "cofre.db"))).toBe(true);
+    expect(run(["migrate"], {}, dataDir).code).toBe(0);
   });
 
   test("a bad environment value is a message naming it, exit 2", () => {
@@ -53,7 +59,7 @@ describe("cofre CLI", () => {
   test("serve on a port already in use says so on stderr and exits 1", () => {
     const busy = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
     try {
-      const r = run(["serve"], { PORT: String(busy.port), HOST: "127.0.0.1", COFRE_DATA_DIR: join(root, "busy") });
+      const r = run(["serve"], { PORT: String(busy.port), HOST: "127.0.0.1" }, join(root, "busy"));
       expect(r.code).toBe(1);
       expect(r.stderr).toStartWith("cofre: ");
       expect(r.stderr).toContain(String(busy.port));

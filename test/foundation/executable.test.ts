@@ -3,11 +3,13 @@
  * `cofre`, which is copied alone into an empty folder and started there on an ephemeral port.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json";
 import { pdfText } from "../support/pdf";
+import { serverEnv, testDeps, TEST_PG } from "../support/backend";
+import { testDb } from "../support/test-db";
 import { startServer, type RunningServer } from "./process";
 
 const root = mkdtempSync(join(tmpdir(), "cofre-exe-"));
@@ -32,7 +34,7 @@ beforeAll(async () => {
   // An owner for the receipt test, created by the executable's own `init` in the data folder.
   const init = Bun.spawnSync([join(runDir, "cofre"), "init", "--email", "owner@example.com", "--password", "exe password 1", "--account-name", "Padaria Pão Quente"], {
     cwd: runDir,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", COFRE_DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...serverEnv(dataDir), LOG_LEVEL: "silent" },
   });
   expect(`${init.exitCode} ${init.exitCode === 0 ? "" : init.stderr.toString()}`).toBe("0 ");
   srv = await startServer([join(runDir, "cofre")], { cwd: runDir, dataDir, timeoutMs: 20_000 });
@@ -130,9 +132,13 @@ describe("dist/cofre run alone from an empty folder", () => {
     for (const s of ["Comprovante de pagamento", "Situação: Pago (PAID)", "Valor: R$ 1.234,56", "SANDBOX"]) expect(text).toContain(s);
   });
 
-  test("nothing was written beside the executable; the database is in COFRE_DATA_DIR", () => {
+  test("nothing was written beside the executable; the database is in COFRE_DATA_DIR (PostgreSQL: at COFRE_DATABASE_URL)", async () => {
     expect(readdirSync(runDir)).toEqual(["cofre"]);
-    expect(statSync(join(dataDir, "cofre.db")).size).toBeGreaterThan(0);
+    if (!TEST_PG) return void expect(statSync(join(dataDir, "cofre.db")).size).toBeGreaterThan(0);
+    expect(existsSync(join(dataDir, "cofre.db"))).toBe(false);
+    const deps = testDeps({ dataDir, config: { logLevel: "silent" } });
+    expect(await testDb(deps).all("select name from accounts")).toEqual([{ name: "Padaria Pão Quente" }]);
+    await deps.store.close();
   });
 
   test("SIGTERM stops it with exit code 0", async () => {

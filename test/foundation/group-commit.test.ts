@@ -1,3 +1,4 @@
+// sqlite-only: SQLite group commit (one COMMIT per event-loop turn on the bun:sqlite handle)
 /** Group commit (src/db/group-commit.ts): one SQLite commit per event-loop turn, nothing acknowledged before it. */
 import { describe, expect, test } from "bun:test";
 import { tx } from "../../src/db/client";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { SCALAR_ASSET_PATH } from "../../src/http/docs";
 import { expectEnvelope, foundationHarness, keys } from "./fixtures";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 describe("health", () => {
   test("healthz and readyz answer 200 on a migrated database", async () => {
@@ -15,7 +15,7 @@ describe("health", () => {
 
   test("readyz is 503 service_unavailable when the database does not answer", async () => {
     const h = foundationHarness();
-    dbOf(h.deps).$client.close();
+    await h.deps.store.close();
     const r = await h.call("GET", "/readyz");
     expectEnvelope(r, 503, "api_error", "service_unavailable");
     expect((await h.call("GET", "/healthz")).status).toBe(200);
@@ -23,7 +23,8 @@ describe("health", () => {
 
   test("readyz is 503 when migrations have not run", async () => {
     const h = foundationHarness();
-    dbOf(h.deps).$client.exec("delete from __drizzle_migrations");
+    const db = testDb(h.deps);
+    await db.exec(db.kind === "postgres" ? "delete from drizzle.__drizzle_migrations" : "delete from __drizzle_migrations");
     expect((await h.call("GET", "/readyz")).status).toBe(503);
   });
 });
@@ -42,7 +43,7 @@ describe("GET /v1/ping", () => {
   test("a revoked key is 401", async () => {
     const h = foundationHarness();
     const a = await h.seedAccount();
-    dbOf(h.deps).$client.exec(`update api_keys set revoked_at = 1 where account_id = '${a.accountId}'`);
+    await testDb(h.deps).run("update api_keys set revoked_at = 1 where account_id = ?", a.accountId);
     expectEnvelope(await h.call("GET", "/v1/ping", { key: a.testKey }), 401, "authentication_error", "unauthorized");
   });
 });

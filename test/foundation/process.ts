@@ -1,5 +1,10 @@
-/** Starts a Cofre process (source or executable) on 127.0.0.1 with PORT=0 and reads its JSON log. */
+/**
+ * Starts a Cofre process (source or executable) on 127.0.0.1 with PORT=0 and reads its JSON log.
+ * The child gets `serverEnv(dataDir)` (test/support/backend.ts): under COFRE_TEST_PG=1 it uses the
+ * data folder's PostgreSQL database, the same one `testDeps` and an `init` child of that folder use.
+ */
 import { expect } from "bun:test";
+import { serverEnv } from "../support/backend";
 
 export interface RunningServer {
   port: number;
@@ -19,7 +24,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const proc = Bun.spawn(cmd, {
     cwd: opts.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", HOST: "127.0.0.1", COFRE_DATA_DIR: opts.dataDir, ...opts.env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", HOST: "127.0.0.1", ...serverEnv(opts.dataDir), ...opts.env },
     stdout: "pipe",
     stderr: "pipe",
   });

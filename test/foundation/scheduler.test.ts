@@ -3,19 +3,21 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
-import { jobs } from "../../db/schema";
-import { createDeps, type Deps } from "../../src/deps";
+import type { Deps } from "../../src/deps";
 import { ManualClock, SystemClock } from "../../src/lib/clock";
 import type { EnqueueInput, JobRow, Scheduler } from "../../src/jobs/scheduler";
-import { dbOf } from "../support/db";
+import { testDeps } from "../support/backend";
+import { testDb } from "../support/test-db";
 
 const START = "2026-11-20T12:00:00.000Z";
-const memDeps = (clock = new ManualClock(START)) => createDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
+const memDeps = (clock = new ManualClock(START)) => testDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
 /** Enqueues `input` on `jobs` (d's scheduler unless given) in a unit of its own. */
 const enqueue = (d: Deps, input: EnqueueInput, jobs: Scheduler = d.jobs) => d.store.tx((uow) => jobs.enqueue(uow, input));
-const row = (d: Deps, id: string) => dbOf(d).select().from(jobs).where(eq(jobs.id, id)).get();
-const onlyJob = (d: Deps, kind: string) => dbOf(d).select().from(jobs).where(eq(jobs.kind, kind)).get();
+/** The columns of a `jobs` row these tests read, camelCase. */
+type Job = { id: string; kind: string; state: string; dueAt: number; leaseUntil: number | null; attempts: number; lastError: string | null };
+const JOB = `select id, kind, state, due_at as "dueAt", lease_until as "leaseUntil", attempts, last_error as "lastError" from jobs`;
+const row = (d: Deps, id: string) => testDb(d).get<Job>(`${JOB} where id = ?`, id);
+const onlyJob = (d: Deps, kind: string) => testDb(d).get<Job>(`${JOB} where kind = ?`, kind);
 /** Counts calls of the scheduler's private `fill` (its loop turns) from now on; returns the counter. */
 function countFills(scheduler: object): () => number {
   const sched = scheduler as { fill: () => void };
@@ -106,14 +108,14 @@ describe("due jobs run", () => {
     const clock = new ManualClock(START);
     const d = memDeps(clock);
     await d.jobs.pending(); // writes the recurring jobs registered by createDeps
-    dbOf(d).delete(jobs).run(); // the recurring prune jobs registered by createDeps
+    await testDb(d).run("delete from jobs"); // the recurring prune jobs registered by createDeps
     expect(await d.jobs.nextDueAt()).toBeNull();
     const t0 = clock.nowMs();
     await enqueue(d, { kind: "t.later", dueAt: t0 + 60_000 });
     await enqueue(d, { kind: "t.sooner", dueAt: t0 + 30_000 });
     expect(await d.jobs.nextDueAt()).toBe(t0 + 30_000);
     await enqueue(d, { kind: "t.orphan", dueAt: t0 });
-    dbOf(d).update(jobs).set({ leaseUntil: t0 + 10_000, attempts: 1 }).where(eq(jobs.kind, "t.orphan")).run();
+    await testDb(d).run("update jobs set lease_until = ?, attempts = 1 where kind = ?", t0 + 10_000, "t.orphan");
     expect(await d.jobs.nextDueAt()).toBe(t0 + 10_001);
   });
 
@@ -152,7 +154,7 @@ describe("failures", () => {
     await enqueue(d, { kind: "t.flaky" });
     await d.jobs.drain();
     expect(runs).toEqual([1]);
-    const j = onlyJob(d, "t.flaky")!;
+    const j = (await onlyJob(d, "t.flaky"))!;
     expect(j.lastError).toBe("boom 1");
     expect(j.dueAt).toBe(clock.nowMs() + 10_000);
     expect(j.leaseUntil).toBeNull();
@@ -162,7 +164,7 @@ describe("failures", () => {
     clock.advance(1);
     await d.jobs.drain();
     expect(runs).toEqual([1, 2]);
-    expect(onlyJob(d, "t.flaky")!.dueAt).toBe(clock.nowMs() + 20_000);
+    expect((await onlyJob(d, "t.flaky"))!.dueAt).toBe(clock.nowMs() + 20_000);
     clock.advance(20);
     await d.jobs.drain();
     expect(runs).toEqual([1, 2, 3]);
@@ -179,7 +181,7 @@ describe("failures", () => {
     const delays: number[] = [];
     for (let i = 0; i < 3; i++) {
       await d.jobs.drain();
-      const due = onlyJob(d, "t.fail")!.dueAt;
+      const due = (await onlyJob(d, "t.fail"))!.dueAt;
       delays.push((due - clock.nowMs()) / 1000);
       clock.advance((due - clock.nowMs()) / 1000);
     }
@@ -204,7 +206,7 @@ describe("failures", () => {
       clock.advance(1);
     }
     expect(runs).toBe(2);
-    expect(onlyJob(d, "t.dead")!.state).toBe("dead");
+    expect((await onlyJob(d, "t.dead"))!.state).toBe("dead");
     expect(await d.jobs.pending("t.dead")).toBe(0);
   });
 
@@ -214,15 +216,15 @@ describe("failures", () => {
     const runs: number[] = [];
     d.jobs.register("t.lease", (job) => void runs.push(job.attempts), { leaseSeconds: 30 });
     await enqueue(d, { kind: "t.lease" });
-    const id = onlyJob(d, "t.lease")!.id;
+    const id = (await onlyJob(d, "t.lease"))!.id;
     // A runner that died mid-job left this lease behind.
-    dbOf(d).update(jobs).set({ leaseUntil: clock.nowMs() + 30_000, attempts: 1 }).where(eq(jobs.id, id)).run();
+    await testDb(d).run("update jobs set lease_until = ?, attempts = 1 where id = ?", clock.nowMs() + 30_000, id);
     await d.jobs.drain();
     expect(runs).toEqual([]);
     clock.advance(31);
     await d.jobs.drain();
     expect(runs).toEqual([2]);
-    expect(row(d, id)).toBeUndefined();
+    expect(await row(d, id)).toBeUndefined();
   });
 
   test("a slow job still running past its lease is not started a second time", async () => {
@@ -382,27 +384,27 @@ describe("restarts", () => {
   test("a job due while the process was down runs after a restart", async () => {
     const dataDir = join(dir, "a");
     const clock1 = new ManualClock(START);
-    const d1 = createDeps({ dataDir, clock: clock1, config: { logLevel: "silent" } });
+    const d1 = testDeps({ dataDir, clock: clock1, config: { logLevel: "silent" } });
     d1.jobs.register("t.durable", () => {
       throw new Error("must not run in the first process");
     });
     await enqueue(d1, { kind: "t.durable", payload: { order: 42 }, dueAt: clock1.nowMs() + 60_000 });
     await d1.jobs.stop();
-    dbOf(d1).$client.close();
+    await d1.store.close();
 
     const clock2 = new ManualClock("2026-11-20T13:00:00.000Z");
-    const d2 = createDeps({ dataDir, clock: clock2, config: { logLevel: "silent" } });
+    const d2 = testDeps({ dataDir, clock: clock2, config: { logLevel: "silent" } });
     const ran: unknown[] = [];
     d2.jobs.register("t.durable", (job) => void ran.push(job.payload));
     await d2.jobs.drain();
     expect(ran).toEqual([{ order: 42 }]);
-    dbOf(d2).$client.close();
+    await d2.store.close();
   });
 
   test("a job whose process died mid-run runs again after a restart once its lease expired", async () => {
     const dataDir = join(dir, "b");
     const clock1 = new ManualClock(START);
-    const d1 = createDeps({ dataDir, clock: clock1, config: { logLevel: "silent" } });
+    const d1 = testDeps({ dataDir, clock: clock1, config: { logLevel: "silent" } });
     let started!: () => void;
     const isRunning = new Promise<void>((r) => (started = r));
     d1.jobs.register("t.crash", () => {
@@ -412,11 +414,11 @@ describe("restarts", () => {
     await enqueue(d1, { kind: "t.crash", payload: { n: 7 } });
     void d1.jobs.drain();
     await isRunning;
-    expect(onlyJob(d1, "t.crash")!.leaseUntil).toBe(clock1.nowMs() + 120_000);
-    dbOf(d1).$client.close();
+    expect((await onlyJob(d1, "t.crash"))!.leaseUntil).toBe(clock1.nowMs() + 120_000);
+    await d1.store.close();
 
     const clock2 = new ManualClock(START);
-    const d2 = createDeps({ dataDir, clock: clock2, config: { logLevel: "silent" } });
+    const d2 = testDeps({ dataDir, clock: clock2, config: { logLevel: "silent" } });
     const ran: JobRow[] = [];
     d2.jobs.register("t.crash", (job) => void ran.push(job), { leaseSeconds: 120 });
     await d2.jobs.drain();
@@ -424,7 +426,7 @@ describe("restarts", () => {
     clock2.advance(121);
     await d2.jobs.drain();
     expect(ran.map((j) => [j.payload, j.attempts])).toEqual([[{ n: 7 }, 2]]);
-    dbOf(d2).$client.close();
+    await d2.store.close();
   });
 });
 

@@ -1,3 +1,4 @@
+// sqlite-only: SQLite embedded migrations, pragmas and BEGIN IMMEDIATE on the database file
 /** Storage: embedded migrations, pragmas, BEGIN IMMEDIATE (issue "Runtime foundation" part 2). */
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";

@@ -1,3 +1,4 @@
+// sqlite-only: the SQLite adapter's unit lock, savepoints and group commit on a bun:sqlite handle
 /**
  * The SQLite adapter's units of work (src/store/sqlite/index.ts): all-or-nothing, never
  * interleaved, savepoints inside the group commit, commit hooks only after a commit.

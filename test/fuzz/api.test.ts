@@ -107,9 +107,9 @@ async function runCase(route: RouteInfo, kind: Awaited<ReturnType<typeof probeAu
   const accepted = contentType === "application/json" && parsed !== undefined && schemaAccepts(route.body, parsed);
   const headers: Record<string, string> = { "content-type": contentType };
   if (n % 2 === 0) headers["idempotency-key"] = `fuzz-key-${n}-${route.path.length}`;
-  const before = tableDigests(h);
+  const before = await tableDigests(h);
   const r = await h.call(route.method, path, { body: bodyText, headers, ...authOptions(kind, creds, n % 5 === 4) });
-  const after = tableDigests(h);
+  const after = await tableDigests(h);
   const input = `${route.method} ${path.slice(0, 120)} body=${summarize(bodyText)}`;
   const fail = (problem: string) => failures.push({ route: key, input, status: r.status, problem, response: summarize(r.text) });
   const diff = countDiff(before, after);
@@ -176,9 +176,9 @@ describe("fuzzing the API surface", () => {
       const seed = [...route.path].reduce((s, c) => (s * 31 + c.charCodeAt(0)) | 0, 11);
       for (const q of fc.sample(query, { numRuns: 12, seed })) {
         const path = `${fillPath(route.path, () => "qfuzz_nope")}?${q}`;
-        const before = tableDigests(h);
+        const before = await tableDigests(h);
         const r = await h.call("GET", path, authOptions(kind, creds));
-        const diff = countDiff(before, tableDigests(h));
+        const diff = countDiff(before, await tableDigests(h));
         const where = `GET ${path.slice(0, 200)}`;
         if (r.status >= 500) problems.push(`${where}: ${r.status} ${r.text.slice(0, 200)}`);
         if (r.status >= 400 && r.headers.get("content-type")?.includes("json") && !isEnvelope(r.body)) problems.push(`${where}: not our envelope`);
@@ -208,9 +208,9 @@ describe("fuzzing the API surface", () => {
       return k ? res.ids[k] : undefined;
     };
     const path = fillPath(route.path, (p) => (n % 2 === 1 && real(p)) || "hostile_nope");
-    const before = tableDigests(h);
+    const before = await tableDigests(h);
     const r = await h.call(route.method, path, { body: bodyText, headers: { "content-type": contentType, "idempotency-key": `hostile-${n}-${route.path.length}` }, ...authOptions(kind, creds) });
-    const diff = countDiff(before, tableDigests(h));
+    const diff = countDiff(before, await tableDigests(h));
     const where = `${route.method} ${path.slice(0, 100)} [${contentType}] ${summarize(bodyText)}`;
     if (r.status >= 500) problems.push(`${where}: ${r.status} ${r.text.slice(0, 200)}`);
     else if (r.status < 400) problems.push(`${where}: accepted with ${r.status}`);
@@ -284,7 +284,7 @@ describe("fuzzing the API surface", () => {
     const problems: string[] = [];
     for (const route of routes) {
       const kind = await probeAuth(h, route, creds);
-      const before = tableDigests(h);
+      const before = await tableDigests(h);
       for (const proto of PROTOTYPE_NAMES) {
         for (const q of [...names.map((k) => `${k}=${encodeURIComponent(proto)}`), `${encodeURIComponent(proto)}=1`, `${encodeURIComponent(proto)}=x&${encodeURIComponent(proto)}=y`]) {
           const path = `${fillPath(route.path, () => proto)}?${q}`;
@@ -293,7 +293,7 @@ describe("fuzzing the API surface", () => {
           if (r.status >= 400 && r.headers.get("content-type")?.includes("json") && !isEnvelope(r.body)) problems.push(`GET ${path}: not our envelope`);
         }
       }
-      const diff = countDiff(before, tableDigests(h));
+      const diff = countDiff(before, await tableDigests(h));
       if (diff.length) problems.push(`GET ${route.path}: wrote ${diff.join(", ")}`);
     }
     expect(prototypePolluted()).toBeNull();

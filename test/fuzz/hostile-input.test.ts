@@ -21,38 +21,38 @@ describe("a lone UTF-16 surrogate in an email is 400 and writes nothing", () => 
   test("customer.email of POST /v1/pix/charges", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const before = tableDigests(h);
+    const before = await tableDigests(h);
     const r = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": "surrogate-pix-01" }, body: { amount: 100, customer: { name: "Ana", email: LONE } } });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_request", param: "customer.email" });
     expect(r.text).not.toContain("safe to retry");
-    expect(countDiff(before, tableDigests(h))).toEqual([]);
+    expect(countDiff(before, await tableDigests(h))).toEqual([]);
   });
 
   test("customerEmail of POST /v1/payments", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const before = tableDigests(h);
+    const before = await tableDigests(h);
     const r = await h.call("POST", "/v1/payments", {
       key: a.testKey,
       body: { idempotencyKey: "surrogate-pay-01", amount: 100, currency: "BRL", paymentMethods: ["PIX"], customerEmail: LONE },
     });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: "invalid_request", param: "customerEmail" });
-    expect(countDiff(before, tableDigests(h))).toEqual([]);
+    expect(countDiff(before, await tableDigests(h))).toEqual([]);
   });
 
   test("a member's email of POST /v1/account/members, and the login email", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const login = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } });
-    const before = tableDigests(h);
+    const before = await tableDigests(h);
     const r = await h.call("POST", "/v1/account/members", { bearer: login.body.access_token, body: { email: LONE, password: "member password 1", role: "VIEWER" } });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: "invalid_request", param: "email" });
     const l = await h.call("POST", "/v1/auth/login", { body: { email: LONE, password: "whatever1" } });
     expect(l.status).toBe(400);
-    expect(countDiff(before, tableDigests(h))).toEqual([]);
+    expect(countDiff(before, await tableDigests(h))).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
  * Nothing here knows a particular route group, so routes are covered as soon as they are mounted.
  */
 import type { Harness } from "../support/harness";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 /** One mounted route as Elysia lists it in `app.routes`. */
 export interface RouteInfo {
@@ -40,23 +40,39 @@ export function fillPath(path: string, fill: (name: string) => string): string {
 /**
  * Tables whose rows may legitimately change on a rejected request: the request log records every
  * apikey-authenticated call whatever its status (interface.md "Authentication" 9) and its
- * AUTOINCREMENT counter lives in `sqlite_sequence`; `__drizzle_migrations` is bookkeeping.
+ * AUTOINCREMENT counter lives in `sqlite_sequence`; `__drizzle_migrations` is bookkeeping. On
+ * PostgreSQL the rate-limit windows (every request counts, synced in the background) and the
+ * login throttle's buckets (a failed login counts) are tables too; SQLite keeps both in memory.
  */
-export const LOG_TABLES = new Set(["request_logs", "sqlite_sequence", "__drizzle_migrations"]);
+export const LOG_TABLES = new Set(["request_logs", "sqlite_sequence", "__drizzle_migrations", "rate_limit_windows", "login_throttle"]);
 
 /**
- * `{table: digest}` of every row of every table except `exclude` (rows hashed in rowid order), so
- * an UPDATE shows as well as an INSERT or DELETE. Meant for small test databases.
+ * `{table: digest}` of every row of every table except `exclude`, so an UPDATE shows as well as an
+ * INSERT or DELETE. Either backend: SQLite hashes the rows here (in the order of all their
+ * columns); PostgreSQL hashes each table's rows as text in one query (the fuzz takes a snapshot
+ * around every request). Meant for small test databases.
  */
-export function tableDigests(h: Harness, exclude: Set<string> = LOG_TABLES): Record<string, string> {
-  const db = dbOf(h.deps).$client;
-  const names = db.query("select name from sqlite_master where type = 'table' order by name").all() as { name: string }[];
+export async function tableDigests(h: Pick<Harness, "deps">, exclude: Set<string> = LOG_TABLES): Promise<Record<string, string>> {
+  const db = testDb(h.deps);
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
   const out: Record<string, string> = {};
+  if (db.kind === "postgres") {
+    const names = (await db.all<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name"))
+      .map((r) => r.name)
+      .filter((n) => !exclude.has(n));
+    if (!names.length) return out;
+    const parts = names.map((n) => `select '${n.replaceAll("'", "''")}' as name, count(*) as n, md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as d from ${quote(n)} r`);
+    for (const r of await db.all<{ name: string; n: number; d: string }>(parts.join(" union all "))) out[r.name] = `${r.n}:${r.d.slice(0, 12)}`;
+    return out;
+  }
+  const names = await db.all<{ name: string }>("select name from sqlite_master where type = 'table' order by name");
   for (const { name } of names) {
     if (exclude.has(name) || name.startsWith("sqlite_")) continue;
-    const rows = db.query(`select * from "${name.replaceAll('"', '""')}"`).values();
+    const width = Object.keys((await db.get(`select * from ${quote(name)} limit 1`)) ?? {}).length;
+    const order = width ? ` order by ${Array.from({ length: width }, (_, i) => i + 1).join(", ")}` : "";
+    const rows = await db.all(`select * from ${quote(name)}${order}`);
     const hasher = new Bun.CryptoHasher("sha1");
-    for (const r of rows) hasher.update(JSON.stringify(r, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : typeof v === "bigint" ? String(v) : v)));
+    for (const r of rows) hasher.update(JSON.stringify(Object.values(r), (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : typeof v === "bigint" ? String(v) : v)));
     out[name] = `${rows.length}:${hasher.digest("hex").slice(0, 12)}`;
   }
   return out;

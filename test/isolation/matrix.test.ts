@@ -135,10 +135,10 @@ describe("isolation matrix", () => {
               { who: "A's live key", opts: { key: A.liveKey }, expect: testHelper ? [403] : [404], code: testHelper ? "test_mode_only" : "not_found" },
             ];
       for (const c of callers) {
-        const before = tableDigests(h);
+        const before = await tableDigests(h);
         const r = await h.call(route.method, path, { ...c.opts, ...(body !== undefined ? { body } : {}) });
         calls++;
-        const diff = countDiff(before, tableDigests(h));
+        const diff = countDiff(before, await tableDigests(h));
         const where = `${route.method} ${path} as ${c.who}`;
         if (!c.expect.includes(r.status) || !isEnvelope(r.body) || r.body.error.code !== c.code)
           problems.push(`${where}: expected ${c.expect.join("/")} ${c.code}, got ${r.status} ${r.text.slice(0, 200)}`);
@@ -168,9 +168,9 @@ describe("isolation matrix", () => {
       const path = fillPath(route.path, () => id);
       const body = validBody(route.method, route.path, { webhook_endpoint: id });
       for (const [who, key] of [["A's test key", A.testKey], ["B's test key", B.testKey], ["B's live key", B.liveKey]] as const) {
-        const snap = tableDigests(h);
+        const snap = await tableDigests(h);
         const r = await h.call(route.method, path, { key, ...(body !== undefined ? { body } : {}) });
-        const diff = countDiff(snap, tableDigests(h));
+        const diff = countDiff(snap, await tableDigests(h));
         if (r.status !== 404 || r.body?.error?.code !== "not_found") problems.push(`${route.method} ${path} as ${who}: ${r.status} ${r.text.slice(0, 160)}`);
         if (diff.length) problems.push(`${route.method} ${path} as ${who}: wrote ${diff.join(", ")}`);
       }

@@ -6,9 +6,7 @@ import { DomainError } from "../../src/domain/errors";
 import { statusOf } from "../../src/http/errors";
 import { creditChargePayment, debitRefund, getBalance, holdMed, LEDGER_RELEASE_JOB, restoreRefund, settleMedHold } from "../../src/domain/ledger";
 import { LedgerInvariantError, postEntry } from "../../src/domain/ledger/post";
-import { ledgerEntries, ledgerLines } from "../../db/schema";
-import { eq } from "drizzle-orm";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 let h: Harness;
 let a: SeededAccount;
@@ -37,8 +35,8 @@ describe("crediting a paid charge", () => {
     expect(releaseAt).toBe(start + DAY * 1000);
     expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({ available: 0, pending: 9_850, retained: 0, nextReleaseAt: releaseAt, nextReleaseAmount: 9_850 });
     expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
-    const lines = dbOf(h.deps).select().from(ledgerLines).all();
-    expect(lines.map((l) => [l.ledgerAccount, l.amount]).sort()).toEqual([["external_payer", -10_000], ["pending", 9_850], ["platform_fee_revenue", 150]]);
+    const lines = await testDb(h.deps).all<{ ledger_account: string; amount: number }>("select ledger_account, amount from ledger_lines");
+    expect(lines.map((l) => [l.ledger_account, l.amount]).sort()).toEqual([["external_payer", -10_000], ["pending", 9_850], ["platform_fee_revenue", 150]]);
     await expectLedgerBalanced(h.deps);
   });
 
@@ -48,7 +46,7 @@ describe("crediting a paid charge", () => {
     const second = await credit(10_000, 0, "tx_1");
     expect(second).toEqual(first);
     expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: 0, pending: 10_000, retained: 0 });
-    expect(dbOf(h.deps).select().from(ledgerEntries).all()).toHaveLength(1);
+    expect(await testDb(h.deps).all("select id from ledger_entries")).toHaveLength(1);
     expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
   });
 
@@ -72,7 +70,7 @@ describe("crediting a paid charge", () => {
     await expect(credit(100, -1, "tx_x")).rejects.toThrow(LedgerInvariantError);
     await expect(credit(100, 101, "tx_x")).rejects.toThrow(LedgerInvariantError);
     await expect(credit(0, 0, "tx_x")).rejects.toThrow(LedgerInvariantError);
-    expect(dbOf(h.deps).select().from(ledgerEntries).all()).toHaveLength(0);
+    expect(await testDb(h.deps).all("select id from ledger_entries")).toHaveLength(0);
   });
 });
 
@@ -146,7 +144,7 @@ describe("debiting refunds", () => {
     await releaseAll();
     await refund(4_000, "re_1", "tx_1", 90);
     expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: 5_910, pending: 0, retained: 0 });
-    const rows = dbOf(h.deps).select().from(ledgerLines).where(eq(ledgerLines.ledgerAccount, "platform_fee_revenue")).all();
+    const rows = await testDb(h.deps).all<{ amount: number }>("select amount from ledger_lines where ledger_account = ?", "platform_fee_revenue");
     expect(rows.map((r) => r.amount)).toEqual([90]);
     await expectLedgerBalanced(h.deps);
   });
@@ -194,7 +192,7 @@ describe("restoring failed refunds", () => {
 
   test("is a no-op for a refund that was never debited", async () => {
     await h.deps.store.tx((uow) => restoreRefund(h.deps, uow, { refundId: "re_never" }));
-    expect(dbOf(h.deps).select().from(ledgerEntries).all()).toHaveLength(0);
+    expect(await testDb(h.deps).all("select id from ledger_entries")).toHaveLength(0);
   });
 });
 
@@ -228,14 +226,14 @@ describe("MED holds", () => {
     await settle("med_1", outcome);
     await settle("med_1", "refunded_to_merchant");
     expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: -3_000, pending: 0, retained: 0 });
-    const payer = dbOf(h.deps).select().from(ledgerLines).where(eq(ledgerLines.ledgerAccount, "external_payer")).all();
+    const payer = await testDb(h.deps).all<{ amount: number }>("select amount from ledger_lines where ledger_account = ?", "external_payer");
     expect(payer.map((l) => l.amount)).toEqual([3_000]);
     await expectLedgerBalanced(h.deps);
   });
 
   test("settling a case without a hold throws and writes nothing", async () => {
     await expect(settle("med_none", "lost")).rejects.toThrow(LedgerInvariantError);
-    expect(dbOf(h.deps).select().from(ledgerEntries).all()).toHaveLength(0);
+    expect(await testDb(h.deps).all("select id from ledger_entries")).toHaveLength(0);
   });
 
   test("a refund never spends negative available: it draws from pending instead", async () => {
@@ -271,7 +269,7 @@ describe("postEntry's balance rules", () => {
     await expect(post([{ ledgerAccount: "platform_fee_revenue", amount: -1 }, { ledgerAccount: "external_payer", amount: 1 }])).rejects.toThrow(LedgerInvariantError);
     await expect(post([{ ledgerAccount: "available", amount: -1 }, { ledgerAccount: "external_payer", amount: 1 }])).rejects.toThrow(LedgerInvariantError);
     await expect(post([{ ledgerAccount: "pending", amount: -1, trancheId: "tr_x" }, { ledgerAccount: "external_payer", amount: 1 }])).rejects.toThrow(LedgerInvariantError);
-    expect(dbOf(h.deps).select().from(ledgerEntries).all()).toHaveLength(0);
+    expect(await testDb(h.deps).all("select id from ledger_entries")).toHaveLength(0);
     expect(await post([{ ledgerAccount: "available", amount: -1 }, { ledgerAccount: "retained", amount: 1 }], true)).toBeString();
     expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: -1, pending: 0, retained: 1 });
   });

@@ -5,15 +5,14 @@
  */
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { and, asc, eq, gte } from "drizzle-orm";
-import { events, transactions } from "../../db/schema";
 import { creditChargePayment } from "../../src/domain/ledger";
 import { PUBLIC_STATUS, type TransactionStatus } from "../../src/domain/charges/model";
 import { rawId } from "../../src/lib/ids";
 import type { Config } from "../../src/config";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { ledgerBalance } from "../support/ledger";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
+import { transactionRow } from "../payments/support";
 
 export const CASE_KEYS = [
   "amount",
@@ -93,8 +92,9 @@ export async function paidCharge(h: Harness, a: SeededAccount, amount = 10_000, 
   const id = rawId();
   const now = h.clock.nowMs();
   await h.deps.store.tx(async (uow) => {
-    dbOf(h.deps).insert(transactions) // setup: a row no API writes, on the unit's own connection
-      .values({
+    // setup: a row no API writes, in the unit that credits it
+    await uow.charges.insert(
+      transactionRow({
         id,
         accountId: a.accountId,
         livemode,
@@ -104,14 +104,13 @@ export async function paidCharge(h: Harness, a: SeededAccount, amount = 10_000, 
         paymentMethods: JSON.stringify(["PIX"]),
         paidWith: "PIX",
         origin: "charges",
-        metadata: "{}",
         endToEndId: `E99999999${new Date(now).toISOString().replace(/\D/g, "").slice(0, 12)}${rawId().slice(-11)}`,
         platformFee: 0,
         paidAt: now,
         createdAt: now,
         updatedAt: now,
-      } as typeof transactions.$inferInsert)
-      .run();
+      }),
+    );
     await creditChargePayment(h.deps, uow, { accountId: a.accountId, livemode, currency: "BRL", amount, fee: 0, transactionId: id });
   });
   await h.deps.jobs.drain();
@@ -127,25 +126,25 @@ export function balance(h: Harness, a: SeededAccount, livemode = false) {
 export async function chargeStatus(h: Harness, a: SeededAccount, c: PaidCharge): Promise<string> {
   const res = await h.call("GET", `/v1/charges/${c.chargeId}`, { key: a.testKey });
   if (res.status === 200) return res.body.status;
-  const row = dbOf(h.deps).select().from(transactions).where(eq(transactions.id, c.rawId)).get()!;
+  const row = (await testDb(h.deps).get<{ status: string }>("select status from transactions where id = ?", c.rawId))!;
   return PUBLIC_STATUS[row.status as TransactionStatus];
 }
 
 /** `metadata.med` stored on the charge row. */
-export function chargeMed(h: Harness, c: PaidCharge): Record<string, any> {
-  const row = dbOf(h.deps).select().from(transactions).where(eq(transactions.id, c.rawId)).get()!;
+export async function chargeMed(h: Harness, c: PaidCharge): Promise<Record<string, any>> {
+  const row = (await testDb(h.deps).get<{ metadata: string }>("select metadata from transactions where id = ?", c.rawId))!;
   return JSON.parse(row.metadata).med;
 }
 
 /** Events of the account (test mode) written at or after `sinceMs`, oldest first, bodies parsed. */
-export function eventsSince(h: Harness, a: SeededAccount, sinceMs = 0, livemode = false) {
-  return dbOf(h.deps)
-    .select()
-    .from(events)
-    .where(and(eq(events.accountId, a.accountId), eq(events.livemode, livemode), gte(events.createdAt, sinceMs)))
-    .orderBy(asc(events.createdAt), asc(events.id))
-    .all()
-    .map((e) => ({ type: e.type, family: e.family, transactionId: e.transactionId, body: JSON.parse(e.body) }));
+export async function eventsSince(h: Harness, a: SeededAccount, sinceMs = 0, livemode = false) {
+  const rows = await testDb(h.deps).all<{ type: string; family: string; transaction_id: string | null; body: string }>(
+    "select type, family, transaction_id, body from events where account_id = ? and livemode = ? and created_at >= ? order by created_at, id",
+    a.accountId,
+    livemode,
+    sinceMs,
+  );
+  return rows.map((e) => ({ type: e.type, family: e.family, transactionId: e.transaction_id, body: JSON.parse(e.body) }));
 }
 
 /** Only the MED-family and charge-related events after `mark` (an index into eventsSince). */

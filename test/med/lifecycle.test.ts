@@ -39,7 +39,7 @@ async function act(path: string, body?: unknown) {
 describe("opening a MED (none -> open)", () => {
   test("creates an open case, holds the amount, marks the charge disputed and emits only med_case.created", async () => {
     expect(await balance(h, a)).toEqual({ available: 10_000, pending: 0, retained: 0 });
-    const mark = eventsSince(h, a).length;
+    const mark = (await eventsSince(h, a)).length;
     const res = await act(`/v1/test_helpers/charges/${c.chargeId}/med`, { reason: "scam", response_deadline: "2026-11-27T12:00:00Z" });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
@@ -66,11 +66,11 @@ describe("opening a MED (none -> open)", () => {
     });
     expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
     expect(await chargeStatus(h, a, c)).toBe("disputed");
-    const med = chargeMed(h, c);
+    const med = await chargeMed(h, c);
     expect(med).toMatchObject({ status: "created", method: "scam", reason: "scam", openedAt: NOW, updatedAt: NOW, lastEventAt: NOW });
     expect(med.referenceId).toMatch(/^E\d{20}[a-zA-Z0-9]{11}$/);
     expect(med.amountMismatch).toBeUndefined();
-    const evs = eventsSince(h, a).slice(mark);
+    const evs = (await eventsSince(h, a)).slice(mark);
     // No charge.* event for a MED; the legacy family reports the transaction reaching DISPUTE.
     expect(eventTypes(evs)).toEqual(["payment.failed", "med_case.created"]);
     expect(evs[0]!.body).toMatchObject({ event: "payment.failed", data: { transactionId: c.rawId, status: "DISPUTE", previousStatus: "PAID" } });
@@ -100,14 +100,14 @@ describe("opening a MED (none -> open)", () => {
   });
 
   test("an amount different from the charge amount opens the case under review without changing the charge status", async () => {
-    const mark = eventsSince(h, a).length;
+    const mark = (await eventsSince(h, a)).length;
     const kase = await openMed(h, a, c, { amount: 4_000 });
     expect(kase.status).toBe("open");
     expect(kase.amount).toBe(4_000);
     expect(await chargeStatus(h, a, c)).toBe("paid");
-    expect(chargeMed(h, c).amountMismatch).toBe(true);
+    expect((await chargeMed(h, c)).amountMismatch).toBe(true);
     expect(await balance(h, a)).toEqual({ available: 6_000, pending: 0, retained: 4_000 });
-    expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.created"]);
+    expect(eventTypes((await eventsSince(h, a)).slice(mark))).toEqual(["med_case.created"]);
     // A second notice on the same charge is refused while the case is not final.
     const again = await act(`/v1/test_helpers/charges/${c.chargeId}/med`, {});
     expect(again.status).toBe(400);
@@ -120,7 +120,7 @@ describe("merchant actions", () => {
   test("appeal moves open -> appealed with reason and time, keeps the hold and emits med_case.updated", async () => {
     const kase = await openMed(h, a, c);
     h.clock.advance(60);
-    const mark = eventsSince(h, a).length;
+    const mark = (await eventsSince(h, a)).length;
     const res = await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "  Goods were delivered, tracking attached.  " });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
@@ -134,8 +134,8 @@ describe("merchant actions", () => {
     });
     expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
     expect(await chargeStatus(h, a, c)).toBe("disputed");
-    expect(chargeMed(h, c).status).toBe("delivered");
-    const evs = eventsSince(h, a).slice(mark);
+    expect((await chargeMed(h, c)).status).toBe("delivered");
+    const evs = (await eventsSince(h, a)).slice(mark);
     expect(eventTypes(evs)).toEqual(["med_case.updated"]);
     expect(evs[0]!.body.data.object).toEqual(res.body);
     await expectLedgerBalanced(h.deps);
@@ -143,14 +143,14 @@ describe("merchant actions", () => {
 
   test("accept moves open -> accepted, lost, final; the amount stays debited and med.resolved is emitted", async () => {
     const kase = await openMed(h, a, c);
-    const mark = eventsSince(h, a).length;
+    const mark = (await eventsSince(h, a)).length;
     const res = await act(`/v1/med/cases/${kase.id}/accept`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "accepted", money_outcome: "lost", closed_at: NOW });
     expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
     expect(await chargeStatus(h, a, c)).toBe("disputed");
-    expect(chargeMed(h, c)).toMatchObject({ status: "closed", result: "agreed", closedAt: NOW });
-    const evs = eventsSince(h, a).slice(mark);
+    expect(await chargeMed(h, c)).toMatchObject({ status: "closed", result: "agreed", closedAt: NOW });
+    const evs = (await eventsSince(h, a)).slice(mark);
     expect(eventTypes(evs)).toEqual(["med_case.updated", "med.resolved"]);
     expect(evs[1]!.body.data.object).toEqual({
       object: "med_resolution",
@@ -214,14 +214,14 @@ describe("rulings", () => {
       if (from === "appealed") expect((await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "we shipped it" })).status).toBe(200);
       expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
       h.clock.advance(3600);
-      const mark = eventsSince(h, a).length;
+      const mark = (await eventsSince(h, a)).length;
       const res = await act(`/v1/test_helpers/med/cases/${kase.id}/resolve`, { outcome });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
       expect(res.body).toMatchObject({ status, money_outcome: money, closed_at: "2026-11-20T13:00:00.000Z" });
       expect(await balance(h, a)).toEqual({ ...after, pending: 0 });
       expect(await chargeStatus(h, a, c)).toBe(charge);
-      const evs = eventsSince(h, a).slice(mark);
+      const evs = (await eventsSince(h, a)).slice(mark);
       // Only a win returns the transaction to PAID, which the legacy family reports as a status change.
       const legacy = charge === "paid" ? ["payment.status_changed"] : [];
       expect(eventTypes(evs)).toEqual([...legacy, "med_case.updated", "med.resolved"]);
@@ -257,11 +257,11 @@ describe("evidence requests and the response deadline", () => {
   test("request_evidence sets evidence_requested_at and emits med_case.updated", async () => {
     const kase = await openMed(h, a, c);
     h.clock.advance(120);
-    const mark = eventsSince(h, a).length;
+    const mark = (await eventsSince(h, a)).length;
     const res = await act(`/v1/test_helpers/med/cases/${kase.id}/request_evidence`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "open", evidence_requested_at: "2026-11-20T12:02:00.000Z" });
-    expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.updated"]);
+    expect(eventTypes((await eventsSince(h, a)).slice(mark))).toEqual(["med_case.updated"]);
   });
 
   test("an open case whose deadline passes without a response becomes accepted / lost", async () => {
@@ -269,13 +269,13 @@ describe("evidence requests and the response deadline", () => {
     h.clock.advance(6 * 3600 - 1);
     await h.deps.jobs.drain();
     expect((await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey })).body.status).toBe("open");
-    const mark = eventsSince(h, a).length;
+    const mark = (await eventsSince(h, a)).length;
     expect((await act("/v1/test_helpers/clock/advance", { seconds: 1 })).status).toBe(200);
     expect(await h.deps.jobs.pending("med.deadline")).toBe(0);
     const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
     expect(after.body).toMatchObject({ status: "accepted", money_outcome: "lost", closed_at: "2026-11-20T18:00:00.000Z" });
     expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
-    expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.updated", "med.resolved"]);
+    expect(eventTypes((await eventsSince(h, a)).slice(mark))).toEqual(["med_case.updated", "med.resolved"]);
     await expectLedgerBalanced(h.deps);
   });
 

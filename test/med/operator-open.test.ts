@@ -4,12 +4,10 @@
  * and events as the helper; errors that change nothing; operator bearer authentication only.
  */
 import { describe, expect, test } from "bun:test";
-import { tx } from "../../src/db/client";
-import { transactions } from "../../db/schema";
 import { rawId } from "../../src/lib/ids";
 import { expectLedgerBalanced } from "../support/ledger";
 import { balance, CASE_KEYS, chargeMed, chargeStatus, eventTypes, eventsSince, medHarness, paidCharge, seedMerchant } from "./fixtures";
-import { dbOf } from "../support/db";
+import { transactionRow } from "../payments/support";
 
 const TOKEN = "op-secret-token-for-tests-0123456789";
 const NOW = "2026-11-20T12:00:00.000Z";
@@ -27,7 +25,7 @@ describe("opening a MED on a live charge as the operator", () => {
   test("opens the case the helper would: 201 the med_case, amount held, charge disputed, payment.failed then med_case.created", async () => {
     const { h, a, c } = await setup();
     expect(await balance(h, a, true)).toEqual({ available: 10_000, pending: 0, retained: 0 });
-    const mark = eventsSince(h, a, 0, true).length;
+    const mark = (await eventsSince(h, a, 0, true)).length;
     const res = await h.call("POST", path(c.chargeId), { bearer: TOKEN, body: { reason: "scam", response_deadline: "2026-11-27T12:00:00Z" } });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
@@ -54,8 +52,8 @@ describe("opening a MED on a live charge as the operator", () => {
     expect(res.body.id).toMatch(/^med_[0-9a-f]{32}$/);
     expect(await balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 10_000 });
     expect((await h.call("GET", `/v1/charges/${c.chargeId}`, { key: a.liveKey })).body.status).toBe("disputed");
-    expect(chargeMed(h, c)).toMatchObject({ status: "created", method: "scam", reason: "scam" });
-    const evs = eventsSince(h, a, 0, true).slice(mark);
+    expect(await chargeMed(h, c)).toMatchObject({ status: "created", method: "scam", reason: "scam" });
+    const evs = (await eventsSince(h, a, 0, true)).slice(mark);
     expect(eventTypes(evs)).toEqual(["payment.failed", "med_case.created"]);
     expect(evs[1]!.body).toMatchObject({ type: "med_case.created", data: { object: res.body } });
     // The merchant sees the case with its live key.
@@ -97,11 +95,9 @@ describe("errors change nothing", () => {
     const { h, a, c } = await setup();
     const id = rawId();
     const now = h.clock.nowMs();
-    tx(dbOf(h.deps), (t) => {
-      t.insert(transactions)
-        .values({ id, accountId: a.accountId, livemode: true, amount: 900, currency: "BRL", status: "WAITING_PAYMENT", paymentMethods: '["PIX"]', origin: "charges", metadata: "{}", createdAt: now, updatedAt: now } as typeof transactions.$inferInsert)
-        .run();
-    });
+    await h.deps.store.tx((uow) =>
+      uow.charges.insert(transactionRow({ id, accountId: a.accountId, livemode: true, amount: 900, currency: "BRL", status: "WAITING_PAYMENT", paymentMethods: '["PIX"]', origin: "charges", metadata: "{}", createdAt: now, updatedAt: now })),
+    );
     const pending = await h.call("POST", path(`ch_${id}`), { bearer: TOKEN, body: {} });
     expect([pending.status, pending.body.error.code]).toEqual([400, "invalid_state"]);
     expect((await h.call("POST", path(c.chargeId), { bearer: TOKEN, body: {} })).status).toBe(201);

@@ -44,14 +44,14 @@ describe("operator rulings", () => {
     const kase = await openMed(h, a, c, { amount: 12_000 });
     expect(await chargeStatus(h, a, c)).toBe("paid");
     expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
-    const mark = eventsSince(h, a).length;
+    const mark = (await eventsSince(h, a)).length;
     const res = await h.call("POST", `/v1/operator/med/cases/${kase.id}/resolve`, { bearer: TOKEN, body: { outcome: "merchant_favor" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: kase.id, object: "med_case", status: "closed", money_outcome: "refunded_to_merchant", amount: 12_000 });
     expect(await balance(h, a)).toEqual({ available: 10_000, pending: 0, retained: 0 });
     expect(await chargeStatus(h, a, c)).toBe("paid");
-    expect(chargeMed(h, c)).toMatchObject({ amountMismatch: true, status: "closed", result: "disagreed" });
-    expect(eventTypes(eventsSince(h, a).slice(mark))).toEqual(["med_case.updated", "med.resolved"]);
+    expect(await chargeMed(h, c)).toMatchObject({ amountMismatch: true, status: "closed", result: "disagreed" });
+    expect(eventTypes((await eventsSince(h, a)).slice(mark))).toEqual(["med_case.updated", "med.resolved"]);
     await expectLedgerBalanced(h.deps);
     const again = await h.call("POST", `/v1/operator/med/cases/${kase.id}/resolve`, { bearer: TOKEN, body: { outcome: "upheld" } });
     expect(again.status).toBe(400);
@@ -76,13 +76,13 @@ describe("operator rulings", () => {
     expect(await balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 8_000 });
     expect((await h.call("GET", `/v1/med/cases/${row.id}`, { key: a.testKey })).status).toBe(404);
     expect((await h.call("GET", `/v1/med/cases/${row.id}`, { key: a.liveKey })).body.status).toBe("open");
-    expect(chargeMed(h, live)).toMatchObject({ method: "unauthorized", payerName: "Fulano de Tal" });
+    expect(await chargeMed(h, live)).toMatchObject({ method: "unauthorized", payerName: "Fulano de Tal" });
     const res = await h.call("POST", `/v1/operator/med/cases/${row.id}/resolve`, { bearer: TOKEN, body: { outcome: "upheld" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "rejected", money_outcome: "lost" });
     expect(await balance(h, a, true)).toEqual({ available: 0, pending: 0, retained: 0 });
-    expect(eventTypes(eventsSince(h, a, 0, true))).toEqual(["payment.failed", "med_case.created", "med_case.updated", "med.resolved"]);
-    expect(eventsSince(h, a, 0, false).some((e) => e.type.startsWith("med"))).toBe(false);
+    expect(eventTypes(await eventsSince(h, a, 0, true))).toEqual(["payment.failed", "med_case.created", "med_case.updated", "med.resolved"]);
+    expect((await eventsSince(h, a, 0, false)).some((e) => e.type.startsWith("med"))).toBe(false);
     await expectLedgerBalanced(h.deps);
   });
 

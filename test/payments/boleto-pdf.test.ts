@@ -99,7 +99,7 @@ describe("boleto PDF (boletoPdfUrl): FEBRABAN ficha de compensação in pt-BR", 
     const a = await h.seedAccount({ name: "Loja Ação" });
     const p = await createPayment(h, a, { amount: 4990, paymentMethods: ["BOLETO"] });
     expect(await pdfText((await fetchBoleto(h, a.testKey, p.id)).bytes)).toContain("SANDBOX");
-    forceLive(h, p.id);
+    await forceLive(h, p.id);
     const text = await pdfText((await fetchBoleto(h, a.liveKey, p.id)).bytes);
     expect(text).not.toContain("SANDBOX");
     expect(text).toContain("Loja Ação");

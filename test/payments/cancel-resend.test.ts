@@ -14,10 +14,10 @@ describe("POST /v1/payments/{id}/cancel", () => {
     expect(r.body.status).toBe("CANCELLED");
     expect(r.body.metadata.failure).toMatchObject({ reason: "cancelled", at: "2026-11-20T12:00:00.000Z" });
     expectNoForbidden(r.body);
-    const types = eventTypes(h, p.id);
+    const types = await eventTypes(h, p.id);
     expect(types).toContain("payment.failed");
     expect(types).toContain("charge.failed");
-    expect(eventBodies(h, p.id, "payment.failed")[0].data).toMatchObject({ transactionId: p.id, status: "CANCELLED", previousStatus: "WAITING_PAYMENT" });
+    expect((await eventBodies(h, p.id, "payment.failed"))[0].data).toMatchObject({ transactionId: p.id, status: "CANCELLED", previousStatus: "WAITING_PAYMENT" });
     expect((await h.call("GET", `/v1/charges/ch_${p.id}`, { key: a.testKey })).body.status).toBe("cancelled");
     // the cancelled transaction left the expiry sweep: nothing changes when the window passes
     h.clock.advance(7200);
@@ -31,7 +31,7 @@ describe("POST /v1/payments/{id}/cancel", () => {
     const a = await h.seedAccount();
     for (const s of ["PROCESSING", "PENDING"]) {
       const p = await createPayment(h, a);
-      forceStatus(h, p.id, s);
+      await forceStatus(h, p.id, s);
       const r = await h.call("POST", `/v1/payments/${p.id}/cancel`, { key: a.testKey });
       expect(r.status).toBe(200);
       expect(r.body.status).toBe("CANCELLED");
@@ -68,7 +68,7 @@ describe("POST /v1/payments/{id}/cancel", () => {
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe("charge_not_cancellable");
     expect((await h.call("GET", `/v1/charges/${c.body.id}`, { key: a.testKey })).body.status).toBe("processing");
-    expect(eventTypes(h, c.body.id.slice(3))).not.toContain("charge.failed");
+    expect(await eventTypes(h, c.body.id.slice(3))).not.toContain("charge.failed");
   });
 
   test("another account's transaction -> 404", async () => {
@@ -90,15 +90,15 @@ describe("POST /v1/payments/{id}/resend-webhook", () => {
     const a = await h.seedAccount();
     const p = await createPayment(h, a);
     await pay(h, a, p.id);
-    const before = eventBodies(h, p.id, "payment.completed");
+    const before = await eventBodies(h, p.id, "payment.completed");
     expect(before).toHaveLength(1);
     const r = await h.call("POST", `/v1/payments/${p.id}/resend-webhook`, { key: a.testKey });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ resent: true, status: "PAID" });
-    const after = eventBodies(h, p.id, "payment.completed");
+    const after = await eventBodies(h, p.id, "payment.completed");
     expect(after).toHaveLength(2);
     expect(after[1].data).toMatchObject({ transactionId: p.id, status: "PAID", previousStatus: "WAITING_PAYMENT", paidWith: "PIX" });
-    const canonical = eventBodies(h, p.id, "charge.paid");
+    const canonical = await eventBodies(h, p.id, "charge.paid");
     expect(canonical).toHaveLength(2);
     expect(canonical[0].id).not.toBe(canonical[1].id);
   });
@@ -110,7 +110,7 @@ describe("POST /v1/payments/{id}/resend-webhook", () => {
     const p = await createPayment(h, a);
     const r = await h.call("POST", `/v1/payments/${p.id}/resend-webhook`, { key: a.testKey });
     expect(r.body).toEqual({ resent: true, status: "WAITING_PAYMENT" });
-    expect(eventBodies(h, p.id, "payment.created")).toHaveLength(2);
+    expect(await eventBodies(h, p.id, "payment.created")).toHaveLength(2);
   });
 
   test("another account's transaction -> 404 and nothing emitted", async () => {
@@ -120,7 +120,7 @@ describe("POST /v1/payments/{id}/resend-webhook", () => {
     const b = await h.seedAccount();
     const p = await createPayment(h, a);
     expect((await h.call("POST", `/v1/payments/${p.id}/resend-webhook`, { key: b.testKey })).status).toBe(404);
-    expect(eventBodies(h, p.id, "payment.created")).toHaveLength(1);
+    expect(await eventBodies(h, p.id, "payment.created")).toHaveLength(1);
   });
 });
 
@@ -135,7 +135,7 @@ describe("resend-webhook of a refunded transaction", () => {
     await h.call("POST", `/v1/test_helpers/refunds/${rf.body.id}/advance`, { key: a.testKey, body: { to: "REFUNDED" } });
     const r = await h.call("POST", `/v1/payments/${p.id}/resend-webhook`, { key: a.testKey });
     expect(r.body).toEqual({ resent: true, status: "REFUNDED" });
-    const refunded = eventBodies(h, p.id, "payment.refunded");
+    const refunded = await eventBodies(h, p.id, "payment.refunded");
     expect(refunded).toHaveLength(2);
     expect(refunded[1].data).toMatchObject({ transactionId: p.id, status: "REFUNDED", previousStatus: "PAID", refundedAmount: 800 });
   });

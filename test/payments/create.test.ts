@@ -1,9 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { transactions } from "../../db/schema";
 import { createHarness } from "../support/harness";
 import { CREATE_FIELDS, GET_FIELDS, createPayment, expectNoForbidden, key } from "./support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 describe("POST /v1/payments (happy paths)", () => {
   test("a PIX payment is created WAITING_PAYMENT with exactly the create fields", async () => {
@@ -55,7 +53,7 @@ describe("POST /v1/payments (happy paths)", () => {
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
-    expect(dbOf(h.deps).select().from(transactions).where(eq(transactions.accountId, a.accountId)).all()).toHaveLength(1);
+    expect(await testDb(h.deps).all("select id from transactions where account_id = ?", a.accountId)).toHaveLength(1);
   });
 
   test("currency is upper-cased and multi-currency methods accept EUR and USDT", async () => {
@@ -76,8 +74,8 @@ describe("POST /v1/payments (happy paths)", () => {
       webhookUrl: "https://hooks.example.com/cofre",
     });
     expect(p.metadata).toEqual({ orderId: "A-1", returnUrl: "https://shop.example.com/done" });
-    const row = dbOf(h.deps).select().from(transactions).where(eq(transactions.id, p.id)).get()!;
-    expect(row.webhookUrl).toBe("https://hooks.example.com/cofre");
+    const row = (await testDb(h.deps).get<{ webhook_url: string; origin: string }>("select webhook_url, origin from transactions where id = ?", p.id))!;
+    expect(row.webhook_url).toBe("https://hooks.example.com/cofre");
     expect(row.origin).toBe("payments");
   });
 
@@ -134,7 +132,7 @@ describe("POST /v1/payments (validation errors)", () => {
       expect(r.body.error.type).toBe("invalid_request_error");
       if (code) expect(r.body.error.code).toBe(code);
       expect(JSON.stringify(r.body.error)).toContain(param);
-      expect(dbOf(h.deps).select().from(transactions).all()).toHaveLength(0);
+      expect(await testDb(h.deps).all("select id from transactions")).toHaveLength(0);
     });
   }
 
@@ -159,7 +157,7 @@ describe("POST /v1/payments (validation errors)", () => {
       expect(r.status).toBe(422);
       expect(r.body.error.code).toBe("unprocessable_entity");
     }
-    expect(dbOf(h.deps).select().from(transactions).all()).toHaveLength(0);
+    expect(await testDb(h.deps).all("select id from transactions")).toHaveLength(0);
   });
 
   test("without an API key -> 401", async () => {

@@ -94,7 +94,7 @@ describe("GET /v1/payments/{id}/receipt: content (pt-BR)", () => {
     await pay(h, a, p.id);
     const sandbox = await pdfText(await receiptJsonPdf(h, a.testKey, p.id));
     expect(sandbox).toContain("SANDBOX");
-    forceLive(h, p.id);
+    await forceLive(h, p.id);
     const text = await pdfText(await receiptJsonPdf(h, a.liveKey, p.id));
     expect(text).not.toContain("SANDBOX");
     expect(text).not.toContain("Razão social");

@@ -1,9 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { transactions } from "../../db/schema";
 import { createHarness } from "../support/harness";
 import { FORBIDDEN, createPayment, expectNoForbidden, key, pay } from "./support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 describe("never-returned fields (interface.md Versioning 4)", () => {
   test("no /v1/payments route returns provider, tenant, fee or secret fields, even when the row carries such data", async () => {
@@ -12,10 +10,10 @@ describe("never-returned fields (interface.md Versioning 4)", () => {
     const all = ["PIX", "CREDIT_CARD", "BOLETO", "CRYPTO"];
     const p = await createPayment(h, a, { paymentMethods: all, metadata: { note: "x" } });
     // internal data that must never leak (provider ids in method details)
-    const row = dbOf(h.deps).select().from(transactions).where(eq(transactions.id, p.id)).get()!;
-    const details = JSON.parse(row.methodDetails);
+    const row = (await testDb(h.deps).get<{ method_details: string }>("select method_details from transactions where id = ?", p.id))!;
+    const details = JSON.parse(row.method_details);
     details.CREDIT_CARD = { ...details.CREDIT_CARD, cardClientSecret: "cs_secret", providerTransactionId: "prov_1", provider: "acme" };
-    dbOf(h.deps).update(transactions).set({ methodDetails: JSON.stringify(details) }).where(eq(transactions.id, p.id)).run();
+    await testDb(h.deps).run("update transactions set method_details = ? where id = ?", JSON.stringify(details), p.id);
     expectNoForbidden(p);
     const w = await createPayment(h, a);
     const responses = [

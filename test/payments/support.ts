@@ -1,9 +1,8 @@
 /** Shared helpers of the payments and refunds tests. */
 import { expect } from "bun:test";
-import { and, eq } from "drizzle-orm";
-import { events, transactions } from "../../db/schema";
 import type { Harness, SeededAccount } from "../support/harness";
-import { dbOf } from "../support/db";
+import type { NewTransactionRow, TransactionRow } from "../../src/store/rows";
+import { testDb } from "../support/test-db";
 
 /**
  * Fields no /v1/payments response may carry (interface.md "never returned"). Copied from the spec
@@ -87,32 +86,52 @@ export async function paidPayment(h: Harness, a: SeededAccount, amount = 1000, e
   return p;
 }
 
-/** Event types stored for transaction `id`, oldest first. */
-export function eventTypes(h: Harness, id: string): string[] {
-  return dbOf(h.deps)
-    .select({ type: events.type, at: events.createdAt })
-    .from(events)
-    .where(eq(events.transactionId, id))
-    .all()
-    .map((e) => e.type);
+/** Event types stored for transaction `id`, oldest first (by created_at, then id: UUIDv7, so write order). */
+export async function eventTypes(h: Harness, id: string): Promise<string[]> {
+  const rows = await testDb(h.deps).all<{ type: string }>("select type from events where transaction_id = ? order by created_at, id", id);
+  return rows.map((e) => e.type);
 }
 
-/** Bodies of events of `type` for `id`. */
-export function eventBodies(h: Harness, id: string, type: string): any[] {
-  return dbOf(h.deps)
-    .select({ body: events.body })
-    .from(events)
-    .where(and(eq(events.transactionId, id), eq(events.type, type)))
-    .all()
-    .map((e) => JSON.parse(e.body));
+/** Bodies of events of `type` for `id`, oldest first. */
+export async function eventBodies(h: Harness, id: string, type: string): Promise<any[]> {
+  const rows = await testDb(h.deps).all<{ body: string }>("select body from events where transaction_id = ? and type = ? order by created_at, id", id, type);
+  return rows.map((e) => JSON.parse(e.body));
 }
 
 /** Forces a transaction status (for states no public route reaches yet, e.g. DISPUTE). */
-export function forceStatus(h: Harness, id: string, status: string): void {
-  dbOf(h.deps).update(transactions).set({ status }).where(eq(transactions.id, id)).run();
+export async function forceStatus(h: Harness, id: string, status: string): Promise<void> {
+  await testDb(h.deps).run("update transactions set status = ? where id = ?", status, id);
 }
 
 /** Makes a transaction live (no live provider serves payments in tests): for live-mode documents. */
-export function forceLive(h: Harness, id: string): void {
-  dbOf(h.deps).update(transactions).set({ livemode: true }).where(eq(transactions.id, id)).run();
+export async function forceLive(h: Harness, id: string): Promise<void> {
+  await testDb(h.deps).run("update transactions set livemode = ? where id = ?", true, id);
+}
+
+/** A complete `transactions` row from `fields`, the other columns at their schema defaults (setup rows no API writes). */
+export function transactionRow(fields: NewTransactionRow): TransactionRow {
+  return {
+    paidWith: null,
+    customerId: null,
+    customerName: null,
+    customerDocument: null,
+    customerEmail: null,
+    customerPhone: null,
+    expectedPayerTaxId: null,
+    payerLockApplied: false,
+    metadata: "{}",
+    webhookUrl: null,
+    pixBrCode: null,
+    pixTxid: null,
+    pixLocation: null,
+    expiresAt: null,
+    providerConnectionId: null,
+    ttlSeconds: null,
+    methodDetails: "{}",
+    endToEndId: null,
+    platformFee: null,
+    refundedAmount: 0,
+    paidAt: null,
+    ...fields,
+  };
 }

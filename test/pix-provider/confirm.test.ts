@@ -8,8 +8,6 @@
  * connection's charges keep settling. Due jobs run through the injected clocks (no sleeping).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
-import { events } from "../../db/schema";
 import { getBalance } from "../../src/domain/ledger";
 import { PIX_SWEEP_JOB, sweepReceivedPix } from "../../src/domain/pix-provider/sweep";
 import { advanceClock } from "../../src/jobs/advance";
@@ -18,7 +16,7 @@ import { createHarness, type Harness, type SeededAccount } from "../support/harn
 import { SimClient, startFixture, validCpf, type SimFixture } from "../psp-sim/support";
 import { key } from "../payments/support";
 import { connectionPath, OPERATOR_TOKEN } from "./support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 let fx: SimFixture;
 let sim: SimClient;
@@ -60,12 +58,8 @@ const balance = async () => {
   const b = (await getBalance(h.deps.store.read, a.accountId, true, "BRL"));
   return b.pending + b.available;
 };
-const paidEvents = (chargeId: string) =>
-  dbOf(h.deps)
-    .select()
-    .from(events)
-    .where(and(eq(events.type, "charge.paid"), eq(events.transactionId, chargeId.slice(3))))
-    .all().length;
+const paidEvents = async (chargeId: string) =>
+  (await testDb(h.deps).get<{ n: number }>("select count(*) as n from events where type = 'charge.paid' and transaction_id = ?", chargeId.slice(3)))!.n;
 /** Moves the simulator's clock and Cofre's by `seconds`, running Cofre's jobs due on the way. */
 const advance = async (seconds: number) => {
   fx.clock.advance(seconds);
@@ -119,7 +113,7 @@ describe("paying by callback", () => {
     const after = await charge(c.body.id);
     expect(after.status).toBe("paid");
     expect((await balance()) - before).toBe(2500);
-    expect(paidEvents(c.body.id)).toBe(1);
+    expect(await paidEvents(c.body.id)).toBe(1);
   });
 
   test("a repeated callback and a poll after it pay once: one charge.paid, the balance credited once", async () => {
@@ -132,7 +126,7 @@ describe("paying by callback", () => {
     await advance(20); // the 15 s poll, had it still been queued
     expect((await charge(c.body.id)).status).toBe("paid");
     expect((await balance()) - before).toBe(3300);
-    expect(paidEvents(c.body.id)).toBe(1);
+    expect(await paidEvents(c.body.id)).toBe(1);
   });
 });
 
@@ -145,7 +139,7 @@ describe("forged callbacks", () => {
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("pending");
     expect((await balance())).toBe(before);
-    expect(paidEvents(c.body.id)).toBe(0);
+    expect(await paidEvents(c.body.id)).toBe(0);
   });
 
   test("the txid of another account's charge changes nothing", async () => {
@@ -200,7 +194,7 @@ describe("callbacks dropped", () => {
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("paid");
     expect((await balance()) - before).toBe(6100);
-    expect(paidEvents(c.body.id)).toBe(1);
+    expect(await paidEvents(c.body.id)).toBe(1);
   });
 
   test("the recurring sweep runs every 10 minutes by itself", async () => {
@@ -237,7 +231,7 @@ describe("expiry", () => {
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("expired");
     expect((await balance())).toBe(before);
-    expect(paidEvents(c.body.id)).toBe(0);
+    expect(await paidEvents(c.body.id)).toBe(0);
     // The operator is told, and the Pix goes back to its payer (late-payment.test.ts).
     const late = warnings.filter((w) => w.msg === "payment arrived after the charge expired: not credited");
     expect(late.map((w) => [w.transactionId, w.endToEndId, w.amount])).toEqual([[c.body.id.slice(3), p.body.pix.endToEndId, 7200]]);
@@ -266,7 +260,7 @@ describe("expiry", () => {
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("expired");
     expect((await balance())).toBe(before);
-    expect(paidEvents(c.body.id)).toBe(0);
+    expect(await paidEvents(c.body.id)).toBe(0);
     const devs = (await sim.api("GET", `/pix/${p.body.pix.endToEndId}`)).body.devolucoes;
     expect(devs.map((d: { valor: string; natureza: string }) => [d.valor, d.natureza])).toEqual([["74.00", "ORIGINAL"]]);
   });

@@ -8,12 +8,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pixProviderConnections } from "../../db/schema";
 import { createCa, issue } from "../../src/psp-sim/certs";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { SimClient, startFixture, type SimFixture } from "../psp-sim/support";
 import { connectionPath, OPERATOR_TOKEN, recordingFetch, VIEW_KEYS } from "./support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 let fx: SimFixture;
 let sim: SimClient;
@@ -34,7 +33,8 @@ afterAll(() => fx.cleanup());
 const put = (a: SeededAccount, body: unknown) => h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body });
 const get = (a: SeededAccount) => h.call("GET", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN });
 const del = (a: SeededAccount) => h.call("DELETE", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN });
-const stored = () => dbOf(h.deps).select().from(pixProviderConnections).all();
+/** Every connection row, deleted or not (snake_case columns). */
+const stored = () => testDb(h.deps).all<{ account_id: string; deleted_at: number | null }>("select * from pix_provider_connections");
 /** The webhook registered at psp-sim for the fixture's key, or null (404). */
 async function simWebhook(client = sim) {
   const r = await client.api("GET", `/webhook/${client.pixKey}`);
@@ -96,7 +96,7 @@ describe("connect, read, replace, delete", () => {
     const otherSim = new SimClient(fx, undefined, other.body);
     expect((await otherSim.login()).status).toBe(200);
     expect(await simWebhook(otherSim)).toMatchObject({ webhookUrl: first.body.webhook_url });
-    expect(stored().filter((row) => row.accountId === a.accountId && row.deletedAt === null)).toHaveLength(1);
+    expect((await stored()).filter((row) => row.account_id === a.accountId && row.deleted_at === null)).toHaveLength(1);
     expect((await del(a)).status).toBe(204);
     expect(await simWebhook(otherSim)).toBeNull();
   });
@@ -133,7 +133,7 @@ describe("connect, read, replace, delete", () => {
 describe("the PSP refuses", () => {
   test("a wrong client secret is 422 provider_connection_failed with the PSP's status and reason, and nothing is stored", async () => {
     const a = await h.seedAccount();
-    const before = stored().length;
+    const before = (await stored()).length;
     const r = await put(a, { ...body(), client_secret: "wrong-secret-123" });
     expect(r.status).toBe(422);
     expect(r.body.error).toEqual({
@@ -143,19 +143,19 @@ describe("the PSP refuses", () => {
       param: "token_url",
     });
     expect(r.text).not.toContain("wrong-secret-123");
-    expect(stored().length).toBe(before);
+    expect((await stored()).length).toBe(before);
     expect((await get(a)).status).toBe(404);
   });
 
   test("a certificate from another CA is refused at the TLS handshake: 422 naming the failure, nothing stored", async () => {
     const a = await h.seedAccount();
     const intruder = await issue(await createCa("another CA"), "intruder", "client");
-    const before = stored().length;
+    const before = (await stored()).length;
     const r = await put(a, { ...body(), certificate: intruder.cert, private_key: intruder.key });
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe("provider_connection_failed");
     expect(r.body.error.message).toStartWith(`The PSP did not grant an access token: POST ${fx.sim.tokenUrl}: `);
-    expect(stored().length).toBe(before);
+    expect((await stored()).length).toBe(before);
   });
 
   test("a PSP whose server certificate is not trusted (no ca_certificates) is 422, nothing stored", async () => {
@@ -210,11 +210,11 @@ describe("bad input changes nothing and never reaches the PSP", () => {
   });
 
   test("an unknown account is 404 and nothing is stored", async () => {
-    const before = stored().length;
+    const before = (await stored()).length;
     const r = await h.call("PUT", connectionPath("acct_nope"), { bearer: OPERATOR_TOKEN, body: body() });
     expect(r.status).toBe(404);
     expect(r.body.error.code).toBe("not_found");
-    expect(stored().length).toBe(before);
+    expect((await stored()).length).toBe(before);
   });
 
   test("every route needs the operator token (401), and does not exist without one configured (404)", async () => {

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { startServer, type RunningServer } from "../foundation/process";
 import { SimClient, startFixture, validCpf, type SimFixture } from "../psp-sim/support";
 import { OPERATOR_TOKEN } from "./support";
+import { serverEnv } from "../support/backend";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const EMAIL = "crash@example.com";
@@ -29,7 +30,7 @@ beforeAll(async () => {
   sim = new SimClient(fx);
   expect((await sim.login()).status).toBe(200);
   dir = mkdtempSync(join(tmpdir(), "cofre-crash-"));
-  const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", EMAIL, "--password", PASSWORD], { cwd: ROOT, env: { ...process.env, COFRE_DATA_DIR: dir } });
+  const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", EMAIL, "--password", PASSWORD], { cwd: ROOT, env: { ...process.env, ...serverEnv(dir) } });
   expect(init.exitCode).toBe(0);
 });
 afterAll(async () => {
@@ -40,6 +41,7 @@ afterAll(async () => {
 
 /** Starts `serve` on the data dir (live preview, operator token, test clock, extra env). */
 async function serve(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (server) await server.stop(); // one left running by a test that failed midway
   server = await startServer(["bun", "src/main.ts", "serve"], {
     dataDir: dir,
     cwd: ROOT,

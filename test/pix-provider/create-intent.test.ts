@@ -7,7 +7,6 @@
  * the PSP mid-run is refreshed once; sandbox creates write no intent.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createIntents } from "../../db/schema";
 import type { BcbConnectionGateway } from "../../src/providers/bcb-pix-v2/gateway";
 import { runStatusCheck } from "../../src/domain/charges/outcomes";
 import { RECOVERY_GRACE_MS, recoverIntents } from "../../src/domain/charges/intent-recovery";
@@ -15,7 +14,7 @@ import { createHarness, type Harness, type SeededAccount } from "../support/harn
 import { SimClient, startFixture, validCpf, type SimFixture } from "../psp-sim/support";
 import { key } from "../payments/support";
 import { connectionPath, OPERATOR_TOKEN, recordingFetch, type Recorded } from "./support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 let fx: SimFixture;
 let sim: SimClient;
@@ -52,7 +51,8 @@ function setTimeouts(options: BcbConnectionGateway["options"]): void {
 const create = (idemKey: string, body: Record<string, unknown>) => h.call("POST", "/v1/pix/charges", { key: a.liveKey, body, headers: { "Idempotency-Key": idemKey } });
 /** The cobs the simulator holds, by txid. */
 const cobs = async (): Promise<{ txid: string; status: string }[]> => (await sim.control("GET", "/_sim/cobs")).body.cobs;
-const intents = () => dbOf(h.deps).select().from(createIntents).all();
+/** Every create intent, as stored (snake_case columns), by id. */
+const intents = () => testDb(h.deps).all<{ id: string; txid: string; transaction_id: string }>("select * from create_intents order by id");
 /** `METHOD /cob/...` of every call Cofre sent to the PSP's cob routes since `from`. */
 const cobCalls = (from: number) => log.slice(from).filter((e) => e.url.includes("/cob/")).map((e) => `${e.method} ${new URL(e.url).pathname.split("/").slice(-2, -1)[0]}`);
 const liveCharges = async () => (await h.call("GET", "/v1/charges?limit=100", { key: a.liveKey })).body.data as { id: string }[];
@@ -66,7 +66,7 @@ describe("a retry with the same Idempotency-Key", () => {
     const first = await create(k, body);
     expect([first.status, first.body.error.code]).toEqual([503, "service_unavailable"]);
     // The intent is durable and names the txid the PUT used; no charge yet.
-    const [intent] = intents();
+    const [intent] = await intents();
     expect(intent).toBeDefined();
     const putTxid = log.filter((e) => e.method === "PUT" && e.url.includes("/cob/")).at(-1)!.url.split("/").pop();
     expect(intent!.txid).toBe(putTxid!);
@@ -75,9 +75,9 @@ describe("a retry with the same Idempotency-Key", () => {
     const second = await create(k, body);
     expect(second.status).toBe(201);
     expect(second.body.pix.txid).toBe(intent!.txid);
-    expect(second.body.id).toBe(`ch_${intent!.transactionId}`);
+    expect(second.body.id).toBe(`ch_${intent!.transaction_id}`);
     expect((await cobs()).filter((c) => c.txid === intent!.txid)).toHaveLength(1);
-    expect(intents()).toEqual([]);
+    expect(await intents()).toEqual([]);
     expect((await liveCharges()).length).toBe(chargesBefore + 1);
     // A third call replays the stored 201.
     const third = await create(k, body);
@@ -90,7 +90,7 @@ describe("a retry with the same Idempotency-Key", () => {
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob", after: true });
     const mark = log.length;
     expect((await create(k, body)).status).toBe(503);
-    const txid = intents()[0]!.txid;
+    const txid = (await intents())[0]!.txid;
     expect((await cobs()).filter((c) => c.txid === txid)).toHaveLength(1);
     const retryMark = log.length;
     const r = await create(k, body);
@@ -110,7 +110,7 @@ describe("a retry with the same Idempotency-Key", () => {
     await sim.control("POST", "/_sim/faults/latency", { ms: 900, count: 1, match: "PUT /cob" });
     const first = await create(k, body);
     expect([first.status, first.body.error.code]).toEqual([503, "service_unavailable"]);
-    const txid = intents()[0]!.txid;
+    const txid = (await intents())[0]!.txid;
     // The simulator finishes the PUT after its delay: wait for the cob to exist (bounded).
     for (let i = 0; i < 100 && !(await cobs()).some((c) => c.txid === txid); i++) await Bun.sleep(20);
     expect((await cobs()).filter((c) => c.txid === txid)).toHaveLength(1);
@@ -118,19 +118,19 @@ describe("a retry with the same Idempotency-Key", () => {
     expect(second.status).toBe(201);
     expect(second.body.pix.txid).toBe(txid);
     expect((await cobs()).filter((c) => c.txid === txid)).toHaveLength(1);
-    expect(intents()).toEqual([]);
+    expect(await intents()).toEqual([]);
   });
 
   test("whose cob the PSP removed meanwhile gets the charge created failed with the PSP's reason, and the intent is gone", async () => {
     const k = key("removed");
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob", after: true });
     expect((await create(k, { amount: 410 })).status).toBe(503);
-    const [intent] = intents();
+    const [intent] = await intents();
     expect((await sim.control("POST", `/_sim/cob/${intent!.txid}/remove`)).status).toBe(200);
     const r = await create(k, { amount: 410 });
-    expect([r.status, r.body.id, r.body.status, r.body.pix]).toEqual([201, `ch_${intent!.transactionId}`, "failed", null]);
+    expect([r.status, r.body.id, r.body.status, r.body.pix]).toEqual([201, `ch_${intent!.transaction_id}`, "failed", null]);
     expect(r.body.metadata.failure).toMatchObject({ reason: "provider_rejected", providerErrorCode: "REMOVIDA_PELO_PSP" });
-    expect(intents()).toEqual([]);
+    expect(await intents()).toEqual([]);
     expect((await cobs()).filter((c) => c.txid === intent!.txid)).toHaveLength(1);
   });
 
@@ -138,10 +138,10 @@ describe("a retry with the same Idempotency-Key", () => {
     const k = key("reuse");
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob" });
     expect((await create(k, { amount: 100 })).status).toBe(503);
-    const before = intents();
+    const before = await intents();
     const r = await create(k, { amount: 200 });
     expect([r.status, r.body.error.code]).toEqual([409, "idempotency_key_reused"]);
-    expect(intents()).toEqual(before);
+    expect(await intents()).toEqual(before);
     expect((await create(k, { amount: 100 })).status).toBe(201);
   });
 });
@@ -153,13 +153,13 @@ describe("the recovery job", () => {
     const k = key("drop");
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob" });
     expect((await create(k, { amount: 300 })).status).toBe(503);
-    const [intent] = intents();
+    const [intent] = await intents();
     expect(await recoverIntents(h.deps)).toEqual({ finalised: 0, dropped: 0, kept: 0 }); // still within the grace period
     await age();
     const mark = log.length;
     expect(await recoverIntents(h.deps)).toEqual({ finalised: 0, dropped: 1, kept: 0 });
     expect(cobCalls(mark)).toEqual(["GET cob"]); // asked, never created
-    expect(intents()).toEqual([]);
+    expect(await intents()).toEqual([]);
     expect((await cobs()).some((c) => c.txid === intent!.txid)).toBe(false);
     const r = await create(k, { amount: 300 });
     expect(r.status).toBe(201);
@@ -171,11 +171,11 @@ describe("the recovery job", () => {
     const body = { amount: 2750, customer: { name: "Fulano", document: validCpf() } };
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob", after: true });
     expect((await create(k, body)).status).toBe(503);
-    const [intent] = intents();
+    const [intent] = await intents();
     await age();
     expect(await recoverIntents(h.deps)).toEqual({ finalised: 1, dropped: 0, kept: 0 });
-    expect(intents()).toEqual([]);
-    const got = await h.call("GET", `/v1/charges/ch_${intent!.transactionId}`, { key: a.liveKey });
+    expect(await intents()).toEqual([]);
+    const got = await h.call("GET", `/v1/charges/ch_${intent!.transaction_id}`, { key: a.liveKey });
     expect(got.status).toBe(200);
     expect([got.body.status, got.body.amount, got.body.pix.txid]).toEqual(["pending", 2750, intent!.txid]);
     const replay = await create(k, body);
@@ -189,12 +189,12 @@ describe("the recovery job", () => {
     const k = key("paid");
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob", after: true });
     expect((await create(k, { amount: 640 })).status).toBe(503);
-    const [intent] = intents();
+    const [intent] = await intents();
     expect((await sim.control("POST", `/_sim/cob/${intent!.txid}/pay`, { pagador: { nome: "Pagadora", cpf: validCpf() } })).status).toBe(200);
     await age();
     expect(await recoverIntents(h.deps)).toEqual({ finalised: 1, dropped: 0, kept: 0 });
-    await runStatusCheck(h.deps, intent!.transactionId, "PIX");
-    const got = await h.call("GET", `/v1/charges/ch_${intent!.transactionId}`, { key: a.liveKey });
+    await runStatusCheck(h.deps, intent!.transaction_id, "PIX");
+    const got = await h.call("GET", `/v1/charges/ch_${intent!.transaction_id}`, { key: a.liveKey });
     expect([got.body.status, got.body.amount]).toEqual(["paid", 640]);
   });
 
@@ -205,9 +205,9 @@ describe("the recovery job", () => {
     await age();
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "GET /cob" });
     expect(await recoverIntents(h.deps)).toEqual({ finalised: 0, dropped: 0, kept: 1 });
-    expect(intents()).toHaveLength(1);
+    expect(await intents()).toHaveLength(1);
     expect(await recoverIntents(h.deps)).toEqual({ finalised: 1, dropped: 0, kept: 0 });
-    expect(intents()).toEqual([]);
+    expect(await intents()).toEqual([]);
   });
 });
 
@@ -231,6 +231,6 @@ describe("sandbox creates", () => {
     await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.testKey, body: { mode: "unavailable", count: 1 } });
     const down = await h.call("POST", "/v1/pix/charges", { key: a.testKey, body: { amount: 100 }, headers: { "Idempotency-Key": key("sbx") } });
     expect(down.status).toBe(503);
-    expect(intents()).toEqual([]);
+    expect(await intents()).toEqual([]);
   });
 });

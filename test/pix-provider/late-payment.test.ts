@@ -40,8 +40,8 @@ describe("an underpaid live Pix", () => {
     expect(failed.settlement).toEqual({});
     expect(failed.metadata).toEqual({ order: "A-1", failure: { reason: "amount_mismatch", providerErrorCode: null, ttlSeconds: 3600, at: failed.metadata.failure.at } });
     expect(Date.parse(failed.metadata.failure.at)).toBe(env.h.clock.nowMs());
-    expect(eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
-    expect(JSON.parse(eventsOf(env, rawId, "charge.failed")[0]!.body).data.object).toMatchObject({ id: c.id, status: "failed" });
+    expect(await eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
+    expect(JSON.parse((await eventsOf(env, rawId, "charge.failed"))[0]!.body).data.object).toMatchObject({ id: c.id, status: "failed" });
     // The PSP agrees: the cob is concluded, so the charge could never have been paid again.
     expect((await env.sim.control("GET", "/_sim/cobs")).body.cobs.find((x: { txid: string }) => x.txid === c.pix.txid)?.status).toBe("CONCLUIDA");
     const ret = (await returnOf(rawId))!;
@@ -64,8 +64,8 @@ describe("an underpaid live Pix", () => {
     devs = await simDevolucoes(env, pix.endToEndId);
     expect(devs.map((d) => [d.id, d.status])).toEqual([[ret.id, "DEVOLVIDO"]]);
     expect((await balance(env))).toBe(before);
-    expect(eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
-    expect(eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
+    expect(await eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
+    expect(await eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
     expect((await charge(env, c.id)).status).toBe("failed");
     (await expectLedgerClean(env));
   });
@@ -85,8 +85,8 @@ describe("an underpaid live Pix", () => {
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
     await advance(env, 3600); // later polls and the charge's expiry change nothing more
     expect((await charge(env, c.id)).status).toBe("failed");
-    expect(eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
-    expect(eventsOf(env, rawId, "charge.expired")).toHaveLength(0);
+    expect(await eventsOf(env, rawId, "charge.failed")).toHaveLength(1);
+    expect(await eventsOf(env, rawId, "charge.expired")).toHaveLength(0);
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
   });
 });
@@ -132,7 +132,7 @@ describe("two different Pix on one live charge", () => {
     expect(after.return).toMatchObject({ id: firstRet.id, status: "FAILED", failureReason: "NAO_REALIZADO: Conta encerrada" });
     expect((await charge(env, c.id)).status).toBe("failed");
     expect((await balance(env))).toBe(before);
-    expect(eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
+    expect(await eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
     (await expectLedgerClean(env));
   });
 });
@@ -155,7 +155,7 @@ describe("a Pix after expiry", () => {
     await advance(env, 60); // more checks and the sweep: nothing more
     expect(await simDevolucoes(env, pix.endToEndId)).toHaveLength(1);
     expect((await balance(env))).toBe(before);
-    expect(eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
+    expect(await eventsOf(env, rawId, "charge.paid")).toHaveLength(0);
     (await expectLedgerClean(env));
   });
 

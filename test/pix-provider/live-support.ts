@@ -5,8 +5,6 @@
  * events of a charge and the simulator's devoluções, and check the ledger.
  */
 import { expect } from "bun:test";
-import { and, eq } from "drizzle-orm";
-import { events } from "../../db/schema";
 import { getBalance, verifyLedger } from "../../src/domain/ledger";
 import { advanceClock } from "../../src/jobs/advance";
 import { createLogger } from "../../src/lib/logger";
@@ -14,7 +12,7 @@ import { key } from "../payments/support";
 import { SimClient, startFixture, validCpf, type SimFixture } from "../psp-sim/support";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { connectionPath, OPERATOR_TOKEN } from "./support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 export interface LiveEnv {
   fx: SimFixture;
@@ -92,13 +90,13 @@ export async function advance(env: LiveEnv, seconds: number): Promise<void> {
   await advanceClock(env.h.clock, env.h.deps.jobs, seconds);
 }
 
-/** Events of type `type` stored for raw transaction `rawId`. */
+/** Events of type `type` stored for raw transaction `rawId`, oldest first (rows as stored: snake_case columns). */
 export function eventsOf(env: LiveEnv, rawId: string, type: string) {
-  return dbOf(env.h.deps)
-    .select()
-    .from(events)
-    .where(and(eq(events.type, type), eq(events.transactionId, rawId)))
-    .all();
+  return testDb(env.h.deps).all<{ id: string; type: string; body: string; created_at: number }>(
+    "select * from events where type = ? and transaction_id = ? order by created_at, id",
+    type,
+    rawId,
+  );
 }
 
 /** The devoluções the simulator holds for Pix `e2e` (its `GET /pix/{e2eid}`). */

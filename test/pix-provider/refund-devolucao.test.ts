@@ -49,13 +49,13 @@ describe("a full refund", () => {
     expect(await refundStatus(rawId, r.body.id)).toBe("IN_PROGRESS");
     const devs = await simDevolucoes(env, pix.endToEndId);
     expect(devs.map((d) => [d.id, d.valor, d.natureza, d.status])).toEqual([[devId, "20.00", "ORIGINAL", "EM_PROCESSAMENTO"]]);
-    expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(0);
+    expect(await eventsOf(env, rawId, "charge.refunded")).toHaveLength(0);
 
     await finish(pix.endToEndId, devId, "settle"); // its callback is a hint: Cofre asks GET .../devolucao/{id}
     await env.h.deps.jobs.drain();
     expect(await refundStatus(rawId, r.body.id)).toBe("REFUNDED");
     expect((await charge(env, c.id)).status).toBe("refunded");
-    const sent = eventsOf(env, rawId, "charge.refunded");
+    const sent = await eventsOf(env, rawId, "charge.refunded");
     expect(sent).toHaveLength(1);
     expect(JSON.parse(sent[0]!.body).data.refund).toMatchObject({ id: r.body.id, amount: 2000, status: "REFUNDED" });
     expect((await balance(env))).toBe(before - 2000);
@@ -104,7 +104,7 @@ describe("a partial refund", () => {
       ["10.00", "DEVOLVIDO"],
       ["20.00", "DEVOLVIDO"],
     ]);
-    expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(2);
+    expect(await eventsOf(env, rawId, "charge.refunded")).toHaveLength(2);
   });
 });
 
@@ -122,7 +122,7 @@ describe("a devolução NAO_REALIZADO", () => {
     expect((await env.h.deps.store.read.refunds.byId(r.body.id))?.failureReason).toBe("NAO_REALIZADO: Conta do pagador encerrada");
     expect((await balance(env))).toBe(before);
     expect((await charge(env, c.id)).status).toBe("paid");
-    expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(0);
+    expect(await eventsOf(env, rawId, "charge.refunded")).toHaveLength(0);
     // The whole amount is refundable again, and the PSP accepts a new devolução of it.
     const again = await refund(c.id);
     expect([again.status, again.body.amount]).toEqual([201, 4000]);
@@ -208,7 +208,7 @@ describe("PSP failures", () => {
     await env.h.deps.jobs.drain();
     expect(await refundStatus(rawId, r.body.id)).toBe("REFUNDED");
     expect((await charge(env, c.id)).status).toBe("refunded");
-    expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(1);
+    expect(await eventsOf(env, rawId, "charge.refunded")).toHaveLength(1);
     expect((await balance(env))).toBe(before - 6100);
     (await expectLedgerClean(env));
   });
@@ -239,7 +239,7 @@ describe("devolução callbacks", () => {
     await env.h.deps.jobs.drain();
     expect(await refundStatus(rawId, r.body.id)).toBe("IN_PROGRESS");
     expect((await charge(env, c.id)).status).toBe("paid");
-    expect(eventsOf(env, rawId, "charge.refunded")).toHaveLength(0);
+    expect(await eventsOf(env, rawId, "charge.refunded")).toHaveLength(0);
     expect((await balance(env))).toBe(before - 7000);
   });
 });

@@ -5,8 +5,6 @@
  * bound to the connection and field).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { pixProviderConnections } from "../../db/schema";
 import { aadOf, openConnection } from "../../src/domain/pix-provider/secrets";
 import { createLogger } from "../../src/lib/logger";
 import { open, SecretBoxError } from "../../src/lib/secret-box";
@@ -14,7 +12,6 @@ import { createHarness, type Harness, type TestResponse } from "../support/harne
 import { startFixture, type SimFixture } from "../psp-sim/support";
 import { BcbPixClient } from "../../src/providers/bcb-pix-v2/client";
 import { connectionPath, OPERATOR_TOKEN } from "./support";
-import { dbOf } from "../support/db";
 
 let fx: SimFixture;
 let h: Harness;
@@ -66,7 +63,7 @@ describe("secrets at rest", () => {
     const good = body();
     const r = await h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body: good });
     expect(r.status).toBe(200);
-    const row = dbOf(h.deps).select().from(pixProviderConnections).where(eq(pixProviderConnections.id, r.body.id)).get()!;
+    const row = (await h.deps.store.read.pixProvider.byId(r.body.id))!;
     const raw = JSON.stringify(row);
     expect(raw).not.toContain(good.client_secret);
     expect(raw).not.toContain(pemBody(good.private_key).slice(0, 40));

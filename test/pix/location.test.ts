@@ -6,12 +6,11 @@ import { PNG } from "pngjs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDeps } from "../../src/deps";
 import { createApp } from "../../src/app";
-import { pixSigningKeys } from "../../db/schema";
 import { parseTlv } from "../../src/pix/brcode";
 import { harness, newCharge, raw } from "../charges/support";
-import { dbOf } from "../support/db";
+import { testDeps } from "../support/backend";
+import { testDb } from "../support/test-db";
 
 function locationPath(brCode: string): string {
   const url = parseTlv(parseTlv(brCode).get("26")!).get("25")!;
@@ -69,14 +68,14 @@ describe("the Pix location URL", () => {
     const dir = mkdtempSync(join(tmpdir(), "cofre-pixkey-"));
     try {
       const config = { logLevel: "silent", publicUrl: "https://pay.cofre.test" };
-      const d1 = createDeps({ dataDir: dir, config });
+      const d1 = testDeps({ dataDir: dir, config });
       const j1 = await (await createApp(d1).handle(new Request("http://localhost/v1/pix/jwks.json"))).json();
-      dbOf(d1).$client.close();
-      const d2 = createDeps({ dataDir: dir, config });
+      await d1.store.close();
+      const d2 = testDeps({ dataDir: dir, config });
       const j2 = await (await createApp(d2).handle(new Request("http://localhost/v1/pix/jwks.json"))).json();
       expect(j2).toEqual(j1);
-      expect(dbOf(d2).select().from(pixSigningKeys).all()).toHaveLength(1);
-      dbOf(d2).$client.close();
+      expect(await testDb(d2).all("select * from pix_signing_keys")).toHaveLength(1);
+      await d2.store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

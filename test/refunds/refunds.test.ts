@@ -19,22 +19,22 @@ const setup = async (amount = 1000, settings = {}) => {
 describe("refunds (happy paths)", () => {
   test("a full refund is PENDING with the refund fields, debits the balance, and REFUNDED makes the transaction REFUNDED with payment.refunded", async () => {
     const { h, a, p, refund, balance, tx, advance } = await setup(1000);
-    expect((await balance())).toMatchObject({ available: 0, pending: 1000 });
+    expect(await balance()).toMatchObject({ available: 0, pending: 1000 });
     const r = await refund({ reason: "customer asked" });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(REFUND_FIELDS);
     expect(r.body).toMatchObject({ transactionId: p.id, amount: 1000, currency: "BRL", status: "PENDING", reason: "customer asked", createdAt: "2026-11-20T12:00:00.000Z" });
     expect(r.body.id).toMatch(/^re_[0-9a-f]{32}$/);
     expectNoForbidden(r.body);
-    expect((await balance())).toMatchObject({ available: 0, pending: 0 });
+    expect(await balance()).toMatchObject({ available: 0, pending: 0 });
     expect((await tx()).status).toBe("PAID");
     expect((await advance(r.body.id, "IN_PROGRESS")).body.status).toBe("IN_PROGRESS");
     const done = await advance(r.body.id, "REFUNDED");
     expect(done.status).toBe(200);
     expect(done.body.status).toBe("REFUNDED");
     expect((await tx()).status).toBe("REFUNDED");
-    expect(eventTypes(h, p.id)).toContain("payment.refunded");
-    const ev = eventBodies(h, p.id, "payment.refunded")[0];
+    expect(await eventTypes(h, p.id)).toContain("payment.refunded");
+    const ev = (await eventBodies(h, p.id, "payment.refunded"))[0];
     expect(ev.data).toMatchObject({ transactionId: p.id, status: "REFUNDED", previousStatus: "PAID", refundId: r.body.id, refundAmount: 1000, refundedAmount: 1000 });
     const charge = await h.call("GET", `/v1/charges/ch_${p.id}`, { key: a.testKey });
     expect(charge.body.status).toBe("refunded");
@@ -45,7 +45,7 @@ describe("refunds (happy paths)", () => {
     const r = await refund({ amount: 300 }, `ch_${p.id}`);
     expect(r.status).toBe(201);
     expect(r.body.transactionId).toBe(p.id);
-    expect((await balance())).toMatchObject({ available: 0, pending: 700 });
+    expect(await balance()).toMatchObject({ available: 0, pending: 700 });
     const list = await h.call("GET", `/v1/payments/ch_${p.id}/refunds`, { key: a.testKey });
     expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([r.body.id]);
   });
@@ -85,7 +85,7 @@ describe("refunds (happy paths)", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((r: any) => r.id)).toEqual([rest.body.id, r2.body.id, r1.body.id]);
     for (const r of listed.body.data) expect(Object.keys(r).sort()).toEqual(REFUND_FIELDS);
-    expect((await balance())).toMatchObject({ available: 0, pending: 0 });
+    expect(await balance()).toMatchObject({ available: 0, pending: 0 });
   });
 
   test("a FAILED refund restores the balance and the refundable remainder", async () => {
@@ -116,7 +116,7 @@ describe("refunds (happy paths)", () => {
     const { h, refund, balance } = await setup(10000, { pixFeeBps: 100, settlementDelaySeconds: 60 });
     h.clock.advance(61);
     await h.deps.jobs.drain();
-    expect((await balance())).toMatchObject({ available: 9900, pending: 0 });
+    expect(await balance()).toMatchObject({ available: 9900, pending: 0 });
     const r = await refund({ amount: 5000, strategy: "cashout", passFeeToTenant: true, destinationKey: "+5511999998888" });
     expect(r.status).toBe(201);
     expect((await balance()).available).toBe(9900 - 5000 - 50);
@@ -154,7 +154,7 @@ describe("refunds (errors)", () => {
   test("a disputed transaction -> 400 charge_disputed", async () => {
     const { h, p, refund } = await setup();
     for (const s of ["DISPUTE", "CHARGEBACK"]) {
-      forceStatus(h, p.id, s);
+      await forceStatus(h, p.id, s);
       const r = await refund();
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe("charge_disputed");

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "../foundation/process";
+import { serverEnv } from "./backend";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
@@ -21,7 +22,7 @@ export async function serveWithTestKey(env: Record<string, string> = {}): Promis
   const dir = mkdtempSync(join(tmpdir(), "cofre-serve-"));
   const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", "e2e@example.com", "--password", "a long passphrase"], {
     cwd: ROOT,
-    env: { ...process.env, COFRE_DATA_DIR: dir },
+    env: { ...process.env, ...serverEnv(dir) },
   });
   expect(init.exitCode).toBe(0);
   const server = await startServer(["bun", "src/main.ts", "serve"], { dataDir: dir, cwd: ROOT, env: { LOG_LEVEL: "info", ...env }, timeoutMs: 20_000 });

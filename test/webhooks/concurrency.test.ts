@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
-import { tx } from "../../src/db/client";
 import { emitCanonical } from "../../src/domain/events/emit";
 import { configureWebhookRuntime } from "../../src/domain/webhooks/runtime";
 import { emitChargePaid, register, startReceiver, type Receiver } from "./support";

@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { createHarness, type Harness } from "../support/harness";
 import { chargeObject, deterministic, emitChargePaid, emitMedCreated, emitPaymentCompleted, onlyDelivery, register, startReceiver, type Receiver } from "./support";
 import { hmacHex } from "../../src/lib/crypto";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 const stripe = new Stripe("sk_test_x");
 const receivers: Receiver[] = [];
@@ -356,7 +356,7 @@ describe("webhook delivery: endpoint changes apply to the next attempt", () => {
     await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
-    dbOf(h.deps).$client.run("update webhook_deliveries set status = 'FAILED', next_retry_at = null where id = ?", [d.id]);
+    await testDb(h.deps).run("update webhook_deliveries set status = 'FAILED', next_retry_at = null where id = ?", d.id);
     await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { status: "INACTIVE" } });
     const refused = await h.call("POST", `/v1/webhooks/deliveries/${d.id}/retry`, { key: a.testKey });
     expect(refused.status).toBe(400);

@@ -2,15 +2,14 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDeps, type Deps } from "../../src/deps";
-import { tx } from "../../src/db/client";
+import type { Deps } from "../../src/deps";
 import { emitCanonical } from "../../src/domain/events/emit";
 import { createEndpoint } from "../../src/domain/webhooks/service";
 import { configureWebhookRuntime } from "../../src/domain/webhooks/runtime";
-import { webhookDeliveries } from "../../db/schema";
 import { ManualClock } from "../../src/lib/clock";
 import { startReceiver, type Receiver } from "./support";
-import { dbOf } from "../support/db";
+import { testDeps } from "../support/backend";
+import { testDb } from "../support/test-db";
 
 const cleanup: (() => void)[] = [];
 afterEach(() => {
@@ -18,7 +17,7 @@ afterEach(() => {
 });
 
 function open(dir: string, clock: ManualClock): Deps {
-  const deps = createDeps({ dataDir: dir, clock, config: { logLevel: "silent", webhookAllowPrivate: true } });
+  const deps = testDeps({ dataDir: dir, clock, config: { logLevel: "silent", webhookAllowPrivate: true } });
   configureWebhookRuntime(deps, { random: () => 0.5, timeoutMs: 2000 });
   return deps;
 }
@@ -35,7 +34,7 @@ describe("webhook delivery survives a crash", () => {
     const first = open(dir, clock);
     const ep = await createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
     const evt = await first.store.tx((uow) => emitCanonical(first, uow, scope, "charge.paid", { id: "ch_1", object: "charge" }));
-    dbOf(first).$client.close(); // "killed": no job ever ran
+    await first.store.close(); // "killed": no job ever ran
     expect(rx.requests).toHaveLength(0);
 
     const second = open(dir, clock);
@@ -45,7 +44,7 @@ describe("webhook delivery survives a crash", () => {
     for (let i = 0; i < 50 && rx.requests.length === 0; i++) await Bun.sleep(10);
     expect(rx.requests).toHaveLength(1);
     expect(JSON.parse(rx.requests[0]!.body).id).toBe(evt);
-    const id = dbOf(second).select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
+    const id = (await testDb(second).get<{ id: string }>("select id from webhook_deliveries"))!.id;
     for (let i = 0; i < 50 && (await second.store.read.webhooks.deliveryById(id))!.status !== "DELIVERED"; i++) await Bun.sleep(10);
     expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({ status: "DELIVERED", attempts: 1, endpointId: ep.id });
   });
@@ -60,12 +59,13 @@ describe("webhook delivery survives a crash", () => {
     const first = open(dir, clock);
     await createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
     await first.store.tx((uow) => emitCanonical(first, uow, scope, "charge.paid", { id: "ch_1" }));
-    const id = dbOf(first).select({ id: webhookDeliveries.id }).from(webhookDeliveries).get()!.id;
+    const db = testDb(first);
+    const id = (await db.get<{ id: string }>("select id from webhook_deliveries"))!.id;
     // Simulate death after the claim committed: the job is leased and the delivery is PROCESSING.
-    dbOf(first).$client.run("update jobs set lease_until = ?, attempts = 1 where kind = 'webhook.deliver'", [clock.nowMs() + 90_000]);
-    dbOf(first).$client.run("update webhook_deliveries set status = 'PROCESSING', attempts = 1 where id = ?", [id]);
-    dbOf(first).$client.run("insert into webhook_attempts (id, delivery_id, attempt, trigger, status, started_at) values ('a1', ?, 1, 'scheduled', 'sending', ?)", [id, clock.nowMs()]);
-    dbOf(first).$client.close();
+    await db.run("update jobs set lease_until = ?, attempts = 1 where kind = 'webhook.deliver'", clock.nowMs() + 90_000);
+    await db.run("update webhook_deliveries set status = 'PROCESSING', attempts = 1 where id = ?", id);
+    await db.run("insert into webhook_attempts (id, delivery_id, attempt, trigger, status, started_at) values ('a1', ?, 1, 'scheduled', 'sending', ?)", id, clock.nowMs());
+    await first.store.close();
 
     const second = open(dir, clock);
     await second.jobs.drain();
@@ -74,7 +74,7 @@ describe("webhook delivery survives a crash", () => {
     await second.jobs.drain();
     expect(rx.requests).toHaveLength(1);
     expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({ status: "DELIVERED", attempts: 2 });
-    const attempts = dbOf(second).$client.query("select attempt, status, outcome from webhook_attempts where delivery_id = ? order by attempt").all(id);
+    const attempts = await testDb(second).all("select attempt, status, outcome from webhook_attempts where delivery_id = ? order by attempt", id);
     expect(attempts).toEqual([
       { attempt: 1, status: "failed", outcome: "interrupted" },
       { attempt: 2, status: "succeeded", outcome: "delivered" },

@@ -1,26 +1,23 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
-import { transactions } from "../../db/schema";
 import { hmacHex } from "../../src/lib/crypto";
 import { rawId } from "../../src/lib/ids";
 import { checkTransactionWebhookUrl } from "../../src/domain/webhooks/service";
 import { deterministic, emitChargePaid, emitPaymentCompleted, register, startReceiver, type Receiver } from "./support";
-import { tx } from "../../src/db/client";
 import { emitCanonical } from "../../src/domain/events/emit";
-import { dbOf } from "../support/db";
+import { transactionRow } from "../payments/support";
 
 const receivers: Receiver[] = [];
 afterEach(() => {
   while (receivers.length) receivers.pop()!.stop();
 });
 
-function insertTransaction(h: ReturnType<typeof createHarness>, accountId: string, webhookUrl: string | null, livemode = false): string {
+async function insertTransaction(h: ReturnType<typeof createHarness>, accountId: string, webhookUrl: string | null, livemode = false): Promise<string> {
   const id = rawId();
   const now = h.clock.nowMs();
-  dbOf(h.deps)
-    .insert(transactions)
-    .values({ id, accountId, livemode, amount: 1500, currency: "BRL", status: "PAID", paymentMethods: '["PIX"]', origin: "payments", webhookUrl, createdAt: now, updatedAt: now })
-    .run();
+  await h.deps.store.tx((uow) =>
+    uow.charges.insert(transactionRow({ id, accountId, livemode, amount: 1500, currency: "BRL", status: "PAID", paymentMethods: '["PIX"]', origin: "payments", webhookUrl, createdAt: now, updatedAt: now })),
+  );
   return id;
 }
 
@@ -31,7 +28,7 @@ describe("per-transaction webhookUrl", () => {
     const a = await h.seedAccount();
     const rx = startReceiver();
     receivers.push(rx);
-    const txId = insertTransaction(h, a.accountId, `${rx.url}/tx`);
+    const txId = await insertTransaction(h, a.accountId, `${rx.url}/tx`);
     const sec = await h.call("POST", "/v1/webhooks/transaction-secret/rotate", { key: a.testKey });
     expect(sec.status).toBe(200);
     expect(Object.keys(sec.body)).toEqual(["secret"]);
@@ -54,8 +51,8 @@ describe("per-transaction webhookUrl", () => {
     const rx = startReceiver();
     receivers.push(rx);
     await register(h, a.testKey, rx.url, ["payment.completed"]);
-    const same = insertTransaction(h, a.accountId, rx.url);
-    const none = insertTransaction(h, a.accountId, null);
+    const same = await insertTransaction(h, a.accountId, rx.url);
+    const none = await insertTransaction(h, a.accountId, null);
     await emitPaymentCompleted(h, a.accountId, false, same);
     await emitPaymentCompleted(h, a.accountId, false, none);
     await emitChargePaid(h, a.accountId);
@@ -70,7 +67,7 @@ describe("per-transaction webhookUrl", () => {
     const b = await h.seedAccount();
     const rx = startReceiver();
     receivers.push(rx);
-    const txOfB = insertTransaction(h, b.accountId, rx.url);
+    const txOfB = await insertTransaction(h, b.accountId, rx.url);
     await emitPaymentCompleted(h, a.accountId, false, txOfB);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(0);

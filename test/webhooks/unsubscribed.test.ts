@@ -1,18 +1,16 @@
 /** The outbox keeps only events somebody is subscribed to (src/domain/events/emit.ts). */
 import { afterEach, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { events, webhookDeliveries } from "../../db/schema";
 import { createHarness } from "../support/harness";
 import { deterministic, register, startReceiver, type Receiver } from "./support";
-import { dbOf } from "../support/db";
+import { testDb } from "../support/test-db";
 
 const receivers: Receiver[] = [];
 afterEach(() => {
   while (receivers.length) receivers.pop()!.stop();
 });
 
-const storedTypes = (h: ReturnType<typeof createHarness>, rawId: string) =>
-  dbOf(h.deps).select({ type: events.type }).from(events).where(eq(events.transactionId, rawId)).all().map((e) => e.type).sort();
+const storedTypes = async (h: ReturnType<typeof createHarness>, rawId: string) =>
+  (await testDb(h.deps).all<{ type: string }>("select type from events where transaction_id = ?", rawId)).map((e) => e.type).sort();
 
 async function createCharge(h: ReturnType<typeof createHarness>, key: string, n: number) {
   const r = await h.call("POST", "/v1/pix/charges", { key, headers: { "idempotency-key": `unsubscribed-${n}` }, body: { amount: 1500 } });
@@ -25,8 +23,8 @@ describe("events nobody is subscribed to", () => {
     const h = createHarness({ webhookAllowPrivate: true }, new Date().toISOString());
     const a = await h.seedAccount();
     const id = await createCharge(h, a.testKey, 1);
-    expect(storedTypes(h, id)).toEqual([]);
-    expect(dbOf(h.deps).select().from(webhookDeliveries).all()).toEqual([]);
+    expect(await storedTypes(h, id)).toEqual([]);
+    expect(await testDb(h.deps).all("select * from webhook_deliveries")).toEqual([]);
   });
 
   test("only the subscribed types of a transition are stored and delivered; an endpoint added later gets no earlier event", async () => {
@@ -38,14 +36,14 @@ describe("events nobody is subscribed to", () => {
     receivers.push(rx);
     await register(h, a.testKey, rx.url, ["charge.paid"]);
     const after = await createCharge(h, a.testKey, 3);
-    expect(storedTypes(h, after)).toEqual([]); // charge.created / payment.created: not subscribed
+    expect(await storedTypes(h, after)).toEqual([]); // charge.created / payment.created: not subscribed
     const paid = await h.call("POST", `/v1/test_helpers/charges/ch_${after}/pay`, { key: a.testKey, body: {} });
     expect(paid.status).toBe(200);
-    expect(storedTypes(h, after)).toEqual(["charge.paid"]);
+    expect(await storedTypes(h, after)).toEqual(["charge.paid"]);
     await h.deps.jobs.drain();
     expect(rx.requests.map((r) => JSON.parse(r.body).type)).toEqual(["charge.paid"]);
     expect(JSON.parse(rx.requests[0]!.body).data.object.id).toBe(`ch_${after}`);
-    expect(storedTypes(h, before)).toEqual([]);
+    expect(await storedTypes(h, before)).toEqual([]);
   });
 
   test("a live endpoint does not make test-mode events stored", async () => {
@@ -53,6 +51,6 @@ describe("events nobody is subscribed to", () => {
     const a = await h.seedAccount();
     await register(h, a.liveKey, "https://hooks.example.com/live", ["charge.created", "payment.created"]);
     const id = await createCharge(h, a.testKey, 4);
-    expect(storedTypes(h, id)).toEqual([]);
+    expect(await storedTypes(h, id)).toEqual([]);
   });
 });

@@ -24,7 +24,9 @@ export class PgClockShare {
   ) {
     store.onChange("clock", (payload) => {
       if (payload === null) void this.pull();
-      else this.adopt(Number(payload));
+      // In line with publish: this instance's own notice must not be adopted before publish
+      // has counted its delta as published (else the advance would count twice).
+      else void this.serial(async () => this.adopt(Number(payload)));
     });
   }
 

@@ -26,6 +26,7 @@ import type { PgContext, PgShared } from "./context";
 import { runPgMigrations, embeddedPgMigrations } from "./migrations";
 import { Notices } from "./notices";
 import { buildPgRepos, eagerPgRepos } from "./repos";
+import { flushPgRequestLog } from "./request-log";
 
 /** Runs of one unit at most (the first and its retries) before a serialisation failure is thrown. */
 const MAX_ATTEMPTS = 8;
@@ -134,6 +135,7 @@ export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
     },
     async close() {
       await started.catch(() => {});
+      await flushPgRequestLog(shared);
       await notices.stop();
       await pool.close();
     },

@@ -11,6 +11,7 @@ import m0000 from "../../../db/migrations-pg/0000_init.sql" with { type: "text" 
 import m0001 from "../../../db/migrations-pg/0001_write_shard_columns_job_wake_at.sql" with { type: "text" };
 import m0002 from "../../../db/migrations-pg/0002_write_shards_in_primary_keys.sql" with { type: "text" };
 import m0003 from "../../../db/migrations-pg/0003_shared_instance_state.sql" with { type: "text" };
+import m0004 from "../../../db/migrations-pg/0004_payment_aggregate_triggers.sql" with { type: "text" };
 
 /** Migration SQL text by journal tag. */
 export const EMBEDDED_PG: Record<string, string> = {
@@ -18,6 +19,7 @@ export const EMBEDDED_PG: Record<string, string> = {
   "0001_write_shard_columns_job_wake_at": m0001,
   "0002_write_shards_in_primary_keys": m0002,
   "0003_shared_instance_state": m0003,
+  "0004_payment_aggregate_triggers": m0004,
 };
 
 /** One embedded migration: its tag, statements, journal time (ms) and drizzle's hash. */

@@ -1,9 +1,55 @@
-/** PostgreSQL implementation of the webhooks repository (src/store/port/webhooks.ts). NOT BUILT YET: every method throws. */
-import type { WebhooksRepo } from "../port/webhooks";
+/**
+ * PostgreSQL implementation of the webhooks repository (src/store/port/webhooks.ts): endpoints,
+ * transaction secrets, and (./webhooks-deliveries.ts) deliveries and their attempts.
+ */
+import type { WebhookEndpointRow } from "../rows";
+import type { ActiveEndpoint, WebhooksRepo } from "../port/webhooks";
 import type { PgContext } from "./context";
-import { notBuilt } from "./not-built";
+import { rowOf, rowsOf, toColumns } from "./map";
+import { deliveriesRepo } from "./webhooks-deliveries";
 
 /** Builds the webhooks repository on `ctx`. */
-export function webhooksRepo(_ctx: PgContext): WebhooksRepo {
-  return notBuilt<WebhooksRepo>("webhooks");
+export function webhooksRepo(ctx: PgContext): WebhooksRepo {
+  const { sql } = ctx;
+  return {
+    async insertEndpoint(row) {
+      await sql`insert into webhook_endpoints ${sql(toColumns(row))}`;
+    },
+    async listEndpoints(s) {
+      return rowsOf<WebhookEndpointRow>(
+        await sql`select * from webhook_endpoints where account_id = ${s.accountId} and livemode = ${s.livemode} order by created_at desc, id desc`,
+      );
+    },
+    async findEndpoint(s, id) {
+      return rowOf<WebhookEndpointRow>(await sql`select * from webhook_endpoints where id = ${id} and account_id = ${s.accountId} and livemode = ${s.livemode}`);
+    },
+    async endpointById(id) {
+      return rowOf<WebhookEndpointRow>(await sql`select * from webhook_endpoints where id = ${id}`);
+    },
+    async updateEndpoint(id, set) {
+      const cols = toColumns(set);
+      if (Object.keys(cols).length) await sql`update webhook_endpoints set ${sql(cols)} where id = ${id}`;
+    },
+    async deleteEndpoint(id) {
+      await sql`delete from webhook_endpoints where id = ${id}`;
+    },
+    async activeEndpoints(accountId, livemode) {
+      // Hot path (every event emitted). Oldest first: the order SQLite's index scan yields, which
+      // orders the deliveries a fan-out creates.
+      return (await sql`select id, url, events from webhook_endpoints
+        where account_id = ${accountId} and livemode = ${livemode} and status = 'ACTIVE' order by created_at, id`) as ActiveEndpoint[];
+    },
+
+    ...deliveriesRepo(ctx),
+
+    async transactionSecret(s) {
+      const rows = (await sql`select secret from webhook_transaction_secrets where account_id = ${s.accountId} and livemode = ${s.livemode}`) as { secret: string }[];
+      return rows[0]?.secret;
+    },
+    async putTransactionSecret(s, secret, now) {
+      await sql`insert into webhook_transaction_secrets (account_id, livemode, secret, created_at, updated_at)
+        values (${s.accountId}, ${s.livemode}, ${secret}, ${now}, ${now})
+        on conflict (account_id, livemode) do update set secret = excluded.secret, updated_at = excluded.updated_at`;
+    },
+  };
 }

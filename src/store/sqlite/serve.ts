@@ -63,7 +63,7 @@ export async function startServeStorage(store: Store, opts: ServeStorageOptions)
       await requestLog?.close();
       flushGroupCommit(client);
       await checkpointer?.stop();
-      sqlite.close();
+      await sqlite.close();
     },
   };
 }
