@@ -25,6 +25,7 @@ import type { PixConnectionGateway } from "./domain/pix-provider/port";
 import type { Store } from "./store/port";
 import { createSqliteStore } from "./store/sqlite";
 import { createPgStore, pgStoreOf } from "./store/pg";
+import { rawId } from "./lib/ids";
 import { PgIdempotencyClaims } from "./store/pg/claims";
 import { openPgPool } from "./store/pg/pool";
 import type { PixProviderConnectionRow } from "./store/rows";
@@ -93,7 +94,11 @@ export interface DepsOptions {
  * aggregate triggers installed).
  */
 function openStore(config: Config, logger: Logger): Store {
-  if (config.databaseUrl) return createPgStore(openPgPool(config.databaseUrl, { max: config.databasePoolMax }), { logger });
+  if (config.databaseUrl) {
+    // Named, so that other instances can tell from pg_stat_activity whether this one is alive.
+    const instanceName = `cofre-${rawId().slice(-16)}`;
+    return createPgStore(openPgPool(config.databaseUrl, { max: config.databasePoolMax, applicationName: instanceName }), { logger, instanceName });
+  }
   const db = openDb(config.dataDir);
   runMigrations(db);
   installPaymentAggregates(db);

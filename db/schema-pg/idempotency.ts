@@ -37,6 +37,7 @@ export const idempotencyKeys = pgTable(
     responseBody: text("response_body"),
     lockedUntil: bigint("locked_until", { mode: "number" }),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    holder: text("holder"),
   },
   (t) => [
     uniqueIndex("idempotency_scope_uq").on(t.accountId, t.livemode, t.scope, t.key),

@@ -20,6 +20,11 @@ export const idempotencyKeys = sqliteTable(
     /** Epoch ms after which an in-progress claim is considered abandoned (crashed request). */
     lockedUntil: integer("locked_until"),
     createdAt: integer("created_at").notNull(),
+    /**
+     * The instance holding an in-progress claim (PostgreSQL, issue 17: src/store/pg/claims.ts);
+     * once that instance is gone the same request takes the claim over at once. Null on SQLite.
+     */
+    holder: text("holder"),
   },
   (t) => [
     uniqueIndex("idempotency_scope_uq").on(t.accountId, t.livemode, t.scope, t.key),

@@ -18,6 +18,8 @@ import type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } fro
 
 export type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
 import { DEFAULTS, dueMs, type Registered } from "./types";
+import { recordFailedRun, recordSucceededRun } from "./outcome";
+import { dueButSkipped, leasedByPeers } from "./peers";
 
 const MAX_TIMER_MS = 60_000;
 
@@ -163,13 +165,20 @@ export class Scheduler {
    */
   async drain(maxJobs = Infinity): Promise<number> {
     let started = 0;
+    let lockedWaits = 0;
     for (let guard = 0; guard < 100_000; guard++) {
       if (started < maxJobs) started += await this.fill(maxJobs - started);
-      if (this.inflight.size === 0) return started;
-      await Promise.race(this.inflight.values());
+      if (this.inflight.size > 0) await Promise.race(this.inflight.values());
+      // PostgreSQL claims skip rows another unit holds locked (a create pulling the sweep earlier):
+      // a due job can be left behind for a moment. Wait it out (bounded) rather than return.
+      else if (started < maxJobs && lockedWaits < 200 && (await dueButSkipped(this.store, this.clock))) {
+        lockedWaits++;
+        await Bun.sleep(5);
+      } else return started;
     }
     return started;
   }
+
 
   private startedCount = 0;
   /** Jobs started by this scheduler so far (by its loop and by `drain`). */
@@ -200,14 +209,9 @@ export class Scheduler {
     else this.armAt(dueAt);
   }
 
-  /**
-   * Jobs due by now leased by another instance (running there), for the clock advance to wait
-   * for. None on SQLite: one process owns the database, a lease not held here is an orphan.
-   */
-  async leasedElsewhere(): Promise<LeasedJob[]> {
-    if (this.store.kind !== "postgres") return [];
-    const { leased } = await this.store.read.jobs.claimableTimes(this.clock.nowMs());
-    return leased.filter((r) => !this.inflight.has(r.id));
+  /** Jobs due by now leased by another instance, for the clock advance to wait for (./peers.ts). */
+  leasedElsewhere(): Promise<LeasedJob[]> {
+    return leasedByPeers(this.store, this.clock, this.inflight);
   }
 
   /** Number of queued (not dead) jobs of `kind`, for tests and health. */
@@ -343,24 +347,11 @@ export class Scheduler {
       const { maxAttempts, backoff } = reg ?? DEFAULTS;
       const dead = job.attempts >= maxAttempts;
       this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempts, dead, err: message }, "job failed");
-      const dueAt = await this.store.tx(async (uow) => {
-        const due = Math.min(this.clock.nowMs() + backoff(job.attempts) * 1000, asked(uow));
-        await uow.jobs.recordFailure(job.id, message.slice(0, 1000), dead ? "dead" : "queued", due);
-        return due;
-      });
+      const dueAt = await recordFailedRun(this.store, job, message, dead, this.clock.nowMs() + backoff(job.attempts) * 1000, asked);
       if (!dead) this.armAt(dueAt);
       return;
     }
-    const retryAt = await this.store.tx(async (uow) => {
-      const earliest = asked(uow);
-      if ((outcome && "retryAt" in outcome) || earliest !== Infinity) {
-        const due = Math.min(outcome && "retryAt" in outcome ? new Date(outcome.retryAt).getTime() : Infinity, earliest);
-        await uow.jobs.reschedule(job.id, due);
-        return due;
-      }
-      await uow.jobs.complete(job.id);
-      return null;
-    });
+    const retryAt = await recordSucceededRun(this.store, job, outcome, asked);
     if (retryAt !== null) this.armAt(retryAt);
   }
 

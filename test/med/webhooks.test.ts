@@ -31,7 +31,7 @@ afterAll(() => {
 });
 
 describe("MED webhooks", () => {
-  test("a subscribed endpoint receives the MED family, signed, in order", async () => {
+  test("a subscribed endpoint receives the MED family, signed, in event order", async () => {
     const c = await paidCharge(h, a, 3_000);
     const ep = await h.call("POST", "/v1/webhooks/endpoints", {
       key: a.testKey,
@@ -42,6 +42,9 @@ describe("MED webhooks", () => {
     await h.call("POST", `/v1/med/cases/${kase.id}/appeal`, { key: a.testKey, body: { reason: "delivered in person" } });
     await h.call("POST", `/v1/test_helpers/med/cases/${kase.id}/resolve`, { key: a.testKey, body: { outcome: "merchant_favor" } });
     await h.deps.jobs.drain();
+    // Deliveries run concurrently (on PostgreSQL each on its own connection), so arrival order is
+    // not the order of events: a receiver orders them by event id (time-ordered, evt_ + UUIDv7).
+    received.sort((x, y) => (JSON.parse(x.body).id < JSON.parse(y.body).id ? -1 : 1));
     const types = received.map((r) => JSON.parse(r.body).type);
     expect(types).toEqual(["med_case.created", "med_case.updated", "med_case.updated", "med.resolved"]);
     for (const r of received) {

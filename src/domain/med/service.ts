@@ -75,13 +75,16 @@ export interface MedNotice {
  */
 export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRow> {
   return deps.store.tx(async (uow) => {
+    const scope = { accountId: notice.accountId, livemode: notice.livemode };
+    const found = await uow.charges.byScopedId(scope.accountId, scope.livemode, notice.transactionId);
+    if (!found) throw notFound("charge");
+    // Decide on the locked charge: a replayed notice, or a second MED of the same charge arriving
+    // at another instance at once (PostgreSQL), waits here and then sees the first case.
+    const charge = (await uow.charges.lockForChange(found.id)) ?? found;
     if (notice.externalId) {
       const seen = await uow.med.caseByExternalId(notice.accountId, notice.externalId);
       if (seen) return seen;
     }
-    const scope = { accountId: notice.accountId, livemode: notice.livemode };
-    const charge = await uow.charges.byScopedId(scope.accountId, scope.livemode, notice.transactionId);
-    if (!charge) throw notFound("charge");
     if (!DISPUTABLE.includes(charge.status))
       throw new DomainError("invalid_state", `A MED can only open on a paid charge; this charge is ${PUBLIC_STATUS[charge.status as TransactionStatus]}.`);
     if (await uow.med.activeCaseOfTransaction(charge.id, FINAL_STATUSES))

@@ -113,7 +113,6 @@ export async function fanOut(deps: Deps, uow: Uow, event: StoredEvent, targets: 
 export async function ensureTransactionSecret(deps: Deps, uow: Uow, scope: WebhookScope): Promise<string> {
   const existing = await uow.webhooks.transactionSecret(scope);
   if (existing) return existing;
-  const secret = randomHex(32);
-  await uow.webhooks.putTransactionSecret(scope, secret, deps.clock.nowMs());
-  return secret;
+  // First writer wins: two first uses at once (two instances on PostgreSQL) sign with one secret.
+  return uow.webhooks.keepTransactionSecret(scope, randomHex(32), deps.clock.nowMs());
 }

@@ -43,6 +43,13 @@ export interface PgStoreOptions {
    * store that is alone on its database (tests), where nobody else changes what it caches.
    */
   notices?: boolean;
+  /**
+   * This instance's name, the `application_name` its pool was opened with (./pool.ts). Only an
+   * instance whose pool never closes every connection (idle timeout 0, the notice connection on)
+   * may have one: another instance then treats the absence of its sessions in pg_stat_activity as
+   * proof that it died, and takes its idempotency claims over at once (./claims.ts).
+   */
+  instanceName?: string;
 }
 
 /** The PostgreSQL store plus what only this adapter has (tests, benches, the CLI). */
@@ -52,6 +59,8 @@ export interface PgStore extends Store {
   readonly sql: SQL;
   /** Closes the notice subscription and the pool. */
   close(): Promise<void>;
+  /** This instance's name in pg_stat_activity, or null (see PgStoreOptions.instanceName). */
+  readonly instanceName: string | null;
   /** Resolves once the store started (migrations, caches, notices); rejects with what stopped it. */
   readonly started: Promise<void>;
 }
@@ -117,6 +126,7 @@ export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
   return {
     kind: "postgres",
     sql: pool,
+    instanceName: opts.instanceName ?? null,
     started,
     tx,
     read,

@@ -12,6 +12,7 @@ import m0001 from "../../../db/migrations-pg/0001_write_shard_columns_job_wake_a
 import m0002 from "../../../db/migrations-pg/0002_write_shards_in_primary_keys.sql" with { type: "text" };
 import m0003 from "../../../db/migrations-pg/0003_shared_instance_state.sql" with { type: "text" };
 import m0004 from "../../../db/migrations-pg/0004_payment_aggregate_triggers.sql" with { type: "text" };
+import m0005 from "../../../db/migrations-pg/0005_idempotency_claim_holder.sql" with { type: "text" };
 
 /** Migration SQL text by journal tag. */
 export const EMBEDDED_PG: Record<string, string> = {
@@ -20,6 +21,7 @@ export const EMBEDDED_PG: Record<string, string> = {
   "0002_write_shards_in_primary_keys": m0002,
   "0003_shared_instance_state": m0003,
   "0004_payment_aggregate_triggers": m0004,
+  "0005_idempotency_claim_holder": m0005,
 };
 
 /** One embedded migration: its tag, statements, journal time (ms) and drizzle's hash. */

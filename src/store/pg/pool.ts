@@ -10,6 +10,11 @@ import { SQL } from "bun";
 export interface PgPoolOptions {
   max?: number;
   idleTimeout?: number;
+  /**
+   * `application_name` of every connection: the instance's name (src/store/pg/claims.ts tells a
+   * live instance from a dead one by its sessions in pg_stat_activity). At most 63 bytes.
+   */
+  applicationName?: string;
 }
 
 /** Parses a `postgres://` or `postgresql://` URL; throws an Error naming the problem (never echoing a password). */
@@ -39,5 +44,6 @@ export function openPgPool(url: string, opts: PgPoolOptions = {}): SQL {
   if (u.port) explicit.port = Number(u.port);
   if (u.username) explicit.username = decodeURIComponent(u.username);
   if (u.password) explicit.password = decodeURIComponent(u.password);
-  return new SQL({ url, ...explicit, max: opts.max ?? 20, idleTimeout: opts.idleTimeout ?? 0 });
+  const connection = opts.applicationName ? { application_name: opts.applicationName } : undefined;
+  return new SQL({ url, ...explicit, max: opts.max ?? 20, idleTimeout: opts.idleTimeout ?? 0, connection });
 }

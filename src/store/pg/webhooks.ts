@@ -51,5 +51,12 @@ export function webhooksRepo(ctx: PgContext): WebhooksRepo {
         values (${s.accountId}, ${s.livemode}, ${secret}, ${now}, ${now})
         on conflict (account_id, livemode) do update set secret = excluded.secret, updated_at = excluded.updated_at`;
     },
+    async keepTransactionSecret(s, secret, now) {
+      await sql`insert into webhook_transaction_secrets (account_id, livemode, secret, created_at, updated_at)
+        values (${s.accountId}, ${s.livemode}, ${secret}, ${now}, ${now}) on conflict (account_id, livemode) do nothing`;
+      // A new statement: sees the row whichever unit inserted it (a conflicting insert was waited for).
+      const [row] = await sql`select secret from webhook_transaction_secrets where account_id = ${s.accountId} and livemode = ${s.livemode}`;
+      return row!.secret as string;
+    },
   };
 }

@@ -121,6 +121,11 @@ export interface WebhooksRepo {
 
   /** The scope's transaction-webhook secret (64 hex), else undefined. */
   transactionSecret(s: WebhookScope): Promise<string | undefined>;
-  /** Inserts or replaces the scope's transaction-webhook secret. */
+  /** Inserts or replaces the scope's transaction-webhook secret (rotation). */
   putTransactionSecret(s: WebhookScope, secret: string, now: number): Promise<void>;
+  /**
+   * Stores `secret` as the scope's transaction-webhook secret unless it has one, and returns the
+   * one kept: first writer wins, so two first uses at once (two instances) sign with one secret.
+   */
+  keepTransactionSecret(s: WebhookScope, secret: string, now: number): Promise<string>;
 }

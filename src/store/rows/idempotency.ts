@@ -48,6 +48,7 @@ export interface IdempotencyKeyRow {
   responseBody: string | null;
   lockedUntil: number | null;
   createdAt: number;
+  holder: string | null;
 }
 /** An insert into `idempotency_keys`. */
 export interface NewIdempotencyKeyRow {
@@ -62,4 +63,5 @@ export interface NewIdempotencyKeyRow {
   responseBody?: string | null;
   lockedUntil?: number | null;
   createdAt: number;
+  holder?: string | null;
 }

@@ -137,5 +137,9 @@ export function webhooksRepo(ctx: SqliteContext): WebhooksRepo {
         .onConflictDoUpdate({ target: [webhookTransactionSecrets.accountId, webhookTransactionSecrets.livemode], set: { secret, updatedAt: now } })
         .run();
     },
+    async keepTransactionSecret(s, secret, now) {
+      db.insert(webhookTransactionSecrets).values({ accountId: s.accountId, livemode: s.livemode, secret, createdAt: now, updatedAt: now }).onConflictDoNothing().run();
+      return (await this.transactionSecret(s))!;
+    },
   };
 }
