@@ -40,7 +40,7 @@ function posting(accountId: string, n: number, lines: Line[], now = 1_000 + n): 
     causeId: `c${n}`,
     idempotencyKey: `${accountId}:${n}`,
     meta: n % 2 ? null : `{"n":${n}}`,
-    lines: lines.map((l) => ({ trancheId: null, ...l })),
+    lines: lines.map((l) => ({ trancheId: null, mayGoNegative: l.ledgerAccount === "external_payer", ...l })),
     now,
   };
 }

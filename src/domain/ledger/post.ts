@@ -64,6 +64,7 @@ export async function postEntry(uow: Uow, e: EntryInput): Promise<string | null>
   const sum = lines.reduce((s, l) => s + l.amount, 0);
   if (sum !== 0) throw new LedgerInvariantError(`ledger entry ${e.idempotencyKey} does not balance (sum ${sum})`);
 
+  const mayGoNegative = (ledgerAccount: string) => ledgerAccount === "external_payer" || (ledgerAccount === "available" && !!e.allowNegativeAvailable);
   const entryId = newId("ledgerEntry");
   const after = await uow.ledger.post({
     id: entryId,
@@ -75,14 +76,13 @@ export async function postEntry(uow: Uow, e: EntryInput): Promise<string | null>
     causeId: e.causeId,
     idempotencyKey: e.idempotencyKey,
     meta: e.meta === undefined ? null : JSON.stringify(e.meta),
-    lines: lines.map((l) => ({ ledgerAccount: l.ledgerAccount, amount: l.amount, trancheId: l.trancheId ?? null })),
+    lines: lines.map((l) => ({ ledgerAccount: l.ledgerAccount, amount: l.amount, trancheId: l.trancheId ?? null, mayGoNegative: mayGoNegative(l.ledgerAccount) })),
     now: e.now,
   });
   // Throwing rolls the whole unit back (the lines just written included).
   lines.forEach((l, i) => {
     if (l.amount < 0 && after[i]! < 0) {
-      const negativeOk = l.ledgerAccount === "external_payer" || (l.ledgerAccount === "available" && e.allowNegativeAvailable);
-      if (!negativeOk) throw new LedgerInvariantError(`ledger account ${l.ledgerAccount} of ${e.accountId} would go negative (${after[i]})`);
+      if (!mayGoNegative(l.ledgerAccount)) throw new LedgerInvariantError(`ledger account ${l.ledgerAccount} of ${e.accountId} would go negative (${after[i]})`);
     }
   });
   return entryId;

@@ -9,6 +9,8 @@
  * ledger account) take a transaction-scoped advisory lock before the statement that reads their
  * sum. Under READ COMMITTED that later statement sees every debit committed before the lock was
  * granted; credits committing meanwhile may be missed, which only makes the check conservative.
+ * A debit line the domain lets go negative (`mayGoNegative`: external_payer, which every payment
+ * debits, and `available` under a MED hold) takes no lock: no check depends on its balance.
  * A debit the unit itself funded (a payment whose tranche is released at once: pending +net,
  * then pending -net) takes no lock: it cannot take the balance below what other units left.
  * Inside a unit, `accountBalance` (read to size a refund) takes the same lock, and the tranche
@@ -24,12 +26,6 @@ import type { LedgerPosting, LedgerRepo, MerchantBalance } from "../port/ledger"
 import type { PgContext } from "./context";
 import { ledgerScan } from "./ledger-scan";
 import { numberOf, rowOf, rowsOf, toColumns } from "./map";
-
-/**
- * The one ledger account whose debits take no lock: post.ts lets `external_payer` go negative
- * unconditionally (every payment debits it, so locking it would serialise a merchant's payments).
- */
-const UNCHECKED = "external_payer";
 
 /** Builds the ledger repository on `ctx`. */
 export function ledgerRepo(ctx: PgContext): LedgerRepo {
@@ -80,7 +76,7 @@ export function ledgerRepo(ctx: PgContext): LedgerRepo {
         const key = `${merchant}|${l.ledgerAccount}`;
         const running = (net.get(key) ?? ownNet.get(key) ?? 0) + l.amount;
         net.set(key, running);
-        if (l.amount < 0 && running < 0 && l.ledgerAccount !== UNCHECKED) debited.push(l.ledgerAccount);
+        if (l.amount < 0 && running < 0 && !l.mayGoNegative) debited.push(l.ledgerAccount);
       }
       if (debited.length) await lockDebits(e.accountId, e.livemode, e.currency, debited);
       const after = await retriedOnDuplicate(postStatement(ctx, e), "ledger_entries_key_uq");

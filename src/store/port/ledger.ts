@@ -16,7 +16,11 @@ export interface LedgerPosting {
   idempotencyKey: string;
   /** JSON text or null. */
   meta: string | null;
-  lines: { ledgerAccount: string; amount: number; trancheId: string | null }[];
+  /**
+   * `mayGoNegative`: the domain lets this line's ledger account end below zero (external_payer;
+   * `available` under a MED hold), so its balance after the line needs no exact, locked read.
+   */
+  lines: { ledgerAccount: string; amount: number; trancheId: string | null; mayGoNegative: boolean }[];
   now: number;
 }
 
