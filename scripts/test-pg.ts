@@ -3,8 +3,10 @@
  * backends"). Every test file runs with COFRE_TEST_PG=1 (test/support/backend.ts: each Deps gets
  * a PostgreSQL database of its own, copied from a migrated template on a throwaway cluster the
  * run starts itself), except files whose first line is `// sqlite-only: <reason>` (they test
- * SQLite's own machinery: group commit, checkpointer, the request-log file, ...); those are listed
- * with their reasons, never skipped silently.
+ * SQLite's own machinery: group commit, checkpointer, the request-log file, ...), and files whose
+ * first line is `// own-database: <reason>` (they start and test PostgreSQL themselves whatever
+ * the run, so `bun run test` already ran them: the adapter's own tests, the multi-instance
+ * test); both are listed with their reasons, never skipped silently.
  *
  * The files are split into TEST_PG_SHARDS `bun test` processes (default 2; each starts its own
  * cluster), run side by side. Output goes through one writer; the last lines are the totals:
@@ -21,11 +23,11 @@ import { join, relative } from "node:path";
 const ROOT = join(import.meta.dir, "..");
 const SHARDS = Math.max(1, Number(process.env.TEST_PG_SHARDS ?? 2));
 
-/** `// sqlite-only: <reason>` on a file's first line, or null. */
-export function sqliteOnlyReason(text: string): string | null {
+/** Why a file is not run here: `// sqlite-only: <reason>` or `// own-database: <reason>` on its first line; null otherwise. */
+export function notRunReason(text: string): string | null {
   const first = text.slice(0, text.indexOf("\n") >>> 0);
-  const m = /^\/\/ sqlite-only: (.+)$/.exec(first.trim());
-  return m ? m[1]!.trim() : null;
+  const m = /^\/\/ (sqlite-only|own-database): (.+)$/.exec(first.trim());
+  return m ? `${m[1]}: ${m[2]!.trim()}` : null;
 }
 
 /** Splits `files` into `n` groups of about equal total weight (largest first, into the lightest group). */
@@ -47,13 +49,13 @@ async function main(): Promise<number> {
   const run: string[] = [];
   const excluded: [string, string][] = [];
   for (const f of all) {
-    const reason = sqliteOnlyReason(readFileSync(join(ROOT, f), "utf8"));
+    const reason = notRunReason(readFileSync(join(ROOT, f), "utf8"));
     if (reason) excluded.push([f, reason]);
     else run.push(f);
   }
   const out = (s: string) => process.stdout.write(s);
   if (excluded.length) {
-    out(`PostgreSQL run: ${excluded.length} SQLite-only file(s) not run:\n`);
+    out(`PostgreSQL run: ${excluded.length} file(s) not run here:\n`);
     for (const [f, why] of excluded) out(`  ${f}: ${why}\n`);
   }
   // File size is a fair proxy for a file's run time.

@@ -14,9 +14,9 @@ TOOLS=(
 have() {
   local cmd=$1
   if [[ $cmd == chromium && -n ${CHROMIUM_PATH:-} ]]; then [[ -x $CHROMIUM_PATH ]]; return; fi
-  # Debian keeps the server binaries off PATH, one folder per major version.
   # Debian installs it in /usr/sbin, which a non-root PATH may not hold.
   if [[ $cmd == haproxy ]]; then [[ -x /usr/sbin/haproxy ]] || command -v haproxy >/dev/null 2>&1; return; fi
+  # Debian keeps the server binaries off PATH, one folder per major version.
   if [[ $cmd == initdb ]]; then compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null 2>&1; return; fi
   command -v "$cmd" >/dev/null 2>&1
 }

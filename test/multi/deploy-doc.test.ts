@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * The blocks of docs/deploy.md that no running deployment exercises (test/multi/instances.test.ts
  * runs the HAProxy, backup and restore blocks): the systemd unit (`systemd-analyze verify` when it

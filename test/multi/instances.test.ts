@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * Three `cofre serve` processes on one PostgreSQL database behind HAProxy configured as
  * docs/deploy.md says (issue 17; extensions.md "PostgreSQL and many instances"). Through the

@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * Rate limits across three instances on one PostgreSQL database (issue 17; docs/deploy.md "What
  * holds across instances"): each instance counts locally and adds its counts to shared rows every

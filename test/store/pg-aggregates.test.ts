@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * The payment aggregates on PostgreSQL (db/migrations-pg/0004_payment_aggregate_triggers.sql,
  * read by src/store/pg/stats.ts): after a random mix of writes from several sessions at once,

@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * The PostgreSQL charges, refunds, payments and stats repositories (src/store/pg/charges.ts,
  * charges-side.ts, refunds.ts, payments.ts, payments-sort.ts, stats.ts): one script of calls gives

@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * Durable idempotency claims on PostgreSQL (src/store/pg/claims.ts): two instances on one
  * database never both hold a key, and a claim whose holding instance died is taken over by the

@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * The PostgreSQL jobs repository (src/store/pg/jobs.ts) and the scheduler across instances: two
  * stores (two pools, as two `cofre serve` processes) on one database.

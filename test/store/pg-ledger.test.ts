@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * The PostgreSQL ledger repository (src/store/pg/ledger.ts): the same results as the SQLite twin,
  * balances summed over write shards, credits of one merchant that never wait on each other,

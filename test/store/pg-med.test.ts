@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * The PostgreSQL med repository (src/store/pg/med.ts): the same results as the SQLite twin
  * (rows as stored, listing order and cursor, the charge's metadata text), first-writer-wins

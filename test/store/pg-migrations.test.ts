@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * The PostgreSQL migrations on a real server (test/support/pg.ts): the embedded list is what
  * drizzle-kit generated, they apply to an empty database, re-applying (also from two instances at

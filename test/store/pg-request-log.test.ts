@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * The PostgreSQL request log (src/store/pg/request-log.ts): one `request_logs` table that every
  * instance writes in batches; two stores (two pools, as two instances) on one database.

@@ -1,3 +1,4 @@
+// own-database: compares the two schemas without a server; the same whatever the run (run once, by `bun run test`)
 /**
  * db/schema-pg (pg-core, generated) agrees with db/schema (sqlite-core, the source) without a
  * server: every table, column (name, nullability, default, type family, identity), primary key,

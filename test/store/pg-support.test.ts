@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /** test/support/pg.ts: finding the server, and failing loudly (never skipping) without one. */
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

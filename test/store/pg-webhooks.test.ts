@@ -1,3 +1,4 @@
+// own-database: starts the PostgreSQL it tests itself (run once, by `bun run test`)
 /**
  * The PostgreSQL webhooks repository (src/store/pg/webhooks.ts, webhooks-deliveries.ts): the same
  * results as the SQLite twin (endpoints, deliveries, the listing and its total, the worker's
