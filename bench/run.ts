@@ -16,6 +16,8 @@
  * its targets and PASS/FAIL.
  * `BENCH_ONLY=core` runs only the ceiling, create, read and webhook scenarios (what bench/compare.ts
  * compares between two trees); `BENCH_JSON_OUT=<file>` writes the JSON there instead.
+ * With COFRE_DATABASE_URL (or BENCH_PG=local: a durable throwaway cluster on this box) it
+ * measures charge creation on PostgreSQL with BENCH_INSTANCES instances instead (bench/pg.ts).
  * Other engineers' scripts (bench/foundation.ts, bench/webhooks.ts, ...) measure their parts
  * in more depth.
  */
@@ -49,6 +51,22 @@ const push = (scenario: string, r: WrkResult, rss: number | null, note?: string)
   rows.push({ scenario, rps: Math.round(r.rps), p50Ms: r.p50Ms, p99Ms: r.p99Ms, peakRssMiB: rssMiB(rss), non2xx: r.non2xx + r.errors, note });
 
 await ensureBinary(process.env.BENCH_REBUILD === "1");
+
+// ---- PostgreSQL (issue 17): COFRE_DATABASE_URL, or BENCH_PG=local for a durable cluster here ----
+if (process.env.COFRE_DATABASE_URL || process.env.BENCH_PG === "local") {
+  const instances = (process.env.BENCH_INSTANCES ?? "1,2,3").split(",").map(Number);
+  let url = process.env.COFRE_DATABASE_URL;
+  if (!url) {
+    process.env.COFRE_PG_DURABLE = "1"; // production durability: fsync and synchronous_commit on
+    const { pgDatabase } = await import("../test/support/pg");
+    url = (await pgDatabase({ empty: true })).url;
+  }
+  const { runPgBench } = await import("./pg");
+  const pgRows = await runPgBench(url, instances, SECONDS);
+  mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+  writeFileSync(process.env.BENCH_JSON_OUT ?? join(ROOT, `bench/results/pg-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), JSON.stringify({ instances, seconds: SECONDS, rows: pgRows }, null, 2));
+  process.exit(0);
+}
 
 // ---- reference ceiling: bare Bun.serve ---------------------------------------------------------
 {

@@ -106,7 +106,10 @@ async function startCluster(): Promise<Cluster> {
   for (let attempt = 1; ; attempt++) {
     port = freePort();
     // max_connections: a PostgreSQL run of the suite keeps a pool per harness (idle ones close after 1 s).
-    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`;
+    // COFRE_PG_DURABLE=1 (benchmarks, soaks): fsync, synchronous_commit and full-page writes on,
+    // as in production; tests leave them off for speed.
+    const durability = process.env.COFRE_PG_DURABLE === "1" ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=400`;
     try {
       run([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-w", "-t", "60", "-o", opts, "start"], "pg_ctl start");
       break;

@@ -24,6 +24,7 @@ export function accountsRepo(ctx: PgContext): AccountsRepo {
       // Other instances may cache settings: the notice reaches them once this unit commits.
       await sql`with u as (update accounts set ${sql(cols)} where id = ${id} returning 1)
         select pg_notify(${NOTICE_CHANNEL}, ${noticePayload("accounts", id)}) from u`;
+      ctx.afterCommit(() => ctx.shared.accounts.clear());
     },
     async userByEmail(email) {
       return rowOf<UserRow>(await sql`select * from users where email = ${email}`);

@@ -6,6 +6,7 @@ import type { ChargesRepo } from "../port/charges";
 import type { CreateIntentRow, PixSigningKeyRow } from "../rows";
 import type { PgContext } from "./context";
 import { numberOf, rowOf, rowsOf, toColumns } from "./map";
+import { noticePayload, NOTICE_CHANNEL } from "./notices";
 
 type SideMethods = Pick<
   ChargesRepo,
@@ -42,11 +43,20 @@ export function chargeSideRepo(ctx: PgContext): SideMethods {
       await ctx.sql`insert into pix_signing_keys ${ctx.sql(toColumns(row))}`;
     },
     async setFaults(accountId, mode, count, updatedAt) {
-      await ctx.sql`insert into sandbox_provider_faults (account_id, mode, remaining, updated_at) values (${accountId}, ${mode}, ${count}, ${updatedAt})
-        on conflict (account_id) do update set mode = excluded.mode, remaining = excluded.remaining, updated_at = excluded.updated_at`;
+      // Instances keep "no pending faults" per account (./account-cache.ts): this clears it everywhere.
+      await ctx.sql`with s as (insert into sandbox_provider_faults (account_id, mode, remaining, updated_at) values (${accountId}, ${mode}, ${count}, ${updatedAt})
+          on conflict (account_id) do update set mode = excluded.mode, remaining = excluded.remaining, updated_at = excluded.updated_at)
+        select pg_notify(${NOTICE_CHANNEL}, ${noticePayload("accounts", accountId)})`;
+      ctx.afterCommit(() => ctx.shared.accounts.clear());
     },
     async faultsLeft(accountId) {
-      return numberOf(await ctx.sql`select remaining from sandbox_provider_faults where account_id = ${accountId}`) ?? 0;
+      // Create hot path (every sandbox create): "none pending" is served from the account cache.
+      const cache = ctx.shared.accounts;
+      if (!ctx.inUnit && cache.get(accountId)?.noFaults) return 0;
+      const epoch = cache.epoch();
+      const left = numberOf(await ctx.sql`select remaining from sandbox_provider_faults where account_id = ${accountId}`) ?? 0;
+      if (left <= 0 && !ctx.inUnit) cache.put(accountId, { noFaults: true }, epoch);
+      return left;
     },
     async takeFault(accountId) {
       // The conditional decrement locks the row: a concurrent taker waits, then re-checks

@@ -2,6 +2,7 @@
 import type { SQL } from "bun";
 import type { Logger } from "../../lib/logger";
 import type { ConnectionCache } from "./connection-cache";
+import type { AccountCache } from "./account-cache";
 
 /** State of one PostgreSQL store shared by all its repositories (never handed to the domain). */
 export interface PgShared {
@@ -10,6 +11,8 @@ export interface PgShared {
   logger?: Pick<Logger, "error" | "warn">;
   /** Every Pix provider connection in memory, for the provider registry's synchronous lookups (./connection-cache.ts). */
   connections: ConnectionCache;
+  /** What creates read of their account, per instance (./account-cache.ts). */
+  accounts: AccountCache;
 }
 
 /**

@@ -22,6 +22,7 @@ import type { SQL } from "bun";
 import type { Logger } from "../../lib/logger";
 import type { ChangeTopic, Repos, Store, Uow } from "../port";
 import { ConnectionCache } from "./connection-cache";
+import { AccountCache } from "./account-cache";
 import type { PgContext, PgShared } from "./context";
 import { runPgMigrations, embeddedPgMigrations } from "./migrations";
 import { Notices } from "./notices";
@@ -72,14 +73,16 @@ export function isRetryable(err: unknown): boolean {
 
 /** A store over the pool `pool` (./pool.ts `openPgPool`). */
 export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
-  const shared: PgShared = { pool, logger: opts.logger, connections: new ConnectionCache(pool) };
+  const noticesOn = opts.notices ?? true;
+  const shared: PgShared = { pool, logger: opts.logger, connections: new ConnectionCache(pool), accounts: new AccountCache(noticesOn) };
   const notices = new Notices(pool, opts.logger);
+  notices.on("accounts", () => shared.accounts.clear());
   notices.on("pix_provider", () => void shared.connections.load().catch((err) => opts.logger?.error({ err }, "reloading Pix provider connections failed")));
   let startedOk = false;
   const started = (async () => {
     if (opts.migrate ?? true) await runPgMigrations(pool);
     // Subscribed before the first load: a change committed in between is heard, not lost.
-    if (opts.notices ?? true) await notices.start();
+    if (noticesOn) await notices.start();
     await shared.connections.load();
     startedOk = true;
   })();

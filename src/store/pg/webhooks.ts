@@ -11,8 +11,16 @@ import { deliveriesRepo } from "./webhooks-deliveries";
 /** Builds the webhooks repository on `ctx`. */
 export function webhooksRepo(ctx: PgContext): WebhooksRepo {
   const { sql } = ctx;
+  /**
+   * Inside a unit (this repository is built per unit), the subscribed endpoints read once per
+   * account and mode: a create fans out two events (the canonical and the legacy family), each of
+   * which read them. Any endpoint write of the unit forgets them.
+   */
+  const endpointsOfUnit = new Map<string, Promise<ActiveEndpoint[]>>();
+  const forget = () => endpointsOfUnit.clear();
   return {
     async insertEndpoint(row) {
+      forget();
       await sql`insert into webhook_endpoints ${sql(toColumns(row))}`;
     },
     async listEndpoints(s) {
@@ -27,17 +35,25 @@ export function webhooksRepo(ctx: PgContext): WebhooksRepo {
       return rowOf<WebhookEndpointRow>(await sql`select * from webhook_endpoints where id = ${id}`);
     },
     async updateEndpoint(id, set) {
+      forget();
       const cols = toColumns(set);
       if (Object.keys(cols).length) await sql`update webhook_endpoints set ${sql(cols)} where id = ${id}`;
     },
     async deleteEndpoint(id) {
+      forget();
       await sql`delete from webhook_endpoints where id = ${id}`;
     },
-    async activeEndpoints(accountId, livemode) {
+    activeEndpoints(accountId, livemode) {
       // Hot path (every event emitted). Oldest first: the order SQLite's index scan yields, which
       // orders the deliveries a fan-out creates.
-      return (await sql`select id, url, events from webhook_endpoints
-        where account_id = ${accountId} and livemode = ${livemode} and status = 'ACTIVE' order by created_at, id`) as ActiveEndpoint[];
+      const read = async () =>
+        [...(await sql`select id, url, events from webhook_endpoints
+          where account_id = ${accountId} and livemode = ${livemode} and status = 'ACTIVE' order by created_at, id`)] as ActiveEndpoint[];
+      if (!ctx.inUnit) return read();
+      const key = `${accountId}|${livemode}`;
+      let hit = endpointsOfUnit.get(key);
+      if (!hit) endpointsOfUnit.set(key, (hit = read()));
+      return hit.then((rows) => rows.slice());
     },
 
     ...deliveriesRepo(ctx),
