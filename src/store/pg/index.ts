@@ -166,6 +166,12 @@ function gated(repos: Repos, gate: () => Promise<void> | null): Repos {
     for (const key of Object.keys(repo)) {
       const fn = repo[key];
       if (typeof fn !== "function") continue;
+      // The request log's append queues in memory and never waits or throws: gating it would hand
+      // its caller a promise to drop. (`serve` starts listening only once the store started.)
+      if (name === "requestLog" && key === "append") {
+        wrapped[key] = fn.bind(repo);
+        continue;
+      }
       wrapped[key] = (...args: unknown[]) => {
         const wait = gate();
         return wait ? wait.then(() => fn.apply(repo, args)) : fn.apply(repo, args);
