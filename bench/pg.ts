@@ -17,7 +17,7 @@
  */
 import { readdirSync } from "node:fs";
 import { api, cliInit, CofreServer, loginAndKey } from "./lib/server";
-import { wrk, type WrkResult } from "./lib/wrk";
+import { createChargeLua, wrk, type WrkResult } from "./lib/wrk";
 
 /** One measured row. */
 export interface PgBenchRow {
@@ -48,20 +48,6 @@ async function postgresCpuMicros(): Promise<number> {
   return ticks * 10_000;
 }
 
-function createLua(key: string, tag: string): string {
-  return `
-local n = 0
-local threads = 0
-function setup(thread) threads = threads + 1; thread:set("tid", threads) end
-function request()
-  n = n + 1
-  return wrk.format("POST", "/v1/pix/charges", {
-    ["content-type"] = "application/json",
-    ["apikey"] = "${key}",
-    ["idempotency-key"] = "pgbench-${tag}-" .. tid .. "-" .. n,
-  }, '{"amount":1990,"description":"bench","customer":{"name":"Pagador Bench","document":"52998224725"}}')
-end`;
-}
 
 /** Runs one row: `n` instances on `url` for `seconds`. */
 async function row(url: string, n: number, seconds: number): Promise<PgBenchRow> {
@@ -77,7 +63,7 @@ async function row(url: string, n: number, seconds: number): Promise<PgBenchRow>
     const load = (secs: number, tag: string) =>
       Promise.all(
         servers.map((s, i) =>
-          wrk(`${s.base}/v1/pix/charges`, { seconds: secs, threads: 1, connections: Math.ceil(CONNECTIONS / n), lua: createLua(testKey, `${tag}${i}`) }),
+          wrk(`${s.base}/v1/pix/charges`, { seconds: secs, threads: 1, connections: Math.ceil(CONNECTIONS / n), lua: createChargeLua(testKey, `pgbench-${tag}${i}`) }),
         ),
       );
     await load(1, `warm${Date.now()}-`);

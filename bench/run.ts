@@ -25,7 +25,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { api, cliInit, CofreServer, ensureBinary, freePort, loginAndKey, ROOT } from "./lib/server";
-import { wrk, type WrkResult } from "./lib/wrk";
+import { createChargeLua, wrk, type WrkResult } from "./lib/wrk";
 import { formatLive, runLiveBench } from "./live";
 
 const SECONDS = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 5);
@@ -112,20 +112,8 @@ async function scenario(name: string, path: string, opts: { lua?: string; note?:
   rows.at(-1)!.cpuUsPerReq = cpu0 !== null && cpu1 !== null && r.requests > 0 ? Math.round(((cpu1 - cpu0) / r.requests) * 10) / 10 : null;
 }
 
-// Charge creation: a unique Idempotency-Key per request (thread id + counter); wrk.format
-// replaces the -H headers, so the key is repeated here.
-const createLua = `
-local n = 0
-local threads = 0
-function setup(thread) threads = threads + 1; thread:set("tid", threads) end
-function request()
-  n = n + 1
-  return wrk.format("POST", "/v1/pix/charges", {
-    ["content-type"] = "application/json",
-    ["apikey"] = "${testKey}",
-    ["idempotency-key"] = "bench-" .. tid .. "-" .. n .. "-${Date.now()}",
-  }, '{"amount":1990,"description":"bench","customer":{"name":"Pagador Bench","document":"52998224725"}}')
-end`;
+// Charge creation: a unique Idempotency-Key per request (thread id + counter).
+const createLua = createChargeLua(testKey, `bench-${Date.now()}`);
 await scenario("POST /v1/pix/charges (create)", "/v1/pix/charges", { lua: createLua, note: "Idempotency-Key per request" });
 
 const charge = await api(server.base, "POST", "/v1/pix/charges", { key: testKey, headers: { "idempotency-key": `bench-one-${Date.now()}` }, body: { amount: 1990 } });

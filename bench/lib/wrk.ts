@@ -58,3 +58,22 @@ export async function wrk(url: string, o: WrkOptions): Promise<WrkResult> {
     errors: sockErr ? sockErr.slice(1).reduce((s, x) => s + Number(x), 0) : 0,
   };
 }
+
+/**
+ * wrk's Lua script for charge creation with test key `apiKey`: a unique Idempotency-Key per
+ * request (`<prefix>-<thread>-<n>`; wrk.format replaces the -H headers, so they are set here).
+ */
+export function createChargeLua(apiKey: string, prefix: string): string {
+  return `
+local n = 0
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("tid", threads) end
+function request()
+  n = n + 1
+  return wrk.format("POST", "/v1/pix/charges", {
+    ["content-type"] = "application/json",
+    ["apikey"] = "${apiKey}",
+    ["idempotency-key"] = "${prefix}-" .. tid .. "-" .. n,
+  }, '{"amount":1990,"description":"bench","customer":{"name":"Pagador Bench","document":"52998224725"}}')
+end`;
+}

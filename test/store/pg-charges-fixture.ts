@@ -4,6 +4,7 @@
  */
 import type { PaymentSortField } from "../../src/store/port/payments";
 import type { TransactionRow } from "../../src/store/rows";
+import { transactionRow } from "../payments/support";
 
 export const DAY = 86_400_000;
 /** 2026-03-10T12:00:00Z. */
@@ -11,7 +12,7 @@ export const T0 = 1_773_144_000_000;
 
 /** A transaction row with every column, `over` applied. */
 export function tx(accountId: string, id: string, over: Partial<TransactionRow> = {}): TransactionRow {
-  return {
+  return transactionRow({
     id,
     accountId,
     livemode: false,
@@ -19,32 +20,11 @@ export function tx(accountId: string, id: string, over: Partial<TransactionRow> 
     currency: "BRL",
     status: "WAITING_PAYMENT",
     paymentMethods: '["PIX"]',
-    paidWith: null,
     origin: "charges",
-    customerId: null,
-    customerName: null,
-    customerDocument: null,
-    customerEmail: null,
-    customerPhone: null,
-    expectedPayerTaxId: null,
-    payerLockApplied: false,
-    metadata: "{}",
-    webhookUrl: null,
-    pixBrCode: null,
-    pixTxid: null,
-    pixLocation: null,
-    expiresAt: null,
-    providerConnectionId: null,
-    ttlSeconds: null,
-    methodDetails: "{}",
-    endToEndId: null,
-    platformFee: null,
-    refundedAmount: 0,
-    paidAt: null,
     createdAt: T0,
     updatedAt: T0,
     ...over,
-  };
+  });
 }
 
 /**
