@@ -1,5 +1,5 @@
 /** The full scans of the ledger integrity check (src/domain/ledger/verify.ts, port: src/store/port/ledger.ts `scan`); never on a request path. */
-import type { LedgerScan } from "../port/ledger";
+import { ledgerScanOf, type LedgerScan } from "../port/ledger";
 import type { PgContext } from "./context";
 
 type Row = Record<string, unknown>;
@@ -39,26 +39,5 @@ export async function ledgerScan(ctx: PgContext): Promise<LedgerScan> {
   const orphans = (await sql`
     select count(*) as n from ledger_lines l where l.ledger_account = 'pending'
       and (l.tranche_id is null or not exists (select 1 from ledger_tranches t where t.id = l.tranche_id))`) as Row[];
-  return {
-    entries: entries.map((e) => ({ id: String(e.id), lines: Number(e.n), total: Number(e.total) })),
-    unbalancedCurrencies: perCurrency.map((r) => ({ entryId: String(r.entry_id), currency: String(r.currency), total: Number(r.total) })),
-    balances: balances.map((b) => ({
-      accountId: String(b.account_id),
-      livemode: Boolean(b.livemode),
-      currency: String(b.currency),
-      ledgerAccount: String(b.ledger_account),
-      materialised: b.materialised === null ? null : Number(b.materialised),
-      recomputed: Number(b.recomputed),
-    })),
-    tranches: tranches.map((t) => ({
-      id: String(t.id),
-      accountId: String(t.account_id),
-      livemode: Boolean(t.livemode),
-      currency: String(t.currency),
-      remaining: Number(t.remaining),
-      releasedAt: t.released_at === null ? null : Number(t.released_at),
-      pendingTotal: Number(t.total),
-    })),
-    orphanPendingLines: Number(orphans[0]?.n ?? 0),
-  };
+  return ledgerScanOf({ entries, perCurrency, balances, tranches, orphans });
 }

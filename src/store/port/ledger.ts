@@ -49,6 +49,41 @@ export interface LedgerScan {
   orphanPendingLines: number;
 }
 
+/** The raw rows of the integrity scan, as each adapter's five queries return them (snake_case columns). */
+export interface LedgerScanRows {
+  entries: Record<string, unknown>[];
+  perCurrency: Record<string, unknown>[];
+  balances: Record<string, unknown>[];
+  tranches: Record<string, unknown>[];
+  orphans: Record<string, unknown>[];
+}
+
+/** The LedgerScan of the raw rows (numbers from whatever the driver returned: int, bigint text, numeric text). */
+export function ledgerScanOf({ entries, perCurrency, balances, tranches, orphans }: LedgerScanRows): LedgerScan {
+  return {
+    entries: entries.map((e) => ({ id: String(e.id), lines: Number(e.n), total: Number(e.total) })),
+    unbalancedCurrencies: perCurrency.map((r) => ({ entryId: String(r.entry_id), currency: String(r.currency), total: Number(r.total) })),
+    balances: balances.map((b) => ({
+      accountId: String(b.account_id),
+      livemode: Boolean(b.livemode),
+      currency: String(b.currency),
+      ledgerAccount: String(b.ledger_account),
+      materialised: b.materialised === null ? null : Number(b.materialised),
+      recomputed: Number(b.recomputed),
+    })),
+    tranches: tranches.map((t) => ({
+      id: String(t.id),
+      accountId: String(t.account_id),
+      livemode: Boolean(t.livemode),
+      currency: String(t.currency),
+      remaining: Number(t.remaining),
+      releasedAt: t.released_at === null ? null : Number(t.released_at),
+      pendingTotal: Number(t.total),
+    })),
+    orphanPendingLines: Number(orphans[0]?.n ?? 0),
+  };
+}
+
 /** Every method is asynchronous; inside `store.tx` it runs in the unit of work. Amounts in centavos, times epoch ms. */
 export interface LedgerRepo {
   /** The entry posted under `idempotencyKey`, if any. */
