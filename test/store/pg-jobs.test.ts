@@ -302,6 +302,31 @@ describe("enqueueNoLaterThan on a shared sweep row", () => {
     }
   });
 
+  test("an ask covered by another unit's mark holds the row until it commits, so the outcome cannot consume the mark before the ask's charge is visible", async () => {
+    const [a, b, c] = [await instance(), await instance(), await instance()];
+    await a.tx((u) => u.jobs.enqueueNoLaterThan(sweep(T0)));
+    const [run] = await a.tx((u) => u.jobs.claimDue({ now: T0, limit: 1, running: new Map(), leaseMs: () => 60_000 }));
+    await b.tx((u) => u.jobs.enqueueNoLaterThan(sweep(T0 + 2000))); // the mark: wake_at = T0 + 2000
+    const held = gate();
+    let asked = false;
+    // A later charge (x = T0 + 5000 >= the mark): covered by the mark, so it writes nothing...
+    const asking = c.tx(async (u) => {
+      await u.jobs.enqueueNoLaterThan(sweep(T0 + 5000));
+      asked = true;
+      await held.wait;
+    });
+    await until(() => asked);
+    expect(await sweepRow()).toMatchObject({ wake_at: `${T0 + 2000}` });
+    // ...but the run's outcome, which consumes the mark, waits until that unit committed.
+    let recorded = false;
+    const recording = a.tx((u) => u.jobs.reschedule(run!.id, T0 + 900_000)).then(() => (recorded = true));
+    await Bun.sleep(50);
+    expect(recorded).toBe(false);
+    held.open();
+    await Promise.all([asking, recording]);
+    expect(await sweepRow()).toMatchObject({ due_at: `${T0 + 2000}`, wake_at: null, lease_until: null });
+  });
+
   test("two instances inserting the missing row at once: one row, due at the earlier time", async () => {
     const [a, b] = [await instance(), await instance()];
     const held = gate();

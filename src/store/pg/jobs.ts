@@ -18,15 +18,14 @@
  *     complete, recordFailure) then requeues the job no later than `wake_at`: a unit that wrote
  *     the mark holds the row lock until it commits, so the outcome statement waits for it and
  *     reads the committed mark;
+ *   - already marked no later than x while leased or due soon: hold the row FOR SHARE until
+ *     commit, so no run's outcome can consume that mark (and a later run miss this unit's
+ *     charge) before this unit's charge is visible; creates share the lock, outcomes wait;
  *   - otherwise (due no later than x and not soon: the usual case) nothing.
  *   The write is one conditional UPDATE: under READ COMMITTED an UPDATE that waited for a row
  *   lock re-evaluates its WHERE and SET on the latest committed version, so pull/mark is decided
  *   on what the lock holder committed. When it updates nothing (the row vanished: a run
  *   completed; or a peer pulled or marked it meanwhile) it reads again (and may then insert).
- *   Known limit of skipping when `wake_at <= x` is already set: a unit that read the mark stays
- *   covered by it only while no run consumes the mark before the unit commits; if one run
- *   consumes it and a second run also starts and finishes inside that unit (back-to-back runs of
- *   a backlog, within a few ms), the charge expires at the sweep's next run, not at x.
  */
 import type { ClaimedJob, JobsRepo, LeasedJob, NewJob } from "../port/jobs";
 import type { PgContext } from "./context";
@@ -60,6 +59,11 @@ interface SweepState {
 function needsWrite(r: SweepState, x: number, soon: number): boolean {
   if (r.leaseUntil === null && r.dueAt > x) return true;
   return (r.leaseUntil !== null || r.dueAt <= soon) && (r.wakeAt === null || r.wakeAt > x);
+}
+
+/** Whether a run may be about to consume an existing mark <= x (leased, or due by `soon`): see the module header. */
+function coveredByMark(r: SweepState, x: number, soon: number): boolean {
+  return (r.leaseUntil !== null || r.dueAt <= soon) && r.wakeAt !== null && r.wakeAt <= x;
 }
 
 /** Builds the jobs repository on `ctx` (a unit's transaction, or the pool for reads). */
@@ -105,7 +109,16 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
           if (ins.length > 0) return;
           continue; // a peer inserted it first (its unit committed while this insert waited): decide on its row
         }
-        if (row.state !== "queued" || !needsWrite(row, x, soon)) return;
+        if (row.state !== "queued") return;
+        if (!needsWrite(row, x, soon)) {
+          if (!coveredByMark(row, x, soon)) return;
+          // Covered by another unit's mark, which a run's outcome may consume before this unit
+          // commits (and a second run then miss this charge): hold the row FOR SHARE until commit,
+          // so that outcome waits for this unit. Creates share the lock; only outcomes wait.
+          const held = await ctx.sql`select 1 from jobs where dedupe_key = ${j.dedupeKey} and state = 'queued' and wake_at <= ${x} for share`;
+          if (held.length > 0) return;
+          continue; // the mark was consumed meanwhile: decide again
+        }
         // Decided again on the latest committed version (an UPDATE that waited for the row lock
         // re-evaluates WHERE and SET on it); no row updated: it changed or vanished, look again.
         const upd = await ctx.sql`with upd as (
