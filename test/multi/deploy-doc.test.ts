@@ -101,7 +101,8 @@ test("every PostgreSQL setting of the doc is parsed by the installed server, wit
   const args = settings.flatMap(([k, v]) => ["-c", `${k}=${v}`]);
   // Each run parses all of them (a bad unit, range or name exits 1); the durability ones are read back.
   for (const name of ["max_connections", "fsync", "synchronous_commit", "full_page_writes"]) {
-    const r = Bun.spawnSync([...asOwner, join(pgBinDir(), "postgres"), "-D", join(c.dir, "data"), "-C", name, ...args], { stdout: "pipe", stderr: "pipe" });
+    // cwd "/": the postgres user may not enter the checkout (a private temporary folder in CI).
+    const r = Bun.spawnSync([...asOwner, join(pgBinDir(), "postgres"), "-D", join(c.dir, "data"), "-C", name, ...args], { cwd: "/", stdout: "pipe", stderr: "pipe" });
     expect({ name, code: r.exitCode, stderr: r.stderr.toString().trim() }).toEqual({ name, code: 0, stderr: "" });
     expect({ name, shown: r.stdout.toString().trim() }).toEqual({ name, shown: byName.get(name)! });
   }

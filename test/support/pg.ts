@@ -68,7 +68,8 @@ function asOwner(): string[] {
 
 /** Runs a server command; throws its output when it fails. */
 function run(cmd: string[], what: string): void {
-  const r = Bun.spawnSync([...asOwner(), ...cmd], { stdout: "pipe", stderr: "pipe" });
+  // cwd "/": the postgres user may not enter the caller's folder (a private temporary checkout).
+  const r = Bun.spawnSync([...asOwner(), ...cmd], { cwd: "/", stdout: "pipe", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`${what} failed (exit ${r.exitCode}): ${cmd.join(" ")}\n${r.stdout.toString()}${r.stderr.toString()}`);
 }
 
