@@ -24,7 +24,7 @@ import { openConnection } from "./domain/pix-provider/secrets";
 import type { PixConnectionGateway } from "./domain/pix-provider/port";
 import type { Store } from "./store/port";
 import { createSqliteStore } from "./store/sqlite";
-import { createPgStore, pgStoreOf } from "./store/pg";
+import { createPgStore, pgStoreOf, type PgStore } from "./store/pg";
 import { rawId } from "./lib/ids";
 import { PgIdempotencyClaims } from "./store/pg/claims";
 import { openPgPool } from "./store/pg/pool";
@@ -89,6 +89,27 @@ export interface DepsOptions {
 }
 
 /**
+ * Process-wide state behind small interfaces: in memory on SQLite (one process serves the
+ * database), shared through the database on PostgreSQL (any number of instances). On PostgreSQL
+ * another instance's revocation reaches the API-key cache as a notice; the TTL is the backstop.
+ */
+function processState(pg: PgStore | null, logger: Logger) {
+  if (!pg)
+    return {
+      claims: new MemoryIdempotencyClaims(),
+      rateCounts: new MemoryRateLimits(),
+      apiKeyCache: new MemoryApiKeyCache(),
+      loginBuckets: new MemoryLoginBuckets(),
+    };
+  return {
+    claims: new PgIdempotencyClaims(pg),
+    rateCounts: new PgRateLimits(pg.sql, logger),
+    apiKeyCache: new MemoryApiKeyCache(API_KEY_CACHE_MAX, API_KEY_TTL_MS),
+    loginBuckets: new PgLoginBuckets(pg),
+  };
+}
+
+/**
  * The store `config` selects: PostgreSQL on `config.databaseUrl` (migrated by the store as it
  * starts, before its first unit or read), else SQLite in `config.dataDir` (migrated now, and the
  * aggregate triggers installed).
@@ -118,8 +139,10 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const secretsKey = importSecretsKey(resolveSecretsKeyBytes(config.secretsKey, config.dataDir));
   const store = opts.store ?? openStore(config, logger);
   const pg = store.kind === "postgres" ? pgStoreOf(store) : null;
+  const state = processState(pg, logger);
   // The composition root picks the providers: the domain imports none. The registry's lookups are
-  // synchronous (it is consulted inside units of work), so they read through the adapter directly.
+  // synchronous (it is consulted inside units of work): the store's liveConnections answer them
+  // (SQLite: its one connection; PostgreSQL: every connection row kept in memory).
   const connections = store.liveConnections;
   let gateway: BcbConnectionGateway | undefined;
   const liveOptions = {
@@ -147,16 +170,13 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     logger,
     jobs: new Scheduler(store, clock, logger),
     delivery: createDeliveryRuntime(),
-    // Process-wide state behind small interfaces: in memory on SQLite (one process serves the
-    // database), shared through the database on PostgreSQL (any number of instances).
-    idempotency: new IdempotencyStore(store, clock, pg ? new PgIdempotencyClaims(pg) : new MemoryIdempotencyClaims()),
-    rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute, pg ? new PgRateLimits(pg.sql, logger) : new MemoryRateLimits()),
+    idempotency: new IdempotencyStore(store, clock, state.claims),
+    rateLimiter: new RateLimiter(clock, config.rateLimitPerMinute, state.rateCounts),
     providers,
     secretsKey,
     pixConnections: gateway,
-    // Another instance's revocation reaches this cache as a notice; the TTL is the backstop.
-    apiKeyCache: pg ? new MemoryApiKeyCache(API_KEY_CACHE_MAX, API_KEY_TTL_MS) : new MemoryApiKeyCache(),
-    loginThrottle: new LoginThrottle(clock, pg ? new PgLoginBuckets(pg) : new MemoryLoginBuckets()),
+    apiKeyCache: state.apiKeyCache,
+    loginThrottle: new LoginThrottle(clock, state.loginBuckets),
   };
   store.onChange("api_keys", () => deps.apiKeyCache.clear());
   // A job another instance queued wakes this loop at its due time; null (notices lost): look now.

@@ -2,13 +2,24 @@
  * Login throttle (src/domain/auth/throttle.ts): a guesser who knows the owner's email cannot keep
  * the owner out. Driven through LoginThrottle with a ManualClock and explicit client addresses
  * (in-process requests have no socket address), plus one end-to-end check over a real socket.
+ * The rules run on the run's backend: in memory, or under COFRE_TEST_PG=1 on the `login_throttle`
+ * rows every instance shares (src/store/pg/login-buckets.ts).
  */
 import { describe, expect, test } from "bun:test";
 import { ManualClock } from "../../src/lib/clock";
 import {
-  ADDRESS_LIMIT, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_FREE_FAILURES, LOGIN_WINDOW_SECONDS, LoginThrottle, PAIR_LIMIT,
+  ADDRESS_LIMIT, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_FREE_FAILURES, LOGIN_WINDOW_SECONDS, LoginThrottle, MemoryLoginBuckets, PAIR_LIMIT,
 } from "../../src/domain/auth/throttle";
+import { pgStoreOf } from "../../src/store/pg";
+import { PgLoginBuckets } from "../../src/store/pg/login-buckets";
+import { testStore } from "../support/backend";
 import { authHarness } from "./support";
+
+/** A throttle on `clock` whose buckets live where this run keeps data (memory, or a PostgreSQL database of its own). */
+function throttle(clock: ManualClock): LoginThrottle {
+  const store = testStore();
+  return new LoginThrottle(clock, store ? new PgLoginBuckets(pgStoreOf(store)) : new MemoryLoginBuckets());
+}
 
 const OWNER = "owner@example.com";
 const HOME = "203.0.113.7";
@@ -21,7 +32,7 @@ async function fail(t: LoginThrottle, email: string, address: string, n: number)
 describe("login throttle: one guesser", () => {
   test("ten wrong passwords lock that address out of that email only, for the rest of the window", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
-    const t = new LoginThrottle(clock);
+    const t = throttle(clock);
     await fail(t, OWNER, "198.51.100.1", PAIR_LIMIT);
     expect(await t.admit(OWNER, "198.51.100.1")).toBe(LOGIN_WINDOW_SECONDS);
     expect(await t.admit(OWNER, HOME)).toBe(0); // the owner from home
@@ -30,15 +41,22 @@ describe("login throttle: one guesser", () => {
     expect(await t.admit(OWNER, "198.51.100.1")).toBe(0);
   });
 
+  test("attempts arriving at once are admitted exactly up to the limit, never past it", async () => {
+    const t = throttle(new ManualClock("2026-11-20T12:00:00.000Z"));
+    const waits = await Promise.all(Array.from({ length: PAIR_LIMIT + 5 }, () => t.admit(OWNER, "198.51.100.2")));
+    expect(waits.filter((w) => w === 0)).toHaveLength(PAIR_LIMIT);
+    expect(waits.filter((w) => w === LOGIN_WINDOW_SECONDS)).toHaveLength(5);
+  });
+
   test("a hundred failures from one address over many emails lock the address", async () => {
-    const t = new LoginThrottle(new ManualClock("2026-11-20T12:00:00.000Z"));
+    const t = throttle(new ManualClock("2026-11-20T12:00:00.000Z"));
     for (let i = 0; i < ADDRESS_LIMIT; i++) expect(await t.admit(`user${i}@example.com`, "198.51.100.9")).toBe(0);
     expect(await t.admit("fresh@example.com", "198.51.100.9")).toBe(LOGIN_WINDOW_SECONDS);
     expect(await t.admit("fresh@example.com", "198.51.100.10")).toBe(0);
   });
 
   test("a success clears that address's count for the email", async () => {
-    const t = new LoginThrottle(new ManualClock("2026-11-20T12:00:00.000Z"));
+    const t = throttle(new ManualClock("2026-11-20T12:00:00.000Z"));
     await fail(t, OWNER, HOME, PAIR_LIMIT - 1);
     expect(await t.admit(OWNER, HOME)).toBe(0);
     await t.succeeded(OWNER, HOME);
@@ -58,7 +76,7 @@ describe("login throttle: many addresses against one email", () => {
 
   test("after twenty failures a new address waits 1, 2, 4... seconds after the last failure, never more than 60", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
-    const t = new LoginThrottle(clock);
+    const t = throttle(clock);
     await spread(t, clock, EMAIL_FREE_FAILURES);
     const waits: number[] = [];
     for (let k = 0; k < 9; k++) {
@@ -72,7 +90,7 @@ describe("login throttle: many addresses against one email", () => {
 
   test("the owner's usual address is never slowed by strangers' failures", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
-    const t = new LoginThrottle(clock);
+    const t = throttle(clock);
     expect(await t.admit(OWNER, HOME)).toBe(0);
     await t.succeeded(OWNER, HOME);
     await spread(t, clock, 30);
@@ -83,7 +101,7 @@ describe("login throttle: many addresses against one email", () => {
 
   test("an owner on a new address waits at most a minute, and logging in from there ends the wait for it", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
-    const t = new LoginThrottle(clock);
+    const t = throttle(clock);
     await spread(t, clock, 30);
     const wait = await t.admit(OWNER, "198.51.100.77");
     expect(wait).toBeGreaterThan(0);
@@ -96,7 +114,7 @@ describe("login throttle: many addresses against one email", () => {
 
   test("the per-email count ends with its window", async () => {
     const clock = new ManualClock("2026-11-20T12:00:00.000Z");
-    const t = new LoginThrottle(clock);
+    const t = throttle(clock);
     await spread(t, clock, 30);
     clock.advance(LOGIN_WINDOW_SECONDS);
     expect(await t.admit(OWNER, "198.51.100.5")).toBe(0);

@@ -155,7 +155,12 @@ describe("concurrent postings on PostgreSQL", () => {
     for (const s of stores) await s.close();
   });
 
-  const credit = (store: Store, acct: string, key: string, amount: number, hold?: Promise<void>) =>
+  /**
+   * Moves `amount` between the merchant's `available` and `external_payer` in a unit that stays
+   * open until `hold` settles (`onPosted` once its lines are written): positive credits
+   * `available`, negative debits it.
+   */
+  const move = (store: Store, acct: string, key: string, amount: number, hold?: Promise<void>, onPosted?: () => void) =>
     store.tx(async (u) => {
       const id = await postEntry(u, {
         accountId: acct,
@@ -171,29 +176,13 @@ describe("concurrent postings on PostgreSQL", () => {
         ],
         now: 1,
       });
-      await hold;
-      return id;
-    });
-  const debit = (store: Store, acct: string, key: string, amount: number, hold?: Promise<void>, onPosted?: () => void) =>
-    store.tx(async (u) => {
-      const id = await postEntry(u, {
-        accountId: acct,
-        livemode: false,
-        currency: "BRL",
-        kind: "t",
-        causeKind: "t",
-        causeId: key,
-        idempotencyKey: key,
-        lines: [
-          { ledgerAccount: "available", amount: -amount },
-          { ledgerAccount: "external_payer", amount },
-        ],
-        now: 1,
-      });
       onPosted?.();
       await hold;
       return id;
     });
+  const credit = (store: Store, acct: string, key: string, amount: number, hold?: Promise<void>) => move(store, acct, key, amount, hold);
+  const debit = (store: Store, acct: string, key: string, amount: number, hold?: Promise<void>, onPosted?: () => void) =>
+    move(store, acct, key, -amount, hold, onPosted);
 
   test("credits of one merchant from several sessions never wait on each other", async () => {
     const acct = merchant();

@@ -25,8 +25,8 @@
  * started before a clear is not remembered (the cache's epoch moved), so a read racing a revoke
  * cannot put the revoked key back. No other code writes `api_keys`. Several instances on one
  * PostgreSQL database: a revocation's unit sends a notice on commit and every instance clears its
- * cache when it arrives (milliseconds later), with a TTL as backstop (src/deps.ts). Writes made behind the
- * domain's back (raw SQL in a test or a shell) are not seen until the entry is evicted or the
+ * cache when it arrives (milliseconds later), with a TTL as backstop (src/deps.ts). Writes made
+ * behind the domain's back (raw SQL in a test or a shell) are not seen until the entry is evicted or the
  * process restarts. The CLI (`cofre init`) only inserts keys, so no other process makes an
  * entry stale.
  *

@@ -2,8 +2,8 @@
  * Login attempt limits (issue 13 section 8): failures are counted per (email, client address),
  * per address and per email, so that nobody who merely knows an owner's email can lock the owner
  * out. Counts live in a LoginBucketStore (in memory on SQLite; shared by every instance on
- * PostgreSQL, exact: src/store/port/login-buckets.ts); fixed windows of LOGIN_WINDOW_SECONDS starting at the
- * first counted failure. The rules, in the order they are checked:
+ * PostgreSQL, exact: src/store/port/login-buckets.ts); fixed windows of LOGIN_WINDOW_SECONDS
+ * starting at the first counted failure. The rules, in the order they are checked:
  *
  * 1. (email, address): after PAIR_LIMIT failures that address waits for the window to end for
  *    that email only (the guesser is stopped; the owner elsewhere is not).
@@ -36,9 +36,9 @@ export const EMAIL_BACKOFF_MAX_SECONDS = 60;
 export const KNOWN_ADDRESS_DAYS = 30;
 
 /**
- * The login limits as `Deps` holds them (`deps.loginThrottle`, built in createDeps): an interface
- * so a deployment of several instances can share the counts (issue 16, next phase). Callers
- * await both methods.
+ * The login limits as `Deps` holds them (`deps.loginThrottle`, built in createDeps): an interface,
+ * so that tests can observe it; several instances share the counts through the LoginBucketStore
+ * they are built on. Callers await both methods.
  */
 export interface LoginLimiter {
   /** Admits one attempt (counted as a failure until `succeeded`): 0 when admitted, else the seconds to wait. */

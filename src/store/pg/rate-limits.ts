@@ -23,6 +23,8 @@ export class PgRateLimits implements RateLimitStore {
   private local = new Map<string, number>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private syncing: Promise<void> = Promise.resolve();
+  /** The window whose older rows were last deleted. */
+  private pruned = -1;
 
   constructor(
     private readonly pool: SQL,
@@ -96,5 +98,4 @@ export class PgRateLimits implements RateLimitStore {
       if (window === this.window) for (const [k, c] of batch) this.local.set(k, (this.local.get(k) ?? 0) + c);
     }
   }
-  private pruned = -1;
 }

@@ -5,24 +5,18 @@
  * claiming costs no commit); PostgreSQL stores each claim as an `in_progress` row of
  * `idempotency_keys` (src/store/pg/claims.ts), so two instances never run one key twice.
  */
+import type { IdempotencyKeyRecord } from "./idempotency";
 
 /** Who holds a claim: the request's hash (to tell "in use" from "reused with another body"). */
 export interface HeldClaim {
   requestHash: string;
 }
 
-/** What a claim is taken for: the record of one key and its first request (times epoch ms). */
-export interface ClaimRef {
-  /** The record id the claim will complete (a durable claim may replace it with the stored row's id). */
-  id: string;
-  accountId: string;
-  livemode: boolean;
-  scope: string;
-  key: string;
-  /** sha256 hex of the request body's canonical JSON. */
-  requestHash: string;
-  createdAt: number;
-}
+/**
+ * What a claim is taken for: the record of one key and its first request (./idempotency.ts). Its
+ * `id` is the record the claim will complete; a durable claim may replace it with the stored row's id.
+ */
+export type ClaimRef = IdempotencyKeyRecord;
 
 export interface IdempotencyClaims {
   /**
