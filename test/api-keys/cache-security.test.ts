@@ -117,14 +117,18 @@ describe("api key cache: the store behind it", () => {
     const original = read.activeByFingerprint;
     let answer!: () => void;
     const held = new Promise<void>((r) => (answer = r));
-    // A slow store: the row is read (still active) at once, but the answer reaches the cache later.
+    let rowRead!: () => void;
+    const wasRead = new Promise<void>((r) => (rowRead = r));
+    // A slow store: the row is read (still active) first, but the answer reaches the cache later.
     read.activeByFingerprint = async (fp) => {
       const row = await original(fp);
+      rowRead();
       await held;
       return row;
     };
     try {
       const lookup = resolveApiKey(h.deps, a.testKey);
+      await wasRead; // the revoke commits after the read (on PostgreSQL the read is a round trip of its own)
       expect(await revokeKey(h.deps, { accountId: a.accountId, userId: a.userId, role: "OWNER" }, id)).toEqual({ revoked: true });
       answer();
       expect(await lookup).toMatchObject({ id, accountId: a.accountId });

@@ -41,11 +41,11 @@ describe("webhook delivery survives a crash", () => {
     cleanup.push(() => void second.jobs.stop());
     second.jobs.start();
     await second.jobs.drain();
-    for (let i = 0; i < 50 && rx.requests.length === 0; i++) await Bun.sleep(10);
+    for (let i = 0; i < 500 && rx.requests.length === 0; i++) await Bun.sleep(10);
     expect(rx.requests).toHaveLength(1);
     expect(JSON.parse(rx.requests[0]!.body).id).toBe(evt);
     const id = (await testDb(second).get<{ id: string }>("select id from webhook_deliveries"))!.id;
-    for (let i = 0; i < 50 && (await second.store.read.webhooks.deliveryById(id))!.status !== "DELIVERED"; i++) await Bun.sleep(10);
+    for (let i = 0; i < 500 && (await second.store.read.webhooks.deliveryById(id))!.status !== "DELIVERED"; i++) await Bun.sleep(10);
     expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({ status: "DELIVERED", attempts: 1, endpointId: ep.id });
   });
 
