@@ -1,6 +1,7 @@
 /** Environment -> typed configuration (extensions.md "Running it"). */
 import { resolveSecretsKeyBytes } from "./lib/secret-box";
 import { parsePgUrl } from "./store/pg/pool";
+import { parseTrustedProxies } from "./lib/trusted-proxies";
 
 export interface Config {
   port: number;
@@ -20,6 +21,12 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Requests per API key per minute; 0 disables the limiter. */
   rateLimitPerMinute: number;
+  /**
+   * COFRE_TRUSTED_PROXIES: addresses and CIDR blocks of the merchant's own load balancers and
+   * proxies, whose X-Forwarded-For is believed for the client address (src/lib/trusted-proxies.ts);
+   * empty (the default) = the socket peer is the client.
+   */
+  trustedProxies: string[];
   logLevel: string;
   /** Largest accepted request body in bytes (413 above it). */
   maxBodyBytes: number;
@@ -72,6 +79,15 @@ function secretsKey(env: Record<string, string | undefined>): string | null {
   return raw;
 }
 
+/** COFRE_TRUSTED_PROXIES checked (src/lib/trusted-proxies.ts), [] when unset. */
+function trustedProxies(env: Record<string, string | undefined>): string[] {
+  try {
+    return parseTrustedProxies(env.COFRE_TRUSTED_PROXIES ?? "");
+  } catch (err) {
+    throw new ConfigError(`COFRE_TRUSTED_PROXIES: ${(err as Error).message} (give addresses or CIDR blocks, comma-separated)`);
+  }
+}
+
 /** COFRE_DATABASE_URL as given (checked: a postgres:// URL naming a database), or null when unset. */
 function databaseUrl(env: Record<string, string | undefined>): string | null {
   const raw = env.COFRE_DATABASE_URL;
@@ -89,7 +105,7 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 /**
  * Reads the configuration from `env` (variables and defaults of extensions.md "Running it", plus
  * COFRE_MAX_BODY_BYTES, COFRE_REQUEST_LOG_RETENTION_DAYS, COFRE_BODY_TIMEOUT_SECONDS, COFRE_SECRETS_KEY,
- * COFRE_DATABASE_URL, COFRE_DATABASE_POOL). Throws ConfigError naming the variable for a value it cannot use.
+ * COFRE_DATABASE_URL, COFRE_DATABASE_POOL, COFRE_TRUSTED_PROXIES). Throws ConfigError naming the variable for a value it cannot use.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = int(env, "PORT", 3000, 0, 65535);
@@ -108,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     testClock: env.COFRE_TEST_CLOCK === "1",
     webhookAllowPrivate: env.COFRE_WEBHOOK_ALLOW_PRIVATE === "1",
     rateLimitPerMinute: int(env, "COFRE_RATE_LIMIT_PER_MINUTE", 6000),
+    trustedProxies: trustedProxies(env),
     logLevel,
     maxBodyBytes: int(env, "COFRE_MAX_BODY_BYTES", 1024 * 1024, 1),
     requestLogRetentionDays: int(env, "COFRE_REQUEST_LOG_RETENTION_DAYS", 30),

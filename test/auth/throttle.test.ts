@@ -1,7 +1,8 @@
 /**
  * Login throttle (src/domain/auth/throttle.ts): a guesser who knows the owner's email cannot keep
  * the owner out. Driven through LoginThrottle with a ManualClock and explicit client addresses
- * (in-process requests have no socket address), plus one end-to-end check over a real socket.
+ * (in-process requests have no socket address), plus end-to-end checks over a real socket, with
+ * and without a trusted proxy in front.
  * The rules run on the run's backend: in memory, or under COFRE_TEST_PG=1 on the `login_throttle`
  * rows every instance shares (src/store/pg/login-buckets.ts).
  */
@@ -138,6 +139,29 @@ describe("login throttle over HTTP", () => {
       expect((await post(a.password, "198.51.100.200")).status).toBe(429);
       // In-process requests have another client address ("unknown"): the socket's 127.0.0.1 was locked, not the email.
       expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(200);
+    } finally {
+      await h.app.stop(true);
+    }
+  });
+});
+
+describe("login throttle behind a trusted proxy (COFRE_TRUSTED_PROXIES)", () => {
+  test("counts failures per client address the proxy forwarded: the guesser is locked, another client of the same proxy still logs in, on both login routes", async () => {
+    const h = authHarness({ trustedProxies: ["127.0.0.0/8"] });
+    const a = await h.seedAccount();
+    h.app.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const base = `http://127.0.0.1:${h.app.server!.port}`;
+      const post = (path: string, password: string, forwardedFor: string) =>
+        fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor }, body: JSON.stringify({ email: a.email, password }) });
+      for (let i = 0; i < PAIR_LIMIT; i++) expect((await post("/v1/auth/login", `wrong-${i}`, "203.0.113.99")).status).toBe(401);
+      expect((await post("/v1/auth/login", a.password, "203.0.113.99")).status).toBe(429);
+      expect((await post("/v1/auth/session", a.password, "203.0.113.99")).status).toBe(429);
+      // The guesser cannot step around the lock by writing another address left of the one the proxy appended.
+      expect((await post("/v1/auth/login", a.password, "198.51.100.1, 203.0.113.99")).status).toBe(429);
+      // Another client behind the same proxy is another address: the socket's 127.0.0.1 is not locked.
+      expect((await post("/v1/auth/login", a.password, "198.51.100.200")).status).toBe(200);
+      expect((await post("/v1/auth/session", a.password, "198.51.100.201")).status).toBe(200);
     } finally {
       await h.app.stop(true);
     }

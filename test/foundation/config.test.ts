@@ -16,6 +16,7 @@ describe("defaults", () => {
     expect(c.rateLimitPerMinute).toBe(6000);
     expect(c.logLevel).toBe("info");
     expect(c.maxBodyBytes).toBe(1024 * 1024);
+    expect(c.trustedProxies).toEqual([]);
   });
 
   test("the public URL follows PORT and the checkout base follows the public URL", () => {
@@ -36,6 +37,7 @@ describe("defaults", () => {
       COFRE_WEBHOOK_ALLOW_PRIVATE: "1",
       COFRE_RATE_LIMIT_PER_MINUTE: "0",
       COFRE_MAX_BODY_BYTES: "2048",
+      COFRE_TRUSTED_PROXIES: " 10.0.0.0/8, ::1 ,",
       LOG_LEVEL: "warn",
     });
     expect(c).toMatchObject({
@@ -47,6 +49,7 @@ describe("defaults", () => {
       webhookAllowPrivate: true,
       rateLimitPerMinute: 0,
       maxBodyBytes: 2048,
+      trustedProxies: ["10.0.0.0/8", "::1"],
       logLevel: "warn",
     });
   });
@@ -68,6 +71,9 @@ describe("errors", () => {
     ["COFRE_RATE_LIMIT_PER_MINUTE", "lots"],
     ["COFRE_MAX_BODY_BYTES", "0"],
     ["LOG_LEVEL", "verbose"],
+    ["COFRE_TRUSTED_PROXIES", "haproxy.internal"],
+    ["COFRE_TRUSTED_PROXIES", "10.0.0.0/33"],
+    ["COFRE_TRUSTED_PROXIES", "10.0.0.1, fd00::/129"],
   ] as const) {
     test(`${name}=${value} is a ConfigError naming the variable`, () => {
       let err: unknown;

@@ -9,17 +9,19 @@
  * instances at once), every event reached the receiver, `ledger verify` is clean; and the doc's
  * backup and restore commands, run as written, give a database that verifies. Also: a key revoked
  * through one instance is refused by the others within a second, the test clock advanced on one
- * moves the others by as much, and MED evidence stored by one instance is served by another (the
- * shared data folder). Rate limits: rate-limits.test.ts; the doc's other blocks: deploy-doc.test.ts.
+ * moves the others by as much, MED evidence stored by one instance is served by another (the
+ * shared data folder), and logins are throttled per client address HAProxy forwards. Rate limits: rate-limits.test.ts; the doc's other blocks: deploy-doc.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { blockPath, cofreShim, docBlock } from "./doc";
 import { Receiver } from "./receiver";
 import { api, OPERATOR_TOKEN, OWNER, startDeployment, type Deployment, type Instance } from "./support";
 import { retryDeferred, runLoad, stableFields, type LoadResult } from "./load";
+import { PAIR_LIMIT } from "../../src/domain/auth/throttle";
 
 let d: Deployment;
 let receiver: Receiver;
@@ -47,6 +49,20 @@ beforeAll(async () => {
   endpointId = ep.body.id;
   console.log(`multi: deployment up after ${elapsed()} (instances ${d.instances.map((i) => i.port).join(", ")}, balancer ${d.lb.port})`);
 }, 120_000);
+
+/** POSTs a login to the balancer over a socket bound to `source`, claiming `X-Forwarded-For: forwardedFor`; resolves with the status. */
+function loginFrom(source: string, forwardedFor: string, password: string): Promise<number> {
+  const body = JSON.stringify({ email: OWNER.email, password });
+  const head = `POST /v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-forwarded-for: ${forwardedFor}\r\nconnection: close\r\n\r\n`;
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port: d.lb.port, localAddress: source });
+    let answer = "";
+    socket.on("connect", () => socket.end(head + body));
+    socket.on("data", (chunk) => (answer += chunk));
+    socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+    socket.on("error", reject);
+  });
+}
 
 afterAll(async () => {
   await d?.close();
@@ -142,6 +158,16 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
     const view = await fetch(list.body.data[0].view_url.replace(d.base, c.base));
     expect(view.status).toBe(200);
     expect(new Uint8Array(await view.arrayBuffer())).toEqual(bytes);
+  }, 30_000);
+
+  test("logins through the balancer are throttled per client address it forwards, whichever instance each lands on", async () => {
+    // HAProxy's `option forwardfor` appends the address it saw; COFRE_TRUSTED_PROXIES names HAProxy
+    // (127.0.0.1) only. This client connects from 127.0.0.2 and claims another address each time:
+    // the claims are left of HAProxy's hop and ignored, so its failures add up.
+    for (let i = 0; i < PAIR_LIMIT; i++) expect(await loginFrom("127.0.0.2", `203.0.113.${i + 1}`, `wrong-${i}`)).toBe(401);
+    expect(await loginFrom("127.0.0.2", "198.51.100.7", OWNER.password)).toBe(429);
+    // Another client of the same balancer is not locked out.
+    expect(await loginFrom("127.0.0.3", "198.51.100.7", OWNER.password)).toBe(200);
   }, 30_000);
 
   let load: LoadResult;

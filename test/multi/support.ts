@@ -264,7 +264,7 @@ export interface Deployment {
  * A fresh empty database (created here, migrated by `bun src/main.ts migrate`), `init --test-key`
  * through the CLI, `instances` serve processes on free loopback ports sharing the database, the
  * secrets key and the data folder (COFRE_WEBHOOK_ALLOW_PRIVATE=1, COFRE_TEST_CLOCK=1, an operator
- * token), and HAProxy with the docs/deploy.md configuration in front. On failure everything
+ * token, the balancer trusted for X-Forwarded-For), and HAProxy with the docs/deploy.md configuration in front. On failure everything
  * started so far is closed before the error is rethrown.
  */
 export async function startDeployment(opts: DeploymentOptions = {}): Promise<Deployment> {
@@ -283,6 +283,7 @@ export async function startDeployment(opts: DeploymentOptions = {}): Promise<Dep
     COFRE_SECRETS_KEY: randomBytes(32).toString("base64"),
     COFRE_DATA_DIR: dataDir,
     COFRE_PUBLIC_URL: `http://127.0.0.1:${lbPort}`,
+    COFRE_TRUSTED_PROXIES: "127.0.0.1", // the balancer's address, as the doc's environment file says
     COFRE_WEBHOOK_ALLOW_PRIVATE: "1",
     COFRE_TEST_CLOCK: "1",
     COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN,

@@ -27,7 +27,7 @@ export interface LoginResult {
 
 /**
  * Checks the credentials and issues a token. `address` is the client address (the route takes it
- * from the socket, `server.requestIP`; X-Forwarded-For is not trusted). Throws 401
+ * from the socket, or from X-Forwarded-For when the socket is a trusted proxy: src/lib/trusted-proxies.ts). Throws 401
  * `invalid_credentials`, or 429 `rate_limited` (with Retry-After, seconds) when the attempt is
  * over a limit of `deps.loginThrottle` (./throttle.ts).
  */

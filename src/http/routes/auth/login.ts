@@ -8,6 +8,7 @@ import { Str, StrictObject } from "../../schemas";
 import { OneOf, Type, View } from "../../../lib/view-schema";
 import { ROLES } from "../../../domain/accounts/roles";
 import { BODY_ERRORS, op } from "../../openapi";
+import { TrustedProxies } from "../../../lib/trusted-proxies";
 
 /** 200 of POST /v1/auth/login. */
 const LoginSchema = View("LoginToken", {
@@ -20,28 +21,35 @@ const LoginSchema = View("LoginToken", {
 
 const LoginBody = StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) });
 
-/** The client address used for login limits ("unknown" when the server cannot tell, e.g. in-process tests). */
-export function clientAddress(server: { requestIP(r: Request): { address: string } | null } | null, request: Request): string {
+/**
+ * The client address used for login limits: the socket peer, or behind the merchant's trusted
+ * proxies (COFRE_TRUSTED_PROXIES) the X-Forwarded-For hop they vouch for (src/lib/trusted-proxies.ts);
+ * "unknown" when the server cannot tell (in-process tests).
+ */
+export function clientAddress(proxies: TrustedProxies, server: { requestIP(r: Request): { address: string } | null } | null, request: Request): string {
+  let peer: string | null = null;
   try {
-    return server?.requestIP(request)?.address ?? "unknown";
+    peer = server?.requestIP(request)?.address ?? null;
   } catch {
-    return "unknown";
+    peer = null;
   }
+  return proxies.clientOf(peer, request.headers.get("x-forwarded-for"));
 }
 
 export function loginRoutes(deps: Deps) {
   void warmDummyHash();
+  const proxies = new TrustedProxies(deps.config.trustedProxies);
   const open = new Elysia().post(
     "/v1/auth/login",
     async ({ body, request, server }) =>
-      login(deps, { email: body.email, password: body.password, address: clientAddress(server as never, request) }),
+      login(deps, { email: body.email, password: body.password, address: clientAddress(proxies, server as never, request) }),
     {
       body: LoginBody,
       detail: op({
         tags: ["auth"],
         summary: "Log in to the dashboard",
         description:
-          "Returns `{access_token, token_type: \"Bearer\", expires_in, account_id, role}`. A wrong email or password -> 401 `invalid_credentials` (same answer for both). Attempts are limited per email and per client address (429 `rate_limited` with Retry-After).",
+          "Returns `{access_token, token_type: \"Bearer\", expires_in, account_id, role}`. A wrong email or password -> 401 `invalid_credentials` (same answer for both). Attempts are limited per email and per client address (429 `rate_limited` with Retry-After); the client address is the socket's, or behind a proxy listed in COFRE_TRUSTED_PROXIES the one its X-Forwarded-For names.",
         security: "none",
         ok: { 200: LoginSchema },
         errors: [...BODY_ERRORS, 401, 429],

@@ -11,6 +11,7 @@ import { authenticateSession, clearedSessionCookie, secureCookies, sessionCookie
 import { Str, StrictObject } from "../../schemas";
 import { BODY_ERRORS, op } from "../../openapi";
 import { clientAddress } from "./login";
+import { TrustedProxies } from "../../../lib/trusted-proxies";
 
 const LoginBody = StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) });
 
@@ -25,11 +26,12 @@ function sessionOf(deps: Deps, request: Request) {
 
 export function sessionRoutes(deps: Deps) {
   const secure = secureCookies(deps);
+  const proxies = new TrustedProxies(deps.config.trustedProxies);
   return new Elysia()
     .post(
       "/v1/auth/session",
       async ({ body, request, server, set }) => {
-        const r = await dashboardLogin(deps, { email: body.email, password: body.password, address: clientAddress(server as never, request) });
+        const r = await dashboardLogin(deps, { email: body.email, password: body.password, address: clientAddress(proxies, server as never, request) });
         set.headers["set-cookie"] = sessionCookie(r.cookieValue, r.maxAge, secure);
         set.headers["cache-control"] = "no-store";
         return r.view;
