@@ -40,7 +40,17 @@ test("three instances together admit a key's per-minute limit plus at most what 
   const aligned = await api(d.base, "POST", "/v1/test_helpers/clock/advance", { key: d.apiKey, body: { seconds: Math.ceil((60_000 - intoMinute) / 1000) + 2 } });
   expect(aligned.status).toBe(200);
   expect(Date.parse(aligned.body.now) % 60_000).toBeLessThan(5_000);
-  await Bun.sleep(100); // the other instances hear the clock notice
+  // Each instance has heard the clock notice: a charge it creates is stamped at or after `aligned`.
+  for (const [k, i] of d.instances.entries()) {
+    let stamped = 0;
+    for (let tries = 0; tries < 250 && stamped < Date.parse(aligned.body.now); tries++) {
+      if (tries > 0) await Bun.sleep(20);
+      const c = await api(i.base, "POST", "/v1/pix/charges", { key: d.apiKey, body: { amount: 100, description: "clock probe" }, headers: { "idempotency-key": `rate-clock-${k}-${tries}` } });
+      expect(c.status).toBe(201);
+      stamped = Date.parse(c.body.created_at);
+    }
+    expect(stamped).toBeGreaterThanOrEqual(Date.parse(aligned.body.now));
+  }
 
   // REQUESTS pings, one every PACE_MS, request k to instance k mod n (each gets one per n x PACE_MS).
   const start = performance.now();

@@ -112,7 +112,7 @@ describe("a retry with the same Idempotency-Key", () => {
     expect([first.status, first.body.error.code]).toEqual([503, "service_unavailable"]);
     const txid = (await intents())[0]!.txid;
     // The simulator finishes the PUT after its delay: wait for the cob to exist (bounded).
-    for (let i = 0; i < 100 && !(await cobs()).some((c) => c.txid === txid); i++) await Bun.sleep(20);
+    for (let i = 0; i < 250 && !(await cobs()).some((c) => c.txid === txid); i++) await Bun.sleep(20);
     expect((await cobs()).filter((c) => c.txid === txid)).toHaveLength(1);
     const second = await create(k, body);
     expect(second.status).toBe(201);

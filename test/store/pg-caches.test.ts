@@ -28,7 +28,7 @@ function store(notices = true): PgStore {
 
 /** Waits (bounded) until `check` holds: a notice takes a few milliseconds to arrive. */
 async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1000; i++) {
     if (await check()) return;
     await Bun.sleep(5);
   }

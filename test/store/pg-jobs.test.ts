@@ -189,7 +189,7 @@ describe("notices", () => {
     const ran: string[] = [];
     for (const s of [sa, sb]) s.register("t.job", (j) => void ran.push(j.id));
     sb.start();
-    await Bun.sleep(20); // B looked at the empty table and armed no timer
+    await sb.drain(); // B looked at the empty table and armed no timer (claims run one after another)
     await a.tx((u) => sa.enqueue(u, { kind: "t.job", payload: { n: 1 } }));
     await until(() => ran.length === 1);
     expect(sb.started).toBe(1);
@@ -203,7 +203,7 @@ describe("notices", () => {
     let ran = 0;
     sb.register("t.job", () => void ran++);
     sb.start();
-    await Bun.sleep(20);
+    await sb.drain(); // B's first look (at the empty table) is over before A enqueues
     await a.tx((u) => u.jobs.enqueue(job()));
     await Bun.sleep(20);
     expect(ran).toBe(0);

@@ -40,7 +40,10 @@ describe("delivery concurrency", () => {
     expect(during.body).toMatchObject({ PROCESSING: 2, DELIVERED: 1 });
     release();
     await draining;
-    // The 3 held back waited 20 ms for a slot, then were rescheduled 1 s later.
+    // The 3 held back waited 20 ms for a slot, then were rescheduled 1 s later. Now they come due
+    // together and the third must wait for one of two slots a whole attempt long: a wait that must
+    // not run out on a loaded PostgreSQL run, where the clock no longer moves.
+    configureWebhookRuntime(h.deps, { slotWaitMs: 5000 });
     h.clock.advance(1);
     await h.deps.jobs.drain();
     expect(slow.requests).toHaveLength(5);
