@@ -88,6 +88,24 @@ export async function visit(page: Page, base: string, hash: string, ready: strin
   await page.waitForSelector(ready);
 }
 
+/**
+ * The text of `selector` once it reads `expected` (waited for up to 10 s), else what it reads then.
+ * For state the page shows after reloading: its notice ("... enviada.") appears before the reload
+ * has rendered, so reading at once could see the old state.
+ */
+export async function settledText(page: Page, selector: string, expected: string): Promise<string | null> {
+  await page.waitForFunction(([sel, text]) => document.querySelector(sel!)?.textContent === text, [selector, expected], { timeout: 10_000 }).catch(() => {});
+  return page.textContent(selector);
+}
+
+/** Whether `selector` is gone from the page once the reload after an action has rendered (waited for up to 10 s). */
+export async function gone(page: Page, selector: string): Promise<boolean> {
+  return page.waitForSelector(selector, { state: "detached", timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** A request sent from the page with its session cookie and CSRF token (read from GET /v1/auth/session): what a user forcing a hidden action would send. */
 export async function forced(page: Page, method: string, path: string, body?: unknown, mode = "test"): Promise<{ status: number; code: string | null }> {
   return page.evaluate(

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { seriousViolations, sharedChromium } from "../support/browser";
 import { addMember, loginToken } from "../auth/support";
-import { signIn, signInAgain, spendDelivery, type Tab } from "./browser-support";
+import { gone, settledText, signIn, signInAgain, spendDelivery, type Tab } from "./browser-support";
 import { testDb } from "../support/test-db";
 
 /** Account names are the operator's (no API limit): HTML, script, RTL override and 10 kB. */
@@ -329,8 +329,8 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.waitForSelector("text=Contestação enviada.");
     const c = (await h.call("GET", `/v1/med/cases/${opened.id}`, { key: a.testKey })).body;
     expect(c).toMatchObject({ status: "appealed", appeal_reason: "Produto entregue; comprovante anexo.", evidence_count: 1 });
-    expect(await page.textContent('[data-testid="case-status"]')).toBe("appealed");
-    expect(await page.locator('[data-testid="countdown"]').count()).toBe(0);
+    expect(await settledText(page, '[data-testid="case-status"]', "appealed")).toBe("appealed");
+    expect(await gone(page, '[data-testid="countdown"]')).toBe(true);
   }, 30_000);
 
   test("settings show the account's fee and settlement delay read-only", async () => {

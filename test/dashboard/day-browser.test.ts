@@ -11,7 +11,7 @@ import type { Harness, SeededAccount } from "../support/harness";
 import { deterministic, startReceiver, type Receiver } from "../webhooks/support";
 import { hmacHex } from "../../src/lib/crypto";
 import { send } from "./support";
-import { endpoint, paidPayment, servedHarness, signIn, spendDelivery, visit } from "./browser-support";
+import { endpoint, gone, paidPayment, servedHarness, settledText, signIn, spendDelivery, visit } from "./browser-support";
 
 let h: Harness;
 let base: string;
@@ -82,7 +82,7 @@ describe("a merchant's day in the dashboard", () => {
       await page.waitForSelector("text=Reembolso solicitado.");
       const refunds = (await h.call("GET", `/v1/payments/${paymentId}/refunds`, { key: a.testKey })).body.data;
       expect(refunds.map((r: any) => r.amount)).toEqual([25990]);
-      expect(await page.locator("form.refund").count()).toBe(0);
+      expect(await gone(page, "form.refund")).toBe(true);
 
       // A MED on another payment, answered with evidence and an appeal.
       const disputed = await paidPayment(h, a, 8000, "Cliente Disputa");
@@ -97,7 +97,7 @@ describe("a merchant's day in the dashboard", () => {
       await page.fill('form.appeal textarea[name="reason"]', "Entregue com nota fiscal; rastreio anexo.");
       await page.click('form.appeal button[type="submit"]');
       await page.waitForSelector("text=Contestação enviada.");
-      expect(await page.textContent('[data-testid="case-status"]')).toBe("appealed");
+      expect(await settledText(page, '[data-testid="case-status"]', "appealed")).toBe("appealed");
       expect((await h.call("GET", `/v1/med/cases/${med.body.id}`, { key: a.testKey })).body).toMatchObject({ status: "appealed", evidence_count: 1, appeal_reason: "Entregue com nota fiscal; rastreio anexo." });
 
       // Fix the webhook: rotate the secret, install the new one in the receiver, retry the dead letter.
