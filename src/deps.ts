@@ -185,7 +185,9 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   if (pg && config.testClock && clock instanceof SystemClock) {
     const share = new PgClockShare(pg, clock);
     deps.clockShare = share;
-    startups.push(share.pull().catch((err) => logger.error({ err }, "reading the shared test clock failed")));
+    // After the store's start: on a database not migrated yet, shared_state does not exist before it
+    // (a store that fails to start reports that itself).
+    startups.push(pg.started.then(() => share.pull().catch((err) => logger.error({ err }, "reading the shared test clock failed")), () => {}));
   }
   deps.startup = Promise.all(startups).then(() => {});
   return deps;
