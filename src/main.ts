@@ -19,6 +19,8 @@ commands:
   init --email E --password P [--account-name N] [--test-key]
                         create an account and its OWNER user
   ledger verify         recompute every balance from the ledger journal
+  import-sqlite DIR     copy the SQLite database of data folder DIR into the empty
+                        PostgreSQL database of COFRE_DATABASE_URL
   psp-sim init DIR | psp-sim [--dir DIR] [--port N] [--exchange-log F]
                         a BCB API Pix v2 simulator over mTLS (cofre psp-sim --help)
 

@@ -1,10 +1,12 @@
 /**
- * Sub-commands besides serve/migrate: `init` (accounts issue) and `ledger verify` (ledger issue).
+ * Sub-commands besides serve/migrate: `init` (accounts issue), `ledger verify` (ledger issue) and
+ * `import-sqlite` (PostgreSQL issue).
  * Each returns the process exit code.
  */
 import type { Deps } from "../deps";
 import { ledgerCommand } from "./ledger";
 import { initCommand, initStartupNotes } from "./init";
+import { importSqliteCommand } from "./import-sqlite";
 
 export type Command = (args: string[]) => Promise<number> | number;
 
@@ -16,6 +18,7 @@ export const commands: {
   table: {
     ledger: ledgerCommand,
     init: initCommand,
+    "import-sqlite": importSqliteCommand,
     // Loaded on use: `serve` never pays for the simulator (and its X.509 library).
     "psp-sim": async (args) => (await import("../psp-sim/cli")).pspSimCommand(args),
   },

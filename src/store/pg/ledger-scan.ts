@@ -1,6 +1,6 @@
 /** The full scans of the ledger integrity check (src/domain/ledger/verify.ts, port: src/store/port/ledger.ts `scan`); never on a request path. */
 import { ledgerScanOf, type LedgerScan } from "../port/ledger";
-import type { PgContext } from "./context";
+import type { SQL } from "bun";
 
 type Row = Record<string, unknown>;
 
@@ -8,9 +8,10 @@ type Row = Record<string, unknown>;
  * Reads entries, per-currency sums, balances against their lines, tranches and orphan lines. A
  * materialised balance is the sum of its ledger account's shards (./ledger.ts), one row per
  * ledger account as on SQLite.
+ *
+ * `sql`: the pool, or a unit's transaction (what `cofre import-sqlite` checks before it commits).
  */
-export async function ledgerScan(ctx: PgContext): Promise<LedgerScan> {
-  const { sql } = ctx;
+export async function ledgerScan(sql: SQL): Promise<LedgerScan> {
   const entries = (await sql`
     select e.id as id, count(l.id) as n, coalesce(sum(l.amount), 0) as total
     from ledger_entries e left join ledger_lines l on l.entry_id = e.id group by e.id`) as Row[];

@@ -139,7 +139,7 @@ export function ledgerRepo(ctx: PgContext): LedgerRepo {
     },
 
     async scan() {
-      return ledgerScan(ctx);
+      return ledgerScan(ctx.sql);
     },
   };
 }
