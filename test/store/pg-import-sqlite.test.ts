@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { Database } from "bun:sqlite";
 import { startServer, type RunningServer } from "../foundation/process";
 import { api } from "../multi/support";
 import { pgDatabase, type PgDatabase } from "../support/pg";
@@ -59,6 +60,9 @@ let key = "";
 let token = "";
 let before: Record<string, unknown>;
 let logIds: string[] = [];
+/** Rows of request-log.db, the synthetic old ones included. */
+let logRows = 0;
+const OLD_LOGS = 7_000;
 /** The answers of the creates, by index. */
 const created: unknown[] = [];
 const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok") });
@@ -87,6 +91,14 @@ beforeAll(async () => {
   expect(logIds.length).toBeGreaterThan(10);
   expect(await server.stop()).toBe(0);
   server = undefined;
+  // An older month of the request log, more rows than one INSERT statement takes (3,000 of its 10 columns).
+  const logs = new Database(join(dir, "request-log.db"));
+  const insert = logs.query("insert into request_logs (id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at) values (?, 'acct_old', 0, 'GET', '/v1/ping', 200, ?, 'f', 1, ?)");
+  logs.transaction(() => {
+    for (let i = 0; i < OLD_LOGS; i++) insert.run(`req_old_${i}`, `old-${i}`, Date.parse("2026-10-01T00:00:00Z") + i);
+  })();
+  logRows = (logs.query("select count(*) as n from request_logs").get() as { n: number }).n;
+  logs.close();
   db = await pgDatabase({ empty: true });
 }, 120_000);
 
@@ -104,7 +116,8 @@ describe("cofre import-sqlite", () => {
     const report = JSON.parse(r.stdout.trim());
     expect(report.imported).toBe(true);
     expect(report.rows).toMatchObject({ accounts: 1, users: 1, transactions: 4, refunds: 1, med_cases: 1, webhook_endpoints: 1 });
-    expect(report.rows.request_logs).toBeGreaterThanOrEqual(logIds.length);
+    expect(report.rows.request_logs).toBe(logRows);
+    expect(logRows).toBeGreaterThan(OLD_LOGS + logIds.length - 1);
     expect(report.rows.ledger_lines).toBeGreaterThan(0);
   }, 60_000);
 
