@@ -143,6 +143,8 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
     const deliveries = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data;
     expect(deliveries.length).toBeGreaterThan(0);
+    // The page loads the payment, then its refunds, then its deliveries: the table comes last.
+    await page.waitForSelector("table.deliveries tbody tr");
     expect(await page.locator("table.deliveries tbody tr").count()).toBe(deliveries.length);
     expect(await page.textContent(`table.deliveries tr[data-id="${deliveries[0].id}"] code`)).toBe(deliveries[0].eventType);
     await page.fill('form.refund input[name="amount"]', "4,00");

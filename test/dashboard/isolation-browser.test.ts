@@ -129,6 +129,7 @@ describe("dashboard isolation in the browser: logged in as A, B's data never sho
     await visit(page, base, "#/developers", "table.audit tbody tr");
     await page.waitForSelector(`table.members >> text=${A.member}`);
     await page.waitForSelector("table.logs tbody tr");
+    await page.waitForSelector("table.keys tbody tr"); // each table of the page loads on its own
     expect(await page.locator("table.keys >> text=chave-teste-A").count()).toBe(1);
     seen.developers = leaks(await pageText(page));
     await visit(page, base, "#/settings", '[data-testid="pix-fee"]');
