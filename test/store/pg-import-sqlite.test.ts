@@ -163,6 +163,28 @@ describe("cofre import-sqlite", () => {
   });
 });
 
+describe("a SQLite database written by a newer cofre", () => {
+  test("is refused when a table or a column would be lost, writing nothing", async () => {
+    for (const change of ["alter table accounts add column future_setting text", "create table future_things (id text primary key)"]) {
+      const src = mkdtempSync(join(tmpdir(), "cofre-import-newer-"));
+      const target = await pgDatabase({ empty: true });
+      try {
+        expect(cofre(["init", "--email", OWNER.email, "--password", OWNER.password], { COFRE_DATA_DIR: src }).code).toBe(0);
+        const sqlite = new Database(join(src, "cofre.db"));
+        sqlite.exec(change);
+        sqlite.close();
+        const r = cofre(["import-sqlite", src], { COFRE_DATA_DIR: src, COFRE_DATABASE_URL: target.url });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain(change.startsWith("alter") ? "columns this version of cofre does not know (accounts: future_setting)" : "tables this version of cofre does not know (future_things)");
+        expect((await target.sql`select count(*)::int as n from accounts`)[0].n).toBe(0);
+      } finally {
+        await target.drop();
+        rmSync(src, { recursive: true, force: true });
+      }
+    }
+  }, 60_000);
+});
+
 describe("sealed Pix secrets", () => {
   test("are refused when they do not open with the PostgreSQL deployment's key, and copied when they do", async () => {
     const src = mkdtempSync(join(tmpdir(), "cofre-import-keys-"));

@@ -14,8 +14,8 @@
  *
  * Checks before the commit: every copied table holds as many rows as in SQLite, the aggregates
  * agree, and the caller's `verify` (the ledger check) passes. Throws ImportRefused, with a message
- * for the merchant, when the target is not empty, the SQLite schema is not this version's, or a
- * check fails.
+ * for the merchant, when the target is not empty, the SQLite schema is not this version's (older:
+ * migrate it first; newer: a table or column would be lost), or a check fails.
  */
 import { Database } from "bun:sqlite";
 import type { SQL } from "bun";
@@ -62,6 +62,7 @@ export async function importSqlite(pool: SQL, dir: string, verify: (tx: SQL) => 
     const result = (await pool.begin(async (tx) => {
       const t = tx as unknown as SQL;
       const tables = await targetTables(t);
+      refuseUnknownTables(source, tables);
       const copied = tables.filter((name) => !(name in AGGREGATES) && !EPHEMERAL.has(name) && name !== "request_logs");
       await refuseUnlessEmpty(t, copied);
       const counts: ImportCounts = {};
@@ -82,6 +83,13 @@ async function targetTables(t: SQL): Promise<string[]> {
   const rows = (await t`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`) as { table_name: string }[];
   const names = rows.map((r) => r.table_name);
   return [...FIRST.filter((n) => names.includes(n)), ...names.filter((n) => !FIRST.includes(n))];
+}
+
+/** A SQLite table this version has no PostgreSQL table for would be lost: the SQLite database is newer than this cofre. */
+function refuseUnknownTables(source: Database, tables: string[]): void {
+  const names = source.query(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%'`).all() as { name: string }[];
+  const unknown = names.map((r) => r.name).filter((n) => !tables.includes(n));
+  if (unknown.length > 0) throw new ImportRefused(`the SQLite database has tables this version of cofre does not know (${unknown.join(", ")}): import with the version that wrote it`);
 }
 
 async function refuseUnlessEmpty(t: SQL, tables: string[]): Promise<void> {
@@ -136,6 +144,9 @@ async function copyTable(t: SQL, source: Database, table: string): Promise<numbe
   const columns = await columnsOf(t, table);
   const have = new Set((source.query(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map((r) => r.name));
   const missing = columns.filter((c) => !have.has(c.name)).map((c) => c.name);
+  const unknown = [...have].filter((n) => !columns.some((c) => c.name === n));
+  if (unknown.length > 0)
+    throw new ImportRefused(`the SQLite database has columns this version of cofre does not know (${table}: ${unknown.join(", ")}): import with the version that wrote it`);
   if (have.size === 0 || missing.length > 0)
     throw new ImportRefused(
       `the SQLite database is not at this version's schema (${table}: ${have.size === 0 ? "no such table" : `no column ${missing.join(", ")}`}); ` +
