@@ -5,20 +5,15 @@
  * through one store reaches the other's next create through the notice, and a store without
  * notices does not cache at all.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createPgStore, type PgStore } from "../../src/store/pg";
 import { openPgPool } from "../../src/store/pg/pool";
-import { PG_START_TIMEOUT, pgDatabase, type PgDatabase } from "../support/pg";
+import type { PgDatabase } from "../support/pg";
+import { fileStores } from "./pg-twins";
 
 let db: PgDatabase;
 const open: PgStore[] = [];
-beforeAll(async () => {
-  db = await pgDatabase();
-}, PG_START_TIMEOUT);
-afterAll(async () => {
-  for (const s of open) await s.close().catch(() => {});
-  await db.drop();
-});
+fileStores([], (d) => (db = d), open);
 
 function store(notices = true): PgStore {
   const s = createPgStore(openPgPool(db.url, { max: 2 }), { migrate: false, notices });

@@ -5,27 +5,20 @@
  * the same answers as on SQLite (the reference: rows, order, tie-breaks, "nothing written"
  * cases), and the conditional writes hold when two units race.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import type { PgStore } from "../../src/store/pg";
 import type { PaymentListQuery } from "../../src/store/port/payments";
 import type { Store } from "../../src/store/port";
 import type { TransactionRow } from "../../src/store/rows";
 import { sqliteDbOf } from "../../src/store/sqlite";
 import { installPaymentAggregates } from "../../src/store/sqlite/stats-aggregates";
-import { PG_START_TIMEOUT } from "../support/pg";
+
 import { DAY, fixture, SORT_FIELDS, T0, tx } from "./pg-charges-fixture";
-import { deferred, pgDatabase, pgStoreOn, raw, settlesWithin, sqliteStore, type PgDatabase } from "./pg-twins";
+import { deferred, fileStores, type PgDatabase, pgDatabase, pgStoreOn, raw, settlesWithin, sqliteStore } from "./pg-twins";
 
 let db: PgDatabase;
 let pg: PgStore;
-beforeAll(async () => {
-  db = await pgDatabase();
-  pg = await pgStoreOn(db, 4);
-}, PG_START_TIMEOUT);
-afterAll(async () => {
-  await pg?.close();
-  await db?.drop();
-});
+fileStores([4], (d, [a]) => ([db, pg] = [d, a!]));
 
 let seq = 0;
 /** A merchant of its own per test (the database is shared by the file). */

@@ -4,22 +4,17 @@
  * database never both hold a key, and a claim whose holding instance died is taken over by the
  * same request at once, not after its 60 s lock.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createPgStore, type PgStore } from "../../src/store/pg";
 import { PgIdempotencyClaims } from "../../src/store/pg/claims";
 import { openPgPool } from "../../src/store/pg/pool";
 import type { ClaimRef } from "../../src/store/port/claims";
-import { PG_START_TIMEOUT, pgDatabase, type PgDatabase } from "../support/pg";
+import type { PgDatabase } from "../support/pg";
+import { fileStores } from "./pg-twins";
 
 let db: PgDatabase;
 const open: PgStore[] = [];
-beforeAll(async () => {
-  db = await pgDatabase();
-}, PG_START_TIMEOUT);
-afterAll(async () => {
-  for (const s of open) await s.close().catch(() => {});
-  await db.drop();
-});
+fileStores([], (d) => (db = d), open);
 
 /** A named instance (its own pool, notices on: it keeps a session for as long as it lives). */
 function instance(name: string): { store: PgStore; claims: PgIdempotencyClaims } {

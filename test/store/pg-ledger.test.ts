@@ -12,18 +12,11 @@ import type { PgStore } from "../../src/store/pg";
 import type { LedgerPosting } from "../../src/store/port/ledger";
 import type { Store } from "../../src/store/port";
 import { PG_START_TIMEOUT } from "../support/pg";
-import { deferred, pgDatabase, pgStoreOn, raw, settlesWithin, shardedInstances, sqliteStore, type PgDatabase } from "./pg-twins";
+import { deferred, fileStores, type PgDatabase, raw, settlesWithin, shardedInstances, sqliteStore } from "./pg-twins";
 
 let db: PgDatabase;
 let pg: PgStore;
-beforeAll(async () => {
-  db = await pgDatabase();
-  pg = await pgStoreOn(db, 4);
-}, PG_START_TIMEOUT);
-afterAll(async () => {
-  await pg?.close();
-  await db?.drop();
-});
+fileStores([4], (d, [a]) => ([db, pg] = [d, a!]));
 
 let seq = 0;
 /** A merchant of its own per test (the database is shared by the file). */

@@ -4,26 +4,17 @@
  * (rows as stored, listing order and cursor, the charge's metadata text), first-writer-wins
  * secrets, and the locks that keep one active case per transaction and one ending per case.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { PgStore } from "../../src/store/pg";
 import type { Store } from "../../src/store/port";
 import type { NewMedCaseRow } from "../../src/store/rows";
-import { PG_START_TIMEOUT } from "../support/pg";
-import { deferred, pgDatabase, pgStoreOn, raw, settlesWithin, sqliteStore, type PgDatabase } from "./pg-twins";
+
+import { deferred, fileStores, type PgDatabase, raw, settlesWithin, sqliteStore } from "./pg-twins";
 
 let db: PgDatabase;
 let pg: PgStore;
 let other: PgStore;
-beforeAll(async () => {
-  db = await pgDatabase();
-  pg = await pgStoreOn(db, 4);
-  other = await pgStoreOn(db, 2);
-}, PG_START_TIMEOUT);
-afterAll(async () => {
-  await pg?.close();
-  await other?.close();
-  await db?.drop();
-});
+fileStores([4, 2], (d, [a, b]) => ([db, pg, other] = [d, a!, b!]));
 
 const FINAL = ["accepted", "rejected", "closed"];
 let seq = 0;

@@ -4,6 +4,7 @@
  * the reference), and several PostgreSQL "instances" on one database, each a store on a pool of
  * ONE connection, so a test knows which session (and which write shard) runs which unit.
  */
+import { afterAll, beforeAll } from "bun:test";
 import { openDb } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrations";
 import { createPgStore, type PgStore } from "../../src/store/pg";
@@ -11,7 +12,7 @@ import { openPgPool } from "../../src/store/pg/pool";
 import type { Store } from "../../src/store/port";
 import { createSqliteStore } from "../../src/store/sqlite";
 import { testDb, type TestDb } from "../support/test-db";
-import { pgDatabase, type PgDatabase } from "../support/pg";
+import { PG_START_TIMEOUT, pgDatabase, type PgDatabase } from "../support/pg";
 
 /** A migrated in-memory SQLite store. */
 export function sqliteStore(): Store {
@@ -25,6 +26,25 @@ export async function pgStoreOn(db: PgDatabase, max = 1): Promise<PgStore> {
   const store = createPgStore(openPgPool(db.url, { max }), { migrate: false, notices: false });
   await store.started;
   return store;
+}
+
+/**
+ * This test file's database, created before its tests and dropped after them, with one store on
+ * it per entry of `pools` (that store's pool size); `use` receives both once they are open. Stores
+ * the file opens later are closed with them when it pushes them to `opened`.
+ */
+export function fileStores(pools: number[], use: (db: PgDatabase, stores: PgStore[]) => void, opened: PgStore[] = []): void {
+  let db: PgDatabase | undefined;
+  const stores: PgStore[] = [];
+  beforeAll(async () => {
+    db = await pgDatabase();
+    for (const max of pools) stores.push(await pgStoreOn(db, max));
+    use(db, stores);
+  }, PG_START_TIMEOUT);
+  afterAll(async () => {
+    for (const s of [...stores, ...opened]) await s.close().catch(() => {});
+    await db?.drop();
+  });
 }
 
 /** Raw SQL on a store of either backend (test/support/test-db.ts). */

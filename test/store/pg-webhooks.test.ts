@@ -5,27 +5,18 @@
  * claim, attempts, secrets), and the claim's row lock that keeps two workers from starting the
  * same attempt.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { PgStore } from "../../src/store/pg";
 import type { Store } from "../../src/store/port";
 import type { AttemptOutcome } from "../../src/store/port/webhooks";
 import type { NewWebhookDeliveryRow, WebhookEndpointRow } from "../../src/store/rows";
-import { PG_START_TIMEOUT } from "../support/pg";
-import { deferred, pgDatabase, pgStoreOn, raw, settlesWithin, sqliteStore, type PgDatabase } from "./pg-twins";
+
+import { deferred, fileStores, type PgDatabase, raw, settlesWithin, sqliteStore } from "./pg-twins";
 
 let db: PgDatabase;
 let pg: PgStore;
 let other: PgStore;
-beforeAll(async () => {
-  db = await pgDatabase();
-  pg = await pgStoreOn(db, 4);
-  other = await pgStoreOn(db, 2);
-}, PG_START_TIMEOUT);
-afterAll(async () => {
-  await pg?.close();
-  await other?.close();
-  await db?.drop();
-});
+fileStores([4, 2], (d, [a, b]) => ([db, pg, other] = [d, a!, b!]));
 
 let seq = 0;
 
