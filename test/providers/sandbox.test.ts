@@ -11,6 +11,7 @@ import { refundStatusOf } from "../../src/domain/payments/refund-jobs";
 import { ManualClock } from "../../src/lib/clock";
 import { DEVOLUTION_RE, E2E_RE, TXID_RE } from "../../src/pix/ids";
 import { createSandboxProvider } from "../../src/providers/sandbox";
+import { transactionRow } from "../payments/support";
 import type { FaultMode, PaymentOutcome, ProviderContext, RefundRecord, SandboxPayerEvent, TransactionRow } from "../../src/providers/types";
 
 const NOW = "2026-11-20T12:00:00.000Z";
@@ -31,7 +32,7 @@ function setup(faults: FaultMode[] = [], publicUrl = "http://localhost:3000") {
 }
 
 function row(over: Partial<TransactionRow> = {}): TransactionRow {
-  return {
+  return transactionRow({
     id: "0193a1b2c3d4e5f60718293a4b5c6d7e",
     accountId: "acct_1",
     livemode: false,
@@ -39,32 +40,13 @@ function row(over: Partial<TransactionRow> = {}): TransactionRow {
     currency: "BRL",
     status: "WAITING_PAYMENT",
     paymentMethods: '["PIX"]',
-    paidWith: null,
     origin: "charges",
-    customerId: null,
-    customerName: null,
-    customerDocument: null,
-    customerEmail: null,
-    customerPhone: null,
-    expectedPayerTaxId: null,
-    payerLockApplied: false,
-    metadata: "{}",
-    webhookUrl: null,
-    pixBrCode: null,
-    pixTxid: null,
-    pixLocation: null,
-    providerConnectionId: null,
     expiresAt: T0 + 3600_000,
     ttlSeconds: 3600,
-    methodDetails: "{}",
-    endToEndId: null,
-    platformFee: null,
-    refundedAmount: 0,
-    paidAt: null,
     createdAt: T0,
     updatedAt: T0,
     ...over,
-  };
+  });
 }
 
 const merchant = { name: "Loja Teste", city: "SAO PAULO" };
