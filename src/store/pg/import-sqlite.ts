@@ -45,17 +45,17 @@ export type ImportCounts = Record<string, number>;
 interface Column {
   name: string;
   type: "boolean" | "bigint" | "text";
+  /** GENERATED ... AS IDENTITY: its sequence is moved past the copied values. */
+  identity: boolean;
 }
 
 /**
- * Copies `<dir>/cofre.db` (and `<dir>/request-log.db` when present) into the migrated, empty
+ * Copies `<dir>/cofre.db` (which must exist) and `<dir>/request-log.db` when present into the migrated, empty
  * PostgreSQL database behind `pool`. `verify(tx)` runs inside the transaction after the copy and
  * returns problems found (empty = fine), e.g. the ledger check over `tx`.
  */
 export async function importSqlite(pool: SQL, dir: string, verify: (tx: SQL) => Promise<string[]>): Promise<ImportCounts> {
-  const path = `${dir}/cofre.db`;
-  if (!existsSync(path)) throw new ImportRefused(`${path} does not exist`);
-  const source = new Database(path, { readonly: true });
+  const source = new Database(`${dir}/cofre.db`, { readonly: true });
   try {
     // One read transaction: the copy is one moment of the source even if something still writes to it.
     source.exec("begin");
@@ -102,10 +102,11 @@ async function refuseUnlessEmpty(t: SQL, tables: string[]): Promise<void> {
 }
 
 async function columnsOf(t: SQL, table: string): Promise<Column[]> {
-  const rows = (await t`select column_name, data_type from information_schema.columns where table_schema = 'public' and table_name = ${table} order by ordinal_position`) as { column_name: string; data_type: string }[];
+  const rows = (await t`select column_name, data_type, is_identity from information_schema.columns
+    where table_schema = 'public' and table_name = ${table} order by ordinal_position`) as { column_name: string; data_type: string; is_identity: string }[];
   return rows.map((r) => {
     if (r.data_type !== "boolean" && r.data_type !== "bigint" && r.data_type !== "text") throw new Error(`${table}.${r.column_name}: no conversion for ${r.data_type}`);
-    return { name: r.column_name, type: r.data_type };
+    return { name: r.column_name, type: r.data_type, identity: r.is_identity === "YES" };
   });
 }
 
@@ -153,8 +154,7 @@ async function copyTable(t: SQL, source: Database, table: string): Promise<numbe
         "run `cofre migrate` on it first (COFRE_DATA_DIR set to its folder, COFRE_DATABASE_URL unset)",
     );
   const read = await insertRows(t, table, columns, source.query(`select * from "${table}"`).iterate() as Iterable<Record<string, unknown>>);
-  const identity = (await t`select column_name from information_schema.columns where table_schema = 'public' and table_name = ${table} and is_identity = 'YES'`) as { column_name: string }[];
-  for (const { column_name } of identity) await resetIdentity(t, table, column_name);
+  for (const c of columns) if (c.identity) await resetIdentity(t, table, c.name);
   const [count] = (await t`select count(*)::int8 as n from ${t(table)}`) as { n: string | number }[];
   if (Number(count!.n) !== read) throw new ImportRefused(`${table}: ${read} rows read, ${count!.n} written`);
   return read;
