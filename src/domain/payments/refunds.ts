@@ -189,7 +189,10 @@ export async function applyRefundStatus(deps: Deps, uow: Uow, refundId: string, 
  * charge as it stands + this refund), `payment.refunded`, and the status-change events.
  */
 async function confirmRefund(deps: Deps, uow: Uow, refund: RefundRow, now: number): Promise<void> {
-  let trx = (await uow.charges.byId(refund.transactionId)) as TransactionRow;
+  // Locked before the refunds are summed: two refunds of one charge confirming at once (units on
+  // two PostgreSQL connections) each wait for the other's commit, so the later sees both and
+  // marks the charge REFUNDED; and the status it decides on is the current one.
+  let trx = (await uow.charges.lockForChange(refund.transactionId)) as TransactionRow;
   const confirmed = await uow.refunds.confirmedTotal(trx.id);
   const previousStatus = trx.status;
   const full = confirmed >= trx.amount && SETTLED.includes(trx.status as never);
