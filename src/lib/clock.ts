@@ -13,7 +13,7 @@ export interface Clock {
 }
 
 abstract class BaseClock implements Clock {
-  protected listeners = new Set<() => void>();
+  private listeners = new Set<() => void>();
   abstract nowMs(): number;
   protected abstract shift(ms: number): void;
   now(): Date {
@@ -48,9 +48,7 @@ export class SystemClock extends BaseClock {
    * src/store/pg/clock-share.ts) and notifies listeners as `advance` does; never moves it back.
    */
   catchUp(ms: number): void {
-    if (!(ms > this.offsetMs)) return;
-    this.offsetMs = ms;
-    for (const l of this.listeners) l();
+    if (ms > this.offsetMs) this.advance((ms - this.offsetMs) / 1000);
   }
 }
 

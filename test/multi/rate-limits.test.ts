@@ -8,10 +8,9 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { api, OWNER, startDeployment, type Deployment } from "./support";
+import { SYNC_MS } from "../../src/store/pg/rate-limits";
 
 const LIMIT = 30;
-/** The instances' sync interval (src/store/pg/rate-limits.ts SYNC_MS). */
-const SYNC_MS = 250;
 /** One request every PACE_MS in all, round robin over the instances. */
 const PACE_MS = 25;
 const REQUESTS = 120;

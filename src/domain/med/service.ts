@@ -80,7 +80,8 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRo
     if (!found) throw notFound("charge");
     // Decide on the locked charge: a replayed notice, or a second MED of the same charge arriving
     // at another instance at once (PostgreSQL), waits here and then sees the first case.
-    const charge = (await uow.charges.lockForChange(found.id)) ?? found;
+    const charge = await uow.charges.lockForChange(found.id);
+    if (!charge) throw notFound("charge");
     if (notice.externalId) {
       const seen = await uow.med.caseByExternalId(notice.accountId, notice.externalId);
       if (seen) return seen;

@@ -3,6 +3,7 @@ import type { SQL } from "bun";
 import type { Logger } from "../../lib/logger";
 import type { ConnectionCache } from "./connection-cache";
 import type { AccountCache } from "./account-cache";
+import type { RequestLogWriter } from "./request-log";
 
 /** State of one PostgreSQL store shared by all its repositories (never handed to the domain). */
 export interface PgShared {
@@ -13,6 +14,8 @@ export interface PgShared {
   connections: ConnectionCache;
   /** What creates read of their account, per instance (./account-cache.ts). */
   accounts: AccountCache;
+  /** The request-log queue, written in batches on the pool (./request-log.ts). */
+  requestLog: RequestLogWriter;
 }
 
 /**

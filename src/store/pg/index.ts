@@ -27,7 +27,7 @@ import type { PgContext, PgShared } from "./context";
 import { runPgMigrations, embeddedPgMigrations } from "./migrations";
 import { Notices } from "./notices";
 import { buildPgRepos, eagerPgRepos } from "./repos";
-import { flushPgRequestLog } from "./request-log";
+import { RequestLogWriter } from "./request-log";
 
 /** Runs of one unit at most (the first and its retries) before a serialisation failure is thrown. */
 const MAX_ATTEMPTS = 8;
@@ -74,7 +74,13 @@ export function isRetryable(err: unknown): boolean {
 /** A store over the pool `pool` (./pool.ts `openPgPool`). */
 export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
   const noticesOn = opts.notices ?? true;
-  const shared: PgShared = { pool, logger: opts.logger, connections: new ConnectionCache(pool), accounts: new AccountCache(noticesOn) };
+  const shared: PgShared = {
+    pool,
+    logger: opts.logger,
+    connections: new ConnectionCache(pool),
+    accounts: new AccountCache(noticesOn),
+    requestLog: new RequestLogWriter(pool, opts.logger),
+  };
   const notices = new Notices(pool, opts.logger);
   notices.on("accounts", () => shared.accounts.clear());
   notices.on("pix_provider", () => void shared.connections.load().catch((err) => opts.logger?.error({ err }, "reloading Pix provider connections failed")));
@@ -129,7 +135,8 @@ export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
   return {
     kind: "postgres",
     sql: pool,
-    instanceName: opts.instanceName ?? null,
+    // Only a store that keeps its notice session open may be judged alive by its sessions.
+    instanceName: noticesOn ? (opts.instanceName ?? null) : null,
     started,
     tx,
     read,
@@ -148,7 +155,7 @@ export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
     },
     async close() {
       await started.catch(() => {});
-      await flushPgRequestLog(shared);
+      await shared.requestLog.close();
       await notices.stop();
       await pool.close();
     },

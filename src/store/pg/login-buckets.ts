@@ -14,7 +14,7 @@ export class PgLoginBuckets implements LoginBucketStore {
 
   async transact<T>(lockKeys: string[], keys: string[], now: number, fn: (view: LoginBucketView) => T): Promise<T> {
     await this.store.started;
-    return this.store.sql.begin(async (tx) => {
+    const result = (await this.store.sql.begin(async (tx) => {
       for (const k of lockKeys) await tx`select pg_advisory_xact_lock(hashtext('cofre_login'), hashtext(${k}))`;
       const rows = rowsOf<LoginBucket & { key: string }>(await tx`select key, count, reset_at, last_at from login_throttle where key = any(${keys})`);
       const buckets = new Map(rows.map(({ key, ...b }) => [key, b as LoginBucket]));
@@ -30,9 +30,12 @@ export class PgLoginBuckets implements LoginBucketStore {
       if (kept.length)
         await tx`insert into login_throttle ${tx(kept)} on conflict (key) do update
           set count = excluded.count, reset_at = excluded.reset_at, last_at = excluded.last_at`;
-      // Expired buckets of other emails and addresses: swept now and then by whoever logs in.
-      if (Math.random() < 0.01) await tx`delete from login_throttle where reset_at <= ${now}`;
       return result;
-    }) as Promise<T>;
+    })) as T;
+    // Expired buckets of other emails and addresses: swept now and then by whoever logs in, after
+    // its unit (two sweeps inside locked units could deadlock on the rows they both delete). A
+    // failed sweep is left to the next one.
+    if (Math.random() < 0.01) await this.store.sql`delete from login_throttle where reset_at <= ${now}`.catch(() => {});
+    return result;
   }
 }

@@ -62,8 +62,8 @@ export class PgRateLimits implements RateLimitStore {
     return this.syncing;
   }
 
-  /** Stops the timer (the store is closing); unsynced counts are dropped with the window. */
-  stop(): void {
+  /** Stops the timer (nothing left to sync; the next counted hit starts it again). */
+  private stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
@@ -76,7 +76,7 @@ export class PgRateLimits implements RateLimitStore {
     const window = this.window;
     const batch = this.local;
     if (batch.size === 0) {
-      this.stop(); // idle: the next counted hit starts it again
+      this.stop();
       return;
     }
     this.local = new Map();
@@ -88,7 +88,7 @@ export class PgRateLimits implements RateLimitStore {
         returning key, count`;
       if (window !== this.window) return; // a new minute began meanwhile: these totals are history
       for (const r of rows) this.shared.set(r.key as string, Number(r.count));
-      // Forget windows older than the previous minute (one indexed delete, once a minute per instance).
+      // Forget windows older than the previous minute (once a minute per instance; the table holds two minutes of keys).
       if (this.pruned !== window) {
         this.pruned = window;
         await this.pool`delete from rate_limit_windows where minute < ${window - 1}`;

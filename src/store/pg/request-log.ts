@@ -5,11 +5,13 @@
  * work, as one multi-row insert per FLUSH_MS or per MAX_BATCH entries, batches one after the
  * other so `seq` (the listing order, as on SQLite) follows this instance's append order. The log
  * is diagnostics: a batch that fails is logged and dropped, never retried. The store's `close`
- * writes the queue first (`flushPgRequestLog`).
+ * writes the queue first (`RequestLogWriter.close`).
  */
 import type { RequestLogEntry, RequestLogRepo } from "../port/request-log";
 import type { RequestLogRow } from "../rows";
-import type { PgContext, PgShared } from "./context";
+import type { SQL } from "bun";
+import type { Logger } from "../../lib/logger";
+import type { PgContext } from "./context";
 import { numberOf, rowsOf } from "./map";
 
 /** Milliseconds an entry waits in the queue at most before its batch is written. */
@@ -17,15 +19,18 @@ export const FLUSH_MS = 20;
 /** Entries per insert at most (a full queue is written at once). */
 export const MAX_BATCH = 500;
 
-/** The queue of one store (every repository built on its contexts shares it). */
-class LogWriter {
+/** The queue of one store (`PgShared.requestLog`: every repository built on its contexts shares it). */
+export class RequestLogWriter {
   private queue: RequestLogEntry[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Settles once every batch started so far has been written (or dropped). */
   private written: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly shared: PgShared) {}
+  constructor(
+    private readonly pool: SQL,
+    private readonly logger?: Pick<Logger, "error">,
+  ) {}
 
   push(e: RequestLogEntry): void {
     if (this.closed) return;
@@ -57,32 +62,20 @@ class LogWriter {
     const col = <K extends keyof RequestLogEntry>(k: K) => batch.map((e) => e[k]);
     try {
       // unnest keeps one statement text whatever the batch size, and the rows (and their `seq`) in order.
-      await this.shared.pool`insert into request_logs (id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at)
+      await this.pool`insert into request_logs (id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at)
         select id, a, l, m, p, s, q, k, d, c from unnest(${col("id")}::text[], ${col("accountId")}::text[], ${col("livemode")}::boolean[], ${col("method")}::text[],
           ${col("path")}::text[], ${col("status")}::bigint[], ${col("requestId")}::text[], ${col("keyFingerprint")}::text[],
           ${col("durationMs")}::bigint[], ${col("createdAt")}::bigint[]) with ordinality as r(id, a, l, m, p, s, q, k, d, c, n)
         order by n`;
     } catch (err) {
-      this.shared.logger?.error({ err, entries: batch.length }, "writing request log entries failed; they are dropped");
+      this.logger?.error({ err, entries: batch.length }, "writing request log entries failed; they are dropped");
     }
   }
 }
 
-const writers = new WeakMap<PgShared, LogWriter>();
-const writerOf = (shared: PgShared): LogWriter => {
-  let w = writers.get(shared);
-  if (!w) writers.set(shared, (w = new LogWriter(shared)));
-  return w;
-};
-
-/** Writes the request-log queue of the store owning `shared` and stops queueing (its `close`). */
-export function flushPgRequestLog(shared: PgShared): Promise<void> {
-  return writers.get(shared)?.close() ?? Promise.resolve();
-}
-
 /** Builds the request-log repository on `ctx` (used on `store.read`: it never joins a unit). */
 export function requestLogRepo(ctx: PgContext): RequestLogRepo {
-  const writer = writerOf(ctx.shared);
+  const writer = ctx.shared.requestLog;
   const sql = ctx.shared.pool;
   return {
     append(entry) {
