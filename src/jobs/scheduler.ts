@@ -22,6 +22,8 @@ import { recordFailedRun, recordSucceededRun } from "./outcome";
 import { dueButSkipped, leasedByPeers } from "./peers";
 
 const MAX_TIMER_MS = 60_000;
+/** How soon the loop looks again at a due job its claim skipped as locked by another unit (PostgreSQL), ms. */
+const SKIPPED_RETRY_MS = 10;
 
 export class Scheduler {
   private handlers = new Map<string, Registered>();
@@ -371,9 +373,10 @@ export class Scheduler {
     const now = this.clock.nowMs();
     // Right after fill(), every job due now is either in flight or leased by a worker that
     // died: those wake the loop when their lease ends (+1 ms: claimable only once past it).
-    // Jobs due later are never leased, so the earliest of them is one index seek.
+    // Jobs due later are never leased, so the earliest of them is one index seek. On PostgreSQL
+    // a due one may also have been skipped, locked by another unit for a moment: look again soon.
     const { laterDue, leased } = await this.store.read.jobs.wakeTimes(now);
-    let next = laterDue ?? Infinity;
+    let next = laterDue === null ? Infinity : laterDue > now ? laterDue : now + SKIPPED_RETRY_MS;
     for (const r of leased) {
       if (!this.inflight.has(r.id)) next = Math.min(next, Math.max(r.dueAt, (r.leaseUntil ?? 0) + 1));
     }

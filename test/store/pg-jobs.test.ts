@@ -302,7 +302,7 @@ describe("enqueueNoLaterThan on a shared sweep row", () => {
     }
   });
 
-  test("an ask covered by another unit's mark holds the row until it commits, so the outcome cannot consume the mark before the ask's charge is visible", async () => {
+  test("an ask covered by another unit's mark makes the run's outcome wait until it commits, so the outcome cannot consume the mark before the ask's charge is visible", async () => {
     const [a, b, c] = [await instance(), await instance(), await instance()];
     await a.tx((u) => u.jobs.enqueueNoLaterThan(sweep(T0)));
     const [run] = await a.tx((u) => u.jobs.claimDue({ now: T0, limit: 1, running: new Map(), leaseMs: () => 60_000 }));
@@ -325,6 +325,25 @@ describe("enqueueNoLaterThan on a shared sweep row", () => {
     held.open();
     await Promise.all([asking, recording]);
     expect(await sweepRow()).toMatchObject({ due_at: `${T0 + 2000}`, wake_at: null, lease_until: null });
+  });
+
+  test("a due sweep is claimed while asks covered by its mark are still open (they lock no row a claim would skip)", async () => {
+    const [a, b, c] = [await instance(), await instance(), await instance()];
+    await a.tx((u) => u.jobs.enqueueNoLaterThan(sweep(T0))); // due at T0
+    await b.tx((u) => u.jobs.enqueueNoLaterThan(sweep(T0 + 2000))); // due soon and not later: the mark wake_at = T0 + 2000
+    expect(await sweepRow()).toMatchObject({ due_at: `${T0}`, wake_at: `${T0 + 2000}`, lease_until: null });
+    const held = gate();
+    let asked = false;
+    const asking = c.tx(async (u) => {
+      await u.jobs.enqueueNoLaterThan(sweep(T0 + 5000)); // covered by the mark
+      asked = true;
+      await held.wait;
+    });
+    await until(() => asked);
+    const claimed = await a.tx((u) => u.jobs.claimDue({ now: T0, limit: 1, running: new Map(), leaseMs: () => 60_000 }));
+    expect(claimed.map((r) => r.dedupeKey)).toEqual([KEY]);
+    held.open();
+    await asking;
   });
 
   test("two instances inserting the missing row at once: one row, due at the earlier time", async () => {

@@ -18,9 +18,11 @@
  *     complete, recordFailure) then requeues the job no later than `wake_at`: a unit that wrote
  *     the mark holds the row lock until it commits, so the outcome statement waits for it and
  *     reads the committed mark;
- *   - already marked no later than x while leased or due soon: hold the row FOR SHARE until
- *     commit, so no run's outcome can consume that mark (and a later run miss this unit's
- *     charge) before this unit's charge is visible; creates share the lock, outcomes wait;
+ *   - already marked no later than x while leased or due soon: hold the key's advisory lock in
+ *     shared mode until commit; a run's outcome takes it exclusively before it may consume the
+ *     mark, so it waits until this unit's charge is visible (and the next run sees it). An
+ *     advisory lock, not a row lock: a claim (`skip locked`) would pass over a row creates hold,
+ *     and under steady creates the due sweep would never be claimed;
  *   - otherwise (due no later than x and not soon: the usual case) nothing.
  *   The write is one conditional UPDATE: under READ COMMITTED an UPDATE that waited for a row
  *   lock re-evaluates its WHERE and SET on the latest committed version, so pull/mark is decided
@@ -40,6 +42,8 @@ import { NOTICE_CHANNEL, noticePayload } from "./notices";
 export const MARGIN_MS = 60_000;
 /** Looks of `enqueueNoLaterThan` at the row at most (each one after the first follows a lost race). */
 const MAX_RUNS = 5;
+/** First key of the advisory locks on a dedupe key (the second is its hash): asks covered by a mark share it, outcomes take it. */
+const DEDUPE_LOCK_CLASS = 0x6a6f6273; // "jobs"
 /** `jobs:` (the notice payload prefix; the due time follows). */
 const JOBS_NOTICE = noticePayload("jobs", "");
 
@@ -83,6 +87,13 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
       select pg_notify(${NOTICE_CHANNEL}, ${JOBS_NOTICE}::text || min(due_at)::text) from ins having count(*) > 0`;
   }
 
+  /**
+   * Before a run's outcome, which may consume a `wake_at` mark: waits (exclusive lock on the job's
+   * dedupe key) for the units whose asks the mark covers to commit (module header).
+   */
+  const beforeOutcome = async (id: string) => {
+    await ctx.sql`select pg_advisory_xact_lock(${DEDUPE_LOCK_CLASS}, hashtext(dedupe_key)) from jobs where id = ${id} and dedupe_key is not null`;
+  };
   return {
     async enqueue(j) {
       await ctx.sql`with ins as (
@@ -113,9 +124,11 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
         if (!needsWrite(row, x, soon)) {
           if (!coveredByMark(row, x, soon)) return;
           // Covered by another unit's mark, which a run's outcome may consume before this unit
-          // commits (and a second run then miss this charge): hold the row FOR SHARE until commit,
-          // so that outcome waits for this unit. Creates share the lock; only outcomes wait.
-          const held = await ctx.sql`select 1 from jobs where dedupe_key = ${j.dedupeKey} and state = 'queued' and wake_at <= ${x} for share`;
+          // commits (and a second run then miss this charge): share the key's lock until commit,
+          // so that outcome waits for this unit; then look again (a new snapshot, after any
+          // outcome that held the lock) that the mark still covers x.
+          await ctx.sql`select pg_advisory_xact_lock_shared(${DEDUPE_LOCK_CLASS}, hashtext(${j.dedupeKey}))`;
+          const held = await ctx.sql`select 1 from jobs where dedupe_key = ${j.dedupeKey} and state = 'queued' and wake_at <= ${x}`;
           if (held.length > 0) return;
           continue; // the mark was consumed meanwhile: decide again
         }
@@ -158,6 +171,7 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
       return due.map((r) => ({ ...r, attempts: r.attempts + 1 }));
     },
     async complete(id) {
+      await beforeOutcome(id);
       // A `wake_at` mark (asked while it ran) requeues the job there instead. The second
       // statement is a new snapshot: it sees a mark committed while the delete waited for its lock.
       const del = await ctx.sql`delete from jobs where id = ${id} and wake_at is null`;
@@ -166,18 +180,22 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
         where id = ${id} and wake_at is not null`;
     },
     async reschedule(id, dueAt) {
+      await beforeOutcome(id);
       await ctx.sql`update jobs set lease_until = null, attempts = 0, last_error = null,
           due_at = least(${dueAt}, coalesce(wake_at, ${dueAt})), wake_at = null
         where id = ${id}`;
     },
     async recordFailure(id, error, state, dueAt) {
+      await beforeOutcome(id);
       // A queued retry honours a `wake_at` mark; a dead job keeps none.
       const due = state === "queued" ? ctx.sql`least(${dueAt}, coalesce(wake_at, ${dueAt}))` : ctx.sql`${dueAt}`;
       await ctx.sql`update jobs set lease_until = null, last_error = ${error}, state = ${state}, due_at = ${due}, wake_at = null where id = ${id}`;
     },
     async wakeTimes(now) {
       const [laterDue, rows] = await Promise.all([
-        ctx.sql`select min(due_at) from jobs where state = 'queued' and due_at > ${now}`.then(numberOf),
+        // Unleased, due or not: a due row here is one the last claim skipped while another unit
+        // held it locked (a create pulling or marking it); the loop looks again shortly.
+        ctx.sql`select min(due_at) from jobs where state = 'queued' and lease_until is null`.then(numberOf),
         leased(now),
       ]);
       return { laterDue, leased: rows };

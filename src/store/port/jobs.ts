@@ -71,7 +71,8 @@ export interface JobsRepo {
   recordFailure(id: string, error: string, state: "queued" | "dead", dueAt: number): Promise<void>;
   /**
    * For the loop's timer at `now`: the earliest due time of a queued job due after `now` (null:
-   * none), and the jobs due by `now` still leased.
+   * none), and the jobs due by `now` still leased. On PostgreSQL `laterDue` may be <= `now`: a due
+   * row the last claim skipped because another unit held it locked for a moment.
    */
   wakeTimes(now: number): Promise<{ laterDue: number | null; leased: LeasedJob[] }>;
   /**
