@@ -103,7 +103,7 @@ const PEER_POLL_MS = 15;
  * job a live peer runs from one a dead peer left leased, and sandbox work takes milliseconds: a
  * lease still held after this is taken for an orphan (claimed again once the clock passes it).
  */
-export const PEER_WAIT_MAX_MS = 3_000;
+const PEER_WAIT_MAX_MS = 3_000;
 
 /**
  * Polls until no job due by now is leased by another instance (none on SQLite: no query), for

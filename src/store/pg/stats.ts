@@ -1,18 +1,13 @@
 /**
  * PostgreSQL implementation of the stats repository (src/store/port/stats.ts). The aggregates are
- * kept by the triggers of db/migrations-pg/0003_payment_aggregate_triggers.sql, each session
+ * kept by the triggers of db/migrations-pg/0004_payment_aggregate_triggers.sql, each session
  * adding to its own write shard (`pg_backend_pid() & 1023`), so a cell is the sum of its shard
  * rows: each read is one primary-key range read summed by cell. Twin of src/store/sqlite/stats.ts
  * (same cells in the same order, the key's; a summed cell may be 0 where SQLite's row is 0 too).
  */
-import type { PayTimeBucket, StatsCell, StatsRepo } from "../port/stats";
+import { bucketSeconds, type PayTimeBucket, type StatsCell, type StatsRepo } from "../port/stats";
 import type { PgContext } from "./context";
 import { rowsOf } from "./map";
-
-/** Bucket index -> seconds at the bucket's geometric middle (the same as src/store/sqlite/stats-aggregates.ts). */
-export function bucketSeconds(b: number): number {
-  return Math.exp((b + 0.5) * Math.log(1.05)) - 1;
-}
 
 /** Builds the stats repository on `ctx`. */
 export function statsRepo(ctx: PgContext): StatsRepo {

@@ -52,3 +52,11 @@ export interface StatsRepo {
   /** Time-to-pay histogram of (account, mode) over `ranges`, optionally of one currency: buckets ascending by time, counts summed (empty buckets left out). */
   payTimeBuckets(accountId: string, livemode: boolean, ranges: PayTimeRanges, currency?: string): Promise<PayTimeBucket[]>;
 }
+
+/**
+ * Time-to-pay bucket index -> seconds at the bucket's geometric middle: bucket b holds
+ * [1.05^b - 1, 1.05^(b+1) - 1) seconds (the aggregates of both adapters bucket that way).
+ */
+export function bucketSeconds(b: number): number {
+  return Math.exp((b + 0.5) * Math.log(1.05)) - 1;
+}

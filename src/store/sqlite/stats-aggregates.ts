@@ -15,11 +15,6 @@ import type { Db } from "../../db/client";
 const day = (r: string) => `strftime('%Y-%m-%d', ${r}.created_at / 1000 - 10800, 'unixepoch')`;
 /** SQL of the time-to-pay bucket of row alias `r` (5% wide: bucket b holds [1.05^b - 1, 1.05^(b+1) - 1) seconds). */
 const bucket = (r: string) => `CAST(ln(1.0 + max(0, (${r}.paid_at - ${r}.created_at) / 1000.0)) / ln(1.05) AS INTEGER)`;
-/** Bucket index -> seconds at the bucket's geometric middle. */
-export function bucketSeconds(b: number): number {
-  return Math.exp((b + 0.5) * Math.log(1.05)) - 1;
-}
-
 const STATS_KEY = "account_id, livemode, day, currency, method, status, paid";
 const HIST_KEY = "account_id, livemode, day, currency, bucket";
 const MONTH_KEY = "account_id, livemode, month, currency, bucket";

@@ -1,7 +1,7 @@
 /** SQLite implementation of the stats repository (src/store/port/stats.ts): prepared primary-key range reads of the aggregates. */
-import type { PayTimeBucket, StatsCell, StatsRepo } from "../port/stats";
+import { bucketSeconds, type PayTimeBucket, type StatsCell, type StatsRepo } from "../port/stats";
 import type { SqliteContext } from "./context";
-import { bucketSeconds } from "./stats-aggregates";
+
 
 const CELLS = `SELECT day, currency, method, status, paid, count, amount, refunded FROM payment_daily_stats
       WHERE account_id = ?1 AND livemode = ?2 AND day >= ?3 AND day <= ?4`;
