@@ -20,6 +20,20 @@
  *     leaves a create intent that the recovery job finishes while the clocks are advanced
  *     (`SOAK_STRICT_ORPHANS=0` only reports them, for comparing with older builds);
  *   - live refunds are exercised (a 400 REFUND_NOT_SUPPORTED is a violation).
+ * Payouts (issue 24 §5): when the simulator writes an `efi` connection body (pix-provider-efi.json;
+ * `SOAK_LIVE_EFI=0` keeps the `bcb_pix_v2` connection and no payouts) the account is connected as
+ * `efi`, one destination is registered with the dashboard session, and the workers also create
+ * live payouts under idempotency keys (`metadata.soak_key` = the key; cut by a kill -> retried
+ * with the same key; some answered keys replayed; a few cancelled), R$ 1.00-25.00 so the
+ * simulator's Efí bands pay some (<= 10.00), refuse some by callback (10.01-20.00) and refuse the
+ * rest at the request. Refunds alternate `strategy: "devolution"` and the default (a cashout: a
+ * Pix sent). After the drain it checks:
+ *   - every acknowledged payout exists with its amount and is final; one key never produced two
+ *     payouts (answers, and payouts per `metadata.soak_key` in the database);
+ *   - no payout or cashout sent twice at the PSP: at most one send per idEnvio, every send at the
+ *     simulator belongs to a Cofre payout (`send_id`) or refund (its id without `re_`) with the
+ *     same amount, a paid payout's send is REALIZADO, a failed one's is not REALIZADO, a
+ *     cancelled one has no send.
  * Prints a summary and a JSON line; exits 1 on any violation.
  */
 import { Database } from "bun:sqlite";
@@ -37,7 +51,7 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   const violations: string[] = [];
   const notes: string[] = [];
   const rejections = new Map<string, number>();
-  const stats = { kills: 0, opsOk: 0, opsLost: 0, opsRejected: 0, retriedKeys: 0, replays: 0, paidAtSim: 0, refundsUnsupported: 0 };
+  const stats = { kills: 0, opsOk: 0, opsLost: 0, opsRejected: 0, retriedKeys: 0, replays: 0, paidAtSim: 0, refundsUnsupported: 0, payoutReplays: 0, cashouts: 0, devolutionRefunds: 0 };
 
   const sim = new SimProcess({ autoSettle: true });
   const server = new CofreServer({ env: { COFRE_TEST_CLOCK: "1", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN } });
@@ -50,8 +64,15 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   const testKey = await issue(true);
   const op = await api(server.base, "PATCH", `/v1/operator/accounts/${accountId}`, { bearer: OPERATOR_TOKEN, body: { settlement_delay_seconds: 0 } });
   if (op.status !== 200) notes.push(`operator settings answered ${op.status}: refunds may meet insufficient_balance`);
-  const conn = await api(server.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR_TOKEN, body: sim.body });
+  const efi = sim.efiBody !== null && process.env.SOAK_LIVE_EFI !== "0";
+  const conn = await api(server.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR_TOKEN, body: efi ? sim.efiBody : sim.body });
   if (conn.status !== 200) throw new Error(`connect: ${conn.status} ${JSON.stringify(conn.body)}`);
+  let destinationId: string | null = null;
+  if (efi) {
+    const d = await api(server.base, "POST", "/v1/payout_destinations", { bearer: login.body.access_token, body: { type: "pix_key", pix_key: "52998224725", pix_key_type: "cpf", name: "Fulano Soak" } });
+    if (d.status === 201) destinationId = d.body.id;
+    else notes.push(`payout destination answered ${d.status}: payouts skipped`);
+  } else notes.push("no efi connection (SOAK_LIVE_EFI=0 or an older psp-sim): payouts skipped");
 
   const crash = new CrashLoop(server, notes);
   const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => api(server.base, method, path, { key: liveKey, body, headers, timeoutMs: 5_000 });
@@ -148,7 +169,11 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     if (!c) return payAtSim();
     const amount = 100 + Math.floor(Math.random() * c.amount * 0.4);
     const key = `soak-live-re-${++seq}`;
-    const r = await answered("refund.create", () => call("POST", `/v1/payments/${c.id.slice(3)}/refund`, { idempotencyKey: key, amount }));
+    // Through efi: half devoluções (explicit strategy), half the default (a cashout: a Pix sent).
+    const devolution = !efi || Math.random() < 0.5;
+    if (efi) devolution ? stats.devolutionRefunds++ : stats.cashouts++;
+    const body = { idempotencyKey: key, amount, ...(efi && devolution ? { strategy: "devolution" } : {}) };
+    const r = await answered("refund.create", () => call("POST", `/v1/payments/${c.id.slice(3)}/refund`, body));
     if (r?.status === 201) {
       refundsSupported = true;
       refunds.push({ id: r.body.id, charge: c.id, amount });
@@ -159,14 +184,58 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     }
   }
 
+  // ---- live payouts through efi ----------------------------------------------------------------
+  interface PayoutAck {
+    id: string;
+    key: string;
+    amount: number;
+    cancelled: boolean;
+  }
+  const payouts = new Map<string, PayoutAck>();
+  const payoutKeyIds = new Map<string, Set<string>>();
+  const payoutBodies = new Map<string, unknown>();
+
+  const ackPayout = (key: string, r: { status: number; body: any } | null) => {
+    if (!r || r.status !== 201) return;
+    payoutKeyIds.get(key)!.add(r.body.id);
+    if (!payouts.has(r.body.id)) payouts.set(r.body.id, { id: r.body.id, key, amount: r.body.amount, cancelled: false });
+  };
+
+  async function createPayout() {
+    if (!destinationId) return createCharge();
+    const key = `soak-live-po-${++seq}-${Date.now()}`;
+    // R$ 1.00-25.00: the simulator's bands pay <= 10.00, refuse 10.01-20.00 by callback, refuse above at the request.
+    const amount = 100 + Math.floor(Math.random() * 2_400);
+    payoutBodies.set(key, { amount, destination_id: destinationId, description: "Saque soak", metadata: { soak_key: key } });
+    payoutKeyIds.set(key, new Set());
+    ackPayout(key, await answered("payout.create", () => call("POST", "/v1/payouts", payoutBodies.get(key), { "idempotency-key": key })));
+  }
+
+  async function replayPayout() {
+    const key = pick([...payoutKeyIds.entries()].filter(([, ids]) => ids.size > 0).map(([k]) => k));
+    if (!key) return createPayout();
+    stats.payoutReplays++;
+    ackPayout(key, await answered("payout.replay", () => call("POST", "/v1/payouts", payoutBodies.get(key), { "idempotency-key": key })));
+  }
+
+  async function cancelPayout() {
+    const p = pick([...payouts.values()].filter((p) => !p.cancelled));
+    if (!p) return createPayout();
+    const r = await answered("payout.cancel", () => call("POST", `/v1/payouts/${p.id}/cancel`, {}));
+    if (r?.status === 200) p.cancelled = true;
+  }
+
   async function worker(until: number) {
     while (Date.now() < until) {
       await crash.up;
       const x = Math.random();
-      if (x < 0.4) await createCharge();
-      else if (x < 0.5) await replay();
-      else if (x < 0.8) await payAtSim();
-      else await refund();
+      if (x < 0.32) await createCharge();
+      else if (x < 0.4) await replay();
+      else if (x < 0.64) await payAtSim();
+      else if (x < 0.8) await refund();
+      else if (x < 0.93) await createPayout();
+      else if (x < 0.97) await replayPayout();
+      else await cancelPayout();
     }
   }
 
@@ -189,6 +258,16 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     if (pending === 0) break;
     await Bun.sleep(250);
   }
+  // Payouts: advance both clocks until none is pending or processing (sends polled with backoff).
+  let payoutsInFlight = -1;
+  for (let i = 0; destinationId && i < 20; i++) {
+    const [pend, proc] = await Promise.all([check("GET", "/v1/payouts?status=pending&limit=1"), check("GET", "/v1/payouts?status=processing&limit=1")]);
+    payoutsInFlight = (pend.body?.data?.length ?? 1) + (proc.body?.data?.length ?? 1);
+    if (payoutsInFlight === 0) break;
+    await sim.control("POST", "/_sim/clock/advance", { seconds: 600 });
+    await check("POST", "/v1/test_helpers/clock/advance", { seconds: 600 }, testKey);
+    await Bun.sleep(250);
+  }
 
   // ---- checks through the API ------------------------------------------------------------------
   for (const [key, ids] of keyToIds) if (ids.size > 1) violations.push(`idempotency key ${key} produced ${ids.size} charges: ${[...ids].join(", ")}`);
@@ -203,6 +282,19 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     const list = (Array.isArray(r.body) ? r.body : r.body?.data ?? []) as { id: string }[];
     if (!list.some((x) => x.id === rf.id)) violations.push(`acknowledged refund ${rf.id} of ${rf.charge} missing`);
   }
+  const payoutFinal: Record<string, number> = {};
+  for (const [key, ids] of payoutKeyIds) if (ids.size > 1) violations.push(`payout idempotency key ${key} produced ${ids.size} payouts: ${[...ids].join(", ")}`);
+  for (const p of payouts.values()) {
+    const r = await check("GET", `/v1/payouts/${p.id}`);
+    if (r.status !== 200) {
+      violations.push(`acknowledged payout ${p.id} missing (${r.status})`);
+      continue;
+    }
+    payoutFinal[r.body.status] = (payoutFinal[r.body.status] ?? 0) + 1;
+    if (r.body.amount !== p.amount) violations.push(`payout ${p.id} amount ${r.body.amount} != ${p.amount}`);
+    if (!["paid", "failed", "cancelled"].includes(r.body.status)) violations.push(`payout ${p.id} still ${r.body.status} after the drain`);
+    if (p.cancelled && r.body.status !== "cancelled") violations.push(`payout ${p.id} acknowledged cancelled, now ${r.body.status}`);
+  }
 
   // ---- database checks (both processes stopped) ------------------------------------------------
   await server.kill("SIGKILL");
@@ -215,6 +307,41 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   const cobs = simDb.query(`select txid, status from cobs`).all() as { txid: string; status: string }[];
   const devolucoes = simDb.query(`select e2eid, id from devolucoes`).all() as { e2eid: string; id: string }[];
   const callbacksFailed = (simDb.query(`select count(*) n from callbacks where status = 'failed'`).get() as { n: number }).n;
+  // Payouts and cashouts at the PSP against Cofre (efi only).
+  const sendFigures = { sends_at_psp: 0, payout_sends: 0, cashout_sends: 0, payouts_in_db: 0 };
+  if (efi) {
+    const dbPayouts = cofreDb
+      .query(`select id, status, amount, send_id, json_extract(metadata, '$.soak_key') k from payouts where livemode = 1`)
+      .all() as { id: string; status: string; amount: number; send_id: string; k: string | null }[];
+    const sends = simDb.query(`select id_envio, valor, status from sends`).all() as { id_envio: string; valor: number; status: string }[];
+    const refundAmounts = new Map(
+      (cofreDb.query(`select r.id, r.amount from refunds r join transactions t on t.id = r.transaction_id where t.livemode = 1`).all() as { id: string; amount: number }[]).map((r) => [r.id.replace(/^re_/, ""), r.amount]),
+    );
+    sendFigures.sends_at_psp = sends.length;
+    sendFigures.payouts_in_db = dbPayouts.length;
+    const sendsById = new Map<string, { valor: number; status: string }[]>();
+    for (const sd of sends) (sendsById.get(sd.id_envio) ?? sendsById.set(sd.id_envio, []).get(sd.id_envio)!).push(sd);
+    for (const [id, list] of sendsById) if (list.length > 1) violations.push(`idEnvio ${id} sent ${list.length} times at the PSP`);
+    const byKey = new Map<string, string[]>();
+    const payoutBySend = new Map(dbPayouts.map((p) => [p.send_id, p]));
+    for (const p of dbPayouts) {
+      if (p.k === null || !payoutKeyIds.has(p.k)) violations.push(`payout ${p.id} (database) has key ${p.k}, never sent`);
+      else (byKey.get(p.k) ?? byKey.set(p.k, []).get(p.k)!).push(p.id);
+      const sent = sendsById.get(p.send_id) ?? [];
+      if (p.status === "paid" && !(sent.length === 1 && sent[0]!.status === "REALIZADO")) violations.push(`payout ${p.id} paid but its send at the PSP is ${sent[0]?.status ?? "absent"}`);
+      if (p.status === "failed" && sent.some((x) => x.status === "REALIZADO")) violations.push(`payout ${p.id} failed but the PSP paid it`);
+      if (p.status === "cancelled" && sent.length) violations.push(`payout ${p.id} cancelled but sent at the PSP`);
+      if (sent.length && sent[0]!.valor !== p.amount) violations.push(`payout ${p.id}: amount ${p.amount}, sent ${sent[0]!.valor}`);
+    }
+    for (const [k, ids] of byKey) if (ids.length > 1) violations.push(`payout key ${k} has ${ids.length} payouts in the database: ${ids.join(", ")}`);
+    for (const sd of sends) {
+      if (payoutBySend.has(sd.id_envio)) sendFigures.payout_sends++;
+      else if (refundAmounts.has(sd.id_envio)) {
+        sendFigures.cashout_sends++;
+        if (refundAmounts.get(sd.id_envio) !== sd.valor) violations.push(`cashout ${sd.id_envio}: refund ${refundAmounts.get(sd.id_envio)}, sent ${sd.valor}`);
+      } else violations.push(`send ${sd.id_envio} at the PSP belongs to no Cofre payout or refund`);
+    }
+  }
   cofreDb.close();
   simDb.close();
   const cobByTxid = new Map(cobs.map((c) => [c.txid, c.status]));
@@ -252,6 +379,14 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     refunds: refundsSupported === false ? "not supported by this build" : refundsSupported ? "exercised" : "not reached",
     devolucoes_at_psp: devolucoes.length,
     orphan_devolucoes: orphanDevolucoes.length,
+    connection: efi ? "efi" : "bcb_pix_v2",
+    refunds_devolution_cashout: `${stats.devolutionRefunds} / ${stats.cashouts}`,
+    payouts_acknowledged: payouts.size,
+    payout_keys_sent: payoutKeyIds.size,
+    payout_replays_of_answered_keys: stats.payoutReplays,
+    payouts_final: JSON.stringify(payoutFinal),
+    payouts_in_flight_after_drain: payoutsInFlight,
+    ...sendFigures,
     ledger_verify_exit: verify.code,
     violations: violations.length,
     wall_ms: Date.now() - t0,

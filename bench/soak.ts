@@ -18,6 +18,22 @@
  *   - `cofre ledger verify` exits 0 (run after a final SIGKILL);
  *   - no charge's refunds (non-FAILED) exceed its amount, through the API for the acknowledged
  *     ones and in the database for every transaction (whose `refunded_amount` must match them).
+ * Payouts (issue 24 §5; skipped with a note while the routes answer 404): the wallet is funded by
+ * the paid charges (operator `settlement_delay_seconds` 0), the operator sets `payout_fee_fixed` 50
+ * and `payout_delay_seconds` 20 (so some payouts are still `pending` and cancellable), one
+ * destination is registered with the dashboard session, and the workers also create payouts
+ * under idempotency keys (`metadata.soak_key` = the key; a request cut by a kill is retried with
+ * the same key, and some answered keys are replayed), cancel some and pay or fail some through
+ * the sandbox helpers. After the drain (clock advanced: every payout reaches a final status) it checks:
+ *   - every acknowledged payout is there (GET) with its amount, in the status an acknowledged
+ *     action left it, and final; one key never produced two payouts (answers, and in the
+ *     database: payouts per `metadata.soak_key`), and none exists whose key was never sent;
+ *   - `available` of the wallet (GET /v1/wallets/balance) equals the sum of the ledger's
+ *     `available` lines in the database and is not negative; each payout's ledger lines take
+ *     `amount + fee` out of `available` unless it failed or was cancelled (then 0), and post its
+ *     payout to the payee only when paid;
+ *   - `payout.created` and the final `payout.paid` / `payout.failed` of every acknowledged payout
+ *     reached the receiver.
  * Prints a summary (and a JSON line) and exits 1 on any violation. Routes that are not wired
  * (404) are skipped with a printed note.
  */
@@ -40,10 +56,12 @@ const violations: string[] = [];
 const notes: string[] = [];
 /** `op status code` -> count of non-2xx answers (expected ones: refund over remaining, MED on a refunded charge...). */
 const rejections = new Map<string, number>();
-const stats = { kills: 0, opsOk: 0, opsLost: 0, opsRejected: 0, retriedKeys: 0 };
+const stats = { kills: 0, opsOk: 0, opsLost: 0, opsRejected: 0, retriedKeys: 0, payoutRetries: 0, payoutReplays: 0 };
 
 // ---- webhook receiver -------------------------------------------------------------------------
 const received = { deliveries: new Set<string>(), events: new Set<string>(), chargeCreated: new Set<string>(), chargePaid: new Set<string>(), posts: 0 };
+/** Canonical payout events received: payout id -> event types. */
+const payoutEvents = new Map<string, Set<string>>();
 let failRate = 0.05;
 const receiver = Bun.serve({
   hostname: "127.0.0.1",
@@ -59,6 +77,10 @@ const receiver = Bun.serve({
       if (typeof p.id === "string") received.events.add(p.id);
       if (p.type === "charge.created" && p.data?.object?.id) received.chargeCreated.add(p.data.object.id);
       if (p.type === "charge.paid" && p.data?.object?.id) received.chargePaid.add(p.data.object.id);
+      if (typeof p.type === "string" && p.type.startsWith("payout.") && p.data?.object?.id) {
+        const id = p.data.object.id as string;
+        (payoutEvents.get(id) ?? payoutEvents.set(id, new Set()).get(id)!).add(p.type);
+      }
     } catch {}
     return new Response("ok");
   },
@@ -207,15 +229,110 @@ async function med() {
   await attempt("med.open", () => call("POST", `/v1/test_helpers/charges/${c.id}/med`, {}), (r) => medCases.set(r.body.id, r.body.status));
 }
 
+// ---- payouts (issue 24 §5) --------------------------------------------------------------------
+interface PayoutAck {
+  id: string;
+  key: string;
+  amount: number;
+  /** The status an acknowledged cancel / pay / fail left it in (it must still be so), or null. */
+  final: "cancelled" | "paid" | "failed" | null;
+  /** An action was attempted (one per payout). */
+  acted: boolean;
+  /** An action whose answer a kill cut off: its outcome is unknown. */
+  unknown: boolean;
+}
+const payouts = new Map<string, PayoutAck>();
+/** Every payout key sent, answered or not -> the payout ids answers named (must stay one). */
+const payoutKeyIds = new Map<string, Set<string>>();
+const payoutBodies = new Map<string, unknown>();
+let destinationId: string | null = null;
+const PAYOUT_FEE = 50;
+/** Database figures of payouts for the summary (checkPayoutsInDb). */
+const dbFigures: Record<string, number> = {};
+
+/**
+ * POST /v1/payouts under `key` until it is answered: a request cut by a kill is retried with the
+ * same key once the server is back, and so is a 409 `idempotency_key_in_use` (the first attempt
+ * may still hold the key) or a 503.
+ */
+async function postPayout(key: string, name: string): Promise<void> {
+  for (let i = 0; i < 6; i++) {
+    let lost = false;
+    let again = false;
+    await attempt(
+      name,
+      async () => {
+        try {
+          const r = await call("POST", "/v1/payouts", payoutBodies.get(key), { "idempotency-key": key });
+          again = r.status === 503 || (r.status === 409 && r.body?.error?.code === "idempotency_key_in_use");
+          return r;
+        } catch (e) {
+          lost = true;
+          throw e;
+        }
+      },
+      (r) => {
+        payoutKeyIds.get(key)!.add(r.body.id);
+        if (!payouts.has(r.body.id)) payouts.set(r.body.id, { id: r.body.id, key, amount: r.body.amount, final: null, acted: false, unknown: false });
+        else if (payouts.get(r.body.id)!.key !== key) violations.push(`payout ${r.body.id} answered for keys ${payouts.get(r.body.id)!.key} and ${key}`);
+      },
+    );
+    if (!lost && !again) return;
+    stats.payoutRetries++;
+    await whenUp();
+    if (again) await Bun.sleep(200);
+  }
+}
+
+async function createPayout() {
+  if (!destinationId || unwired.has("payout.create")) return createCharge();
+  const key = `soak-po-${++seq}`;
+  const amount = 100 + Math.floor(Math.random() * 4_900);
+  payoutBodies.set(key, { amount, destination_id: destinationId, description: "Saque soak", metadata: { soak_key: key } });
+  payoutKeyIds.set(key, new Set());
+  await postPayout(key, "payout.create");
+}
+
+/** Replays an answered key: the same payout must come back (never a second one). */
+async function replayPayout() {
+  const key = pick([...payoutKeyIds.entries()].filter(([, ids]) => ids.size > 0).map(([k]) => k));
+  if (!key) return createPayout();
+  stats.payoutReplays++;
+  await postPayout(key, "payout.replay");
+}
+
+/** Cancels (while pending), pays or fails (sandbox helpers) one payout nothing was done to yet. */
+async function payoutAction() {
+  const p = pick([...payouts.values()].filter((p) => !p.acted));
+  if (!p) return createPayout();
+  p.acted = true;
+  const x = Math.random();
+  const [name, path, body] =
+    x < 0.5
+      ? ["payout.cancel", `/v1/payouts/${p.id}/cancel`, {}]
+      : x < 0.75
+        ? ["payout.pay", `/v1/test_helpers/payouts/${p.id}/pay`, {}]
+        : ["payout.fail", `/v1/test_helpers/payouts/${p.id}/fail`, { failure_code: "soak_failed" }];
+  await attempt(
+    name,
+    () => call("POST", path, body),
+    (r) => (p.final = r.body.status),
+    () => (p.unknown = true),
+  );
+}
+
 async function worker(until: number) {
   while (Date.now() < until) {
     await whenUp();
     const x = Math.random();
-    if (x < 0.35) await createCharge();
-    else if (x < 0.6) await payCharge();
-    else if (x < 0.7) await createPayment();
-    else if (x < 0.85) await refund();
-    else await med();
+    if (x < 0.28) await createCharge();
+    else if (x < 0.5) await payCharge();
+    else if (x < 0.57) await createPayment();
+    else if (x < 0.68) await refund();
+    else if (x < 0.78) await med();
+    else if (x < 0.9) await createPayout();
+    else if (x < 0.93) await replayPayout();
+    else await payoutAction();
   }
 }
 
@@ -223,6 +340,7 @@ async function worker(until: number) {
 // ---- run --------------------------------------------------------------------------------------
 const t0 = Date.now();
 merchant = await initMerchantWithServer();
+await setUpPayouts();
 const catalog = await api(server.base, "GET", "/v1/webhooks/event-catalog");
 const eventNames: string[] = catalog.status === 200 ? (catalog.body as { event: string }[]).map((e) => e.event) : ["charge.created", "charge.paid"];
 const endpoint = await call("POST", "/v1/webhooks/endpoints", { url: `http://127.0.0.1:${receiver.port}/hook`, events: eventNames });
@@ -238,6 +356,17 @@ await whenUp();
 // Let everything due happen: receiver healthy, clock moved so retries and refunds fall due.
 failRate = 0;
 const drainStart = Date.now();
+// Payouts: advance until none is pending or processing (20 s delay, then paid 10 s after the send).
+let payoutsInFlight = -1;
+if (destinationId && !unwired.has("payout.create")) {
+  for (let i = 0; i < 20; i++) {
+    const [pend, proc] = await Promise.all([check("GET", "/v1/payouts?status=pending&limit=1"), check("GET", "/v1/payouts?status=processing&limit=1")]);
+    payoutsInFlight = (pend.body?.data?.length ?? 1) + (proc.body?.data?.length ?? 1);
+    if (payoutsInFlight === 0) break;
+    await check("POST", "/v1/test_helpers/clock/advance", { seconds: 120 });
+    await Bun.sleep(250);
+  }
+}
 let pendingDeliveries = -1;
 for (let i = 0; i < 60; i++) {
   const adv = await check("POST", "/v1/test_helpers/clock/advance", { seconds: 900 });
@@ -286,6 +415,24 @@ for (const [id, status] of medCases) {
     violations.push(`MED case ${id} acknowledged ${status}, now ${r.body.status}`);
 }
 
+// Payouts through the API: every acknowledged one there, final, as its acknowledged action left it.
+const payoutStatus = new Map<string, string>();
+for (const [key, ids] of payoutKeyIds) if (ids.size > 1) violations.push(`payout idempotency key ${key} produced ${ids.size} payouts: ${[...ids].join(", ")}`);
+for (const p of payouts.values()) {
+  const r = await check("GET", `/v1/payouts/${p.id}`);
+  if (r.status !== 200) {
+    violations.push(`acknowledged payout ${p.id} missing (${r.status})`);
+    continue;
+  }
+  payoutStatus.set(p.id, r.body.status);
+  if (r.body.amount !== p.amount || r.body.fee !== PAYOUT_FEE) violations.push(`payout ${p.id} amount/fee ${r.body.amount}/${r.body.fee} != ${p.amount}/${PAYOUT_FEE}`);
+  if (r.body.metadata?.soak_key !== p.key) violations.push(`payout ${p.id} carries key ${r.body.metadata?.soak_key}, answered for ${p.key}`);
+  if (!["paid", "failed", "cancelled"].includes(r.body.status)) violations.push(`payout ${p.id} still ${r.body.status} after the drain`);
+  if (p.final && r.body.status !== p.final) violations.push(`payout ${p.id} acknowledged ${p.final}, now ${r.body.status}`);
+}
+const balanceApi = destinationId ? await check("GET", "/v1/wallets/balance?currency=BRL") : null;
+if (balanceApi && balanceApi.status !== 200) violations.push(`wallet balance answered ${balanceApi.status}`);
+
 let deliveriesTotal = 0;
 let deliveriesNotDelivered = 0;
 if (endpointId) {
@@ -309,6 +456,12 @@ if (endpointId) {
     for (const id of charges.keys()) if (!received.chargeCreated.has(id)) violations.push(`charge.created of acknowledged charge ${id} never delivered`);
   if (eventNames.includes("charge.paid"))
     for (const c of charges.values()) if (c.paid && !received.chargePaid.has(c.id)) violations.push(`charge.paid of acknowledged payment of ${c.id} never delivered`);
+  if (eventNames.includes("payout.created"))
+    for (const [id, status] of payoutStatus) {
+      const got = payoutEvents.get(id) ?? new Set<string>();
+      const final = status === "paid" ? "payout.paid" : status === "failed" || status === "cancelled" ? "payout.failed" : null;
+      for (const want of ["payout.created", final]) if (want && !got.has(want)) violations.push(`${want} of acknowledged payout ${id} (${status}) never delivered`);
+    }
 }
 
 await server.kill("SIGKILL");
@@ -327,6 +480,7 @@ stats.kills++;
        on r.transaction_id = t.id where t.refunded_amount != coalesce(r.s, 0)`,
   ).all() as { id: string; refunded_amount: number; s: number }[];
   for (const d of drift.slice(0, 10)) violations.push(`transaction ${d.id}: refunded_amount ${d.refunded_amount} != sum of its refunds ${d.s} (database)`);
+  if (payoutKeyIds.size) checkPayoutsInDb(db);
   db.close();
 }
 const verify = await server.cli(["ledger", "verify"]);
@@ -345,6 +499,13 @@ const summary = {
   payments: payments.size,
   refunds: refunds.length,
   med_cases: medCases.size,
+  payouts_acknowledged: payouts.size,
+  payout_keys_sent: payoutKeyIds.size,
+  payout_retries_same_key: stats.payoutRetries,
+  payout_replays_of_answered_keys: stats.payoutReplays,
+  payouts_final: JSON.stringify([...payoutStatus.values()].reduce((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {} as Record<string, number>)),
+  payouts_in_db: JSON.stringify(dbFigures),
+  payouts_in_flight_after_drain: payoutsInFlight,
   deliveries: deliveriesTotal,
   receiver_posts: received.posts,
   distinct_events_received: received.events.size,
@@ -364,6 +525,75 @@ console.log(JSON.stringify({ soak: summary }));
 if (violations.length) console.log(`  data dir kept for inspection: ${server.dataDir}`);
 else server.removeData();
 process.exit(violations.length ? 1 : 0);
+
+/**
+ * Database checks of payouts (server stopped): one payout per idempotency key (`metadata.soak_key`),
+ * none of a key never sent, none in flight; each payout's ledger lines (entries caused by it)
+ * move `available`, `payout_in_transit` and `external_payer` as its final status says; the
+ * wallet's `available` (answered by the API before the kill) equals the sum of the ledger's lines.
+ */
+function checkPayoutsInDb(db: Database): void {
+  const rows = db
+    .query(`select id, status, amount, fee, json_extract(metadata, '$.soak_key') k from payouts where account_id = ? and livemode = 0`)
+    .all(merchant.accountId) as { id: string; status: string; amount: number; fee: number; k: string | null }[];
+  dbFigures.payouts = rows.length;
+  const byKey = new Map<string, string[]>();
+  for (const r of rows) {
+    if (r.k === null || !payoutKeyIds.has(r.k)) violations.push(`payout ${r.id} (database) has key ${r.k}, never sent`);
+    else (byKey.get(r.k) ?? byKey.set(r.k, []).get(r.k)!).push(r.id);
+    if (r.status === "pending" || r.status === "processing") violations.push(`payout ${r.id} still ${r.status} in the database`);
+    dbFigures[r.status] = (dbFigures[r.status] ?? 0) + 1;
+  }
+  for (const [k, ids] of byKey) {
+    if (ids.length > 1) violations.push(`payout key ${k} has ${ids.length} payouts in the database: ${ids.join(", ")}`);
+    for (const answered of payoutKeyIds.get(k)!) if (!ids.includes(answered)) violations.push(`payout ${answered} answered for ${k} is not in the database`);
+  }
+  dbFigures.keys_retried_or_replayed_with_one_payout = [...byKey.values()].filter((ids) => ids.length === 1).length;
+  const lines = db
+    .query(
+      `select e.cause_id id, l.ledger_account acct, sum(l.amount) s from ledger_entries e join ledger_lines l on l.entry_id = e.id
+        where e.cause_id in (select id from payouts where account_id = ?) group by 1, 2`,
+    )
+    .all(merchant.accountId) as { id: string; acct: string; s: number }[];
+  const sums = new Map<string, number>();
+  for (const l of lines) sums.set(`${l.id} ${l.acct}`, l.s);
+  let bad = 0;
+  for (const r of rows) {
+    const restored = r.status === "failed" || r.status === "cancelled";
+    const want: Record<string, number> = {
+      available: restored ? 0 : -(r.amount + r.fee),
+      payout_in_transit: r.status === "pending" || r.status === "processing" ? r.amount : 0,
+      external_payer: r.status === "paid" ? r.amount : 0,
+    };
+    for (const [acct, v] of Object.entries(want)) {
+      const got = sums.get(`${r.id} ${acct}`) ?? 0;
+      if (got !== v && bad++ < 10) violations.push(`payout ${r.id} (${r.status}): ledger ${acct} ${got}, expected ${v}`);
+    }
+  }
+  const ledgerAvailable = (
+    db
+      .query(`select coalesce(sum(amount), 0) s from ledger_lines where account_id = ? and livemode = 0 and currency = 'BRL' and ledger_account = 'available'`)
+      .get(merchant.accountId) as { s: number }
+  ).s;
+  dbFigures.ledger_available = ledgerAvailable;
+  if (balanceApi?.status === 200) {
+    dbFigures.api_available = balanceApi.body.available;
+    if (balanceApi.body.available !== ledgerAvailable) violations.push(`wallet available ${balanceApi.body.available} != ledger lines ${ledgerAvailable}`);
+    if (balanceApi.body.available < 0) violations.push(`wallet available is negative: ${balanceApi.body.available}`);
+  }
+}
+
+/**
+ * Payout settings (fee 50, 20 s in `pending`) through the operator API and one destination (a CPF
+ * Pix key) registered with the dashboard session; a note and no payouts when either is missing.
+ */
+async function setUpPayouts(): Promise<void> {
+  const op = await api(server.base, "PATCH", `/v1/operator/accounts/${merchant.accountId}`, { bearer: OPERATOR_TOKEN, body: { payout_fee_fixed: PAYOUT_FEE, payout_delay_seconds: 20 } });
+  if (op.status !== 200) notes.push(`payout settings answered ${op.status} ${op.body?.error?.code ?? ""}`);
+  const d = await api(server.base, "POST", "/v1/payout_destinations", { bearer: merchant.token, body: { type: "pix_key", pix_key: "52998224725", pix_key_type: "cpf", name: "Fulano Soak" } });
+  if (d.status === 201) destinationId = d.body.id;
+  else notes.push(`payout destination answered ${d.status} ${JSON.stringify(d.body).slice(0, 200)}: payouts skipped`);
+}
 
 /** `init` with the server stopped, start it, zero settlement delay via the operator API, log in. */
 async function initMerchantWithServer(): Promise<Merchant> {

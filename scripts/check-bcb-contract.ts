@@ -1,7 +1,8 @@
 /**
  * `bun run check:bcb-contract <openapi.yaml> [exchange-log files...]` (issue 14 §5): validates the
  * API Pix exchanges of psp-sim exchange logs against the official BCB OpenAPI (with the named
- * corrections of scripts/bcb-contract/spec.ts). Without log files it first runs the live
+ * corrections of scripts/bcb-contract/spec.ts), and Efí's send routes and send callbacks against
+ * the schemas of scripts/bcb-contract/efi.ts. Without log files it first runs the live
  * scenarios (scripts/bcb-contract/scenarios.ts) and checks their log; `--only a,b` picks scenarios.
  * Exit codes: 0 no violation, 1 a violation, a failed scenario or nothing checked, 2 usage or missing document.
  */
@@ -9,6 +10,7 @@ import { parseArgs } from "node:util";
 import { ContractChecker, formatReport, readExchangeLog } from "./bcb-contract/check";
 import { runScenarios, SCENARIOS, type ScenarioName } from "./bcb-contract/scenarios";
 import { loadSpec, SpecMissingError } from "./bcb-contract/spec";
+import { EfiChecker, formatEfiReport, isEfiExchange } from "./bcb-contract/efi";
 
 const USAGE = "usage: bun run check:bcb-contract <path-to-openapi.yaml> [exchange-log files...] [--only scenario,...] [--keep]\n";
 
@@ -54,13 +56,17 @@ async function main(): Promise<number> {
     if (!parsed.values.keep) cleanup = run.cleanup;
     else process.stdout.write(`exchange log kept at ${run.exchangeLog}\n`);
   }
-  const report = checker.check(logs.flatMap(readExchangeLog));
+  const all = logs.flatMap(readExchangeLog);
+  const report = checker.check(all.filter((x) => !isEfiExchange(x.exchange)));
   process.stdout.write(formatReport(spec, report) + "\n");
+  // Efí's own routes and send callbacks: against the schemas written from the research notes.
+  const efi = new EfiChecker().check(all.filter((x) => isEfiExchange(x.exchange)));
+  if (efi.exchanges > 0) process.stdout.write("\n" + formatEfiReport(efi) + "\n");
   cleanup();
   if (failedScenarios) process.stdout.write(`${failedScenarios} scenario(s) failed\n`);
   const checked = report.operations.reduce((n, o) => n + o.requests, 0);
   if (checked === 0) process.stdout.write("nothing was checked: the logs hold no API Pix exchange\n");
-  return report.violations.length || failedScenarios || checked === 0 ? 1 : 0;
+  return report.violations.length || efi.violations.length || failedScenarios || checked === 0 ? 1 : 0;
 }
 
 process.exit(await main());

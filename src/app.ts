@@ -17,6 +17,8 @@ import { MethodIndex } from "./http/methods";
 import { accessLogger } from "./lib/logger";
 import { op } from "./http/openapi";
 import { Type, View } from "./lib/view-schema";
+import { MAX_CALLBACK_BODY_BYTES } from "./domain/pix-provider/callbacks";
+import { admitBeforeBody } from "./http/routes/provider-webhooks";
 
 const HealthSchema = View("Health", { status: Type.Literal("ok") });
 const ReadySchema = View("Ready", { status: Type.Literal("ready") });
@@ -26,13 +28,27 @@ const RAW_BODY_PREFIXES = ["/v1/uploads/"];
 const RAW_BODY_MAX = 10 * 1024 * 1024 + 1024;
 const BUN_BODY_CAP = 1024 * 1024 * 1024;
 const isRawBodyPath = (path: string) => RAW_BODY_PREFIXES.some((p) => path.startsWith(p));
+/**
+ * The URL and each header Cofre reads for authentication (apikey, Authorization, Cookie) are at
+ * most this many bytes, else 431 `request_headers_too_large` in the envelope (issue 30 §4). Bun
+ * answers a bare 431 itself only above its own header limit, raised to 256 KiB by the
+ * `start`/`dev` scripts and the executable (`--max-http-header-size`, package.json).
+ */
+const MAX_HEADER_FIELD_BYTES = 8192;
+const headerTooLarge = (h: Headers) =>
+  (h.get("apikey")?.length ?? 0) > MAX_HEADER_FIELD_BYTES ||
+  (h.get("authorization")?.length ?? 0) > MAX_HEADER_FIELD_BYTES ||
+  (h.get("cookie")?.length ?? 0) > MAX_HEADER_FIELD_BYTES;
+/** Provider callbacks are public: their bodies are capped far lower (issue 30 §1). */
+const isCallbackPath = (path: string) => path.startsWith("/v1/provider-webhooks/");
 const utf8 = new TextDecoder();
 
 export function createApp(deps: Deps) {
   const { config, logger } = deps;
   // The access line, built directly (same JSON line as `logger.info(fields, "request")`).
   const accessLog = accessLogger(logger);
-  const smallestLimit = Math.min(RAW_BODY_MAX, config.maxBodyBytes);
+  const smallestLimit = Math.min(RAW_BODY_MAX, config.maxBodyBytes, MAX_CALLBACK_BODY_BYTES);
+  const jsonLimit = (path: string) => (isCallbackPath(path) ? Math.min(MAX_CALLBACK_BODY_BYTES, config.maxBodyBytes) : config.maxBodyBytes);
   const deadlines = new BodyDeadlines(config.bodyTimeoutMs);
   // Built from the router's routes on the first unmatched request (every group is mounted by then).
   let methodIndex: MethodIndex | null = null;
@@ -49,10 +65,15 @@ export function createApp(deps: Deps) {
       facts.at = deps.clock.nowMs();
       facts.requestId = pickRequestId(request.headers.get("x-request-id"));
       set.headers["x-request-id"] = facts.requestId;
+      if (request.url.length > MAX_HEADER_FIELD_BYTES || headerTooLarge(request.headers))
+        throw new ApiError(
+          "request_headers_too_large",
+          `The request's URL or headers are too large: the URL and each of the apikey, Authorization and Cookie headers may be at most ${MAX_HEADER_FIELD_BYTES} bytes.`,
+        );
       if (request.url.includes("%") && !pathDecodes(request))
         throw new ApiError("invalid_request", "The URL path is not valid percent-encoded UTF-8.");
       const length = Number(request.headers.get("content-length") ?? 0);
-      if (length > smallestLimit && length > (isRawBodyPath(pathOf(request)) ? RAW_BODY_MAX : config.maxBodyBytes))
+      if (length > smallestLimit && length > (isRawBodyPath(pathOf(request)) ? RAW_BODY_MAX : jsonLimit(pathOf(request))))
         throw new ApiError("payload_too_large", "The request body is too large.");
     })
     .onParse({ as: "global" }, async ({ request }) => {
@@ -61,7 +82,10 @@ export function createApp(deps: Deps) {
       // Raw uploads: the bytes as an ArrayBuffer (what `parse: "arrayBuffer"` gives), read with a limit.
       if (isRawBodyPath(pathOf(request)))
         return (await readBodyBytes(request, RAW_BODY_MAX, deadlines, started + 10 * config.bodyTimeoutMs)).buffer;
-      const text = utf8.decode(await readBodyBytes(request, config.maxBodyBytes, deadlines, started + config.bodyTimeoutMs));
+      const path = pathOf(request);
+      // A provider callback is admitted (connection, rate) before its body is read.
+      if (isCallbackPath(path)) await admitBeforeBody(deps, request, path);
+      const text = utf8.decode(await readBodyBytes(request, jsonLimit(path), deadlines, started + config.bodyTimeoutMs));
       if (text.trim() === "") return {};
       // The header itself: Elysia's `contentType` has its parameters (charset) cut off.
       if (!isJsonMediaType(request.headers.get("content-type")))

@@ -53,6 +53,12 @@ export interface Config {
    * leaves one cob and a usable charge (src/domain/charges/intents.ts). Never set it in production.
    */
   testCrashAfterPspCreate: boolean;
+  /**
+   * Test only (COFRE_TEST_CRASH_AFTER_PSP_SEND=1): the process SIGKILLs itself right after a live
+   * PSP answered the send of a cashout refund and before its outcome is committed (tests show the
+   * restarted job makes no second send). Never set it in production.
+   */
+  testCrashAfterPspSend: boolean;
 }
 
 /** Thrown for an environment value that cannot be used; the message names the variable. */
@@ -131,5 +137,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyTimeoutMs: int(env, "COFRE_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
     secretsKey: secretsKey(env),
     testCrashAfterPspCreate: env.COFRE_TEST_CRASH_AFTER_PSP_CREATE === "1",
+    testCrashAfterPspSend: env.COFRE_TEST_CRASH_AFTER_PSP_SEND === "1",
   };
 }

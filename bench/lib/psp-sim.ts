@@ -21,6 +21,8 @@ export interface SimOptions {
   exchangeLog?: string;
   /** `--auto-settle`: devoluções settle as DEVOLVIDO at once. */
   autoSettle?: boolean;
+  /** `--send-results`: how Efí sends end (`bands`, the simulator's default; `settle`; `manual`). */
+  sendResults?: "bands" | "settle" | "manual";
 }
 
 export class SimProcess {
@@ -29,6 +31,8 @@ export class SimProcess {
   readonly origin: string;
   proc: Subprocess | null = null;
   body!: SimConnectionBody;
+  /** The same client as an `efi` connection (`pix-provider-efi.json`: api_url = the origin), or null when this build writes none. */
+  efiBody: SimConnectionBody | null = null;
   private readonly cmd: string[];
 
   constructor(private readonly opts: SimOptions = {}) {
@@ -45,6 +49,11 @@ export class SimProcess {
     const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
     if (code !== 0) throw new Error(`psp-sim init failed (${code}): ${err}`);
     this.body = JSON.parse(readFileSync(join(this.dir, "pix-provider.json"), "utf8"));
+    try {
+      this.efiBody = JSON.parse(readFileSync(join(this.dir, "pix-provider-efi.json"), "utf8"));
+    } catch {
+      this.efiBody = null;
+    }
     return this.body;
   }
 
@@ -53,6 +62,7 @@ export class SimProcess {
     const args = ["psp-sim", "--dir", this.dir];
     if (this.opts.exchangeLog) args.push("--exchange-log", this.opts.exchangeLog);
     if (this.opts.autoSettle) args.push("--auto-settle");
+    if (this.opts.sendResults) args.push("--send-results", this.opts.sendResults);
     this.proc = Bun.spawn([...this.cmd, ...args], { cwd: ROOT, env: { ...process.env, PSP_SIM_LOG_LEVEL: "warn" }, stdout: "ignore", stderr: "inherit" });
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {

@@ -16,6 +16,9 @@ export const accounts = pgTable(
     velocityWindowSeconds: bigint("velocity_window_seconds", { mode: "number" }).notNull().default(3600),
     legalName: text("legal_name"),
     taxId: text("tax_id"),
+    payoutFeeFixed: bigint("payout_fee_fixed", { mode: "number" }).notNull().default(0),
+    payoutDailyLimit: bigint("payout_daily_limit", { mode: "number" }),
+    payoutDelaySeconds: bigint("payout_delay_seconds", { mode: "number" }).notNull().default(0),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
 );

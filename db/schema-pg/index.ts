@@ -8,6 +8,7 @@ export * from "./jobs";
 export * from "./ledger";
 export * from "./med";
 export * from "./payments";
+export * from "./payouts";
 export * from "./pix-provider";
 export * from "./shared";
 export * from "./webhooks";

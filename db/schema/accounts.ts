@@ -18,6 +18,12 @@ export const accounts = sqliteTable("accounts", {
   legalName: text("legal_name"),
   /** Merchant's CNPJ or CPF, normalised (digits, or the 14 characters of an alphanumeric CNPJ). */
   taxId: text("tax_id"),
+  /** Fixed fee of a payout (and of a cashout refund with passFeeToTenant), centavos. */
+  payoutFeeFixed: integer("payout_fee_fixed").notNull().default(0),
+  /** Most a day (São Paulo) of payouts may sum, centavos; null = no limit. */
+  payoutDailyLimit: integer("payout_daily_limit"),
+  /** Seconds a payout waits `pending` (cancellable) before it is sent (0-86400). */
+  payoutDelaySeconds: integer("payout_delay_seconds").notNull().default(0),
   createdAt: integer("created_at").notNull(),
 });
 

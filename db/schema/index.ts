@@ -11,3 +11,4 @@ export * from "./payments";
 export * from "./med";
 export * from "./pix-provider";
 export * from "./shared";
+export * from "./payouts";

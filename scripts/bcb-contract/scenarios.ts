@@ -23,6 +23,7 @@ export const SCENARIOS = [
   "expiry",
   "token expiry mid-run",
   "refund",
+  "efi send (cashout refund)",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -189,6 +190,42 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
           await Bun.sleep(25);
         }
         throw new Failed(`refund ${r.body.id} did not become REFUNDED after the PSP settled its devolução`);
+      },
+      "efi send (cashout refund)": async () => {
+        // The same simulator as Efí (api_url = its origin): standard routes under /v2, sends under /v3/gn.
+        const efiBody = { ...sim.body, type: "efi", api_url: new URL(sim.body.api_url).origin };
+        const r = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR, body: efiBody });
+        expect(r.status === 200 && r.body.type === "efi" && r.body.webhook_registered === true, `connect efi: ${r.status} ${JSON.stringify(r.body)}`);
+        const refundOf = async (chargeId: string, refundId: string) => {
+          const list = (await api(cofre.base, "GET", `/v1/payments/${chargeId.slice(3)}/refunds`, { key: liveKey })).body;
+          return ((list?.data ?? []) as { id: string; status: string }[]).find((x) => x.id === refundId)?.status;
+        };
+        const refundUntil = async (chargeId: string, refundId: string, status: string) => {
+          for (let i = 0; i < 400; i++) {
+            if ((await refundOf(chargeId, refundId)) === status) return;
+            if (i === 200) await advance(20); // a callback lost: the check 15 s after the request
+            await Bun.sleep(25);
+          }
+          throw new Failed(`refund ${refundId} did not become ${status} (is ${await refundOf(chargeId, refundId)})`);
+        };
+        const paidWithDocument = async (amount: number) => {
+          const c = await create({ amount, customer: { name: "Fulana de Tal", document: cpf.generate() } });
+          expect(c.status === 201, `create: ${c.status}`);
+          await pay(c.body.pix.txid);
+          await until(c.body.id, "paid");
+          return c.body.id as string;
+        };
+        // psp-sim's default rule (Efí's homologation amounts): 5.00 is paid with a callback, which
+        // Cofre confirms with GET /v2/gn/pix/enviados/id-envio/{idEnvio}.
+        const ok = await paidWithDocument(500);
+        const r1 = await api(cofre.base, "POST", `/v1/payments/${ok.slice(3)}/refund`, { key: liveKey, body: { idempotencyKey: `contract-cashout-${Date.now()}` } });
+        expect(r1.status === 201, `cashout refund: ${r1.status} ${JSON.stringify(r1.body)}`);
+        await refundUntil(ok, r1.body.id, "REFUNDED");
+        // Above 20.00 Efí's homologation refuses at the request: 422 pagamento_negado, refund FAILED.
+        const big = await paidWithDocument(2500);
+        const r2 = await api(cofre.base, "POST", `/v1/payments/${big.slice(3)}/refund`, { key: liveKey, body: { idempotencyKey: `contract-cashout-big-${Date.now()}` } });
+        expect(r2.status === 201, `cashout refund: ${r2.status} ${JSON.stringify(r2.body)}`);
+        await refundUntil(big, r2.body.id, "FAILED");
       },
     };
     const order = SCENARIOS.filter((s) => s === "webhook registration" || only.includes(s));

@@ -20,6 +20,7 @@ import m0010 from "../../db/migrations/0010_write_shard_columns_job_wake_at.sql"
 import m0011 from "../../db/migrations/0011_write_shards_in_primary_keys.sql" with { type: "text" };
 import m0012 from "../../db/migrations/0012_shared_instance_state.sql" with { type: "text" };
 import m0013 from "../../db/migrations/0013_idempotency_claim_holder.sql" with { type: "text" };
+import m0014 from "../../db/migrations/0014_payouts.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -38,6 +39,7 @@ export const EMBEDDED: Record<string, string> = {
   "0011_write_shards_in_primary_keys": m0011,
   "0012_shared_instance_state": m0012,
   "0013_idempotency_claim_holder": m0013,
+  "0014_payouts": m0014,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

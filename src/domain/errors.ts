@@ -15,6 +15,7 @@ export type ErrorCode =
   | "invalid_idempotency_key"
   | "invalid_currency"
   | "insufficient_balance"
+  | "payout_limit_exceeded"
   | "invalid_tax_id"
   | "invalid_cursor"
   | "invalid_url"
@@ -54,6 +55,7 @@ export type ErrorCode =
   | "unprocessable_entity"
   | "provider_connection_failed"
   | "rate_limited"
+  | "request_headers_too_large"
   | "internal_error"
   | "service_unavailable";
 

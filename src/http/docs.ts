@@ -16,6 +16,7 @@
  * this document.
  */
 import { Elysia } from "elysia";
+import { htmlResponse, pageCsp } from "./html";
 import { toOpenAPISchema } from "@elysiajs/openapi";
 // @ts-ignore: a plain JS file imported as a file path (Bun `type: "file"`), so it has no types.
 import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
@@ -61,6 +62,22 @@ export const DOCUMENTATION = {
     parameters: PARAMETER_COMPONENTS,
   },
 } as const;
+
+/**
+ * The reference page's CSP: the vendored Scalar bundle and the OpenAPI JSON from this origin only;
+ * Scalar injects its styles at run time (`'unsafe-inline'` for styles, never for scripts).
+ */
+const DOCS_CSP = pageCsp([
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+]);
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -203,7 +220,7 @@ export function docsPlugin(deps: Deps) {
   };
   return plugin
     .get(OPENAPI_PATH, () => build(), { detail: { hide: true } })
-    .get("/docs", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } })
+    .get("/docs", () => htmlResponse(PAGE, { csp: DOCS_CSP }), { detail: { hide: true } })
     .get(
       SCALAR_ASSET_PATH,
       () =>

@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   invalid_idempotency_key: [400, "invalid_request_error"],
   invalid_currency: [400, "invalid_request_error"],
   insufficient_balance: [400, "invalid_request_error"],
+  payout_limit_exceeded: [400, "invalid_request_error"],
   invalid_tax_id: [400, "invalid_request_error"],
   invalid_cursor: [400, "invalid_request_error"],
   invalid_url: [400, "invalid_request_error"],
@@ -72,6 +73,8 @@ export const ERROR_CODES = {
   unprocessable_entity: [422, "invalid_request_error"],
   provider_connection_failed: [422, "invalid_request_error"],
   rate_limited: [429, "rate_limit_error"],
+  /** The URL or a header Cofre reads is over its size (src/app.ts MAX_HEADER_FIELD_BYTES; issue 30 §4). */
+  request_headers_too_large: [431, "invalid_request_error"],
   internal_error: [500, "api_error"],
   service_unavailable: [503, "api_error"],
 } as const satisfies Record<ErrorCode, readonly [number, ErrorType]>;

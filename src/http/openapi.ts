@@ -109,6 +109,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: "Not found",
   405: "Method not allowed for this path (see the Allow header)",
   408: "Body did not arrive in time (COFRE_BODY_TIMEOUT_SECONDS)",
+  431: "The URL or the apikey, Authorization or Cookie header is over 8 KiB",
   409: "Conflict",
   413: "Body too large",
   415: "Body not JSON",
@@ -168,8 +169,9 @@ export function op(spec: OpSpec): Record<string, unknown> {
   const responses: Record<string, object> = {};
   for (const [status, answer] of Object.entries(spec.ok))
     responses[status] = successResponse(Number(status), answer, spec.idempotencyKey ? { ...headers, "Idempotent-Replayed": ref("headers", "Idempotent-Replayed") } : headers);
-  // 500 `internal_error` can answer any request (e.g. a failed group COMMIT, src/app.ts).
-  for (const status of [...new Set([...spec.errors, 500])].sort()) responses[status] = errorResponse(status, headers);
+  // 500 `internal_error` can answer any request (e.g. a failed group COMMIT, src/app.ts), and 431
+  // `request_headers_too_large` any request with an oversized URL or auth header (src/app.ts onRequest).
+  for (const status of [...new Set([...spec.errors, 431, 500])].sort()) responses[status] = errorResponse(status, headers);
   const parameters: object[] = [ref("parameters", "RequestId")];
   if (spec.idempotencyKey) parameters.push(ref("parameters", "IdempotencyKey"));
   for (const q of spec.query ?? [])

@@ -4,6 +4,7 @@ import { IDEMPOTENCY_PRUNE_JOB, registerIdempotencyJobs } from "../domain/idempo
 import { registerLedgerJobs } from "../domain/ledger/tranches";
 import { registerMedJobs } from "../domain/med/jobs";
 import { registerPaymentJobs } from "../domain/payments/refund-jobs";
+import { registerPayoutJobs } from "../domain/payouts/jobs";
 import { registerChargeJobs } from "../domain/charges/expiry";
 import { registerWebhookJobs } from "../domain/webhooks/worker";
 import { registerAuditJobs } from "../domain/audit/jobs";
@@ -21,6 +22,7 @@ export function registerJobs(deps: Deps): Promise<void> {
   registerLedgerJobs(deps);
   registerMedJobs(deps);
   registerPaymentJobs(deps);
+  registerPayoutJobs(deps);
   const sweep = registerChargeJobs(deps);
   registerWebhookJobs(deps);
   registerAuditJobs(deps);

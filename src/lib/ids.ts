@@ -20,6 +20,8 @@ export const ID_PREFIX = {
   requestLog: "req_",
   tranche: "tr_",
   pixProviderConnection: "ppc_",
+  payout: "po_",
+  payoutDestination: "pd_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

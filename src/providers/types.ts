@@ -158,7 +158,16 @@ export interface NotificationItem {
   refundIds?: string[];
 }
 
-export type NotificationOutcome = { status: "parsed"; items: NotificationItem[] } | ProviderFailure;
+/**
+ * A notification may also speak of Pix this account SENT (an Efí callback entry with
+ * `gnExtras.idEnvio`): `sendIds` lists their `sendId`s, hints only, each confirmed with
+ * `sendStatus` by the payout (or cashout refund) it belongs to.
+ */
+export interface SendHints {
+  sendIds?: string[];
+}
+
+export type NotificationOutcome = ({ status: "parsed"; items: NotificationItem[] } & SendHints) | ProviderFailure;
 
 export interface NotificationRequest {
   /** The callback's parsed JSON body (or the sandbox's SandboxPayerEvent). */
@@ -235,6 +244,53 @@ export interface PaymentListRequest {
   to: number;
 }
 
+/**
+ * Where a Pix send (a payout, or a cashout refund) goes: a registered payout destination
+ * (extensions.md "Payouts (money out)"). `pix_key`: the key, its type, and the holder's CPF/CNPJ
+ * when known (Efí's `favorecido.cpf|cnpj`); `bank_account`: the account itself (Efí's
+ * `favorecido.contaBanco`; `ispb` 8 digits, `branch` 1-4 digits, `account` digits with its check
+ * digit).
+ */
+export type SendDestination =
+  | { type: "pix_key"; pixKey: string; pixKeyType: "cpf" | "cnpj" | "email" | "phone" | "evp"; taxId: string | null; name: string | null }
+  | { type: "bank_account"; name: string; taxId: string; ispb: string; branch: string; account: string; accountType: "checking" | "savings" };
+
+/**
+ * One Pix send. `sendId` is the provider's idempotency key (Efí's `idEnvio`, `[a-zA-Z0-9]{1,35}`:
+ * the payout or refund id without its prefix), persisted by the domain before the first call, so a
+ * retry, a timeout or a crash never sends twice: a provider that cannot tell whether an earlier
+ * call went through asks first (GET by `sendId`).
+ */
+export interface SendRequest {
+  sendId: string;
+  /** Minor units (centavos), > 0. */
+  amount: number;
+  destination: SendDestination;
+  /** Free text for the payee (`infoPagador`, at most 140 characters), or null. */
+  description: string | null;
+  /**
+   * true when an earlier attempt may have reached the provider (a retry, a crash recovery):
+   * the provider asks for the send by `sendId` before sending, and sends only when it is absent.
+   */
+  resumed: boolean;
+  /** When the domain first recorded the send (epoch ms): status checks back off from it. */
+  requestedAt: number;
+}
+
+/**
+ * Where a send stands: `paid` (the payee's bank credited it; `endToEndId` 32 characters);
+ * `processing` (accepted, not final; query again at `checkAt`); `absent` (a status query found no
+ * such send: it never reached the provider, so sending it is safe); `rejected` (refused for good:
+ * `code` becomes the payout's `failure_code`, e.g. Efí's `gnExtras.erro.codigo` or its error name);
+ * other failures (`retryable`, `auth_failed`) leave it as it is and are tried again;
+ * `not_supported`: this provider cannot send Pix.
+ */
+export type SendOutcome =
+  | { status: "paid"; endToEndId: string; paidAt?: number }
+  | { status: "processing"; endToEndId?: string | null; checkAt?: number }
+  | { status: "absent" }
+  | ProviderFailure;
+
 type MaybeAsync<T> = T | Promise<T>;
 
 /** One acquirer/PSP. Every flow may be synchronous (sandbox) or asynchronous (network). */
@@ -272,6 +328,19 @@ export interface PaymentProvider {
   returnStatus?(ctx: ProviderContext, req: PaymentReturnRequest): MaybeAsync<RefundOutcome>;
   /** Lists the payments received in a window (GET /pix?inicio=&fim=), for the sweep; optional. */
   listPayments?(ctx: ProviderContext, req: PaymentListRequest): MaybeAsync<PaymentListOutcome>;
+  /**
+   * The stored provider connection this provider serves (`ppc_...`), or undefined for the
+   * sandbox: the domain stores it on what it sends (payouts) so status queries reach the same
+   * connection even after it is replaced.
+   */
+  readonly connectionId?: string;
+  /**
+   * Sends a Pix (payouts; Efí's `PUT /v3/gn/pix/{idEnvio}`), idempotent per `sendId`; optional:
+   * a provider without it cannot pay out (a live payout answers 422).
+   */
+  send?(ctx: ProviderContext, req: SendRequest): MaybeAsync<SendOutcome>;
+  /** Where a send stands (Efí's `GET /v2/gn/pix/enviados/id-envio/{idEnvio}`); present with `send`. */
+  sendStatus?(ctx: ProviderContext, req: SendRequest): MaybeAsync<SendOutcome>;
 }
 
 /** Sandbox provider faults (extensions.md `provider_faults`), stored by the domain. */

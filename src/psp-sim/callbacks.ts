@@ -2,8 +2,9 @@
  * psp-sim webhook callbacks (OpenAPI `PUT /webhook/{chave}` `callbacks.listaPix`): `POST
  * {webhookUrl}/pix` (the suffix appended literally, as PSPs do) with `{pix: [Pix]}`, over TLS
  * presenting the simulator's callback client certificate (mTLS), trusting the system roots, the
- * simulator CA and any `--callback-ca`. Fired when a cob is paid and when a devolução reaches
- * DEVOLVIDO or NAO_REALIZADO, for Pix whose key has a registered webhook. One attempt each
+ * simulator CA and any `--callback-ca`. Fired when a cob is paid, when a devolução reaches
+ * DEVOLVIDO or NAO_REALIZADO, for Pix whose key has a registered webhook, and when an Efí send
+ * (efi.ts) ends, to its pagador key's webhook (`tipo: SOLICITACAO`, `gnExtras.idEnvio`). One attempt each
  * (5 s timeout, redirects not followed), recorded in the `callbacks` table as sent (2xx),
  * failed or dropped (a control route drops the next N); attempts left pending by a crash are
  * sent again at start.
@@ -15,6 +16,7 @@ import type { SimEnv } from "./core";
 import { type ExchangeLog, loggedBody, loggedHeaders } from "./exchange-log";
 import { rfc3339 } from "./format";
 import { pixView } from "./pix-view";
+import { sendCallbackEntry } from "./efi";
 import type { CallbackStatus } from "./store";
 
 export interface CallbackOutcome {
@@ -54,6 +56,26 @@ export class Callbacks {
     if (!hook) return { status: "none" };
     const url = `${hook.url}/pix`;
     const body = JSON.stringify({ pix: [pixView(this.env, pix)] });
+    const id = store.insertCallback(clientId, url, body, clock.nowMs());
+    if (faults.takeDrop()) {
+      store.finishCallback(id, "dropped", null, null, null);
+      return { status: "dropped", id, url };
+    }
+    return this.send(id, url, body);
+  }
+
+  /**
+   * Sends the callback of an Efí send (efi.ts) to the webhook of its pagador key:
+   * `{pix: [{endToEndId, chave, tipo: "SOLICITACAO", status, valor, horario, gnExtras {idEnvio, erro?}}]}`.
+   */
+  async notifySend(clientId: string, idEnvio: string): Promise<CallbackOutcome> {
+    const { store, clock, faults } = this.env;
+    const row = store.send(clientId, idEnvio);
+    if (!row) return { status: "none" };
+    const hook = store.webhook(clientId, row.pagador_chave);
+    if (!hook) return { status: "none" };
+    const url = `${hook.url}/pix`;
+    const body = JSON.stringify({ pix: [sendCallbackEntry(row)] });
     const id = store.insertCallback(clientId, url, body, clock.nowMs());
     if (faults.takeDrop()) {
       store.finishCallback(id, "dropped", null, null, null);

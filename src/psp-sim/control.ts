@@ -7,20 +7,30 @@
  *   POST   /_sim/cob/{txid}/remove                   status REMOVIDA_PELO_PSP -> the cob
  *   POST   /_sim/pix/{e2eid}/devolucao/{id}/settle   DEVOLVIDO -> {devolucao, callback}
  *   POST   /_sim/pix/{e2eid}/devolucao/{id}/fail     {motivo?} NAO_REALIZADO -> {devolucao, callback}
+ *   GET    /_sim/sends                               every Efí send {client_id, ...the GET's view}
+ *   POST   /_sim/sends/{idEnvio}/settle              REALIZADO -> {send, callback}
+ *   POST   /_sim/sends/{idEnvio}/fail                {codigo?: "AC03", motivo?} NAO_REALIZADO (valor back
+ *                                                    in the balance) -> {send, callback}
+ *   POST   /_sim/sends/results                       {mode: "bands"|"settle"|"manual"}: how new sends end
+ *   POST   /_sim/balance                             {valor: "123.45"} set a client's balance -> {client_id, saldo}
  *   POST   /_sim/callbacks/drop                      {count}: drop the next N callbacks
  *   GET    /_sim/callbacks                           every callback attempt
  *   POST   /_sim/faults/errors                       {status?: 500|503|504 (503), count?: 1, match?: "",
  *                                                    after?: false}
- *   POST   /_sim/faults/latency                      {ms, count?: (until cleared), match?: ""}
+ *   POST   /_sim/faults/latency                      {ms, count?: (until cleared), match?: "", after?: false}
+ *                                                    (after: the operation takes effect, then the answer waits)
  *   POST   /_sim/faults/auth                         {count?: 1}: refuse the next N token requests
  *                                                    (401 invalid_client, as for a wrong secret)
+ *   POST   /_sim/faults/block-document               {document}: Efí sends to this CPF/CNPJ answer 400
+ *                                                    documento_bloqueado (until the faults are cleared)
  *   GET    /_sim/faults, DELETE /_sim/faults         read / clear every fault
  *   POST   /_sim/tokens/expire                       {ttl_seconds?}: expire every token now (and set
  *                                                    the lifetime of new ones)
  *   POST   /_sim/clock/advance                       {seconds}: move the simulator's clock
  *   POST   /_sim/clients                             {name?, pix_key?}: one more client (receiver) ->
  *                                                    201 its operator body (as pix-provider.json)
- * `?client_id=` picks the client when a txid exists at several. Errors: the `Problema` shape,
+ * `?client_id=` picks the client when a txid or idEnvio exists at several (and the client of
+ * `/_sim/balance`, default the first one). Errors: the `Problema` shape,
  * 400 `urn:psp-sim:error:ControleInvalido`, 404 standard names, 409 `...:EstadoInvalido`.
  */
 import { cobAmount, cobView } from "./cob";
@@ -28,6 +38,7 @@ import type { Reply, SimEnv } from "./core";
 import { FAULT_STATUSES, type FaultStatus } from "./faults";
 import { formatValor, isObject, parseRfc3339, parseValor, rfc3339 } from "./format";
 import { endDevolucao } from "./devolucao";
+import { balanceOf, endSend, SEND_RESULTS, sendView, type SendResults } from "./efi";
 import { payCob, readPagador } from "./pix";
 import { devolucaoView, pixView } from "./pix-view";
 import { problem, simProblem } from "./problems";
@@ -130,6 +141,38 @@ function finish(status: "DEVOLVIDO" | "NAO_REALIZADO"): Handler {
   };
 }
 
+function findSend(ctx: ControlCtx) {
+  const id = ctx.params.idEnvio!;
+  const clientId = ctx.query.get("client_id");
+  const rows = ctx.env.store.sendsById(id).filter((r) => clientId === null || r.client_id === clientId);
+  if (rows.length === 0) throw problem("NaoEncontrado", `Envio ${id} não encontrado.`);
+  if (rows.length > 1) throw simProblem("ControleInvalido", `idEnvio ${id} exists at several clients; add ?client_id=`);
+  return rows[0]!;
+}
+
+function finishSend(to: "REALIZADO" | "NAO_REALIZADO"): Handler {
+  return async (ctx) => {
+    const b = body(ctx, to === "NAO_REALIZADO" ? ["codigo", "motivo", "wait_callback"] : ["wait_callback"]);
+    if (b.codigo !== undefined && (typeof b.codigo !== "string" || !/^[A-Za-z0-9_]{1,40}$/.test(b.codigo))) throw simProblem("ControleInvalido", "codigo must be 1-40 letters, digits or _");
+    if (b.motivo !== undefined && (typeof b.motivo !== "string" || b.motivo.length > 140)) throw simProblem("ControleInvalido", "motivo must be a string of at most 140 characters");
+    const row = findSend(ctx);
+    const erro = to === "NAO_REALIZADO" ? { codigo: (b.codigo as string | undefined) ?? "AC03", origem: "psp-sim", motivo: (b.motivo as string | undefined) ?? "Envio não realizado (simulador)" } : null;
+    if (!endSend(ctx.env, row.client_id, row.id_envio, to, erro)) throw simProblem("EstadoInvalido", `send ${row.id_envio} is ${row.status}`);
+    const callback = await maybeWait(ctx.env, b.wait_callback, () => ctx.env.callbacks.notifySend(row.client_id, row.id_envio));
+    return { status: 200, body: { send: sendView(ctx.env.store.send(row.client_id, row.id_envio)!), callback } };
+  };
+}
+
+function setBalance(ctx: ControlCtx): Reply {
+  const b = body(ctx, ["valor"]);
+  const valor = parseValor(b.valor);
+  if (valor === null) throw simProblem("ControleInvalido", 'valor must be an amount like "12.34"');
+  const clientId = ctx.query.get("client_id") ?? ctx.env.store.clients()[0]?.client_id;
+  if (!clientId || !ctx.env.store.client(clientId)) throw simProblem("ControleInvalido", "no such client");
+  ctx.env.store.setBalance(clientId, valor);
+  return { status: 200, body: { client_id: clientId, saldo: formatValor(valor) } };
+}
+
 function addClient(ctx: ControlCtx): Reply {
   const b = body(ctx, ["name", "pix_key"]);
   if (b.name !== undefined && (typeof b.name !== "string" || b.name.trim() === "" || b.name.length > 100)) throw simProblem("ControleInvalido", "name must be 1-100 characters");
@@ -152,7 +195,15 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
     path: "/_sim/state",
     handler: ({ env }) => ({
       status: 200,
-      body: { now: rfc3339(env.clock.nowMs()), counts: env.store.counts(), faults: env.faults.view(), token_ttl_seconds: env.tokenTtlSeconds, auto_settle: env.autoSettle },
+      body: {
+        now: rfc3339(env.clock.nowMs()),
+        counts: env.store.counts(),
+        faults: env.faults.view(),
+        token_ttl_seconds: env.tokenTtlSeconds,
+        auto_settle: env.autoSettle,
+        send_results: env.sendResults,
+        balances: Object.fromEntries(env.store.clients().map((c) => [c.client_id, formatValor(balanceOf(env, c.client_id))])),
+      },
     }),
   },
   {
@@ -167,6 +218,24 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
   },
   { method: "POST", path: "/_sim/cob/:txid/pay", handler: pay },
   { method: "POST", path: "/_sim/cob/:txid/remove", handler: remove },
+  {
+    method: "GET",
+    path: "/_sim/sends",
+    handler: ({ env }) => ({ status: 200, body: { sends: env.store.allSends().map((s) => ({ client_id: s.client_id, ...sendView(s) })) } }),
+  },
+  { method: "POST", path: "/_sim/sends/:idEnvio/settle", handler: finishSend("REALIZADO") },
+  { method: "POST", path: "/_sim/sends/:idEnvio/fail", handler: finishSend("NAO_REALIZADO") },
+  {
+    method: "POST",
+    path: "/_sim/sends/results",
+    handler: (ctx) => {
+      const b = body(ctx, ["mode"]);
+      if (!SEND_RESULTS.includes(b.mode as SendResults)) throw simProblem("ControleInvalido", `mode must be one of ${SEND_RESULTS.join(", ")}`);
+      ctx.env.sendResults = b.mode as SendResults;
+      return { status: 200, body: { mode: ctx.env.sendResults } };
+    },
+  },
+  { method: "POST", path: "/_sim/balance", handler: setBalance },
   { method: "POST", path: "/_sim/pix/:e2eid/devolucao/:id/settle", handler: finish("DEVOLVIDO") },
   { method: "POST", path: "/_sim/pix/:e2eid/devolucao/:id/fail", handler: finish("NAO_REALIZADO") },
   {
@@ -215,12 +284,14 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
     method: "POST",
     path: "/_sim/faults/latency",
     handler: (ctx) => {
-      const b = body(ctx, ["ms", "count", "match"]);
+      const b = body(ctx, ["ms", "count", "match", "after"]);
       if (b.match !== undefined && typeof b.match !== "string") throw simProblem("ControleInvalido", "match must be a string");
+      if (b.after !== undefined && typeof b.after !== "boolean") throw simProblem("ControleInvalido", "after must be a boolean");
       ctx.env.faults.latency.push({
         ms: count(b.ms, "ms", 1, 120_000),
         remaining: b.count === undefined ? null : count(b.count, "count", 1, 1_000_000),
         match: (b.match as string) ?? "",
+        after: (b.after as boolean | undefined) ?? false,
       });
       return { status: 200, body: ctx.env.faults.view() };
     },
@@ -231,6 +302,16 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
     handler: (ctx) => {
       const b = body(ctx, ["count"]);
       ctx.env.faults.authFailures = count(b.count ?? 1, "count", 1, 1_000_000);
+      return { status: 200, body: ctx.env.faults.view() };
+    },
+  },
+  {
+    method: "POST",
+    path: "/_sim/faults/block-document",
+    handler: (ctx) => {
+      const b = body(ctx, ["document"]);
+      if (typeof b.document !== "string" || !/^(\d{11}|[0-9A-Z]{12}\d{2})$/.test(b.document)) throw simProblem("ControleInvalido", "document must be a CPF (11 digits) or CNPJ (14)");
+      ctx.env.faults.blockedDocuments.add(b.document);
       return { status: 200, body: ctx.env.faults.view() };
     },
   },

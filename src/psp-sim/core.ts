@@ -4,6 +4,7 @@
  */
 import type { Clock } from "../lib/clock";
 import type { Callbacks } from "./callbacks";
+import type { SendResults } from "./efi";
 import type { Faults } from "./faults";
 import type { PixProviderBody } from "./setup";
 import type { ClientRow, SimStore } from "./store";
@@ -24,6 +25,10 @@ export interface SimEnv {
   tokenTtlSeconds: number;
   /** Settle every new devolução (DEVOLVIDO) right after answering its PUT. */
   autoSettle: boolean;
+  /** How Efí sends end (efi.ts): `bands` (Efí's homologation amounts), `settle` or `manual`. */
+  sendResults: SendResults;
+  /** A client's balance at the PSP until a control route sets it, centavos. */
+  initialBalance: number;
   /** The connection fields every client shares (URLs, merchant certificate and key, CA). */
   connection: Pick<PixProviderBody, "type" | "api_url" | "token_url" | "certificate" | "private_key" | "ca_certificates">;
   /** Runs `task` in the background; `stop()` waits for it (callbacks, auto-settlement). */

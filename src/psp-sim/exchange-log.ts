@@ -27,7 +27,7 @@ export interface Exchange {
   duration_ms: number;
 }
 
-const KEPT_HEADERS = ["content-type", "authorization", "www-authenticate", "retry-after"];
+const KEPT_HEADERS = ["content-type", "authorization", "www-authenticate", "retry-after", "x-skip-mtls-checking"];
 
 /** Header subset kept in the log; Authorization reduced to its scheme. */
 export function loggedHeaders(headers: Headers | Record<string, string>): Record<string, string> {

@@ -2,9 +2,10 @@
  * psp-sim injected faults (control routes `/_sim/faults/...`), held in memory (a restart clears
  * them): N error answers (500/503/504 as the standard's `ErroInternoDoServidor`,
  * `ServicoIndisponivel`, `IndisponibilidadePorTempoEsgotado`), before or after the operation
- * took effect; added latency; N dropped callbacks; N token requests refused as if our
- * credentials were wrong (401 `invalid_client`, RFC 6749 5.2). A rule applies to calls whose
- * `"METHOD /path"` (path without the `/api/v2` prefix, or `/oauth/token`) starts with `match`.
+ * took effect; added latency, before the operation or after it took effect; N dropped callbacks; N token requests refused as if our
+ * credentials were wrong (401 `invalid_client`, RFC 6749 5.2); documents whose Efí sends are refused. A rule applies to calls whose
+ * `"METHOD /path"` (a standard route's path without its `/api/v2` or `/v2` prefix, `/oauth/token`,
+ * or an Efí route's full path, e.g. `PUT /v3/gn/pix/`) starts with `match`.
  */
 import type { ProblemName } from "./problems";
 
@@ -27,6 +28,8 @@ export interface LatencyRule {
   /** Calls still to delay; null = until cleared. */
   remaining: number | null;
   match: string;
+  /** true: the operation takes effect first, then the answer waits (a PSP that accepted and answers too late). */
+  after: boolean;
 }
 
 export class Faults {
@@ -35,6 +38,8 @@ export class Faults {
   dropCallbacks = 0;
   /** Token requests still to refuse with 401 invalid_client, whatever the credentials. */
   authFailures = 0;
+  /** CPF/CNPJ whose sends Efí refuses (400 `documento_bloqueado`; efi.ts). */
+  blockedDocuments = new Set<string>();
 
   /** Consumes one matching error rule of the given phase. */
   takeError(key: string, after: boolean): ErrorRule | null {
@@ -44,9 +49,9 @@ export class Faults {
     this.errors = this.errors.filter((r) => r.remaining > 0);
     return rule;
   }
-  /** Milliseconds to wait before answering `key` (first matching rule, consumed once). */
-  takeLatency(key: string): number {
-    const rule = this.latency.find((r) => key.startsWith(r.match));
+  /** Milliseconds to wait before (`after` false) or after (true) the operation of `key` (first matching rule, consumed once). */
+  takeLatency(key: string, after = false): number {
+    const rule = this.latency.find((r) => r.after === after && key.startsWith(r.match));
     if (!rule) return 0;
     if (rule.remaining !== null && --rule.remaining <= 0) this.latency = this.latency.filter((r) => r !== rule);
     return rule.ms;
@@ -68,8 +73,15 @@ export class Faults {
     this.latency = [];
     this.dropCallbacks = 0;
     this.authFailures = 0;
+    this.blockedDocuments.clear();
   }
-  view(): { errors: ErrorRule[]; latency: LatencyRule[]; drop_callbacks: number; auth_failures: number } {
-    return { errors: this.errors.map((r) => ({ ...r })), latency: this.latency.map((r) => ({ ...r })), drop_callbacks: this.dropCallbacks, auth_failures: this.authFailures };
+  view(): { errors: ErrorRule[]; latency: LatencyRule[]; drop_callbacks: number; auth_failures: number; blocked_documents?: string[] } {
+    return {
+      errors: this.errors.map((r) => ({ ...r })),
+      latency: this.latency.map((r) => ({ ...r })),
+      drop_callbacks: this.dropCallbacks,
+      auth_failures: this.authFailures,
+      ...(this.blockedDocuments.size ? { blocked_documents: [...this.blockedDocuments] } : {}),
+    };
   }
 }

@@ -3,8 +3,10 @@
  * (`requestCert` + `rejectUnauthorized` against the simulator CA: no client certificate, or one
  * from another CA, and the TLS handshake fails). Routes: `POST /oauth/token`; the API Pix v2
  * under `/api/v2` (`/cob/{txid}`, `/pix/{e2eid}`, `/pix`, `/pix/{e2eid}/devolucao/{id}`,
- * `/webhook/{chave}`, `/webhook`) with bearer tokens and scopes; control routes under `/_sim`
- * (control.ts). Faults (faults.ts) apply to token and API calls; every token/API exchange and
+ * `/webhook/{chave}`, `/webhook`) with bearer tokens and scopes, the same again under `/v2`
+ * with Efí's own routes (efi.ts: `PUT /v3/gn/pix/{idEnvio}`, `GET /v2/gn/pix/enviados/...`,
+ * `GET /v2/gn/saldo`), so an `efi` connection's `api_url` is the origin; control routes under
+ * `/_sim` (control.ts). Faults (faults.ts) apply to token and API calls; every token/API exchange and
  * callback goes to the exchange log when one is set.
  */
 import type { Server } from "bun";
@@ -25,6 +27,7 @@ import { PixProblem, problem } from "./problems";
 import { API_PREFIX, hostPort, loadSimDir, TOKEN_PATH } from "./setup";
 import { SimStore } from "./store";
 import { deleteWebhook, getWebhook, listWebhooks, putWebhook } from "./webhooks";
+import { DEFAULT_INITIAL_BALANCE, EfiError, finishByRule, getBalance, getSendByE2e, getSendById, putSend, type SendResults } from "./efi";
 
 export interface PspSimOptions {
   /** An initialised folder (`psp-sim init`): certificates, config.json, psp-sim.db. */
@@ -43,6 +46,10 @@ export interface PspSimOptions {
   callbackCa?: string[];
   /** Lifetime of access tokens, seconds (default 3600). */
   tokenTtlSeconds?: number;
+  /** How Efí sends end (efi.ts): `bands` (default), `settle`, `manual`. */
+  sendResults?: SendResults;
+  /** A client's balance at the PSP until set by `/_sim/balance`, centavos (default R$ 1,000,000.00). */
+  initialBalance?: number;
   logger?: Logger;
 }
 
@@ -81,6 +88,17 @@ const API_ROUTES: ApiRoute[] = [
   { method: "GET", route: "/webhook", scope: "webhook.read", handler: listWebhooks },
 ];
 
+/** Efí's own routes (efi.ts), at their full paths below the origin. */
+const EFI_ROUTES: ApiRoute[] = [
+  { method: "PUT", route: "/v3/gn/pix/{idEnvio}", scope: "pix.send", handler: putSend },
+  { method: "GET", route: "/v2/gn/pix/enviados/id-envio/{idEnvio}", scope: "gn.pix.send.read", handler: getSendById },
+  { method: "GET", route: "/v2/gn/pix/enviados/{e2eId}", scope: "gn.pix.send.read", handler: getSendByE2e },
+  { method: "GET", route: "/v2/gn/saldo", scope: "gn.balance.read", handler: getBalance },
+];
+
+/** Where an `efi` connection finds the standard's routes below the origin. */
+export const EFI_STANDARD_PREFIX = "/v2";
+
 function respond(reply: Reply): Response {
   const problemish = reply.status >= 400 && typeof reply.body === "object" && reply.body !== null && "status" in reply.body && "title" in reply.body;
   const headers = new Headers(reply.headers);
@@ -115,6 +133,8 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
     locationBase: "",
     tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600,
     autoSettle: opts.autoSettle ?? false,
+    sendResults: opts.sendResults ?? "bands",
+    initialBalance: opts.initialBalance ?? DEFAULT_INITIAL_BALANCE,
     connection: { type: "bcb_pix_v2", api_url: "", token_url: "", certificate: loaded.pki.client.cert, private_key: loaded.pki.client.key, ca_certificates: loaded.pki.ca.cert },
     background(task) {
       const p = Promise.resolve()
@@ -136,12 +156,12 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     });
 
-  /** Faults, then `run`, with the after-fault and the exchange log. */
-  async function guarded(kind: "api" | "token", route: string, req: Request, run: (url: URL, raw: string) => Reply | Promise<Reply>): Promise<Response> {
+  /** Faults, then `run`, with the after-fault and the exchange log; `prefix` is left out of the faults' key. */
+  async function guarded(kind: "api" | "token", route: string, req: Request, run: (url: URL, raw: string) => Reply | Promise<Reply>, prefix = ""): Promise<Response> {
     const started = performance.now();
     const url = new URL(req.url);
     const raw = req.method === "GET" || req.method === "DELETE" ? "" : await req.text();
-    const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
+    const path = prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
     const key = `${req.method} ${path}`;
     const delay = faults.takeLatency(key);
     if (delay) await Bun.sleep(delay);
@@ -154,11 +174,14 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
         reply = await run(url, raw);
       } catch (err) {
         if (err instanceof PixProblem) reply = problemReply(err);
+        else if (err instanceof EfiError) reply = err.reply();
         else {
           logger.error({ err }, "psp-sim handler failed");
           reply = problemReply(problem("ErroInternoDoServidor", "Condição inesperada ao processar requisição."));
         }
       }
+      const late = faults.takeLatency(key, true);
+      if (late) await Bun.sleep(late);
       if (after) reply = faultReply(after);
     }
     const res = respond(reply);
@@ -172,13 +195,24 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
   add(TOKEN_PATH, "POST", (req) =>
     guarded("token", TOKEN_PATH, req, (_url, raw) => tokenEndpoint(env, req.headers.get("authorization"), req.headers.get("content-type") ?? "", raw)),
   );
-  for (const r of API_ROUTES)
-    add(API_PREFIX + r.route.replace(/\{(\w+)\}/g, ":$1"), r.method, (req) =>
-      guarded("api", r.route, req, (url, rawBody) => {
-        const client = authenticate(env, req.headers.get("authorization"), r.scope);
-        return r.handler({ env, client, params: req.params, query: url.searchParams, rawBody });
-      }),
+  const api = (prefix: string, r: ApiRoute, strip: string) =>
+    add(prefix + r.route.replace(/\{(\w+)\}/g, ":$1"), r.method, (req) =>
+      guarded(
+        "api",
+        r.route,
+        req,
+        (url, rawBody) => {
+          const client = authenticate(env, req.headers.get("authorization"), r.scope);
+          return r.handler({ env, client, params: req.params, query: url.searchParams, rawBody });
+        },
+        strip,
+      ),
     );
+  for (const r of API_ROUTES) {
+    api(API_PREFIX, r, API_PREFIX);
+    api(EFI_STANDARD_PREFIX, r, EFI_STANDARD_PREFIX);
+  }
+  for (const r of EFI_ROUTES) api("", r, "");
   for (const c of CONTROL_ROUTES)
     add(c.path, c.method, async (req) => {
       const url = new URL(req.url);
@@ -210,6 +244,7 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
   env.connection.api_url = origin + API_PREFIX;
   env.connection.token_url = origin + TOKEN_PATH;
   env.background(() => callbacks.resendPending());
+  for (const s of store.pendingSends()) finishByRule(env, s);
   if (env.autoSettle)
     for (const d of store.pendingDevolucoes()) {
       const pix = store.pixByE2e(d.e2eid);

@@ -1,6 +1,7 @@
 /**
  * `cofre psp-sim init DIR`: writes the simulator's folder (certificates, config.json, the
- * operator body pix-provider.json, psp-sim.db with one client) and builds the operator `PUT
+ * operator bodies pix-provider.json (`bcb_pix_v2`) and pix-provider-efi.json (`efi`, api_url = the
+ * origin), psp-sim.db with one client) and builds the operator `PUT
  * /v1/operator/accounts/{account_id}/pix-provider` command (body as extensions.md "Live Pix over
  * the BCB API Pix (v2)" pins it). `loadSimDir` reads it back for `cofre psp-sim`.
  */
@@ -49,6 +50,9 @@ export interface InitResult {
   dir: string;
   config: SimConfig;
   body: PixProviderBody;
+  /** The same connection as `type: "efi"` (api_url = the origin), written to pix-provider-efi.json. */
+  efiBody: PixProviderBody;
+  efiBodyFile: string;
   /** The curl command that connects an account to the simulator. */
   command: string;
 }
@@ -64,6 +68,7 @@ const FILES = {
   callbackKey: "callback.key",
   config: "config.json",
   body: "pix-provider.json",
+  efiBody: "pix-provider-efi.json",
   db: "psp-sim.db",
 } as const;
 
@@ -143,6 +148,8 @@ export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promis
     pix_key: config.pix_key,
   };
   write(dir, FILES.body, JSON.stringify(body, null, 2) + "\n", true);
+  const efiBody: PixProviderBody = { ...body, type: "efi", api_url: origin };
+  write(dir, FILES.efiBody, JSON.stringify(efiBody, null, 2) + "\n", true);
 
   const store = new SimStore(join(dir, FILES.db));
   try {
@@ -157,7 +164,7 @@ export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promis
     `  -H "Authorization: Bearer $COFRE_OPERATOR_TOKEN" -H 'Content-Type: application/json' \\`,
     `  --data @'${join(dir, FILES.body)}'`,
   ].join("\n");
-  return { dir, config, body, command };
+  return { dir, config, body, efiBody, efiBodyFile: join(dir, FILES.efiBody), command };
 }
 
 /** What `cofre psp-sim` needs from DIR. Throws (naming the missing file) when DIR is not initialised. */

@@ -1,6 +1,6 @@
 /**
  * psp-sim state in its own SQLite file (bun:sqlite, WAL), so a restart on the same file keeps
- * clients, tokens, cobs, Pix, devoluções, webhooks and callback attempts. Self-contained schema
+ * clients, tokens, cobs, Pix, devoluções, Efí sends and balances, webhooks and callback attempts. Self-contained schema
  * (CREATE TABLE IF NOT EXISTS): the simulator is not part of Cofre's database or migrations.
  * Amounts in centavos, instants in epoch milliseconds; documents (cob body, payer) as JSON text.
  */
@@ -30,6 +30,11 @@ CREATE TABLE IF NOT EXISTS devolucoes (
 CREATE TABLE IF NOT EXISTS webhooks (
   client_id TEXT NOT NULL, chave TEXT NOT NULL, url TEXT NOT NULL, created_ms INTEGER NOT NULL,
   PRIMARY KEY (client_id, chave));
+CREATE TABLE IF NOT EXISTS sends (
+  client_id TEXT NOT NULL, id_envio TEXT NOT NULL, e2eid TEXT NOT NULL, valor INTEGER NOT NULL, pagador_chave TEXT NOT NULL,
+  info_pagador TEXT, favorecido TEXT NOT NULL, status TEXT NOT NULL, erro TEXT, solicitacao_ms INTEGER NOT NULL,
+  liquidacao_ms INTEGER, PRIMARY KEY (client_id, id_envio));
+CREATE TABLE IF NOT EXISTS balances (client_id TEXT PRIMARY KEY, saldo INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS callbacks (
   id INTEGER PRIMARY KEY AUTOINCREMENT, client_id TEXT NOT NULL, url TEXT NOT NULL, body TEXT NOT NULL,
   status TEXT NOT NULL, http_status INTEGER, error TEXT, created_ms INTEGER NOT NULL, sent_ms INTEGER);
@@ -99,6 +104,23 @@ export interface WebhookRow {
   chave: string;
   url: string;
   created_ms: number;
+}
+export type SendStatus = "EM_PROCESSAMENTO" | "REALIZADO" | "NAO_REALIZADO";
+/** A Pix sent through Efí's `PUT /v3/gn/pix/{idEnvio}` (efi.ts). */
+export interface SendRow {
+  client_id: string;
+  id_envio: string;
+  e2eid: string;
+  valor: number;
+  pagador_chave: string;
+  info_pagador: string | null;
+  /** JSON of the request's `favorecido`. */
+  favorecido: string;
+  status: SendStatus;
+  /** JSON `{codigo, origem, motivo}` of a NAO_REALIZADO send, or null. */
+  erro: string | null;
+  solicitacao_ms: number;
+  liquidacao_ms: number | null;
 }
 export type CallbackStatus = "pending" | "sent" | "failed" | "dropped";
 export interface CallbackRow {
@@ -241,6 +263,43 @@ export class SimStore {
     return this.db.query("DELETE FROM webhooks WHERE client_id = ? AND chave = ?").run(clientId, chave).changes > 0;
   }
 
+  insertSend(row: SendRow): void {
+    this.db
+      .query(
+        "INSERT INTO sends VALUES ($client_id, $id_envio, $e2eid, $valor, $pagador_chave, $info_pagador, $favorecido, $status, $erro, $solicitacao_ms, $liquidacao_ms)",
+      )
+      .run({ ...row });
+  }
+  send(clientId: string, idEnvio: string): SendRow | null {
+    return this.db.query<SendRow, [string, string]>("SELECT * FROM sends WHERE client_id = ? AND id_envio = ?").get(clientId, idEnvio);
+  }
+  sendByE2e(clientId: string, e2eid: string): SendRow | null {
+    return this.db.query<SendRow, [string, string]>("SELECT * FROM sends WHERE client_id = ? AND e2eid = ?").get(clientId, e2eid);
+  }
+  /** Every send with this idEnvio, whatever the client (control routes). */
+  sendsById(idEnvio: string): SendRow[] {
+    return this.db.query<SendRow, [string]>("SELECT * FROM sends WHERE id_envio = ?").all(idEnvio);
+  }
+  allSends(): SendRow[] {
+    return this.db.query<SendRow, []>("SELECT * FROM sends ORDER BY solicitacao_ms, id_envio").all();
+  }
+  finishSend(clientId: string, idEnvio: string, status: SendStatus, erro: string | null, liquidacaoMs: number | null): void {
+    this.db
+      .query("UPDATE sends SET status = ?, erro = ?, liquidacao_ms = ? WHERE client_id = ? AND id_envio = ?")
+      .run(status, erro, liquidacaoMs, clientId, idEnvio);
+  }
+  /** Sends still EM_PROCESSAMENTO (finished by rule after a restart). */
+  pendingSends(): SendRow[] {
+    return this.db.query<SendRow, []>("SELECT * FROM sends WHERE status = 'EM_PROCESSAMENTO' ORDER BY solicitacao_ms").all();
+  }
+  /** The client's balance at the PSP, centavos, or null when never set (the simulator's initial balance applies). */
+  balance(clientId: string): number | null {
+    return this.db.query<{ saldo: number }, [string]>("SELECT saldo FROM balances WHERE client_id = ?").get(clientId)?.saldo ?? null;
+  }
+  setBalance(clientId: string, saldo: number): void {
+    this.db.query("INSERT INTO balances VALUES (?, ?) ON CONFLICT (client_id) DO UPDATE SET saldo = excluded.saldo").run(clientId, saldo);
+  }
+
   insertCallback(clientId: string, url: string, body: string, nowMs: number): number {
     const r = this.db
       .query("INSERT INTO callbacks (client_id, url, body, status, created_ms) VALUES (?, ?, ?, 'pending', ?)")
@@ -257,8 +316,8 @@ export class SimStore {
     return this.db.query<CallbackRow, []>("SELECT * FROM callbacks WHERE status = 'pending' ORDER BY id").all();
   }
 
-  counts(): { cobs: number; pix: number; devolucoes: number; callbacks: number } {
+  counts(): { cobs: number; pix: number; devolucoes: number; sends: number; callbacks: number } {
     const one = (t: string) => this.db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${t}`).get()!.n;
-    return { cobs: one("cobs"), pix: one("pix"), devolucoes: one("devolucoes"), callbacks: one("callbacks") };
+    return { cobs: one("cobs"), pix: one("pix"), devolucoes: one("devolucoes"), sends: one("sends"), callbacks: one("callbacks") };
   }
 }

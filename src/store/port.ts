@@ -26,6 +26,7 @@ import type { JobsRepo } from "./port/jobs";
 import type { LedgerRepo } from "./port/ledger";
 import type { MedRepo } from "./port/med";
 import type { PaymentsRepo } from "./port/payments";
+import type { PayoutDestinationsRepo, PayoutsRepo } from "./port/payouts";
 import type { LiveConnectionReads, PixProviderRepo } from "./port/pix-provider";
 import type { RefundsRepo } from "./port/refunds";
 import type { RequestLogRepo } from "./port/request-log";
@@ -44,6 +45,8 @@ export interface Repos {
   ledger: LedgerRepo;
   med: MedRepo;
   payments: PaymentsRepo;
+  payoutDestinations: PayoutDestinationsRepo;
+  payouts: PayoutsRepo;
   pixProvider: PixProviderRepo;
   refunds: RefundsRepo;
   requestLog: RequestLogRepo;

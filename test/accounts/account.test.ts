@@ -13,6 +13,9 @@ const DEFAULT_SETTINGS = {
   velocity_window_seconds: 3600,
   legal_name: null,
   tax_id: null,
+  payout_fee_fixed: 0,
+  payout_daily_limit: null,
+  payout_delay_seconds: 0,
 };
 
 async function userCount(h: ReturnType<typeof authHarness>): Promise<number> {

@@ -39,6 +39,31 @@ describe("account audit log", () => {
   });
 });
 
+describe("account audit log: the role refusal", () => {
+  test("a VIEWER or DEVELOPER reading it gets 403 API_KEY_ROLE_REQUIRED whose message names the route and the role it needs, not API keys", async () => {
+    const h = createHarness();
+    const a = await seedWithToken(h);
+    for (const role of ["VIEWER", "DEVELOPER"]) {
+      const m = await addMember(h, a.token, role);
+      const refused = await h.call("GET", "/v1/account/audit-log", { bearer: m.token });
+      expect([refused.status, refused.body.error.type, refused.body.error.code, refused.body.error.message]).toEqual([
+        403,
+        "permission_error",
+        "API_KEY_ROLE_REQUIRED",
+        `Reading the audit log requires the OWNER or ADMIN role; yours is ${role}.`,
+      ]);
+    }
+  });
+
+  test("a VIEWER adding a member is told adding members needs OWNER or ADMIN", async () => {
+    const h = createHarness();
+    const a = await seedWithToken(h);
+    const m = await addMember(h, a.token, "VIEWER");
+    const refused = await h.call("POST", "/v1/account/members", { bearer: m.token, body: { email: "x@example.com", password: "uma senha longa 123", role: "VIEWER" } });
+    expect([refused.status, refused.body.error.code, refused.body.error.message]).toEqual([403, "API_KEY_ROLE_REQUIRED", "Adding members requires the OWNER or ADMIN role; yours is VIEWER."]);
+  });
+});
+
 describe("account audit log: dashboard actions", () => {
   test("a dashboard write appears with its method and path as target, its status and {mode, request_id}, and no key fields", async () => {
     const h = createHarness();

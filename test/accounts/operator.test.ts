@@ -10,6 +10,9 @@ const KEYS = [
   "default_expires_in",
   "legal_name",
   "payer_lock_enabled",
+  "payout_daily_limit",
+  "payout_delay_seconds",
+  "payout_fee_fixed",
   "pix_fee_bps",
   "pix_fee_fixed",
   "settlement_delay_seconds",
@@ -32,6 +35,9 @@ describe("operator API: happy path", () => {
       velocity_window_seconds: 60,
       legal_name: "Café São Jorge Comércio de Alimentos Ltda.",
       tax_id: "11222333000181",
+      payout_fee_fixed: 90,
+      payout_daily_limit: 500_000,
+      payout_delay_seconds: 3600,
     };
     const r = await h.call("PATCH", `/v1/operator/accounts/${a.accountId}`, { headers: op, body });
     expect(r.status).toBe(200);
@@ -68,6 +74,11 @@ describe("operator API: happy path", () => {
       { settlement_delay_seconds: 0 },
       { velocity_window_seconds: 1 },
       { account_velocity_max: 0 },
+      { payout_fee_fixed: 0 },
+      { payout_daily_limit: 0 },
+      { payout_daily_limit: null },
+      { payout_delay_seconds: 0 },
+      { payout_delay_seconds: 86400 },
     ]) {
       const r = await h.call("PATCH", path, { headers: op, body });
       expect(r.status).toBe(200);
@@ -145,6 +156,11 @@ describe("operator API: errors", () => {
       [{ payer_lock_enabled: 1 }, "payer_lock_enabled"],
       [{ velocity_window: 60 }, "velocity_window"],
       [{ pix_fee_bps: 10, fee: 1 }, "fee"],
+      [{ payout_fee_fixed: -1 }, "payout_fee_fixed"],
+      [{ payout_daily_limit: -1 }, "payout_daily_limit"],
+      [{ payout_daily_limit: "100" }, "payout_daily_limit"],
+      [{ payout_delay_seconds: 86401 }, "payout_delay_seconds"],
+      [{ payout_delay_seconds: -1 }, "payout_delay_seconds"],
     ];
     for (const [body, param] of cases) {
       const r = await h.call("PATCH", path, { headers: op, body });

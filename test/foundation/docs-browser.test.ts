@@ -32,11 +32,22 @@ describe("the API reference offline", () => {
     });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${base}/docs`);
+    // Everything the page's Content-Security-Policy blocked (issue 30 §3: /docs has its own CSP).
+    await page.addInitScript(() => {
+      const w = window as unknown as { cspViolations: string[] };
+      w.cspViolations = [];
+      document.addEventListener("securitypolicyviolation", (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const res = await page.goto(`${base}/docs`);
+    expect(res!.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
     await page.getByText("Readiness").first().waitFor({ timeout: 15_000 });
     const text = await page.evaluate(() => document.body.innerText);
     for (const s of ["Liveness", "Readiness", "ping"]) expect(text).toContain(s);
     expect(external).toEqual([]);
     expect(errors).toEqual([]);
+    // The one blocked attempt allowed: zod's feature probe `try { Function("") } catch {}` (it then
+    // validates without generated code); nothing else the page loads or runs is refused.
+    const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    expect(violations.filter((v) => v !== "script-src eval")).toEqual([]);
   }, 30_000);
 });

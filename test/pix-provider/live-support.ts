@@ -10,6 +10,7 @@ import { advanceClock } from "../../src/jobs/advance";
 import { createLogger } from "../../src/lib/logger";
 import { key } from "../payments/support";
 import { SimClient, startFixture, validCpf, type SimFixture } from "../psp-sim/support";
+import type { PspSimOptions } from "../../src/psp-sim/server";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { connectionPath, OPERATOR_TOKEN } from "./support";
 import { testDb } from "../support/test-db";
@@ -25,9 +26,13 @@ export interface LiveEnv {
   stop(): Promise<void>;
 }
 
-/** Starts the simulator and a served live Cofre, and connects a new account (seeded with `seed`) to the simulator. */
-export async function startLive(seed: Parameters<Harness["seedAccount"]>[0] = {}): Promise<LiveEnv> {
-  const fx = await startFixture();
+/**
+ * Starts the simulator and a served live Cofre, and connects a new account (seeded with `seed`) to
+ * the simulator; `opts.type` "efi" connects it as an Efí connection (api_url = the simulator's
+ * origin), `opts.sim` starts the simulator with those options.
+ */
+export async function startLive(seed: Parameters<Harness["seedAccount"]>[0] = {}, opts: { type?: "bcb_pix_v2" | "efi"; sim?: Partial<PspSimOptions> } = {}): Promise<LiveEnv> {
+  const fx = await startFixture(opts.sim);
   const sim = new SimClient(fx);
   expect((await sim.login()).status).toBe(200);
   const warnings: LiveEnv["warnings"] = [];
@@ -37,7 +42,8 @@ export async function startLive(seed: Parameters<Harness["seedAccount"]>[0] = {}
   const srv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => h.app.handle(req) });
   h.deps.config.publicUrl = `http://127.0.0.1:${srv.port}`;
   const a = await h.seedAccount({ name: "Loja Viva", ...seed });
-  const r = await h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body: { ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl } });
+  const body = opts.type === "efi" ? { ...fx.init.efiBody, api_url: fx.sim.origin, token_url: fx.sim.tokenUrl } : { ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl };
+  const r = await h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body });
   expect([r.status, r.body.webhook_registered]).toEqual([200, true]);
   return {
     fx,

@@ -263,6 +263,7 @@ describe("notifications are hints confirmed by a status query", () => {
     expect(calls.at(-1)).toBe(`query ${TXID} {"endToEndId":"${E2E}"}`);
     expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("pending");
     script.query = () => ({ status: "settled", method: "PIX", amount: 2500, endToEndId: E2E });
+    h.clock.advance(1); // hints pull a charge's check to now at most once a second (notifications.ts HINT_CHECK_INTERVAL_MS)
     await acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", body);
     await h.deps.jobs.drain();
     expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("paid");

@@ -26,7 +26,7 @@ test("the executable runs psp-sim init and serves the simulator over mTLS", asyn
       tls: { cert: body.certificate, key: body.private_key, ca: body.ca_certificates },
     } as RequestInit);
     expect(res.status).toBe(200);
-    expect((await res.json()).counts).toEqual({ cobs: 0, pix: 0, devolucoes: 0, callbacks: 0 });
+    expect((await res.json()).counts).toEqual({ cobs: 0, pix: 0, devolucoes: 0, sends: 0, callbacks: 0 });
   } finally {
     expect(await sim.stop()).toBe(0);
   }

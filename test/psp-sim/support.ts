@@ -105,6 +105,14 @@ export class SimClient {
     });
   }
 
+  /** A call to an Efí route (`path` from the origin, e.g. `/v3/gn/pix/{idEnvio}` or `/v2/cob/{txid}`) with the bearer token. */
+  efi(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.raw(method, this.fx.sim.origin + path, {
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json", ...headers },
+    });
+  }
+
   /** A control route (`/_sim/...`). */
   control(method: string, path: string, body?: unknown): Promise<Answer> {
     return this.raw(method, this.fx.sim.origin + path, {

@@ -112,14 +112,14 @@ describe("refunds (happy paths)", () => {
     expect(changed.body.error.code).toBe("idempotency_key_reused");
   });
 
-  test("a cashout with passFeeToTenant debits the Pix-out fee from the available balance", async () => {
-    const { h, refund, balance } = await setup(10000, { pixFeeBps: 100, settlementDelaySeconds: 60 });
+  test("a cashout with passFeeToTenant debits the payout fee (payout_fee_fixed, not the Pix fee) from the available balance", async () => {
+    const { h, refund, balance } = await setup(10000, { pixFeeBps: 100, payoutFeeFixed: 75, settlementDelaySeconds: 60 });
     h.clock.advance(61);
     await h.deps.jobs.drain();
     expect(await balance()).toMatchObject({ available: 9900, pending: 0 });
     const r = await refund({ amount: 5000, strategy: "cashout", passFeeToTenant: true, destinationKey: "+5511999998888" });
     expect(r.status).toBe(201);
-    expect((await balance()).available).toBe(9900 - 5000 - 50);
+    expect((await balance()).available).toBe(9900 - 5000 - 75);
   });
 
   test("a devolution refund is accepted for PIX", async () => {

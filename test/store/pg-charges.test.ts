@@ -15,6 +15,7 @@ import { installPaymentAggregates } from "../../src/store/sqlite/stats-aggregate
 
 import { DAY, fixture, SORT_FIELDS, T0, tx } from "./pg-charges-fixture";
 import { deferred, fileStores, type PgDatabase, pgDatabase, pgStoreOn, raw, settlesWithin, sqliteStore } from "./pg-twins";
+import { ALIVE } from "../../src/domain/charges/model";
 
 let db: PgDatabase;
 let pg: PgStore;
@@ -57,9 +58,9 @@ async function reads(store: Store, a: string, rows: TransactionRow[]) {
   out.byTxid = [await r.charges.byTxid(y.pixTxid!), await r.charges.byTxid("none")];
   const since = T0 - 2 * DAY;
   out.alive = [
-    await r.charges.countAlive({ accountId: a, livemode: false, sinceMs: since }),
-    await r.charges.countAlive({ accountId: a, livemode: false, sinceMs: since, document: "12345678909" }),
-    await r.charges.countAlive({ accountId: a, livemode: true, sinceMs: 0 }),
+    await r.charges.countAlive({ accountId: a, livemode: false, statuses: ALIVE, sinceMs: since }),
+    await r.charges.countAlive({ accountId: a, livemode: false, statuses: ALIVE, sinceMs: since, document: "12345678909" }),
+    await r.charges.countAlive({ accountId: a, livemode: true, statuses: ALIVE, sinceMs: 0 }),
   ];
   const ids = (l: TransactionRow[]) => l.map((t) => t.id);
   const page1 = await r.charges.list({ accountId: a, livemode: false, limit: 4 });
@@ -286,7 +287,7 @@ describe("two units racing on PostgreSQL", () => {
     const hold = deferred();
     const reached = deferred();
     const first = pg.tx(async (u) => {
-      const n = await u.charges.countAlive({ accountId: a, livemode: false, sinceMs: 0 });
+      const n = await u.charges.countAlive({ accountId: a, livemode: false, statuses: ALIVE, sinceMs: 0 });
       await u.charges.insert(tx(a, `v1${a}`));
       reached.resolve();
       await hold.promise;
@@ -294,7 +295,7 @@ describe("two units racing on PostgreSQL", () => {
     });
     await reached.promise; // the first unit holds its locks now
     const second = pg.tx(async (u) => {
-      const n = await u.charges.countAlive({ accountId: a, livemode: false, sinceMs: 0 });
+      const n = await u.charges.countAlive({ accountId: a, livemode: false, statuses: ALIVE, sinceMs: 0 });
       await u.charges.insert(tx(a, `v2${a}`));
       return n;
     });
@@ -306,12 +307,12 @@ describe("two units racing on PostgreSQL", () => {
     const hold2 = deferred();
     const reached2 = deferred();
     const held = pg.tx(async (u) => {
-      await u.charges.countAlive({ accountId: a, livemode: false, sinceMs: 0 });
+      await u.charges.countAlive({ accountId: a, livemode: false, statuses: ALIVE, sinceMs: 0 });
       reached2.resolve();
       await hold2.promise;
     });
     await reached2.promise; // the first unit holds its locks now
-    expect(await settlesWithin(pg.tx((u) => u.charges.countAlive({ accountId: other, livemode: false, sinceMs: 0 })), 5_000)).toBe(true);
+    expect(await settlesWithin(pg.tx((u) => u.charges.countAlive({ accountId: other, livemode: false, statuses: ALIVE, sinceMs: 0 })), 5_000)).toBe(true);
     hold2.resolve();
     await held;
   });

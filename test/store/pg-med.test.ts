@@ -61,7 +61,7 @@ async function medScript(store: Store, p: string) {
   out.medBefore = await r.chargeMed(`${p}tx1`);
   out.medUnreadable = await r.chargeMed(`${p}tx2`);
   out.medMissing = await r.chargeMed(`${p}none`);
-  await store.tx((u) => u.med.writeChargeMed(`${p}tx1`, { status: "open", n: 1 }, 170, "DISPUTE"));
+  await store.tx((u) => u.med.writeChargeMed(`${p}tx1`, { status: "open", n: 1 }, 170));
   await store.tx((u) => u.med.writeChargeMed(`${p}tx2`, { status: "closed" }, 180));
   out.charges = await raw(store).all("select metadata, status, updated_at from transactions where id in (?, ?) order by id", `${p}tx1`, `${p}tx2`);
   out.evidence = await store.tx((u) =>

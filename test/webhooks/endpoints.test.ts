@@ -60,7 +60,7 @@ describe("webhook endpoints: happy paths", () => {
     for (const n of ["charge.created", "charge.paid", "charge.failed", "charge.expired", "charge.refunded", "payout.created", "payout.paid", "payout.failed", "med_case.created", "med_case.updated", "med.resolved"])
       expect(names).toContain(n);
     const legacy = r.body.filter((e: { legacy?: boolean }) => e.legacy === true).map((e: { event: string }) => e.event);
-    expect(legacy.sort()).toEqual(["payment.completed", "payment.created", "payment.expired", "payment.failed", "payment.refunded", "payment.status_changed", "withdrawal.completed", "withdrawal.status_changed"]);
+    expect(legacy.sort()).toEqual(["payment.completed", "payment.created", "payment.expired", "payment.failed", "payment.refunded", "payment.status_changed", "withdrawal.completed", "withdrawal.created", "withdrawal.failed", "withdrawal.status_changed"]);
     const paid = r.body.find((e: { event: string }) => e.event === "charge.paid");
     expect(Object.keys(paid).sort()).toEqual(["description", "event"]);
     expect(r.body).toHaveLength(EVENT_CATALOG.length);

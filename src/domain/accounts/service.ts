@@ -1,9 +1,10 @@
 /**
  * Account use cases: the first account and its OWNER (`cofre init`), members added from the
- * dashboard (extensions.md "Dashboard authentication"). Emails are stored trimmed and lowercased
+ * dashboard (extensions.md "Dashboard authentication"). Emails are stored normalised
+ * (src/lib/email.ts normalizeEmail: NFKC, no invisible or bidi characters, trimmed, lowercased)
  * and are unique across the whole service (one login per email).
  */
-import { isEmailAddress } from "../../lib/email";
+import { isEmailAddress, normalizeEmail } from "../../lib/email";
 import type { Deps } from "../../deps";
 import type { Uow } from "../../store/port";
 import type { AccountRow, UserRow } from "../../store/rows";
@@ -17,10 +18,7 @@ import { writeIssuedKey } from "../api-keys/service";
 /** What the account use cases need. */
 export type AccountServiceDeps = Pick<Deps, "store" | "clock" | "apiKeyCache">;
 
-/** Trimmed, lowercased email. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+export { normalizeEmail };
 
 /** Validates and normalizes an email for a new user. Throws 400 `invalid_request` (param `email`). */
 export function checkNewEmail(email: string): string {

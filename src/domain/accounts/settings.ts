@@ -22,10 +22,19 @@ export interface AccountSettings {
   legal_name: string | null;
   /** CNPJ (14 characters) or CPF (11 digits), normalised without punctuation; null until set. */
   tax_id: string | null;
+  /** Fixed fee of a payout (and of a cashout refund with passFeeToTenant), centavos (>= 0; default 0). */
+  payout_fee_fixed: number;
+  /** Most a São Paulo day of payouts (not failed, not cancelled) may sum, centavos; null = no limit (default). */
+  payout_daily_limit: number | null;
+  /** Seconds a payout stays `pending` (cancellable) before it is sent, 0-86400 (default 0). */
+  payout_delay_seconds: number;
 }
 
-/** The settings that govern charges, fees, velocity and the ledger (all but the merchant's identity). */
-export type AccountRules = Omit<AccountSettings, "legal_name" | "tax_id">;
+/** The payout settings (extensions.md "Payouts (money out)"). */
+export type PayoutRules = Pick<AccountSettings, "payout_fee_fixed" | "payout_daily_limit" | "payout_delay_seconds">;
+
+/** The settings that govern charges, fees, velocity and the ledger (all but the merchant's identity and payouts). */
+export type AccountRules = Omit<AccountSettings, "legal_name" | "tax_id" | keyof PayoutRules>;
 
 /** Repositories with accounts: a uow (inside a unit of work) or `store.read`. */
 type AccountsSource = Pick<Repos, "accounts">;
@@ -52,6 +61,9 @@ export function settingsOf(a: AccountRow): AccountSettings {
     velocity_window_seconds: a.velocityWindowSeconds,
     legal_name: a.legalName,
     tax_id: a.taxId,
+    payout_fee_fixed: a.payoutFeeFixed,
+    payout_daily_limit: a.payoutDailyLimit,
+    payout_delay_seconds: a.payoutDelaySeconds,
   };
 }
 
@@ -67,6 +79,9 @@ const COLUMNS = {
   velocity_window_seconds: "velocityWindowSeconds",
   legal_name: "legalName",
   tax_id: "taxId",
+  payout_fee_fixed: "payoutFeeFixed",
+  payout_daily_limit: "payoutDailyLimit",
+  payout_delay_seconds: "payoutDelaySeconds",
 } as const satisfies Record<keyof AccountSettings, keyof AccountSettingsColumns>;
 
 /**

@@ -16,6 +16,9 @@ export const AccountSettingsSchema = View("AccountSettings", {
   velocity_window_seconds: Type.Integer({ minimum: 1, description: "Seconds." }),
   legal_name: Nullable(Type.String({ maxLength: 200, description: "Razão social printed on receipts and boletos." })),
   tax_id: Nullable(Type.String({ description: "CNPJ or CPF without punctuation, printed on receipts and as the boleto's beneficiário." })),
+  payout_fee_fixed: Type.Integer({ minimum: 0, description: "Fixed fee of each payout (and of a cashout refund with passFeeToTenant), centavos." }),
+  payout_daily_limit: Nullable(Type.Integer({ minimum: 0, description: "Most a São Paulo day of payouts may sum, centavos; null = no limit." })),
+  payout_delay_seconds: Type.Integer({ minimum: 0, maximum: 86400, description: "Seconds a payout stays pending (cancellable) before it is sent." }),
 });
 // Compile-time tie, both directions: the settings type and its schema describe the same keys.
 const _settings: Static<typeof AccountSettingsSchema> = {} as AccountSettings;

@@ -39,9 +39,12 @@ export function generateKey(mode: KeyMode): { cleartext: string; fingerprint: st
   return { cleartext, fingerprint: sha256Hex(cleartext), prefix: cleartext.slice(0, PREFIX_LENGTH) };
 }
 
-/** Throws 403 `API_KEY_ROLE_REQUIRED` unless the actor is OWNER or ADMIN. */
-export function requireManager(actor: Pick<Actor, "role">): void {
-  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Issuing, rotating and revoking API keys requires the OWNER or ADMIN role.");
+/**
+ * Throws 403 `API_KEY_ROLE_REQUIRED` (the contract's code for every role failure) unless the actor
+ * is OWNER or ADMIN; the message says what `action` needs (issue 30 §6), and the actor's role.
+ */
+export function requireManager(actor: Pick<Actor, "role">, action = "Issuing, rotating and revoking API keys"): void {
+  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", `${action} requires the OWNER or ADMIN role; yours is ${actor.role}.`);
 }
 
 function checkLabel(label: string | undefined): void {

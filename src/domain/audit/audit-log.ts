@@ -14,7 +14,16 @@ import { newId } from "../../lib/ids";
 import type { Uow } from "../../store/port";
 import type { AuditLogRow, NewAuditLogRow } from "../../store/rows";
 
-export type AuditAction = "api_key.issued" | "api_key.rotated" | "api_key.revoked" | "dashboard.request" | "member.role_changed" | "member.removed";
+export type AuditAction =
+  | "api_key.issued"
+  | "api_key.rotated"
+  | "api_key.revoked"
+  | "dashboard.request"
+  | "member.role_changed"
+  | "member.removed"
+  /** src/domain/payouts/destinations.ts: target the `pd_` id. */
+  | "payout_destination.created"
+  | "payout_destination.deleted";
 /** One stored entry (`createdAt` epoch ms; `detail` JSON text or null). */
 export type AuditEntry = AuditLogRow;
 

@@ -4,7 +4,7 @@ import type { AuditEntry } from "./audit-log";
 
 export const AuditEntrySchema = View("AuditEntry", {
   id: Type.String(),
-  action: Type.String({ description: "api_key.issued | api_key.rotated | api_key.revoked | dashboard.request | member.role_changed | member.removed" }),
+  action: Type.String({ description: "api_key.issued | api_key.rotated | api_key.revoked | dashboard.request | member.role_changed | member.removed | payout_destination.created | payout_destination.deleted" }),
   actor_user_id: Type.String(),
   target: Nullable(Type.String({ description: "The key id (api_key.*), the method and path (dashboard.request), or the member's user id (member.*)." })),
   status: Nullable(Type.Integer({ description: "dashboard.request: the HTTP status answered; null otherwise." })),

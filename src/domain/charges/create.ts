@@ -22,7 +22,8 @@ import { emitTransition } from "./events";
 import { ensureExpirySweep } from "./expiry";
 import { failureBlock } from "./metadata";
 import { scheduleStatusCheck } from "./outcomes";
-import type { PaymentMethod } from "./model";
+import type { PaymentMethod, TransactionStatus } from "./model";
+import { assertTransition } from "./transition";
 import { dropIntent, findIntent, openIntent, type IntentView, type OpenIntent } from "./intents";
 import { checkVelocity, velocityLimited } from "./velocity";
 
@@ -236,6 +237,9 @@ export function commitCreate(
       metadata: JSON.stringify({ ...(JSON.parse(row.metadata) as object), failure: block }),
     });
   }
+  // The state machine (model.ts): a create inserts WAITING_PAYMENT, or REFUSED through "reject".
+  assertTransition(null, "create", "WAITING_PAYMENT", row.id);
+  if (row.status !== "WAITING_PAYMENT") assertTransition("WAITING_PAYMENT", "reject", row.status as TransactionStatus, row.id);
   return deps.store.tx(async (uow) => {
     if (opts.velocity && velocityLimited(opts.velocity.settings)) await checkVelocity(uow.charges, opts.velocity.settings, opts.velocity.input);
     if (opts.intentId && !(await dropIntent(uow, opts.intentId))) {

@@ -2,6 +2,8 @@
  * Events of a transaction status change (interface.md "Emission rules"), written with the caller's
  * business transaction. Canonical `charge.*` carry the public Charge; legacy `payment.*` carry
  * `{transactionId, amount, status, previousStatus, paidWith?, platformFee?, occurredAt}`.
+ * Which events a change sends is the events column of the transaction state machine
+ * (`TRANSACTION_TRANSITIONS`, model.ts, read through `eventsOf`); by destination status:
  *
  * | to                    | canonical       | legacy                                   |
  * | created (prev null)   | charge.created  | payment.created                          |
@@ -23,8 +25,7 @@ import type { TransactionRow } from "../../providers/types";
 import { emitCanonical, emitLegacy, type LegacyData, type LegacyType } from "../events/emit";
 import type { Uow } from "../../store/port";
 import { hasChargeView, toPublicCharge } from "./views";
-
-const MED_STATUSES = new Set(["CHARGEBACK", "DISPUTE"]);
+import { eventsOf, isIn, SETTLED, type TransitionEventType } from "./model";
 
 /** Legacy `data` of `row` after a change from `previousStatus`. */
 export function legacyData(row: TransactionRow, previousStatus: string, occurredAt: number): LegacyData {
@@ -35,7 +36,7 @@ export function legacyData(row: TransactionRow, previousStatus: string, occurred
     previousStatus,
     occurredAt: iso(occurredAt),
   };
-  if (row.status === "PAID" || row.status === "APPROVED") {
+  if (isIn(SETTLED, row.status)) {
     data.paidWith = row.paidWith;
     data.platformFee = row.platformFee;
   }
@@ -50,47 +51,16 @@ export type TransitionEvent = { family: "canonical"; type: ChargeTransitionType 
 
 /**
  * The events, in order, of `row` having just moved from `previousStatus` (null = just created):
- * the table of the module header. Canonical ones only when the row has a charge view.
+ * the events column of the state machine (model.ts `eventsOf`). Canonical ones only when the row
+ * has a charge view.
  */
 export function transitionEvents(row: TransactionRow, previousStatus: string | null): TransitionEvent[] {
-  const out: TransitionEvent[] = [];
   const charge = hasChargeView(row);
-  const canonical = (type: ChargeTransitionType) => {
-    if (charge) out.push({ family: "canonical", type });
-  };
-  const legacy = (type: LegacyType) => out.push({ family: "legacy", type });
-  if (previousStatus === null) {
-    canonical("charge.created");
-    legacy("payment.created");
-    return out;
-  }
-  if (previousStatus === row.status) return out;
-  const fromMed = MED_STATUSES.has(previousStatus);
-  switch (row.status) {
-    case "PAID":
-    case "APPROVED":
-      if (fromMed) legacy("payment.status_changed");
-      else {
-        canonical("charge.paid");
-        legacy("payment.completed");
-      }
-      break;
-    case "REFUSED":
-    case "CANCELLED":
-      canonical("charge.failed");
-      legacy("payment.failed");
-      break;
-    case "EXPIRED":
-      canonical("charge.expired");
-      legacy("payment.failed");
-      legacy("payment.expired");
-      break;
-    case "CHARGEBACK":
-    case "DISPUTE":
-      legacy("payment.failed");
-      break;
-    default:
-      legacy("payment.status_changed");
+  const out: TransitionEvent[] = [];
+  for (const type of eventsOf(previousStatus, row.status) as readonly TransitionEventType[]) {
+    if (type.startsWith("charge.")) {
+      if (charge) out.push({ family: "canonical", type: type as ChargeTransitionType });
+    } else out.push({ family: "legacy", type: type as LegacyType });
   }
   return out;
 }

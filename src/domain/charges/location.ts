@@ -11,6 +11,7 @@ import { randomHex } from "../../lib/crypto";
 import { formatAmount } from "../../pix/brcode";
 import type { TransactionRow } from "../../providers/types";
 import type { Store } from "../../store/port";
+import { isIn, OVER, WAITING } from "./model";
 
 export const LOCATION_ALG = "PS256";
 export const JWKS_PATH = "/v1/pix/jwks.json";
@@ -59,9 +60,10 @@ export async function locationJwks(deps: Deps): Promise<{ keys: JWK[] }> {
 
 /** BCB cob status of a transaction. */
 export function cobStatus(row: TransactionRow): "ATIVA" | "CONCLUIDA" | "REMOVIDA_PELO_PSP" {
-  if (["PENDING", "WAITING_PAYMENT"].includes(row.status)) return "ATIVA";
-  if (["PAID", "APPROVED", "REFUNDED", "CHARGEBACK", "DISPUTE", "PROCESSING"].includes(row.status)) return "CONCLUIDA";
-  return "REMOVIDA_PELO_PSP";
+  if (isIn(WAITING, row.status)) return "ATIVA";
+  // Over before a payment (expired, cancelled, refused): removed; every other status received a payment.
+  if (isIn(OVER, row.status)) return "REMOVIDA_PELO_PSP";
+  return "CONCLUIDA";
 }
 
 /** Sandbox receiver Pix key: a stable random-looking EVP key per account. */

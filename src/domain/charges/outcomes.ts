@@ -12,7 +12,7 @@
 import type { Deps } from "../../deps";
 import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../../providers/types";
 import type { JobOutcome } from "../../jobs/scheduler";
-import type { PaymentMethod } from "./model";
+import { IN_FLIGHT, isIn, OVER, type PaymentMethod } from "./model";
 import { isPixReturnQueued } from "./pix-returns";
 import { applySettlementNotice, applySettlementNoticeIn, type SettlementNotice, type SettlementResult } from "./settlement";
 import type { Uow } from "../../store/port";
@@ -23,10 +23,8 @@ export const CHARGE_STATUS_CHECK_JOB = "charge.status_check";
 export const LEGACY_CARD_3DS_JOB = "payments.card_3ds";
 /** A status query that failed (retryable, auth) is tried again this much later, ms. */
 const QUERY_RETRY_MS = 30_000;
-/** Statuses a status check can still change (runStatusCheck; notifications queue checks only for these). */
-export const CHECKABLE: ReadonlySet<string> = new Set(["PENDING", "WAITING_PAYMENT", "PROCESSING"]);
-/** Statuses of a charge already over whose live Pix, when one is named, is still checked (to return it). */
-const OVER: ReadonlySet<string> = new Set(["EXPIRED", "CANCELLED", "REFUSED"]);
+/** Statuses a status check can still change (runStatusCheck; notifications queue checks only for these): IN_FLIGHT (model.ts). */
+export const CHECKABLE: ReadonlySet<string> = new Set(IN_FLIGHT);
 /** The warn line of a Pix that arrived on a charge already over, by the charge's status then. */
 const LATE_LOG: Readonly<Record<string, string>> = {
   CANCELLED: "payment arrived after the charge was cancelled: not credited",
@@ -40,7 +38,7 @@ const LATE_LOG: Readonly<Record<string, string>> = {
  */
 export function needsCheck(row: TransactionRow, endToEndId?: string): boolean {
   if (CHECKABLE.has(row.status)) return true;
-  return !!endToEndId && !!row.providerConnectionId && OVER.has(row.status) && row.endToEndId !== endToEndId && !isPixReturnQueued(row, endToEndId);
+  return !!endToEndId && !!row.providerConnectionId && isIn(OVER, row.status) && row.endToEndId !== endToEndId && !isPixReturnQueued(row, endToEndId);
 }
 
 /**

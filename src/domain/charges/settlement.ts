@@ -29,7 +29,8 @@ import type { TransactionRow } from "../../providers/types";
 import { getAccountSettings, pixFee } from "../accounts/settings";
 import { creditChargePayment } from "../ledger/service";
 import { emitTransition } from "./events";
-import type { PaymentMethod } from "./model";
+import { IN_FLIGHT, isIn, OVER, WAITING, type PaymentMethod, type TransactionStatus, type TransactionTrigger } from "./model";
+import { moveTransaction } from "./transition";
 import { failureBlock } from "./metadata";
 import { methodDetails, offeredMethods } from "../payments/views";
 import { rowMetadata } from "./views";
@@ -67,10 +68,6 @@ export interface SettlementResult {
   devolutionId?: string;
 }
 
-const WAITING = new Set(["PENDING", "WAITING_PAYMENT"]);
-/** Statuses of a charge that is over before its Pix: a live Pix then goes back. */
-const LATE = new Set(["EXPIRED", "CANCELLED", "REFUSED"]);
-
 /**
  * A Pix paid too late (at/after `expires_at`, or on an EXPIRED/CANCELLED charge): a live one is
  * returned through its connection (pix-returns.ts, once per end-to-end id). Returns `result`
@@ -97,48 +94,55 @@ export function applySettlementNotice(deps: Deps, notice: SettlementNotice): Pro
 
 /**
  * Same as applySettlementNotice inside the caller's unit of work `uow`. The row is read with
- * `lockForChange` and every status change is a conditional write from the status read (an Error
- * when it moved meanwhile, which rolls the unit back; never on SQLite, whose units do not interleave).
+ * `lockForChange` and every status change goes through the transaction state machine
+ * (`moveTransaction`, model.ts): a conditional write from the status read (an Error when it moved
+ * meanwhile, which rolls the unit back; never on SQLite, whose units do not interleave).
  */
 export async function applySettlementNoticeIn(deps: Deps, uow: Uow, notice: SettlementNotice): Promise<SettlementResult> {
   const row = await uow.charges.lockForChange(notice.transactionId);
   if (!row) throw new Error(`settlement notice for unknown transaction ${notice.transactionId}`);
   const now = deps.clock.nowMs();
   const ignored: SettlementResult = { outcome: "ignored", row };
-  const change: Change = async (patch, outcome, extra = {}) => {
-    const updated = await uow.charges.transition(row.id, row.status, { ...patch, updatedAt: now });
+  const change: Change = async (trigger, to, patch, outcome, extra = {}) => {
+    const updated = await moveTransaction(uow, row, trigger, to, { ...patch, updatedAt: now });
     if (!updated) throw new Error(`transaction ${row.id} left ${row.status} while a settlement notice was applied`);
     await emitTransition(deps, uow, updated, row.status);
     return { outcome, row: updated, ...extra };
   };
 
   const expire = () =>
-    change({ status: "EXPIRED", metadata: withFailure(row, failureBlock("expired", null, row.ttlSeconds, iso(now))) }, "expired");
+    change("expire", "EXPIRED", { metadata: withFailure(row, failureBlock("expired", null, row.ttlSeconds, iso(now))) }, "expired");
 
   switch (notice.kind) {
     case "expired": {
-      if (!WAITING.has(row.status)) return ignored;
+      if (!isIn(WAITING, row.status)) return ignored;
       return expire();
     }
     case "processing":
-      if (!WAITING.has(row.status) || !offers(row, notice.method)) return ignored;
-      return change({ status: "PROCESSING" }, "processing");
+      if (!isIn(WAITING, row.status) || !offers(row, notice.method)) return ignored;
+      return change("processing", "PROCESSING", {}, "processing");
     case "declined": {
-      if (!(WAITING.has(row.status) || row.status === "PROCESSING") || !offers(row, notice.method)) return ignored;
+      if (!isIn(IN_FLIGHT, row.status) || !offers(row, notice.method)) return ignored;
       const failure = failureBlock(notice.reason ?? "declined", notice.providerErrorCode, row.ttlSeconds, iso(now));
-      return change({ status: "REFUSED", metadata: withFailure(row, failure) }, "declined");
+      return change("decline", "REFUSED", { metadata: withFailure(row, failure) }, "declined");
     }
     case "paid":
       // Paid past pix.expires_at the charge is over even if the expiry sweep has not run yet: the
       // payment is refused and the charge expires now (the sweep then finds nothing to do).
       // A PSP's `horario` before expiry makes a payment confirmed after it still on time.
-      if (WAITING.has(row.status) && row.expiresAt !== null && (notice.paidAt ?? now) >= row.expiresAt) return returnLate(deps, uow, await expire(), notice);
+      if (isIn(WAITING, row.status) && row.expiresAt !== null && (notice.paidAt ?? now) >= row.expiresAt) return returnLate(deps, uow, await expire(), notice);
       return applyPaid(deps, uow, row, notice, now, change, ignored);
   }
 }
 
-/** A status change of the notice's row from the status read (see applySettlementNoticeIn), with its events. */
-type Change = (patch: Partial<TransactionRow>, outcome: SettlementOutcome, extra?: Partial<SettlementResult>) => Promise<SettlementResult>;
+/** A status change of the notice's row by `trigger` to `to` from the status read (see applySettlementNoticeIn), with its events. */
+type Change = (
+  trigger: TransactionTrigger,
+  to: TransactionStatus,
+  patch: Partial<TransactionRow>,
+  outcome: SettlementOutcome,
+  extra?: Partial<SettlementResult>,
+) => Promise<SettlementResult>;
 
 async function applyPaid(
   deps: Deps,
@@ -150,11 +154,11 @@ async function applyPaid(
   ignored: SettlementResult,
 ): Promise<SettlementResult> {
   const isPix = notice.method === "PIX";
-  const open = WAITING.has(row.status) || (row.status === "PROCESSING" && !isPix);
+  const open = isIn(WAITING, row.status) || (row.status === "PROCESSING" && !isPix);
   if (!offers(row, notice.method)) return ignored;
   if (notice.endToEndId && row.endToEndId === notice.endToEndId) return ignored;
   // A live Pix on a charge already over (EXPIRED, CANCELLED, REFUSED) is at the PSP: it goes back, once.
-  if (!open) return isPix && LATE.has(row.status) ? returnLate(deps, uow, ignored, notice, "returned") : ignored;
+  if (!open) return isPix && isIn(OVER, row.status) ? returnLate(deps, uow, ignored, notice, "returned") : ignored;
   const at = new Date(now);
   const endToEndId = isPix ? (notice.endToEndId ?? newEndToEndId(at)) : null;
 
@@ -167,7 +171,7 @@ async function applyPaid(
     const devolutionId = live?.id ?? newDevolutionId(at);
     let current = row;
     if (row.providerConnectionId && offeredMethods(row).every((m) => m === "PIX"))
-      current = (await change({ status: "REFUSED", metadata: withFailure(row, failureBlock("amount_mismatch", null, row.ttlSeconds, iso(now))) }, "returned")).row;
+      current = (await change("amount_mismatch", "REFUSED", { metadata: withFailure(row, failureBlock("amount_mismatch", null, row.ttlSeconds, iso(now))) }, "returned")).row;
     const r = await queuePixReturnIn(deps, uow, current, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "amount_mismatch" });
     return { outcome: "returned", row: r.row, devolutionId };
   }
@@ -176,14 +180,14 @@ async function applyPaid(
     const disclosed = notice.disclosed !== false && !!notice.payerTaxId;
     if (!disclosed) {
       const details = withDetail(row, "PIX", { hold: { reason: "payer_not_disclosed", endToEndId, at: iso(now) } });
-      return change({ status: "PROCESSING", endToEndId, paidWith: "PIX", methodDetails: details }, "held");
+      return change("hold", "PROCESSING", { endToEndId, paidWith: "PIX", methodDetails: details }, "held");
     }
     if (normalizeTaxId(notice.payerTaxId!) !== row.expectedPayerTaxId) {
       const devolutionId = newDevolutionId(at);
       const details = withDetail(row, "PIX", {
         return: { id: devolutionId, endToEndId, amount: notice.amount, reason: "payer_mismatch", at: iso(now) },
       });
-      const r = await change({ status: "REFUNDED", endToEndId, paidWith: "PIX", refundedAmount: row.amount, methodDetails: details }, "refunded", { devolutionId });
+      const r = await change("payer_mismatch", "REFUNDED", { endToEndId, paidWith: "PIX", refundedAmount: row.amount, methodDetails: details }, "refunded", { devolutionId });
       return { ...r, row: (await queuePixReturnIn(deps, uow, r.row, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "payer_mismatch" })).row };
     }
   }
@@ -192,8 +196,9 @@ async function applyPaid(
   const fee = pixFee(settings, row.amount);
   await creditChargePayment(deps, uow, { accountId: row.accountId, livemode: row.livemode, currency: row.currency, amount: row.amount, fee, transactionId: row.id });
   return change(
+    "settle",
+    notice.method === "CREDIT_CARD" ? "APPROVED" : "PAID",
     {
-      status: notice.method === "CREDIT_CARD" ? "APPROVED" : "PAID",
       endToEndId,
       paidAt: now,
       paidWith: notice.method,

@@ -7,6 +7,7 @@
 import { DomainError } from "../errors";
 import type { AccountRules } from "../accounts/settings";
 import type { ChargesRepo } from "../../store/port/charges";
+import { ALIVE } from "./model";
 
 export interface VelocityInput {
   accountId: string;
@@ -23,7 +24,7 @@ export interface VelocityInput {
  */
 export async function checkVelocity(charges: ChargesRepo, settings: AccountRules, v: VelocityInput): Promise<void> {
   const sinceMs = v.nowMs - settings.velocity_window_seconds * 1000;
-  const scope = { accountId: v.accountId, livemode: v.livemode, sinceMs };
+  const scope = { accountId: v.accountId, livemode: v.livemode, statuses: ALIVE, sinceMs };
   if (settings.customer_velocity_max !== null && v.document) {
     if ((await charges.countAlive({ ...scope, document: v.document })) >= settings.customer_velocity_max)
       throw new DomainError("fraud.customer_velocity_exceeded", "Too many charges for this payer document in the velocity window.");

@@ -20,7 +20,7 @@ const CANONICAL: Record<CanonicalType, string> = {
   "charge.refunded": "A refund of a charge was confirmed (partial or full); data.object is the charge as it stands, data.refund the refund.",
   "payout.created": "A payout was requested.",
   "payout.paid": "A payout was settled.",
-  "payout.failed": "A payout failed or was rejected.",
+  "payout.failed": "A payout failed, was rejected or was cancelled.",
 };
 
 const LEGACY: Record<LegacyType, string> = {
@@ -30,7 +30,9 @@ const LEGACY: Record<LegacyType, string> = {
   "payment.expired": "Legacy: a transaction expired without payment.",
   "payment.refunded": "Legacy: a refund was confirmed.",
   "payment.status_changed": "Legacy alias: the status of a transaction changed.",
+  "withdrawal.created": "Legacy: a withdrawal (payout) was requested.",
   "withdrawal.completed": "Legacy: a withdrawal (payout) completed.",
+  "withdrawal.failed": "Legacy: a withdrawal (payout) failed, was rejected or was cancelled.",
   "withdrawal.status_changed": "Legacy alias: the status of a withdrawal changed.",
 };
 

@@ -36,7 +36,9 @@ export type LegacyType =
   | "payment.expired"
   | "payment.refunded"
   | "payment.status_changed"
+  | "withdrawal.created"
   | "withdrawal.completed"
+  | "withdrawal.failed"
   | "withdrawal.status_changed";
 
 export type MedType = "med_case.created" | "med_case.updated" | "med.resolved";

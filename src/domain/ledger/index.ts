@@ -56,7 +56,7 @@ export interface SettleMedHoldInput {
 export type Balance = MerchantBalance;
 
 export interface LedgerMismatch {
-  /** "balance" (materialised != recomputed), "entry_unbalanced" (lines do not sum to zero), "tranche", "negative". */
+  /** "balance" (materialised != recomputed), "entry_unbalanced" (lines do not sum to zero), "tranche", "negative", "payout" (in transit != payouts in flight). */
   kind: string;
   accountId?: string;
   livemode?: boolean;
@@ -86,6 +86,7 @@ export {
   registerLedgerJobs,
 } from "./service";
 export { getBalance, getBalances, listCurrencies } from "./balances";
+export { debitPayout, settlePayout, reversePayout, type DebitPayoutInput } from "./payouts";
 export { verifyLedger } from "./verify";
 /** Thrown on a broken ledger rule (bad amount, fee above amount, settle without hold): a caller bug, rolls the unit back. */
 export { LedgerInvariantError } from "./post";

@@ -7,14 +7,17 @@
 import { newId } from "../../lib/ids";
 import type { Uow } from "../../store/port";
 
-/** Merchant wallets plus the counterparts that make every entry balance. */
-export type LedgerAccount = "available" | "pending" | "retained" | "platform_fee_revenue" | "external_payer";
+/**
+ * Merchant wallets plus the counterparts that make every entry balance. `payout_in_transit`: the
+ * amount of the merchant's payouts accepted and not yet paid, failed or cancelled (payouts.ts).
+ */
+export type LedgerAccount = "available" | "pending" | "retained" | "platform_fee_revenue" | "external_payer" | "payout_in_transit";
 
 /** The merchant-owned ledger accounts (what the wallet endpoints show). */
 export const MERCHANT_ACCOUNTS: readonly LedgerAccount[] = ["available", "pending", "retained"];
 
 /** Ledger accounts that may never hold a negative balance (verifyLedger reports them; postEntry lets only `external_payer` and, for MED holds, `available` go negative). */
-export const NEVER_NEGATIVE: readonly LedgerAccount[] = ["pending", "retained", "platform_fee_revenue"];
+export const NEVER_NEGATIVE: readonly LedgerAccount[] = ["pending", "retained", "platform_fee_revenue", "payout_in_transit"];
 
 /** A broken ledger rule (a bug in the caller, not a client error). */
 export class LedgerInvariantError extends Error {}

@@ -3,5 +3,8 @@ import type { Repos, Uow } from "../../store/port";
 
 /** The unit of work a posting joins (`uow` of `deps.store.tx`). */
 export type LedgerUnit = Uow;
-/** Where ledger reads go: `deps.store.read` outside a unit, the `uow` inside one. */
-export type LedgerReader = Pick<Repos, "ledger">;
+/**
+ * Where ledger reads go: `deps.store.read` outside a unit, the `uow` inside one. With `payouts`
+ * (the store's reader has it), verifyLedger also checks payouts in flight against the ledger.
+ */
+export type LedgerReader = Pick<Repos, "ledger"> & Partial<Pick<Repos, "payouts">>;

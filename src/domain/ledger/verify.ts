@@ -4,6 +4,7 @@
  * Full scan by design (the adapter's `ledger.scan()`); never called on a request path.
  */
 import type { LedgerMismatch, LedgerReport } from "./index";
+import type { LedgerScan } from "../../store/port/ledger";
 import { NEVER_NEGATIVE } from "./post";
 import type { LedgerReader } from "./unit";
 
@@ -11,7 +12,9 @@ import type { LedgerReader } from "./unit";
  * Checks: (1) each entry has >= 2 lines summing to zero per currency; (2) each materialised
  * balance equals the sum of its lines (and no lines lack a balance row); (3) pending, retained and
  * fee revenue are never negative; (4) each tranche's pending lines sum to its unreleased remainder
- * (0 once released) and every pending line names a tranche. `ok` is true when nothing disagrees.
+ * (0 once released) and every pending line names a tranche; (5) with `reader.payouts`: each
+ * merchant's `payout_in_transit` equals the amounts of its payouts still pending or processing
+ * (a paid, failed or cancelled payout left it; src/domain/ledger/payouts.ts). `ok` is true when nothing disagrees.
  * `reader`: `deps.store.read` (or a uow).
  */
 export async function verifyLedger(reader: LedgerReader): Promise<LedgerReport> {
@@ -54,5 +57,25 @@ export async function verifyLedger(reader: LedgerReader): Promise<LedgerReport> 
   if (scan.orphanPendingLines > 0)
     mismatches.push({ kind: "tranche", actual: scan.orphanPendingLines, message: "pending lines without a known tranche" });
 
+  if (reader.payouts) checked += await checkPayouts(reader.payouts, scan.balances, mismatches);
+
   return { ok: mismatches.length === 0, checked, mismatches };
+}
+
+/** Check (5): `payout_in_transit` of each merchant against its payouts in flight; returns how many merchants were compared. */
+async function checkPayouts(payouts: NonNullable<LedgerReader["payouts"]>, balances: LedgerScan["balances"], mismatches: LedgerMismatch[]): Promise<number> {
+  const key = (r: { accountId: string; livemode: boolean; currency: string }) => `${r.accountId}|${r.livemode}|${r.currency}`;
+  const expected = new Map<string, { accountId: string; livemode: boolean; currency: string; amount: number }>();
+  for (const t of await payouts.inFlightTotals()) expected.set(key(t), { ...t, livemode: Boolean(t.livemode), amount: Number(t.amount) });
+  const actual = new Map<string, number>();
+  for (const b of balances) if (b.ledgerAccount === "payout_in_transit") actual.set(key(b), b.recomputed);
+  const keys = new Set([...expected.keys(), ...[...actual.entries()].filter(([, v]) => v !== 0).map(([k]) => k)]);
+  for (const k of keys) {
+    const want = expected.get(k)?.amount ?? 0;
+    const got = actual.get(k) ?? 0;
+    if (want === got) continue;
+    const [accountId, livemode, currency] = k.split("|");
+    mismatches.push({ kind: "payout", accountId, livemode: livemode === "true", currency, ledgerAccount: "payout_in_transit", expected: want, actual: got, message: "payout_in_transit differs from the payouts still pending or processing" });
+  }
+  return keys.size;
 }

@@ -14,7 +14,9 @@ import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { emitMed } from "../events/emit";
 import { emitTransition } from "../charges/events";
-import { PUBLIC_STATUS, type TransactionStatus } from "../charges/model";
+import { DISPUTABLE, isIn, PUBLIC_STATUS, type TransactionStatus } from "../charges/model";
+import { moveTransaction } from "../charges/transition";
+import type { TransactionRow } from "../../providers/types";
 import { holdMed, settleMedHold } from "../ledger";
 import {
   APPEAL_FROM,
@@ -37,10 +39,8 @@ import { toPublicCase, toResolution } from "./views";
 export const MED_DEADLINE_JOB = "med.deadline";
 const deadlineKey = (caseId: string) => `${MED_DEADLINE_JOB}:${caseId}`;
 
-/** Transaction statuses on which a MED can open (a settled charge). */
-const DISPUTABLE = ["PAID", "APPROVED"];
-/** Transaction status a MED sets (public `disputed`). */
-const DISPUTED = "DISPUTE";
+/** Transaction status a MED sets (public `disputed`; trigger `dispute` of the state machine, model.ts). */
+const DISPUTED: TransactionStatus = "DISPUTE";
 
 /** A MED opening as reported by the payer's bank (sandbox helper or live provider notice). */
 export interface MedNotice {
@@ -86,7 +86,7 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRo
       const seen = await uow.med.caseByExternalId(notice.accountId, notice.externalId);
       if (seen) return seen;
     }
-    if (!DISPUTABLE.includes(charge.status))
+    if (!isIn(DISPUTABLE, charge.status))
       throw new DomainError("invalid_state", `A MED can only open on a paid charge; this charge is ${PUBLIC_STATUS[charge.status as TransactionStatus]}.`);
     if (await uow.med.activeCaseOfTransaction(charge.id, FINAL_STATUSES))
       throw new DomainError("invalid_state", "This charge already has a MED case that is not final.");
@@ -121,10 +121,14 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRo
       updatedAt: now,
     });
     await holdMed(deps, uow, { accountId: charge.accountId, livemode: charge.livemode, currency: charge.currency, amount: held, medCaseId: id });
-    await uow.med.writeChargeMed(charge.id, chargeMedBlock(row, {}, now), now, mismatch ? undefined : DISPUTED);
-    // Legacy family: a transaction reaching DISPUTE fires `payment.failed`; emitTransition sends
-    // no charge.* event for MED statuses (interface.md "Emission rules").
-    if (!mismatch) await emitTransition(deps, uow, (await uow.charges.byId(charge.id))!, charge.status);
+    if (mismatch) await uow.med.writeChargeMed(charge.id, chargeMedBlock(row, {}, now), now);
+    else {
+      // Legacy family: a transaction reaching DISPUTE fires `payment.failed`; emitTransition sends
+      // no charge.* event for MED statuses (interface.md "Emission rules").
+      const moved = await moveTransaction(uow, charge, "dispute", DISPUTED, { metadata: withMed(charge, chargeMedBlock(row, {}, now)), updatedAt: now });
+      if (!moved) throw new Error(`transaction ${charge.id} left ${charge.status} while a MED opened`);
+      await emitTransition(deps, uow, moved, charge.status);
+    }
     await emitMed(deps, uow, eventScope(row), "med_case.created", toPublicCase(row));
     if (row.responseDeadline !== null && !mismatch)
       await deps.jobs.enqueue(uow, { kind: MED_DEADLINE_JOB, payload: { caseId: id }, dueAt: row.responseDeadline, dedupeKey: deadlineKey(id) });
@@ -226,10 +230,15 @@ async function endCase(deps: Deps, uow: Uow, row: MedCaseRow, how: Resolution): 
   });
   if (row.heldAmount > 0) await settleMedHold(deps, uow, { medCaseId: row.id, outcome: ending.outcome });
   await deps.jobs.cancel(uow, deadlineKey(row.id));
-  const charge = await uow.charges.byId(row.transactionId);
-  const restore = ending.outcome === "refunded_to_merchant" && charge?.status === DISPUTED ? next.chargeStatusBefore : undefined;
-  await touchCharge(uow, next, now, restore);
-  if (restore) await emitTransition(deps, uow, (await uow.charges.byId(row.transactionId))!, DISPUTED);
+  // Decided on the locked charge: the status it goes back to is written only from the one read here.
+  const charge = await uow.charges.lockForChange(row.transactionId);
+  if (charge && ending.outcome === "refunded_to_merchant" && charge.status === DISPUTED) {
+    const med = chargeMedBlock(next, await uow.med.chargeMed(charge.id), now);
+    const back = next.chargeStatusBefore as TransactionStatus;
+    const moved = await moveTransaction(uow, charge, "dispute_won", back, { metadata: withMed(charge, med), updatedAt: now });
+    if (!moved) throw new Error(`transaction ${charge.id} left ${charge.status} while its MED case ended`);
+    await emitTransition(deps, uow, moved, charge.status);
+  } else await touchCharge(uow, next, now);
   await emitMed(deps, uow, eventScope(next), "med_case.updated", toPublicCase(next));
   await emitMed(deps, uow, eventScope(next), "med.resolved", toResolution(next));
   return next;
@@ -240,9 +249,19 @@ function assertFrom(row: MedCaseRow, from: readonly MedCaseStatus[], to: MedCase
     throw new DomainError("invalid_state", `A ${row.status} MED case cannot become ${to}.`);
 }
 
-/** Rewrites the charge's informational `metadata.med` (and its status when `status` is given). */
-async function touchCharge(uow: Uow, row: MedCaseRow, now: number, status?: string): Promise<void> {
-  await uow.med.writeChargeMed(row.transactionId, chargeMedBlock(row, await uow.med.chargeMed(row.transactionId), now), now, status);
+/** Rewrites the charge's informational `metadata.med` (never its status). */
+async function touchCharge(uow: Uow, row: MedCaseRow, now: number): Promise<void> {
+  await uow.med.writeChargeMed(row.transactionId, chargeMedBlock(row, await uow.med.chargeMed(row.transactionId), now), now);
+}
+
+/** The `metadata` text of `charge` with its `med` block set to `med` (the other keys as stored; see writeChargeMed). */
+function withMed(charge: TransactionRow, med: Record<string, unknown>): string {
+  let metadata: Record<string, unknown> = {};
+  try {
+    metadata = JSON.parse(charge.metadata ?? "{}");
+  } catch {}
+  metadata.med = med;
+  return JSON.stringify(metadata);
 }
 
 /** `metadata.med` of the charge (interface.md informational blocks; shape may change). */

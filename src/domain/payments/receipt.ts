@@ -11,13 +11,14 @@ import type { Deps } from "../../deps";
 import { DomainError } from "../errors";
 import type { TransactionRow } from "../../providers/types";
 import { checkoutUrl, rowMetadata } from "../charges/views";
+import { RECEIPTABLE } from "../charges/model";
 import { newDocument } from "./pdf/document";
 import { GREY, rule, sandboxMark, text, wrap, type Pen } from "./pdf/draw";
 import { dateTimeBR, formatTaxId, maskTaxId, money, taxIdLabel } from "./pdf/format";
 import { offeredMethods } from "./views";
 
 /** Statuses with a final outcome (a receipt exists only for these). */
-export const RECEIPT_STATUSES = new Set(["PAID", "APPROVED", "REFUNDED", "REFUSED", "CANCELLED", "EXPIRED"]);
+export const RECEIPT_STATUSES: ReadonlySet<string> = new Set(RECEIPTABLE);
 
 /** Portuguese names of the final statuses (the API code follows in parentheses on the receipt). */
 const STATUS_PT: Record<string, string> = {

@@ -20,9 +20,10 @@ import type { Caller, Scope } from "../scope";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { TransactionRow } from "../../providers/types";
-import { getAccountSettings, pixFee } from "../accounts/settings";
+import { getAccountSettings } from "../accounts/settings";
 import { emitRefunded, emitTransition } from "../charges/events";
-import { SETTLED, type PaymentMethod } from "../charges/model";
+import { DISPUTED, isIn, REFUNDABLE, SETTLED, type PaymentMethod } from "../charges/model";
+import { moveTransaction } from "../charges/transition";
 import { emitLegacy } from "../events/emit";
 import { debitRefund, restoreRefund } from "../ledger";
 import { checkIdempotencyKey } from "../idempotency/store";
@@ -90,14 +91,15 @@ async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, 
   const now = deps.clock.nowMs();
   // What was read above may be stale where units run concurrently (PostgreSQL): the write itself
   // re-checks the status and the remainder.
-  if (!(await uow.refunds.reserveRefundable(trx.id, amount, SETTLED, now))) {
+  if (!(await uow.refunds.reserveRefundable(trx.id, amount, REFUNDABLE, now))) {
     // Changed since it was read: say why (a dispute or a status change first, else the remainder).
     const current = await uow.charges.byId(trx.id);
     if (current) checkRefundable(current.status);
     throw new DomainError("refund_amount_exceeds_remaining", "The refund amount exceeds the remaining refundable amount.", { param: "amount" });
   }
   const settings = await getAccountSettings(uow, trx.accountId);
-  const pixOutFee = strategy === "cashout" && req.passFeeToTenant && settings ? pixFee(settings, amount) : 0;
+  // extensions.md "Refunds by cashout": passFeeToTenant debits the payout fee (a cashout is a Pix sent).
+  const pixOutFee = strategy === "cashout" && req.passFeeToTenant && settings ? settings.payout_fee_fixed : 0;
   await debitRefund(deps, uow, {
     accountId: trx.accountId,
     livemode: trx.livemode,
@@ -134,9 +136,9 @@ async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, 
 
 /** Throws 400 `charge_disputed` (CHARGEBACK/DISPUTE) or `charge_not_refundable` (not PAID/APPROVED) unless a transaction in `status` may be refunded. */
 function checkRefundable(status: string): void {
-  if (status === "CHARGEBACK" || status === "DISPUTE")
+  if (isIn(DISPUTED, status))
     throw new DomainError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");
-  if (!SETTLED.includes(status as never))
+  if (!isIn(REFUNDABLE, status))
     throw new DomainError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${status}.`);
 }
 
@@ -195,8 +197,13 @@ async function confirmRefund(deps: Deps, uow: Uow, refund: RefundRow, now: numbe
   let trx = (await uow.charges.lockForChange(refund.transactionId)) as TransactionRow;
   const confirmed = await uow.refunds.confirmedTotal(trx.id);
   const previousStatus = trx.status;
-  const full = confirmed >= trx.amount && SETTLED.includes(trx.status as never);
-  if (full) trx = await uow.charges.update(trx.id, { status: "REFUNDED", updatedAt: now });
+  // A charge disputed meanwhile keeps its status (the refund still counts in `refundedAmount`).
+  const full = confirmed >= trx.amount && isIn(SETTLED, trx.status);
+  if (full) {
+    const moved = await moveTransaction(uow, trx, "refund", "REFUNDED", { updatedAt: now });
+    if (!moved) throw new Error(`transaction ${trx.id} left ${previousStatus} while a refund was confirmed`);
+    trx = moved;
+  }
   await emitRefunded(deps, uow, trx, toRefund(refund));
   await emitLegacy(deps, uow, { accountId: trx.accountId, livemode: trx.livemode, transactionId: trx.id }, "payment.refunded", {
     transactionId: trx.id,

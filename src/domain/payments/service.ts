@@ -5,12 +5,13 @@
  */
 import type { Deps } from "../../deps";
 import type { Uow } from "../../store/port";
-import { DomainError } from "../errors";
+import { DomainError, notFound } from "../errors";
 import type { Caller } from "../scope";
 import { iso } from "../../lib/clock";
 import type { PaymentProvider, TransactionRow } from "../../providers/types";
 import { emitRefunded, emitTransition } from "../charges/events";
-import { CANCELLABLE, type PaymentMethod, type TransactionStatus } from "../charges/model";
+import { CANCELLABLE, isIn, SETTLED, WAITING, type PaymentMethod } from "../charges/model";
+import { moveTransaction } from "../charges/transition";
 import { failureBlock } from "../charges/metadata";
 import { getTransactionRow } from "../charges/service";
 import { rowMetadata } from "../charges/views";
@@ -37,6 +38,10 @@ export async function listPaymentRefunds(deps: Deps, auth: Caller, rawId: string
  * Returns the updated row. Throws 404, 400 `charge_not_cancellable` otherwise (a paid transaction
  * must be refunded instead; a received Pix held by the payer lock is not in flight; the provider
  * refused), 503 `service_unavailable` when a provider cannot be reached.
+ * The status write goes through the transaction state machine (trigger `cancel`, model.ts) on the
+ * row locked in the unit (`lockForChange`): a payment confirmed at the same moment on another
+ * connection either commits first (this cancel then sees it and answers 400) or waits for this
+ * unit and then finds the charge CANCELLED; never both (issue 25, test/charges/cancel-race.test.ts).
  */
 export async function cancelPayment(deps: Deps, auth: Caller, rawId: string): Promise<TransactionRow> {
   const found = await getPayment(deps, auth, rawId);
@@ -51,11 +56,14 @@ export async function cancelPayment(deps: Deps, auth: Caller, rawId: string): Pr
     if (out.status === "rejected") throw new DomainError("charge_not_cancellable", `The payment provider refused the cancellation: ${out.message}`);
   }
   return deps.store.tx(async (uow) => {
-    const row = (await uow.charges.byScopedId(auth.accountId, auth.livemode, found.id))!;
+    const row = await uow.charges.lockForChange(found.id);
+    if (!row) throw notFound("transaction");
     checkCancellable(row);
     const now = deps.clock.nowMs();
     const metadata = JSON.stringify({ ...rowMetadata(row), failure: failureBlock("cancelled", null, row.ttlSeconds, iso(now)) });
-    const updated = await uow.charges.update(row.id, { status: "CANCELLED", metadata, updatedAt: now });
+    const updated = await moveTransaction(uow, row, "cancel", "CANCELLED", { metadata, updatedAt: now });
+    // Only where a unit reads without locking could the row move between the lock and the write.
+    if (!updated) throw new DomainError("charge_not_cancellable", "The transaction changed while it was being cancelled; read it again.");
     await emitTransition(deps, uow, updated, row.status);
     return updated;
   });
@@ -63,8 +71,8 @@ export async function cancelPayment(deps: Deps, auth: Caller, rawId: string): Pr
 
 /** Throws 400 `charge_not_cancellable` unless `row` may be cancelled (see cancelPayment). */
 function checkCancellable(row: TransactionRow): void {
-  if (!CANCELLABLE.includes(row.status as TransactionStatus)) {
-    const hint = row.status === "PAID" || row.status === "APPROVED" ? " A paid transaction must be refunded instead." : "";
+  if (!isIn(CANCELLABLE, row.status)) {
+    const hint = isIn(SETTLED, row.status) ? " A paid transaction must be refunded instead." : "";
     throw new DomainError("charge_not_cancellable", `A ${row.status} transaction cannot be cancelled.${hint}`);
   }
   // A PROCESSING Pix with an end-to-end id was received and is held (payer lock, manual review):
@@ -83,7 +91,7 @@ function checkCancellable(row: TransactionRow): void {
 export async function resendWebhook(deps: Deps, auth: Caller, rawId: string): Promise<{ resent: boolean; status: string }> {
   const row = await getPayment(deps, auth, rawId);
   const ids = await deps.store.tx(async (uow) => {
-    const waiting = row.status === "WAITING_PAYMENT" || row.status === "PENDING";
+    const waiting = isIn(WAITING, row.status);
     const out = await emitTransition(deps, uow, row, waiting ? null : await previousStatusOf(uow, row));
     if (row.status === "REFUNDED") {
       const last = lastCompletedRefund(await uow.refunds.listForTransaction(row.id));

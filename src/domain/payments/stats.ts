@@ -12,7 +12,7 @@
 import type { Deps } from "../../deps";
 import { addDays, saoPauloDate } from "../../payments/calendar";
 import type { StatsCell } from "../../store/port/stats";
-import { PAYMENT_METHODS } from "../charges/model";
+import { DISPUTED, IN_FLIGHT, isIn, PAYMENT_METHODS } from "../charges/model";
 
 /** Largest number of `dailyVolume` points (interface.md Limits). */
 export const MAX_DAILY_POINTS = 366;
@@ -166,8 +166,8 @@ export async function paymentMetrics(
     if (c.status === "CANCELLED") add(m.cancelled, c);
     if (c.status === "REFUNDED") m.refunded.count += c.count;
     m.refunded.volume += c.refunded;
-    if (c.status === "PENDING" || c.status === "WAITING_PAYMENT" || c.status === "PROCESSING") add(m.inFlight, c);
-    if (c.status === "CHARGEBACK" || c.status === "DISPUTE") add(m.disputed, c);
+    if (isIn(IN_FLIGHT, c.status)) add(m.inFlight, c);
+    if (isIn(DISPUTED, c.status)) add(m.disputed, c);
   }
   return {
     days,

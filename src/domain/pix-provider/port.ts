@@ -23,7 +23,16 @@ export interface ConnectionSpec {
   tokenAuth: "basic" | "form";
   /** Query parameters added to every API call (e.g. Banco do Brasil's `gw-dev-app-key`). */
   apiQuery: Record<string, string> | null;
+  /**
+   * The connection's type (extensions.md "Pix send through a PSP: connection type `efi`"): absent
+   * or `bcb_pix_v2` = the standard below `apiUrl`; `efi` = `apiUrl` is the origin, the standard's
+   * routes are below `/v2`, plus Efí's send routes.
+   */
+  type?: ConnectionType;
 }
+
+/** Types of Pix provider connection (the stored `type` column). */
+export type ConnectionType = "bcb_pix_v2" | "efi";
 
 /** `ok`, or the PSP's refusal / the network failure as text (status and reason; never a secret). */
 export type StepResult = { ok: true } | { ok: false; message: string };

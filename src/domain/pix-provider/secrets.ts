@@ -29,6 +29,7 @@ function parseApiQuery(text: string | null): Record<string, string> | null {
 export async function openConnection(key: CryptoKey, row: ConnectionRow): Promise<ConnectionSpec> {
   return {
     id: row.id,
+    type: row.type === "efi" ? "efi" : "bcb_pix_v2",
     apiUrl: row.apiUrl,
     tokenUrl: row.tokenUrl,
     clientId: row.clientId,

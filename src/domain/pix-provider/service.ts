@@ -11,14 +11,15 @@ import type { Deps } from "../../deps";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { newId } from "../../lib/ids";
 import { certificateFacts, checkKeyPair, parseCertificates, PemError } from "../../lib/x509";
-import type { ConnectionSpec } from "./port";
+import type { ConnectionSpec, ConnectionType } from "./port";
 import type { PixProviderConnectionRow as ConnectionRow } from "../../store/rows";
 import { openConnection, sealSecrets } from "./secrets";
 import { accountConnectionView, connectionView } from "./views";
 
 /** The PUT body (extensions.md), plus the optional PSP differences (README "Live Pix: provider connections"). */
 export interface ConnectInput {
-  type: "bcb_pix_v2";
+  /** `bcb_pix_v2`: `api_url` is the API Pix base; `efi`: `api_url` is Efí's origin (extensions.md "Pix send through a PSP: connection type `efi`"). */
+  type: ConnectionType;
   api_url: string;
   token_url: string;
   client_id: string;
@@ -76,12 +77,15 @@ async function checkPems(input: ConnectInput) {
 export async function connect(deps: Deps, accountId: string, input: ConnectInput) {
   if (!(await deps.store.read.accounts.byId(accountId))) throw notFound("account");
   const apiUrl = httpsUrl(input.api_url, "api_url");
+  if (input.type === "efi" && new URL(apiUrl).pathname !== "/")
+    throw invalidParam("api_url", "api_url of an efi connection is the PSP's origin (e.g. https://pix.api.efipay.com.br): Cofre adds /v2/cob, /v3/gn/pix, ...", "invalid_url");
   const tokenUrl = httpsUrl(input.token_url, "token_url");
   const cert = await checkPems(input);
   const existing = await deps.store.read.pixProvider.activeByAccount(accountId);
   const id = existing?.id ?? newId("pixProviderConnection");
   const conn: ConnectionSpec = {
     id,
+    type: input.type,
     apiUrl,
     tokenUrl,
     clientId: input.client_id,
@@ -105,7 +109,7 @@ export async function connect(deps: Deps, accountId: string, input: ConnectInput
   const row: ConnectionRow = {
     id,
     accountId,
-    type: "bcb_pix_v2",
+    type: input.type,
     apiUrl,
     tokenUrl,
     clientId: input.client_id,

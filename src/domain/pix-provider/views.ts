@@ -3,11 +3,14 @@ import { iso } from "../../lib/clock";
 import { DateTime, OneOf, Type, Url, View, type Static } from "../../lib/view-schema";
 import type { PixProviderConnectionRow as ConnectionRow } from "../../store/rows";
 
+/** The stored type as the views name it (`efi`, else `bcb_pix_v2`). */
+const connectionType = (row: ConnectionRow): "bcb_pix_v2" | "efi" => (row.type === "efi" ? "efi" : "bcb_pix_v2");
+
 /** GET/PUT /v1/operator/accounts/{account_id}/pix-provider. */
 export const PixProviderConnectionSchema = View("PixProviderConnection", {
   id: Type.String({ examples: ["ppc_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
-  type: OneOf(["bcb_pix_v2"] as const),
-  api_url: Url({ description: "The PSP's API Pix base; Cofre appends `/cob/{txid}`, `/pix/{e2eid}`, ..." }),
+  type: OneOf(["bcb_pix_v2", "efi"] as const, { description: "`bcb_pix_v2`: a PSP of the BCB API Pix v2; `efi`: Efí (the standard plus Pix send)." }),
+  api_url: Url({ description: "`bcb_pix_v2`: the PSP's API Pix base (Cofre appends `/cob/{txid}`, `/pix/{e2eid}`, ...); `efi`: Efí's origin (Cofre calls `/v2/cob/...`, `/v3/gn/pix/{idEnvio}`, ...)." }),
   token_url: Url({ description: "The PSP's OAuth2 token endpoint." }),
   client_id: Type.String(),
   pix_key: Type.String({ description: "The receiving Pix key (DICT)." }),
@@ -23,7 +26,7 @@ export const PixProviderConnectionSchema = View("PixProviderConnection", {
 export function connectionView(row: ConnectionRow): Static<typeof PixProviderConnectionSchema> {
   return {
     id: row.id,
-    type: "bcb_pix_v2",
+    type: connectionType(row),
     api_url: row.apiUrl,
     token_url: row.tokenUrl,
     client_id: row.clientId,
@@ -39,8 +42,8 @@ export function connectionView(row: ConnectionRow): Static<typeof PixProviderCon
 
 /** GET /v1/account/pix-provider (issue 15, dashboard Settings): the account's own read of its connection's status. */
 export const AccountPixProviderSchema = View("AccountPixProvider", {
-  type: OneOf(["bcb_pix_v2"] as const),
-  api_url: Url({ description: "The PSP's API Pix base." }),
+  type: OneOf(["bcb_pix_v2", "efi"] as const),
+  api_url: Url({ description: "The PSP's API Pix base (`efi`: its origin)." }),
   pix_key: Type.String({ description: "The receiving Pix key (DICT)." }),
   certificate_expires_at: DateTime({ description: "The client certificate's notAfter." }),
   webhook_registered: Type.Boolean({ description: "false when the PSP refused the webhook registration (payments are still found by polls and sweeps)." }),
@@ -50,7 +53,7 @@ export const AccountPixProviderSchema = View("AccountPixProvider", {
 /** The account's view `{type, api_url, pix_key, certificate_expires_at, webhook_registered, updated_at}`: no id, client id, certificate or secret. */
 export function accountConnectionView(row: ConnectionRow): Static<typeof AccountPixProviderSchema> {
   return {
-    type: "bcb_pix_v2",
+    type: connectionType(row),
     api_url: row.apiUrl,
     pix_key: row.pixKey,
     certificate_expires_at: iso(row.certificateExpiresAt),

@@ -7,7 +7,8 @@
  * Authorization header is missing or not `Bearer <token>`, the token is badly signed, expired or
  * logged out, or its user left the account. Without an Authorization header, the dashboard session
  * cookie is accepted instead (./session-auth.ts; 403 `csrf_invalid` without its CSRF token). With `{ manage: true }`, roles other than OWNER and
- * ADMIN get 403 `API_KEY_ROLE_REQUIRED` (checked before the body, so the answer does not depend on it).
+ * ADMIN get 403 `API_KEY_ROLE_REQUIRED` (checked before the body, so the answer does not depend on it);
+ * `manage` as a string names what the route does, for the message ("Reading the audit log").
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
@@ -39,10 +40,10 @@ export async function authenticateBearer(deps: Deps, request: Request): Promise<
   return session;
 }
 
-export function bearerAuth(deps: Deps, opts: { manage?: boolean } = {}) {
+export function bearerAuth(deps: Deps, opts: { manage?: boolean | string } = {}) {
   return new Elysia().derive({ as: "scoped" }, async ({ request }) => {
     const session = await authenticateBearer(deps, request);
-    if (opts.manage) requireManager(session);
+    if (opts.manage) requireManager(session, typeof opts.manage === "string" ? opts.manage : undefined);
     return { session };
   });
 }

@@ -7,6 +7,7 @@ import { chargeRoutes } from "./charges";
 import { publicRoutes } from "./public";
 import { webhookRoutes } from "./webhooks";
 import { paymentRoutes } from "./payments";
+import { payoutRoutes } from "./payouts";
 import { medRoutes } from "./med";
 import { testHelperRoutes } from "./test-helpers";
 import { pingRoutes } from "./ping";
@@ -22,6 +23,7 @@ export function routeGroups(deps: Deps) {
     publicRoutes(deps),
     webhookRoutes(deps),
     paymentRoutes(deps),
+    payoutRoutes(deps),
     medRoutes(deps),
     testHelperRoutes(deps),
     pingRoutes(deps),

@@ -37,7 +37,18 @@ export interface CallOptions {
   body?: unknown;
   /** Query parameters (before the connection's own `apiQuery`). */
   query?: Record<string, string>;
+  /** Extra request headers (e.g. Efí's `x-skip-mtls-checking` on the webhook registration). */
+  headers?: Record<string, string>;
+  /**
+   * true: `path` is relative to `api_url` itself, never to the standard API's base (an `efi`
+   * connection's own routes, `/v3/gn/pix/{idEnvio}`); false (default): relative to the base of
+   * the standard's routes (`api_url`, or `api_url` + `/v2` for `efi`).
+   */
+  fromOrigin?: boolean;
 }
+
+/** Path of the BCB API Pix routes below an `efi` connection's `api_url` (its origin). */
+export const EFI_STANDARD_PREFIX = "/v2";
 
 /** Seconds before `expires_in` when a cached token is no longer used. */
 export const TOKEN_MARGIN_SECONDS = 60;
@@ -119,12 +130,12 @@ export class BcbPixClient {
    * auth_failed, timeout or network.
    */
   async call<T = unknown>(method: string, path: string, opts: CallOptions = {}): Promise<PspResult<T>> {
-    const url = this.apiUrl(path, opts.query);
+    const url = this.apiUrl(opts.fromOrigin || this.conn.type !== "efi" ? path : EFI_STANDARD_PREFIX + path, opts.query);
     const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
     for (let attempt = 0; ; attempt++) {
       const tok = await this.token();
       if (tok.kind !== "ok") return tok;
-      const headers: Record<string, string> = { authorization: `Bearer ${tok.body}`, accept: "application/json" };
+      const headers: Record<string, string> = { ...opts.headers, authorization: `Bearer ${tok.body}`, accept: "application/json" };
       if (body !== undefined) headers["content-type"] = "application/json";
       const raw = await this.exchange(method, url, headers, body);
       if (raw.kind !== "answer") return raw;
@@ -144,7 +155,7 @@ export class BcbPixClient {
     }
   }
 
-  /** `{api_url}{path}?{query}&{apiQuery}`. */
+  /** `{api_url}{path}?{query}&{apiQuery}` (`path` as given: `call` adds an `efi` connection's `/v2`). */
   apiUrl(path: string, query?: Record<string, string>): string {
     const url = new URL(this.conn.apiUrl.replace(/\/+$/, "") + path);
     for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);

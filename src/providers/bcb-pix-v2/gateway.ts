@@ -1,13 +1,16 @@
 /**
  * The bcb_pix_v2 side of connecting an account (the domain's PixConnectionGateway port,
  * src/domain/pix-provider/port.ts): a token check and the webhook registration with a fresh
- * client, the webhook removal on disconnect, and the one pool per stored connection version of
+ * client (an `efi` connection registers with `x-skip-mtls-checking: true`), the webhook removal on disconnect, and the one pool per stored connection version of
  * its provider and its client (token cache and concurrency cap shared by every flow of a connection).
  */
 import type { PaymentProvider, ProviderContext } from "../types";
 import { BcbPixClient, type BcbConnection, type ClientOptions } from "./client";
 
 type Step = { ok: true } | { ok: false; message: string };
+
+/** Header of Efí's `PUT /v2/webhook/{chave}` that lets callbacks reach a server not checking Efí's client certificate. */
+export const EFI_SKIP_MTLS_HEADER = "x-skip-mtls-checking";
 
 /** What is pooled per stored connection version: its provider and, once opened, its client. */
 interface PoolEntry {
@@ -65,7 +68,11 @@ export class BcbConnectionGateway {
     const client = this.client(conn);
     const token = await client.token();
     if (token.kind !== "ok") return { token: { ok: false, message: token.message }, webhook: null };
-    const hook = await client.call("PUT", `/webhook/${encodeURIComponent(pixKey)}`, { body: { webhookUrl } });
+    // Efí calls back only a server that checks its client certificate unless told to skip that
+    // check: callbacks are hints Cofre confirms with its own credentials (extensions.md "Pix send
+    // through a PSP: connection type `efi`"), so an efi connection registers with the header.
+    const headers = conn.type === "efi" ? { headers: { [EFI_SKIP_MTLS_HEADER]: "true" } } : {};
+    const hook = await client.call("PUT", `/webhook/${encodeURIComponent(pixKey)}`, { body: { webhookUrl }, ...headers });
     this.forget(conn.id);
     return { token: { ok: true }, webhook: hook.kind === "ok" ? { ok: true } : { ok: false, message: hook.message } };
   }

@@ -16,6 +16,8 @@ import { createBcbPixProvider } from "./provider";
 /** What the lookup needs of a stored connection. */
 export interface StoredConnection {
   id: string;
+  /** `bcb_pix_v2` or `efi` (the provider's flavour). */
+  type: string;
   pixKey: string;
   /** Version of the row (epoch ms of its last change). */
   updatedAt: number;
@@ -34,7 +36,7 @@ function providerOf<R extends StoredConnection>(opts: LiveLookupOptions<R>, row:
   const gateway = opts.gateway();
   const version = String(row.updatedAt);
   return gateway.provider(row.id, version, () =>
-    createBcbPixProvider({ connectionId: row.id, pixKey: row.pixKey, client: () => gateway.pooled(row.id, version, () => opts.open(row)) }),
+    createBcbPixProvider({ connectionId: row.id, flavour: row.type === "efi" ? "efi" : "bcb_pix_v2", pixKey: row.pixKey, client: () => gateway.pooled(row.id, version, () => opts.open(row)) }),
   );
 }
 

@@ -10,6 +10,13 @@
  * (`GET /pix?inicio=&fim=`, paginated) for the sweep, and devoluções: refunds and the return of a
  * Pix that must go back (`PUT|GET /pix/{e2eid}/devolucao/{id}`; their status table is in
  * devolucao.ts).
+ * The `efi` flavour (extensions.md "Pix send through a PSP: connection type `efi`") is the same
+ * provider with `api_url` = Efí's origin (the client puts `/v2` before the standard's paths) plus
+ * Pix send (`send`/`sendStatus`, send.ts, its status table there) and cashout refunds (no
+ * strategy or `cashout` -> a send, cashout.ts; `devolution` -> a devolução); a connection's sends
+ * run one at a time per process (Efí's advice), its other calls as before. In every flavour a
+ * callback entry with `gnExtras.idEnvio` names a Pix we sent: its id goes to `sendIds`, never to
+ * the received payments.
  *
  * Status of a named Pix (`GET /pix/{e2eid}`): found with our txid and a valid valor -> settled
  * (paidAt = `horario`); 404, another txid (a forged or foreign hint) -> ignored, `GET /cob` decides.
@@ -31,13 +38,16 @@
  */
 import { buildDynamicBrCode } from "../../pix/brcode";
 import { cobTxidFor } from "../cob-txid";
-import type { CreateOutcome, CreateRequest, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, TransactionRow } from "../types";
+import type { CreateOutcome, CreateRequest, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, RefundRecord, SendOutcome, TransactionRow } from "../types";
 import type { BcbPixClient } from "./client";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, type PixListAnswer } from "./pix";
 import { nextPollAt } from "./polling";
 import { failureOf } from "./failures";
 import { DEVOLUCAO_ID_RE, devolucaoValor, getDevolucao, planDevolucao, putDevolucao } from "./devolucao";
 import { toValor } from "./valor";
+import { getSend, ID_ENVIO_RE, putSend } from "./send";
+import { Limiter } from "./limiter";
+import { cashoutSend, planCashout, refundOutcomeOfSend } from "./cashout";
 
 /** Longest `solicitacaoPagador` (OpenAPI `CobSolicitada.solicitacaoPagador`, maxLength 140). */
 export const MAX_SOLICITACAO = 140;
@@ -45,6 +55,11 @@ export const MAX_SOLICITACAO = 140;
 export interface BcbProviderOptions {
   /** The connection's id, stored on the charges it creates (`transactions.provider_connection_id`). */
   connectionId: string;
+  /**
+   * `bcb_pix_v2` (default): the standard only; `efi`: plus Pix send (send.ts) and cashout refunds
+   * (cashout.ts) — the client adds `/v2` before the standard's paths.
+   */
+  flavour?: "bcb_pix_v2" | "efi";
   /** The connection's receiving key (`chave`). */
   pixKey: string;
   /** The connection's pooled client (opened on first use). */
@@ -84,6 +99,12 @@ interface CobAnswer {
 function pendingOf(tx: TransactionRow, now: number): PaymentOutcome {
   const at = nextPollAt(tx.createdAt, tx.expiresAt, now);
   return at === undefined ? { status: "pending" } : { status: "pending", checkAt: at };
+}
+
+/** The `gnExtras.idEnvio` of an Efí callback entry about a Pix we sent (`tipo: SOLICITACAO`), or null for a received Pix. */
+function idEnvioOf(p: { gnExtras?: unknown }): string | null {
+  const id = (p.gnExtras as { idEnvio?: unknown } | null | undefined)?.idEnvio;
+  return typeof id === "string" && ID_ENVIO_RE.test(id) ? id : null;
 }
 
 /** A callback's Pix entry as a hint: its txid, end-to-end id and the ids of the devoluções it names. */
@@ -126,9 +147,13 @@ function resumedOutcome(ctx: ProviderContext, req: CreateRequest, connectionId: 
 }
 
 export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider {
-  return {
-    name: "bcb_pix_v2",
+  const efi = opts.flavour === "efi";
+  // Efí advises one send at a time per account: this connection's sends (PUTs) queue here, in this process.
+  const sends = new Limiter(1);
+  const provider: PaymentProvider = {
+    name: efi ? "efi" : "bcb_pix_v2",
     methods: new Set(["PIX"]),
+    connectionId: opts.connectionId,
 
     reserve(_ctx, req) {
       return { txid: cobTxidFor(req.transaction), connectionId: opts.connectionId };
@@ -220,15 +245,28 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       const b = req.body as { pix?: unknown } | unknown[] | null;
       const list = Array.isArray(b) ? b : Array.isArray((b as { pix?: unknown })?.pix) ? ((b as { pix: unknown[] }).pix) : null;
       if (!list) return { status: "invalid", code: "bad_callback", message: "The callback body has no pix list." };
-      return { status: "parsed", items: list.filter((p) => !!p && typeof p === "object").map(hintOf) };
+      // An entry with `gnExtras.idEnvio` (Efí, `tipo: SOLICITACAO`) speaks of a Pix we SENT: a hint
+      // for that payout or cashout refund, never a received payment.
+      const entries = list.filter((p): p is Record<string, unknown> => !!p && typeof p === "object");
+      const sendIds = [...new Set(entries.map(idEnvioOf).filter((id): id is string => id !== null))];
+      const items = entries.filter((p) => idEnvioOf(p) === null).map(hintOf);
+      return { status: "parsed", items, ...(sendIds.length ? { sendIds } : {}) };
     },
 
-    planRefund: planDevolucao,
+    planRefund(ctx, req) {
+      // Efí sends Pix: no strategy (the contract's default) or cashout is a send; devolution stays one.
+      if (efi && req.strategy !== "devolution") return planCashout(ctx, req);
+      return planDevolucao(ctx, efi ? { ...req, destinationKey: undefined } : req);
+    },
     async refund(ctx, { refund, transaction }) {
+      // By what was planned, not the flavour: a cashout planned under efi stays a send (never a
+      // devolução) if the connection was replaced since; a PSP without the route refuses it (FAILED).
+      if (refund.strategy === "cashout") return refundOutcomeOfSend(await cashoutOf(ctx, refund, transaction, false));
       const call = { endToEndId: transaction.endToEndId, id: refund.providerRefundId, body: { valor: devolucaoValor(refund.amount) }, requestedAt: refund.createdAt };
       return putDevolucao(await opts.client(), ctx.clock.nowMs(), call);
     },
     async refundStatus(ctx, { refund, transaction }) {
+      if (refund.strategy === "cashout") return refundOutcomeOfSend(await cashoutOf(ctx, refund, transaction, true));
       return getDevolucao(await opts.client(), ctx.clock.nowMs(), { endToEndId: transaction.endToEndId, id: refund.providerRefundId, requestedAt: refund.createdAt });
     },
     async returnPayment(ctx, req) {
@@ -246,4 +284,21 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       return r.kind === "ok" ? { status: "settled" } : failureOf(r, "rejected");
     },
   };
+
+  /** A cashout refund's send (`query`: its status only, GET by idEnvio), or invalid when it has no destination. */
+  async function cashoutOf(ctx: ProviderContext, refund: RefundRecord, tx: TransactionRow, query: boolean): Promise<SendOutcome> {
+    const req = cashoutSend(refund, tx, false);
+    if (!req) return { status: "invalid", code: "no_destination", message: "The cashout refund has no destination key or id." };
+    const client = await opts.client();
+    return query ? getSend(client, ctx.clock.nowMs(), req) : sends.run(() => putSend(client, ctx.clock.nowMs(), opts.pixKey, req));
+  }
+
+  if (efi) {
+    provider.send = async (ctx, req) => {
+      const client = await opts.client();
+      return sends.run(() => putSend(client, ctx.clock.nowMs(), opts.pixKey, req));
+    };
+    provider.sendStatus = async (ctx, req) => getSend(await opts.client(), ctx.clock.nowMs(), req);
+  }
+  return provider;
 }

@@ -50,12 +50,13 @@ function str(v: unknown): string | null {
 /** The http_error of an API answer: its RFC 7807 fields when the body is a problem, else the raw text. */
 export function problemOf(status: number, text: string): Extract<PspResult, { kind: "http_error" }> {
   const body = objectOf(text);
-  const title = str(body.title);
+  // Efí answers its own routes' errors as `{nome, mensagem}` (e.g. `documento_bloqueado`): read as type and title.
+  const title = str(body.title) ?? str(body.mensagem);
   const detail = str(body.detail);
   const violacoes = Array.isArray(body.violacoes) ? (body.violacoes as Violacao[]).filter((v) => v && typeof v === "object") : [];
   const why = [title, detail].filter(Boolean).join(": ") || clip(text) || "(empty body)";
   const extra = violacoes.length ? ` (${violacoes.map((v) => [v.propriedade, v.razao].filter(Boolean).join(": ")).join("; ")})` : "";
-  return { kind: "http_error", status, type: str(body.type), title, detail, violacoes, message: clip(`${status} ${why}${extra}`) };
+  return { kind: "http_error", status, type: str(body.type) ?? str(body.nome), title, detail, violacoes, message: clip(`${status} ${why}${extra}`) };
 }
 
 /** The auth_failed of a token endpoint answer: RFC 6749 5.2 `error` and `error_description` when present. */

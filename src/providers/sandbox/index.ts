@@ -26,6 +26,8 @@
  * | refundStatus      | PENDING                                      | pending, in progress, check in 2 s                        |
  * | refundStatus      | IN_PROGRESS                                  | settled (REFUNDED)                                        |
  * | cancel            | any                                          | settled                                                   |
+ * | send              | before requestedAt + 10 s                    | processing, end-to-end id, check at requestedAt + 10 s    |
+ * | send, sendStatus  | at or after requestedAt + 10 s               | paid, 32-character end-to-end id (send.ts)                |
  */
 import type { PaymentMethod } from "../../domain/charges/model";
 import { newEndToEndId } from "../../pix/ids";
@@ -49,6 +51,7 @@ import type { PreparedMethod, SandboxMethod } from "./method";
 import { sandboxMultibanco } from "./multibanco";
 import { sandboxPix } from "./pix";
 import { planSandboxRefund, sandboxRefundStatus, submitSandboxRefund } from "./refunds";
+import { sandboxSend, sandboxSendStatus } from "./send";
 
 const METHODS: Record<PaymentMethod, SandboxMethod> = {
   PIX: sandboxPix,
@@ -94,6 +97,8 @@ export function createSandboxProvider(opts: SandboxOptions): PaymentProvider {
     },
     refund: submitSandboxRefund,
     refundStatus: sandboxRefundStatus,
+    send: sandboxSend,
+    sendStatus: sandboxSendStatus,
 
     cancel() {
       return { status: "settled" };

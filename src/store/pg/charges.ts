@@ -10,9 +10,6 @@ import { chargeSideRepo } from "./charges-side";
 import type { PgContext } from "./context";
 import { numberOf, rowOf, rowsOf, toColumns } from "./map";
 
-/** Statuses that count toward the velocity guard (extensions.md: pending, processing, paid). */
-const ALIVE_STATUSES = ["PENDING", "WAITING_PAYMENT", "PROCESSING", "PAID", "APPROVED"];
-
 /**
  * First key of the two-int advisory locks of the velocity guard (the second is a hash of the
  * scope). The two-key space does not overlap the one-bigint key of the migration lock.
@@ -22,7 +19,10 @@ const VELOCITY_LOCK_CLASS = 0x76656c6f; // "velo"
 /** Builds the charges repository on `ctx`. */
 export function chargesRepo(ctx: PgContext): ChargesRepo {
   const byId = async (id: string) => rowOf<TransactionRow>(await ctx.sql`select * from transactions where id = ${id}`);
-  /** Waiting Pix charges the expiry sweep owns (the partial index `tx_waiting_expiry_idx`, plus not a live PSP's). */
+  /**
+   * Waiting Pix charges the expiry sweep owns (the partial index `tx_waiting_expiry_idx`, plus not a
+   * live PSP's): the domain's `WAITING` group (src/domain/charges/model.ts) as the index spells it.
+   */
   const waiting = () => ctx.sql`status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and provider_connection_id is null`;
   /** Payer document (customer document or expected payer tax id) is `doc`. */
   const byDocument = (doc: string) => ctx.sql`and (customer_document = ${doc} or expected_payer_tax_id = ${doc})`;
@@ -38,6 +38,12 @@ export function chargesRepo(ctx: PgContext): ChargesRepo {
     },
     async byTxid(txid) {
       return rowOf<TransactionRow>(await ctx.sql`select * from transactions where pix_txid = ${txid}`);
+    },
+    async byTxids(accountId, livemode, txids) {
+      if (txids.length === 0) return [];
+      return rowsOf<TransactionRow>(
+        await ctx.sql`select * from transactions where pix_txid = any(${[...txids]}::text[]) and account_id = ${accountId} and livemode = ${livemode}`,
+      );
     },
     async insert(r) {
       // Create hot path: every column spelled out (one prepared statement; building the column
@@ -77,7 +83,7 @@ export function chargesRepo(ctx: PgContext): ChargesRepo {
       if (ctx.inUnit) await ctx.sql`select pg_advisory_xact_lock(${VELOCITY_LOCK_CLASS}, hashtext(${`${p.accountId}:${p.livemode}`}))`;
       return numberOf(
         await ctx.sql`select count(*) from transactions
-          where account_id = ${p.accountId} and livemode = ${p.livemode} and created_at >= ${p.sinceMs} and status = any(${ALIVE_STATUSES}::text[])
+          where account_id = ${p.accountId} and livemode = ${p.livemode} and created_at >= ${p.sinceMs} and status = any(${[...p.statuses]}::text[])
           ${p.document !== undefined ? byDocument(p.document) : none()}`,
       )!;
     },

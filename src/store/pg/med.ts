@@ -74,14 +74,13 @@ export function medRepo(ctx: PgContext): MedRepo {
       return medBlock(parseMetadata(row?.metadata));
     },
 
-    async writeChargeMed(transactionId, med, now, status) {
+    async writeChargeMed(transactionId, med, now) {
       // Read-modify-write of the JSON text under the row lock: the other keys keep their order and
       // text exactly as the SQLite twin writes them (jsonb would reorder and reformat them).
       const row = ((await sql`select metadata from transactions where id = ${transactionId} for update`) as { metadata: string }[])[0];
       const metadata = parseMetadata(row?.metadata);
       metadata.med = med;
-      const set = status ? sql`, status = ${status}` : sql``;
-      await sql`update transactions set metadata = ${JSON.stringify(metadata)}, updated_at = ${now} ${set} where id = ${transactionId}`;
+      await sql`update transactions set metadata = ${JSON.stringify(metadata)}, updated_at = ${now} where id = ${transactionId}`;
     },
 
     async insertEvidence(row) {

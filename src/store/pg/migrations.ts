@@ -13,6 +13,7 @@ import m0002 from "../../../db/migrations-pg/0002_write_shards_in_primary_keys.s
 import m0003 from "../../../db/migrations-pg/0003_shared_instance_state.sql" with { type: "text" };
 import m0004 from "../../../db/migrations-pg/0004_payment_aggregate_triggers.sql" with { type: "text" };
 import m0005 from "../../../db/migrations-pg/0005_idempotency_claim_holder.sql" with { type: "text" };
+import m0006 from "../../../db/migrations-pg/0006_payouts.sql" with { type: "text" };
 
 /** Migration SQL text by journal tag. */
 export const EMBEDDED_PG: Record<string, string> = {
@@ -22,6 +23,7 @@ export const EMBEDDED_PG: Record<string, string> = {
   "0003_shared_instance_state": m0003,
   "0004_payment_aggregate_triggers": m0004,
   "0005_idempotency_claim_holder": m0005,
+  "0006_payouts": m0006,
 };
 
 /** One embedded migration: its tag, statements, journal time (ms) and drizzle's hash. */

@@ -15,6 +15,7 @@ import { jobsRepo } from "./jobs";
 import { ledgerRepo } from "./ledger";
 import { medRepo } from "./med";
 import { paymentsRepo } from "./payments";
+import { payoutDestinationsRepo, payoutsRepo } from "./payouts";
 import { pixProviderRepo } from "./pix-provider";
 import { refundsRepo } from "./refunds";
 import { requestLogRepo } from "./request-log";
@@ -22,7 +23,7 @@ import { statsRepo } from "./stats";
 import { webhooksRepo } from "./webhooks";
 
 /** The repository names of `Repos`, in the port's order. */
-export const REPO_NAMES = ["accounts", "apiKeys", "auth", "audit", "charges", "events", "idempotency", "jobs", "ledger", "med", "payments", "pixProvider", "refunds", "requestLog", "stats", "webhooks"] as const satisfies readonly (keyof Repos)[];
+export const REPO_NAMES = ["accounts", "apiKeys", "auth", "audit", "charges", "events", "idempotency", "jobs", "ledger", "med", "payments", "payoutDestinations", "payouts", "pixProvider", "refunds", "requestLog", "stats", "webhooks"] as const satisfies readonly (keyof Repos)[];
 
 /** The repositories of one context, each built on first use. */
 class PgRepos implements Repos {
@@ -37,6 +38,8 @@ class PgRepos implements Repos {
   #ledger?: Repos["ledger"];
   #med?: Repos["med"];
   #payments?: Repos["payments"];
+  #payoutDestinations?: Repos["payoutDestinations"];
+  #payouts?: Repos["payouts"];
   #pixProvider?: Repos["pixProvider"];
   #refunds?: Repos["refunds"];
   #requestLog?: Repos["requestLog"];
@@ -75,6 +78,12 @@ class PgRepos implements Repos {
   }
   get payments() {
     return (this.#payments ??= paymentsRepo(this.ctx));
+  }
+  get payoutDestinations() {
+    return (this.#payoutDestinations ??= payoutDestinationsRepo(this.ctx));
+  }
+  get payouts() {
+    return (this.#payouts ??= payoutsRepo(this.ctx));
   }
   get pixProvider() {
     return (this.#pixProvider ??= pixProviderRepo(this.ctx));

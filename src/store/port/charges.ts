@@ -30,6 +30,8 @@ export interface CreateAccount {
 export interface AliveQuery {
   accountId: string;
   livemode: boolean;
+  /** Stored statuses that count: the domain's `ALIVE` group (src/domain/charges/model.ts). */
+  statuses: readonly string[];
   /** Epoch ms. */
   sinceMs: number;
   /** Normalized CPF/CNPJ: matches the customer document or the expected payer tax id. */
@@ -77,6 +79,12 @@ export interface ChargesRepo {
   lockForChange(id: string): Promise<TransactionRow | undefined>;
   /** The transaction whose cob txid is `txid`, or undefined. */
   byTxid(txid: string): Promise<TransactionRow | undefined>;
+  /**
+   * The transactions of (account, mode) whose cob txid is one of `txids`, in one indexed read
+   * (`tx_txid_uq`): a provider callback's whole batch is matched at once and unknown txids cost
+   * nothing more (issue 30 §1). Any order; txids naming nothing of the scope are simply absent.
+   */
+  byTxids(accountId: string, livemode: boolean, txids: readonly string[]): Promise<TransactionRow[]>;
   /** Inserts `row` (every column; create hot path: one prepared statement). */
   insert(row: TransactionRow): Promise<void>;
   /** Applies `patch` to the row `id` and returns the updated row (throws when there is no such row). */
@@ -86,7 +94,7 @@ export interface ChargesRepo {
    * returns the updated row, or undefined when the row is gone or its status changed.
    */
   transition(id: string, fromStatus: string, patch: Partial<TransactionRow>): Promise<TransactionRow | undefined>;
-  /** How many alive transactions (pending, processing, paid) match `q` (the velocity guard). */
+  /** How many transactions in `q.statuses` (the alive ones: pending, processing, paid) match `q` (the velocity guard). */
   countAlive(q: AliveQuery): Promise<number>;
   /** Up to `q.limit + 1` charges of `q`, newest first (`created_at` desc, `id` desc). */
   list(q: ChargeListQuery): Promise<TransactionRow[]>;

@@ -45,8 +45,11 @@ export interface MedRepo {
 
   /** The `metadata.med` block of the transaction (empty object when none or unreadable). */
   chargeMed(transactionId: string): Promise<Record<string, unknown>>;
-  /** Sets the transaction's `metadata.med` block (keeping its other metadata), `updated_at`, and its status when given. */
-  writeChargeMed(transactionId: string, med: Record<string, unknown>, now: number, status?: string): Promise<void>;
+  /**
+   * Sets the transaction's `metadata.med` block (keeping its other metadata) and `updated_at`. Never
+   * its status: that moves through the transaction state machine (src/domain/charges/transition.ts).
+   */
+  writeChargeMed(transactionId: string, med: Record<string, unknown>, now: number): Promise<void>;
 
   /** Inserts an evidence row and returns it as stored. */
   insertEvidence(row: NewMedEvidenceRow): Promise<MedEvidenceRow>;

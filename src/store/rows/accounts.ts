@@ -18,6 +18,9 @@ export interface AccountRow {
   velocityWindowSeconds: number;
   legalName: string | null;
   taxId: string | null;
+  payoutFeeFixed: number;
+  payoutDailyLimit: number | null;
+  payoutDelaySeconds: number;
   createdAt: number;
 }
 /** An insert into `accounts`. */
@@ -34,6 +37,9 @@ export interface NewAccountRow {
   velocityWindowSeconds?: number;
   legalName?: string | null;
   taxId?: string | null;
+  payoutFeeFixed?: number;
+  payoutDailyLimit?: number | null;
+  payoutDelaySeconds?: number;
   createdAt: number;
 }
 

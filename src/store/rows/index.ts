@@ -13,6 +13,7 @@ export type * from "./jobs";
 export type * from "./ledger";
 export type * from "./med";
 export type * from "./payments";
+export type * from "./payouts";
 export type * from "./pix-provider";
 export type * from "./shared";
 export type * from "./webhooks";

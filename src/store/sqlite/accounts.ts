@@ -1,15 +1,21 @@
-/** SQLite implementation of the accounts repository (src/store/port/accounts.ts): drizzle builder queries, off the hot paths. */
+/** SQLite implementation of the accounts repository (src/store/port/accounts.ts): drizzle builder queries, off the hot paths (`byId`: a raw statement). */
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { accounts, sessions, users } from "../../../db/schema";
 import type { AccountsRepo } from "../port/accounts";
+import type { AccountRow } from "../rows";
 import type { SqliteContext } from "./context";
+import { rawRows } from "./raw-rows";
+
+const ACCOUNT = rawRows<AccountRow>(accounts, "accounts");
+const ACCOUNT_BY_ID = `${ACCOUNT.select} where id = ?`;
 
 /** Builds the accounts repository on the adapter's connection `ctx`. */
 export function accountsRepo(ctx: SqliteContext): AccountsRepo {
   const db = ctx.db;
   return {
+    // A raw prepared statement: every payout and ledger posting reads its account's settings.
     async byId(id) {
-      return db.select().from(accounts).where(eq(accounts.id, id)).get();
+      return ACCOUNT.row(ctx.stmt(ACCOUNT_BY_ID).get(id));
     },
     async count() {
       return db.select({ n: count() }).from(accounts).get()?.n ?? 0;

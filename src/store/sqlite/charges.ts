@@ -6,9 +6,6 @@ import type { TransactionRow } from "../rows";
 import { chargeSideRepo } from "./charges-side";
 import type { SqliteContext } from "./context";
 
-/** Statuses that count toward the velocity guard (extensions.md: pending, processing, paid). */
-const ALIVE_STATUSES = ["PENDING", "WAITING_PAYMENT", "PROCESSING", "PAID", "APPROVED"];
-
 const COLUMNS = Object.entries(getTableColumns(transactions)).map(([key, col]) => ({
   key: key as keyof TransactionRow,
   name: col.name,
@@ -19,6 +16,8 @@ const COLUMNS = Object.entries(getTableColumns(transactions)).map(([key, col]) =
 const BOOLEAN_KEYS = COLUMNS.filter((c) => getTableColumns(transactions)[c.key].dataType === "boolean").map((c) => c.key);
 const SELECT_LIST = COLUMNS.map((c) => `"${c.name}" as "${c.key}"`).join(", ");
 const SCOPED_SQL = `select ${SELECT_LIST} from transactions where id = ? and account_id = ? and livemode = ?`;
+/** One statement for any batch size: the txids as a JSON array (`tx_txid_uq`, probed per value). */
+const BY_TXIDS_SQL = `select ${SELECT_LIST} from transactions where pix_txid is not null and pix_txid in (select value from json_each(?)) and account_id = ? and livemode = ?`;
 const INSERT_SQL = `insert into transactions (${COLUMNS.map((c) => `"${c.name}"`).join(", ")}) values (${COLUMNS.map(() => "?").join(", ")})`;
 const ACCOUNT_SQL =
   "select name, payer_lock_enabled, default_expires_in, pix_fee_bps, pix_fee_fixed, settlement_delay_seconds, customer_velocity_max, account_velocity_max, velocity_window_seconds from accounts where id = ?";
@@ -26,6 +25,8 @@ const ACCOUNT_SQL =
 /**
  * Matches the partial index `tx_waiting_expiry_idx` (db/schema/charges.ts) term for term, so
  * SQLite uses it, plus: not a live PSP's charge (its status check confirms expiry; expiry.ts).
+ * The statuses are the domain's `WAITING` group (src/domain/charges/model.ts), spelt as the index
+ * spells them (test/charges/state-machine.test.ts checks both).
  */
 const WAITING = "status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and provider_connection_id is null";
 const DUE_SQL = `select id from transactions where ${WAITING} and expires_at <= ? order by expires_at limit ?`;
@@ -62,6 +63,11 @@ export function chargesRepo(ctx: SqliteContext): ChargesRepo {
     async byTxid(txid) {
       return db.select().from(transactions).where(eq(transactions.pixTxid, txid)).get();
     },
+    async byTxids(accountId, livemode, txids) {
+      if (txids.length === 0) return [];
+      const rows = ctx.stmt(BY_TXIDS_SQL).all(JSON.stringify(txids), accountId, livemode ? 1 : 0) as Record<string, unknown>[];
+      return rows.map((r) => toRow(r)!);
+    },
     async insert(row) {
       ctx.stmt(INSERT_SQL).run(...COLUMNS.map((c) => toSql(row[c.key] === undefined ? c.dflt : row[c.key])));
     },
@@ -83,7 +89,7 @@ export function chargesRepo(ctx: SqliteContext): ChargesRepo {
         eq(transactions.accountId, p.accountId),
         eq(transactions.livemode, p.livemode),
         gte(transactions.createdAt, p.sinceMs),
-        inArray(transactions.status, ALIVE_STATUSES),
+        inArray(transactions.status, [...p.statuses]),
       ];
       if (p.document !== undefined) conds.push(byDocument(p.document)!);
       return db.select({ n: sql<number>`count(*)` }).from(transactions).where(and(...conds)).get()!.n;

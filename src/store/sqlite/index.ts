@@ -22,6 +22,7 @@ import { jobsRepo } from "./jobs";
 import { ledgerRepo } from "./ledger";
 import { medRepo } from "./med";
 import { paymentsRepo } from "./payments";
+import { payoutDestinationsRepo, payoutsRepo } from "./payouts";
 import { pixProviderRepo } from "./pix-provider";
 import { refundsRepo } from "./refunds";
 import { requestLogRepo } from "./request-log";
@@ -58,6 +59,8 @@ function buildRepos(ctx: SqliteContext): Repos {
     ledger: ledgerRepo(ctx),
     med: medRepo(ctx),
     payments: paymentsRepo(ctx),
+    payoutDestinations: payoutDestinationsRepo(ctx),
+    payouts: payoutsRepo(ctx),
     pixProvider: pixProviderRepo(ctx),
     refunds: refundsRepo(ctx),
     requestLog: requestLogRepo(ctx),

@@ -1,7 +1,8 @@
 /** SQLite implementation of the ledger repository (src/store/port/ledger.ts): journal, balances, tranches. */
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { ledgerBalances, ledgerEntries, ledgerLines, ledgerTranches } from "../../../db/schema";
+import { and, eq, isNull } from "drizzle-orm";
+import { ledgerLines, ledgerTranches } from "../../../db/schema";
 import type { LedgerRepo, MerchantBalance } from "../port/ledger";
+import type { LedgerEntryRow } from "../rows";
 import type { SqliteContext } from "./context";
 import { ledgerScan } from "./ledger-scan";
 
@@ -12,13 +13,21 @@ const OPEN_TRANCHE = "account_id = ?1 and livemode = ?2 and currency = ?3 and re
 const BALANCE_ROWS = `select ledger_account, balance from ledger_balances where account_id = ?1 and livemode = ?2 and currency = ?3 and ${MERCHANT}`;
 const NEXT_RELEASE = `select release_at as at, sum(remaining) as sum from ledger_tranches where ${OPEN_TRANCHE} group by release_at order by release_at asc limit 1`;
 const CURRENCIES = `select distinct currency from ledger_balances where account_id = ?1 and livemode = ?2 and ${MERCHANT} order by currency`;
+/** Money paths (charges paid, refunds, payouts): raw statements too. */
+const ENTRY_BY_KEY = `select id, account_id as "accountId", livemode, currency, kind, cause_kind as "causeKind", cause_id as "causeId", idempotency_key as "idempotencyKey", meta, created_at as "createdAt" from ledger_entries where idempotency_key = ?`;
+const ACCOUNT_BALANCE = "select coalesce(sum(balance), 0) as balance from ledger_balances where account_id = ? and livemode = ? and currency = ? and ledger_account = ?";
+const INSERT_ENTRY = "insert into ledger_entries (id, account_id, livemode, currency, kind, cause_kind, cause_id, idempotency_key, meta, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+const INSERT_LINE = "insert into ledger_lines (entry_id, account_id, livemode, currency, ledger_account, amount, tranche_id) values (?, ?, ?, ?, ?, ?, ?)";
+const ADD_BALANCE = `insert into ledger_balances (account_id, livemode, currency, ledger_account, balance, updated_at) values (?, ?, ?, ?, ?, ?)
+  on conflict (account_id, livemode, currency, ledger_account, shard) do update set balance = balance + excluded.balance, updated_at = excluded.updated_at returning balance`;
 
 /** Builds the ledger repository on the adapter's connection `ctx`. */
 export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
   const { db } = ctx;
   return {
     async entryByKey(key) {
-      return db.select().from(ledgerEntries).where(eq(ledgerEntries.idempotencyKey, key)).get();
+      const row = ctx.stmt(ENTRY_BY_KEY).get(key) as (Omit<LedgerEntryRow, "livemode"> & { livemode: number }) | null;
+      return row ? { ...row, livemode: row.livemode === 1 } : undefined;
     },
 
     async entryLines(entryId) {
@@ -26,51 +35,18 @@ export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
     },
 
     async accountBalance(accountId, livemode, currency, ledgerAccount) {
-      const row = db
-        .select({ balance: ledgerBalances.balance })
-        .from(ledgerBalances)
-        .where(
-          and(
-            eq(ledgerBalances.accountId, accountId),
-            eq(ledgerBalances.livemode, livemode),
-            eq(ledgerBalances.currency, currency),
-            eq(ledgerBalances.ledgerAccount, ledgerAccount),
-          ),
-        )
-        .get();
-      return row?.balance ?? 0;
+      return (ctx.stmt(ACCOUNT_BALANCE).get(accountId, livemode ? 1 : 0, currency, ledgerAccount) as { balance: number } | null)?.balance ?? 0;
     },
 
     async post(e) {
-      db.insert(ledgerEntries)
-        .values({
-          id: e.id,
-          accountId: e.accountId,
-          livemode: e.livemode,
-          currency: e.currency,
-          kind: e.kind,
-          causeKind: e.causeKind,
-          causeId: e.causeId,
-          idempotencyKey: e.idempotencyKey,
-          meta: e.meta,
-          createdAt: e.now,
-        })
-        .run();
+      const mode = e.livemode ? 1 : 0;
+      ctx.stmt(INSERT_ENTRY).run(e.id, e.accountId, mode, e.currency, e.kind, e.causeKind, e.causeId, e.idempotencyKey, e.meta, e.now);
+      const line = ctx.stmt(INSERT_LINE);
+      const add = ctx.stmt(ADD_BALANCE);
       const after: number[] = [];
       for (const l of e.lines) {
-        db.insert(ledgerLines)
-          .values({ entryId: e.id, accountId: e.accountId, livemode: e.livemode, currency: e.currency, ledgerAccount: l.ledgerAccount, amount: l.amount, trancheId: l.trancheId })
-          .run();
-        const row = db
-          .insert(ledgerBalances)
-          .values({ accountId: e.accountId, livemode: e.livemode, currency: e.currency, ledgerAccount: l.ledgerAccount, balance: l.amount, updatedAt: e.now })
-          .onConflictDoUpdate({
-            target: [ledgerBalances.accountId, ledgerBalances.livemode, ledgerBalances.currency, ledgerBalances.ledgerAccount, ledgerBalances.shard],
-            set: { balance: sql`${ledgerBalances.balance} + excluded.balance`, updatedAt: e.now },
-          })
-          .returning({ balance: ledgerBalances.balance })
-          .get();
-        after.push(row!.balance);
+        line.run(e.id, e.accountId, mode, e.currency, l.ledgerAccount, l.amount, l.trancheId);
+        after.push((add.get(e.accountId, mode, e.currency, l.ledgerAccount, l.amount, e.now) as { balance: number }).balance);
       }
       return after;
     },

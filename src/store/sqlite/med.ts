@@ -83,7 +83,7 @@ export function medRepo(ctx: SqliteContext): MedRepo {
       }
     },
 
-    async writeChargeMed(transactionId, med, now, status) {
+    async writeChargeMed(transactionId, med, now) {
       const row = db.select({ metadata: transactions.metadata }).from(transactions).where(eq(transactions.id, transactionId)).get();
       let metadata: Record<string, unknown> = {};
       try {
@@ -91,7 +91,7 @@ export function medRepo(ctx: SqliteContext): MedRepo {
       } catch {}
       metadata.med = med;
       db.update(transactions)
-        .set({ metadata: JSON.stringify(metadata), updatedAt: now, ...(status ? { status } : {}) })
+        .set({ metadata: JSON.stringify(metadata), updatedAt: now })
         .where(eq(transactions.id, transactionId))
         .run();
     },

@@ -57,6 +57,10 @@ ok<Same<r.PaymentPayTimeHistMonthlyRow, typeof s.paymentPayTimeHistMonthly.$infe
 ok<Same<r.NewPaymentPayTimeHistMonthlyRow, typeof s.paymentPayTimeHistMonthly.$inferInsert>>();
 ok<Same<r.RefundRow, typeof s.refunds.$inferSelect>>();
 ok<Same<r.NewRefundRow, typeof s.refunds.$inferInsert>>();
+ok<Same<r.PayoutDestinationRow, typeof s.payoutDestinations.$inferSelect>>();
+ok<Same<r.NewPayoutDestinationRow, typeof s.payoutDestinations.$inferInsert>>();
+ok<Same<r.PayoutRow, typeof s.payouts.$inferSelect>>();
+ok<Same<r.NewPayoutRow, typeof s.payouts.$inferInsert>>();
 ok<Same<r.PixProviderConnectionRow, typeof s.pixProviderConnections.$inferSelect>>();
 ok<Same<r.NewPixProviderConnectionRow, typeof s.pixProviderConnections.$inferInsert>>();
 ok<Same<r.LoginThrottleRow, typeof s.loginThrottle.$inferSelect>>();

@@ -47,7 +47,7 @@ export function accountRoutes(deps: Deps) {
       errors: [401, 404],
     }),
   });
-  const manage = new Elysia().use(bearerAuth(deps, { manage: true })).post(
+  const manage = new Elysia().use(bearerAuth(deps, { manage: "Adding members" })).post(
     "/v1/account/members",
     async ({ session, body, set }) => {
       const user = await addMember(deps, session, body);
@@ -68,7 +68,7 @@ export function accountRoutes(deps: Deps) {
     },
   );
   const change = new Elysia()
-    .use(bearerAuth(deps, { manage: true }))
+    .use(bearerAuth(deps, { manage: "Changing or removing members" }))
     .patch("/v1/account/members/:id", async ({ session, params, body }) => memberView(await changeMemberRole(deps, session, params.id, body.role)), {
       params: MemberParams,
       body: RoleBody,
@@ -103,7 +103,7 @@ export function accountRoutes(deps: Deps) {
         }),
       },
     );
-  const audit = new Elysia().use(bearerAuth(deps, { manage: true })).get(
+  const audit = new Elysia().use(bearerAuth(deps, { manage: "Reading the audit log" })).get(
     "/v1/account/audit-log",
     async ({ session }) => ({ data: (await latestAuditEntries(deps, session.accountId, 100)).map(auditEntryView) }),
     {

@@ -8,9 +8,10 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { dashboardBuild } from "../../../web/dashboard/assets";
 import { notFound } from "../../errors";
+import { HTML_SECURITY_HEADERS, htmlResponse, pageCsp } from "../../html";
 
 /** The dashboard's Content-Security-Policy (no third-party origin, no inline code, not frameable). */
-export const DASHBOARD_CSP = [
+export const DASHBOARD_CSP = pageCsp([
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -19,15 +20,10 @@ export const DASHBOARD_CSP = [
   "font-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+]);
 
-const SECURITY_HEADERS = {
-  "content-security-policy": DASHBOARD_CSP,
-  "referrer-policy": "no-referrer",
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "DENY",
-};
+/** The page's headers, also on its built files (src/http/html.ts). */
+const SECURITY_HEADERS = { "content-security-policy": DASHBOARD_CSP, ...HTML_SECURITY_HEADERS };
 
 function shell(scripts: string[], styles: string[]): string {
   const css = styles.map((s) => `<link rel="stylesheet" href="/dashboard/assets/${s}">`).join("");
@@ -41,7 +37,7 @@ export function dashboardRoutes(_deps: Deps) {
       "/dashboard",
       async () => {
         const b = await dashboardBuild();
-        return new Response(shell(b.scripts, b.styles), { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...SECURITY_HEADERS } });
+        return htmlResponse(shell(b.scripts, b.styles), { csp: DASHBOARD_CSP });
       },
       { detail: { hide: true } },
     )

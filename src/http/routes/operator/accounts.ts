@@ -24,6 +24,9 @@ const SettingsPatch = StrictObject({
   velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS, description: "Seconds." })),
   legal_name: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 200 }), Type.Null()], { description: "Razão social printed on receipts and boletos (1-200 characters); null clears it." })),
   tax_id: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 32 }), Type.Null()], { description: "CNPJ (numeric or alphanumeric) or CPF, checksum-valid, stored without punctuation; null clears it." })),
+  payout_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000, description: "Fixed fee of each payout, centavos." })),
+  payout_daily_limit: Type.Optional(Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000_000_000 }), Type.Null()], { description: "Most a São Paulo day of payouts may sum, centavos; null = no limit." })),
+  payout_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: 86400, description: "Seconds a payout stays pending (cancellable) before it is sent (0-86400)." })),
 });
 
 export function operatorAccountRoutes(deps: Deps) {
@@ -45,7 +48,7 @@ export function operatorAccountRoutes(deps: Deps) {
         requestExample: { payer_lock_enabled: true, default_expires_in: 1800 },
         summary: "Change an account's settings (operator token); every field optional",
         description:
-          "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s. `legal_name` (razão social, up to 200 characters) and `tax_id` (CNPJ or CPF, checksum-valid, stored without punctuation; otherwise 400 `invalid_tax_id`) are printed on receipts and boletos; null clears them.",
+          "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s, payout fee 0, no payout daily limit, payout delay 0 s. `legal_name` (razão social, up to 200 characters) and `tax_id` (CNPJ or CPF, checksum-valid, stored without punctuation; otherwise 400 `invalid_tax_id`) are printed on receipts and boletos; null clears them.",
       }),
     },
   );

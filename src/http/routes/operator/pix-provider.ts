@@ -15,8 +15,14 @@ const PEM_MAX = 65_536;
 
 /** The PUT body: the pinned fields, then the optional PSP differences. */
 const ConnectBody = StrictObject({
-  type: Type.Literal("bcb_pix_v2"),
-  api_url: Str({ minLength: 1, maxLength: 2048, description: "The PSP's API Pix base over https (e.g. `https://pix.example.com/api/v2`)." }),
+  type: Type.Union([Type.Literal("bcb_pix_v2"), Type.Literal("efi")], {
+    description: "`bcb_pix_v2`: any PSP of the BCB API Pix v2; `efi`: Efí, the standard plus Pix send (payouts, cashout refunds).",
+  }),
+  api_url: Str({
+    minLength: 1,
+    maxLength: 2048,
+    description: "`bcb_pix_v2`: the PSP's API Pix base over https (e.g. `https://pix.example.com/api/v2`); `efi`: Efí's origin (e.g. `https://pix.api.efipay.com.br`).",
+  }),
   token_url: Str({ minLength: 1, maxLength: 2048, description: "The PSP's OAuth2 token endpoint over https." }),
   client_id: Str({ minLength: 1, maxLength: 512 }),
   client_secret: Str({ minLength: 1, maxLength: 4096, description: "Stored encrypted; never returned or logged." }),
@@ -48,9 +54,9 @@ export function operatorPixProviderRoutes(deps: Deps) {
       detail: op({
         tags: ["operator"],
         security: "operator",
-        summary: "Connect an account's live Pix to a PSP of the BCB API Pix v2 (replaces any connection)",
+        summary: "Connect an account's live Pix to a PSP of the BCB API Pix v2 or to Efí (replaces any connection)",
         description:
-          "Checks the PEMs (400), obtains an access token with the credentials over mutual TLS (refused or unreachable -> 422 `provider_connection_failed` with the PSP's status and reason; nothing is stored), registers Cofre's webhook `{COFRE_PUBLIC_URL}/v1/provider-webhooks/pix/{id}` at `PUT {api_url}/webhook/{pix_key}` (a refusal leaves `webhook_registered: false`), and stores the connection with its client secret and private key encrypted. A second PUT replaces the connection (same id). Secrets are never returned.",
+          "Checks the PEMs (400), obtains an access token with the credentials over mutual TLS (refused or unreachable -> 422 `provider_connection_failed` with the PSP's status and reason; nothing is stored), registers Cofre's webhook `{COFRE_PUBLIC_URL}/v1/provider-webhooks/pix/{id}` at `PUT {api_url}/webhook/{pix_key}` (`efi`: `PUT {api_url}/v2/webhook/{pix_key}` with `x-skip-mtls-checking: true`, since callbacks are only hints; a refusal leaves `webhook_registered: false`), and stores the connection with its client secret and private key encrypted. A second PUT replaces the connection (same id). Secrets are never returned.",
         ok: { 200: PixProviderConnectionSchema },
         errors: [...BODY_ERRORS, 401, 404, 422],
         requestExample: {

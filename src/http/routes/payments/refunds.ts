@@ -15,7 +15,7 @@ export const RefundSchema = StrictObject({
   amount: t.Optional(Amount({ description: "Minor units; default the whole remaining amount." })),
   reason: t.Optional(Str({ maxLength: 500 })),
   strategy: t.Optional(t.Union([t.Literal("devolution"), t.Literal("cashout")], { description: "PIX only." })),
-  passFeeToTenant: t.Optional(StrictBool({ description: "PIX only: debit the Pix-out fee from the merchant." })),
+  passFeeToTenant: t.Optional(StrictBool({ description: "PIX cashout only: debit the account's payout fee (`payout_fee_fixed`) from the merchant." })),
   destinationKey: t.Optional(Str({ minLength: 1, maxLength: 140, description: "PIX cashout only: the Pix key to pay." })),
 });
 
@@ -39,7 +39,7 @@ export function refundRoutes(deps: Deps) {
           tags,
           summary: "Refund a settled transaction (full or partial)",
           description:
-            "201: refund `{id, transactionId, amount, currency, status: PENDING, reason, createdAt}`; it advances PENDING -> IN_PROGRESS -> REFUNDED | FAILED (sandbox: every 2 s). The balance is debited now and restored on FAILED; the transaction becomes REFUNDED (`payment.refunded`) when fully refunded. Errors: 400 `charge_disputed`, `charge_not_refundable`, `refund_amount_exceeds_remaining`, `REFUND_NOT_SUPPORTED` (MBWAY, MULTIBANCO, BOLETO, CRYPTO), `insufficient_balance`; `strategy`/`passFeeToTenant`/`destinationKey` are PIX cashout options (400 elsewhere). `passFeeToTenant` debits the Pix-out fee (the account's Pix fee schedule) from the merchant.",
+            "201: refund `{id, transactionId, amount, currency, status: PENDING, reason, createdAt}`; it advances PENDING -> IN_PROGRESS -> REFUNDED | FAILED (sandbox: every 2 s). The balance is debited now and restored on FAILED; the transaction becomes REFUNDED (`payment.refunded`) when fully refunded. Errors: 400 `charge_disputed`, `charge_not_refundable`, `refund_amount_exceeds_remaining`, `REFUND_NOT_SUPPORTED` (MBWAY, MULTIBANCO, BOLETO, CRYPTO), `insufficient_balance`; `strategy`/`passFeeToTenant`/`destinationKey` are PIX cashout options (400 elsewhere). `passFeeToTenant` debits the account's payout fee (`payout_fee_fixed`) from the merchant. Through an `efi` connection a live refund without `strategy` is a cashout (a Pix sent to `destinationKey`, else to the payer's CPF/CNPJ: neither -> 400 on `destinationKey`); through a `bcb_pix_v2` connection it is a devolução and cashout is 400 `REFUND_NOT_SUPPORTED`.",
         }),
       },
     )

@@ -7,6 +7,7 @@
  * - `GET /v1/pix/loc/<txid>` the BR Code location: the JWS-signed CobPayload; `GET /v1/pix/jwks.json`.
  */
 import { Elysia } from "elysia";
+import { htmlResponse, pageCsp } from "../../html";
 import { checkoutAssetRoutes } from "./assets";
 import type { Deps } from "../../../deps";
 import { chargeByRawId, chargeByTxid, merchantNameOf } from "../../../domain/charges/public";
@@ -48,7 +49,7 @@ export function checkoutPath(checkoutUrlBase: string): string {
  * every fetch and image same-origin (the page's URLs are relative, so it works through any host:
  * src/web/checkout/links.ts), never framed.
  */
-const CHECKOUT_CSP = [
+const CHECKOUT_CSP = pageCsp([
   "default-src 'none'",
   "img-src 'self' data:",
   "style-src 'self'",
@@ -56,20 +57,11 @@ const CHECKOUT_CSP = [
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+]);
 
+/** A checkout page (or its not-found page) with the page security headers (src/http/html.ts). */
 function html(body: string, status: number): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      "content-security-policy": CHECKOUT_CSP,
-      "referrer-policy": "no-referrer",
-      "x-content-type-options": "nosniff",
-    },
-  });
+  return htmlResponse(body, { status, csp: CHECKOUT_CSP });
 }
 
 export function publicRoutes(deps: Deps) {

@@ -5,11 +5,13 @@ import { clockTestHelperRoutes } from "./clock";
 import { chargeTestHelperRoutes } from "./charges";
 import { medTestHelperRoutes } from "./med";
 import { refundTestHelperRoutes } from "./refunds";
+import { payoutTestHelperRoutes } from "./payouts";
 
 export function testHelperRoutes(deps: Deps) {
   return new Elysia()
     .use(clockTestHelperRoutes(deps))
     .use(chargeTestHelperRoutes(deps))
     .use(medTestHelperRoutes(deps))
-    .use(refundTestHelperRoutes(deps));
+    .use(refundTestHelperRoutes(deps))
+    .use(payoutTestHelperRoutes(deps));
 }

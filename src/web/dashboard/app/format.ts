@@ -29,3 +29,20 @@ export function duration(seconds: number | null): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
+
+/**
+ * An amount typed the Brazilian way, in reais ("1.234,56", "R$ 10,5", "7"; also "12.34"), as
+ * integer centavos, exactly (digit strings, no floating point); null when it is not a positive
+ * amount with at most two decimals or does not fit a safe integer.
+ */
+export function parseAmount(text: string): number | null {
+  const clean = text.trim().replace(/\s|R\$/g, "");
+  let whole: string;
+  let frac: string;
+  let m: RegExpExecArray | null;
+  if ((m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(clean))) [whole, frac] = [m[1]!, m[2] ?? ""]; // 12.34
+  else if ((m = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(clean))) [whole, frac] = [m[1]!.replace(/\./g, ""), m[2] ?? ""]; // 1.234,56
+  else return null;
+  const cents = BigInt(whole) * 100n + BigInt(frac.padEnd(2, "0"));
+  return cents > 0n && cents <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(cents) : null;
+}

@@ -15,6 +15,7 @@ import { Webhooks } from "./webhooks";
 import { Developers } from "./developers";
 import { MedCase, MedCases } from "./med";
 import { Settings } from "./settings";
+import { PayoutDetail, Payouts } from "./payouts";
 import { Alert } from "./messages";
 
 export interface Session {
@@ -115,15 +116,20 @@ function App() {
 
   const detail = /^#\/payments\/([^/?]+)$/.exec(hash);
   const medCase = /^#\/med\/([^/?]+)$/.exec(hash);
-  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/med") ? "med" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : hash.startsWith("#/settings") ? "settings" : "home";
+  const payout = /^#\/payouts\/([^/?]+)$/.exec(hash);
+  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/payouts") ? "payouts" : hash.startsWith("#/med") ? "med" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : hash.startsWith("#/settings") ? "settings" : "home";
   const page = detail ? (
     <PaymentDetail key={`${mode}:${detail[1]}`} id={decodeURIComponent(detail[1]!)} session={session} />
+  ) : payout ? (
+    <PayoutDetail key={`${mode}:${payout[1]}`} id={decodeURIComponent(payout[1]!)} session={session} />
   ) : medCase ? (
     <MedCase key={`${mode}:${medCase[1]}`} id={decodeURIComponent(medCase[1]!)} session={session} />
   ) : section === "med" ? (
     <MedCases key={mode} />
   ) : section === "payments" ? (
     <Payments key={mode} />
+  ) : section === "payouts" ? (
+    <Payouts key={mode} session={session} />
   ) : section === "webhooks" ? (
     <Webhooks key={mode} session={session} />
   ) : section === "developers" ? (
@@ -152,6 +158,7 @@ function App() {
         <nav aria-label="Cofre">
           {link("#/", "home", t("home"))}
           {link("#/payments", "payments", t("payments"))}
+          {link("#/payouts", "payouts", t("payouts"))}
           {link("#/med", "med", t("med"))}
           {link("#/webhooks", "webhooks", t("webhooks"))}
           {link("#/developers", "developers", t("developers"))}

@@ -10,12 +10,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure, newIdempotencyKey } from "./api";
 import { t } from "./i18n";
-import { dateTime, money } from "./format";
+import { dateTime, money, parseAmount } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
-
-const REFUNDABLE = ["PAID", "APPROVED"];
-const CANCELLABLE = ["WAITING_PAYMENT", "PENDING", "PROCESSING"];
+// The server's own status groups (the transaction state machine; a module with no imports).
+import { CANCELLABLE, isIn, REFUNDABLE } from "../../../domain/charges/model";
 
 /** Same-origin path of a URL the API handed out (the CSP allows only this origin). */
 const localPath = (url: string) => {
@@ -27,16 +26,8 @@ const localPath = (url: string) => {
   }
 };
 
-/** "1.234,56" or "1234.56" -> centavos, or null when not a positive amount. */
-export function parseAmount(text: string): number | null {
-  const clean = text.trim().replace(/\s|R\$/g, "");
-  let normal: string;
-  if (/^\d+(\.\d{1,2})?$/.test(clean)) normal = clean; // 12.34
-  else if (/^(\d{1,3}(\.\d{3})+|\d+)(,\d{1,2})?$/.test(clean)) normal = clean.replace(/\./g, "").replace(",", "."); // 1.234,56
-  else return null;
-  const cents = Math.round(Number(normal) * 100);
-  return cents > 0 ? cents : null;
-}
+/** Re-exported for the refund form's callers: the one parser is format.ts `parseAmount`. */
+export { parseAmount };
 
 export function PaymentDetail({ id, session }: { id: string; session: Session }) {
   const [p, setP] = useState<any>(null);
@@ -189,7 +180,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
       </dl>
       <Notice text={notice} />
       <Alert text={error} />
-      {charge?.pix && CANCELLABLE.includes(p.status) && (
+      {charge?.pix && isIn(CANCELLABLE, p.status) && (
         <figure class="qr">
           <img src={localPath(charge.pix.qr_code_url)} alt={t("qr")} width={200} height={200} />
           <figcaption>
@@ -198,7 +189,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
         </figure>
       )}
       <div class="actions">
-        {mayMoveMoney && CANCELLABLE.includes(p.status) && (
+        {mayMoveMoney && isIn(CANCELLABLE, p.status) && (
           <button type="button" onClick={doCancel}>
             {t("cancel_payment")}
           </button>
@@ -272,7 +263,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
           ))}
         </ul>
       )}
-      {mayMoveMoney && REFUNDABLE.includes(p.status) && remaining > 0 && (
+      {mayMoveMoney && isIn(REFUNDABLE, p.status) && remaining > 0 && (
         <form class="refund" onSubmit={askRefund}>
           <label>
             {t("refund_amount")}

@@ -11,9 +11,10 @@ import { api } from "./api";
 import { t } from "./i18n";
 import { dateTime, money } from "./format";
 import { Alert } from "./messages";
+// The server's own status list (the transaction state machine; a module with no imports).
+import { TRANSACTION_STATUSES as STATUSES } from "../../../domain/charges/model";
 
 const METHODS = ["PIX", "CREDIT_CARD", "BOLETO", "MBWAY", "MULTIBANCO", "CRYPTO"];
-const STATUSES = ["PENDING", "WAITING_PAYMENT", "PROCESSING", "PAID", "APPROVED", "REFUSED", "CANCELLED", "EXPIRED", "REFUNDED", "CHARGEBACK", "DISPUTE"];
 const LIMIT = 50;
 
 export function Payments() {
