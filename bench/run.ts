@@ -14,6 +14,9 @@
  * Then the live Pix scenario against `cofre psp-sim` (bench/live.ts: live-create latency and Cofre's
  * own cost above the simulator, callback to paid; `BENCH_LIVE_CREATES` rounds, default 300) with
  * its targets and PASS/FAIL.
+ * Then payouts (bench/payouts.ts): `POST /v1/payouts` in the sandbox against charge creation on
+ * fresh servers (target: at least half the rate) and a live payout's own cost above psp-sim through
+ * an `efi` connection (`BENCH_LIVE_PAYOUTS` rounds, default 200; target at most 2 ms p50), PASS/FAIL.
  * `BENCH_ONLY=core` runs only the ceiling, create, read and webhook scenarios (what bench/compare.ts
  * compares between two trees); `BENCH_JSON_OUT=<file>` writes the JSON there instead.
  * With COFRE_DATABASE_URL (or BENCH_PG=local: a durable throwaway cluster on this box) it
@@ -27,6 +30,7 @@ import { join } from "node:path";
 import { api, cliInit, CofreServer, ensureBinary, freePort, loginAndKey, ROOT } from "./lib/server";
 import { createChargeLua, wrk, type WrkResult } from "./lib/wrk";
 import { formatLive, runLiveBench } from "./live";
+import { formatPayouts, runLivePayouts, runSandboxPayouts } from "./payouts";
 
 const SECONDS = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 5);
 const STATS_ROWS = Number(process.env.BENCH_STATS_ROWS ?? 1_000_000);
@@ -190,6 +194,9 @@ server.removeData();
 // ---- live Pix against psp-sim (bench/live.ts) --------------------------------------------------
 const live = CORE_ONLY ? null : await runLiveBench(Number(process.env.BENCH_LIVE_CREATES ?? 300));
 
+// ---- payouts (bench/payouts.ts) ----------------------------------------------------------------
+const payouts = CORE_ONLY ? null : { sandbox: await runSandboxPayouts(SECONDS), live: await runLivePayouts(Number(process.env.BENCH_LIVE_PAYOUTS ?? 200)) };
+
 // ---- report ------------------------------------------------------------------------------------
 const ceiling = rows[0]!.rps;
 const table = [
@@ -204,9 +211,13 @@ if (live) {
   console.log(`\nLive Pix (psp-sim on loopback, mTLS; one request at a time; bench/live.ts):\n`);
   console.log(formatLive(live));
 }
+if (payouts) {
+  console.log(`\nPayouts (bench/payouts.ts):\n`);
+  console.log(formatPayouts(payouts.sandbox, payouts.live));
+}
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
 const file = process.env.BENCH_JSON_OUT ?? join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, cores: navigator.hardwareConcurrency, bun: Bun.version, rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })), live }, null, 2));
+writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, cores: navigator.hardwareConcurrency, bun: Bun.version, rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })), live, payouts }, null, 2));
 console.log(`\nwritten ${file}`);
 
 /**

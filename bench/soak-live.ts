@@ -30,6 +30,7 @@
  * Pix sent). After the drain it checks:
  *   - every acknowledged payout exists with its amount and is final; one key never produced two
  *     payouts (answers, and payouts per `metadata.soak_key` in the database);
+ *   - the live wallet's `available` equals the sum of the ledger's `available` lines, not negative;
  *   - no payout or cashout sent twice at the PSP: at most one send per idEnvio, every send at the
  *     simulator belongs to a Cofre payout (`send_id`) or refund (its id without `re_`) with the
  *     same amount, a paid payout's send is REALIZADO, a failed one's is not REALIZADO, a
@@ -72,6 +73,9 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     const d = await api(server.base, "POST", "/v1/payout_destinations", { bearer: login.body.access_token, body: { type: "pix_key", pix_key: "52998224725", pix_key_type: "cpf", name: "Fulano Soak" } });
     if (d.status === 201) destinationId = d.body.id;
     else notes.push(`payout destination answered ${d.status}: payouts skipped`);
+    // 2 s in `pending` (test clock) so the newest payouts can still be cancelled.
+    const ps = await api(server.base, "PATCH", `/v1/operator/accounts/${accountId}`, { bearer: OPERATOR_TOKEN, body: { payout_delay_seconds: 2 } });
+    if (ps.status !== 200) notes.push(`payout settings answered ${ps.status}`);
   } else notes.push("no efi connection (SOAK_LIVE_EFI=0 or an older psp-sim): payouts skipped");
 
   const crash = new CrashLoop(server, notes);
@@ -117,8 +121,13 @@ export async function runLiveSoak(seconds: number): Promise<number> {
           const k = `${name} ${r.status} ${r.body?.error?.code ?? ""}`;
           rejections.set(k, (rejections.get(k) ?? 0) + 1);
         }
-        // A 503 while the PSP call or the restart was under way: retry the same key.
+        // A 503 while the PSP call or the restart was under way, or the key still held by the
+        // attempt a kill cut (409 idempotency_key_in_use): retry the same key.
         if (r.status === 503 && i < 4) continue;
+        if (r.status === 409 && r.body?.error?.code === "idempotency_key_in_use" && i < 4) {
+          await Bun.sleep(500);
+          continue;
+        }
         return r;
       } catch {
         stats.opsLost++;
@@ -218,8 +227,9 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     ackPayout(key, await answered("payout.replay", () => call("POST", "/v1/payouts", payoutBodies.get(key), { "idempotency-key": key })));
   }
 
+  /** Cancels the newest payout not cancelled yet (still `pending` when it is younger than 2 s). */
   async function cancelPayout() {
-    const p = pick([...payouts.values()].filter((p) => !p.cancelled));
+    const p = [...payouts.values()].filter((p) => !p.cancelled).at(-1);
     if (!p) return createPayout();
     const r = await answered("payout.cancel", () => call("POST", `/v1/payouts/${p.id}/cancel`, {}));
     if (r?.status === 200) p.cancelled = true;
@@ -295,6 +305,8 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     if (!["paid", "failed", "cancelled"].includes(r.body.status)) violations.push(`payout ${p.id} still ${r.body.status} after the drain`);
     if (p.cancelled && r.body.status !== "cancelled") violations.push(`payout ${p.id} acknowledged cancelled, now ${r.body.status}`);
   }
+  const liveBalance = await check("GET", "/v1/wallets/balance?currency=BRL");
+  if (liveBalance.status !== 200) violations.push(`live wallet balance answered ${liveBalance.status}`);
 
   // ---- database checks (both processes stopped) ------------------------------------------------
   await server.kill("SIGKILL");
@@ -308,7 +320,14 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   const devolucoes = simDb.query(`select e2eid, id from devolucoes`).all() as { e2eid: string; id: string }[];
   const callbacksFailed = (simDb.query(`select count(*) n from callbacks where status = 'failed'`).get() as { n: number }).n;
   // Payouts and cashouts at the PSP against Cofre (efi only).
-  const sendFigures = { sends_at_psp: 0, payout_sends: 0, cashout_sends: 0, payouts_in_db: 0 };
+  const sendFigures = { sends_at_psp: 0, payout_sends: 0, cashout_sends: 0, payouts_in_db: 0, api_available: liveBalance.body?.available, ledger_available: 0 };
+  // The live wallet's available (answered before the kill) against the ledger's lines.
+  sendFigures.ledger_available = (
+    cofreDb.query(`select coalesce(sum(amount), 0) s from ledger_lines where account_id = ? and livemode = 1 and currency = 'BRL' and ledger_account = 'available'`).get(accountId) as { s: number }
+  ).s;
+  if (liveBalance.status === 200 && liveBalance.body.available !== sendFigures.ledger_available)
+    violations.push(`live wallet available ${liveBalance.body.available} != ledger lines ${sendFigures.ledger_available}`);
+  if (liveBalance.status === 200 && liveBalance.body.available < 0) violations.push(`live wallet available is negative: ${liveBalance.body.available}`);
   if (efi) {
     const dbPayouts = cofreDb
       .query(`select id, status, amount, send_id, json_extract(metadata, '$.soak_key') k from payouts where livemode = 1`)

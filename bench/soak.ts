@@ -506,6 +506,7 @@ const summary = {
   payouts_final: JSON.stringify([...payoutStatus.values()].reduce((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {} as Record<string, number>)),
   payouts_in_db: JSON.stringify(dbFigures),
   payouts_in_flight_after_drain: payoutsInFlight,
+  payout_actions_cut_by_kills: [...payouts.values()].filter((p) => p.unknown).length,
   deliveries: deliveriesTotal,
   receiver_posts: received.posts,
   distinct_events_received: received.events.size,
@@ -548,7 +549,7 @@ function checkPayoutsInDb(db: Database): void {
     if (ids.length > 1) violations.push(`payout key ${k} has ${ids.length} payouts in the database: ${ids.join(", ")}`);
     for (const answered of payoutKeyIds.get(k)!) if (!ids.includes(answered)) violations.push(`payout ${answered} answered for ${k} is not in the database`);
   }
-  dbFigures.keys_retried_or_replayed_with_one_payout = [...byKey.values()].filter((ids) => ids.length === 1).length;
+  dbFigures.keys_with_one_payout = [...byKey.values()].filter((ids) => ids.length === 1).length;
   const lines = db
     .query(
       `select e.cause_id id, l.ledger_account acct, sum(l.amount) s from ledger_entries e join ledger_lines l on l.entry_id = e.id

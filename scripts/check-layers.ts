@@ -3,7 +3,7 @@
  *  (a) `src/domain`, `src/providers`, `src/jobs` import nothing from `src/http`;
  *  (b) `src/domain` imports no concrete provider (only `src/providers/types.ts` and `registry.ts`);
  *  (c) no SQL or database type outside the storage adapters (`src/db/`, `src/store/sqlite/`,
- *      `src/store/pg/`; the PSP simulator `src/psp-sim/` is its own program).
+ *      `src/store/pg/`; the simulators `src/psp-sim/` and `src/stripe-sim/` are their own programs).
  *      `scripts/layers-baseline.txt` (empty since the storage port landed, issue 16) may list
  *      offenders; the check fails when a file not listed offends, or when a listed file no longer
  *      offends (or is gone), so the list only shrinks.
@@ -72,10 +72,11 @@ export function resolveSpec(file: string, spec: string): string | null {
 
 /**
  * True for the storage adapters: `src/db/**`, `src/store/sqlite/**`, `src/store/pg/**`. The PSP
- * simulator (`src/psp-sim/`, a separate program with its own database) is outside Cofre's layers.
+ * and Stripe simulators (`src/psp-sim/`, `src/stripe-sim/`: separate programs with their own
+ * databases) are outside Cofre's layers.
  */
 export function isStorage(file: string): boolean {
-  return file.startsWith("src/db/") || file.startsWith("src/store/sqlite/") || file.startsWith("src/store/pg/") || file.startsWith("src/psp-sim/");
+  return file.startsWith("src/db/") || file.startsWith("src/store/sqlite/") || file.startsWith("src/store/pg/") || file.startsWith("src/psp-sim/") || file.startsWith("src/stripe-sim/");
 }
 
 /** Why `file` (text `code`) holds database code outside the storage layer; empty when it does not. */

@@ -1,15 +1,17 @@
 /**
- * `bun run listen`: a webhook receiver for a laptop (README "Your first charge"). Registers an
- * endpoint on a running Cofre for every event of the catalog, pointing at itself, then prints
- * each delivery it receives with its signature checked by the `standardwebhooks` library.
+ * `bun run listen`: the README's "Your first charge" receiver. Starts a small webhook receiver on
+ * 127.0.0.1 (`LISTEN_PORT`, default 4242) that prints each event it gets with its signature checked
+ * by the `standardwebhooks` library, and `cofre listen --forward-to` it (src/cli/listen.ts): the
+ * events are read from the events API of a running Cofre, so no endpoint is registered and Cofre
+ * needs no private-address switch.
  *
  * Environment: `COFRE_API_KEY` (required, an `ak_test_` key), `COFRE_URL` (default
- * `http://localhost:3000`), `LISTEN_PORT` (default 4242). Cofre must allow private targets
- * (`COFRE_WEBHOOK_ALLOW_PRIVATE=1`, which `bun run dev` sets), since the receiver is on
- * 127.0.0.1 (extensions.md "Webhook targets and private addresses"). Ctrl-C removes nothing: the
- * endpoint stays registered until deleted (`DELETE /v1/webhooks/endpoints/{id}`).
+ * `http://localhost:3000`), `LISTEN_PORT`, `COFRE_LISTEN_STATE` (the listener's secret and resume
+ * point; default `~/.config/cofre/listen.json`). Ctrl-C stops both; started again, the listener
+ * forwards what happened meanwhile.
  */
 import { Webhook } from "standardwebhooks";
+import { defaultStatePath, listenSecret, startListener } from "../src/cli/listen";
 
 const key = process.env.COFRE_API_KEY;
 const base = (process.env.COFRE_URL ?? "http://localhost:3000").replace(/\/$/, "");
@@ -19,9 +21,9 @@ if (!key) {
   process.exit(2);
 }
 
-// GET /v1/webhooks/event-catalog answers a bare array of `{event, description, legacy?}`.
-const catalog = (await (await fetch(`${base}/v1/webhooks/event-catalog`)).json()) as { event: string }[];
-const events = catalog.map((e) => e.event);
+const statePath = defaultStatePath();
+// The listener's secret, as `cofre listen` prints it: what your app gives `new Webhook(...)`.
+const verifier = new Webhook(listenSecret(statePath));
 
 const server = Bun.serve({
   port,
@@ -40,17 +42,16 @@ const server = Bun.serve({
   },
 });
 
-const res = await fetch(`${base}/v1/webhooks/endpoints`, {
-  method: "POST",
-  headers: { apikey: key, "content-type": "application/json" },
-  body: JSON.stringify({ url: `http://127.0.0.1:${server.port}/hook`, events }),
-});
-const endpoint = (await res.json()) as { id?: string; secret?: string; error?: { message: string } };
-if (res.status !== 201 || !endpoint.secret) {
-  console.error(`listen: registering the endpoint failed (${res.status}): ${endpoint.error?.message ?? JSON.stringify(endpoint)}`);
-  server.stop(true);
-  process.exit(1);
-}
-// extensions.md "Name and headers": the HMAC key is the UTF-8 bytes of the hex secret.
-const verifier = new Webhook(Buffer.from(endpoint.secret, "utf8").toString("base64"));
-console.log(`listening on http://127.0.0.1:${server.port}/hook as endpoint ${endpoint.id} (${events.length} event types); waiting for deliveries...`);
+const listener = startListener({ forwardTo: `http://127.0.0.1:${server.port}/hook`, apiKey: key, apiUrl: base, statePath, out: () => {} });
+await listener.ready;
+console.log(`listening on http://127.0.0.1:${server.port}/hook: cofre listen forwards the events of ${base} here; waiting for events...`);
+for (const sig of ["SIGINT", "SIGTERM"] as const)
+  process.once(sig, () => {
+    void listener.stop().then(() => {
+      server.stop(true);
+      process.exit(0);
+    });
+  });
+const code = await listener.done;
+server.stop(true);
+process.exit(code);

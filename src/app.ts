@@ -19,6 +19,7 @@ import { op } from "./http/openapi";
 import { Type, View } from "./lib/view-schema";
 import { MAX_CALLBACK_BODY_BYTES } from "./domain/pix-provider/callbacks";
 import { admitBeforeBody } from "./http/routes/provider-webhooks";
+import { keepRawBody } from "./http/routes/provider-webhooks/stripe";
 
 const HealthSchema = View("Health", { status: Type.Literal("ok") });
 const ReadySchema = View("Ready", { status: Type.Literal("ready") });
@@ -86,6 +87,8 @@ export function createApp(deps: Deps) {
       // A provider callback is admitted (connection, rate) before its body is read.
       if (isCallbackPath(path)) await admitBeforeBody(deps, request, path);
       const text = utf8.decode(await readBodyBytes(request, jsonLimit(path), deadlines, started + config.bodyTimeoutMs));
+      // A provider's signed callback (Stripe) is verified over its raw text.
+      if (isCallbackPath(path)) keepRawBody(request, text);
       if (text.trim() === "") return {};
       // The header itself: Elysia's `contentType` has its parameters (charset) cut off.
       if (!isJsonMediaType(request.headers.get("content-type")))

@@ -59,6 +59,15 @@ export interface Config {
    * restarted job makes no second send). Never set it in production.
    */
   testCrashAfterPspSend: boolean;
+  /**
+   * Scheduled SQLite backups (extensions.md "Operations", src/ops/schedule.ts): COFRE_BACKUP_DIR
+   * (null = none, and no backup before migrations), COFRE_BACKUP_INTERVAL (`30m`, `6h`, `1d`;
+   * default `24h`; `0` = only the backup before migrations), COFRE_BACKUP_KEEP (newest N kept, default 7).
+   */
+  backupDir: string | null;
+  /** Milliseconds between scheduled backups; 0 = none on a schedule. */
+  backupIntervalMs: number;
+  backupKeep: number;
 }
 
 /** Thrown for an environment value that cannot be used; the message names the variable. */
@@ -106,6 +115,18 @@ function databaseUrl(env: Record<string, string | undefined>): string | null {
   return raw;
 }
 
+const INTERVAL_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** COFRE_BACKUP_INTERVAL (`90s`, `30m`, `6h`, `1d`; `0` = off) in milliseconds; default 24 hours. */
+function backupInterval(env: Record<string, string | undefined>): number {
+  const raw = env.COFRE_BACKUP_INTERVAL;
+  if (raw === undefined || raw === "") return INTERVAL_UNITS.d!;
+  if (raw === "0") return 0;
+  const m = /^(\d{1,6})(s|m|h|d)$/.exec(raw);
+  if (!m || Number(m[1]) === 0) throw new ConfigError(`COFRE_BACKUP_INTERVAL must be a number and a unit (s, m, h, d) such as 6h or 30m, or 0, got "${raw}"`);
+  return Number(m[1]) * INTERVAL_UNITS[m[2]!]!;
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 /**
@@ -138,5 +159,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretsKey: secretsKey(env),
     testCrashAfterPspCreate: env.COFRE_TEST_CRASH_AFTER_PSP_CREATE === "1",
     testCrashAfterPspSend: env.COFRE_TEST_CRASH_AFTER_PSP_SEND === "1",
+    backupDir: env.COFRE_BACKUP_DIR || null,
+    backupIntervalMs: backupInterval(env),
+    backupKeep: int(env, "COFRE_BACKUP_KEEP", 7, 1, 100_000),
   };
 }

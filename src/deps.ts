@@ -6,6 +6,7 @@ import type { Config } from "./config";
 import { loadConfig } from "./config";
 import { openDb } from "./db/client";
 import { runMigrations } from "./db/migrations";
+import { assertSqliteNotNewer } from "./db/schema-version";
 import { IdempotencyStore } from "./domain/idempotency/store";
 import { RateLimiter } from "./http/plugins/rate-limit";
 import { ManualClock, SystemClock, type Clock } from "./lib/clock";
@@ -22,6 +23,11 @@ import { BcbConnectionGateway } from "./providers/bcb-pix-v2/gateway";
 import { createConnectionLookup, createLiveLookup } from "./providers/bcb-pix-v2/live";
 import { openConnection } from "./domain/pix-provider/secrets";
 import type { PixConnectionGateway } from "./domain/pix-provider/port";
+import type { CardConnectionGateway } from "./domain/card-provider/port";
+import { openCardConnection } from "./domain/card-provider/secrets";
+import { StripeConnectionGateway } from "./providers/stripe/gateway";
+import { createCardConnectionLookup, createCardLiveLookup } from "./providers/stripe/live";
+import type { CardProviderConnectionRow } from "./store/rows";
 import type { Store } from "./store/port";
 import { createSqliteStore } from "./store/sqlite";
 import { createPgStore, pgStoreOf, type PgStore } from "./store/pg";
@@ -59,6 +65,8 @@ export interface Deps {
   secretsKey: Promise<CryptoKey>;
   /** The PSP side of connecting an account's live Pix (the bcb_pix_v2 adapter behind a domain port). */
   pixConnections: PixConnectionGateway;
+  /** The card provider side of connecting an account's live cards and boletos (the Stripe adapter behind a domain port). */
+  cardConnections: CardConnectionGateway;
   /** Resolved API keys (src/domain/api-keys/cache.ts): cleared after every unit that writes `api_keys`. */
   apiKeyCache: ApiKeyCache;
   /** Login attempt limits (src/domain/auth/throttle.ts). */
@@ -121,6 +129,7 @@ function openStore(config: Config, logger: Logger): Store {
     return createPgStore(openPgPool(config.databaseUrl, { max: config.databasePoolMax, applicationName: instanceName }), { logger, instanceName });
   }
   const db = openDb(config.dataDir);
+  assertSqliteNotNewer(db); // a database a newer Cofre migrated stops here (exit 2)
   runMigrations(db);
   installPaymentAggregates(db);
   return createSqliteStore(db, { logger });
@@ -151,17 +160,30 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     open: async (row: PixProviderConnectionRow) => openConnection(await secretsKey, row),
     gateway: () => gateway!,
   };
-  const live = createLiveLookup(liveOptions);
+  const pixLive = createLiveLookup(liveOptions);
+  const pixById = createConnectionLookup(liveOptions);
+  // Live CREDIT_CARD and BOLETO go through the account's card connection (Stripe).
+  const cards = store.liveCardConnections;
+  let cardGateway: StripeConnectionGateway | undefined;
+  const cardOptions = {
+    find: (accountId: string) => cards.activeByAccount(accountId),
+    findById: (id: string) => cards.byId(id),
+    open: async (row: CardProviderConnectionRow) => openCardConnection(await secretsKey, row),
+    gateway: () => cardGateway!,
+  };
+  const cardLive = createCardLiveLookup(cardOptions);
+  const cardById = createCardConnectionLookup(cardOptions);
   // Live charges go through the account's active connection; charges a connection created keep
   // settling (polls, callbacks, sweeps, refunds) through it after it was deleted or replaced.
   const providers = new ProviderRegistry({
     config,
     clock,
     sandbox: createSandboxProvider({ faults: sandboxFaultStore(() => deps.store) }),
-    live,
-    byConnection: createConnectionLookup(liveOptions),
+    live: (accountId, method) => pixLive(accountId, method) ?? cardLive(accountId, method),
+    byConnection: (id) => pixById(id) ?? cardById(id),
   });
   gateway = new BcbConnectionGateway(providers.ctx);
+  cardGateway = new StripeConnectionGateway(providers.ctx);
   const deps: Deps = {
     startup: Promise.resolve(),
     config,
@@ -175,6 +197,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     providers,
     secretsKey,
     pixConnections: gateway,
+    cardConnections: cardGateway,
     apiKeyCache: state.apiKeyCache,
     loginThrottle: new LoginThrottle(clock, state.loginBuckets),
   };

@@ -15,5 +15,6 @@ export const events = pgTable(
   },
   (t) => [
     index("events_tx_idx").on(t.transactionId),
+    index("events_account_created_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
   ],
 );

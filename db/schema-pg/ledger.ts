@@ -34,6 +34,7 @@ export const ledgerEntries = pgTable(
   (t) => [
     uniqueIndex("ledger_entries_key_uq").on(t.idempotencyKey),
     index("ledger_entries_cause_idx").on(t.causeKind, t.causeId),
+    index("ledger_entries_statement_idx").on(t.accountId, t.livemode, t.currency, t.createdAt, t.id),
   ],
 );
 

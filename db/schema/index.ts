@@ -12,3 +12,5 @@ export * from "./med";
 export * from "./pix-provider";
 export * from "./shared";
 export * from "./payouts";
+export * from "./card-provider";
+export * from "./reconciliation";

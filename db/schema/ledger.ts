@@ -14,7 +14,7 @@ export const ledgerEntries = sqliteTable(
     accountId: text("account_id").notNull(),
     livemode: integer("livemode", { mode: "boolean" }).notNull(),
     currency: text("currency").notNull(),
-    /** charge_payment | tranche_release | refund | refund_restore | med_hold | med_settle */
+    /** charge_payment | tranche_release | refund | refund_restore | med_hold | med_settle | payout | payout_paid | payout_reversal */
     kind: text("kind").notNull(),
     /** What caused it: "charge" | "tranche" | "refund" | "med_case". */
     causeKind: text("cause_kind").notNull(),
@@ -25,7 +25,12 @@ export const ledgerEntries = sqliteTable(
     meta: text("meta"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("ledger_entries_key_uq").on(t.idempotencyKey), index("ledger_entries_cause_idx").on(t.causeKind, t.causeId)],
+  (t) => [
+    uniqueIndex("ledger_entries_key_uq").on(t.idempotencyKey),
+    index("ledger_entries_cause_idx").on(t.causeKind, t.causeId),
+    /** The statement (issue 27): one merchant's entries newest first, cursor `(created_at, id)`. */
+    index("ledger_entries_statement_idx").on(t.accountId, t.livemode, t.currency, t.createdAt, t.id),
+  ],
 );
 
 /** A signed movement of one ledger account: positive increases that account's balance. */

@@ -21,6 +21,13 @@ export const commands: {
     "import-sqlite": importSqliteCommand,
     // Loaded on use: `serve` never pays for the simulator (and its X.509 library).
     "psp-sim": async (args) => (await import("../psp-sim/cli")).pspSimCommand(args),
+    "stripe-sim": async (args) => (await import("../stripe-sim/cli")).stripeSimCommand(args),
+    // Loaded on use: `serve` does not load the tar library.
+    backup: async (args) => (await import("./backup")).backupCommand(args),
+    restore: async (args) => (await import("./backup")).restoreCommand(args),
+    // Clients of a running Cofre's API (extensions.md "Events API and `cofre listen`").
+    listen: async (args) => (await import("./listen")).listenCommand(args),
+    trigger: async (args) => (await import("./trigger")).triggerCommand(args),
   },
   startupNotes: initStartupNotes,
 };

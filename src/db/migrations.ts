@@ -21,6 +21,9 @@ import m0011 from "../../db/migrations/0011_write_shards_in_primary_keys.sql" wi
 import m0012 from "../../db/migrations/0012_shared_instance_state.sql" with { type: "text" };
 import m0013 from "../../db/migrations/0013_idempotency_claim_holder.sql" with { type: "text" };
 import m0014 from "../../db/migrations/0014_payouts.sql" with { type: "text" };
+import m0015 from "../../db/migrations/0015_card_provider.sql" with { type: "text" };
+import m0016 from "../../db/migrations/0016_reconciliation.sql" with { type: "text" };
+import m0017 from "../../db/migrations/0017_events_api.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -40,6 +43,9 @@ export const EMBEDDED: Record<string, string> = {
   "0012_shared_instance_state": m0012,
   "0013_idempotency_claim_holder": m0013,
   "0014_payouts": m0014,
+  "0015_card_provider": m0015,
+  "0016_reconciliation": m0016,
+  "0017_events_api": m0017,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

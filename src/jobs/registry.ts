@@ -9,7 +9,10 @@ import { registerChargeJobs } from "../domain/charges/expiry";
 import { registerWebhookJobs } from "../domain/webhooks/worker";
 import { registerAuditJobs } from "../domain/audit/jobs";
 import { registerPixProviderJobs } from "../domain/pix-provider/jobs";
+import { registerCardProviderJobs } from "../domain/card-provider/jobs";
 import { registerIntentJobs } from "../domain/charges/intent-recovery";
+import { registerReconciliationJobs } from "../domain/reconciliation/jobs";
+import { registerEventJobs } from "../domain/events/jobs";
 
 /**
  * Called once by createDeps. Each group adds its own `register...Jobs(deps)` here. Handlers are
@@ -27,6 +30,9 @@ export function registerJobs(deps: Deps): Promise<void> {
   registerWebhookJobs(deps);
   registerAuditJobs(deps);
   registerPixProviderJobs(deps);
+  registerCardProviderJobs(deps);
+  registerReconciliationJobs(deps);
+  registerEventJobs(deps);
   const recovery = registerIntentJobs(deps);
   void IDEMPOTENCY_PRUNE_JOB;
   return Promise.all([sweep, recovery]).then(() => undefined);

@@ -20,6 +20,7 @@ export const ID_PREFIX = {
   requestLog: "req_",
   tranche: "tr_",
   pixProviderConnection: "ppc_",
+  cardProviderConnection: "cpc_",
   payout: "po_",
   payoutDestination: "pd_",
 } as const;

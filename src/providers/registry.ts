@@ -1,7 +1,8 @@
 /**
  * Which provider serves a method for an account in a mode. The composition root (createDeps)
  * builds one registry with the sandbox (test keys, every method) and a live lookup (the account's
- * provider connection, extensions.md "Live Pix"); with no live connection a live request gets
+ * provider connection, extensions.md "Live Pix"); live lookups may combine
+ * several connection kinds (Pix, cards); with no live connection a live request gets
  * undefined, which the domain answers with 422 `unprocessable_entity` (create) or
  * 400 `REFUND_NOT_SUPPORTED` (refund). The domain imports this and types.ts, never a provider.
  */
@@ -53,9 +54,14 @@ export class ProviderRegistry {
   /**
    * The provider that serves an existing transaction: the connection that created it when it
    * has one (even deleted or replaced since: it keeps settling through polls), else forMethod.
+   * A transaction offering methods of two live connections (PIX and CREDIT_CARD) records the first
+   * one: a method that connection does not serve goes to the account's connection of that method.
    */
   forTransaction(row: { accountId: string; livemode: boolean; providerConnectionId: string | null }, method: PaymentMethod): PaymentProvider | undefined {
-    if (row.providerConnectionId) return this.byConnection(row.providerConnectionId);
+    if (row.providerConnectionId) {
+      const p = this.byConnection(row.providerConnectionId);
+      if (!p || p.methods.has(method)) return p;
+    }
     return this.forMethod(row, method);
   }
 

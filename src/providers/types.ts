@@ -132,6 +132,12 @@ export type PaymentOutcome =
        * made before `expires_at` but seen after it is not late. Absent = now.
        */
       paidAt?: number;
+      /**
+       * Facts of the payment merged into `method_details[<method>]` (never shown as such: views
+       * allowlist what they show), e.g. a card's `{brand, last4, installments, providerFee,
+       * paymentIntent}` (extensions.md "Live cards and boletos through Stripe").
+       */
+      details?: Record<string, unknown>;
     }
   | { status: "pending"; processing?: boolean; checkAt?: number; memo?: ProviderMemo }
   | { status: "expired" }
@@ -146,6 +152,8 @@ export interface StatusRequest {
 /** A payment a notification speaks of: by our transaction id, the cob txid or the end-to-end id. */
 export interface NotificationItem {
   ref: { transactionId?: string; txid?: string; endToEndId?: string };
+  /** The method the item is about, when the notification says (a card provider's card or boleto event); absent = the callback's. */
+  method?: PaymentMethod;
   /**
    * The status, only when the notification's channel is trusted (the in-process sandbox). Absent:
    * the body is only a hint, and the domain confirms with `queryStatus` before any change.
@@ -167,7 +175,25 @@ export interface SendHints {
   sendIds?: string[];
 }
 
-export type NotificationOutcome = ({ status: "parsed"; items: NotificationItem[] } & SendHints) | ProviderFailure;
+/**
+ * A card provider's notification may speak of disputes (chargebacks): `disputeIds` lists the
+ * provider's dispute ids, hints only, each confirmed with `disputeStatus`.
+ */
+export interface DisputeHints {
+  disputeIds?: string[];
+}
+
+export type NotificationOutcome = ({ status: "parsed"; items: NotificationItem[] } & SendHints & DisputeHints) | ProviderFailure;
+
+/**
+ * Where a card dispute stands at the provider (retrieved, never read from a notification):
+ * `open` (the issuer took the money back pending the outcome), `won` (returned to the merchant),
+ * `lost` (the chargeback stands). `transactionId` is Cofre's transaction the disputed payment
+ * belongs to; `amount` minor units disputed.
+ */
+export type DisputeOutcome =
+  | { status: "open" | "won" | "lost"; disputeId: string; transactionId: string | null; amount: number; reason: string | null; respondBy: number | null }
+  | ProviderFailure;
 
 export interface NotificationRequest {
   /** The callback's parsed JSON body (or the sandbox's SandboxPayerEvent). */
@@ -236,12 +262,66 @@ export type CancelOutcome = { status: "settled" } | ProviderFailure;
  * Payments a provider received in a time window (a PSP's `GET /pix?inicio=&fim=`): each item is a
  * hint, confirmed like a notification's; or a failure.
  */
-export type PaymentListOutcome = { status: "listed"; items: NotificationItem[] } | ProviderFailure;
+export type PaymentListOutcome = { status: "listed"; items: NotificationItem[]; received?: ReceivedPix[] } | ProviderFailure;
 
 /** A window of payment times, epoch ms (inclusive). */
 export interface PaymentListRequest {
   from: number;
   to: number;
+}
+
+/**
+ * A Pix the PSP received, as its list reports it (reconciliation, extensions.md "Statement,
+ * exports and reconciliation"): `txid` null for a Pix to the key without a cob; `amount` centavos;
+ * `at` its `horario` (epoch ms); `returns` its devoluções (status mapped as refunds are).
+ */
+export interface ReceivedPix {
+  endToEndId: string;
+  txid: string | null;
+  amount: number;
+  at: number;
+  returns: { id: string; amount: number; status: "IN_PROGRESS" | "REFUNDED" | "FAILED" }[];
+}
+
+/**
+ * A Pix the PSP sent for the account (Efí's `GET /v2/gn/pix/enviados`): `sendId` its `idEnvio`
+ * (null when sent outside the API), `status` as SendOutcome names it, `at` the request time (ms).
+ */
+export interface SentPix {
+  sendId: string | null;
+  endToEndId: string | null;
+  amount: number;
+  status: "processing" | "paid" | "failed";
+  at: number;
+}
+
+/** Sends listed in a window (reconciliation), or a failure. */
+export type SendListOutcome = { status: "listed"; sends: SentPix[] } | ProviderFailure;
+
+/**
+ * A MED infraction at the PSP (Efí's `GET /v2/gn/infracoes`; extensions.md "Live MED from the
+ * PSP"): `amount` the claimed `valor` (centavos), `createdAt` its `criadoEm`, `deadline` its
+ * `dadosAnalise.prazoFinalizacao` (epoch ms, null when absent), `reason` its `razao`/`tipoSituacao`.
+ */
+export interface PspInfraction {
+  id: string;
+  endToEndId: string;
+  amount: number;
+  status: "ABERTA" | "EM_DEFESA" | "ACEITA" | "REJEITADA" | "CANCELADA_EFI";
+  reason: string | null;
+  kind: string | null;
+  createdAt: number;
+  deadline: number | null;
+}
+
+/** Infractions listed in a window, or a failure. */
+export type InfractionListOutcome = { status: "listed"; infractions: PspInfraction[] } | ProviderFailure;
+
+/** The merchant's defence of infraction `infractionId`, forwarded by the operator. */
+export interface DefenseRequest {
+  infractionId: string;
+  /** The merchant's appeal reason (Efí's `justificativa`). */
+  justification: string;
 }
 
 /**
@@ -326,6 +406,8 @@ export interface PaymentProvider {
   returnPayment?(ctx: ProviderContext, req: PaymentReturnRequest): MaybeAsync<RefundOutcome>;
   /** Where a submitted return stands (GET /pix/{e2eid}/devolucao/{id}); present with returnPayment. */
   returnStatus?(ctx: ProviderContext, req: PaymentReturnRequest): MaybeAsync<RefundOutcome>;
+  /** Where a card dispute stands (a card provider's `GET /v1/disputes/{id}`); optional: providers without disputes. */
+  disputeStatus?(ctx: ProviderContext, req: { disputeId: string }): MaybeAsync<DisputeOutcome>;
   /** Lists the payments received in a window (GET /pix?inicio=&fim=), for the sweep; optional. */
   listPayments?(ctx: ProviderContext, req: PaymentListRequest): MaybeAsync<PaymentListOutcome>;
   /**
@@ -341,6 +423,12 @@ export interface PaymentProvider {
   send?(ctx: ProviderContext, req: SendRequest): MaybeAsync<SendOutcome>;
   /** Where a send stands (Efí's `GET /v2/gn/pix/enviados/id-envio/{idEnvio}`); present with `send`. */
   sendStatus?(ctx: ProviderContext, req: SendRequest): MaybeAsync<SendOutcome>;
+  /** Pix sent in a window (Efí's `GET /v2/gn/pix/enviados?inicio&fim`, paged), for reconciliation; optional. */
+  listSends?(ctx: ProviderContext, req: PaymentListRequest): MaybeAsync<SendListOutcome>;
+  /** MED infractions created in a window (Efí's `GET /v2/gn/infracoes?inicio&fim`, paged); optional. */
+  listInfractions?(ctx: ProviderContext, req: PaymentListRequest): MaybeAsync<InfractionListOutcome>;
+  /** Forwards a defence (Efí's `POST /v2/gn/infracoes/{id}/defesa`); present with listInfractions. */
+  submitDefense?(ctx: ProviderContext, req: DefenseRequest): MaybeAsync<{ status: "settled" } | ProviderFailure>;
 }
 
 /** Sandbox provider faults (extensions.md `provider_faults`), stored by the domain. */

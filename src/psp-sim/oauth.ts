@@ -14,8 +14,8 @@ import { PixProblem, problem } from "./problems";
 import { secretHash } from "./setup";
 import type { ClientRow } from "./store";
 
-/** Scopes this simulator grants (the API Pix scopes of the resources it implements, then Efí's send and balance scopes). */
-export const SCOPES = ["cob.write", "cob.read", "pix.write", "pix.read", "webhook.write", "webhook.read", "pix.send", "gn.pix.send.read", "gn.balance.read"] as const;
+/** Scopes this simulator grants (the API Pix scopes of the resources it implements, then Efí's send, balance and infraction scopes). */
+export const SCOPES = ["cob.write", "cob.read", "pix.write", "pix.read", "webhook.write", "webhook.read", "pix.send", "gn.pix.send.read", "gn.balance.read", "gn.infractions.read", "gn.infractions.write"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 function oauthError(status: number, error: string, description: string, headers?: Record<string, string>): Reply {

@@ -5,7 +5,8 @@
  * under `/api/v2` (`/cob/{txid}`, `/pix/{e2eid}`, `/pix`, `/pix/{e2eid}/devolucao/{id}`,
  * `/webhook/{chave}`, `/webhook`) with bearer tokens and scopes, the same again under `/v2`
  * with Efí's own routes (efi.ts: `PUT /v3/gn/pix/{idEnvio}`, `GET /v2/gn/pix/enviados/...`,
- * `GET /v2/gn/saldo`), so an `efi` connection's `api_url` is the origin; control routes under
+ * `GET /v2/gn/saldo`; efi-med.ts: `GET /v2/gn/pix/enviados`, `GET /v2/gn/infracoes`,
+ * `POST /v2/gn/infracoes/{id}/defesa`), so an `efi` connection's `api_url` is the origin; control routes under
  * `/_sim` (control.ts). Faults (faults.ts) apply to token and API calls; every token/API exchange and
  * callback goes to the exchange log when one is set.
  */
@@ -16,6 +17,7 @@ import { Callbacks } from "./callbacks";
 import type { SimPki } from "./certs";
 import { getCob, patchCob, putCob } from "./cob";
 import { CONTROL_ROUTES } from "./control";
+import { listInfracoes, listSends, postDefesa } from "./efi-med";
 import type { ApiCtx, Reply, SimEnv } from "./core";
 import { getDevolucao, putDevolucao, finishDevolucao } from "./devolucao";
 import { ExchangeLog, loggedBody, loggedHeaders } from "./exchange-log";
@@ -93,6 +95,9 @@ const EFI_ROUTES: ApiRoute[] = [
   { method: "PUT", route: "/v3/gn/pix/{idEnvio}", scope: "pix.send", handler: putSend },
   { method: "GET", route: "/v2/gn/pix/enviados/id-envio/{idEnvio}", scope: "gn.pix.send.read", handler: getSendById },
   { method: "GET", route: "/v2/gn/pix/enviados/{e2eId}", scope: "gn.pix.send.read", handler: getSendByE2e },
+  { method: "GET", route: "/v2/gn/pix/enviados", scope: "gn.pix.send.read", handler: listSends },
+  { method: "GET", route: "/v2/gn/infracoes", scope: "gn.infractions.read", handler: listInfracoes },
+  { method: "POST", route: "/v2/gn/infracoes/{idInfracao}/defesa", scope: "gn.infractions.write", handler: postDefesa },
   { method: "GET", route: "/v2/gn/saldo", scope: "gn.balance.read", handler: getBalance },
 ];
 

@@ -113,6 +113,8 @@ export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promis
   const dir = resolve(dirArg);
   if (existsSync(join(dir, FILES.caCert))) throw new Error(`${dir} already holds a psp-sim (ca.crt); choose an empty folder`);
   mkdirSync(dir, { recursive: true });
+  // Keys and secrets: `git status` must not offer them to commit (issue 28 §3).
+  writeFileSync(join(dir, ".gitignore"), "# written by cofre psp-sim init: private keys and secrets, never commit\n*\n");
   const port = opts.port ?? DEFAULT_PORT;
   const host = opts.host ?? "127.0.0.1";
   const pki = await createSimPki([host, ...(opts.names ?? [])]);

@@ -1,6 +1,6 @@
 /**
  * psp-sim state in its own SQLite file (bun:sqlite, WAL), so a restart on the same file keeps
- * clients, tokens, cobs, Pix, devoluções, Efí sends and balances, webhooks and callback attempts. Self-contained schema
+ * clients, tokens, cobs, Pix, devoluções, Efí sends, balances and infractions, webhooks and callback attempts. Self-contained schema
  * (CREATE TABLE IF NOT EXISTS): the simulator is not part of Cofre's database or migrations.
  * Amounts in centavos, instants in epoch milliseconds; documents (cob body, payer) as JSON text.
  */
@@ -35,6 +35,11 @@ CREATE TABLE IF NOT EXISTS sends (
   info_pagador TEXT, favorecido TEXT NOT NULL, status TEXT NOT NULL, erro TEXT, solicitacao_ms INTEGER NOT NULL,
   liquidacao_ms INTEGER, PRIMARY KEY (client_id, id_envio));
 CREATE TABLE IF NOT EXISTS balances (client_id TEXT PRIMARY KEY, saldo INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS infracoes (
+  id TEXT PRIMARY KEY, client_id TEXT NOT NULL, e2eid TEXT NOT NULL, valor INTEGER NOT NULL, status TEXT NOT NULL,
+  razao TEXT, tipo_situacao TEXT NOT NULL, defesa TEXT, criado_ms INTEGER NOT NULL, atualizado_ms INTEGER NOT NULL,
+  prazo_ms INTEGER NOT NULL, finalizacao_ms INTEGER);
+CREATE INDEX IF NOT EXISTS infracoes_client_criado ON infracoes (client_id, criado_ms);
 CREATE TABLE IF NOT EXISTS callbacks (
   id INTEGER PRIMARY KEY AUTOINCREMENT, client_id TEXT NOT NULL, url TEXT NOT NULL, body TEXT NOT NULL,
   status TEXT NOT NULL, http_status INTEGER, error TEXT, created_ms INTEGER NOT NULL, sent_ms INTEGER);
@@ -121,6 +126,24 @@ export interface SendRow {
   erro: string | null;
   solicitacao_ms: number;
   liquidacao_ms: number | null;
+}
+export type InfracaoStatus = "ABERTA" | "EM_DEFESA" | "ACEITA" | "REJEITADA" | "CANCELADA_EFI";
+/** A MED infraction Efí lists (`GET /v2/gn/infracoes`; efi-med.ts). */
+export interface InfracaoRow {
+  id: string;
+  client_id: string;
+  e2eid: string;
+  valor: number;
+  status: InfracaoStatus;
+  razao: string | null;
+  tipo_situacao: string;
+  /** JSON `{analise, justificativa, recebidaEm}` of the defence received, or null. */
+  defesa: string | null;
+  criado_ms: number;
+  atualizado_ms: number;
+  /** `dadosAnalise.prazoFinalizacao`. */
+  prazo_ms: number;
+  finalizacao_ms: number | null;
 }
 export type CallbackStatus = "pending" | "sent" | "failed" | "dropped";
 export interface CallbackRow {
@@ -298,6 +321,44 @@ export class SimStore {
   }
   setBalance(clientId: string, saldo: number): void {
     this.db.query("INSERT INTO balances VALUES (?, ?) ON CONFLICT (client_id) DO UPDATE SET saldo = excluded.saldo").run(clientId, saldo);
+  }
+
+  /** Sends of a client requested in [fromMs, toMs], oldest first. */
+  sendsBetween(clientId: string, fromMs: number, toMs: number): SendRow[] {
+    return this.db
+      .query<SendRow, [string, number, number]>("SELECT * FROM sends WHERE client_id = ? AND solicitacao_ms >= ? AND solicitacao_ms <= ? ORDER BY solicitacao_ms, id_envio")
+      .all(clientId, fromMs, toMs);
+  }
+  /** Sets the stored valor and horario of a Pix (control route: an amount or a day that differs). */
+  setPixValor(e2eid: string, valor: number, horarioMs: number): void {
+    this.db.query("UPDATE pix SET valor = ?, horario_ms = ? WHERE e2eid = ?").run(valor, horarioMs, e2eid);
+  }
+  /** Sets the stored valor of a send (control route: an amount that differs). */
+  setSendValor(clientId: string, idEnvio: string, valor: number): void {
+    this.db.query("UPDATE sends SET valor = ? WHERE client_id = ? AND id_envio = ?").run(valor, clientId, idEnvio);
+  }
+
+  insertInfracao(row: InfracaoRow): void {
+    this.db
+      .query(
+        "INSERT INTO infracoes VALUES ($id, $client_id, $e2eid, $valor, $status, $razao, $tipo_situacao, $defesa, $criado_ms, $atualizado_ms, $prazo_ms, $finalizacao_ms)",
+      )
+      .run({ ...row });
+  }
+  infracao(id: string): InfracaoRow | null {
+    return this.db.query<InfracaoRow, [string]>("SELECT * FROM infracoes WHERE id = ?").get(id);
+  }
+  /** Infractions of a client created in [fromMs, toMs], oldest first. */
+  infracoesBetween(clientId: string, fromMs: number, toMs: number): InfracaoRow[] {
+    return this.db
+      .query<InfracaoRow, [string, number, number]>("SELECT * FROM infracoes WHERE client_id = ? AND criado_ms >= ? AND criado_ms <= ? ORDER BY criado_ms, id")
+      .all(clientId, fromMs, toMs);
+  }
+  allInfracoes(): InfracaoRow[] {
+    return this.db.query<InfracaoRow, []>("SELECT * FROM infracoes ORDER BY criado_ms, id").all();
+  }
+  updateInfracao(id: string, status: InfracaoStatus, defesa: string | null, atualizadoMs: number, finalizacaoMs: number | null): void {
+    this.db.query("UPDATE infracoes SET status = ?, defesa = ?, atualizado_ms = ?, finalizacao_ms = ? WHERE id = ?").run(status, defesa, atualizadoMs, finalizacaoMs, id);
   }
 
   insertCallback(clientId: string, url: string, body: string, nowMs: number): number {

@@ -28,6 +28,8 @@ import type { MedRepo } from "./port/med";
 import type { PaymentsRepo } from "./port/payments";
 import type { PayoutDestinationsRepo, PayoutsRepo } from "./port/payouts";
 import type { LiveConnectionReads, PixProviderRepo } from "./port/pix-provider";
+import type { CardProviderRepo, LiveCardConnectionReads } from "./port/card-provider";
+import type { ReconciliationRepo } from "./port/reconciliation";
 import type { RefundsRepo } from "./port/refunds";
 import type { RequestLogRepo } from "./port/request-log";
 import type { StatsRepo } from "./port/stats";
@@ -38,6 +40,7 @@ export interface Repos {
   apiKeys: ApiKeysRepo;
   auth: AuthRepo;
   audit: AuditRepo;
+  cardProvider: CardProviderRepo;
   charges: ChargesRepo;
   events: EventsRepo;
   idempotency: IdempotencyRepo;
@@ -48,6 +51,7 @@ export interface Repos {
   payoutDestinations: PayoutDestinationsRepo;
   payouts: PayoutsRepo;
   pixProvider: PixProviderRepo;
+  reconciliation: ReconciliationRepo;
   refunds: RefundsRepo;
   requestLog: RequestLogRepo;
   stats: StatsRepo;
@@ -66,7 +70,7 @@ export interface Uow extends Repos {
  * connection saved or deleted), `clock` (the sandbox test clock moved; payload: the shared offset
  * in ms), `jobs` (a job was queued; payload: its due time, epoch ms).
  */
-export type ChangeTopic = "api_keys" | "accounts" | "pix_provider" | "clock" | "jobs";
+export type ChangeTopic = "api_keys" | "accounts" | "pix_provider" | "card_provider" | "clock" | "jobs";
 
 /** The storage port (see the module header). */
 export interface Store {
@@ -78,6 +82,8 @@ export interface Store {
   readonly kind: "sqlite" | "postgres";
   /** The provider registry's synchronous reads of Pix provider connections (src/providers/registry.ts). */
   readonly liveConnections: LiveConnectionReads;
+  /** The provider registry's synchronous reads of card provider connections (src/providers/registry.ts). */
+  readonly liveCardConnections: LiveCardConnectionReads;
   /**
    * Calls `fn` whenever another instance commits a change of `topic` (payload as ChangeTopic
    * says), and with null after every (re)connection of the notice channel, when notices may have

@@ -47,10 +47,12 @@ describe("dashboard formatting", () => {
     expect(PAYOUT_STATUSES.map(payoutStatusText)).toEqual(["pendente", "em processamento", "pago", "falhou", "cancelado"]);
   });
 
-  test("the payout model the dashboard bundles imports types only, so no server module reaches the browser", () => {
-    const source = readFileSync(join(import.meta.dir, "../../src/domain/payouts/model.ts"), "utf8");
-    const imports = [...source.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+["'][^"']+["']|^import\s+["'][^"']+["']/gm)].map((m) => m[0]);
-    expect(imports.filter((l) => !l.startsWith("import type "))).toEqual([]);
+  test("the payout model and the Pix key types the dashboard bundles import types only, so no server module reaches the browser", () => {
+    for (const file of ["../../src/domain/payouts/model.ts", "../../src/pix/key-types.ts"]) {
+      const source = readFileSync(join(import.meta.dir, file), "utf8");
+      const imports = [...source.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+["'][^"']+["']|^import\s+["'][^"']+["']/gm)].map((m) => m[0]);
+      expect(imports.filter((l) => !l.startsWith("import type "))).toEqual([]);
+    }
   });
 
   test("a destination reads in one line: the Pix key with its type and holder, or the bank account", () => {

@@ -1,7 +1,8 @@
 /**
  * The README's "Your first charge" runs as written: its shell block, taken from README.md, is run
  * by bash against `bun run dev` (a fresh data dir, an ephemeral port in place of 3000), and the
- * receiver it starts prints `charge.paid` with a signature the `standardwebhooks` library accepted.
+ * receiver it starts (fed by `cofre listen`, its state in the test's folder) prints `charge.paid`
+ * with a signature the `standardwebhooks` library accepted.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -49,7 +50,7 @@ describe("README: Your first charge", () => {
       .replace("bun run listen &", `bun run listen > '${log}' 2>&1 &\nuntil grep -q 'listening on' '${log}' 2>/dev/null; do sleep 0.05; done`);
     const bash = Bun.spawn(["bash", "-euo", "pipefail", "-c", `${script}\nsleep 0\nfor i in $(seq 1 200); do grep -q 'charge.paid' '${log}' && break; sleep 0.05; done\npkill -P $! || true; kill $! 2>/dev/null || true`], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...serverEnv(join(dir, "data")), LISTEN_PORT: "0", COFRE_URL: `http://127.0.0.1:${server.port}` },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...serverEnv(join(dir, "data")), LISTEN_PORT: "0", COFRE_URL: `http://127.0.0.1:${server.port}`, COFRE_LISTEN_STATE: join(dir, "listen.json") },
       stdout: "pipe",
       stderr: "pipe",
     });

@@ -50,5 +50,5 @@ describe("README: Paying out", () => {
     const last = JSON.parse(stdout.trim().split("\n").pop()!.replace(/^.*?(\{"id":"po_)/, "$1"));
     expect(last).toMatchObject({ object: "payout", status: "paid", amount: 1500 });
     expect(last.end_to_end_id).toHaveLength(32);
-  }, 30_000);
+  }, 120_000);
 });

@@ -40,6 +40,7 @@ export const GET_FIELDS = [
   "cryptoCurrency",
   "platformFee",
   "paidAt",
+  "card",
 ].sort();
 export const REFUND_FIELDS = ["amount", "createdAt", "currency", "id", "reason", "status", "transactionId"];
 

@@ -46,6 +46,13 @@ describe("registering destinations: the views", () => {
     expect(d.id).toMatch(/^pd_[0-9a-f]{32}$/);
   });
 
+  test("an e-mail key typed full-width or with a zero-width space is stored as the one plain address", async () => {
+    const { h, a } = await setup();
+    const wide = await destination(h, a, { type: "pix_key", pix_key_type: "email", pix_key: "\uff56iewer@loja.example" });
+    const hidden = await destination(h, a, { type: "pix_key", pix_key_type: "email", pix_key: "viewer@loja.example\u200b" });
+    expect([wide.pix_key, hidden.pix_key]).toEqual(["viewer@loja.example", "viewer@loja.example"]);
+  });
+
   test("a bank account has exactly its fields and shows the CNPJ masked; a CPF key and tax id are masked too", async () => {
     const { h, a } = await setup();
     const bank = await destination(h, a, BANK);

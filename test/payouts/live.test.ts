@@ -139,12 +139,17 @@ describe("live payouts through the account's PSP", () => {
     expect((await h.call("GET", `/v1/payouts/${po.id}`, { key: a.liveKey })).body.status).toBe("paid");
   });
 
-  test("a callback hint (hintSends) has the payout's status checked now instead of at its backoff; unknown send ids are ignored", async () => {
+  test("a callback hint (hintSends) has the payout's status checked now instead of at its backoff; unknown send ids and other scopes are ignored", async () => {
     const { h, a, calls } = await liveSetup();
     const po = await livePayout(h, a);
     await h.deps.jobs.drain();
     expect(calls).toHaveLength(1);
-    const asked = await h.deps.store.tx((uow) => hintSends(h.deps, uow, [po.id.slice(3), "unknownsendid", po.id.slice(3)], h.clock.nowMs()));
+    const other = { accountId: a.accountId, livemode: false };
+    expect(await h.deps.store.tx((uow) => hintSends(h.deps, uow, [po.id.slice(3)], h.clock.nowMs(), other))).toBe(0);
+    await h.deps.jobs.drain();
+    expect(calls).toHaveLength(1);
+    const scope = { accountId: a.accountId, livemode: true };
+    const asked = await h.deps.store.tx((uow) => hintSends(h.deps, uow, [po.id.slice(3), "unknownsendid", po.id.slice(3)], h.clock.nowMs(), scope));
     expect(asked).toBe(1);
     await h.deps.jobs.drain();
     expect(calls.map((c) => c.split(" ")[0])).toEqual(["send", "status"]);

@@ -95,17 +95,31 @@ describe("a Pix named by a callback or the sweep (GET /pix/{e2eid})", () => {
 });
 
 describe("listing received Pix for the sweep (GET /pix?inicio=&fim=)", () => {
-  test("reads every page and keeps the Pix that name a cob", async () => {
+  test("reads every page, keeps the Pix that name a cob as hints and every Pix with its amount for reconciliation", async () => {
     const urls: URL[] = [];
     const s = scripted((raw) => {
       const url = new URL(raw);
       urls.push(url);
       const page = Number(url.searchParams.get("paginacao.paginaAtual"));
-      const pix = page === 0 ? [{ endToEndId: "E1", txid: "T1", valor: "1.00" }, { endToEndId: "E2", valor: "2.00" }] : [{ endToEndId: "E3", txid: "T3", valor: "3.00" }];
+      const horario = "2026-11-20T11:45:00Z";
+      const pix =
+        page === 0
+          ? [{ endToEndId: "E1", txid: "T1", valor: "1.00", horario, devolucoes: [{ id: "D1", valor: "0.50", status: "DEVOLVIDO" }] }, { endToEndId: "E2", valor: "2.00", horario }]
+          : [{ endToEndId: "E3", txid: "T3", valor: "3.00", horario }, { endToEndId: "E4", txid: "T4", valor: "4" }];
       return Response.json({ parametros: { paginacao: { paginaAtual: page, itensPorPagina: 2, quantidadeDePaginas: 2, quantidadeTotalDeItens: 3 } }, pix });
     });
     const listed = await s.provider.listPayments!(s.ctx, { from: T0 - 1_800_000, to: T0 });
-    expect(listed).toEqual({ status: "listed", items: [{ ref: { txid: "T1", endToEndId: "E1" } }, { ref: { txid: "T3", endToEndId: "E3" } }] });
+    const at = Date.parse("2026-11-20T11:45:00Z");
+    expect(listed).toEqual({
+      status: "listed",
+      items: [{ ref: { txid: "T1", endToEndId: "E1" } }, { ref: { txid: "T3", endToEndId: "E3" } }, { ref: { txid: "T4", endToEndId: "E4" } }],
+      // A Pix without a valid valor or horario is no record to reconcile (E4).
+      received: [
+        { endToEndId: "E1", txid: "T1", amount: 100, at, returns: [{ id: "D1", amount: 50, status: "REFUNDED" }] },
+        { endToEndId: "E2", txid: null, amount: 200, at, returns: [] },
+        { endToEndId: "E3", txid: "T3", amount: 300, at, returns: [] },
+      ],
+    });
     expect(urls.map((u) => [u.pathname, u.searchParams.get("inicio"), u.searchParams.get("fim"), u.searchParams.get("paginacao.paginaAtual")])).toEqual([
       ["/v2/pix", "2026-11-20T11:30:00Z", "2026-11-20T12:00:00Z", "0"],
       ["/v2/pix", "2026-11-20T11:30:00Z", "2026-11-20T12:00:00Z", "1"],

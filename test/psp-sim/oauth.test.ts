@@ -18,7 +18,7 @@ describe("POST /oauth/token", () => {
     expect(Object.keys(r.body).sort()).toEqual(["access_token", "expires_in", "scope", "token_type"]);
     expect(r.body.token_type).toBe("Bearer");
     expect(r.body.expires_in).toBe(3600);
-    expect(r.body.scope).toBe("cob.write cob.read pix.write pix.read webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read");
+    expect(r.body.scope).toBe("cob.write cob.read pix.write pix.read webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read gn.infractions.read gn.infractions.write");
     expect(r.body.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(r.headers.get("cache-control")).toBe("no-store");
   });

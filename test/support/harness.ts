@@ -55,8 +55,8 @@ export interface SeedOptions {
   settings?: Partial<typeof accounts.$inferInsert>;
   /**
    * Registers an ACTIVE endpoint (both modes) subscribed to every catalog event, whose deliveries
-   * succeed in memory. Events with no subscriber are not stored (src/domain/events/emit.ts), so
-   * tests that read the outbox (`events` rows) seed with this.
+   * succeed in memory. Legacy and MED events with no subscriber are not stored (canonical ones
+   * always are: src/domain/events/emit.ts), so tests that read the outbox (`events` rows) seed with this.
    */
   subscribeAllEvents?: boolean;
 }

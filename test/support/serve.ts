@@ -10,6 +10,8 @@ const ROOT = join(import.meta.dir, "..", "..");
 
 export interface ServedAccount {
   server: RunningServer;
+  /** The instance's data folder (COFRE_DATA_DIR). */
+  dir: string;
   apiKey: string;
   /** JSON request with the test key; returns status and parsed body. */
   call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -44,6 +46,7 @@ export async function serveWithTestKey(env: Record<string, string> = {}): Promis
   };
   return {
     server,
+    dir,
     apiKey,
     call,
     close: async () => {

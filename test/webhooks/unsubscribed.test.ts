@@ -1,4 +1,8 @@
-/** The outbox keeps only events somebody is subscribed to (src/domain/events/emit.ts). */
+/**
+ * The outbox keeps legacy and MED events only when somebody is subscribed to them; canonical
+ * events are always kept, for the events API (src/domain/events/emit.ts), but delivered only to
+ * subscribers.
+ */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
 import { deterministic, register, startReceiver, type Receiver } from "./support";
@@ -19,15 +23,15 @@ async function createCharge(h: ReturnType<typeof createHarness>, key: string, n:
 }
 
 describe("events nobody is subscribed to", () => {
-  test("a charge created with no endpoint stores no event and no delivery, and answers the same 201", async () => {
+  test("a charge created with no endpoint stores only its canonical charge.created, no delivery, and answers the same 201", async () => {
     const h = createHarness({ webhookAllowPrivate: true }, new Date().toISOString());
     const a = await h.seedAccount();
     const id = await createCharge(h, a.testKey, 1);
-    expect(await storedTypes(h, id)).toEqual([]);
+    expect(await storedTypes(h, id)).toEqual(["charge.created"]);
     expect(await testDb(h.deps).all("select * from webhook_deliveries")).toEqual([]);
   });
 
-  test("only the subscribed types of a transition are stored and delivered; an endpoint added later gets no earlier event", async () => {
+  test("only the subscribed legacy types are stored, only subscribed types are delivered; an endpoint added later gets no earlier event", async () => {
     const h = createHarness({ webhookAllowPrivate: true }, new Date().toISOString());
     deterministic(h);
     const a = await h.seedAccount();
@@ -36,21 +40,22 @@ describe("events nobody is subscribed to", () => {
     receivers.push(rx);
     await register(h, a.testKey, rx.url, ["charge.paid"]);
     const after = await createCharge(h, a.testKey, 3);
-    expect(await storedTypes(h, after)).toEqual([]); // charge.created / payment.created: not subscribed
+    expect(await storedTypes(h, after)).toEqual(["charge.created"]); // payment.created: not subscribed
     const paid = await h.call("POST", `/v1/test_helpers/charges/ch_${after}/pay`, { key: a.testKey, body: {} });
     expect(paid.status).toBe(200);
-    expect(await storedTypes(h, after)).toEqual(["charge.paid"]);
+    expect(await storedTypes(h, after)).toEqual(["charge.created", "charge.paid"]);
     await h.deps.jobs.drain();
     expect(rx.requests.map((r) => JSON.parse(r.body).type)).toEqual(["charge.paid"]);
     expect(JSON.parse(rx.requests[0]!.body).data.object.id).toBe(`ch_${after}`);
-    expect(await storedTypes(h, before)).toEqual([]);
+    expect(await storedTypes(h, before)).toEqual(["charge.created"]);
   });
 
-  test("a live endpoint does not make test-mode events stored", async () => {
+  test("a live endpoint does not make test-mode legacy events stored", async () => {
     const h = createHarness({ webhookAllowPrivate: true }, new Date().toISOString());
     const a = await h.seedAccount();
     await register(h, a.liveKey, "https://hooks.example.com/live", ["charge.created", "payment.created"]);
     const id = await createCharge(h, a.testKey, 4);
-    expect(await storedTypes(h, id)).toEqual([]);
+    expect(await storedTypes(h, id)).toEqual(["charge.created"]);
+    expect(await testDb(h.deps).all("select * from webhook_deliveries")).toEqual([]);
   });
 });

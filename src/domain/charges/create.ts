@@ -11,7 +11,7 @@
  * Storage: reads through `deps.store.read.charges`, writes in units of work (`deps.store.tx`).
  */
 import type { Deps } from "../../deps";
-import { DomainError } from "../errors";
+import { DomainError, invalidParam } from "../errors";
 import type { Caller } from "../scope";
 import { iso } from "../../lib/clock";
 import { rawId } from "../../lib/ids";
@@ -182,6 +182,8 @@ export async function createTransaction(
     }
     if (failure.status !== "rejected") {
       if (intent) await deps.store.tx((uow) => dropIntent(uow, intent!.id));
+      // A field the provider needs and the request lacks (a live boleto's payer address): 400 on it.
+      if (failure.status === "invalid" && failure.param) throw invalidParam(failure.param, failure.message);
       throw new DomainError("unprocessable_entity", failure.message);
     }
   }

@@ -17,7 +17,7 @@ import { isPixReturnQueued } from "./pix-returns";
 import { applySettlementNotice, applySettlementNoticeIn, type SettlementNotice, type SettlementResult } from "./settlement";
 import type { Uow } from "../../store/port";
 
-/** Job kind of a provider status query; payload `{transactionId, method, memo?}`, dedupe `charge.status_check:<id>`. */
+/** Job kind of a provider status query; payload `{transactionId, method, memo?}`, dedupe `charge.status_check:<id>` (PIX) or `charge.status_check:<id>:<METHOD>`. */
 export const CHARGE_STATUS_CHECK_JOB = "charge.status_check";
 /** 3DS completions queued before the status check existed (payload `{transactionId, approve}`). */
 export const LEGACY_CARD_3DS_JOB = "payments.card_3ds";
@@ -60,6 +60,7 @@ export function noticeOf(row: TransactionRow, method: PaymentMethod, o: PaymentO
         ...(o.payerName !== undefined ? { payerName: o.payerName } : {}),
         ...(o.disclosed !== undefined ? { disclosed: o.disclosed } : {}),
         ...(o.paidAt !== undefined ? { paidAt: o.paidAt } : {}),
+        ...(o.details ? { details: o.details } : {}),
       };
     case "pending":
       return o.processing ? { transactionId: row.id, kind: "processing", method } : null;
@@ -110,7 +111,14 @@ export async function scheduleStatusCheck(
     payload: { transactionId, method, ...(memo ? { memo } : {}) },
     dueAt: atMs,
     // A late Pix's check is its own job: the one of the charge keeps its memo, and this one needs its Pix.
-    dedupeKey: perPix && typeof memo?.endToEndId === "string" ? `${CHARGE_STATUS_CHECK_JOB}:${transactionId}:${memo.endToEndId}` : `${CHARGE_STATUS_CHECK_JOB}:${transactionId}`,
+    // A method other than PIX has its own job: a live transaction offering PIX and CREDIT_CARD is
+    // served by two providers (registry.ts forTransaction), each polled for its own method.
+    dedupeKey:
+      perPix && typeof memo?.endToEndId === "string"
+        ? `${CHARGE_STATUS_CHECK_JOB}:${transactionId}:${memo.endToEndId}`
+        : method === "PIX"
+          ? `${CHARGE_STATUS_CHECK_JOB}:${transactionId}`
+          : `${CHARGE_STATUS_CHECK_JOB}:${transactionId}:${method}`,
   });
 }
 

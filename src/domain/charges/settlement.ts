@@ -53,6 +53,8 @@ export type SettlementNotice =
       disclosed?: boolean;
       /** When the payer paid (epoch ms, the PSP's Pix `horario`); default now. Decides lateness. */
       paidAt?: number;
+      /** Provider facts of the payment merged into `method_details[method]` (a card's brand, last four, provider fee). */
+      details?: Record<string, unknown>;
     }
   | { transactionId: string; kind: "declined"; method: PaymentMethod; reason?: string; providerErrorCode?: string }
   | { transactionId: string; kind: "processing"; method: PaymentMethod }
@@ -203,6 +205,7 @@ async function applyPaid(
       paidAt: now,
       paidWith: notice.method,
       platformFee: fee,
+      ...(notice.details ? { methodDetails: withDetail(row, notice.method, notice.details) } : {}),
     },
     "paid",
   );

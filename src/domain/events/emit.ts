@@ -4,11 +4,13 @@
  * `fanOut` (src/domain/webhooks), all in the caller's unit of work `uow`. Nothing here does I/O
  * outside the store.
  *
- * An event with no delivery target at that moment (no subscribed active endpoint, no
- * per-transaction `webhookUrl`) is not stored and its envelope is never built: the outbox exists
- * to deliver, there is no events API, and an endpoint registered later never receives earlier
- * events. It still gets its `evt_` id (callers count them). Measured: two unstored events per
- * charge creation save ~15% of its cost.
+ * Canonical events (`charge.*`, `payout.*`) are always stored: the events API serves them for
+ * 30 days whether or not an endpoint subscribes (extensions.md "Events API and `cofre listen`";
+ * `pruneEvents` in ./service.ts drops them after). A legacy or MED event with no delivery target at
+ * that moment (no subscribed active endpoint, no per-transaction `webhookUrl`) is not stored and
+ * its envelope is never built: an endpoint registered later never receives earlier events. It
+ * still gets its `evt_` id (callers count them). Measured: two unstored events per charge
+ * creation saved ~15% of its cost; storing the canonical one again: docs/performance.md.
  */
 import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
@@ -139,9 +141,9 @@ async function storeInUnit(deps: Deps, uow: Uow, scope: EventScope, type: string
   const id = newId("event");
   const transactionId = scope.transactionId ?? null;
   const targets = await deliveryTargets(deps, uow, { accountId: scope.accountId, livemode: scope.livemode, type, family, transactionId, webhookUrl: scope.webhookUrl });
-  if (targets.length === 0) return id; // nobody to tell: no outbox row (module doc)
+  if (targets.length === 0 && family !== "canonical") return id; // nobody to tell: no outbox row (module doc)
   const row = eventRow(deps, id, scope, type, family, build);
   await uow.events.append(row);
-  await fanOut(deps, uow, row, targets);
+  if (targets.length > 0) await fanOut(deps, uow, row, targets);
   return id;
 }

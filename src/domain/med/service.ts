@@ -61,6 +61,11 @@ export interface MedNotice {
   payerDocument?: string | null;
   /** Epoch ms when the bank opened the MED; default now. */
   openedAt?: number;
+  /**
+   * A claim on part of the charge (a PSP infraction's `valor`, extensions.md "Live MED from the
+   * PSP"): an amount below the charge's is then held as it is, without the operations review.
+   */
+  partial?: boolean;
 }
 
 /**
@@ -93,7 +98,7 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRo
     const now = deps.clock.nowMs();
     const amount = notice.amount ?? charge.amount;
     if (!Number.isSafeInteger(amount) || amount <= 0) throw invalidParam("amount", "amount must be a positive integer.", "invalid_amount");
-    const mismatch = amount !== charge.amount;
+    const mismatch = amount !== charge.amount && !(notice.partial && amount < charge.amount);
     const held = Math.min(amount, charge.amount);
     const id = newId("medCase");
     const openedAt = notice.openedAt ?? now;
@@ -237,6 +242,12 @@ async function endCase(deps: Deps, uow: Uow, row: MedCaseRow, how: Resolution): 
     const back = next.chargeStatusBefore as TransactionStatus;
     const moved = await moveTransaction(uow, charge, "dispute_won", back, { metadata: withMed(charge, med), updatedAt: now });
     if (!moved) throw new Error(`transaction ${charge.id} left ${charge.status} while its MED case ended`);
+    await emitTransition(deps, uow, moved, charge.status);
+  } else if (charge && ending.outcome === "lost" && row.type === "dispute" && charge.status === DISPUTED) {
+    // A card dispute lost is a chargeback (extensions.md "Live cards and boletos through Stripe").
+    const med = chargeMedBlock(next, await uow.med.chargeMed(charge.id), now);
+    const moved = await moveTransaction(uow, charge, "chargeback", "CHARGEBACK", { metadata: withMed(charge, med), updatedAt: now });
+    if (!moved) throw new Error(`transaction ${charge.id} left ${charge.status} while its dispute was lost`);
     await emitTransition(deps, uow, moved, charge.status);
   } else await touchCharge(uow, next, now);
   await emitMed(deps, uow, eventScope(next), "med_case.updated", toPublicCase(next));

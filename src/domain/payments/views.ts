@@ -11,7 +11,7 @@ import { qrDataUrl } from "../../pix/qr";
 import type { TransactionRow } from "../../providers/types";
 import { checkoutUrl, rowMetadata } from "../charges/views";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES, type PaymentMethod, type TransactionStatus } from "../charges/model";
-import { Currency, DateTime, JsonObject, Money, Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
+import { Closed, Currency, DateTime, JsonObject, Money, Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
 
 const transactionCreateFields = {
   id: Type.String({ description: "Raw transaction id (32 hex).", examples: ["0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
@@ -53,6 +53,16 @@ export const TransactionSchema = View("Transaction", {
   cryptoCurrency: str0(),
   platformFee: Nullable(Money()),
   paidAt: Nullable(DateTime()),
+  card: Nullable(
+    Closed(
+      {
+        brand: Nullable(Type.String({ examples: ["visa"], description: "Card brand as the card provider names it." })),
+        last4: Nullable(Type.String({ pattern: "^[0-9]{4}$", examples: ["4242"] })),
+        installments: Nullable(Type.Integer({ minimum: 2, description: "Number of installments, when the payer chose them." })),
+      },
+      { description: "A live card payment's card (extensions.md \"Live cards and boletos through Stripe\"): null until paid by card, and for sandbox cards." },
+    ),
+  ),
 });
 export type TransactionGetShape = Static<typeof TransactionSchema>;
 
@@ -127,7 +137,8 @@ export async function toTransaction(row: TransactionRow, config: Pick<Config, "p
     mbExpiresAt: str(mb.expiresAt),
     boletoBarcode: str(bol.barcode),
     boletoLine: str(bol.line),
-    boletoPdfUrl: str(bol.barcode) ? boletoPdfUrl(config, row.id) : null,
+    // A live boleto's voucher is the card provider's (Stripe's PDF); the sandbox's is Cofre's own.
+    boletoPdfUrl: str(bol.pdfUrl) ?? (str(bol.barcode) ? boletoPdfUrl(config, row.id) : null),
     boletoExpiresAt: str(bol.expiresAt),
     cryptoAddress: str(cr.address),
     cryptoAmount: str(cr.amount),
@@ -135,5 +146,17 @@ export async function toTransaction(row: TransactionRow, config: Pick<Config, "p
     cryptoCurrency: str(cr.currency),
     platformFee: row.platformFee ?? null,
     paidAt: row.paidAt === null ? null : iso(row.paidAt),
+    card: cardOf(row, d),
+  };
+}
+
+/** The card block of a payment paid by a live card (brand, last four, installments; never the provider's fee or ids). */
+function cardOf(row: TransactionRow, d: Record<string, Record<string, unknown>>): TransactionGetShape["card"] {
+  const c = row.paidWith === "CREDIT_CARD" ? d.CREDIT_CARD : undefined;
+  if (!c || (typeof c.brand !== "string" && typeof c.last4 !== "string")) return null;
+  return {
+    brand: str(c.brand),
+    last4: typeof c.last4 === "string" && /^\d{4}$/.test(c.last4) ? c.last4 : null,
+    installments: typeof c.installments === "number" && Number.isInteger(c.installments) && c.installments >= 2 ? c.installments : null,
   };
 }

@@ -7,10 +7,7 @@ import { iso } from "../../lib/clock";
 import { maskTaxId } from "../payments/pdf/format";
 import { DateTime, Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
 import type { PayoutDestinationRow } from "../../store/rows";
-
-export const PIX_KEY_TYPES = ["cpf", "cnpj", "email", "phone", "evp"] as const;
-export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
-export const ACCOUNT_TYPES = ["checking", "savings"] as const;
+import { ACCOUNT_TYPES, PIX_KEY_TYPES, type AccountType, type PixKeyType } from "../../pix/key-types";
 
 const MaskedTaxId = () => Type.String({ description: "CPF or CNPJ, masked (`***.456.789-**`, `**.345.678/0001-**`).", examples: ["***.456.789-**"] });
 const common = {
@@ -65,7 +62,7 @@ export function toPayoutDestination(row: PayoutDestinationRow): PublicPayoutDest
       ispb: row.ispb ?? "",
       branch: row.branch ?? "",
       account: row.account ?? "",
-      account_type: row.accountType as (typeof ACCOUNT_TYPES)[number],
+      account_type: row.accountType as AccountType,
       created_at: iso(row.createdAt),
     };
   const keyType = row.pixKeyType as PixKeyType;

@@ -5,15 +5,14 @@
  * type with well-kept libraries (cpf-cnpj-validator through src/pix/tax-id.ts, validator's isEmail
  * and isUUID, libphonenumber-js), each change written to the audit log in its unit of work.
  */
-import isUUID from "validator/lib/isUUID";
-import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
-import { isEmailAddress } from "../../lib/email";
 import { parseTaxId } from "../../pix/tax-id";
 import type { NewPayoutDestinationRow } from "../../store/rows";
 import { invalidParam, notFound } from "../errors";
-import { ACCOUNT_TYPES, PIX_KEY_TYPES, toPayoutDestination, type PixKeyType, type PublicPayoutDestination } from "./destination-views";
+import { ACCOUNT_TYPES, PIX_KEY_TYPES, type PixKeyType } from "../../pix/key-types";
+import { normalizePixKey } from "../../pix/keys";
+import { toPayoutDestination, type PublicPayoutDestination } from "./destination-views";
 
 /** The body of POST /v1/payout_destinations (types checked by the route; rules here). */
 export interface DestinationInput {
@@ -45,27 +44,20 @@ function taxIdOf(param: string, v: string, kind?: "cpf" | "cnpj"): string {
   return parsed.value;
 }
 
-/** A Pix key of `keyType`, normalised, or 400 naming `pix_key` (DICT rules: e-mail <= 77, phone +55 E.164, EVP a UUID). */
-export function normalizePixKey(keyType: PixKeyType, key: string): string {
-  const bad = (what: string) => invalidParam("pix_key", `pix_key must be ${what} for pix_key_type ${keyType}.`);
-  switch (keyType) {
-    case "cpf":
-    case "cnpj":
-      return taxIdOf("pix_key", key, keyType);
-    case "email": {
-      const v = key.trim().toLowerCase();
-      if (v.length > 77 || !isEmailAddress(v)) throw bad("an e-mail address of at most 77 characters");
-      return v;
-    }
-    case "phone": {
-      const p = key.startsWith("+55") ? parsePhoneNumberFromString(key) : undefined;
-      if (!p || p.country !== "BR" || !p.isValid()) throw bad("a Brazilian phone number in E.164 (+55, area code, number)");
-      return p.number;
-    }
-    case "evp":
-      if (!isUUID(key)) throw bad("a random key (EVP: a UUID)");
-      return key.toLowerCase();
-  }
+/** What a key of each type must be, for the 400 message. */
+const KEY_RULES: Record<PixKeyType, string> = {
+  cpf: "a checksum-valid CPF",
+  cnpj: "a checksum-valid CNPJ",
+  email: "an e-mail address of at most 77 characters",
+  phone: "a Brazilian phone number in E.164 (+55, area code, number)",
+  evp: "a random key (EVP: a UUID)",
+};
+
+/** A Pix key of `keyType`, normalised (src/pix/keys.ts), or 400 naming `pix_key` (`invalid_tax_id` for a CPF/CNPJ). */
+function pixKeyOf(keyType: PixKeyType, key: string): string {
+  const v = normalizePixKey(keyType, key);
+  if (v !== null) return v;
+  throw invalidParam("pix_key", `pix_key must be ${KEY_RULES[keyType]} for pix_key_type ${keyType}.`, keyType === "cpf" || keyType === "cnpj" ? "invalid_tax_id" : "invalid_request");
 }
 
 /** The row of a valid `input`, or 400 naming the first field at fault. */
@@ -80,7 +72,7 @@ function destinationRow(actor: DestinationActor, input: DestinationInput, now: n
     if (!PIX_KEY_TYPES.includes(input.pix_key_type as PixKeyType)) throw invalidParam("pix_key_type", "pix_key_type must be cpf, cnpj, email, phone or evp.");
     if (!input.pix_key) throw invalidParam("pix_key", "pix_key is required.");
     row.pixKeyType = input.pix_key_type;
-    row.pixKey = normalizePixKey(input.pix_key_type as PixKeyType, input.pix_key);
+    row.pixKey = pixKeyOf(input.pix_key_type as PixKeyType, input.pix_key);
     row.taxId = input.tax_id === undefined ? null : taxIdOf("tax_id", input.tax_id);
     return row;
   }

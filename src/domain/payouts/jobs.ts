@@ -4,8 +4,8 @@
  * provider that sends it (extensions.md "Payouts (money out)", "Pix send through a PSP"). Each run
  * reads the payout, records in a short unit of work what it is about to do, calls the provider
  * OUTSIDE any unit, then records the outcome in another (the webhook worker's discipline):
- * - `pending` and due: -> `processing` (the send intent, `processing_at` = `requestedAt` of every
- *   later call), then a send.
+ * - `pending` and due: -> `processing` with `send_attempts` = 1 in one unit (the send intent;
+ *   `processing_at` is the `requestedAt` of every call), then the first send.
  * - a send: `send_attempts` + 1 is committed BEFORE `provider.send`, which gets `resumed` = true on
  *   every attempt after the first (the provider asks by `sendId` first and sends only when it is
  *   absent: one send per payout whatever times out or crashes). Accepted -> `sent_at` set.
@@ -73,13 +73,14 @@ export async function advancePayout(deps: Deps, payoutId: string): Promise<JobOu
     deps.logger.warn({ payoutId, connectionId: row.providerConnectionId }, "payout: no provider can send it now; retrying later");
     return { retryAt: now + RETRY_MS };
   }
-  if (row.status === "pending") {
-    const pending = row;
-    row = await deps.store.tx((uow) => movePayout(deps, uow, pending, "processing"));
-    if (!row) return; // cancelled (or moved by a helper) meanwhile
-  }
   let outcome: SendOutcome;
-  if (row.sentAt === null) outcome = await send(deps, provider, row);
+  if (row.status === "pending") {
+    // One unit records both the move and the first attempt, before the call.
+    const pending = row;
+    row = await deps.store.tx((uow) => movePayout(deps, uow, pending, "processing", { sendAttempts: 1 }));
+    if (!row) return; // cancelled (or moved by a helper) meanwhile
+    outcome = await provider.send(deps.providers.ctx, sendRequest(row, false));
+  } else if (row.sentAt === null) outcome = await send(deps, provider, row);
   else {
     outcome = await provider.sendStatus(deps.providers.ctx, sendRequest(row, true));
     if (outcome.status === "absent") outcome = await send(deps, provider, row);
@@ -122,15 +123,18 @@ async function record(deps: Deps, payoutId: string, o: SendOutcome): Promise<Job
 
 /**
  * Inside `uow`: a provider notification (`SendHints.sendIds`, e.g. Efí callback entries with
- * `gnExtras.idEnvio`) says these sends moved: each matching payout not final gets its job run
- * now, which confirms with `sendStatus` (never from the notification's body). Ids of no payout (a
- * cashout refund's, a forged one) are ignored. Returns how many payouts were asked. `now`: epoch ms.
+ * `gnExtras.idEnvio`) says these sends moved: each matching payout in flight gets its job run now,
+ * which confirms with `sendStatus` (never from the notification's body). Ids of no payout (a
+ * cashout refund's, a forged one), of a payout outside `scope` (the account and mode whose
+ * connection was called back, when given) or not yet sent are ignored. Returns how many payouts
+ * were asked. `now`: epoch ms.
  */
-export async function hintSends(deps: Deps, uow: Uow, sendIds: readonly string[], now: number): Promise<number> {
+export async function hintSends(deps: Deps, uow: Uow, sendIds: readonly string[], now: number, scope?: { accountId: string; livemode: boolean }): Promise<number> {
   let asked = 0;
   for (const sendId of new Set(sendIds)) {
     const row = await uow.payouts.bySendId(sendId);
     if (!row || isFinal(row.status as PayoutStatus) || row.status === "pending") continue;
+    if (scope && (row.accountId !== scope.accountId || row.livemode !== scope.livemode)) continue;
     await deps.jobs.enqueueNoLaterThan(uow, { kind: PAYOUT_ADVANCE_JOB, payload: { payoutId: row.id }, dueAt: now, dedupeKey: advanceKey(row.id) });
     asked++;
   }

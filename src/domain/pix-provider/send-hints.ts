@@ -18,6 +18,6 @@ export async function acceptSendHints(deps: Deps, scope: { accountId: string; li
   if (ids.length === 0) return 0;
   return deps.store.tx(async (uow) => {
     const now = deps.clock.nowMs();
-    return (await hintRefundSends(deps, uow, scope, ids, now)) + (await hintSends(deps, uow, ids, now));
+    return (await hintRefundSends(deps, uow, scope, ids, now)) + (await hintSends(deps, uow, ids, now, scope));
   });
 }

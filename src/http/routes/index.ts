@@ -12,7 +12,10 @@ import { medRoutes } from "./med";
 import { testHelperRoutes } from "./test-helpers";
 import { pingRoutes } from "./ping";
 import { providerWebhookRoutes } from "./provider-webhooks";
+import { stripeWebhookRoutes } from "./provider-webhooks/stripe";
 import { dashboardRoutes } from "./dashboard";
+import { reconciliationRoutes } from "./reconciliation";
+import { eventRoutes } from "./events";
 
 export function routeGroups(deps: Deps) {
   return [
@@ -22,12 +25,15 @@ export function routeGroups(deps: Deps) {
     chargeRoutes(deps),
     publicRoutes(deps),
     webhookRoutes(deps),
+    eventRoutes(deps),
     paymentRoutes(deps),
     payoutRoutes(deps),
+    reconciliationRoutes(deps),
     medRoutes(deps),
     testHelperRoutes(deps),
     pingRoutes(deps),
     providerWebhookRoutes(deps),
+    stripeWebhookRoutes(deps),
     dashboardRoutes(deps),
   ];
 }

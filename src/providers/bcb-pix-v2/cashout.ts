@@ -16,7 +16,7 @@
  *   other failures  -> as they are (retried)
  */
 import type { ProviderContext, RefundOutcome, RefundPlan, RefundPlanRequest, RefundRecord, SendDestination, SendOutcome, SendRequest, TransactionRow } from "../types";
-import { documentKeyOf, pixKeyTypeOf } from "./pix-key";
+import { classifyPixKey, documentPixKey } from "../../pix/keys";
 import { ID_ENVIO_RE } from "./send";
 
 /** The payer's document of a charge: the payer lock's expected CPF/CNPJ, else the customer's. */
@@ -27,17 +27,17 @@ function payerDocument(tx: TransactionRow): string | null {
 /** Where a cashout of `tx` goes: `destinationKey` when given (null when it is no Pix key), else the payer's document as a key (null when unknown). */
 export function cashoutDestination(tx: TransactionRow, destinationKey: string | null | undefined): SendDestination | null {
   if (destinationKey !== null && destinationKey !== undefined) {
-    const type = pixKeyTypeOf(destinationKey);
-    return type ? { type: "pix_key", pixKey: destinationKey, pixKeyType: type, taxId: null, name: null } : null;
+    const k = classifyPixKey(destinationKey);
+    return k ? { type: "pix_key", pixKey: k.key, pixKeyType: k.type, taxId: null, name: null } : null;
   }
-  const doc = documentKeyOf(payerDocument(tx));
+  const doc = documentPixKey(payerDocument(tx));
   return doc ? { type: "pix_key", pixKey: doc.key, pixKeyType: doc.type, taxId: doc.key, name: tx.customerName ?? null } : null;
 }
 
 /** The plan of a cashout refund (see the header). */
 export function planCashout(ctx: ProviderContext, req: RefundPlanRequest): RefundPlan {
   if (req.method !== "PIX") return { status: "not_supported", code: "not_pix", message: "Only Pix payments can be refunded through this Pix provider." };
-  if (req.destinationKey !== undefined && !pixKeyTypeOf(req.destinationKey))
+  if (req.destinationKey !== undefined && !classifyPixKey(req.destinationKey))
     return {
       status: "invalid",
       code: "invalid_pix_key",

@@ -14,7 +14,8 @@
  * provider with `api_url` = Efí's origin (the client puts `/v2` before the standard's paths) plus
  * Pix send (`send`/`sendStatus`, send.ts, its status table there) and cashout refunds (no
  * strategy or `cashout` -> a send, cashout.ts; `devolution` -> a devolução); a connection's sends
- * run one at a time per process (Efí's advice), its other calls as before. In every flavour a
+ * run one at a time per process (Efí's advice), its other calls as before; reconciliation and live
+ * MED read its sent Pix and infractions and forward defences (reconcile.ts). In every flavour a
  * callback entry with `gnExtras.idEnvio` names a Pix we sent: its id goes to `sendIds`, never to
  * the received payments.
  *
@@ -38,7 +39,7 @@
  */
 import { buildDynamicBrCode } from "../../pix/brcode";
 import { cobTxidFor } from "../cob-txid";
-import type { CreateOutcome, CreateRequest, NotificationItem, PaymentListOutcome, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, RefundRecord, SendOutcome, TransactionRow } from "../types";
+import type { CreateOutcome, CreateRequest, NotificationItem, PaymentListOutcome, ReceivedPix, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, RefundRecord, SendOutcome, TransactionRow } from "../types";
 import type { BcbPixClient } from "./client";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, type PixListAnswer } from "./pix";
 import { nextPollAt } from "./polling";
@@ -48,6 +49,7 @@ import { toValor } from "./valor";
 import { getSend, ID_ENVIO_RE, putSend } from "./send";
 import { Limiter } from "./limiter";
 import { cashoutSend, planCashout, refundOutcomeOfSend } from "./cashout";
+import { listInfractions, listSends, receivedOf, submitDefense } from "./reconcile";
 
 /** Longest `solicitacaoPagador` (OpenAPI `CobSolicitada.solicitacaoPagador`, maxLength 140). */
 export const MAX_SOLICITACAO = 140;
@@ -228,16 +230,20 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
     async listPayments(_ctx, req): Promise<PaymentListOutcome> {
       const client = await opts.client();
       const items: NotificationItem[] = [];
+      const received: ReceivedPix[] = [];
       const query = { inicio: rfc3339(req.from), fim: rfc3339(req.to + 999), "paginacao.itensPorPagina": String(LIST_PAGE_SIZE) };
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const r = await client.call<PixListAnswer>("GET", "/pix", { query: { ...query, "paginacao.paginaAtual": String(page) } });
         if (r.kind !== "ok") return failureOf(r, "invalid");
-        for (const p of r.body?.pix ?? [])
+        for (const p of r.body?.pix ?? []) {
           if (typeof p?.txid === "string" && typeof p.endToEndId === "string") items.push({ ref: { txid: p.txid, endToEndId: p.endToEndId } });
+          const pix = receivedOf(p);
+          if (pix) received.push(pix);
+        }
         const pages = r.body?.parametros?.paginacao?.quantidadeDePaginas ?? 1;
         if (page + 1 >= pages) break;
       }
-      return { status: "listed", items };
+      return { status: "listed", items, received };
     },
 
     parseNotification(_ctx, req) {
@@ -299,6 +305,9 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       return sends.run(() => putSend(client, ctx.clock.nowMs(), opts.pixKey, req));
     };
     provider.sendStatus = async (ctx, req) => getSend(await opts.client(), ctx.clock.nowMs(), req);
+    provider.listSends = async (_ctx, req) => listSends(await opts.client(), req);
+    provider.listInfractions = async (_ctx, req) => listInfractions(await opts.client(), req);
+    provider.submitDefense = async (_ctx, req) => submitDefense(await opts.client(), req);
   }
   return provider;
 }

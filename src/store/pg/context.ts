@@ -2,6 +2,7 @@
 import type { SQL } from "bun";
 import type { Logger } from "../../lib/logger";
 import type { ConnectionCache } from "./connection-cache";
+import type { CardConnectionCache } from "./card-connection-cache";
 import type { AccountCache } from "./account-cache";
 import type { RequestLogWriter } from "./request-log";
 
@@ -12,6 +13,8 @@ export interface PgShared {
   logger?: Pick<Logger, "error" | "warn">;
   /** Every Pix provider connection in memory, for the provider registry's synchronous lookups (./connection-cache.ts). */
   connections: ConnectionCache;
+  /** Every card provider connection in memory, for the registry's live card slot (./card-connection-cache.ts). */
+  cardConnections: CardConnectionCache;
   /** What creates read of their account, per instance (./account-cache.ts). */
   accounts: AccountCache;
   /** The request-log queue, written in batches on the pool (./request-log.ts). */

@@ -22,9 +22,12 @@ import type { SQL } from "bun";
 import type { Logger } from "../../lib/logger";
 import type { ChangeTopic, Repos, Store, Uow } from "../port";
 import { ConnectionCache } from "./connection-cache";
+import { CardConnectionCache } from "./card-connection-cache";
 import { AccountCache } from "./account-cache";
 import type { PgContext, PgShared } from "./context";
 import { runPgMigrations, embeddedPgMigrations } from "./migrations";
+import { pgSchemaState } from "./schema-version";
+import { assertNotNewer } from "../../ops/schema-version";
 import { Notices } from "./notices";
 import { buildPgRepos, eagerPgRepos } from "./repos";
 import { RequestLogWriter } from "./request-log";
@@ -78,18 +81,25 @@ export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
     pool,
     logger: opts.logger,
     connections: new ConnectionCache(pool),
+    cardConnections: new CardConnectionCache(pool),
     accounts: new AccountCache(noticesOn),
     requestLog: new RequestLogWriter(pool, opts.logger),
   };
   const notices = new Notices(pool, opts.logger);
   notices.on("accounts", () => shared.accounts.clear());
   notices.on("pix_provider", () => void shared.connections.load().catch((err) => opts.logger?.error({ err }, "reloading Pix provider connections failed")));
+  notices.on("card_provider", () => void shared.cardConnections.load().catch((err) => opts.logger?.error({ err }, "reloading card provider connections failed")));
   let startedOk = false;
   const started = (async () => {
-    if (opts.migrate ?? true) await runPgMigrations(pool);
+    if (opts.migrate ?? true) {
+      // A database a newer Cofre migrated stops the start (exit 2, src/ops/schema-version.ts).
+      assertNotNewer(await pgSchemaState(pool));
+      await runPgMigrations(pool);
+    }
     // Subscribed before the first load: a change committed in between is heard, not lost.
     if (noticesOn) await notices.start();
     await shared.connections.load();
+    await shared.cardConnections.load();
     startedOk = true;
   })();
   started.catch(() => {}); // reported by the first unit, read or ready() that waits on it
@@ -141,6 +151,7 @@ export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
     tx,
     read,
     liveConnections: shared.connections,
+    liveCardConnections: shared.cardConnections,
     onChange: (topic: ChangeTopic, fn) => notices.on(topic, fn),
     durable: () => null,
     beginRequest() {},

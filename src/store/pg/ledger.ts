@@ -141,6 +141,74 @@ export function ledgerRepo(ctx: PgContext): LedgerRepo {
     async scan() {
       return ledgerScan(ctx.sql);
     },
+
+    async statementEntries(q) {
+      // Newest first through ledger_entries_statement_idx; the lateral sums stop at the limit.
+      const after = q.after
+        ? q.inclusive
+          ? sql`and (e.created_at < ${q.after.createdAt} or (e.created_at = ${q.after.createdAt} and e.id <= ${q.after.id}))`
+          : sql`and (e.created_at < ${q.after.createdAt} or (e.created_at = ${q.after.createdAt} and e.id < ${q.after.id}))`
+        : sql``;
+      const rows = (await sql`
+        select e.id, e.kind, e.cause_kind, e.cause_id, e.created_at, s.total, s.fee, s.release_at
+        from ledger_entries e
+        cross join lateral (
+          select coalesce(sum(l.amount) filter (where l.ledger_account in ('available', 'pending')), 0) as total,
+                 coalesce(sum(l.amount) filter (where l.ledger_account = 'platform_fee_revenue'), 0) as fee,
+                 max(t.release_at) filter (where l.ledger_account = 'pending' and l.amount > 0) as release_at
+          from ledger_lines l left join ledger_tranches t on t.id = l.tranche_id
+          where l.entry_id = e.id) s
+        where e.account_id = ${q.accountId} and e.livemode = ${q.livemode} and e.currency = ${q.currency}
+          and e.created_at between ${q.fromMs} and ${q.toMs} ${after}
+          and (s.total <> 0 or s.fee <> 0)
+        order by e.created_at desc, e.id desc
+        limit ${q.limit}`) as Record<string, unknown>[];
+      return rows.map((r) => ({
+        id: String(r.id),
+        kind: String(r.kind),
+        causeKind: String(r.cause_kind),
+        causeId: String(r.cause_id),
+        createdAt: Number(r.created_at),
+        total: Number(r.total),
+        fee: Number(r.fee),
+        releaseAt: r.release_at === null ? null : Number(r.release_at),
+      }));
+    },
+
+    async statementPosition(accountId, livemode, entryId) {
+      return rowOf<{ createdAt: number; id: string; currency: string }>(
+        await sql`select created_at, id, currency from ledger_entries where id = ${entryId} and account_id = ${accountId} and livemode = ${livemode}`,
+      );
+    },
+
+    async statementTotalAt(accountId, livemode, currency, at) {
+      const span = (await sql`select
+          (select min(created_at) from ledger_entries where account_id = ${accountId} and livemode = ${livemode} and currency = ${currency}) as first,
+          (select max(created_at) from ledger_entries where account_id = ${accountId} and livemode = ${livemode} and currency = ${currency}) as last`) as { first: string | null; last: string | null }[];
+      const first = span[0]?.first;
+      const last = span[0]?.last;
+      if (first === null || first === undefined || last === null || last === undefined) return 0;
+      if (at.createdAt - Number(first) < Number(last) - at.createdAt) {
+        // The older side is shorter: the wallet lines of the entries up to the position (one statement, one snapshot).
+        const upTo = at.id === undefined ? sql`e.created_at <= ${at.createdAt}` : sql`(e.created_at < ${at.createdAt} or (e.created_at = ${at.createdAt} and e.id <= ${at.id}))`;
+        return (
+          numberOf(
+            await sql`select coalesce(sum(l.amount), 0) from ledger_entries e join ledger_lines l on l.entry_id = e.id and l.ledger_account in ('available', 'pending')
+              where e.account_id = ${accountId} and e.livemode = ${livemode} and e.currency = ${currency} and ${upTo}`,
+          ) ?? 0
+        );
+      }
+      const later = at.id === undefined ? sql`e.created_at > ${at.createdAt}` : sql`(e.created_at > ${at.createdAt} or (e.created_at = ${at.createdAt} and e.id > ${at.id}))`;
+      return (
+        numberOf(
+          await sql`select
+            (select coalesce(sum(balance), 0) from ledger_balances
+              where account_id = ${accountId} and livemode = ${livemode} and currency = ${currency} and ledger_account in ('available', 'pending'))
+          - (select coalesce(sum(l.amount), 0) from ledger_entries e join ledger_lines l on l.entry_id = e.id and l.ledger_account in ('available', 'pending')
+              where e.account_id = ${accountId} and e.livemode = ${livemode} and e.currency = ${currency} and ${later})`,
+        ) ?? 0
+      );
+    },
   };
 }
 

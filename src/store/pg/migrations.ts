@@ -14,6 +14,9 @@ import m0003 from "../../../db/migrations-pg/0003_shared_instance_state.sql" wit
 import m0004 from "../../../db/migrations-pg/0004_payment_aggregate_triggers.sql" with { type: "text" };
 import m0005 from "../../../db/migrations-pg/0005_idempotency_claim_holder.sql" with { type: "text" };
 import m0006 from "../../../db/migrations-pg/0006_payouts.sql" with { type: "text" };
+import m0007 from "../../../db/migrations-pg/0007_card_provider.sql" with { type: "text" };
+import m0008 from "../../../db/migrations-pg/0008_reconciliation.sql" with { type: "text" };
+import m0009 from "../../../db/migrations-pg/0009_events_api.sql" with { type: "text" };
 
 /** Migration SQL text by journal tag. */
 export const EMBEDDED_PG: Record<string, string> = {
@@ -24,6 +27,9 @@ export const EMBEDDED_PG: Record<string, string> = {
   "0004_payment_aggregate_triggers": m0004,
   "0005_idempotency_claim_holder": m0005,
   "0006_payouts": m0006,
+  "0007_card_provider": m0007,
+  "0008_reconciliation": m0008,
+  "0009_events_api": m0009,
 };
 
 /** One embedded migration: its tag, statements, journal time (ms) and drizzle's hash. */

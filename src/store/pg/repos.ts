@@ -8,6 +8,7 @@ import { accountsRepo } from "./accounts";
 import { apiKeysRepo } from "./api-keys";
 import { authRepo } from "./auth";
 import { auditRepo } from "./audit";
+import { cardProviderRepo } from "./card-provider";
 import { chargesRepo } from "./charges";
 import { eventsRepo } from "./events";
 import { idempotencyRepo } from "./idempotency";
@@ -17,13 +18,14 @@ import { medRepo } from "./med";
 import { paymentsRepo } from "./payments";
 import { payoutDestinationsRepo, payoutsRepo } from "./payouts";
 import { pixProviderRepo } from "./pix-provider";
+import { reconciliationRepo } from "./reconciliation";
 import { refundsRepo } from "./refunds";
 import { requestLogRepo } from "./request-log";
 import { statsRepo } from "./stats";
 import { webhooksRepo } from "./webhooks";
 
 /** The repository names of `Repos`, in the port's order. */
-export const REPO_NAMES = ["accounts", "apiKeys", "auth", "audit", "charges", "events", "idempotency", "jobs", "ledger", "med", "payments", "payoutDestinations", "payouts", "pixProvider", "refunds", "requestLog", "stats", "webhooks"] as const satisfies readonly (keyof Repos)[];
+export const REPO_NAMES = ["accounts", "apiKeys", "auth", "audit", "cardProvider", "charges", "events", "idempotency", "jobs", "ledger", "med", "payments", "payoutDestinations", "payouts", "pixProvider", "reconciliation", "refunds", "requestLog", "stats", "webhooks"] as const satisfies readonly (keyof Repos)[];
 
 /** The repositories of one context, each built on first use. */
 class PgRepos implements Repos {
@@ -31,6 +33,7 @@ class PgRepos implements Repos {
   #apiKeys?: Repos["apiKeys"];
   #auth?: Repos["auth"];
   #audit?: Repos["audit"];
+  #cardProvider?: Repos["cardProvider"];
   #charges?: Repos["charges"];
   #events?: Repos["events"];
   #idempotency?: Repos["idempotency"];
@@ -41,6 +44,7 @@ class PgRepos implements Repos {
   #payoutDestinations?: Repos["payoutDestinations"];
   #payouts?: Repos["payouts"];
   #pixProvider?: Repos["pixProvider"];
+  #reconciliation?: Repos["reconciliation"];
   #refunds?: Repos["refunds"];
   #requestLog?: Repos["requestLog"];
   #stats?: Repos["stats"];
@@ -85,8 +89,14 @@ class PgRepos implements Repos {
   get payouts() {
     return (this.#payouts ??= payoutsRepo(this.ctx));
   }
+  get cardProvider() {
+    return (this.#cardProvider ??= cardProviderRepo(this.ctx));
+  }
   get pixProvider() {
     return (this.#pixProvider ??= pixProviderRepo(this.ctx));
+  }
+  get reconciliation() {
+    return (this.#reconciliation ??= reconciliationRepo(this.ctx));
   }
   get refunds() {
     return (this.#refunds ??= refundsRepo(this.ctx));

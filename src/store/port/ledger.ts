@@ -84,6 +84,44 @@ export function ledgerScanOf({ entries, perCurrency, balances, tranches, orphans
   };
 }
 
+/**
+ * One journal entry of a merchant as the statement reads it (src/domain/ledger/statement.ts,
+ * extensions.md "Statement, exports and reconciliation"). Minor units, epoch ms.
+ */
+export interface StatementEntry {
+  id: string;
+  kind: string;
+  causeKind: string;
+  causeId: string;
+  createdAt: number;
+  /** Sum of the entry's lines on `available` and `pending`: its change of the wallet's total. */
+  total: number;
+  /** Sum of its `platform_fee_revenue` lines (what the merchant paid in fees; negative when given back). */
+  fee: number;
+  /** Latest `release_at` of the tranches its positive `pending` lines credit, or null. */
+  releaseAt: number | null;
+}
+
+/** A position in the statement's order (newest first: `created_at` desc, then entry id desc). */
+export interface StatementPosition {
+  createdAt: number;
+  id: string;
+}
+
+/** Which statement entries to read (`statementEntries`). */
+export interface StatementQuery {
+  accountId: string;
+  livemode: boolean;
+  currency: string;
+  /** Inclusive bounds on `created_at`, epoch ms. */
+  fromMs: number;
+  toMs: number;
+  /** Start after this entry (newest-first order), or at it when `inclusive`; absent: the newest. */
+  after?: StatementPosition;
+  inclusive?: boolean;
+  limit: number;
+}
+
 /** Every method is asynchronous; inside `store.tx` it runs in the unit of work. Amounts in centavos, times epoch ms. */
 export interface LedgerRepo {
   /** The entry posted under `idempotencyKey`, if any. */
@@ -117,4 +155,19 @@ export interface LedgerRepo {
   markTrancheReleased(trancheId: string, now: number): Promise<void>;
   /** Reads everything the integrity check recomputes (see LedgerScan). */
   scan(): Promise<LedgerScan>;
+  /**
+   * Statement entries of (account, mode, currency) newest first: only entries that move the
+   * wallet's total or carry a fee (a tranche release, a paid payout, a lost MED hold are not).
+   * One indexed range scan (`ledger_entries_statement_idx`) plus the lines of each entry read.
+   */
+  statementEntries(q: StatementQuery): Promise<StatementEntry[]>;
+  /** The entry `entryId` of (account, mode) as a statement position, or undefined (a cursor of another account). */
+  statementPosition(accountId: string, livemode: boolean, entryId: string): Promise<(StatementPosition & { currency: string }) | undefined>;
+  /**
+   * The wallet's total (available + pending) right after the entry at `at` (without `id`: after
+   * every entry created at or before `at.createdAt`), summed in one statement from the side of
+   * `at` that is shorter in time: the lines of the entries up to it, or the materialised balances
+   * minus the lines of the entries after it (nothing to sum for the newest page).
+   */
+  statementTotalAt(accountId: string, livemode: boolean, currency: string, at: { createdAt: number; id?: string }): Promise<number>;
 }

@@ -6,6 +6,7 @@
 
 export type * from "./accounts";
 export type * from "./auth";
+export type * from "./card-provider";
 export type * from "./charges";
 export type * from "./events";
 export type * from "./idempotency";
@@ -15,5 +16,6 @@ export type * from "./med";
 export type * from "./payments";
 export type * from "./payouts";
 export type * from "./pix-provider";
+export type * from "./reconciliation";
 export type * from "./shared";
 export type * from "./webhooks";

@@ -24,11 +24,13 @@ import { medRepo } from "./med";
 import { paymentsRepo } from "./payments";
 import { payoutDestinationsRepo, payoutsRepo } from "./payouts";
 import { pixProviderRepo } from "./pix-provider";
+import { reconciliationRepo } from "./reconciliation";
 import { refundsRepo } from "./refunds";
 import { requestLogRepo } from "./request-log";
 import { statsRepo } from "./stats";
 import { webhooksRepo } from "./webhooks";
 import { liveConnectionReads } from "./pix-provider";
+import { cardProviderRepo, liveCardConnectionReads } from "./card-provider";
 
 /** Options of `createSqliteStore`. */
 export interface SqliteStoreOptions {
@@ -52,6 +54,7 @@ function buildRepos(ctx: SqliteContext): Repos {
     apiKeys: apiKeysRepo(ctx),
     auth: authRepo(ctx),
     audit: auditRepo(ctx),
+    cardProvider: cardProviderRepo(ctx),
     charges: chargesRepo(ctx),
     events: eventsRepo(ctx),
     idempotency: idempotencyRepo(ctx),
@@ -62,6 +65,7 @@ function buildRepos(ctx: SqliteContext): Repos {
     payoutDestinations: payoutDestinationsRepo(ctx),
     payouts: payoutsRepo(ctx),
     pixProvider: pixProviderRepo(ctx),
+    reconciliation: reconciliationRepo(ctx),
     refunds: refundsRepo(ctx),
     requestLog: requestLogRepo(ctx),
     stats: statsRepo(ctx),
@@ -133,6 +137,7 @@ export function createSqliteStore(db: Db, opts: SqliteStoreOptions = {}): Sqlite
     ctx,
     tx,
     liveConnections: liveConnectionReads(ctx),
+    liveCardConnections: liveCardConnectionReads(ctx),
     // One process owns a SQLite database: nobody else changes it behind this store's back.
     onChange() {},
     read: lockedRepos(repos, lock),

@@ -1,7 +1,7 @@
 /** SQLite implementation of the ledger repository (src/store/port/ledger.ts): journal, balances, tranches. */
 import { and, eq, isNull } from "drizzle-orm";
 import { ledgerLines, ledgerTranches } from "../../../db/schema";
-import type { LedgerRepo, MerchantBalance } from "../port/ledger";
+import type { LedgerRepo, MerchantBalance, StatementEntry } from "../port/ledger";
 import type { LedgerEntryRow } from "../rows";
 import type { SqliteContext } from "./context";
 import { ledgerScan } from "./ledger-scan";
@@ -20,6 +20,34 @@ const INSERT_ENTRY = "insert into ledger_entries (id, account_id, livemode, curr
 const INSERT_LINE = "insert into ledger_lines (entry_id, account_id, livemode, currency, ledger_account, amount, tranche_id) values (?, ?, ?, ?, ?, ?, ?)";
 const ADD_BALANCE = `insert into ledger_balances (account_id, livemode, currency, ledger_account, balance, updated_at) values (?, ?, ?, ?, ?, ?)
   on conflict (account_id, livemode, currency, ledger_account, shard) do update set balance = balance + excluded.balance, updated_at = excluded.updated_at returning balance`;
+
+/**
+ * The statement (src/domain/ledger/statement.ts): one merchant's entries newest first through
+ * `ledger_entries_statement_idx`, each with its lines summed (index `ledger_lines_entry_idx`).
+ * SQLite resolves the result aliases `total` and `fee` in WHERE (it repeats the subqueries).
+ */
+const STATEMENT_COLUMNS = `select e.id, e.kind, e.cause_kind as "causeKind", e.cause_id as "causeId", e.created_at as "createdAt",
+    (select coalesce(sum(l.amount), 0) from ledger_lines l where l.entry_id = e.id and l.ledger_account in ('available', 'pending')) as total,
+    (select coalesce(sum(l.amount), 0) from ledger_lines l where l.entry_id = e.id and l.ledger_account = 'platform_fee_revenue') as fee,
+    (select max(t.release_at) from ledger_lines l join ledger_tranches t on t.id = l.tranche_id where l.entry_id = e.id and l.ledger_account = 'pending' and l.amount > 0) as "releaseAt"
+  from ledger_entries e
+  where e.account_id = ?1 and e.livemode = ?2 and e.currency = ?3 and e.created_at between ?4 and ?5`;
+const STATEMENT_TAIL = ` and (total <> 0 or fee <> 0) order by e.created_at desc, e.id desc limit ?6`;
+const STATEMENT_FIRST = STATEMENT_COLUMNS + STATEMENT_TAIL;
+const STATEMENT_AFTER = STATEMENT_COLUMNS + ` and (e.created_at < ?7 or (e.created_at = ?7 and e.id < ?8))` + STATEMENT_TAIL;
+const STATEMENT_FROM = STATEMENT_COLUMNS + ` and (e.created_at < ?7 or (e.created_at = ?7 and e.id <= ?8))` + STATEMENT_TAIL;
+const STATEMENT_POSITION = `select created_at as "createdAt", id, currency from ledger_entries where id = ?1 and account_id = ?2 and livemode = ?3`;
+/** First and last entry times of a merchant (two min/max lookups on the statement index). */
+const STATEMENT_SPAN = `select (select min(created_at) from ledger_entries where account_id = ?1 and livemode = ?2 and currency = ?3) as first,
+  (select max(created_at) from ledger_entries where account_id = ?1 and livemode = ?2 and currency = ?3) as last`;
+/** Total after a position, from the older side: the wallet lines of the entries up to it. */
+const STATEMENT_TOTAL_UPTO = `select coalesce(sum(l.amount), 0) as total from ledger_entries e join ledger_lines l on l.entry_id = e.id and l.ledger_account in ('available', 'pending')
+  where e.account_id = ?1 and e.livemode = ?2 and e.currency = ?3 and (e.created_at < ?4 or (e.created_at = ?4 and (?5 is null or e.id <= ?5)))`;
+/** Total after a position, from the newer side: materialised balances minus the wallet lines of later entries (same snapshot: one statement). */
+const STATEMENT_TOTAL_AT = `select
+    (select coalesce(sum(balance), 0) from ledger_balances where account_id = ?1 and livemode = ?2 and currency = ?3 and ledger_account in ('available', 'pending'))
+  - (select coalesce(sum(l.amount), 0) from ledger_entries e join ledger_lines l on l.entry_id = e.id and l.ledger_account in ('available', 'pending')
+      where e.account_id = ?1 and e.livemode = ?2 and e.currency = ?3 and (e.created_at > ?4 or (e.created_at = ?4 and ?5 is not null and e.id > ?5))) as total`;
 
 /** Builds the ledger repository on the adapter's connection `ctx`. */
 export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
@@ -101,6 +129,26 @@ export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
 
     async scan() {
       return ledgerScan(ctx);
+    },
+
+    async statementEntries(q) {
+      const args: (string | number)[] = [q.accountId, q.livemode ? 1 : 0, q.currency, q.fromMs, q.toMs, q.limit];
+      const sql = q.after ? (q.inclusive ? STATEMENT_FROM : STATEMENT_AFTER) : STATEMENT_FIRST;
+      if (q.after) args.push(q.after.createdAt, q.after.id);
+      return ctx.stmt(sql).all(...args) as StatementEntry[];
+    },
+
+    async statementPosition(accountId, livemode, entryId) {
+      return (ctx.stmt(STATEMENT_POSITION).get(entryId, accountId, livemode ? 1 : 0) as { createdAt: number; id: string; currency: string } | null) ?? undefined;
+    },
+
+    async statementTotalAt(accountId, livemode, currency, at) {
+      const mode = livemode ? 1 : 0;
+      const span = ctx.stmt(STATEMENT_SPAN).get(accountId, mode, currency) as { first: number | null; last: number | null };
+      if (span.first === null || span.last === null) return 0;
+      // Sum whichever side of the position is shorter in time (the span only picks the side; the sum is one statement).
+      const sql = at.createdAt - span.first < span.last - at.createdAt ? STATEMENT_TOTAL_UPTO : STATEMENT_TOTAL_AT;
+      return (ctx.stmt(sql).get(accountId, mode, currency, at.createdAt, at.id ?? null) as { total: number }).total;
     },
   };
 }

@@ -2,9 +2,9 @@
  * SQLite implementation of the payouts and payout destinations repositories
  * (src/store/port/payouts.ts): drizzle builder queries on `payouts` and `payout_destinations`.
  * One writer at a time on SQLite, so the conditional writes and the daily sum need no locks.
- * The create path's reads and insert are raw prepared statements; the rest uses the builder.
+ * The create path's reads and insert and the job's `moveFrom` are raw prepared statements; the rest uses the builder.
  */
-import { and, desc, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { payoutDestinations, payouts } from "../../../db/schema";
 import type { PayoutDestinationsRepo, PayoutListQuery, PayoutsRepo } from "../port/payouts";
 import type { PayoutDestinationRow, PayoutRow } from "../rows";
@@ -18,6 +18,9 @@ const PAYOUT = rawRows<PayoutRow>(payouts, "payouts");
 const PAYOUT_BY_ID = `${PAYOUT.select} where id = ?`;
 const PAYOUT_SCOPED = `${PAYOUT.select} where id = ? and account_id = ? and livemode = ?`;
 const PAYOUT_BY_SEND_ID = `${PAYOUT.select} where send_id = ?`;
+/** Column name of each row key, and the select list of whole rows (for `moveFrom`'s `returning`). */
+const COLUMN: Record<string, string> = Object.fromEntries(Object.entries(getTableColumns(payouts)).map(([k, c]) => [k, c.name]));
+const RETURNING = PAYOUT.select.slice("select ".length, -" from payouts".length);
 const DAY_SUM = "select coalesce(sum(amount), 0) as s from payouts where account_id = ? and livemode = ? and created_at >= ? and created_at < ? and status not in ('failed', 'cancelled')";
 
 /** Builds the payout destinations repository on the adapter's connection `ctx`. */
@@ -66,13 +69,13 @@ export function payoutsRepo(ctx: SqliteContext): PayoutsRepo {
     async bySendId(sendId) {
       return PAYOUT.row(ctx.stmt(PAYOUT_BY_SEND_ID).get(sendId));
     },
+    // Raw statement, prepared once per set of patched columns (every step of a payout's job runs it).
     async moveFrom(id, from, patch: Partial<PayoutRow>) {
-      return db
-        .update(payouts)
-        .set(Object.keys(patch).length ? patch : { status: from })
-        .where(and(eq(payouts.id, id), eq(payouts.status, from)))
-        .returning()
-        .get();
+      const set = (Object.keys(patch).length ? patch : { status: from }) as Record<string, unknown>;
+      const keys = Object.keys(set).filter((k) => set[k] !== undefined);
+      const values = keys.map((k) => (typeof set[k] === "boolean" ? (set[k] ? 1 : 0) : ((set[k] ?? null) as string | number | null)));
+      const text = `update payouts set ${keys.map((k) => `"${COLUMN[k]}" = ?`).join(", ")} where id = ? and status = ? returning ${RETURNING}`;
+      return PAYOUT.row(ctx.stmt(text).get(...values, id, from));
     },
     // Index payouts_account_idx.
     async list(q: PayoutListQuery) {

@@ -1,14 +1,32 @@
 /**
  * CREDIT_CARD section of the checkout (`cardRedirectUrl` lands here). Sandbox: a card form
  * posting to `{page}/card` with the test card numbers listed (approve, decline, 3DS then
- * approve / decline). Live: no card acquirer is configured yet, so the form is not offered.
+ * approve / decline). Live: "Pagar com cartão" sends the payer to the card provider's hosted
+ * session (extensions.md "Live cards and boletos through Stripe"); the page then shows the outcome.
  */
 import { SANDBOX_CARDS } from "../../providers/sandbox/card";
 import { escapeHtml } from "./format";
+import { methodDetails } from "../../domain/payments/views";
 import { registerCheckoutSection, type CheckoutContext } from "./sections";
 
+/** The hosted card page of a live transaction (its card provider's session, kept in `method_details` at create), or null. */
+function liveSessionUrl(ctx: CheckoutContext): string | null {
+  const url = methodDetails(ctx.row).CREDIT_CARD?.sessionUrl;
+  return typeof url === "string" && /^https?:\/\//.test(url) ? url : null;
+}
+
 function render(ctx: CheckoutContext): string {
-  if (!ctx.sandbox) return `<section class="method" aria-labelledby="card-title"><h2 id="card-title">Cartão de crédito</h2><p>Pagamento com cartão indisponível no momento.</p></section>`;
+  if (!ctx.sandbox) {
+    // Live: the card is typed on the card provider's hosted page (Stripe Checkout), never here.
+    const url = liveSessionUrl(ctx);
+    if (!url) return `<section class="method" aria-labelledby="card-title"><h2 id="card-title">Cartão de crédito</h2><p>Pagamento com cartão indisponível no momento.</p></section>`;
+    return `<section class="method" aria-labelledby="card-title">
+<h2 id="card-title">Cartão de crédito</h2>
+<p>Você será levado à página segura do processador de cartões para digitar os dados do cartão.</p>
+<p><a class="button" data-card-session href="${escapeHtml(url)}" rel="noreferrer">Pagar com cartão</a></p>
+<p class="hint">Se você já pagou, aguarde: a confirmação aparece aqui em instantes.</p>
+</section>`;
+  }
   return `<section class="method" aria-labelledby="card-title">
 <h2 id="card-title">Cartão de crédito</h2>
 <form class="fields" data-card-form data-url="${escapeHtml(ctx.links.card)}" autocomplete="off">

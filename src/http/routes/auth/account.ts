@@ -11,6 +11,8 @@ import { addMember, changeMemberRole, getAccount, listMembers, removeMember } fr
 import { settingsOf } from "../../../domain/accounts/settings";
 import { getAccountConnection } from "../../../domain/pix-provider/service";
 import { AccountPixProviderSchema } from "../../../domain/pix-provider/views";
+import { getAccountCardConnection } from "../../../domain/card-provider/service";
+import { AccountCardProviderSchema } from "../../../domain/card-provider/views";
 import { AccountSchema, MemberListSchema, MemberSchema, accountView, memberView } from "../../../domain/accounts/views";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictObject } from "../../schemas";
@@ -44,6 +46,15 @@ export function accountRoutes(deps: Deps) {
       description:
         "200 `{type, api_url, pix_key, certificate_expires_at, webhook_registered, updated_at}`; 404 `not_found` when the account has no active connection. Never a secret, the client id or the certificate: the operator routes manage the connection.",
       ok: { 200: AccountPixProviderSchema },
+      errors: [401, 404],
+    }),
+  }).get("/v1/account/card-provider", ({ session }) => getAccountCardConnection(deps, session.accountId), {
+    detail: op({
+      tags: ["account"],
+      security: "bearer",
+      summary: "The live card provider connection's status (any member)",
+      description: "200 `{type, key_last4, provider_account_id, updated_at}`; 404 `not_found` when the account has no active card connection. Never a secret: the operator routes manage the connection.",
+      ok: { 200: AccountCardProviderSchema },
       errors: [401, 404],
     }),
   });

@@ -3,7 +3,9 @@
  * body `{outcome}` for any account and mode (live too; how cases under operations review, e.g.
  * amount mismatch, end), and `POST /v1/operator/charges/{id}/med` with the sandbox helper's body:
  * opens a MED on a live paid charge (the BCB API Pix has no MED endpoint for the merchant's PSP
- * to call us with). Not mounted when COFRE_OPERATOR_TOKEN is unset (404).
+ * to call us with), and `POST /v1/operator/med/cases/{id}/submit-defense` (forwards the merchant's
+ * appeal of a case opened from an `efi` infraction to the PSP). Not mounted when
+ * COFRE_OPERATOR_TOKEN is unset (404).
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../../deps";
@@ -11,8 +13,9 @@ import { operatorAuth } from "../../plugins/operator-auth";
 import { resolveCase } from "../../../domain/med/service";
 import { MedCaseSchema, toPublicCase } from "../../../domain/med/views";
 import { openLiveMedCase } from "../../../domain/med/open";
+import { submitDefense } from "../../../domain/reconciliation/infractions";
 import { OpenBody, RulingBody } from "../test-helpers/med";
-import { Type } from "../../schemas";
+import { StrictObject, Type } from "../../schemas";
 import { BODY_ERRORS, op } from "../../openapi";
 
 export function operatorMedRoutes(deps: Deps) {
@@ -28,6 +31,18 @@ export function operatorMedRoutes(deps: Deps) {
         ok: { 200: MedCaseSchema },
         errors: [...BODY_ERRORS, 401, 404],
         requestExample: { outcome: "merchant_favor" },
+      }),
+    })
+    .post("/v1/operator/med/cases/:id/submit-defense", async ({ params }) => toPublicCase(await submitDefense(deps, params.id)), {
+      body: StrictObject({}),
+      detail: op({
+        tags: ["operator"],
+        security: "operator",
+        summary: "Forward the merchant's appeal of a live MED case to the PSP",
+        description:
+          "For a case opened from an `efi` infraction (extensions.md \"Live MED from the PSP\"): sends `POST /v2/gn/infracoes/{idInfracao}/defesa` `{analise: \"rejeitado\", justificativa: appeal_reason}` and answers the case. 400 `invalid_state`: the case did not come from a PSP infraction, is not `appealed`, or its defence was already forwarded; 422 the PSP refused it; 503 the PSP did not answer.",
+        ok: { 200: MedCaseSchema },
+        errors: [...BODY_ERRORS, 401, 404, 422, 503],
       }),
     })
     .post(

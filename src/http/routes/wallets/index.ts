@@ -1,4 +1,4 @@
-/** GET /v1/wallets/balance and GET /v1/wallets (interface.md "Wallets"); apikey auth, read-only. */
+/** GET /v1/wallets/balance, GET /v1/wallets (interface.md "Wallets") and GET /v1/wallets/statement (extensions.md "Statement, exports and reconciliation"); apikey (or dashboard session) auth, read-only. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
@@ -6,6 +6,28 @@ import { ApiError } from "../../errors";
 import { FlatBalanceSchema, FullBalanceSchema, WalletSchema, flatBalanceView, fullBalanceView, walletCurrency, walletListView } from "../../../domain/ledger/views";
 import { AUTH_ERRORS, op } from "../../openapi";
 import { Type } from "../../../lib/view-schema";
+import { exportStatement, listStatement, parseStatementQuery, type StatementFormat } from "../../../domain/ledger/statement";
+import { STATEMENT_LINE_TYPES, StatementListSchema } from "../../../domain/ledger/statement-views";
+import { acceptsExplicitly } from "../../accept";
+import { singleQuery } from "../../query";
+
+/** Documentation examples of the statement's exports (a charge of R$ 150.00 and its fee). */
+const CSV_EXAMPLE = [
+  "id,created_at,type,amount,balance_after,available_on,description,reference_id",
+  "sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_1,2026-11-20T12:00:00.000Z,fee,-199,14801,2026-11-21T12:00:00.000Z,Tarifa,0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
+  "sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0,2026-11-20T12:00:00.000Z,charge,15000,15000,2026-11-21T12:00:00.000Z,Recebimento,0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
+  "",
+].join("\r\n");
+const OFX_EXAMPLE = [
+  "OFXHEADER:100", "DATA:OFXSGML", "VERSION:102", "SECURITY:NONE", "ENCODING:USASCII", "CHARSET:1252", "COMPRESSION:NONE", "OLDFILEUID:NONE", "NEWFILEUID:NONE", "",
+  "<OFX>", "<SIGNONMSGSRSV1>", "<SONRS>", "<STATUS>", "<CODE>0", "<SEVERITY>INFO", "</STATUS>", "<DTSERVER>20261121090000[-3:BRT]", "<LANGUAGE>POR", "</SONRS>", "</SIGNONMSGSRSV1>",
+  "<BANKMSGSRSV1>", "<STMTTRNRS>", "<TRNUID>1", "<STATUS>", "<CODE>0", "<SEVERITY>INFO", "</STATUS>", "<STMTRS>", "<CURDEF>BRL",
+  "<BANKACCTFROM>", "<BANKID>COFRE", "<ACCTID>0193a6f2c1d87c4e9b1a-T", "<ACCTTYPE>CHECKING", "</BANKACCTFROM>",
+  "<BANKTRANLIST>", "<DTSTART>20261120000000[-3:BRT]", "<DTEND>20261120235959[-3:BRT]",
+  "<STMTTRN>", "<TRNTYPE>DEBIT", "<DTPOSTED>20261120090000[-3:BRT]", "<TRNAMT>-1.99", "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_1", "<MEMO>Tarifa 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b", "</STMTTRN>",
+  "<STMTTRN>", "<TRNTYPE>CREDIT", "<DTPOSTED>20261120090000[-3:BRT]", "<TRNAMT>150.00", "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0", "<MEMO>Recebimento 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b", "</STMTTRN>",
+  "</BANKTRANLIST>", "<LEDGERBAL>", "<BALAMT>148.01", "<DTASOF>20261120235959[-3:BRT]", "</LEDGERBAL>", "</STMTRS>", "</STMTTRNRS>", "</BANKMSGSRSV1>", "</OFX>", "",
+].join("\r\n");
 
 /**
  * Wallet routes. Without `currency`: the full balance shape; with `currency=<ISO 4217>`: the flat
@@ -34,6 +56,41 @@ export function walletRoutes(deps: Deps) {
           security: "apikey",
           ok: { 200: Type.Union([FullBalanceSchema, FlatBalanceSchema]) },
           errors: [400, ...AUTH_ERRORS.apikey],
+        }),
+      },
+    )
+    .get(
+      "/v1/wallets/statement",
+      async ({ auth, request }) => {
+        const accept = request.headers.get("accept");
+        const format: StatementFormat | undefined = acceptsExplicitly(accept, "text/csv") ? "csv" : acceptsExplicitly(accept, "application/x-ofx") ? "ofx" : undefined;
+        const req = await parseStatementQuery(deps, auth, singleQuery(request), format);
+        if (!format) return listStatement(deps, auth, req);
+        const out = await exportStatement(deps, auth, req, format);
+        return new Response(out.body, {
+          headers: { "content-type": out.contentType, "content-disposition": `attachment; filename="${out.filename}"`, "cache-control": "no-store" },
+        });
+      },
+      {
+        detail: op({
+          tags: ["wallets"],
+          summary: "Statement (extrato) of the wallet's total, as JSON pages, CSV or OFX",
+          description: `The journal of the wallet's \`total\` (available + pending) in the key's mode, newest first, read from the ledger: one line per movement, \`type\` one of ${STATEMENT_LINE_TYPES.join(", ")}; \`amount\` signed centavos, \`balance_after\` the total right after the line, \`available_on\` when the amount is or was available (a pending amount becoming available is not a line). The lines of any period add up to the change of \`total\` over it. With \`Accept: text/csv\` the whole period as CSV (RFC 4180, UTF-8, header row, the same fields); with \`Accept: application/x-ofx\` as OFX 1.0.2 SGML (CURDEF BRL, STMTTRN CREDIT/DEBIT, TRNAMT in reais, FITID = the line id, stable across exports; LEDGERBAL = the total at the period's end). Exports stream and refuse \`limit\`/\`starting_after\` (400). Bad dates, from after to, unknown parameters -> 400; a cursor that is not one of your lines -> 400 \`invalid_cursor\`.`,
+          security: "apikey",
+          ok: {
+            200: [
+              StatementListSchema,
+              { content: "text/csv", description: "The period as CSV (with `Accept: text/csv`), an attachment `extrato-<from>-<to>.csv`.", schema: { type: "string", example: CSV_EXAMPLE } },
+              { content: "application/x-ofx", description: "The period as OFX 1.0.2 SGML (with `Accept: application/x-ofx`), an attachment `extrato-<from>-<to>.ofx`.", schema: { type: "string", example: OFX_EXAMPLE } },
+            ],
+          },
+          errors: [400, ...AUTH_ERRORS.apikey],
+          query: [
+            { name: "from", description: "First São Paulo day (YYYY-MM-DD), inclusive; default: the first movement.", schema: { type: "string", format: "date", example: "2026-11-01" } },
+            { name: "to", description: "Last São Paulo day (YYYY-MM-DD), inclusive; default: now.", schema: { type: "string", format: "date", example: "2026-11-30" } },
+            { name: "limit", description: "1-100, default 25 (JSON only).", schema: { type: "integer", minimum: 1, maximum: 100, example: 100 } },
+            { name: "starting_after", description: "A line id (`sl_...`, `next_cursor`): the page after it (JSON only).", schema: { type: "string", example: "sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0" } },
+          ],
         }),
       },
     )

@@ -16,6 +16,8 @@ import { Developers } from "./developers";
 import { MedCase, MedCases } from "./med";
 import { Settings } from "./settings";
 import { PayoutDetail, Payouts } from "./payouts";
+import { Statement } from "./statement";
+import { Reconciliation } from "./reconciliation";
 import { Alert } from "./messages";
 
 export interface Session {
@@ -117,7 +119,7 @@ function App() {
   const detail = /^#\/payments\/([^/?]+)$/.exec(hash);
   const medCase = /^#\/med\/([^/?]+)$/.exec(hash);
   const payout = /^#\/payouts\/([^/?]+)$/.exec(hash);
-  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/payouts") ? "payouts" : hash.startsWith("#/med") ? "med" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : hash.startsWith("#/settings") ? "settings" : "home";
+  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/payouts") ? "payouts" : hash.startsWith("#/statement") ? "statement" : hash.startsWith("#/reconciliation") ? "reconciliation" : hash.startsWith("#/med") ? "med" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : hash.startsWith("#/settings") ? "settings" : "home";
   const page = detail ? (
     <PaymentDetail key={`${mode}:${detail[1]}`} id={decodeURIComponent(detail[1]!)} session={session} />
   ) : payout ? (
@@ -130,6 +132,10 @@ function App() {
     <Payments key={mode} />
   ) : section === "payouts" ? (
     <Payouts key={mode} session={session} />
+  ) : section === "statement" ? (
+    <Statement key={mode} />
+  ) : section === "reconciliation" ? (
+    <Reconciliation key={mode} />
   ) : section === "webhooks" ? (
     <Webhooks key={mode} session={session} />
   ) : section === "developers" ? (
@@ -159,6 +165,8 @@ function App() {
           {link("#/", "home", t("home"))}
           {link("#/payments", "payments", t("payments"))}
           {link("#/payouts", "payouts", t("payouts"))}
+          {link("#/statement", "statement", t("statement"))}
+          {link("#/reconciliation", "reconciliation", t("reconciliation"))}
           {link("#/med", "med", t("med"))}
           {link("#/webhooks", "webhooks", t("webhooks"))}
           {link("#/developers", "developers", t("developers"))}

@@ -50,6 +50,7 @@ export function MedCases() {
           <thead>
             <tr>
               <th scope="col">{t("opened")}</th>
+              <th scope="col">{t("case_type")}</th>
               <th scope="col">{t("status")}</th>
               <th scope="col">{t("deadline")}</th>
               <th scope="col" class="num">
@@ -63,6 +64,7 @@ export function MedCases() {
                 <td>
                   <a href={`#/med/${c.id}`}>{dateTime(c.opened_at)}</a>
                 </td>
+                <td data-testid="case-type">{c.type}</td>
                 <td>{c.status}</td>
                 <td>{dateTime(c.response_deadline)}</td>
                 <td class="num">{money(c.amount, c.currency)}</td>

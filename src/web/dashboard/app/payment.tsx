@@ -151,6 +151,21 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
         </dd>
         <dt>{t("method")}</dt>
         <dd>{(p.paymentMethods ?? []).join(", ")}</dd>
+        {p.card && (
+          <>
+            <dt>{t("card_label")}</dt>
+            <dd data-testid="card">
+              {[p.card.brand, p.card.last4 ? `•••• ${p.card.last4}` : null].filter(Boolean).join(" ")}
+              {p.card.installments ? ` · ${p.card.installments} ${t("installments")}` : ""}
+            </dd>
+          </>
+        )}
+        {(p.status === "DISPUTE" || p.status === "CHARGEBACK") && (
+          <>
+            <dt>{t("dispute_label")}</dt>
+            <dd data-testid="dispute">{p.status === "CHARGEBACK" ? t("dispute_lost") : t("dispute_open")}</dd>
+          </>
+        )}
         {charge?.pix?.txid && (
           <>
             <dt>txid</dt>

@@ -115,7 +115,10 @@ export function Payments() {
                   <a href={`#/payments/${p.id}`}>{dateTime(p.createdAt)}</a>
                 </td>
                 <td class="name">{p.customerName ?? "—"}</td>
-                <td>{(p.paymentMethods ?? []).join(", ")}</td>
+                <td>
+                  {(p.paymentMethods ?? []).join(", ")}
+                  {p.card?.last4 ? <span class="card-last4"> · {p.card.brand ?? ""} •••• {p.card.last4}</span> : null}
+                </td>
                 <td>
                   <span class={`status s-${p.status}`}>{p.status}</span>
                 </td>

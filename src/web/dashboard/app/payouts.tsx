@@ -19,6 +19,7 @@ import { dateTime, money, parseAmount } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
 import { PAYOUT_STATUSES, type PayoutStatus } from "../../../domain/payouts/model";
+import { PIX_KEY_TYPES, type PixKeyType } from "../../../pix/key-types";
 
 /** Each payout status's words (the compiler asks for one per status of the model). */
 const STATUS_WORDS: Record<PayoutStatus, Key> = {
@@ -34,9 +35,8 @@ export function payoutStatusText(status: string): string {
   return (PAYOUT_STATUSES as readonly string[]).includes(status) ? t(STATUS_WORDS[status as PayoutStatus]) : status;
 }
 
-const KEY_TYPES = ["cpf", "cnpj", "email", "phone", "evp"] as const;
-const KEY_WORDS: Record<(typeof KEY_TYPES)[number], Key> = { cpf: "key_cpf", cnpj: "key_cnpj", email: "key_email", phone: "key_phone", evp: "key_evp" };
-const KEY_HINTS: Record<(typeof KEY_TYPES)[number], string> = { cpf: "000.000.000-00", cnpj: "00.000.000/0000-00", email: "financeiro@exemplo.com.br", phone: "+5511987654321", evp: "123e4567-e89b-12d3-a456-426614174000" };
+const KEY_WORDS: Record<PixKeyType, Key> = { cpf: "key_cpf", cnpj: "key_cnpj", email: "key_email", phone: "key_phone", evp: "key_evp" };
+const KEY_HINTS: Record<PixKeyType, string> = { cpf: "000.000.000-00", cnpj: "00.000.000/0000-00", email: "financeiro@exemplo.com.br", phone: "+5511987654321", evp: "123e4567-e89b-12d3-a456-426614174000" };
 
 /** Codes the page words itself; any other failure reads `code: message` from the API. */
 const KNOWN_FAILURES: Record<string, Key> = { insufficient_balance: "insufficient_balance", payout_limit_exceeded: "payout_limit_exceeded" };
@@ -46,7 +46,7 @@ const failureText = (e: unknown) => (e instanceof ApiFailure ? (KNOWN_FAILURES[e
 export function destinationText(d: any): string {
   if (!d) return "—";
   if (d.type === "pix_key") {
-    const kind = (KEY_TYPES as readonly string[]).includes(d.pix_key_type) ? t(KEY_WORDS[d.pix_key_type as (typeof KEY_TYPES)[number]]) : d.pix_key_type;
+    const kind = (PIX_KEY_TYPES as readonly string[]).includes(d.pix_key_type) ? t(KEY_WORDS[d.pix_key_type as PixKeyType]) : d.pix_key_type;
     return `${t("pix_key")} ${kind}: ${d.pix_key}${d.name ? ` · ${d.name}` : ""}`;
   }
   const kind = d.account_type === "savings" ? t("savings") : d.account_type === "checking" ? t("checking") : d.account_type;
@@ -125,7 +125,7 @@ export function Payouts({ session }: { session: Session }) {
 
 function Destinations({ list, manager, reload, say }: { list: any[] | null; manager: boolean; reload: () => Promise<unknown>; say: (err: string, done: string) => void }) {
   const [type, setType] = useState<"pix_key" | "bank_account">("pix_key");
-  const [keyType, setKeyType] = useState<(typeof KEY_TYPES)[number]>("cpf");
+  const [keyType, setKeyType] = useState<PixKeyType>("cpf");
   const add = (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
@@ -201,8 +201,8 @@ function Destinations({ list, manager, reload, say }: { list: any[] | null; mana
             <div class="filters">
               <label>
                 {t("pix_key_type")}
-                <select name="pix_key_type" value={keyType} onChange={(e) => setKeyType((e.currentTarget as HTMLSelectElement).value as (typeof KEY_TYPES)[number])}>
-                  {KEY_TYPES.map((k) => (
+                <select name="pix_key_type" value={keyType} onChange={(e) => setKeyType((e.currentTarget as HTMLSelectElement).value as PixKeyType)}>
+                  {PIX_KEY_TYPES.map((k) => (
                     <option key={k} value={k}>
                       {t(KEY_WORDS[k])}
                     </option>

@@ -1,7 +1,8 @@
 /** @jsxImportSource preact */
 /**
  * Settings as the account may see them (GET /v1/account): fees, settlement delay, limits; and in
- * live mode the Pix provider connection's status (GET /v1/account/pix-provider). Read-only: the
+ * live mode the Pix provider connection's status (GET /v1/account/pix-provider) and the card
+ * connection's (GET /v1/account/card-provider). Read-only: the
  * operator sets them.
  */
 import { Fragment } from "preact";
@@ -41,6 +42,7 @@ export function Settings() {
         ))}
       </dl>
       {currentMode() === "live" && <PixConnection />}
+      {currentMode() === "live" && <CardConnection />}
     </section>
   );
 }
@@ -84,6 +86,48 @@ function PixConnection() {
   return (
     <section class="pix-connection" aria-labelledby="pix-connection-title">
       <h2 id="pix-connection-title">{t("pix_connection")}</h2>
+      {body}
+    </section>
+  );
+}
+
+/** The live card connection: Stripe account and the key's last four characters (never the key); "none" on 404. */
+function CardConnection() {
+  const [conn, setConn] = useState<any>(undefined);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    api("GET", "/v1/account/card-provider").then(setConn, (e) => (e instanceof ApiFailure && e.status === 404 ? setConn(null) : setError(e.message)));
+  }, []);
+  const body =
+    error ? (
+      <p role="alert" class="error">
+        {error}
+      </p>
+    ) : conn === undefined ? (
+      <p>{t("loading")}</p>
+    ) : conn === null ? (
+      <p data-testid="card-connection-none">{t("card_connection_none")}</p>
+    ) : (
+      <dl class="facts">
+        {(
+          [
+            ["card-account", t("card_account"), conn.provider_account_id ?? "—"],
+            ["card-key", t("card_key"), `•••• ${conn.key_last4}`],
+            ["card-updated", t("updated"), dateTime(conn.updated_at)],
+          ] as [string, string, string][]
+        ).map(([id, label, value]) => (
+          <Fragment key={id}>
+            <dt>{label}</dt>
+            <dd data-testid={id} class="name">
+              {value}
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    );
+  return (
+    <section class="card-connection" aria-labelledby="card-connection-title">
+      <h2 id="card-connection-title">{t("card_connection")}</h2>
       {body}
     </section>
   );

@@ -1,0 +1,18 @@
+/** `cofre migrate --dry-run`: where the configured database stands, read only (src/ops/schema-version.ts). */
+import { join } from "node:path";
+import type { Config } from "../config";
+import { sqliteFileSchemaState } from "../db/schema-version";
+import { openPgPool } from "../store/pg/pool";
+import { pgSchemaState } from "../store/pg/schema-version";
+import type { SchemaState } from "./schema-version";
+
+/** Pending and unknown migrations of the database `config` names; creates and changes nothing. */
+export async function pendingMigrations(config: Config): Promise<SchemaState> {
+  if (!config.databaseUrl) return sqliteFileSchemaState(join(config.dataDir, "cofre.db"));
+  const pool = openPgPool(config.databaseUrl, { max: 1 });
+  try {
+    return await pgSchemaState(pool);
+  } finally {
+    await pool.close();
+  }
+}

@@ -1,0 +1,447 @@
+/**
+ * The Stripe adapter (extensions.md "Live cards and boletos through Stripe"; issue 26): live
+ * CREDIT_CARD through a hosted Checkout Session and live BOLETO through a PaymentIntent, through
+ * the official `stripe` package (./client.ts). Providers never see the database: what later calls
+ * need (the session, the PaymentIntent) is handed back as `method_details` at create and read from
+ * the row. Notifications are verified Stripe events (the domain checked the signature) and only
+ * hint: every change is confirmed by retrieving the object.
+ *
+ * Status table (Stripe -> outcome):
+ *
+ *   Flow          Stripe                                                     Outcome
+ *   create card   Checkout Session `open` (mode payment, BRL)                pending (cardRedirectUrl = /c/<id>; first poll in 60 s)
+ *   create boleto PaymentIntent `requires_action` + boleto_display_details   pending (boletoLine, boletoBarcode, boletoPdfUrl, boletoExpiresAt)
+ *   create        invalid_request_error (a field)                            invalid (400 on the field)
+ *   create        authentication_error                                       auth_failed (503)
+ *   create        connection error, timeout, 429, 5xx                        retryable (503)
+ *   query card    session `complete` + payment_status `paid`                 settled CREDIT_CARD (-> APPROVED; brand, last4, installments, fee)
+ *   query card    session `open`, PaymentIntent `processing`                 pending processing (PROCESSING)
+ *   query card    session `open` (declined or 3DS pending: still payable)    pending (poll again, backing off to the expiry)
+ *   query card    session `expired`                                          expired (EXPIRED)
+ *   query card    session `open` past the transaction's expiry               the session is expired at Stripe, then expired
+ *   query boleto  PaymentIntent `succeeded`                                  settled BOLETO (-> PAID; fee)
+ *   query boleto  `processing`                                               pending processing
+ *   query boleto  `requires_action`                                          pending (poll again)
+ *   query boleto  `requires_payment_method` / `canceled` (voucher expired)   expired
+ *   refund card   Refund `pending` / `requires_action`                       pending IN_PROGRESS
+ *   refund card   `succeeded`                                                settled (REFUNDED)
+ *   refund card   `failed` / `canceled`, or Stripe refuses the refund        rejected (FAILED, balance restored)
+ *   refund boleto -                                                          not_supported (400 REFUND_NOT_SUPPORTED)
+ *   cancel        session expired (open -> `expired`), boleto PI canceled    settled (CANCELLED)
+ *   cancel        session `complete`                                         rejected (already paid)
+ *
+ * Idempotency: a session is created with Stripe idempotency key `cofre_cs_<transaction id>`, a
+ * boleto with `cofre_pi_<transaction id>`, a refund with the refund id (`re_...`), so a retry never
+ * creates a second object.
+ */
+import type { PaymentMethod } from "../../domain/charges/model";
+import type {
+  CancelOutcome,
+  CreateOutcome,
+  CreateRequest,
+  DisputeOutcome,
+  NotificationItem,
+  NotificationOutcome,
+  PaymentOutcome,
+  PaymentProvider,
+  ProviderContext,
+  ProviderFailure,
+  ProviderMemo,
+  RefundOutcome,
+  RefundPlan,
+  RefundRequest,
+  StatusRequest,
+  TransactionRow,
+} from "../types";
+import { Stripe, stripeFailureText } from "./client";
+import { boletoBarcodeOfLine } from "./boleto";
+
+/** Seconds between polls of an open session or boleto, by poll number (then the last one, until the expiry). */
+export const POLL_DELAYS_S = [60, 300, 900, 3600] as const;
+/** Checkout Session lifetimes Stripe accepts (seconds from now). */
+const SESSION_MIN_S = 30 * 60 + 60;
+const SESSION_MAX_S = 24 * 3600;
+
+export interface StripeProviderOptions {
+  connectionId: string;
+  /** The connection's client (secrets opened on first use). */
+  client: () => Promise<Stripe>;
+}
+
+/** What the adapter keeps in `method_details` (never shown as such: the views allowlist). */
+interface CardDetails {
+  session?: string;
+  sessionUrl?: string;
+  paymentIntent?: string;
+}
+interface BoletoDetails {
+  paymentIntent?: string;
+}
+
+function detailsOf(tx: TransactionRow): { card: CardDetails; boleto: BoletoDetails } {
+  try {
+    const d = JSON.parse(tx.methodDetails) as Record<string, Record<string, unknown>>;
+    return { card: (d.CREDIT_CARD ?? {}) as CardDetails, boleto: (d.BOLETO ?? {}) as BoletoDetails };
+  } catch {
+    return { card: {}, boleto: {} };
+  }
+}
+
+function metadataOf(tx: TransactionRow): Record<string, unknown> {
+  try {
+    const m = JSON.parse(tx.metadata);
+    return m && typeof m === "object" ? m : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A Stripe failure as an outcome (see the status table). */
+export function failureOf(err: unknown, rejectedCode = "stripe_rejected"): ProviderFailure {
+  const message = stripeFailureText(err);
+  if (err instanceof Stripe.errors.StripeAuthenticationError || err instanceof Stripe.errors.StripePermissionError)
+    return { status: "auth_failed", code: "stripe_authentication", message };
+  if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError || err instanceof Stripe.errors.StripeIdempotencyError)
+    return { status: "rejected", code: err.code ?? rejectedCode, message, ...(err.param ? { param: err.param } : {}) };
+  // Connection errors, timeouts, rate limits, Stripe's 5xx: try again later.
+  return { status: "retryable", code: "stripe_unavailable", message };
+}
+
+/** When to poll next (epoch ms) after poll `n` (0 = the first), never after `expiresAt` + 5 s. */
+function nextPoll(now: number, n: number, expiresAt: number | null): number {
+  const at = now + POLL_DELAYS_S[Math.min(n, POLL_DELAYS_S.length - 1)]! * 1000;
+  return expiresAt === null ? at : Math.min(at, Math.max(expiresAt + 5000, now + 1000));
+}
+
+const idOf = (v: string | { id: string } | null | undefined): string | null => (v == null ? null : typeof v === "string" ? v : v.id);
+
+/** Brand, last four, installments and Stripe's fee of a paid charge (what the dashboard shows; the fee is stored, never returned). */
+function chargeFacts(pi: Stripe.PaymentIntent | null): Record<string, unknown> {
+  const facts: Record<string, unknown> = {};
+  if (!pi) return facts;
+  facts.paymentIntent = pi.id;
+  const charge = typeof pi.latest_charge === "object" ? pi.latest_charge : null;
+  if (!charge) return facts;
+  facts.charge = charge.id;
+  const card = charge.payment_method_details?.card;
+  if (card) {
+    facts.brand = card.brand ?? null;
+    facts.last4 = card.last4 ?? null;
+    const plan = card.installments?.plan;
+    if (plan && plan.type === "fixed_count" && plan.count) facts.installments = plan.count;
+  }
+  const bt = typeof charge.balance_transaction === "object" ? charge.balance_transaction : null;
+  if (bt) facts.providerFee = bt.fee;
+  return facts;
+}
+
+/** The transaction a Stripe object names (client_reference_id or our metadata), or undefined. */
+function transactionRefOf(obj: { client_reference_id?: string | null; metadata?: Stripe.Metadata | null }): string | undefined {
+  return obj.client_reference_id ?? obj.metadata?.cofre_transaction_id ?? undefined;
+}
+
+export function createStripeProvider(opts: StripeProviderOptions): PaymentProvider {
+  const methods: ReadonlySet<PaymentMethod> = new Set<PaymentMethod>(["CREDIT_CARD", "BOLETO"]);
+
+  async function createSession(ctx: ProviderContext, req: CreateRequest, stripe: Stripe): Promise<{ columns: Record<string, unknown>; details: Record<string, unknown> }> {
+    const tx = req.transaction;
+    const now = ctx.clock.nowMs();
+    const page = `${ctx.config.checkoutUrlBase}/${tx.id}`;
+    const md = metadataOf(tx);
+    const returnUrl = typeof md.returnUrl === "string" ? md.returnUrl : null;
+    // The session lives as long as the transaction (Pix window), within what Stripe accepts.
+    const wanted = tx.expiresAt === null ? SESSION_MAX_S : Math.round((tx.expiresAt - now) / 1000);
+    const lifetime = Math.min(SESSION_MAX_S, Math.max(SESSION_MIN_S, wanted));
+    const description = typeof md.description === "string" && md.description ? md.description.slice(0, 500) : null;
+    const session = await stripe.checkout.sessions.create(
+      {
+        mode: "payment",
+        line_items: [
+          {
+            price_data: { currency: "brl", unit_amount: tx.amount, product_data: { name: req.merchant.name || "Pagamento", ...(description ? { description } : {}) } },
+            quantity: 1,
+          },
+        ],
+        success_url: returnUrl ?? `${page}?retorno=1`,
+        cancel_url: page,
+        client_reference_id: tx.id,
+        metadata: { cofre_transaction_id: tx.id },
+        payment_intent_data: { metadata: { cofre_transaction_id: tx.id } },
+        expires_at: Math.floor(now / 1000) + lifetime,
+        ...(tx.customerEmail ? { customer_email: tx.customerEmail } : {}),
+        locale: "pt-BR",
+      },
+      { idempotencyKey: `cofre_cs_${tx.id}` },
+    );
+    return {
+      columns: tx.expiresAt === null && session.expires_at ? { expiresAt: session.expires_at * 1000 } : {},
+      details: { session: session.id, sessionUrl: session.url, returnUrl },
+    };
+  }
+
+  async function createBoleto(ctx: ProviderContext, req: CreateRequest, stripe: Stripe): Promise<Record<string, unknown> | ProviderFailure> {
+    const tx = req.transaction;
+    const address = metadataOf(tx).billingAddress as Record<string, unknown> | undefined;
+    const missing = (param: string, what: string): ProviderFailure => ({ status: "invalid", param, code: "parameter_missing", message: `A live boleto needs ${what} (${param}).` });
+    if (!tx.customerName) return missing("customerName", "the payer's name");
+    if (!tx.customerEmail) return missing("customerEmail", "the payer's e-mail");
+    if (!tx.customerDocument || !/^(\d{11}|\d{14})$/.test(tx.customerDocument)) return missing("customerDocument", "the payer's CPF or CNPJ");
+    if (!address || typeof address !== "object") return missing("metadata.billingAddress", "the payer's billing address");
+    for (const f of ["line1", "city", "state", "postalCode"] as const)
+      if (typeof address[f] !== "string" || !(address[f] as string).trim()) return missing(`metadata.billingAddress.${f}`, `the billing address's ${f}`);
+    // `payment_method_types` is what Stripe's PaymentIntent API takes for a boleto (the package's
+    // types of this API version list only its newer `allowed_payment_method_types`).
+    const params = {
+      amount: tx.amount,
+      currency: "brl",
+      payment_method_types: ["boleto"],
+      payment_method_data: {
+          type: "boleto",
+          billing_details: {
+            name: tx.customerName,
+            email: tx.customerEmail,
+            address: {
+              line1: address.line1 as string,
+              city: address.city as string,
+              state: address.state as string,
+              postal_code: address.postalCode as string,
+              country: "BR",
+            },
+          },
+          boleto: { tax_id: tx.customerDocument },
+        },
+      confirm: true,
+      metadata: { cofre_transaction_id: tx.id },
+    } as Stripe.PaymentIntentCreateParams;
+    const pi = await stripe.paymentIntents.create(params, { idempotencyKey: `cofre_pi_${tx.id}` });
+    const shown = pi.next_action?.boleto_display_details;
+    if (!shown?.number) return { status: "retryable", code: "stripe_no_voucher", message: "Stripe returned the boleto without its voucher." };
+    const line = shown.number.replace(/\D/g, "");
+    return {
+      paymentIntent: pi.id,
+      line,
+      barcode: boletoBarcodeOfLine(line),
+      pdfUrl: shown.pdf ?? null,
+      voucherUrl: shown.hosted_voucher_url ?? null,
+      expiresAt: shown.expires_at ? new Date(shown.expires_at * 1000).toISOString() : null,
+    };
+  }
+
+  async function querySession(ctx: ProviderContext, tx: TransactionRow, session: string, n: number, stripe: Stripe): Promise<PaymentOutcome> {
+    const s = await stripe.checkout.sessions.retrieve(session, { expand: ["payment_intent", "payment_intent.latest_charge", "payment_intent.latest_charge.balance_transaction"] });
+    const pi = typeof s.payment_intent === "object" ? s.payment_intent : null;
+    if (s.status === "complete" && s.payment_status === "paid")
+      return { status: "settled", method: "CREDIT_CARD", amount: s.amount_total ?? tx.amount, details: chargeFacts(pi) };
+    if (s.status === "expired") return { status: "expired" };
+    const now = ctx.clock.nowMs();
+    if (s.status === "open" && tx.expiresAt !== null && now >= tx.expiresAt) {
+      // The transaction's window is over (a Pix window shorter than Stripe's minimum): close the session first.
+      try {
+        await stripe.checkout.sessions.expire(session);
+        return { status: "expired" };
+      } catch (err) {
+        const again = await stripe.checkout.sessions.retrieve(session);
+        if (again.status === "expired") return { status: "expired" };
+        if (again.status === "complete") return querySession(ctx, tx, session, n, stripe);
+        throw err;
+      }
+    }
+    return { status: "pending", processing: pi?.status === "processing", checkAt: nextPoll(now, n, tx.expiresAt), memo: { poll: n + 1 } };
+  }
+
+  async function queryBoleto(ctx: ProviderContext, tx: TransactionRow, id: string, n: number, stripe: Stripe): Promise<PaymentOutcome> {
+    const pi = await stripe.paymentIntents.retrieve(id, { expand: ["latest_charge", "latest_charge.balance_transaction"] });
+    if (pi.status === "succeeded") {
+      const facts = chargeFacts(pi);
+      return { status: "settled", method: "BOLETO", amount: pi.amount_received || pi.amount, details: { providerFee: facts.providerFee ?? null, charge: facts.charge ?? null } };
+    }
+    if (pi.status === "canceled" || pi.status === "requires_payment_method") return { status: "expired" };
+    return { status: "pending", processing: pi.status === "processing", checkAt: nextPoll(ctx.clock.nowMs(), n, null), memo: { poll: n + 1 } };
+  }
+
+  const refundOutcome = (r: Stripe.Refund): RefundOutcome => {
+    switch (r.status) {
+      case "succeeded":
+        return { status: "settled" };
+      case "failed":
+      case "canceled":
+        return { status: "rejected", code: `stripe_refund_${r.status}`, message: `Stripe ${r.status === "failed" ? "could not make" : "canceled"} the refund${r.failure_reason ? ` (${r.failure_reason})` : ""}.`, reason: r.failure_reason ?? r.status };
+      default:
+        return { status: "pending", inProgress: true };
+    }
+  };
+
+  return {
+    name: "stripe",
+    methods,
+    connectionId: opts.connectionId,
+
+    async create(ctx, req) {
+      const tx = req.transaction;
+      if (tx.currency !== "BRL") return { status: "invalid", param: "currency", code: "currency_not_supported", message: "Live cards and boletos are charged in BRL." };
+      let stripe: Stripe;
+      try {
+        stripe = await opts.client();
+      } catch (err) {
+        return { status: "auth_failed", code: "secrets_unreadable", message: (err as Error).message };
+      }
+      // A transaction also offering PIX keeps the Pix connection that created its cob (registry.ts forTransaction).
+      const columns: Record<string, unknown> = tx.providerConnectionId ? {} : { providerConnectionId: opts.connectionId };
+      const details: Partial<Record<PaymentMethod, Record<string, unknown>>> = {};
+      try {
+        if (req.methods.includes("BOLETO")) {
+          const b = await createBoleto(ctx, req, stripe);
+          if ("status" in b) return b as ProviderFailure;
+          details.BOLETO = b;
+        }
+        if (req.methods.includes("CREDIT_CARD")) {
+          const s = await createSession(ctx, req, stripe);
+          Object.assign(columns, s.columns);
+          details.CREDIT_CARD = s.details;
+        }
+      } catch (err) {
+        const f = failureOf(err);
+        // Stripe refusing a create is a request Cofre cannot make (422), not a declined payment.
+        return f.status === "rejected" ? { ...f, status: f.param ? "invalid" : "not_supported" } : f;
+      }
+      const now = ctx.clock.nowMs();
+      const out: CreateOutcome = {
+        status: "pending",
+        columns,
+        details,
+        checkAt: nextPoll(now, 0, (columns.expiresAt as number | undefined) ?? tx.expiresAt),
+        memo: { poll: 1 },
+      };
+      return out;
+    },
+
+    async queryStatus(ctx, req: StatusRequest): Promise<PaymentOutcome> {
+      const tx = req.transaction;
+      const { card, boleto } = detailsOf(tx);
+      const n = typeof req.memo?.poll === "number" ? req.memo.poll : 0;
+      try {
+        const stripe = await opts.client();
+        if (card.session) {
+          const o = await querySession(ctx, tx, card.session, n, stripe);
+          if (o.status === "settled" || !boleto.paymentIntent) return o;
+          const b = await queryBoleto(ctx, tx, boleto.paymentIntent, n, stripe);
+          // Both offered: the boleto may still be paid while the card session is over.
+          return b.status === "settled" ? b : o.status === "expired" && b.status !== "expired" ? b : o;
+        }
+        if (boleto.paymentIntent) return await queryBoleto(ctx, tx, boleto.paymentIntent, n, stripe);
+        return { status: "pending" };
+      } catch (err) {
+        const f = failureOf(err);
+        return f.status === "rejected" ? { ...f, status: "retryable" } : f;
+      }
+    },
+
+    parseNotification(_ctx, req): NotificationOutcome {
+      const event = req.body as Stripe.Event;
+      if (!event || typeof event !== "object" || typeof (event as { type?: unknown }).type !== "string")
+        return { status: "invalid", code: "not_an_event", message: "The notification is not a Stripe event." };
+      const items: NotificationItem[] = [];
+      const obj = event.data.object as unknown as Record<string, unknown>;
+      if (event.type.startsWith("checkout.session.")) {
+        const ref = transactionRefOf(obj as { client_reference_id?: string | null; metadata?: Stripe.Metadata | null });
+        if (ref) items.push({ ref: { transactionId: ref }, method: "CREDIT_CARD" });
+      } else if (event.type.startsWith("payment_intent.")) {
+        const pi = obj as unknown as Stripe.PaymentIntent;
+        const ref = pi.metadata?.cofre_transaction_id;
+        const boleto = ((pi as unknown as { payment_method_types?: string[] }).payment_method_types ?? []).includes("boleto");
+        if (ref) items.push({ ref: { transactionId: ref }, method: boleto ? "BOLETO" : "CREDIT_CARD" });
+      } else if (event.type.startsWith("charge.dispute.")) {
+        const d = obj as unknown as Stripe.Dispute;
+        if (typeof d.id === "string") return { status: "parsed", items, disputeIds: [d.id] };
+      } else if (event.type === "charge.refund.updated" || event.type.startsWith("refund.")) {
+        const r = obj as unknown as Stripe.Refund;
+        const ref = r.metadata?.cofre_transaction_id;
+        if (ref && r.metadata?.cofre_refund_id) items.push({ ref: { transactionId: ref }, refundIds: [r.metadata.cofre_refund_id] });
+      } else if (event.type === "charge.refunded") {
+        const c = obj as unknown as Stripe.Charge;
+        for (const r of c.refunds?.data ?? [])
+          if (r.metadata?.cofre_transaction_id && r.metadata.cofre_refund_id) items.push({ ref: { transactionId: r.metadata.cofre_transaction_id }, refundIds: [r.metadata.cofre_refund_id] });
+      }
+      return { status: "parsed", items };
+    },
+
+    planRefund(ctx, req): RefundPlan {
+      if (req.method === "BOLETO") return { status: "not_supported", code: "boleto_not_refundable", message: "Stripe cannot refund a boleto: pay the customer back by other means." };
+      if (req.method !== "CREDIT_CARD") return { status: "not_supported", code: "method_not_served", message: `The card provider does not refund ${req.method}.` };
+      if (req.strategy === "cashout" || req.destinationKey)
+        return { status: "not_supported", code: "cashout_not_supported", message: "A card is refunded to the card: strategy cashout and destinationKey do not apply." };
+      return { status: "pending", checkAt: ctx.clock.nowMs(), strategy: null, providerRefundId: req.refundId };
+    },
+
+    async refund(_ctx, req: RefundRequest): Promise<RefundOutcome> {
+      const pi = detailsOf(req.transaction).card.paymentIntent;
+      if (!pi) return { status: "rejected", code: "no_payment_intent", message: "The card payment has no Stripe PaymentIntent on record." };
+      try {
+        const stripe = await opts.client();
+        const r = await stripe.refunds.create(
+          { payment_intent: pi, amount: req.refund.amount, metadata: { cofre_refund_id: req.refund.id, cofre_transaction_id: req.transaction.id } },
+          { idempotencyKey: req.refund.id },
+        );
+        return refundOutcome(r);
+      } catch (err) {
+        return failureOf(err, "stripe_refund_refused");
+      }
+    },
+
+    async refundStatus(ctx, req: RefundRequest): Promise<RefundOutcome> {
+      const { paymentIntent: pi, charge } = detailsOf(req.transaction).card as CardDetails & { charge?: string };
+      if (!pi) return { status: "rejected", code: "no_payment_intent", message: "The card payment has no Stripe PaymentIntent on record." };
+      const mine = (r: Stripe.Refund) => r.metadata?.cofre_refund_id === req.refund.id;
+      try {
+        const stripe = await opts.client();
+        // The charge's refunds first (one call); a charge with more refunds than its first page: the refund list.
+        const c = charge ? await stripe.charges.retrieve(charge, { expand: ["refunds"] }) : null;
+        const found = c?.refunds?.data.find(mine);
+        if (found) return refundOutcome(found);
+        if (!c || c.refunds?.has_more) for await (const r of stripe.refunds.list({ payment_intent: pi, limit: 100 })) if (mine(r)) return refundOutcome(r);
+      } catch (err) {
+        const f = failureOf(err);
+        return f.status === "rejected" ? { ...f, status: "retryable" } : f;
+      }
+      // Never reached Stripe (a crash before the call): make it now, same idempotency key.
+      return this.refund(ctx, req);
+    },
+
+    async disputeStatus(_ctx, req): Promise<DisputeOutcome> {
+      try {
+        const stripe = await opts.client();
+        const d = await stripe.disputes.retrieve(req.disputeId);
+        const piId = idOf(d.payment_intent);
+        const pi = piId ? await stripe.paymentIntents.retrieve(piId) : null;
+        const status = d.status === "lost" ? "lost" : d.status === "won" || d.status === "warning_closed" || d.status === "prevented" ? "won" : "open";
+        const due = d.evidence_details?.due_by;
+        return { status, disputeId: d.id, transactionId: pi?.metadata?.cofre_transaction_id ?? null, amount: d.amount, reason: d.reason ?? null, respondBy: due ? due * 1000 : null };
+      } catch (err) {
+        // rejected: Stripe has no such dispute (a forged hint).
+        return failureOf(err);
+      }
+    },
+
+    async cancel(_ctx, req): Promise<CancelOutcome> {
+      const { card, boleto } = detailsOf(req.transaction);
+      try {
+        const stripe = await opts.client();
+        if (card.session) {
+          const s = await stripe.checkout.sessions.retrieve(card.session);
+          if (s.status === "complete") return { status: "rejected", code: "session_complete", message: "The card payment was already made." };
+          if (s.status === "open") await stripe.checkout.sessions.expire(card.session);
+        }
+        if (boleto.paymentIntent) {
+          const pi = await stripe.paymentIntents.retrieve(boleto.paymentIntent);
+          if (pi.status === "succeeded" || pi.status === "processing") return { status: "rejected", code: "boleto_paid", message: "The boleto was already paid." };
+          if (pi.status !== "canceled") await stripe.paymentIntents.cancel(boleto.paymentIntent);
+        }
+        return { status: "settled" };
+      } catch (err) {
+        return failureOf(err);
+      }
+    },
+  };
+}
+
+export type { ProviderMemo };
