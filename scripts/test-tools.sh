@@ -9,6 +9,7 @@ TOOLS=(
   "chromium chromium" # browser tests (test/support/browser.ts; CHROMIUM_PATH overrides the binary)
   "initdb postgresql" # PostgreSQL tests (test/support/pg.ts starts a throwaway cluster; any major version)
   "haproxy haproxy"   # multi-instance tests (test/multi: three instances behind the docs/deploy.md configuration)
+  "prometheus prometheus" # metrics test (test/ops/prometheus.test.ts scrapes a running Cofre and queries its HTTP API)
 )
 
 have() {
@@ -16,6 +17,7 @@ have() {
   if [[ $cmd == chromium && -n ${CHROMIUM_PATH:-} ]]; then [[ -x $CHROMIUM_PATH ]]; return; fi
   # Debian installs it in /usr/sbin, which a non-root PATH may not hold.
   if [[ $cmd == haproxy ]]; then [[ -x /usr/sbin/haproxy ]] || command -v haproxy >/dev/null 2>&1; return; fi
+  if [[ $cmd == prometheus ]]; then [[ -x /usr/bin/prometheus ]] || command -v prometheus >/dev/null 2>&1; return; fi
   # Debian keeps the server binaries off PATH, one folder per major version.
   if [[ $cmd == initdb ]]; then compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null 2>&1; return; fi
   command -v "$cmd" >/dev/null 2>&1

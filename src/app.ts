@@ -130,6 +130,8 @@ export function createApp(deps: Deps) {
         key_fingerprint: facts.fingerprint,
       });
       logApiRequest(deps, request, status, durationMs);
+      // Route PATTERNS only (never a raw path: ids would make unbounded label sets).
+      if (deps.metrics.enabled) deps.metrics.request(request.method, route || "unmatched", status, durationMs);
     })
     // Group commit (serve): nothing produced while the turn's writes are uncommitted is sent
     // before they are committed (src/db/group-commit.ts). Synchronous and a no-op when no group

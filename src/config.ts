@@ -17,6 +17,8 @@ export interface Config {
   publicUrl: string;
   checkoutUrlBase: string;
   operatorToken: string | null;
+  /** COFRE_METRICS_TOKEN: enables GET /metrics (Bearer token); null = metrics off and /metrics 404 (extensions.md "Operations"). */
+  metricsToken: string | null;
   testClock: boolean;
   webhookAllowPrivate: boolean;
   /** Requests per API key per minute; 0 disables the limiter. */
@@ -148,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     checkoutUrlBase: (env.COFRE_CHECKOUT_URL_BASE || `${publicUrl}/c`).replace(/\/+$/, ""),
     operatorToken: env.COFRE_OPERATOR_TOKEN || null,
+    metricsToken: env.COFRE_METRICS_TOKEN || null,
     testClock: env.COFRE_TEST_CLOCK === "1",
     webhookAllowPrivate: env.COFRE_WEBHOOK_ALLOW_PRIVATE === "1",
     rateLimitPerMinute: int(env, "COFRE_RATE_LIMIT_PER_MINUTE", 6000),

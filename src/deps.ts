@@ -42,6 +42,10 @@ import { PgLoginBuckets } from "./store/pg/login-buckets";
 import { PgClockShare } from "./store/pg/clock-share";
 import { MemoryIdempotencyClaims } from "./store/sqlite/claims";
 import { MemoryRateLimits } from "./store/sqlite/rate-limits";
+import { createMetrics, NOOP_METRICS, type Metrics } from "./lib/metrics";
+import { metered } from "./providers/metered";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 
 export interface Deps {
   config: Config;
@@ -77,6 +81,8 @@ export interface Deps {
    * before answering. Absent otherwise.
    */
   clockShare?: { publish(): Promise<void> };
+  /** Prometheus metrics (src/lib/metrics.ts): live when COFRE_METRICS_TOKEN is set, else no-ops. */
+  metrics: Metrics;
 }
 
 /** How long an instance on PostgreSQL serves a cached API key before reading it again (ms): the backstop of revocation notices. */
@@ -175,13 +181,17 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const cardById = createCardConnectionLookup(cardOptions);
   // Live charges go through the account's active connection; charges a connection created keep
   // settling (polls, callbacks, sweeps, refunds) through it after it was deleted or replaced.
+  const metrics = config.metricsToken ? createMetrics(scrapeSources(config, () => deps)) : NOOP_METRICS;
+  // With metrics on, every provider call is timed (src/providers/metered.ts); off, providers are as built.
+  const psp = metrics.enabled ? <P extends import("./providers/types").PaymentProvider | undefined>(p: P): P => (p ? (metered(p, metrics.pspCall) as P) : p) : <P>(p: P) => p;
   const providers = new ProviderRegistry({
     config,
     clock,
-    sandbox: createSandboxProvider({ faults: sandboxFaultStore(() => deps.store) }),
-    live: (accountId, method) => pixLive(accountId, method) ?? cardLive(accountId, method),
-    byConnection: (id) => pixById(id) ?? cardById(id),
+    sandbox: psp(createSandboxProvider({ faults: sandboxFaultStore(() => deps.store) })),
+    live: (accountId, method) => psp(pixLive(accountId, method) ?? cardLive(accountId, method)),
+    byConnection: (id) => psp(pixById(id) ?? cardById(id)),
   });
+  if (metrics.enabled) timeUnits(store, metrics);
   gateway = new BcbConnectionGateway(providers.ctx);
   cardGateway = new StripeConnectionGateway(providers.ctx);
   const deps: Deps = {
@@ -200,7 +210,9 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     cardConnections: cardGateway,
     apiKeyCache: state.apiKeyCache,
     loginThrottle: new LoginThrottle(clock, state.loginBuckets),
+    metrics,
   };
+  if (metrics.enabled) deps.jobs.onStart = (kind, lagMs) => metrics.jobStarted(kind, lagMs);
   store.onChange("api_keys", () => deps.apiKeyCache.clear());
   // A job another instance queued wakes this loop at its due time; null (notices lost): look now.
   store.onChange("jobs", (p) => deps.jobs.hint(p === null ? undefined : Number(p)));
@@ -214,6 +226,45 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   }
   deps.startup = Promise.all(startups).then(() => {});
   return deps;
+}
+
+/** What the metrics scrape reads (src/lib/metrics.ts): job queues, PSP certificates, the newest backup. */
+function scrapeSources(config: Config, deps: () => Deps) {
+  return {
+    now: () => deps().clock.nowMs(),
+    queues: () => deps().store.read.jobs.queueStats(deps().clock.nowMs()),
+    certificates: async () => (await deps().store.read.pixProvider.listActive()).map((c) => ({ type: c.type, expiresAt: c.certificateExpiresAt })),
+    lastBackupAt: async () => {
+      if (!config.backupDir) return null;
+      let newest: number | null = null;
+      try {
+        for (const f of readdirSync(config.backupDir))
+          if (/^cofre-backup-.*\.tar\.gz$/.test(f)) newest = Math.max(newest ?? 0, statSync(join(config.backupDir, f)).mtimeMs);
+      } catch {
+        return null;
+      }
+      return newest;
+    },
+    backupIntervalSeconds: Math.round((config.backupIntervalMs ?? 0) / 1000),
+  };
+}
+
+/** Times every unit of work of `store` (cofre_db_transaction_duration_seconds). */
+function timeUnits(store: Store, metrics: Metrics): void {
+  const tx = store.tx.bind(store);
+  store.tx = ((...args: Parameters<Store["tx"]>) => {
+    const started = performance.now();
+    return tx(...args).then(
+      (v) => {
+        metrics.tx(performance.now() - started, true);
+        return v;
+      },
+      (err: unknown) => {
+        metrics.tx(performance.now() - started, false);
+        throw err;
+      },
+    );
+  }) as Store["tx"];
 }
 
 export { ManualClock };

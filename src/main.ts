@@ -13,6 +13,7 @@ import { NewerDatabaseError } from "./ops/schema-version";
 import { backupBeforeMigrating, startBackupSchedule } from "./ops/schedule";
 import { assertPortFree, PortTakenError } from "./ops/port";
 import { createLogger } from "./lib/logger";
+import { pendingMigrations, refuseNewerDatabase } from "./ops/pending";
 import { commands } from "./cli";
 
 export const USAGE = `usage: cofre <command>
@@ -51,6 +52,7 @@ export async function serve(): Promise<() => Promise<void>> {
   // Before the database is touched: a second `serve` on a taken port must change nothing.
   const early = loadConfig();
   await assertPortFree(early.host, early.port);
+  await refuseNewerDatabase(early);
   await backupBeforeMigrating(early, createLogger(early.logLevel));
   const deps = createDeps();
   const storage = await startStorage(deps);
@@ -75,7 +77,7 @@ export async function serve(): Promise<() => Promise<void>> {
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
-      backups?.stop();
+      await backups?.stop();
       await app.stop();
       await deps.jobs.stop();
       await storage.stop();
@@ -123,7 +125,6 @@ async function migrateDryRun(args: string[]): Promise<number> {
     return 2;
   }
   const config: Config = loadConfig();
-  const { pendingMigrations } = await import("./ops/pending");
   const state = await pendingMigrations(config);
   if (state.unknown.length) throw new NewerDatabaseError(state.unknown);
   console.log(JSON.stringify({ dry_run: true, database: config.databaseUrl ? "postgres" : "sqlite", pending: state.pending }));
@@ -145,6 +146,7 @@ export async function main(argv: string[]): Promise<number> {
           return 2;
         }
         const early = loadConfig();
+        await refuseNewerDatabase(early);
         await backupBeforeMigrating(early, createLogger(early.logLevel, process.stderr as never));
         const deps = createDeps();
         if (deps.store.kind === "postgres") await pgStoreOf(deps.store).started;

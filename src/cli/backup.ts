@@ -36,7 +36,7 @@ export async function backupCommand(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (config.databaseUrl) {
-    process.stderr.write("cofre backup: this instance uses PostgreSQL (COFRE_DATABASE_URL); back it up with pg_dump (docs/deploy.md, \"Backups\")\n");
+    process.stderr.write("cofre backup: this instance uses PostgreSQL (COFRE_DATABASE_URL); back it up with pg_dump (docs/deploy.md, \"Backup and restore\")\n");
     return 2;
   }
   try {

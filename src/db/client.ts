@@ -23,9 +23,10 @@ export function openDb(dataDir: string): Db {
     path = join(dataDir, "cofre.db");
   }
   const sqlite = new Database(path, { create: true, strict: true });
+  // busy_timeout first: switching to WAL waits for a connection that is closing (e.g. a backup's) instead of failing.
+  sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA foreign_keys = ON");
   return drizzle({ client: sqlite, schema }) as Db;
 }

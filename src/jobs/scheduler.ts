@@ -28,7 +28,7 @@ const SKIPPED_RETRY_MS = 10;
 export class Scheduler {
   private handlers = new Map<string, Registered>();
   private inflight = new Map<string, Promise<void>>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timer: ReturnType<typeof setTimeout> | { immediate: ReturnType<typeof setImmediate> } | null = null;
   private timerAt = Infinity;
   /** Bumped by every hinted arm, so a timer computation that read the table before it keeps the earlier time. */
   private armGen = 0;
@@ -46,6 +46,9 @@ export class Scheduler {
     /** Jobs run at once, at most; one slow job never holds the others back. */
     private readonly concurrency = 32,
   ) {}
+
+  /** Told of each job as it starts: its kind and how late it started (ms past its due time); metrics (src/lib/metrics.ts). */
+  onStart?: (kind: string, lagMs: number) => void;
 
   /**
    * Registers `kind` as a recurring job: `run` every `everyMs` milliseconds, the first time
@@ -154,8 +157,7 @@ export class Scheduler {
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.clearTimer();
     await this.fillChain;
     await Promise.allSettled([...this.inflight.values()]);
   }
@@ -294,7 +296,9 @@ export class Scheduler {
       this.askedWhileClaiming = null;
     }
     this.startedCount += claimed.length;
+    const startedAt = this.onStart ? this.clock.nowMs() : 0;
     for (const [job, dedupeKey] of claimed) {
+      this.onStart?.(job.kind, startedAt - job.dueAt);
       if (dedupeKey !== null) this.askedWhileRunning.set(dedupeKey, asked?.get(dedupeKey) ?? Infinity);
       const p = this.execute(job, dedupeKey)
         .catch((err) => this.logger.error({ err, job: job.id, kind: job.kind }, "recording a job outcome failed"))
@@ -388,13 +392,24 @@ export class Scheduler {
   }
 
   private setTimer(next: number): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.clearTimer();
     const delay = Math.max(0, Math.min(next - this.clock.nowMs(), MAX_TIMER_MS));
     this.timerAt = next;
-    this.timer = setTimeout(() => {
+    const fire = () => {
       this.timer = null;
       this.timerAt = Infinity;
       this.wake();
-    }, delay);
+    };
+    // Due now (a job enqueued due at once, e.g. a payout with no delay): the next turn instead of
+    // setTimeout's 1 ms floor (measured in docs/performance.md "Payouts"). Still one wake-up.
+    this.timer = delay === 0 ? { immediate: setImmediate(fire) } : setTimeout(fire, delay);
+  }
+
+  private clearTimer(): void {
+    const t = this.timer;
+    if (!t) return;
+    if ("immediate" in t) clearImmediate(t.immediate);
+    else clearTimeout(t);
+    this.timer = null;
   }
 }

@@ -276,12 +276,19 @@ export function scheduledName(at: Date, why?: string): string {
   return `cofre-backup-${stamp}${why ? `-${why}` : ""}.tar.gz`;
 }
 
+/** Staging folders (`.cofre-backup-*`) older than this are left by a process that died mid-backup (ms). */
+const STALE_STAGE_MS = 24 * 3600 * 1000;
+
 /**
  * Keeps the newest `keep` backups of `dir` (names matching SCHEDULED_NAME; other files are
- * never touched) and deletes the rest. Returns the names deleted. `keep` 0 keeps everything.
+ * never touched) and deletes the rest, and staging folders a killed backup left over a day ago.
+ * Returns the backup names deleted. `keep` 0 keeps every backup.
  */
 export function pruneBackups(dir: string, keep: number): string[] {
-  if (keep <= 0 || !existsSync(dir)) return [];
+  if (!existsSync(dir)) return [];
+  for (const n of readdirSync(dir))
+    if (n.startsWith(".cofre-backup-") && Date.now() - statSync(join(dir, n)).mtimeMs > STALE_STAGE_MS) rmSync(join(dir, n), { recursive: true, force: true });
+  if (keep <= 0) return [];
   const all = readdirSync(dir)
     .filter((n) => SCHEDULED_NAME.test(n))
     .sort();

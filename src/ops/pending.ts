@@ -4,7 +4,7 @@ import type { Config } from "../config";
 import { sqliteFileSchemaState } from "../db/schema-version";
 import { openPgPool } from "../store/pg/pool";
 import { pgSchemaState } from "../store/pg/schema-version";
-import type { SchemaState } from "./schema-version";
+import { assertNotNewer, type SchemaState } from "./schema-version";
 
 /** Pending and unknown migrations of the database `config` names; creates and changes nothing. */
 export async function pendingMigrations(config: Config): Promise<SchemaState> {
@@ -15,4 +15,19 @@ export async function pendingMigrations(config: Config): Promise<SchemaState> {
   } finally {
     await pool.close();
   }
+}
+
+/**
+ * Before `serve` or `migrate` builds anything: throws NewerDatabaseError (exit 2, one line) when a
+ * newer Cofre migrated the database. A database that cannot be read here is left to the start
+ * itself to report.
+ */
+export async function refuseNewerDatabase(config: Config): Promise<void> {
+  let state: SchemaState;
+  try {
+    state = await pendingMigrations(config);
+  } catch {
+    return;
+  }
+  assertNotNewer(state);
 }

@@ -10,13 +10,15 @@ import type { Config } from "../config";
 import type { Logger } from "../lib/logger";
 import { sqliteFileSchemaState, knownSqliteMigrations } from "../db/schema-version";
 import { assertNotNewer } from "./schema-version";
-import { pruneBackups, scheduledName, takeBackup, type BackupResult } from "./backup";
+import type { BackupResult } from "./backup";
 
 type Log = Pick<Logger, "info" | "warn" | "error">;
 
 /** Takes one backup into `config.backupDir` named for now (`why` is added to the name), then keeps the newest `backupKeep`. */
 export async function backupIntoDir(config: Config, why?: string): Promise<BackupResult & { pruned: string[] }> {
   const dir = config.backupDir!;
+  // Loaded on first use: `serve` without backups never loads the archive code.
+  const { pruneBackups, scheduledName, takeBackup } = await import("./backup");
   const result = await takeBackup({ dataDir: config.dataDir, storageDir: config.storageDir, to: join(dir, scheduledName(new Date(), why)), includeSecrets: false });
   return { ...result, pruned: pruneBackups(dir, config.backupKeep) };
 }
@@ -37,9 +39,9 @@ export async function backupBeforeMigrating(config: Config, log: Log): Promise<v
   log.info({ backup: r.file, bytes: r.bytes, pending: state.pending, pruned: r.pruned }, `backup written before ${state.pending.length} migration(s)`);
 }
 
-/** A running schedule; `stop` cancels the next backup (one in progress finishes). */
+/** A running schedule; `stop` cancels the next backup and resolves once one in progress has finished. */
 export interface BackupSchedule {
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /**
@@ -55,8 +57,9 @@ export function startBackupSchedule(config: Config, log: Log): BackupSchedule | 
   }
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
+  let running: Promise<void> | null = null;
   const plan = () => {
-    if (!stopped) timer = setTimeout(tick, config.backupIntervalMs);
+    if (!stopped) timer = setTimeout(() => void (running = tick().finally(() => (running = null))), config.backupIntervalMs);
   };
   const tick = async () => {
     try {
@@ -69,9 +72,10 @@ export function startBackupSchedule(config: Config, log: Log): BackupSchedule | 
   };
   plan();
   return {
-    stop() {
+    async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await running;
     },
   };
 }

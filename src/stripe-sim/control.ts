@@ -3,7 +3,7 @@
  *   GET  /_sim/state                                counts of objects, events, deliveries; settings
  *   POST /_sim/accounts                             {email?} one more test account -> 201 {id, secret_key}
  *   POST /_sim/checkout/sessions/{id}/pay           {card?: "4242..." (default), three_d_secure?: "approve"|"fail"}
- *                                                   as the hosted page -> {outcome, session}
+ *                                                   as the hosted page -> {outcome: "paid"|"declined", session}
  *   POST /_sim/checkout/sessions/{id}/expire        open -> expired -> the session
  *   POST /_sim/payment_intents/{id}/pay             a waiting boleto paid -> the PaymentIntent
  *   POST /_sim/payment_intents/{id}/fail            a waiting boleto expired unpaid -> the PaymentIntent
@@ -21,7 +21,7 @@
  *                                                   -> {expired, boletos_failed}
  * Errors: 404 unknown object, 409 wrong state, 400 bad body, as `{error: {type, message}}`.
  */
-import { TEST_CARDS, readCard } from "./cards";
+import { readCard } from "./cards";
 import { attemptCard, expireSession, sessionWithExtra } from "./checkout";
 import { sweepDeadlines } from "./sweep";
 import { type Reply, type SimEnv, loadAny, saveSettings, settings } from "./core";
@@ -96,7 +96,7 @@ const ROUTES: [string, string, ControlHandler][] = [
       if ("error" in read) throw fail(400, read.error);
       let outcome = attemptCard(env, p.id!, read.card, read.behaviour);
       if (outcome.kind === "3ds") outcome = attemptCard(env, p.id!, read.card, "3ds", b.three_d_secure !== "fail");
-      return ok({ outcome: outcome.kind, known_card: TEST_CARDS[number.replace(/\D/g, "")] ?? null, session: sessionWithExtra(env, p.id!)!.doc });
+      return ok({ outcome: outcome.kind, session: sessionWithExtra(env, p.id!)!.doc });
     },
   ],
   [

@@ -66,10 +66,12 @@ export class Params {
     return this;
   }
 
+  /** True when `key` was sent (even empty). */
   has(key: string): boolean {
     return this.form[key] !== undefined;
   }
 
+  /** A string parameter, or undefined; 400 when it is an object or array. */
   str(key: string): string | undefined {
     const v = this.form[key];
     if (v === undefined) return undefined;
@@ -77,6 +79,7 @@ export class Params {
     return v;
   }
 
+  /** A required non-empty string: 400 `parameter_missing` / `parameter_invalid_empty`. */
   reqStr(key: string): string {
     const v = this.str(key);
     if (v === undefined) throw missing(this.name(key));
@@ -84,6 +87,7 @@ export class Params {
     return v;
   }
 
+  /** An integer parameter (decimal digits, at most 15), or undefined; 400 `parameter_invalid_integer`. */
   int(key: string): number | undefined {
     const v = this.str(key);
     if (v === undefined) return undefined;
@@ -91,12 +95,14 @@ export class Params {
     return Number(v);
   }
 
+  /** A required integer. */
   reqInt(key: string): number {
     const v = this.int(key);
     if (v === undefined) throw missing(this.name(key));
     return v;
   }
 
+  /** `true`/`false`, or undefined; 400 `parameter_invalid_boolean`. */
   bool(key: string): boolean | undefined {
     const v = this.str(key);
     if (v === undefined) return undefined;
@@ -115,6 +121,7 @@ export class Params {
     return new Params(v, this.name(key));
   }
 
+  /** A required nested object. */
   reqObj(key: string): Params {
     const v = this.obj(key);
     if (v === undefined) throw missing(this.name(key));

@@ -3,10 +3,11 @@
  * newest first, with `limit` (1-100, default 10), `starting_after` (older than that id) and
  * `ending_before` (newer than that id), as Stripe's cursor pagination.
  */
+import type Stripe from "stripe";
 import type { ApiCtx } from "./core";
 import { invalid } from "./errors";
 
-export function listPage<T extends { id: string }>(ctx: ApiCtx, docs: T[], url: string): { object: "list"; data: T[]; has_more: boolean; url: string } {
+export function listPage<T extends { id: string }>(ctx: ApiCtx, docs: T[], url: string): Stripe.ApiList<T> {
   const f = ctx.form;
   const limit = f.int("limit") ?? 10;
   if (limit < 1 || limit > 100) throw invalid("limit", "This value must be greater than or equal to 1 and less than or equal to 100.");

@@ -431,6 +431,28 @@ export interface SimEventObjects {
   "charge.dispute.closed": DisputeDoc;
 }
 
+/**
+ * Compile-time proof that each object above is what the `stripe` package's event of that type
+ * carries in `data.object` (tsc fails here when a builder drifts from the event's type).
+ */
+type EventObjectMatches = {
+  [K in SimEventType]: SimEventObjects[K] extends Extract<Stripe.Event, { type: K }>["data"]["object"] ? true : false;
+};
+export const EVENT_OBJECTS_MATCH: EventObjectMatches = {
+  "checkout.session.completed": true,
+  "checkout.session.expired": true,
+  "checkout.session.async_payment_succeeded": true,
+  "checkout.session.async_payment_failed": true,
+  "payment_intent.succeeded": true,
+  "payment_intent.payment_failed": true,
+  "payment_intent.canceled": true,
+  "charge.refunded": true,
+  "charge.refund.updated": true,
+  "charge.dispute.created": true,
+  "charge.dispute.closed": true,
+};
+
+/** An event of `type` carrying `object` (its `data.object`), as stored and delivered. */
 export function event<T extends SimEventType>(p: { type: T; object: SimEventObjects[T]; created: number; account: string; pending_webhooks: number; request: { id: string | null; idempotency_key: string | null } | null }): Stripe.Event {
   const e = {
     id: simId("evt"),
@@ -443,6 +465,6 @@ export function event<T extends SimEventType>(p: { type: T; object: SimEventObje
     request: p.request,
     type: p.type,
   };
-  // The union narrows by `type`; T ties the object to its type above.
+  // The union does not narrow on a generic `type`; EVENT_OBJECTS_MATCH proves each pairing.
   return e as unknown as Stripe.Event;
 }

@@ -4,13 +4,14 @@
  * `charge.refunded` is sent), which becomes `succeeded` after the refund delay (or by control
  * route) or `failed` by control route (the amount returns to the charge); both send
  * `charge.refund.updated`. Boleto charges cannot be refunded (400 `charge_not_refundable`),
- * disputed ones neither (400 `charge_disputed`). `GET /v1/refunds/:id`.
+ * disputed ones neither (400 `charge_disputed`). `GET /v1/refunds/:id`, `GET /v1/refunds`.
  */
 import type Stripe from "stripe";
 import { type ApiCtx, type Reply, type SimEnv, load, loadAny, nowSec, settings } from "./core";
 import { badState, invalid } from "./errors";
 import { expand } from "./expand";
 import { balanceTransaction, type ChargeDoc, refund, type RefundDoc } from "./objects";
+import { listPage } from "./lists";
 import { emit } from "./webhooks";
 
 const REASONS = ["duplicate", "fraudulent", "requested_by_customer"];
@@ -75,6 +76,21 @@ export function createRefund(ctx: ApiCtx): Reply {
   const delay = settings(env).refund_delay_ms;
   if (delay !== null) env.scheduler.schedule("refund_settle", re.id, delay);
   return { status: 200, body: expand(env, account.id, re, f.expand()) };
+}
+
+/** `GET /v1/refunds[?payment_intent|charge]` (newest first; the list Cofre searches by metadata). */
+export function listRefunds(ctx: ApiCtx): Reply {
+  const f = ctx.form.only(["payment_intent", "charge", "limit", "starting_after", "ending_before", "created"]);
+  const pi = f.str("payment_intent");
+  const ch = f.str("charge");
+  const rows =
+    ch !== undefined
+      ? ctx.env.store.children(ch, "refund").filter((r) => r.account === ctx.account.id)
+      : pi !== undefined
+        ? ctx.env.store.listWhere(ctx.account.id, "refund", "payment_intent", pi)
+        : ctx.env.store.list(ctx.account.id, "refund");
+  const docs = rows.map((r) => JSON.parse(r.doc) as RefundDoc).filter((r) => pi === undefined || r.payment_intent === pi);
+  return { status: 200, body: listPage(ctx, docs, "/v1/refunds") };
 }
 
 /** `GET /v1/refunds/:id`. */

@@ -25,7 +25,7 @@ import { get3dsPage, getPayPage, post3dsPage, postPayPage, voucher } from "./hos
 import { simId } from "./ids";
 import { SIM_API_VERSION } from "./objects";
 import { cancelPaymentIntentRoute, createPaymentIntent, getPaymentIntent } from "./payment-intents";
-import { createRefund, finishRefund, getRefund } from "./refunds";
+import { createRefund, finishRefund, getRefund, listRefunds } from "./refunds";
 import { Scheduler } from "./scheduler";
 import { apiBase, ensureAccount, FILES, loadConfig } from "./setup";
 import { StripeSimStore } from "./store";
@@ -85,6 +85,7 @@ const API: [string, string, Handler][] = [
   ["GET", "/v1/charges/:id", (ctx) => ({ status: 200, body: expand(ctx.env, ctx.account.id, load(ctx.env, ctx.account.id, "charge", ctx.params.id!), ctx.form.expand()) })],
   ["GET", "/v1/balance_transactions/:id", (ctx) => ({ status: 200, body: load(ctx.env, ctx.account.id, "balance_transaction", ctx.params.id!) })],
   ["POST", "/v1/refunds", createRefund],
+  ["GET", "/v1/refunds", listRefunds],
   ["GET", "/v1/refunds/:id", getRefund],
   ["GET", "/v1/disputes/:id", getDispute],
   ["GET", "/v1/events", listEvents],

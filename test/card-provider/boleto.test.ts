@@ -34,6 +34,11 @@ describe("creating a live boleto", () => {
     expect(barcodeToLine(got.body.boletoBarcode)).toBe(got.body.boletoLine);
     expect(got.body.boletoPdfUrl).toMatch(new RegExp(`^${env.sim.origin}/boleto/pi_.+\\.pdf$`));
     expect(Date.parse(got.body.boletoExpiresAt)).toBeGreaterThan(env.h.clock.nowMs());
+    // The checkout page shows the line and links Stripe's voucher.
+    const page = await fetch(`${env.base}/c/${r.body.id}`).then((x) => x.text());
+    expect(page).toContain(`href="${got.body.boletoPdfUrl}"`);
+    expect(page).toContain(got.body.boletoLine);
+    expect(page).toMatch(/Vencimento: <strong data-testid="boleto-due">\d{2}\/\d{2}\/\d{4}<\/strong>/);
   });
 
   for (const [field, body] of [

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { sharedChromium } from "../support/browser";
+import { seriousViolations, sharedChromium } from "../support/browser";
 import { eventsTaken, livePayment, startCardEnv, txRow, type CardEnv } from "./support";
 
 let env: CardEnv;
@@ -15,7 +15,7 @@ let context: BrowserContext;
 let page: Page;
 beforeAll(async () => {
   env = await startCardEnv();
-  context = await (await sharedChromium()).newContext();
+  context = await (await sharedChromium()).newContext({ bypassCSP: true });
   page = await context.newPage();
 });
 afterAll(async () => {
@@ -57,6 +57,11 @@ describe("the hosted card page", () => {
     await env.settle(async () => (await status(id)) === "APPROVED");
     await waitForScreen("paid");
     expect(await page.locator("h2").first().textContent()).toBe("Pagamento confirmado");
+  }, 30_000);
+
+  test("the live card section has no serious accessibility violation", async () => {
+    await openCheckout();
+    expect(await seriousViolations(page)).toEqual([]);
   }, 30_000);
 
   test("a declined card shows Cartão recusado at the session, and the payment stays payable", async () => {

@@ -8,15 +8,23 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openCardConnection } from "../../src/domain/card-provider/secrets";
+import { sweepCardEvents } from "../../src/domain/card-provider/events";
+import { Webhook } from "standardwebhooks";
+import { register, startReceiver, type Receiver } from "../webhooks/support";
 import { signatureHeader } from "../../src/stripe-sim/webhooks";
 import { testDb } from "../support/test-db";
 import { eventsTaken, livePayment, startCardEnv, txRow, type CardEnv } from "./support";
 
 let env: CardEnv;
+let rx: Receiver;
+let endpoint: { secret: string };
 beforeAll(async () => {
   env = await startCardEnv();
+  rx = startReceiver();
+  endpoint = await register(env.h, env.account.liveKey, rx.url, ["payment.completed"]);
 });
 afterAll(async () => {
+  rx.stop();
   await env.stop();
 });
 
@@ -103,6 +111,11 @@ describe("paying", () => {
     expect([d.brand, d.last4, typeof d.providerFee, d.paymentIntent.startsWith("pi_")]).toEqual(["visa", "4242", "number", true]);
     expect(d.providerFee).toBe(Math.round(10000 * 0.0399) + 39);
     expect(await outboxTypes(id)).toContain("payment.completed");
+    // The merchant's endpoint receives payment.completed signed (Standard Webhooks headers).
+    const got2 = await env.settle(async () => rx.requests.find((q) => q.body.includes(id)));
+    const wh = new Webhook(Buffer.from(endpoint.secret).toString("base64"));
+    const event = wh.verify(got2.body, got2.headers) as { event: string; data: { transactionId: string; status: string } };
+    expect([event.event, event.data.transactionId, event.data.status]).toEqual(["payment.completed", id, "APPROVED"]);
     const after = await balance();
     expect(after.available + after.pending - (before.available + before.pending)).toBe(10000 - (got.body.platformFee ?? 0));
   });
@@ -115,7 +128,7 @@ describe("paying", () => {
     await env.settle(async () => (await eventsTaken(env, "payment_intent.payment_failed")) > 0);
     expect(await status(id)).toBe("WAITING_PAYMENT");
     // Hints pull a payment's check to now at most once a second (notifications.ts HINT_CHECK_INTERVAL_MS).
-    env.h.clock.advance(1000);
+    env.h.clock.advance(1);
     await pay(id);
     await until(id, "APPROVED");
   });
@@ -144,13 +157,25 @@ describe("paying", () => {
     expect(s.status).toBe("expired");
   });
 
+  test("a missed webhook is caught by the periodic list of Stripe's recent events", async () => {
+    const id = await createCard();
+    expect((await env.control("POST", "/_sim/events/drop", { count: 10 })).status).toBe(200);
+    await pay(id);
+    expect((await env.control("POST", "/_sim/events/drop", { count: 0 })).status).toBe(200);
+    expect(await status(id)).toBe("WAITING_PAYMENT");
+    expect(await sweepCardEvents(env.h.deps)).toBeGreaterThan(0);
+    await until(id, "APPROVED");
+    // A second sweep lists the same events again and takes none of them twice.
+    expect(await sweepCardEvents(env.h.deps)).toBe(0);
+  });
+
   test("a missed webhook is caught by the status poll", async () => {
     const id = await createCard();
     expect((await env.control("POST", "/_sim/events/drop", { count: 10 })).status).toBe(200);
     await pay(id);
     expect((await env.control("POST", "/_sim/events/drop", { count: 0 })).status).toBe(200);
     expect(await status(id)).toBe("WAITING_PAYMENT");
-    env.h.clock.advance(61_000);
+    env.h.clock.advance(61);
     await until(id, "APPROVED");
   });
 });

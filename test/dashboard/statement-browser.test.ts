@@ -62,6 +62,8 @@ describe("the Extrato page in the browser", () => {
     expect(await first.locator(".type").textContent()).toBe("Estorno de saque");
     expect(await first.locator(".amount").textContent()).toBe(brl(123_456 + 150));
     expect(await first.locator(".balance").textContent()).toBe(brl(lines[0].balance_after));
+    expect(await first.locator(".ref a").getAttribute("href")).toBe(`#/payouts/${lines[0].reference_id}`);
+    expect(await rows.nth(4).locator(".ref a").getAttribute("href")).toBe(`#/payments/${lines[4].reference_id}`);
     expect(await rows.nth(1).locator(".type").textContent()).toBe("Tarifa de saque");
     expect(await rows.nth(1).locator(".amount").textContent()).toBe(brl(-150));
     expect(await rows.nth(2).locator(".type").textContent()).toBe("Saque");

@@ -103,6 +103,7 @@ describe("the restore drill", () => {
       const report = JSON.parse(restore.stdout);
       expect(Object.keys(report).sort()).toEqual(RESTORE_FIELDS);
       expect(report.ledger.ok).toBe(true);
+      expect(report.ledger.checked).toBeGreaterThan(0);
       expect(report.ledger.mismatches).toEqual([]);
       expect(report.secrets_included).toBe(true);
       expect(readdirSync(target).sort()).toEqual(["cofre.db", "files", "request-log.db", "secrets.key"]);
@@ -226,7 +227,7 @@ describe("cofre backup and restore of a stopped instance", () => {
   test("on PostgreSQL cofre backup points at pg_dump and exits 2", async () => {
     const r = await cofre(["backup", "--to", join(work, "pg.tar")], { COFRE_DATABASE_URL: "postgres://cofre@127.0.0.1:1/cofre" });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('cofre backup: this instance uses PostgreSQL (COFRE_DATABASE_URL); back it up with pg_dump (docs/deploy.md, "Backups")\n');
+    expect(r.stderr).toBe('cofre backup: this instance uses PostgreSQL (COFRE_DATABASE_URL); back it up with pg_dump (docs/deploy.md, "Backup and restore")\n');
     expect(existsSync(join(work, "pg.tar"))).toBe(false);
   }, 30_000);
 

@@ -113,3 +113,56 @@ test("the events list filters by type (with wildcards) and created, newest first
   const missing = await stripeError(fx.stripe.events.retrieve("evt_nope"));
   expect({ status: missing.status, code: missing.code }).toEqual({ status: 404, code: "resource_missing" });
 });
+
+test("a replayed answer carries Idempotent-Replayed: true", async () => {
+  const body = "mode=payment&line_items[0][quantity]=1&line_items[0][price_data][currency]=brl&line_items[0][price_data][unit_amount]=1000&line_items[0][price_data][product_data][name]=x&success_url=http://a.test/";
+  const post = () => fetch(`${fx.sim.origin}/v1/checkout/sessions`, { method: "POST", headers: { authorization: `Bearer ${fx.sim.secretKey}`, "idempotency-key": "raw-1", "content-type": "application/x-www-form-urlencoded" }, body });
+  const first = await post();
+  const second = await post();
+  expect([first.status, second.status]).toEqual([200, 200]);
+  expect([first.headers.get("idempotent-replayed"), second.headers.get("idempotent-replayed")]).toEqual([null, "true"]);
+  expect((await second.json()).id).toBe((await first.json()).id);
+});
+
+test("expand follows ids level by level and refuses a field that cannot be expanded", async () => {
+  const s = await createSession(fx);
+  await payWithCard(s, "4242424242424242");
+  const pi = (await fx.stripe.checkout.sessions.retrieve(s.id)).payment_intent as string;
+  const read = await fx.stripe.paymentIntents.retrieve(pi, { expand: ["latest_charge.balance_transaction"] });
+  expect(((read.latest_charge as Stripe.Charge).balance_transaction as Stripe.BalanceTransaction).object).toBe("balance_transaction");
+  const e = await stripeError(fx.stripe.paymentIntents.retrieve(pi, { expand: ["metadata"] }));
+  expect({ status: e.status, param: e.param, message: e.message }).toEqual({ status: 400, param: "expand", message: "This property cannot be expanded (metadata)." });
+});
+
+test("sessions list by payment_intent and by status", async () => {
+  const paid = await createSession(fx);
+  await payWithCard(paid, "4242424242424242");
+  const open = await createSession(fx);
+  const pi = (await fx.stripe.checkout.sessions.retrieve(paid.id)).payment_intent as string;
+  expect((await fx.stripe.checkout.sessions.list({ payment_intent: pi })).data.map((s) => s.id)).toEqual([paid.id]);
+  expect((await fx.stripe.checkout.sessions.list({ status: "open" })).data.map((s) => s.id)).toEqual([open.id]);
+  expect((await fx.stripe.checkout.sessions.list()).data.map((s) => s.id)).toEqual([open.id, paid.id]);
+});
+
+test("control routes answer 404 for an unknown route or object, 409 for a wrong state and 400 for a bad body", async () => {
+  expect((await fx.control("POST", "/_sim/nope")).status).toBe(404);
+  expect((await fx.control("POST", "/_sim/payment_intents/pi_nope/pay")).status).toBe(404);
+  expect((await fx.control("POST", "/_sim/disputes/du_nope/close", { outcome: "won" })).status).toBe(404);
+  expect((await fx.control("POST", "/_sim/disputes/du_nope/close", { outcome: "maybe" })).status).toBe(400);
+  expect((await fx.control("POST", "/_sim/events/drop", { count: -1 })).status).toBe(400);
+  expect((await fx.control("POST", "/_sim/settings", { refund_delay: 1 })).status).toBe(400);
+  const s = await createSession(fx);
+  await fx.stripe.checkout.sessions.expire(s.id);
+  const r = await fx.control("POST", `/_sim/checkout/sessions/${s.id}/pay`, {});
+  expect(r).toEqual({ status: 409, body: { error: { type: "invalid_request_error", message: `checkout.session ${s.id} is expired` } } });
+});
+
+test("objects, keys and settings survive a restart on the same folder", async () => {
+  const s = await createSession(fx);
+  await fx.control("POST", "/_sim/settings", { refund_delay_ms: 5000 });
+  const key = fx.sim.secretKey;
+  await fx.restart({ settings: undefined });
+  expect(fx.sim.secretKey).toBe(key);
+  expect((await fx.stripe.checkout.sessions.retrieve(s.id)).status).toBe("open");
+  expect((await fx.control("GET", "/_sim/state")).body.settings.refund_delay_ms).toBe(5000);
+});

@@ -121,3 +121,18 @@ test("a boleto chosen on the hosted page completes the session unpaid, then asyn
   const asyncPaid = await verify(fx, await rx.next("checkout.session.async_payment_succeeded"), secret);
   expect((asyncPaid.data.object as Stripe.Checkout.Session).payment_status).toBe("paid");
 });
+
+test("a boleto chosen on the hosted page that expires unpaid sends checkout.session.async_payment_failed", async () => {
+  const s = await createSession(fx, { allowed_payment_method_types: ["boleto"] });
+  const page = await (await fetch(s.url!)).text();
+  expect(page).toContain('id="boleto-form"');
+  const card = await postForm(s.url!, { method: "card", number: "4242424242424242", exp: "12/34", cvc: "123" });
+  expect({ status: card.status, refused: card.html.includes("Esta sessão não aceita cartão.") }).toEqual({ status: 400, refused: true });
+  const missing = await postForm(s.url!, { method: "boleto", name: "Maria Silva", email: "maria@example.com", tax_id: "52998224725" });
+  expect({ status: missing.status, says: missing.html.includes("Preencha todos os campos do boleto.") }).toEqual({ status: 400, says: true });
+  await postForm(s.url!, { method: "boleto", name: "Maria Silva", email: "maria@example.com", tax_id: "52998224725", line1: "Rua A, 10", city: "São Paulo", state: "SP", postal_code: "01001-000" });
+  const pi = (await fx.stripe.checkout.sessions.retrieve(s.id)).payment_intent as string;
+  expect((await fx.control("POST", `/_sim/payment_intents/${pi}/fail`)).status).toBe(200);
+  const ev = await verify(fx, await rx.next("checkout.session.async_payment_failed"), secret);
+  expect({ id: (ev.data.object as Stripe.Checkout.Session).id, payment_status: (ev.data.object as Stripe.Checkout.Session).payment_status }).toEqual({ id: s.id, payment_status: "unpaid" });
+});

@@ -150,3 +150,14 @@ test("a session past expires_at expires at the next sweep, with its declined Pay
   expect({ status: after.status, pi: (after.payment_intent as Stripe.PaymentIntent).status }).toEqual({ status: "expired", pi: "canceled" });
   expect((await verify(fx, await rx.next("checkout.session.expired"), secret)).type).toBe("checkout.session.expired");
 });
+
+test("the control route pays a session like the hosted page, 3-D Secure answered by its body", async () => {
+  const declined = await createSession(fx);
+  const d = await fx.control("POST", `/_sim/checkout/sessions/${declined.id}/pay`, { card: "4000000000000002" });
+  expect({ status: d.status, outcome: d.body.outcome, session: d.body.session.status }).toEqual({ status: 200, outcome: "declined", session: "open" });
+  const failed3ds = await fx.control("POST", `/_sim/checkout/sessions/${declined.id}/pay`, { card: "4000002760003184", three_d_secure: "fail" });
+  expect(failed3ds.body.outcome).toBe("declined");
+  const ok = await fx.control("POST", `/_sim/checkout/sessions/${declined.id}/pay`, { card: "4000002760003184" });
+  expect({ outcome: ok.body.outcome, status: ok.body.session.status, payment_status: ok.body.session.payment_status }).toEqual({ outcome: "paid", status: "complete", payment_status: "paid" });
+  expect((await fx.control("POST", `/_sim/checkout/sessions/${declined.id}/pay`, {})).status).toBe(409);
+});

@@ -129,3 +129,30 @@ test("a dispute opened by control route and won reinstates the amount", async ()
   const du = closed.data.object as Stripe.Dispute;
   expect({ status: du.status, amounts: du.balance_transactions.map((b) => b.amount) }).toEqual({ status: "won", amounts: [-15000, 15000] });
 });
+
+test("a refund still pending at a restart succeeds after it", async () => {
+  const secret = await setup({ refund_delay_ms: 150, dispute_delay_ms: null });
+  const pi = await paid();
+  const re = await fx.stripe.refunds.create({ payment_intent: pi.id, amount: 100 });
+  await fx.restart({ settings: undefined });
+  const ev = await verify(fx, await rx.next("charge.refund.updated"), secret);
+  expect({ id: (ev.data.object as Stripe.Refund).id, status: (ev.data.object as Stripe.Refund).status }).toEqual({ id: re.id, status: "succeeded" });
+});
+
+test("refunds list by payment_intent, newest first, paginated, and only the key's own", async () => {
+  await setup();
+  const pi = await paid();
+  const other = await paid();
+  const a = await fx.stripe.refunds.create({ payment_intent: pi.id, amount: 100, metadata: { cofre_refund_id: "rf_a" } });
+  const b = await fx.stripe.refunds.create({ payment_intent: pi.id, amount: 200, metadata: { cofre_refund_id: "rf_b" } });
+  await fx.stripe.refunds.create({ payment_intent: other.id, amount: 300 });
+  const page = await fx.stripe.refunds.list({ payment_intent: pi.id, limit: 1 });
+  expect({ ids: page.data.map((r) => r.id), has_more: page.has_more }).toEqual({ ids: [b.id], has_more: true });
+  const all: string[] = [];
+  for await (const r of fx.stripe.refunds.list({ payment_intent: pi.id, limit: 1 })) all.push(r.metadata!.cofre_refund_id!);
+  expect(all).toEqual(["rf_b", "rf_a"]);
+  expect((await fx.stripe.refunds.list({ charge: pi.latest_charge as string })).data.map((r) => r.id)).toEqual([b.id, a.id]);
+  expect((await fx.stripe.refunds.list()).data.length).toBe(3);
+  const stranger = await fx.control("POST", "/_sim/accounts", {});
+  expect((await fx.client(stranger.body.secret_key).refunds.list({ payment_intent: pi.id })).data).toEqual([]);
+});

@@ -188,7 +188,7 @@ export async function createTransaction(
     }
   }
   row.methodDetails = JSON.stringify(details);
-  const render = idem ? { claim: idem.claim, status: idem.status ?? 201, render: idem.render } : undefined;
+  const render = idem ? { claim: idem.claim, status: idem.status ?? 201, render: idem.render, chargeView: (idem.view ?? "charge") === "charge" } : undefined;
   try {
     return await commitCreate(deps, row, failure, checks, render, { intentId: intent?.id, velocity: resumed ? undefined : { settings, input: velocity } });
   } catch (err) {
@@ -223,7 +223,8 @@ export function commitCreate(
   row: TransactionRow,
   failure: ProviderFailure | null,
   checks: readonly CreateCheck[],
-  idem: { claim: Claim; status: number; render: (row: TransactionRow) => unknown } | undefined,
+  /** `chargeView`: `render` returns the public Charge (the `charge.*` events' object), so they share it. */
+  idem: { claim: Claim; status: number; render: (row: TransactionRow) => unknown; chargeView?: boolean } | undefined,
   opts: { intentId?: string; onlyOpenIntent?: boolean; velocity?: { settings: AccountRules; input: Parameters<typeof checkVelocity>[2] } },
 ): Promise<TransactionRow> {
   if (failure) {
@@ -255,8 +256,10 @@ export function commitCreate(
     if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null && row.providerConnectionId === null) await ensureExpirySweep(deps, uow, row.expiresAt);
     if (row.status === "WAITING_PAYMENT") for (const c of checks) await scheduleStatusCheck(deps, uow, row.id, c.method, c.at, c.memo);
     // charge.created carries the charge as the API returns it (already `failed` when rejected).
-    await emitTransition(deps, uow, row, null);
-    if (row.status === "REFUSED") await emitTransition(deps, uow, row, "WAITING_PAYMENT");
+    // The answer's view, built once for the event and the answer (idem.render caches it).
+    const view = idem?.chargeView ? () => idem.render(row) : undefined;
+    await emitTransition(deps, uow, row, null, view);
+    if (row.status === "REFUSED") await emitTransition(deps, uow, row, "WAITING_PAYMENT", view);
     if (idem) await deps.idempotency.complete(uow, idem.claim, idem.status, idem.render(row));
     return row;
   });

@@ -72,16 +72,17 @@ function scopeOf(row: TransactionRow) {
 
 /**
  * Emits the events of `row` having just moved from `previousStatus` (null = just created), inside
- * the caller's unit of work `uow` (transitionEvents). Returns the `evt_` ids written.
+ * the caller's unit of work `uow` (transitionEvents). Returns the `evt_` ids written. `view`, when
+ * given, returns `toPublicCharge(row)` already built for the answer (creation: one build, not two).
  */
-export async function emitTransition(deps: Deps, uow: Uow, row: TransactionRow, previousStatus: string | null): Promise<string[]> {
+export async function emitTransition(deps: Deps, uow: Uow, row: TransactionRow, previousStatus: string | null, view?: () => unknown): Promise<string[]> {
   const scope = scopeOf(row);
   const now = deps.clock.nowMs();
   const ids: string[] = [];
   for (const e of transitionEvents(row, previousStatus))
     ids.push(
       e.family === "canonical"
-        ? await emitCanonical(deps, uow, scope, e.type, () => toPublicCharge(row, deps.config))
+        ? await emitCanonical(deps, uow, scope, e.type, view ?? (() => toPublicCharge(row, deps.config)))
         : await emitLegacy(deps, uow, scope, e.type, legacyData(row, previousStatus ?? "PENDING", now)),
     );
   return ids;

@@ -145,5 +145,7 @@ async function storeInUnit(deps: Deps, uow: Uow, scope: EventScope, type: string
   const row = eventRow(deps, id, scope, type, family, build);
   await uow.events.append(row);
   if (targets.length > 0) await fanOut(deps, uow, row, targets);
+  // A canonical event is a charge or payout transition (cofre_*_transitions_total), counted once committed.
+  if (family === "canonical" && deps.metrics.enabled) uow.afterCommit(() => deps.metrics.event(type));
   return id;
 }

@@ -316,10 +316,11 @@ interface OfxFacts {
  * OFX 1.0.2 SGML (the header block, then unclosed leaf elements) as Brazilian banks emit it:
  * one STMTTRN per line (`TRNTYPE` CREDIT/DEBIT, `DTPOSTED`, `TRNAMT` in reais, `FITID` = the line
  * id, so a re-import never duplicates, `MEMO` = description and reference), then LEDGERBAL.
- * ACCTID: the account's raw id (20 characters) and `-T`/`-L` for the mode (OFX allows 22).
+ * ACCTID: the last 20 characters of the account's raw id (its random part) and `-T`/`-L` for the
+ * mode (OFX allows 22).
  */
 async function* ofxChunks(pages: AsyncGenerator<StatementLine[]>, f: OfxFacts): AsyncGenerator<string> {
-  const acct = `${f.scope.accountId.replace(/^acct_/, "").slice(0, 20)}-${f.scope.livemode ? "L" : "T"}`;
+  const acct = `${f.scope.accountId.replace(/^acct_/, "").slice(-20)}-${f.scope.livemode ? "L" : "T"}`;
   const start = ofxDate(Math.max(0, f.startMs));
   yield [
     "OFXHEADER:100",

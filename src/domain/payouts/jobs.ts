@@ -9,6 +9,12 @@
  * - a send: `send_attempts` + 1 is committed BEFORE `provider.send`, which gets `resumed` = true on
  *   every attempt after the first (the provider asks by `sendId` first and sends only when it is
  *   absent: one send per payout whatever times out or crashes). Accepted -> `sent_at` set.
+ *   "Committed" means on disk: under SQLite's group commit (serve) a unit returns before its
+ *   turn's COMMIT, so the run waits for it (`store.durable()`) before the call; a crash can then
+ *   undo nothing the PSP heard of (a crash before the COMMIT leaves the payout `pending` or the
+ *   attempt unrecorded, and the PSP never saw that attempt).
+ * Latency (docs/performance.md "Payouts"): a payout due at once is enqueued due now, and the
+ * scheduler wakes for it on the next event-loop turn after the create commits (not a 1 ms timer).
  * - sent: `provider.sendStatus`, again at its `checkAt` or with backoff (2 s doubling from
  *   `requestedAt`, at most 10 min) until final; `absent` (it never reached the PSP) -> a send.
  * - `paid` -> paid with its `end_to_end_id`; `rejected` -> failed with `failure_code` /
@@ -75,10 +81,11 @@ export async function advancePayout(deps: Deps, payoutId: string): Promise<JobOu
   }
   let outcome: SendOutcome;
   if (row.status === "pending") {
-    // One unit records both the move and the first attempt, before the call.
+    // One unit records both the move and the first attempt, on disk before the call.
     const pending = row;
     row = await deps.store.tx((uow) => movePayout(deps, uow, pending, "processing", { sendAttempts: 1 }));
     if (!row) return; // cancelled (or moved by a helper) meanwhile
+    await durable(deps);
     outcome = await provider.send(deps.providers.ctx, sendRequest(row, false));
   } else if (row.sentAt === null) outcome = await send(deps, provider, row);
   else {
@@ -88,11 +95,21 @@ export async function advancePayout(deps: Deps, payoutId: string): Promise<JobOu
   return record(deps, payoutId, outcome);
 }
 
-/** Commits the attempt, then sends (resumed after the first attempt). An attempt that cannot be recorded (moved meanwhile) sends nothing. */
+/** Commits the attempt (on disk), then sends (resumed after the first attempt). An attempt that cannot be recorded (moved meanwhile) sends nothing. */
 async function send(deps: Deps, provider: PaymentProvider, row: PayoutRow): Promise<SendOutcome> {
   const attempt = await deps.store.tx((uow) => uow.payouts.moveFrom(row.id, "processing", { sendAttempts: row.sendAttempts + 1, sentAt: null, updatedAt: deps.clock.nowMs() }));
   if (!attempt) return { status: "retryable", code: "payout_moved", message: "The payout moved meanwhile." };
+  await durable(deps);
   return provider.send!(deps.providers.ctx, sendRequest(attempt, attempt.sendAttempts > 1));
+}
+
+/**
+ * Resolves once every unit written so far is committed (SQLite group commit: the end of this
+ * turn; PostgreSQL: at once), as live charge creation waits for its intent (src/domain/charges/create.ts).
+ */
+async function durable(deps: Deps): Promise<void> {
+  const pending = deps.store.durable();
+  if (pending) await pending;
 }
 
 /** Records `o` in a short unit (the payout as it stands now decides) and says when to run again. */

@@ -57,6 +57,7 @@ export async function runDelivery(deps: Deps, deliveryId: string, manual = false
       headers: deliveryHeaders({ deliveryId: d.id, eventType: d.eventType, family: d.family, body: plan.body, secret: plan.secret, timestamp: plan.timestamp }),
     });
     const next = await deps.store.tx((uow) => finishAttempt(deps, uow, plan, outcome));
+    deps.metrics.webhookAttempt(outcome.kind, outcome.durationMs, outcome.kind === "delivered" ? deps.clock.nowMs() - d.createdAt : null);
     return next === null ? undefined : { retryAt: next };
   } finally {
     rt.slots.release(key);

@@ -16,6 +16,7 @@ import { stripeWebhookRoutes } from "./provider-webhooks/stripe";
 import { dashboardRoutes } from "./dashboard";
 import { reconciliationRoutes } from "./reconciliation";
 import { eventRoutes } from "./events";
+import { metricsRoutes } from "./metrics";
 
 export function routeGroups(deps: Deps) {
   return [
@@ -26,6 +27,7 @@ export function routeGroups(deps: Deps) {
     publicRoutes(deps),
     webhookRoutes(deps),
     eventRoutes(deps),
+    metricsRoutes(deps),
     paymentRoutes(deps),
     payoutRoutes(deps),
     reconciliationRoutes(deps),

@@ -32,7 +32,9 @@
  *
  * Idempotency: a session is created with Stripe idempotency key `cofre_cs_<transaction id>`, a
  * boleto with `cofre_pi_<transaction id>`, a refund with the refund id (`re_...`), so a retry never
- * creates a second object.
+ * creates a second object; `reserve` makes the domain keep the transaction in a durable create
+ * intent first, so a retry of the same Idempotency-Key, or the recovery after a crash, reuses it
+ * (the recovery creates nothing: what Stripe did not replay is withdrawn and the intent dropped).
  */
 import type { PaymentMethod } from "../../domain/charges/model";
 import type {
@@ -55,6 +57,7 @@ import type {
 } from "../types";
 import { Stripe, stripeFailureText } from "./client";
 import { boletoBarcodeOfLine } from "./boleto";
+import { saoPauloDate } from "../../payments/calendar";
 
 /** Seconds between polls of an open session or boleto, by poll number (then the last one, until the expiry). */
 export const POLL_DELAYS_S = [60, 300, 900, 3600] as const;
@@ -113,6 +116,13 @@ function nextPoll(now: number, n: number, expiresAt: number | null): number {
   return expiresAt === null ? at : Math.min(at, Math.max(expiresAt + 5000, now + 1000));
 }
 
+/** True when Stripe answered a create from its idempotency cache (`Idempotent-Replayed: true`): the object existed. */
+function replayedOf(obj: { lastResponse?: { headers?: Record<string, string> } }): boolean {
+  // The fetch client hands the response's Headers object on, whatever the type says.
+  const h = obj.lastResponse?.headers as Headers | Record<string, string> | undefined;
+  return (h instanceof Headers ? h.get("idempotent-replayed") : h?.["idempotent-replayed"]) === "true";
+}
+
 const idOf = (v: string | { id: string } | null | undefined): string | null => (v == null ? null : typeof v === "string" ? v : v.id);
 
 /** Brand, last four, installments and Stripe's fee of a paid charge (what the dashboard shows; the fee is stored, never returned). */
@@ -143,14 +153,15 @@ function transactionRefOf(obj: { client_reference_id?: string | null; metadata?:
 export function createStripeProvider(opts: StripeProviderOptions): PaymentProvider {
   const methods: ReadonlySet<PaymentMethod> = new Set<PaymentMethod>(["CREDIT_CARD", "BOLETO"]);
 
-  async function createSession(ctx: ProviderContext, req: CreateRequest, stripe: Stripe): Promise<{ columns: Record<string, unknown>; details: Record<string, unknown> }> {
+  async function createSession(ctx: ProviderContext, req: CreateRequest, stripe: Stripe): Promise<{ columns: Record<string, unknown>; details: Record<string, unknown>; replayed: boolean; id: string }> {
     const tx = req.transaction;
-    const now = ctx.clock.nowMs();
     const page = `${ctx.config.checkoutUrlBase}/${tx.id}`;
     const md = metadataOf(tx);
     const returnUrl = typeof md.returnUrl === "string" ? md.returnUrl : null;
-    // The session lives as long as the transaction (Pix window), within what Stripe accepts.
-    const wanted = tx.expiresAt === null ? SESSION_MAX_S : Math.round((tx.expiresAt - now) / 1000);
+    // The session lives as long as the transaction (Pix window), within what Stripe accepts. Every
+    // parameter derives from the stored row (not from now), so a retry sends the same request
+    // under the same idempotency key and Stripe answers the session it already made.
+    const wanted = tx.expiresAt === null ? SESSION_MAX_S : Math.round((tx.expiresAt - tx.createdAt) / 1000);
     const lifetime = Math.min(SESSION_MAX_S, Math.max(SESSION_MIN_S, wanted));
     const description = typeof md.description === "string" && md.description ? md.description.slice(0, 500) : null;
     const session = await stripe.checkout.sessions.create(
@@ -167,7 +178,7 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         client_reference_id: tx.id,
         metadata: { cofre_transaction_id: tx.id },
         payment_intent_data: { metadata: { cofre_transaction_id: tx.id } },
-        expires_at: Math.floor(now / 1000) + lifetime,
+        expires_at: Math.floor(tx.createdAt / 1000) + lifetime,
         ...(tx.customerEmail ? { customer_email: tx.customerEmail } : {}),
         locale: "pt-BR",
       },
@@ -176,10 +187,12 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
     return {
       columns: tx.expiresAt === null && session.expires_at ? { expiresAt: session.expires_at * 1000 } : {},
       details: { session: session.id, sessionUrl: session.url, returnUrl },
+      replayed: replayedOf(session),
+      id: session.id,
     };
   }
 
-  async function createBoleto(ctx: ProviderContext, req: CreateRequest, stripe: Stripe): Promise<Record<string, unknown> | ProviderFailure> {
+  async function createBoleto(_ctx: ProviderContext, req: CreateRequest, stripe: Stripe): Promise<{ details: Record<string, unknown>; replayed: boolean; id: string } | ProviderFailure> {
     const tx = req.transaction;
     const address = metadataOf(tx).billingAddress as Record<string, unknown> | undefined;
     const missing = (param: string, what: string): ProviderFailure => ({ status: "invalid", param, code: "parameter_missing", message: `A live boleto needs ${what} (${param}).` });
@@ -196,20 +209,20 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       currency: "brl",
       payment_method_types: ["boleto"],
       payment_method_data: {
-          type: "boleto",
-          billing_details: {
-            name: tx.customerName,
-            email: tx.customerEmail,
-            address: {
-              line1: address.line1 as string,
-              city: address.city as string,
-              state: address.state as string,
-              postal_code: address.postalCode as string,
-              country: "BR",
-            },
+        type: "boleto",
+        billing_details: {
+          name: tx.customerName,
+          email: tx.customerEmail,
+          address: {
+            line1: address.line1 as string,
+            city: address.city as string,
+            state: address.state as string,
+            postal_code: address.postalCode as string,
+            country: "BR",
           },
-          boleto: { tax_id: tx.customerDocument },
         },
+        boleto: { tax_id: tx.customerDocument },
+      },
       confirm: true,
       metadata: { cofre_transaction_id: tx.id },
     } as Stripe.PaymentIntentCreateParams;
@@ -217,14 +230,17 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
     const shown = pi.next_action?.boleto_display_details;
     if (!shown?.number) return { status: "retryable", code: "stripe_no_voucher", message: "Stripe returned the boleto without its voucher." };
     const line = shown.number.replace(/\D/g, "");
-    return {
+    const details = {
       paymentIntent: pi.id,
       line,
       barcode: boletoBarcodeOfLine(line),
       pdfUrl: shown.pdf ?? null,
       voucherUrl: shown.hosted_voucher_url ?? null,
       expiresAt: shown.expires_at ? new Date(shown.expires_at * 1000).toISOString() : null,
+      // The due day as the payer reads it (São Paulo calendar date of Stripe's expiry).
+      dueDate: shown.expires_at ? saoPauloDate(shown.expires_at * 1000) : null,
     };
+    return { details, replayed: replayedOf(pi), id: pi.id };
   }
 
   async function querySession(ctx: ProviderContext, tx: TransactionRow, session: string, n: number, stripe: Stripe): Promise<PaymentOutcome> {
@@ -276,6 +292,15 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
     methods,
     connectionId: opts.connectionId,
 
+    /**
+     * What create makes is keyed by the transaction id (Stripe idempotency keys `cofre_cs_<id>`,
+     * `cofre_pi_<id>`): the domain's durable intent keeps the row, so a retry or the recovery sends
+     * the same requests and Stripe answers the objects it already made (one session per payment).
+     */
+    reserve(_ctx, req) {
+      return { txid: req.transaction.id, connectionId: opts.connectionId };
+    },
+
     async create(ctx, req) {
       const tx = req.transaction;
       if (tx.currency !== "BRL") return { status: "invalid", param: "currency", code: "currency_not_supported", message: "Live cards and boletos are charged in BRL." };
@@ -288,16 +313,28 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       // A transaction also offering PIX keeps the Pix connection that created its cob (registry.ts forTransaction).
       const columns: Record<string, unknown> = tx.providerConnectionId ? {} : { providerConnectionId: opts.connectionId };
       const details: Partial<Record<PaymentMethod, Record<string, unknown>>> = {};
+      const made: { kind: "boleto" | "session"; id: string; replayed: boolean }[] = [];
       try {
         if (req.methods.includes("BOLETO")) {
           const b = await createBoleto(ctx, req, stripe);
-          if ("status" in b) return b as ProviderFailure;
-          details.BOLETO = b;
+          if ("status" in b) return b;
+          details.BOLETO = b.details;
+          made.push({ kind: "boleto", id: b.id, replayed: b.replayed });
         }
         if (req.methods.includes("CREDIT_CARD")) {
           const s = await createSession(ctx, req, stripe);
           Object.assign(columns, s.columns);
           details.CREDIT_CARD = s.details;
+          made.push({ kind: "session", id: s.id, replayed: s.replayed });
+        }
+        // The recovery of a create that may never have reached Stripe must not create: what Stripe
+        // did not replay under the idempotency key was made just now, so it is withdrawn at once.
+        if (req.reservation?.lookupOnly && made.some((m) => !m.replayed)) {
+          for (const m of made) {
+            if (m.kind === "session") await stripe.checkout.sessions.expire(m.id);
+            else await stripe.paymentIntents.cancel(m.id);
+          }
+          return { status: "absent" };
         }
       } catch (err) {
         const f = failureOf(err);

@@ -211,5 +211,13 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
       const where = kind === undefined ? ctx.sql`` : ctx.sql`and kind = ${kind}`;
       return numberOf(await ctx.sql`select count(*) from jobs where state = 'queued' ${where}`) ?? 0;
     },
+    async queueStats(now) {
+      // A due job: due by now, its lease (if any) run out.
+      const rows = await ctx.sql`select kind, count(*)::int as queued,
+          count(*) filter (where due_at <= ${now} and (lease_until is null or lease_until < ${now}))::int as due,
+          min(due_at) filter (where due_at <= ${now} and (lease_until is null or lease_until < ${now})) as oldest
+        from jobs where state = 'queued' group by kind order by kind`;
+      return rows.map((r: { kind: string; queued: number; due: number; oldest: string | number | null }) => ({ kind: r.kind, queued: r.queued, due: r.due, oldestDueAt: r.oldest === null ? null : Number(r.oldest) }));
+    },
   };
 }

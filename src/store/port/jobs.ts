@@ -82,4 +82,9 @@ export interface JobsRepo {
   claimableTimes(now: number): Promise<{ firstUnleased: number | null; leased: LeasedJob[] }>;
   /** Number of queued (not dead) jobs, of `kind` when given. */
   countQueued(kind?: string): Promise<number>;
+  /**
+   * Per kind: queued (not dead) jobs, how many of them are due by `now` and not leased, and the
+   * due time of the oldest such one (null when none). Read by the metrics scrape (src/lib/metrics.ts).
+   */
+  queueStats(now: number): Promise<{ kind: string; queued: number; due: number; oldestDueAt: number | null }[]>;
 }

@@ -1,19 +1,16 @@
 /** SQLite implementation of the events repository (src/store/port/events.ts): the `events` outbox. */
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { events } from "../../../db/schema";
 import type { EventListQuery, EventsRepo } from "../port/events";
 import type { EventRow } from "../rows";
 import type { SqliteContext } from "./context";
 
-const p = (name: string) => sql.placeholder(name);
-
 /** Builds the events repository on the adapter's connection `ctx`. */
 export function eventsRepo(ctx: SqliteContext): EventsRepo {
-  // drizzle's prepared insert, built on first use and kept for the connection (hot path).
-  let insert: ReturnType<typeof prepareInsert> | undefined;
   return {
     async append(row) {
-      (insert ??= prepareInsert(ctx)).run({ ...row, transactionId: row.transactionId ?? null });
+      // Hot path (every canonical event is stored): a raw prepared statement, no row mapping.
+      ctx.stmt(INSERT_SQL).run(row.id, row.accountId, row.livemode ? 1 : 0, row.type, row.family, row.body, row.transactionId ?? null, row.createdAt);
     },
     async bodyOf(eventId) {
       return ctx.db.select({ body: events.body }).from(events).where(eq(events.id, eventId)).get()?.body;
@@ -40,6 +37,8 @@ export function eventsRepo(ctx: SqliteContext): EventsRepo {
     },
   };
 }
+
+const INSERT_SQL = "insert into events (id, account_id, livemode, type, family, body, transaction_id, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)";
 
 const COLS = "id, account_id, livemode, type, family, body, transaction_id, created_at";
 
@@ -87,20 +86,4 @@ function listWhere(q: EventListQuery): { where: string; args: (string | number)[
     args.push(q.after.createdAt, q.after.createdAt, q.after.id);
   }
   return { where: parts.join(" and "), args };
-}
-
-function prepareInsert(ctx: SqliteContext) {
-  return ctx.db
-    .insert(events)
-    .values({
-      id: p("id"),
-      accountId: p("accountId"),
-      livemode: p("livemode"),
-      type: p("type"),
-      family: p("family"),
-      body: p("body"),
-      transactionId: p("transactionId"),
-      createdAt: p("createdAt"),
-    })
-    .prepare();
 }

@@ -77,5 +77,15 @@ export function jobsRepo(ctx: SqliteContext): JobsRepo {
       const where = kind ? and(eq(jobs.state, "queued"), eq(jobs.kind, kind)) : eq(jobs.state, "queued");
       return ctx.db.select({ n: sql<number>`count(*)` }).from(jobs).where(where).get()!.n;
     },
+    async queueStats(now) {
+      const rows = ctx.stmt(QUEUE_STATS_SQL).all(now, now, now, now) as { kind: string; queued: number; due: number | null; oldest: number | null }[];
+      return rows.map((r) => ({ kind: r.kind, queued: r.queued, due: r.due ?? 0, oldestDueAt: r.oldest }));
+    },
   };
 }
+
+/** Queue figures per kind (metrics scrape): a due job is one due by now whose lease (if any) has run out. */
+const QUEUE_STATS_SQL = `select kind, count(*) as queued,
+    sum(case when due_at <= ? and (lease_until is null or lease_until < ?) then 1 else 0 end) as due,
+    min(case when due_at <= ? and (lease_until is null or lease_until < ?) then due_at end) as oldest
+  from jobs where state = 'queued' group by kind order by kind`;

@@ -4,6 +4,12 @@ import { pixProviderConnections } from "../../../db/schema";
 import type { PixProviderConnectionRow } from "../rows";
 import type { LiveConnectionReads, PixProviderRepo } from "../port/pix-provider";
 import type { SqliteContext } from "./context";
+import { rawRows } from "./raw-rows";
+
+const CONN = rawRows<PixProviderConnectionRow>(pixProviderConnections, "pix_provider_connections");
+/** The account's active connection (one at most: index pix_provider_connections_account_uq). */
+const CONN_ACTIVE = `${CONN.select} where account_id = ? and deleted_at is null`;
+const CONN_BY_ID = `${CONN.select} where id = ?`;
 
 /**
  * The connection reads of the provider registry (src/providers/registry.ts), which is synchronous
@@ -12,15 +18,11 @@ import type { SqliteContext } from "./context";
  * keeps every connection in memory instead: src/store/pg/connection-cache.ts.)
  */
 export function liveConnectionReads(ctx: SqliteContext): LiveConnectionReads {
-  const db = ctx.db;
+  // Raw statements prepared once (CONVENTIONS.md "Hot paths"): every live charge or payout create
+  // and every step of a live payout's job looks its connection up (the builder: ~0.15 ms each).
   return {
-    activeByAccount: (accountId) =>
-      db
-        .select()
-        .from(pixProviderConnections)
-        .where(and(eq(pixProviderConnections.accountId, accountId), isNull(pixProviderConnections.deletedAt)))
-        .get(),
-    byId: (id) => db.select().from(pixProviderConnections).where(eq(pixProviderConnections.id, id)).get(),
+    activeByAccount: (accountId) => CONN.row(ctx.stmt(CONN_ACTIVE).get(accountId)),
+    byId: (id) => CONN.row(ctx.stmt(CONN_BY_ID).get(id)),
   };
 }
 

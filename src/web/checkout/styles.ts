@@ -15,7 +15,7 @@ textarea{width:100%;font:13px/1.4 ui-monospace,Menlo,Consolas,monospace;padding:
 input{width:100%;min-height:44px;font:inherit;padding:.25rem .5rem;border:1px solid #6b7682;border-radius:8px}
 button{font:inherit;font-weight:600;width:100%;min-height:44px;margin:.5rem 0;border:0;border-radius:8px;background:#0b6e4f;color:#fff;cursor:pointer}
 button.secondary{background:#7a3e00}button:focus-visible,textarea:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
-button[disabled]{opacity:.6;cursor:progress}.hint{color:#4a5561;min-height:1.5em;margin:0}.error{color:#b00020}
+button[disabled]{opacity:.6;cursor:progress}a.button{display:flex;align-items:center;justify-content:center;min-height:44px;margin:.5rem 0;border-radius:8px;background:#0b6e4f;color:#fff;font-weight:600;text-decoration:none}.hint{color:#4a5561;min-height:1.5em;margin:0}.error{color:#b00020}
 .method+.method{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #d5dae0}
 .facts{text-align:left}.facts dd{margin:0 0 .5rem 0;font-weight:600}
 .countdown{font-weight:600;margin-bottom:0}.sandbox{margin-top:1rem;padding:.75rem;border:2px dashed #9a4f00;border-radius:8px;background:#fff7ec}

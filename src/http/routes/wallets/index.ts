@@ -22,7 +22,7 @@ const OFX_EXAMPLE = [
   "OFXHEADER:100", "DATA:OFXSGML", "VERSION:102", "SECURITY:NONE", "ENCODING:USASCII", "CHARSET:1252", "COMPRESSION:NONE", "OLDFILEUID:NONE", "NEWFILEUID:NONE", "",
   "<OFX>", "<SIGNONMSGSRSV1>", "<SONRS>", "<STATUS>", "<CODE>0", "<SEVERITY>INFO", "</STATUS>", "<DTSERVER>20261121090000[-3:BRT]", "<LANGUAGE>POR", "</SONRS>", "</SIGNONMSGSRSV1>",
   "<BANKMSGSRSV1>", "<STMTTRNRS>", "<TRNUID>1", "<STATUS>", "<CODE>0", "<SEVERITY>INFO", "</STATUS>", "<STMTRS>", "<CURDEF>BRL",
-  "<BANKACCTFROM>", "<BANKID>COFRE", "<ACCTID>0193a6f2c1d87c4e9b1a-T", "<ACCTTYPE>CHECKING", "</BANKACCTFROM>",
+  "<BANKACCTFROM>", "<BANKID>COFRE", "<ACCTID>1d87c4e9b1a2f3e4d5c6-T", "<ACCTTYPE>CHECKING", "</BANKACCTFROM>",
   "<BANKTRANLIST>", "<DTSTART>20261120000000[-3:BRT]", "<DTEND>20261120235959[-3:BRT]",
   "<STMTTRN>", "<TRNTYPE>DEBIT", "<DTPOSTED>20261120090000[-3:BRT]", "<TRNAMT>-1.99", "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_1", "<MEMO>Tarifa 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b", "</STMTTRN>",
   "<STMTTRN>", "<TRNTYPE>CREDIT", "<DTPOSTED>20261120090000[-3:BRT]", "<TRNAMT>150.00", "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0", "<MEMO>Recebimento 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b", "</STMTTRN>",
@@ -75,7 +75,7 @@ export function walletRoutes(deps: Deps) {
         detail: op({
           tags: ["wallets"],
           summary: "Statement (extrato) of the wallet's total, as JSON pages, CSV or OFX",
-          description: `The journal of the wallet's \`total\` (available + pending) in the key's mode, newest first, read from the ledger: one line per movement, \`type\` one of ${STATEMENT_LINE_TYPES.join(", ")}; \`amount\` signed centavos, \`balance_after\` the total right after the line, \`available_on\` when the amount is or was available (a pending amount becoming available is not a line). The lines of any period add up to the change of \`total\` over it. With \`Accept: text/csv\` the whole period as CSV (RFC 4180, UTF-8, header row, the same fields); with \`Accept: application/x-ofx\` as OFX 1.0.2 SGML (CURDEF BRL, STMTTRN CREDIT/DEBIT, TRNAMT in reais, FITID = the line id, stable across exports; LEDGERBAL = the total at the period's end). Exports stream and refuse \`limit\`/\`starting_after\` (400). Bad dates, from after to, unknown parameters -> 400; a cursor that is not one of your lines -> 400 \`invalid_cursor\`.`,
+          description: `The journal of the wallet's \`total\` (available + pending) of the primary currency (BRL) in the key's mode, newest first, read from the ledger: one line per movement, \`type\` one of ${STATEMENT_LINE_TYPES.join(", ")}; \`amount\` signed centavos, \`balance_after\` the total right after the line, \`available_on\` when the amount is or was available (a pending amount becoming available is not a line). The lines of any period add up to the change of \`total\` over it. With \`Accept: text/csv\` the whole period as CSV (RFC 4180, UTF-8, header row, the same fields); with \`Accept: application/x-ofx\` as OFX 1.0.2 SGML (CURDEF BRL, STMTTRN CREDIT/DEBIT, TRNAMT in reais, FITID = the line id, stable across exports; LEDGERBAL = the total at the period's end). Exports stream and refuse \`limit\`/\`starting_after\` (400). Bad dates, from after to, unknown parameters -> 400; a cursor that is not one of your lines -> 400 \`invalid_cursor\`.`,
           security: "apikey",
           ok: {
             200: [

@@ -37,6 +37,13 @@ interface Line {
   reference_id: string | null;
 }
 
+/** A line's reference, linked to its page when the dashboard has one (payment, payout, MED case). */
+function reference(id: string | null) {
+  if (!id) return "—";
+  const href = id.startsWith("po_") ? `#/payouts/${id}` : id.startsWith("med_") ? `#/med/${id}` : /^[0-9a-f]{32}$/.test(id) ? `#/payments/${id}` : null;
+  return href ? <a href={href}>{id}</a> : id;
+}
+
 /** The period as query parameters (only those set). */
 function periodQuery(period: { from: string; to: string }): URLSearchParams {
   const q = new URLSearchParams();
@@ -150,7 +157,7 @@ export function Statement() {
               <tr key={l.id} data-id={l.id} data-type={l.type}>
                 <td>{dateTime(l.created_at)}</td>
                 <td class="type">{TYPE_LABEL[l.type] ? t(TYPE_LABEL[l.type]!) : l.description}</td>
-                <td class="ref">{l.reference_id ?? "—"}</td>
+                <td class="ref">{reference(l.reference_id)}</td>
                 <td>{dateTime(l.available_on)}</td>
                 <td class={`num amount ${l.amount < 0 ? "debit" : "credit"}`}>{money(l.amount)}</td>
                 <td class="num balance">{money(l.balance_after)}</td>
