@@ -18,6 +18,14 @@ export const accounts = sqliteTable("accounts", {
   legalName: text("legal_name"),
   /** Merchant's CNPJ or CPF, normalised (digits, or the 14 characters of an alphanumeric CNPJ). */
   taxId: text("tax_id"),
+  /** Merchant's trade name (nome fantasia) shown to payers on the checkout and receipts; null = the account name. */
+  tradeName: text("trade_name"),
+  /** Support e-mail shown to payers (normalised), null until set. */
+  supportEmail: text("support_email"),
+  /** Support phone in E.164 (`+5511987654321`), null until set. */
+  supportPhone: text("support_phone"),
+  /** Set by the operator: the merchant may no longer change the profile (PATCH /v1/account/profile -> 403 `profile_locked`). */
+  profileLocked: integer("profile_locked", { mode: "boolean" }).notNull().default(false),
   /** Fixed fee of a payout (and of a cashout refund with passFeeToTenant), centavos. */
   payoutFeeFixed: integer("payout_fee_fixed").notNull().default(0),
   /** Most a day (São Paulo) of payouts may sum, centavos; null = no limit. */

@@ -3,11 +3,13 @@
  * line"): creates an account and its OWNER user, prints one JSON line
  * `{"account_id","user_id","email"}` and exits 0. `--test-key` also issues a sandbox API key in the
  * same transaction and adds its cleartext (shown this once) as `"test_api_key"`: the README's
- * first charge needs no login. An email that already exists: message on stderr, exit 1, nothing
- * changed. Bad arguments: exit 2.
+ * first charge needs no login. Run again with the e-mail and password of an existing OWNER: the
+ * same line for that account (a new test key with `--test-key`), exit 0 (extensions.md "Merchant
+ * profile and a repeatable first run"). An email that exists with another password: message on
+ * stderr, exit 1, nothing changed. Bad arguments: exit 2.
  */
 import { createDeps, type Deps } from "../deps";
-import { countAccounts, createAccountWithOwner } from "../domain/accounts/service";
+import { countAccounts, createAccountWithOwner, reopenAccountWithOwner } from "../domain/accounts/service";
 import { DomainError } from "../domain/errors";
 
 const USAGE = "usage: cofre init --email E --password P [--account-name N] [--test-key]\n";
@@ -48,13 +50,17 @@ export async function initCommand(args: string[]): Promise<number> {
   }
   const deps = createDeps();
   try {
-    const created = await createAccountWithOwner(deps, input);
+    const created = await createAccountWithOwner(deps, input).catch((err: unknown) => {
+      // Run again with the same e-mail and password: the same line (and a new test key), exit 0.
+      if (err instanceof DomainError && err.code === "email_taken") return reopenAccountWithOwner(deps, input);
+      throw err;
+    });
     const line = { account_id: created.accountId, user_id: created.userId, email: created.email, ...(created.testApiKey ? { test_api_key: created.testApiKey } : {}) };
     process.stdout.write(JSON.stringify(line) + "\n");
     return 0;
   } catch (err) {
     if (err instanceof DomainError) {
-      process.stderr.write(`cofre init: ${err.code === "email_taken" ? `a user with email ${input.email.trim().toLowerCase()} already exists` : err.message}\n`);
+      process.stderr.write(`cofre init: ${err.code === "email_taken" ? `a user with email ${input.email.trim().toLowerCase()} already exists with another password (nothing changed)` : err.message}\n`);
       return err.code === "email_taken" ? 1 : 2;
     }
     throw err;

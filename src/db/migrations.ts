@@ -24,6 +24,7 @@ import m0014 from "../../db/migrations/0014_payouts.sql" with { type: "text" };
 import m0015 from "../../db/migrations/0015_card_provider.sql" with { type: "text" };
 import m0016 from "../../db/migrations/0016_reconciliation.sql" with { type: "text" };
 import m0017 from "../../db/migrations/0017_events_api.sql" with { type: "text" };
+import m0018 from "../../db/migrations/0018_merchant_profile.sql" with { type: "text" };
 import type { Db } from "./client";
 
 /** Migration SQL text by journal tag. */
@@ -46,6 +47,7 @@ export const EMBEDDED: Record<string, string> = {
   "0015_card_provider": m0015,
   "0016_reconciliation": m0016,
   "0017_events_api": m0017,
+  "0018_merchant_profile": m0018,
 };
 
 /** The embedded migrations in the shape drizzle's migrator consumes (same hashing as drizzle). */

@@ -38,6 +38,7 @@ export type ErrorCode =
   | "API_KEY_ROLE_REQUIRED"
   | "csrf_invalid"
   | "role_forbidden"
+  | "profile_locked"
   | "fraud.customer_velocity_exceeded"
   | "fraud.account_velocity_exceeded"
   | "not_found"

@@ -25,6 +25,7 @@ import { operatorRoutes } from "./routes/operator";
 import { clockTestHelperRoutes } from "./routes/test-helpers/clock";
 import { checkoutPath } from "./routes/public";
 import { HEADER_COMPONENTS, PARAMETER_COMPONENTS } from "./openapi";
+import { API_VERSION } from "../lib/api-version";
 
 /** Where the vendored Scalar standalone bundle is served. */
 export const SCALAR_ASSET_PATH = "/docs/assets/scalar.js";
@@ -34,7 +35,7 @@ export const OPENAPI_PATH = "/docs/json";
 export const DOCUMENTATION = {
   info: {
     title: "Cofre API",
-    version: "2026-11-01",
+    version: API_VERSION,
     description:
       "Self-hosted payment gateway: Pix charges, payments, refunds, wallets, webhooks, API keys, MED. " +
       "Errors use one envelope `{error: {type, code, message, param?, details?}, request_id}`; every " +

@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   csrf_invalid: [403, "permission_error"],
   /** Dashboard session: the member's role may not do this (src/domain/auth/dashboard-roles.ts). */
   role_forbidden: [403, "permission_error"],
+  profile_locked: [403, "permission_error"],
   "fraud.customer_velocity_exceeded": [403, "permission_error"],
   "fraud.account_velocity_exceeded": [403, "permission_error"],
   not_found: [404, "not_found_error"],

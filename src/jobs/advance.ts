@@ -5,6 +5,12 @@
  * including work that earlier steps scheduled (each sandbox refund step, webhook retries, tranche
  * releases, recurring jobs), so every job sees `clock.now()` = its own due time.
  *
+ * Recurring jobs (Scheduler.every) that declare themselves idle (nothing to do until other work
+ * changes the data) or catch-up (a prune by age) are not stepped through period by period: the
+ * advance moves them past their empty periods, up to the next other job or the target
+ * (Scheduler.deferRecurring), so its steps follow the work there is, not the periods of every
+ * recurring job (a 2-day advance stepped 2,880 times for a 1-minute job).
+ *
  * Bounded: one advance starts at most `maxJobs` jobs (MAX_ADVANCE_JOBS). At the cap it stops
  * stepping, the clock still moves to the target, and the work still due then runs afterwards as
  * it would after real waiting (the running loop wakes on the clock's advance; a later drain or
@@ -64,6 +70,8 @@ async function stepTo(clock: Clock, jobs: Scheduler, ms: number, maxJobs: number
   while (startedSince() < maxJobs) {
     const next = await jobs.nextDueAt();
     if (next === null || next > target) break;
+    // Recurring jobs with nothing to do are moved past their empty periods (Scheduler.deferRecurring).
+    if (next > clock.nowMs() && (await jobs.deferRecurring(next, target))) continue;
     const now = clock.nowMs();
     if (next > now) {
       clock.advance((next - now) / 1000);

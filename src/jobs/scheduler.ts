@@ -21,6 +21,21 @@ import { DEFAULTS, dueMs, type Registered } from "./types";
 import { recordFailedRun, recordSucceededRun } from "./outcome";
 import { dueButSkipped, leasedByPeers } from "./peers";
 
+/**
+ * What a recurring job (Scheduler.every) tells the clock advance about its runs, so an advance
+ * over days does not step through every empty period (Scheduler.deferRecurring). The running
+ * loop ignores both: under real time every run happens.
+ */
+export interface RecurringOptions {
+  /**
+   * True when a run now would do nothing and would keep doing nothing until some other job or
+   * request changes the data (e.g. no account has a connection the job polls). One cheap read.
+   */
+  idle?: () => Promise<boolean> | boolean;
+  /** One run does what any number of earlier runs would have (a prune of rows older than now - retention). */
+  catchUp?: boolean;
+}
+
 const MAX_TIMER_MS = 60_000;
 /** How soon the loop looks again at a due job its claim skipped as locked by another unit (PostgreSQL), ms. */
 const SKIPPED_RETRY_MS = 10;
@@ -55,12 +70,72 @@ export class Scheduler {
    * `everyMs` from now. One row whatever the restarts (its dedupe key is the kind); the row is
    * written before the loop's (or `drain`'s, `nextDueAt`'s, `pending`'s) next look at the table.
    */
-  every(kind: string, everyMs: number, run: () => unknown): void {
+  every(kind: string, everyMs: number, run: () => unknown, opts: RecurringOptions = {}): void {
     this.register(kind, async () => {
       await run();
       return { retryAt: this.clock.nowMs() + everyMs };
     });
+    if (opts.idle || opts.catchUp) this.recurring.set(kind, { everyMs, ...opts });
     this.unsaved.push(this.newJob({ kind, dueAt: this.clock.nowMs() + everyMs, dedupeKey: kind }));
+  }
+
+  /** Recurring kinds registered with an `idle` test or `catchUp` (their dedupe key is the kind). */
+  private recurring = new Map<string, RecurringOptions & { everyMs: number }>();
+
+  /**
+   * For the clock advance (src/jobs/advance.ts), before it steps to `next` (epoch ms, the earliest
+   * claimable job) when a recurring job is due by then: defers the recurring jobs due by `until`
+   * whose runs before the next other work would change nothing, so a 2-day advance does not step through thousands of empty runs.
+   * With B the earliest of `until` and the due time of the first other queued job:
+   * - an `idle` job (nothing to do, and nothing until other work changes the data) moves to its
+   *   first period at or after B (as if each run in between had run and found nothing), past
+   *   `until` when no other work is due by then;
+   * - a `catchUp` job (a prune by age: one run does what the runs before it would) moves to its
+   *   last period at or before B, so it runs once, at a time it would have run anyway.
+   * One read per call when no such job is due by `next`; each move is conditional on the due
+   * time read (a peer may claim the row). True when a job moved (the caller looks again).
+   */
+  async deferRecurring(next: number, until: number): Promise<boolean> {
+    if (this.recurring.size === 0) return false;
+    await this.saveRecurring();
+    // Every such job due by `until`, so that one call moves them all (not one period at a time).
+    const due = await this.store.read.jobs.queuedByKeys([...this.recurring.keys()], until);
+    if (!due.some((d) => d.dueAt <= next && (d.dueAt < until || !this.recurring.get(d.dedupeKey)?.catchUp))) return false;
+    const skippable: { dedupeKey: string; dueAt: number; everyMs: number; catchUp: boolean }[] = [];
+    // Jobs may share one idle test (several polls of the same connections): each runs once here.
+    const idleOf = new Map<RecurringOptions["idle"], Promise<boolean> | boolean>();
+    for (const row of due) {
+      const r = this.recurring.get(row.dedupeKey);
+      if (!r) continue;
+      let idle = false;
+      if (!r.catchUp && r.idle) {
+        if (!idleOf.has(r.idle)) idleOf.set(r.idle, r.idle());
+        idle = await idleOf.get(r.idle)!;
+      }
+      if (r.catchUp || idle) skippable.push({ ...row, everyMs: r.everyMs, catchUp: !!r.catchUp });
+    }
+    if (skippable.length === 0) return false;
+    // Every other queued job (recurring ones not due by `next` included) is work that may change
+    // what a skipped run would have found.
+    const other = await this.store.read.jobs.firstUnleasedExcept(skippable.map((j) => j.dedupeKey));
+    const bound = Math.min(until, other ?? Infinity);
+    // No other work by `until`: an idle job's run at `until` itself would find nothing either.
+    const quietToEnd = other === null || other > until;
+    const moves: { key: string; from: number; to: number }[] = [];
+    for (const j of skippable) {
+      if (j.dueAt > bound || (j.dueAt === bound && (j.catchUp || !quietToEnd))) continue;
+      const periods = (bound - j.dueAt) / j.everyMs;
+      let n = j.catchUp ? Math.floor(periods) : Math.ceil(periods);
+      if (!j.catchUp && quietToEnd && j.dueAt + n * j.everyMs <= until) n++;
+      const to = j.dueAt + n * j.everyMs;
+      if (to > j.dueAt) moves.push({ key: j.dedupeKey, from: j.dueAt, to });
+    }
+    if (moves.length === 0) return false;
+    let moved = false;
+    await this.store.tx(async (uow) => {
+      for (const m of moves) if (await uow.jobs.deferQueued(m.key, m.from, m.to)) moved = true;
+    });
+    return moved;
   }
 
   /** Registers the handler of a job kind. Throws when the kind is registered twice. */

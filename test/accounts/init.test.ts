@@ -114,12 +114,37 @@ describe("cofre init", () => {
     await deps.store.close();
   });
 
-  test("--test-key with an email that exists creates neither the account nor a key", async () => {
+  test("run again with the same e-mail, password and --test-key: a new test key for the same account, the same JSON line, exit 0", async () => {
+    const dir = dataDir();
+    const first = JSON.parse((await cofre(dir, "init", "--email", "twice@example.com", "--password", "first password", "--test-key")).stdout.trim());
+    const r = await cofre(dir, "init", "--email", "Twice@Example.com", "--password", "first password", "--account-name", "Ignored", "--test-key");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    const again = JSON.parse(r.stdout.trim());
+    expect(Object.keys(again).sort()).toEqual(["account_id", "email", "test_api_key", "user_id"]);
+    expect({ account_id: again.account_id, user_id: again.user_id, email: again.email }).toEqual({ account_id: first.account_id, user_id: first.user_id, email: "twice@example.com" });
+    expect(again.test_api_key).toMatch(/^ak_test_[A-Za-z0-9_-]{32}$/);
+    expect(again.test_api_key).not.toBe(first.test_api_key);
+    expect(await counts(dir)).toEqual({ accounts: 1, users: 1 });
+    const deps = testDeps({ dataDir: dir, config: { logLevel: "silent" } });
+    const app = createApp(deps);
+    for (const key of [first.test_api_key, again.test_api_key]) {
+      const ping = await app.handle(new Request("http://localhost/v1/ping", { headers: { apikey: key } }));
+      expect(ping.status).toBe(200);
+    }
+    expect(await testDb(deps).all("select label from api_keys")).toEqual([{ label: "cofre init" }, { label: "cofre init" }]);
+    expect(await testDb(deps).all("select name from accounts")).toEqual([{ name: "twice@example.com" }]);
+    await new Promise((r) => setImmediate(r));
+    await deps.store.close();
+  });
+
+  test("--test-key with an existing e-mail and a wrong password: exit 1, a message, no key", async () => {
     const dir = dataDir();
     expect((await cofre(dir, "init", "--email", "twice@example.com", "--password", "first password")).code).toBe(0);
-    const r = await cofre(dir, "init", "--email", "twice@example.com", "--password", "first password", "--test-key");
+    const r = await cofre(dir, "init", "--email", "twice@example.com", "--password", "wrong password", "--test-key");
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("already exists with another password");
     const deps = testDeps({ dataDir: dir, config: { logLevel: "silent" } });
     expect(await testDb(deps).get("select count(*) as n from api_keys")).toEqual({ n: 0 });
     await deps.store.close();

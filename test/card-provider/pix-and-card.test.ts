@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../src/lib/logger";
 import { startStripeSim, type StripeSim } from "../../src/stripe-sim/server";
-import { startLive, type LiveEnv } from "../pix-provider/live-support";
+import { advance, startLive, type LiveEnv } from "../pix-provider/live-support";
 import { OPERATOR_TOKEN } from "../pix-provider/support";
 import { testDb } from "../support/test-db";
 
@@ -18,7 +18,8 @@ let live: LiveEnv;
 let sim: StripeSim;
 let root: string;
 beforeAll(async () => {
-  live = await startLive();
+  // A Pix window (10 min) shorter than Stripe's shortest Checkout Session (30 min).
+  live = await startLive({ settings: { defaultExpiresIn: 600 } });
   root = mkdtempSync(join(tmpdir(), "stripe-sim-"));
   // The simulator shares Cofre's clock: event signatures are checked against it.
   sim = await startStripeSim({ dir: join(root, "sim"), port: 0, clock: live.h.clock, logger: createLogger("silent"), sweepMs: 0, retrySchedule: [50, 100] });
@@ -61,5 +62,27 @@ describe("a live payment offering PIX and CREDIT_CARD", () => {
       await Bun.sleep(10);
     }
     expect((await live.h.deps.store.read.charges.byId(id))!.status).toBe("APPROVED");
+  });
+
+  test("when the Pix window ends unpaid the payment expires and its card session is expired at Stripe", async () => {
+    const r = await live.h.call("POST", "/v1/payments", {
+      key: live.a.liveKey,
+      body: { amount: 5500, paymentMethods: ["PIX", "CREDIT_CARD"], idempotencyKey: `both-${crypto.randomUUID()}` },
+    });
+    expect(r.status).toBe(201);
+    const id = r.body.id as string;
+    const card = JSON.parse((await live.h.deps.store.read.charges.byId(id))!.methodDetails).CREDIT_CARD;
+    await advance(live, 600 + 60);
+    for (let i = 0; i < 500 && (await live.h.deps.store.read.charges.byId(id))!.status !== "EXPIRED"; i++) {
+      await live.h.deps.jobs.drain();
+      await Bun.sleep(10);
+    }
+    expect((await live.h.deps.store.read.charges.byId(id))!.status).toBe("EXPIRED");
+    const session = async () => (await fetch(`${sim.origin}/v1/checkout/sessions/${card.session}`, { headers: { authorization: `Bearer ${sim.secretKey}` } }).then((x) => x.json())) as any;
+    for (let i = 0; i < 500 && (await session()).status !== "expired"; i++) {
+      await live.h.deps.jobs.drain();
+      await Bun.sleep(10);
+    }
+    expect((await session()).status).toBe("expired");
   });
 });

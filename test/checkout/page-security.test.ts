@@ -24,9 +24,14 @@ describe("the checkout page's content security policy", () => {
     const src = /^ src="([^"]+)" defer$/.exec(scripts[0]![1]!)![1]!;
     expect(src).toMatch(ASSET("js"));
     const links = [...r.text.matchAll(/<link[^>]*>/g)].map((m) => m[0]);
-    expect(links.length).toBe(1);
+    expect(links.length).toBe(2);
     const href = /^<link rel="stylesheet" href="([^"]+)">$/.exec(links[0]!)![1]!;
     expect(href).toMatch(ASSET("css"));
+    // The favicon, same-origin (img-src 'self'), so no browser asks for a missing /favicon.ico.
+    expect(links[1]).toBe('<link rel="icon" href="../favicon.ico">');
+    const icon = await h.call("GET", "/favicon.ico");
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/x-icon");
     expect(r.text).not.toMatch(/<style|\sstyle=|\son[a-z]+=|@import|javascript:/i);
     expect(r.headers.get("cache-control")).toBe("no-store");
     expect(r.headers.get("referrer-policy")).toBe("no-referrer");
@@ -91,6 +96,7 @@ describe("the checkout page's URLs", () => {
         `http://192.168.0.20:3000/c/${p.id}/card`,
         `http://192.168.0.20:3000/v1/qr/${p.id}.png`,
         `http://192.168.0.20:3000/v1/boletos/${p.id}.pdf`,
+        "http://192.168.0.20:3000/favicon.ico",
       ].sort(),
     );
     expect((await h.call("GET", `/v1/qr/${p.id}.png`)).status).toBe(200);

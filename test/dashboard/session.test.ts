@@ -50,6 +50,18 @@ describe("dashboard session: login and cookie", () => {
     expect((await send(h, "GET", "/v1/auth/session", { cookie: "cofre_session=forged.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" })).status).toBe(401);
   });
 
+  test("GET /v1/auth/session?probe=1 answers 204 with no body when nobody is signed in (the login page logs no error), the session otherwise", async () => {
+    const { h, owner } = await setup();
+    for (const cookie of [undefined, "cofre_session=forged.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]) {
+      const r = await send(h, "GET", "/v1/auth/session?probe=1", cookie ? { cookie } : {});
+      expect(r.status).toBe(204);
+      expect(r.body).toBe("");
+    }
+    const r = await owner.call("GET", "/v1/auth/session?probe=1");
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(owner.session);
+  });
+
   test("the session reads the API routes in test mode by default and in live mode with Cofre-Mode: live", async () => {
     const { h, a, owner } = await setup();
     const p = await paidPayment(h, a, 1500);

@@ -6,7 +6,7 @@
 import type { Harness, SeededAccount } from "../support/harness";
 
 export type Kind =
-  | "charge" | "payment" | "refund" | "med_case" | "evidence" | "webhook_endpoint" | "webhook_delivery" | "api_key" | "member";
+  | "charge" | "payment" | "refund" | "med_case" | "evidence" | "webhook_endpoint" | "webhook_delivery" | "api_key" | "member" | "event";
 
 export interface Resources {
   ids: Partial<Record<Kind, string>>;
@@ -70,6 +70,10 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
     } else note("med_case", m);
   } else res.missing.push("med_case: no paid charge (charge creation or the pay helper is not wired)");
 
+  const ev = await h.call("GET", "/v1/events?limit=1", { key });
+  if (ev.status === 200 && ev.body.data?.length) res.ids.event = ev.body.data[0].id;
+  else note("event", ev);
+
   if (res.ids.webhook_endpoint) {
     const d = await h.call("GET", `/v1/webhooks/deliveries?endpointId=${res.ids.webhook_endpoint}`, { key });
     if (d.status === 200 && d.body.data?.length) res.ids.webhook_delivery = d.body.data[0].id;
@@ -87,6 +91,7 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
 
   const ids = res.ids;
   if (ids.charge) res.reads.push({ path: `/v1/charges/${ids.charge}` });
+  if (ids.event) res.reads.push({ path: `/v1/events/${ids.event}` }, { path: "/v1/events" });
   if (ids.payment) res.reads.push({ path: `/v1/payments/${ids.payment}` });
   if (forRefund) res.reads.push({ path: `/v1/payments/${forRefund.replace(/^ch_/, "")}/refunds` }, { path: `/v1/charges/${forRefund}` });
   if (ids.med_case) res.reads.push({ path: `/v1/med/cases/${ids.med_case}` }, { path: `/v1/med/cases/${ids.med_case}/evidence` });
@@ -109,6 +114,7 @@ export function kindOf(path: string, param: string): Kind | null {
   if (path.startsWith("/v1/webhooks/deliveries/")) return "webhook_delivery";
   if (path.startsWith("/v1/api-keys/")) return "api_key";
   if (path.startsWith("/v1/account/members/")) return "member";
+  if (path.startsWith("/v1/events/")) return "event";
   return null;
 }
 

@@ -109,5 +109,27 @@ scrape_configs:
     expect(Number(psp.find((r) => r.metric.operation === "create")!.value[1])).toBeGreaterThan(0);
     expect(Number(backlog[0]?.value[1])).toBeGreaterThanOrEqual(0);
     expect(rx.requests.length).toBeGreaterThan(0);
+
+    // Every query of the Grafana dashboard is valid PromQL and finds series of this Cofre.
+    const dashboard = (await Bun.file(join(import.meta.dir, "../../docs/grafana-cofre.json")).json()) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const empty: string[] = [];
+    for (const panel of dashboard.panels)
+      for (const t of panel.targets) {
+        const q = t.expr.replaceAll("$__rate_interval", "30s").replaceAll('instance=~"$instance"', 'instance=~".*"');
+        const res = await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=${encodeURIComponent(q)}`);
+        expect({ panel: panel.title, status: res.status }).toEqual({ panel: panel.title, status: 200 });
+        if (((await res.json()) as { data: { result: unknown[] } }).data.result.length === 0) empty.push(panel.title);
+      }
+    // Series that need a PSP connection, a backup folder, payouts or a 5xx answer are absent in this run.
+    expect(empty.filter((t) => !/certificate|Payout|Backup|5xx/.test(t))).toEqual([]);
   }, 60_000);
+
+  test.skipIf(!Bun.which("promtool") && !existsSync("/usr/bin/promtool"))("the alert rules of docs/operations.md pass promtool check rules", async () => {
+    const doc = await Bun.file(join(import.meta.dir, "../../docs/operations.md")).text();
+    const rules = /```yaml\n(# \/etc\/prometheus\/rules\/cofre\.yml\n[\s\S]*?)```/.exec(doc)?.[1];
+    expect(rules).toBeDefined();
+    writeFileSync(join(dir, "rules.yml"), rules!);
+    const p = Bun.spawnSync([Bun.which("promtool") ?? "/usr/bin/promtool", "check", "rules", join(dir, "rules.yml")]);
+    expect({ code: p.exitCode, out: p.stdout.toString().trim().split("\n").pop()?.trim() }).toEqual({ code: 0, out: "SUCCESS: 10 rules found" });
+  });
 });

@@ -84,7 +84,7 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
   });
   const app = createApp(deps);
   // The document depends only on these settings: harnesses that share them share one checker.
-  const docKey = JSON.stringify([deps.config.checkoutUrlBase, !!deps.config.operatorToken, !!deps.config.testClock]);
+  const docKey = JSON.stringify([deps.config.checkoutUrlBase, !!deps.config.operatorToken, !!deps.config.testClock, !!deps.config.metricsToken]);
   const docChecker = () => {
     let c = checkers.get(docKey);
     if (!c) {

@@ -10,7 +10,7 @@ import type { Uow } from "../../store/port";
 import type { AccountRow, UserRow } from "../../store/rows";
 import { newId } from "../../lib/ids";
 import { DomainError, invalidParam, notFound } from "../errors";
-import { hashPassword, passwordProblem } from "../auth/passwords";
+import { hashPassword, passwordProblem, verifyPassword } from "../auth/passwords";
 import { canManage, ROLES, type Role } from "./roles";
 import { recordMemberAction } from "../audit/audit-log";
 import { writeIssuedKey } from "../api-keys/service";
@@ -64,6 +64,26 @@ export async function createAccountWithOwner(
     if (!input.testKey) return { accountId, userId, email };
     const key = await writeIssuedKey(uow, deps.apiKeyCache, { accountId, userId, role: "OWNER" }, "test", "cofre init", now);
     return { accountId, userId, email, testApiKey: key.apiKey };
+  });
+}
+
+/**
+ * `cofre init` run again (extensions.md "Merchant profile and a repeatable first run"): when
+ * `input.email` belongs to an OWNER whose password is `input.password`, answers that account and
+ * user as `createAccountWithOwner` would, and with `testKey` issues a NEW sandbox key (label
+ * "cofre init") in one transaction; the account name is left as it is. Any other case (unknown
+ * email, wrong password, not an OWNER) throws 409 `email_taken` with nothing written.
+ */
+export async function reopenAccountWithOwner(deps: AccountServiceDeps, input: { email: string; password: string; testKey?: boolean }): Promise<CreatedAccount> {
+  const email = normalizeEmail(input.email);
+  const user = await deps.store.read.accounts.userByEmail(email);
+  const ok = user !== undefined && user.role === "OWNER" && (await verifyPassword(input.password, user.passwordHash));
+  if (!user || !ok) throw new DomainError("email_taken", "A user with this email already exists (with another password).", { param: "email" });
+  const found = { accountId: user.accountId, userId: user.id, email: user.email };
+  if (!input.testKey) return found;
+  return deps.store.tx(async (uow) => {
+    const key = await writeIssuedKey(uow, deps.apiKeyCache, { accountId: user.accountId, userId: user.id, role: "OWNER" }, "test", "cofre init", deps.clock.nowMs());
+    return { ...found, testApiKey: key.apiKey };
   });
 }
 

@@ -89,11 +89,12 @@ const COLUMNS = {
  * "Operator API") in one unit of work and returns the settings after it, or undefined when the
  * account does not exist (nothing written). `legal_name` is trimmed; `tax_id` must be a
  * checksum-valid CNPJ (numeric or alphanumeric) or CPF and is stored normalised; null clears
- * either. Throws DomainError 400 `invalid_request` (blank legal_name) or `invalid_tax_id`, before
- * writing anything.
+ * either. `extra`: further columns written in the same unit (the merchant profile's, already
+ * validated by profile.ts `profileColumns`). Throws DomainError 400 `invalid_request` (blank
+ * legal_name) or `invalid_tax_id`, before writing anything.
  */
-export function updateAccountSettings(store: Store, accountId: string, patch: Partial<AccountSettings>): Promise<AccountSettings | undefined> {
-  const set = settingsColumns(patch);
+export function updateAccountSettings(store: Store, accountId: string, patch: Partial<AccountSettings>, extra: AccountSettingsColumns = {}): Promise<AccountSettings | undefined> {
+  const set = { ...settingsColumns(patch), ...extra };
   return store.tx(async (uow) => {
     await uow.accounts.updateSettings(accountId, set);
     return getAccountSettings(uow, accountId);

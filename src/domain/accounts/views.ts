@@ -1,5 +1,6 @@
 /** Allowlist serializers of accounts and members (never a password hash), with their response schemas. */
 import type { AccountSettings } from "./settings";
+import type { MerchantProfile } from "./profile";
 import type { AccountRow, UserRow } from "../../store/rows";
 import { Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
 import { ROLES, type Role } from "./roles";
@@ -48,3 +49,16 @@ export function memberView(user: UserRow): Static<typeof MemberSchema> {
 
 /** GET /v1/account/members: `{data: [{id, email, role}]}`, oldest first. */
 export const MemberListSchema = View("MemberList", { data: Type.Array(MemberSchema) });
+
+/** GET and PATCH /v1/account/profile (extensions.md "Merchant profile and a repeatable first run"). */
+export const MerchantProfileSchema = View("MerchantProfile", {
+  legal_name: Nullable(Type.String({ maxLength: 200, description: "Razão social, printed on receipts and as the boleto's beneficiário." })),
+  trade_name: Nullable(Type.String({ maxLength: 200, description: "Nome fantasia shown to payers on the checkout page and receipts; null = the account name." })),
+  tax_id: Nullable(Type.String({ description: "CNPJ or CPF without punctuation; the checkout shows it masked as payers expect (a CPF's middle digits only)." })),
+  support_email: Nullable(Type.String({ description: "Support e-mail shown to payers (normalised)." })),
+  support_phone: Nullable(Type.String({ description: "Support phone in E.164 form.", examples: ["+5511987654321"] })),
+  profile_locked: Type.Boolean({ description: "true once the platform's operations team locked the profile: PATCH then answers 403 `profile_locked`." }),
+});
+const _profile: Static<typeof MerchantProfileSchema> = {} as MerchantProfile;
+const _profileSchema: MerchantProfile = {} as Static<typeof MerchantProfileSchema>;
+void [_profile, _profileSchema];

@@ -8,7 +8,13 @@ export function registerCardProviderJobs(deps: Deps): void {
     const { connectionId, disputeId } = job.payload as { connectionId: string; disputeId: string };
     return runDisputeCheck(deps, connectionId, disputeId);
   });
-  deps.jobs.every(EVENT_SWEEP_JOB, EVENT_SWEEP_EVERY_MS, async () => {
-    await sweepCardEvents(deps);
-  });
+  deps.jobs.every(
+    EVENT_SWEEP_JOB,
+    EVENT_SWEEP_EVERY_MS,
+    async () => {
+      await sweepCardEvents(deps);
+    },
+    // Idle without an active card connection: a clock advance skips its empty periods (Scheduler.deferRecurring).
+    { idle: async () => (await deps.store.read.cardProvider.listActive()).length === 0 },
+  );
 }

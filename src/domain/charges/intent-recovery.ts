@@ -83,7 +83,8 @@ async function recoverOne(deps: Deps, intent: OpenIntent): Promise<keyof Recover
  * (one read, a unit of work when intents are open) is done (a failure is logged).
  */
 export function registerIntentJobs(deps: Deps): Promise<void> {
-  deps.jobs.every(INTENT_RECOVERY_JOB, RECOVERY_EVERY_MS, () => recoverIntents(deps));
+  // Idle without open intents: a clock advance skips its empty minutes (Scheduler.deferRecurring).
+  deps.jobs.every(INTENT_RECOVERY_JOB, RECOVERY_EVERY_MS, () => recoverIntents(deps), { idle: async () => !(await hasOpenIntents(deps)) });
   return recoverAtStart(deps).catch((err) => deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, "create intent: scheduling the recovery at start failed"));
 }
 

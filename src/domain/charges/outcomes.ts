@@ -130,6 +130,7 @@ export async function scheduleStatusCheck(
 export async function runStatusCheck(deps: Deps, transactionId: string, method: PaymentMethod, memo?: ProviderMemo): Promise<JobOutcome> {
   const row = await deps.store.read.charges.byId(transactionId);
   const named = typeof memo?.endToEndId === "string" ? memo.endToEndId : undefined;
+  if (row && row.livemode && row.status === "EXPIRED" && method !== "PIX") return withdrawOffer(deps, row, method);
   if (!row || !needsCheck(row, named)) return;
   // The connection that created a live charge answers for it, even deleted or replaced since.
   const provider = deps.providers.forTransaction(row, method);
@@ -145,6 +146,20 @@ export async function runStatusCheck(deps: Deps, transactionId: string, method: 
       LATE_LOG[row.status] ?? "payment arrived after the charge expired: not credited",
     );
   if (o.status === "pending" && o.checkAt !== undefined) return { retryAt: o.checkAt };
+}
+
+/**
+ * A live transaction offering a method of another provider expired through that provider (a Pix
+ * window shorter than Stripe's shortest Checkout Session): this method's provider withdraws its
+ * offer (`cancel`: the card session is expired), so nobody pays a transaction that is over. A
+ * failure to reach it runs again later.
+ */
+async function withdrawOffer(deps: Deps, row: TransactionRow, method: PaymentMethod): Promise<JobOutcome> {
+  const provider = deps.providers.forTransaction(row, method);
+  if (!provider) return;
+  const out = await provider.cancel(deps.providers.ctx, { transaction: row });
+  if (out.status === "retryable" || out.status === "auth_failed") return { retryAt: out.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
+  if (out.status === "rejected") deps.logger.warn({ transactionId: row.id, method, code: out.code, reason: out.message }, "payment provider: an expired transaction's offer could not be withdrawn");
 }
 
 /** Registers the status check and the legacy 3DS completion (called from registerChargeJobs). */

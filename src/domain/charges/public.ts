@@ -5,6 +5,8 @@
  */
 import type { Deps } from "../../deps";
 import type { TransactionRow } from "../../providers/types";
+import { displayNameOf } from "../accounts/profile";
+import { maskTaxId, taxIdLabel } from "../payments/pdf/format";
 
 /** The transaction whose raw id (no `ch_` prefix) is `rawId`, in any account and mode. */
 export function chargeByRawId(deps: Pick<Deps, "store">, rawId: string): Promise<TransactionRow | undefined> {
@@ -16,7 +18,18 @@ export function chargeByTxid(deps: Pick<Deps, "store">, txid: string): Promise<T
   return deps.store.read.charges.byTxid(txid);
 }
 
-/** The merchant name a payer sees for `accountId` (its account name; "Cofre" when gone). */
-export async function merchantNameOf(deps: Pick<Deps, "store">, accountId: string): Promise<string> {
-  return (await deps.store.read.charges.merchantName(accountId)) ?? "Cofre";
+
+/** Who the payer is paying, as the checkout page shows it (extensions.md "Merchant profile and a repeatable first run"). */
+export interface CheckoutMerchant {
+  /** The trade name, else the account name ("Cofre" when the account is gone). */
+  name: string;
+  /** `CNPJ 11.222.333/0001-81` (a company's public number, whole) or `CPF ***.982.247-**` (masked as payers expect); null when unset. */
+  taxIdLine: string | null;
+}
+
+/** The merchant block of the checkout page of an `accountId` transaction. */
+export async function checkoutMerchantOf(deps: Pick<Deps, "store">, accountId: string): Promise<CheckoutMerchant> {
+  const a = await deps.store.read.accounts.byId(accountId);
+  if (!a) return { name: "Cofre", taxIdLine: null };
+  return { name: displayNameOf(a), taxIdLine: a.taxId ? `${taxIdLabel(a.taxId)} ${maskTaxId(a.taxId)}` : null };
 }

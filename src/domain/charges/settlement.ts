@@ -35,6 +35,7 @@ import { failureBlock } from "./metadata";
 import { methodDetails, offeredMethods } from "../payments/views";
 import { rowMetadata } from "./views";
 import { pixReturnOf, queuePixReturnIn } from "./pix-returns";
+import { payerBlock } from "../payments/payer";
 import type { Uow } from "../../store/port";
 
 export type SettlementNotice =
@@ -196,6 +197,10 @@ async function applyPaid(
 
   const settings = (await getAccountSettings(uow, row.accountId))!;
   const fee = pixFee(settings, row.amount);
+  // The payer as the PSP reported them, kept with the payment (receipt, dashboard): the name, and
+  // the document only masked (payments/payer.ts), only when the bank disclosed it.
+  const payer = payerBlock(notice.payerName, notice.disclosed !== false ? notice.payerTaxId : null);
+  const details = notice.details || payer ? { ...(notice.details ?? {}), ...(payer ? { payer } : {}) } : undefined;
   await creditChargePayment(deps, uow, { accountId: row.accountId, livemode: row.livemode, currency: row.currency, amount: row.amount, fee, transactionId: row.id });
   return change(
     "settle",
@@ -205,7 +210,7 @@ async function applyPaid(
       paidAt: now,
       paidWith: notice.method,
       platformFee: fee,
-      ...(notice.details ? { methodDetails: withDetail(row, notice.method, notice.details) } : {}),
+      ...(details ? { methodDetails: withDetail(row, notice.method, details) } : {}),
     },
     "paid",
   );

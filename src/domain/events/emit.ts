@@ -13,13 +13,14 @@
  * creation saved ~15% of its cost; storing the canonical one again: docs/performance.md.
  */
 import type { Deps } from "../../deps";
+import { API_VERSION } from "../../lib/api-version";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Uow } from "../../store/port";
 import { deliveryTargets, fanOut } from "../webhooks/fanout";
 
-/** `api_version` of canonical envelopes: the date of the current contract. */
-export const API_VERSION = "2026-10-12";
+/** `api_version` of canonical envelopes: the date of the current contract (src/lib/api-version.ts). */
+export { API_VERSION };
 
 export type CanonicalType =
   | "charge.created"

@@ -7,5 +7,6 @@ const EVERY_MS = 3600 * 1000;
 
 /** Registers the hourly prune (one recurring job, Scheduler.every). */
 export function registerEventJobs(deps: Deps): void {
-  deps.jobs.every(EVENTS_PRUNE_JOB, EVERY_MS, () => pruneEvents(deps));
+  // One prune does what the earlier ones would: a clock advance runs only the last (Scheduler.deferRecurring).
+  deps.jobs.every(EVENTS_PRUNE_JOB, EVERY_MS, () => pruneEvents(deps), { catchUp: true });
 }

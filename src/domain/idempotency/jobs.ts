@@ -6,5 +6,6 @@ const EVERY_MS = 3600 * 1000;
 
 /** Registers the hourly prune (one recurring job, Scheduler.every). */
 export function registerIdempotencyJobs(deps: Deps): void {
-  deps.jobs.every(IDEMPOTENCY_PRUNE_JOB, EVERY_MS, () => deps.idempotency.prune());
+  // One prune does what the earlier ones would: a clock advance runs only the last (Scheduler.deferRecurring).
+  deps.jobs.every(IDEMPOTENCY_PRUNE_JOB, EVERY_MS, () => deps.idempotency.prune(), { catchUp: true });
 }

@@ -3,7 +3,7 @@
  * minor units, timestamps ISO 8601 UTC. Also the currency rule of the `currency` query.
  */
 import { iso } from "../../lib/clock";
-import { getBalance, getBalances, listCurrencies } from "./balances";
+import { getBalance, listCurrencies } from "./balances";
 import type { LedgerReader } from "./unit";
 import type { Balance } from "./index";
 import { Currency, DateTime, Money, Nullable, Type, View, type Static } from "../../lib/view-schema";
@@ -74,19 +74,14 @@ export function balanceItem(currency: string, b: Balance): Static<typeof Balance
   return { currency, available: b.available, pending: b.pending, total: b.available + b.pending };
 }
 
-/** Currencies shown for (account, mode): the primary first, then the others with activity. */
-async function currenciesOf(reader: LedgerReader, accountId: string, livemode: boolean): Promise<string[]> {
-  return [PRIMARY_CURRENCY, ...(await listCurrencies(reader, accountId, livemode)).filter((c) => c !== PRIMARY_CURRENCY)];
-}
 
 /**
  * Full shape of GET /v1/wallets/balance (no `currency` query). `reader`: `deps.store.read`.
- * Two reads whatever the number of currencies.
+ * One read whatever the number of currencies.
  */
 export async function fullBalanceView(reader: LedgerReader, accountId: string, livemode: boolean): Promise<Static<typeof FullBalanceSchema>> {
-  const currencies = await currenciesOf(reader, accountId, livemode);
-  const balances = await getBalances(reader, accountId, livemode, currencies);
-  const items = currencies.map((c, i) => ({ c, b: balances[i]! }));
+  // One read (one await) for the currencies and their balances: the route's hot path.
+  const items = (await reader.ledger.merchantBalanceSheet(accountId, livemode, PRIMARY_CURRENCY)).map(({ currency, balance }) => ({ c: currency, b: balance }));
   const { b: p } = items[0]!;
   const primary = balanceItem(PRIMARY_CURRENCY, p);
   return {
@@ -116,10 +111,6 @@ export async function flatBalanceView(reader: LedgerReader, accountId: string, l
 
 /** GET /v1/wallets: one OPERATIONAL wallet per currency (primary first). `reader`: `deps.store.read`. */
 export async function walletListView(reader: LedgerReader, accountId: string, livemode: boolean): Promise<Static<typeof WalletSchema>[]> {
-  const currencies = await currenciesOf(reader, accountId, livemode);
-  const balances = await getBalances(reader, accountId, livemode, currencies);
-  return currencies.map((currency, i) => {
-    const b = balances[i]!;
-    return { currency, walletType: "OPERATIONAL" as const, balance: b.available, pendingBalance: b.pending };
-  });
+  const sheet = await reader.ledger.merchantBalanceSheet(accountId, livemode, PRIMARY_CURRENCY);
+  return sheet.map(({ currency, balance: b }) => ({ currency, walletType: "OPERATIONAL" as const, balance: b.available, pendingBalance: b.pending }));
 }

@@ -45,7 +45,7 @@ export async function boletoSlip(deps: Deps, row: TransactionRow, b: { barcode: 
     barcode: b.barcode,
     dueDate: calendarDateBR(b.dueDate),
     amount: money(row.amount, row.currency),
-    beneficiary: account?.legalName ?? account?.name ?? "—",
+    beneficiary: account?.legalName ?? account?.tradeName ?? account?.name ?? "—",
     beneficiaryTaxId: account?.taxId ? `${taxIdLabel(account.taxId)} ${formatTaxId(account.taxId)}` : "",
     agencyCode: `0001 / ${ourNumber.slice(0, 7)}`,
     ourNumber,

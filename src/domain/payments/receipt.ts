@@ -1,8 +1,8 @@
 /**
  * The service's own PDF receipt ("comprovante") of a transaction with a final outcome
  * (interface.md `GET /v1/payments/{id}/receipt`, extensions.md "Receipts as files"), in
- * Brazilian Portuguese: merchant (name, legal name and CNPJ/CPF when the operator set them),
- * payer (name, masked document), amount, method, status, description, times in São Paulo,
+ * Brazilian Portuguese: merchant (trade name, legal name and CNPJ/CPF from the merchant profile),
+ * payer (as the PSP reported them, else the customer; name, masked document), amount, method, status, description, times in São Paulo,
  * refunds, Pix end-to-end id, transaction id and a verification QR pointing at the checkout page
  * (which shows the live status). SANDBOX marking in test mode. Deterministic for a given state.
  */
@@ -16,6 +16,8 @@ import { newDocument } from "./pdf/document";
 import { GREY, rule, sandboxMark, text, wrap, type Pen } from "./pdf/draw";
 import { dateTimeBR, formatTaxId, maskTaxId, money, taxIdLabel } from "./pdf/format";
 import { offeredMethods } from "./views";
+import { payerOf } from "./payer";
+import { displayNameOf } from "../accounts/profile";
 
 /** Statuses with a final outcome (a receipt exists only for these). */
 export const RECEIPT_STATUSES: ReadonlySet<string> = new Set(RECEIPTABLE);
@@ -61,11 +63,15 @@ export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8
   const refundedTotal = refunds.reduce((a, r) => a + r.amount, 0);
   const verifyUrl = checkoutUrl(deps.config, row.id);
 
-  const merchant: [string, string][] = [["Nome", account?.name ?? "—"]];
+  const merchantName = account ? displayNameOf(account) : "—";
+  const merchant: [string, string][] = [["Nome", merchantName]];
   if (account?.legalName) merchant.push(["Razão social", account.legalName]);
   if (account?.taxId) merchant.push([taxIdLabel(account.taxId), formatTaxId(account.taxId)]);
-  const payer: [string, string][] = [["Nome", row.customerName ?? "Não informado"]];
-  if (row.customerDocument) payer.push(["CPF/CNPJ", maskTaxId(row.customerDocument)]);
+  // The payer as the PSP reported them when it did (./payer.ts), else the customer the merchant named.
+  const reported = payerOf(row);
+  const payer: [string, string][] = [["Nome", reported?.name ?? row.customerName ?? "Não informado"]];
+  const payerDocument = reported?.document ?? (row.customerDocument ? maskTaxId(row.customerDocument) : null);
+  if (payerDocument) payer.push(["CPF/CNPJ", payerDocument]);
   const payment: [string, string][] = [
     ["Valor", money(row.amount, row.currency)],
     ["Forma de pagamento", row.paidWith ? (METHOD_PT[row.paidWith] ?? row.paidWith) : offeredMethods(row).map((m) => METHOD_PT[m] ?? m).join(", ")],
@@ -84,7 +90,7 @@ export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8
   const pen: Pen = { page: doc.addPage([595, 842]), fonts };
   if (!row.livemode) sandboxMark(pen, "comprovante de teste, sem valor fiscal ou legal");
   text(pen, "Comprovante de pagamento", 50, 780, { size: 20, bold: true });
-  text(pen, account?.name ?? "", 50, 758, { size: 12, color: GREY, width: 495 });
+  text(pen, account ? merchantName : "", 50, 758, { size: 12, color: GREY, width: 495 });
   let y = 722;
   for (const [title, lines] of [["Recebedor", merchant], ["Pagador", payer], ["Pagamento", payment]] as const) {
     text(pen, title, 50, y, { size: 11, bold: true });

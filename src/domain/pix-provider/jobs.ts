@@ -16,6 +16,8 @@ export async function checkCertificates(deps: Deps): Promise<number> {
 }
 
 export function registerPixProviderJobs(deps: Deps): void {
-  deps.jobs.every(CERTIFICATE_CHECK_JOB, DAY_MS, () => checkCertificates(deps));
-  deps.jobs.every(PIX_SWEEP_JOB, SWEEP_EVERY_MS, () => sweepReceivedPix(deps));
+  // Idle without an active connection: a clock advance skips their empty periods (Scheduler.deferRecurring).
+  const idle = async () => (await deps.store.read.pixProvider.listActive()).length === 0;
+  deps.jobs.every(CERTIFICATE_CHECK_JOB, DAY_MS, () => checkCertificates(deps), { idle });
+  deps.jobs.every(PIX_SWEEP_JOB, SWEEP_EVERY_MS, () => sweepReceivedPix(deps), { idle });
 }

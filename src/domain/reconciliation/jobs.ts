@@ -49,6 +49,8 @@ export async function reconcileYesterday(deps: Deps): Promise<MorningResult> {
 }
 
 export function registerReconciliationJobs(deps: Deps): void {
-  deps.jobs.every(RECONCILE_JOB, RECONCILE_EVERY_MS, () => reconcileYesterday(deps));
-  deps.jobs.every(INFRACTION_POLL_JOB, INFRACTION_POLL_EVERY_MS, () => pollInfractions(deps));
+  // Idle without an active Pix connection: a clock advance skips their empty periods (Scheduler.deferRecurring).
+  const idle = async () => (await deps.store.read.pixProvider.listActive()).length === 0;
+  deps.jobs.every(RECONCILE_JOB, RECONCILE_EVERY_MS, () => reconcileYesterday(deps), { idle });
+  deps.jobs.every(INFRACTION_POLL_JOB, INFRACTION_POLL_EVERY_MS, () => pollInfractions(deps), { idle });
 }

@@ -207,6 +207,23 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
       ]);
       return { firstUnleased, leased: rows };
     },
+    async queuedByKeys(dedupeKeys, byMs) {
+      if (dedupeKeys.length === 0) return [];
+      const rows = await ctx.sql`select dedupe_key, due_at from jobs where dedupe_key = any(${dedupeKeys as string[]}::text[])
+        and state = 'queued' and lease_until is null and due_at <= ${byMs}`;
+      return (rows as unknown as { dedupe_key: string; due_at: string | number }[]).map((r) => ({ dedupeKey: r.dedupe_key, dueAt: Number(r.due_at) }));
+    },
+    async firstUnleasedExcept(dedupeKeys) {
+      return numberOf(
+        await ctx.sql`select due_at from jobs where state = 'queued' and lease_until is null
+          and (dedupe_key is null or not (dedupe_key = any(${dedupeKeys as string[]}::text[]))) order by due_at limit 1`,
+      );
+    },
+    async deferQueued(dedupeKey, fromDueAt, toDueAt) {
+      const r = await ctx.sql`update jobs set due_at = ${toDueAt}
+        where dedupe_key = ${dedupeKey} and due_at = ${fromDueAt} and state = 'queued' and lease_until is null and wake_at is null`;
+      return r.count > 0;
+    },
     async countQueued(kind) {
       const where = kind === undefined ? ctx.sql`` : ctx.sql`and kind = ${kind}`;
       return numberOf(await ctx.sql`select count(*) from jobs where state = 'queued' ${where}`) ?? 0;

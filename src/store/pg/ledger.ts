@@ -110,6 +110,12 @@ export function ledgerRepo(ctx: PgContext): LedgerRepo {
       return currencies.map((c) => ({ ...by.get(c)! }));
     },
 
+    async merchantBalanceSheet(accountId, livemode, first) {
+      const currencies = [first, ...(await this.merchantCurrencies(accountId, livemode)).filter((c) => c !== first)];
+      const balances = await this.merchantBalances(accountId, livemode, currencies);
+      return currencies.map((currency, i) => ({ currency, balance: balances[i]! }));
+    },
+
     async merchantCurrencies(accountId, livemode) {
       const rows = await sql`select distinct currency from ledger_balances
         where account_id = ${accountId} and livemode = ${livemode} and ledger_account in ('available', 'pending', 'retained') order by currency`;

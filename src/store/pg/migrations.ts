@@ -17,6 +17,7 @@ import m0006 from "../../../db/migrations-pg/0006_payouts.sql" with { type: "tex
 import m0007 from "../../../db/migrations-pg/0007_card_provider.sql" with { type: "text" };
 import m0008 from "../../../db/migrations-pg/0008_reconciliation.sql" with { type: "text" };
 import m0009 from "../../../db/migrations-pg/0009_events_api.sql" with { type: "text" };
+import m0010 from "../../../db/migrations-pg/0010_merchant_profile.sql" with { type: "text" };
 
 /** Migration SQL text by journal tag. */
 export const EMBEDDED_PG: Record<string, string> = {
@@ -30,6 +31,7 @@ export const EMBEDDED_PG: Record<string, string> = {
   "0007_card_provider": m0007,
   "0008_reconciliation": m0008,
   "0009_events_api": m0009,
+  "0010_merchant_profile": m0010,
 };
 
 /** One embedded migration: its tag, statements, journal time (ms) and drizzle's hash. */

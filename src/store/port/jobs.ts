@@ -83,6 +83,18 @@ export interface JobsRepo {
   /** Number of queued (not dead) jobs, of `kind` when given. */
   countQueued(kind?: string): Promise<number>;
   /**
+   * For the clock advance: the queued jobs nobody leases whose dedupe key is one of `dedupeKeys`
+   * and that are due by `byMs` (the recurring jobs it may defer; src/jobs/scheduler.ts `deferRecurring`).
+   */
+  queuedByKeys(dedupeKeys: readonly string[], byMs: number): Promise<{ dedupeKey: string; dueAt: number }[]>;
+  /** For the clock advance: the due time of the earliest queued job nobody leases whose dedupe key is not in `dedupeKeys` (null: none). */
+  firstUnleasedExcept(dedupeKeys: readonly string[]): Promise<number | null>;
+  /**
+   * Moves the queued, unleased job with `dedupeKey` from `fromDueAt` to `toDueAt` (epoch ms); nothing
+   * when it is no longer queued there unleased (a peer claimed or moved it). True when it moved.
+   */
+  deferQueued(dedupeKey: string, fromDueAt: number, toDueAt: number): Promise<boolean>;
+  /**
    * Per kind: queued (not dead) jobs, how many of them are due by `now` and not leased, and the
    * due time of the oldest such one (null when none). Read by the metrics scrape (src/lib/metrics.ts).
    */

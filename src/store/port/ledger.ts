@@ -143,6 +143,11 @@ export interface LedgerRepo {
   merchantBalances(accountId: string, livemode: boolean, currencies: readonly string[]): Promise<MerchantBalance[]>;
   /** Currencies in which (account, mode) has any merchant balance row, sorted. */
   merchantCurrencies(accountId: string, livemode: boolean): Promise<string[]>;
+  /**
+   * `first`, then every other currency of `merchantCurrencies`, each with its `merchantBalances`
+   * entry: GET /v1/wallets/balance and GET /v1/wallets in one read (one await; hot path).
+   */
+  merchantBalanceSheet(accountId: string, livemode: boolean, first: string): Promise<{ currency: string; balance: MerchantBalance }[]>;
   /** The tranche of one paid transaction (any state), or undefined. */
   trancheOfTransaction(accountId: string, livemode: boolean, transactionId: string): Promise<LedgerTrancheRow | undefined>;
   /** One tranche by id. */

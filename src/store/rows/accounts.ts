@@ -18,6 +18,10 @@ export interface AccountRow {
   velocityWindowSeconds: number;
   legalName: string | null;
   taxId: string | null;
+  tradeName: string | null;
+  supportEmail: string | null;
+  supportPhone: string | null;
+  profileLocked: boolean;
   payoutFeeFixed: number;
   payoutDailyLimit: number | null;
   payoutDelaySeconds: number;
@@ -37,6 +41,10 @@ export interface NewAccountRow {
   velocityWindowSeconds?: number;
   legalName?: string | null;
   taxId?: string | null;
+  tradeName?: string | null;
+  supportEmail?: string | null;
+  supportPhone?: string | null;
+  profileLocked?: boolean;
   payoutFeeFixed?: number;
   payoutDailyLimit?: number | null;
   payoutDelaySeconds?: number;

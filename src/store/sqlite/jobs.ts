@@ -19,6 +19,12 @@ const FAIL = "update jobs set lease_until = null, last_error = ?, state = ?, due
 const NEXT_DUE = "select min(due_at) as due from jobs where state = 'queued' and due_at > ?";
 /** Due time of the earliest queued job nobody holds a lease on (walks the (state, due_at) index). */
 const FIRST_UNLEASED = "select due_at as at from jobs where state = 'queued' and lease_until is null order by due_at limit 1";
+/** The clock advance's recurring jobs (src/jobs/scheduler.ts deferRecurring): dedupe keys as a JSON array. */
+const QUEUED_BY_KEYS =
+  "select dedupe_key as dedupeKey, due_at as dueAt from jobs where dedupe_key in (select value from json_each(?)) and state = 'queued' and lease_until is null and due_at <= ?";
+const FIRST_UNLEASED_EXCEPT =
+  "select due_at as at from jobs where state = 'queued' and lease_until is null and (dedupe_key is null or dedupe_key not in (select value from json_each(?))) order by due_at limit 1";
+const DEFER_QUEUED = "update jobs set due_at = ? where dedupe_key = ? and due_at = ? and state = 'queued' and lease_until is null";
 /** Jobs due by now that are still leased (arg: now). */
 const LEASED = "select id, due_at as dueAt, lease_until as leaseUntil from jobs where state = 'queued' and due_at <= ? and lease_until is not null";
 
@@ -72,6 +78,16 @@ export function jobsRepo(ctx: SqliteContext): JobsRepo {
     async claimableTimes(now) {
       const firstUnleased = (ctx.stmt(FIRST_UNLEASED).get() as { at: number } | null)?.at ?? null;
       return { firstUnleased, leased: leased(now) };
+    },
+    async queuedByKeys(dedupeKeys, byMs) {
+      if (dedupeKeys.length === 0) return [];
+      return ctx.stmt(QUEUED_BY_KEYS).all(JSON.stringify(dedupeKeys), byMs) as { dedupeKey: string; dueAt: number }[];
+    },
+    async firstUnleasedExcept(dedupeKeys) {
+      return (ctx.stmt(FIRST_UNLEASED_EXCEPT).get(JSON.stringify(dedupeKeys)) as { at: number } | null)?.at ?? null;
+    },
+    async deferQueued(dedupeKey, fromDueAt, toDueAt) {
+      return ctx.stmt(DEFER_QUEUED).run(toDueAt, dedupeKey, fromDueAt).changes > 0;
     },
     async countQueued(kind) {
       const where = kind ? and(eq(jobs.state, "queued"), eq(jobs.kind, kind)) : eq(jobs.state, "queued");

@@ -51,6 +51,22 @@ const STATEMENT_TOTAL_AT = `select
 
 /** Builds the ledger repository on the adapter's connection `ctx`. */
 export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
+  /** Merchant balances of `currencies`, synchronously (two prepared statements per currency). */
+  const balancesOf = (accountId: string, livemode: boolean, currencies: readonly string[]): MerchantBalance[] => {
+    const rows = ctx.stmt(BALANCE_ROWS);
+    const next = ctx.stmt(NEXT_RELEASE);
+    const mode = livemode ? 1 : 0;
+    return currencies.map((currency): MerchantBalance => {
+      const b: MerchantBalance = { available: 0, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null };
+      for (const r of rows.all(accountId, mode, currency) as { ledger_account: "available" | "pending" | "retained"; balance: number }[]) b[r.ledger_account] = r.balance;
+      const n = next.get(accountId, mode, currency) as { at: number; sum: number } | null;
+      if (n) {
+        b.nextReleaseAt = n.at;
+        b.nextReleaseAmount = n.sum;
+      }
+      return b;
+    });
+  };
   const { db } = ctx;
   return {
     async entryByKey(key) {
@@ -80,20 +96,14 @@ export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
     },
 
     async merchantBalances(accountId, livemode, currencies) {
-      const rows = ctx.stmt(BALANCE_ROWS);
-      const next = ctx.stmt(NEXT_RELEASE);
-      const mode = livemode ? 1 : 0;
-      return currencies.map((currency): MerchantBalance => {
-        const by = new Map((rows.all(accountId, mode, currency) as { ledger_account: string; balance: number }[]).map((r) => [r.ledger_account, r.balance]));
-        const n = next.get(accountId, mode, currency) as { at: number; sum: number } | null;
-        return {
-          available: by.get("available") ?? 0,
-          pending: by.get("pending") ?? 0,
-          retained: by.get("retained") ?? 0,
-          nextReleaseAt: n?.at ?? null,
-          nextReleaseAmount: n?.sum ?? null,
-        };
-      });
+      return balancesOf(accountId, livemode, currencies);
+    },
+
+    async merchantBalanceSheet(accountId, livemode, first) {
+      const others = (ctx.stmt(CURRENCIES).all(accountId, livemode ? 1 : 0) as { currency: string }[]).map((r) => r.currency).filter((c) => c !== first);
+      const currencies = [first, ...others];
+      const balances = balancesOf(accountId, livemode, currencies);
+      return currencies.map((currency, i) => ({ currency, balance: balances[i]! }));
     },
 
     async merchantCurrencies(accountId, livemode) {

@@ -26,8 +26,12 @@ const SCREENS: Record<string, { title: string; text: string; icon: keyof typeof 
   disputed: { title: "Pagamento em disputa", text: "Este pagamento está em análise de disputa.", icon: "alert", tone: "" },
 };
 
-/** The final screen of public status `status` (an unknown one shows the failed screen). */
-export function renderFinalScreen(status: string): string {
+/**
+ * The final screen of public status `status` (an unknown one shows the failed screen); with
+ * `receiptHref` (a final outcome: links.ts `receipt`) a "Baixar comprovante" link to the PDF.
+ */
+export function renderFinalScreen(status: string, receiptHref?: string): string {
   const s = SCREENS[status] ?? SCREENS.failed!;
-  return `<div class="final ${s.tone}" data-state="${escapeHtml(status)}" role="status">${ICONS[s.icon]}<h2>${escapeHtml(s.title)}</h2><p>${escapeHtml(s.text)}</p></div>`;
+  const receipt = receiptHref ? `<p><a class="button receipt" data-testid="receipt" href="${escapeHtml(receiptHref)}" download>Baixar comprovante</a></p>` : "";
+  return `<div class="final ${s.tone}" data-state="${escapeHtml(status)}" role="status">${ICONS[s.icon]}<h2>${escapeHtml(s.title)}</h2><p>${escapeHtml(s.text)}</p>${receipt}</div>`;
 }

@@ -26,6 +26,10 @@ export interface CheckoutLinks extends CheckoutAssetLinks {
   qr: string;
   /** `GET /v1/boletos/<raw_id>.pdf` boleto PDF. */
   boletoPdf: string;
+  /** `GET {page}/comprovante.pdf` the receipt PDF once the outcome is final (src/http/routes/public). */
+  receipt: string;
+  /** `GET /favicon.ico`. */
+  favicon: string;
 }
 
 /** Stylesheet and script links of a page served directly under the checkout path (also the 404 page). */
@@ -45,5 +49,7 @@ export function checkoutLinks(checkoutPath: string, rawId: string): CheckoutLink
     card: `${rawId}/card`,
     qr: `${root}v1/qr/${rawId}.png`,
     boletoPdf: `${root}v1/boletos/${rawId}.pdf`,
+    receipt: `${rawId}/comprovante.pdf`,
+    favicon: `${root}favicon.ico`,
   };
 }

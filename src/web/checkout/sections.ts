@@ -14,6 +14,8 @@ export interface CheckoutContext {
   /** Server time (epoch ms), so countdowns follow the service clock. */
   nowMs: number;
   merchantName: string;
+  /** The merchant's CNPJ/CPF line (`CNPJ 11.222.333/0001-81`, a CPF masked), or null/absent when unset. */
+  merchantTaxId?: string | null;
   /** The page's own endpoints and files, relative to the page (./links.ts). */
   links: CheckoutLinks;
 }

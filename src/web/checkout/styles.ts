@@ -6,7 +6,7 @@
 export const CHECKOUT_CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1b1f24}
 main{max-width:28rem;margin:0 auto;padding:1rem}header{text-align:center;margin:1rem 0}
 .card{background:#fff;border-radius:12px;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12);text-align:center}
-.merchant{font-size:1rem;color:#4a5561;margin:0}.amount{font-size:2rem;font-weight:700;margin:.25rem 0}
+.merchant{font-size:1rem;color:#4a5561;margin:0}.merchant-id{font-size:.85rem;color:#4a5561;margin:0}.amount{font-size:2rem;font-weight:700;margin:.25rem 0}
 .description,.customer{margin:.25rem 0;color:#1b1f24}.customer{color:#4a5561;font-size:.9rem}
 .merchant,.description,.customer,bdi{overflow-wrap:anywhere;word-break:break-word}
 .qr{display:block;margin:1rem auto;max-width:100%;height:auto;image-rendering:pixelated;background:#fff}

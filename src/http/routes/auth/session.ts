@@ -7,6 +7,7 @@ import type { Deps } from "../../../deps";
 import { dashboardLogin, dashboardSessionOf, logout } from "../../../domain/auth/service";
 import { DashboardSessionSchema } from "../../../domain/auth/session-views";
 import { ApiError } from "../../errors";
+import { DomainError } from "../../../domain/errors";
 import { authenticateSession, clearedSessionCookie, secureCookies, sessionCookie, sessionCookieValue } from "../../plugins/session-auth";
 import { Str, StrictObject } from "../../schemas";
 import { BODY_ERRORS, op } from "../../openapi";
@@ -51,11 +52,36 @@ export function sessionRoutes(deps: Deps) {
     )
     .get(
       "/v1/auth/session",
-      async ({ request, set }) => {
+      async ({ request, query, set }) => {
         set.headers["cache-control"] = "no-store";
+        // `?probe=1` (the dashboard's first request): "nobody signed in" is an answer, not an error,
+        // so the login page's console stays clean (issue 29). 204 instead of 401.
+        if (query.probe === "1") {
+          let session = null;
+          try {
+            session = await sessionOf(deps, request);
+          } catch (err) {
+            if (!(err instanceof DomainError && err.code === "unauthorized")) throw err;
+          }
+          if (!session) {
+            set.status = 204;
+            return;
+          }
+          return dashboardSessionOf(deps, session);
+        }
         return dashboardSessionOf(deps, await sessionOf(deps, request));
       },
-      { detail: op({ tags: ["auth"], summary: "The signed-in dashboard member, account and CSRF token", security: "none", ok: { 200: DashboardSessionSchema }, errors: [401] }) },
+      {
+        detail: op({
+          tags: ["auth"],
+          summary: "The signed-in dashboard member, account and CSRF token",
+          description: "401 `unauthorized` without a valid session cookie; with `?probe=1` that case answers 204 (no body) instead.",
+          security: "none",
+          query: [{ name: "probe", description: "`1`: answer 204 rather than 401 when nobody is signed in." }],
+          ok: { 200: DashboardSessionSchema, 204: { empty: "With `probe=1`: no valid session." } },
+          errors: [401],
+        }),
+      },
     )
     .delete(
       "/v1/auth/session",

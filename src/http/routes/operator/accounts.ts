@@ -2,6 +2,8 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { updateAccountSettings } from "../../../domain/accounts/settings";
+import { profileColumns } from "../../../domain/accounts/profile";
+import { ProfileFields } from "../auth/profile";
 import { operatorAuth } from "../../plugins/operator-auth";
 import { notFound } from "../../errors";
 import { StrictBool, StrictInt, StrictObject, Str, Type } from "../../schemas";
@@ -27,13 +29,16 @@ const SettingsPatch = StrictObject({
   payout_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000, description: "Fixed fee of each payout, centavos." })),
   payout_daily_limit: Type.Optional(Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000_000_000 }), Type.Null()], { description: "Most a São Paulo day of payouts may sum, centavos; null = no limit." })),
   payout_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: 86400, description: "Seconds a payout stays pending (cancellable) before it is sent (0-86400)." })),
+  ...ProfileFields,
+  profile_locked: Type.Optional(StrictBool({ description: "true: the merchant can no longer change the profile (PATCH /v1/account/profile -> 403 `profile_locked`)." })),
 });
 
 export function operatorAccountRoutes(deps: Deps) {
   return new Elysia().use(operatorAuth(deps)).patch(
     "/v1/operator/accounts/:account_id",
     async ({ params, body }) => {
-      const settings = await updateAccountSettings(deps.store, params.account_id, body);
+      const { trade_name, support_email, support_phone, profile_locked, ...rest } = body;
+      const settings = await updateAccountSettings(deps.store, params.account_id, rest, profileColumns({ trade_name, support_email, support_phone, profile_locked }));
       if (!settings) throw notFound("account");
       return settings;
     },
@@ -48,7 +53,7 @@ export function operatorAccountRoutes(deps: Deps) {
         requestExample: { payer_lock_enabled: true, default_expires_in: 1800 },
         summary: "Change an account's settings (operator token); every field optional",
         description:
-          "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s, payout fee 0, no payout daily limit, payout delay 0 s. `legal_name` (razão social, up to 200 characters) and `tax_id` (CNPJ or CPF, checksum-valid, stored without punctuation; otherwise 400 `invalid_tax_id`) are printed on receipts and boletos; null clears them.",
+          "Returns the account's settings after the change (same keys). Defaults: payer lock off, default_expires_in 3600, fee 0 bps + 0 fixed, settlement delay 86400 s, no velocity limits, velocity window 3600 s, payout fee 0, no payout daily limit, payout delay 0 s. `legal_name` (razão social, up to 200 characters) and `tax_id` (CNPJ or CPF, checksum-valid, stored without punctuation; otherwise 400 `invalid_tax_id`) are printed on receipts and boletos; null clears them. The merchant profile's other fields (`trade_name`, `support_email`, `support_phone`: as PATCH /v1/account/profile) and `profile_locked` may be set here too; they are not part of the answer (GET /v1/account/profile shows them).",
       }),
     },
   );

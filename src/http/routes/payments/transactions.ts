@@ -10,6 +10,7 @@ import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "../../../domain/charges/m
 import { createPayment } from "../../../domain/payments/create";
 import { isSortField, listPayments, SORTABLE } from "../../../domain/payments/list";
 import { buildReceipt, receiptPdf } from "../../../domain/payments/receipt";
+import { PayerSchema, payerOf } from "../../../domain/payments/payer";
 import { cancelPayment, getPayment, resendWebhook } from "../../../domain/payments/service";
 import { TransactionCreateSchema, TransactionListSchema, TransactionSchema, toTransaction } from "../../../domain/payments/views";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
@@ -163,6 +164,21 @@ export function transactionRoutes(deps: Deps) {
           security: "apikey",
           ok: { 200: [ReceiptSchema, { content: "application/pdf", description: "The receipt PDF (with `Accept: application/pdf`), sent as an attachment named `<id>.pdf`." }] },
           errors: [400, ...A, 404],
+        }),
+      },
+    )
+    .get(
+      "/v1/payments/:id/payer",
+      async ({ auth, params }) => payerOf(await getPayment(deps, auth, params.id)) ?? { name: null, document: null },
+      {
+        detail: op({
+          tags,
+          summary: "The payer as the PSP reported them at settlement (name, masked document)",
+          description:
+            "200 `{name, document}`: what the payer's bank or the PSP reported when the payment settled (the receipt prints the same); both null before settlement or when nothing was reported. `document` is masked as banks print it (a CPF keeps only its middle six digits: `***.982.247-**`); never a whole CPF, and nothing of a payer the payer lock refused.",
+          security: "apikey",
+          ok: { 200: PayerSchema },
+          errors: [...A, 404],
         }),
       },
     );

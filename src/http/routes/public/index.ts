@@ -10,7 +10,9 @@ import { Elysia } from "elysia";
 import { htmlResponse, pageCsp } from "../../html";
 import { checkoutAssetRoutes } from "./assets";
 import type { Deps } from "../../../deps";
-import { chargeByRawId, chargeByTxid, merchantNameOf } from "../../../domain/charges/public";
+import { chargeByRawId, chargeByTxid, checkoutMerchantOf } from "../../../domain/charges/public";
+import { RECEIPT_STATUSES, receiptPdf } from "../../../domain/payments/receipt";
+import { faviconIco } from "../../../web/favicon";
 import { locationJwks, signedCobPayload, JWKS_PATH } from "../../../domain/charges/location";
 import { CHARGE_STATUSES, PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
 import { simulatePayment } from "../../../domain/charges/sandbox";
@@ -76,11 +78,13 @@ export function publicRoutes(deps: Deps) {
       async ({ params }) => {
         const row = await rowOf(params.raw_id);
         if (!row) return html(renderNotFoundPage(checkoutAssetLinks()), 404);
+        const merchant = await checkoutMerchantOf(deps, row.accountId);
         const page = renderCheckoutPage({
           row,
           sandbox: !row.livemode,
           nowMs: deps.clock.nowMs(),
-          merchantName: await merchantNameOf(deps, row.accountId),
+          merchantName: merchant.name,
+          merchantTaxId: merchant.taxIdLine,
           links: checkoutLinks(base, row.id),
         });
         return html(page, 200);
@@ -94,6 +98,31 @@ export function publicRoutes(deps: Deps) {
           errors: [],
         }),
       },
+    )
+    .get(
+      `${base}/:raw_id/comprovante.pdf`,
+      async ({ params }) => {
+        const row = await rowOf(params.raw_id);
+        if (!row || !RECEIPT_STATUSES.has(row.status)) throw notFound("receipt");
+        return new Response(Buffer.from(await receiptPdf(deps, row)), {
+          headers: { "content-type": "application/pdf", "content-disposition": `attachment; filename="${row.id}.pdf"`, "cache-control": "no-store" },
+        });
+      },
+      {
+        detail: op({
+          tags,
+          summary: "The receipt PDF of a checkout with a final outcome (the paid screen's \"Baixar comprovante\")",
+          description: "The same PDF as `GET /v1/payments/{id}/receipt` with `Accept: application/pdf`; the capability is the unguessable raw id. 404 while the outcome is not final.",
+          security: "none",
+          ok: { 200: { content: "application/pdf", description: "The receipt, as an attachment named `<id>.pdf`." } },
+          errors: [404],
+        }),
+      },
+    )
+    .get(
+      "/favicon.ico",
+      () => new Response(new Uint8Array(faviconIco()), { headers: { "content-type": "image/x-icon", "cache-control": "public, max-age=86400" } }),
+      { detail: op({ tags, summary: "Cofre's favicon", security: "none", ok: { 200: { content: "image/x-icon", description: "A 32x32 icon." } }, errors: [] }) },
     )
     .get(
       `${base}/:raw_id/status`,

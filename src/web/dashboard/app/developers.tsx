@@ -2,7 +2,8 @@
 /**
  * Developers: the account's API keys (GET /v1/api-keys; no cleartext), issue (test or live),
  * rotate and revoke for OWNER and ADMIN (`access.canManage`). A new key's cleartext is shown
- * once, right after issue or rotate, and never again. Below: members, request logs, audit log (./team.tsx).
+ * once, right after issue or rotate, and never again. Below: members, request logs (./team.tsx), events
+ * (./events.tsx), audit log.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure, currentMode } from "./api";
@@ -11,6 +12,7 @@ import { dateTime } from "./format";
 import type { Session } from "./main";
 import { AuditLog, Members, RequestLogs } from "./team";
 import { Alert } from "./messages";
+import { Events } from "./events";
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 
@@ -113,6 +115,7 @@ export function Developers({ session }: { session: Session }) {
       )}
       <Members session={session} />
       <RequestLogs />
+      <Events />
       {(session.role === "OWNER" || session.role === "ADMIN") && <AuditLog />}
     </section>
   );

@@ -77,7 +77,8 @@ function App() {
   setMode(mode);
 
   useEffect(() => {
-    api<Session>("GET", "/v1/auth/session").then(signIn, () => setSession(null));
+    // `probe=1`: 204 (not a 401 in the console) when nobody is signed in.
+    api<Session | undefined>("GET", "/v1/auth/session?probe=1").then((s) => (s ? signIn(s) : setSession(null)), () => setSession(null));
   }, []);
 
   function signIn(s: Session) {
