@@ -7,7 +7,8 @@
  * machine. Each run measures the bare `Bun.serve` ceiling in the same minutes, so the compared
  * figures are ratios to it: charge create / ceiling, charge read / ceiling, and webhook
  * deliveries per second, plus the server's CPU time per create and per read (from /proc; steadier
- * than req/s when wrk shares the cores). Prints per-round figures, the medians of each tree and the new tree's
+ * than req/s when wrk shares the cores); with `BENCH_LIST=1` also the payments list and the wallet balance.
+ * Prints per-round figures, the medians of each tree and the new tree's
  * change in percent (the gate: within 5%), and writes them to `bench/results/compare-<at>.json`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -36,6 +37,11 @@ interface Figures {
   /** Server CPU per create / per read, microseconds (steadier than req/s here). */
   createCpuUs: number;
   readCpuUs: number;
+  /** With BENCH_LIST=1: payments list (20) and wallet balance, ratio to the ceiling and server CPU per request (us); NaN otherwise. */
+  list: number;
+  balance: number;
+  listCpuUs: number;
+  balanceCpuUs: number;
 }
 
 async function measure(binary: string, label: string, round: number): Promise<Figures> {
@@ -56,6 +62,10 @@ async function measure(binary: string, label: string, round: number): Promise<Fi
     deliveries: find("webhook fan-out").rps,
     createCpuUs: find("POST /v1/pix/charges").cpuUsPerReq ?? NaN,
     readCpuUs: find("GET /v1/charges/").cpuUsPerReq ?? NaN,
+    list: find("GET /v1/payments (list").ratioToCeiling,
+    balance: find("GET /v1/wallets/balance").ratioToCeiling,
+    listCpuUs: find("GET /v1/payments (list").cpuUsPerReq ?? NaN,
+    balanceCpuUs: find("GET /v1/wallets/balance").cpuUsPerReq ?? NaN,
   };
 }
 
@@ -79,17 +89,28 @@ try {
       const f = await measure(bins[label], label, round);
       results[label].push(f);
       console.log(`round ${round + 1} ${label}: create/ceiling ${f.create.toFixed(3)}, read/ceiling ${f.read.toFixed(3)}, deliveries/s ${Math.round(f.deliveries)}, CPU/create ${f.createCpuUs} us, CPU/read ${f.readCpuUs} us (ceiling ${Math.round(f.ceiling)} req/s)`);
+      if (!Number.isNaN(f.list)) console.log(`round ${round + 1} ${label}: list/ceiling ${f.list.toFixed(3)}, balance/ceiling ${f.balance.toFixed(3)}, CPU/list ${f.listCpuUs} us, CPU/balance ${f.balanceCpuUs} us`);
     }
   }
   const med = (label: "old" | "new", k: keyof Figures) => median(results[label].map((f) => f[k]));
   const lines = [
     `| figure (median of ${ROUNDS}) | ${oldRef} | this tree | change |`,
     "|---|---:|---:|---:|",
-    ...(["create", "read", "deliveries", "createCpuUs", "readCpuUs"] as const).map((k) => {
+    ...(["create", "read", "deliveries", "createCpuUs", "readCpuUs", "list", "balance", "listCpuUs", "balanceCpuUs"] as const).filter((k) => !Number.isNaN(med("new", k))).map((k) => {
       const o = med("old", k);
       const n = med("new", k);
-      const label = { create: "charge create / ceiling", read: "charge read / ceiling", deliveries: "webhook deliveries/s", createCpuUs: "server CPU per create (us)", readCpuUs: "server CPU per read (us)" }[k];
-      const fmt = (x: number) => (k === "create" || k === "read" ? x.toFixed(3) : String(Math.round(x * 10) / 10));
+      const label = {
+        create: "charge create / ceiling",
+        read: "charge read / ceiling",
+        deliveries: "webhook deliveries/s",
+        createCpuUs: "server CPU per create (us)",
+        readCpuUs: "server CPU per read (us)",
+        list: "payments list (20) / ceiling",
+        balance: "wallet balance / ceiling",
+        listCpuUs: "server CPU per list (us)",
+        balanceCpuUs: "server CPU per balance (us)",
+      }[k];
+      const fmt = (x: number) => (k === "create" || k === "read" || k === "list" || k === "balance" ? x.toFixed(3) : String(Math.round(x * 10) / 10));
       return `| ${label} | ${fmt(o)} | ${fmt(n)} | ${(((n - o) / o) * 100).toFixed(1)}% |`;
     }),
   ];

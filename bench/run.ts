@@ -17,6 +17,9 @@
  * Then payouts (bench/payouts.ts): `POST /v1/payouts` in the sandbox against charge creation on
  * fresh servers (target: at least half the rate) and a live payout's own cost above psp-sim through
  * an `efi` connection (`BENCH_LIVE_PAYOUTS` rounds, default 200; target at most 2 ms p50), PASS/FAIL.
+ * Then live cards (bench/cards.ts) against `cofre stripe-sim`: a live card create's own cost above
+ * the simulator (`BENCH_LIVE_CARDS` rounds, default 200; target at most 2 ms p50) and webhook to
+ * APPROVED (target under 100 ms p50), PASS/FAIL.
  * `BENCH_ONLY=core` runs only the ceiling, create, read and webhook scenarios (what bench/compare.ts
  * compares between two trees); `BENCH_JSON_OUT=<file>` writes the JSON there instead.
  * With COFRE_DATABASE_URL (or BENCH_PG=local: a durable throwaway cluster on this box) it
@@ -31,6 +34,7 @@ import { api, cliInit, CofreServer, ensureBinary, freePort, loginAndKey, ROOT } 
 import { createChargeLua, wrk, type WrkResult } from "./lib/wrk";
 import { formatLive, runLiveBench } from "./live";
 import { formatPayouts, runLivePayouts, runSandboxPayouts } from "./payouts";
+import { formatCards, runCardBench } from "./cards";
 
 const SECONDS = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 5);
 const STATS_ROWS = Number(process.env.BENCH_STATS_ROWS ?? 1_000_000);
@@ -123,7 +127,8 @@ await scenario("POST /v1/pix/charges (create)", "/v1/pix/charges", { lua: create
 const charge = await api(server.base, "POST", "/v1/pix/charges", { key: testKey, headers: { "idempotency-key": `bench-one-${Date.now()}` }, body: { amount: 1990 } });
 const chargeId: string | undefined = charge.body?.id;
 if (chargeId) await scenario("GET /v1/charges/{id}", `/v1/charges/${chargeId}`);
-if (!CORE_ONLY) {
+// BENCH_LIST=1 adds the list and balance scenarios to `BENCH_ONLY=core` (bench/compare.ts passes it through).
+if (!CORE_ONLY || process.env.BENCH_LIST === "1") {
   await scenario("GET /v1/payments (list, 20)", "/v1/payments?limit=20");
   await scenario("GET /v1/wallets/balance", "/v1/wallets/balance");
 }
@@ -197,6 +202,9 @@ const live = CORE_ONLY ? null : await runLiveBench(Number(process.env.BENCH_LIVE
 // ---- payouts (bench/payouts.ts) ----------------------------------------------------------------
 const payouts = CORE_ONLY ? null : { sandbox: await runSandboxPayouts(SECONDS), live: await runLivePayouts(Number(process.env.BENCH_LIVE_PAYOUTS ?? 200)) };
 
+// ---- live cards against stripe-sim (bench/cards.ts) -------------------------------------------
+const cards = CORE_ONLY ? null : await runCardBench(Number(process.env.BENCH_LIVE_CARDS ?? 200));
+
 // ---- report ------------------------------------------------------------------------------------
 const ceiling = rows[0]!.rps;
 const table = [
@@ -215,9 +223,13 @@ if (payouts) {
   console.log(`\nPayouts (bench/payouts.ts):\n`);
   console.log(formatPayouts(payouts.sandbox, payouts.live));
 }
+if (cards) {
+  console.log(`\nLive cards (stripe-sim on loopback; one request at a time; bench/cards.ts):\n`);
+  console.log(formatCards(cards));
+}
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
 const file = process.env.BENCH_JSON_OUT ?? join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, cores: navigator.hardwareConcurrency, bun: Bun.version, rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })), live, payouts }, null, 2));
+writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, cores: navigator.hardwareConcurrency, bun: Bun.version, rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })), live, payouts, cards }, null, 2));
 console.log(`\nwritten ${file}`);
 
 /**

@@ -35,6 +35,22 @@
  *     simulator belongs to a Cofre payout (`send_id`) or refund (its id without `re_`) with the
  *     same amount, a paid payout's send is REALIZADO, a failed one's is not REALIZADO, a
  *     cancelled one has no send.
+ * Live cards (issue 26 §5): `cofre stripe-sim` runs beside them (never killed; webhook retries
+ * 0.3-8 s, refunds settle after 1 s) and the account's card provider is connected to it
+ * (`SOAK_LIVE_CARDS=0` skips). The workers also create live CREDIT_CARD payments under
+ * idempotency keys (cut by a kill -> retried with the same key; some answered keys replayed), pay
+ * some as the payer does (the checkout page's link to the hosted page, then its card form, or the
+ * simulator's control route), and refund paid ones; the simulator's signed events reach Cofre or,
+ * during a kill, wait for their retry. Before the clocks move (Stripe signatures are checked
+ * against Cofre's clock) the soak waits for every paid card to read APPROVED and every card refund
+ * to be final, then checks:
+ *   - every acknowledged card payment exists with its amount; one key never produced two;
+ *   - one Checkout Session per transaction at the simulator (listed through its API), every
+ *     session belongs to a Cofre transaction, every paid session's transaction is APPROVED (or
+ *     REFUNDED);
+ *   - every acknowledged card refund exists; every Stripe refund carries the id of one Cofre refund
+ *     (never two for one), with its amount, and the statuses agree (succeeded = REFUNDED, failed =
+ *     FAILED).
  * Prints a summary and a JSON line; exits 1 on any violation.
  */
 import { Database } from "bun:sqlite";
@@ -42,6 +58,7 @@ import { join } from "node:path";
 import { cpf } from "cpf-cnpj-validator";
 import { CrashLoop } from "./lib/killer";
 import { SimProcess } from "./lib/psp-sim";
+import { StripeSimProcess } from "./lib/stripe-sim";
 import { api, cliInit, CofreServer, ensureBinary } from "./lib/server";
 
 const OPERATOR_TOKEN = "soak_live_operator_token_0123456789";
@@ -77,6 +94,15 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     const ps = await api(server.base, "PATCH", `/v1/operator/accounts/${accountId}`, { bearer: OPERATOR_TOKEN, body: { payout_delay_seconds: 2 } });
     if (ps.status !== 200) notes.push(`payout settings answered ${ps.status}`);
   } else notes.push("no efi connection (SOAK_LIVE_EFI=0 or an older psp-sim): payouts skipped");
+  // Live cards through stripe-sim (never killed); Cofre registers its webhook endpoint there on connect.
+  let stripe: StripeSimProcess | null = null;
+  if (process.env.SOAK_LIVE_CARDS !== "0") {
+    stripe = new StripeSimProcess();
+    await stripe.init();
+    await stripe.start();
+    const cc = await api(server.base, "PUT", `/v1/operator/accounts/${accountId}/card-provider`, { bearer: OPERATOR_TOKEN, body: stripe.body });
+    if (cc.status !== 200) throw new Error(`card connect: ${cc.status} ${JSON.stringify(cc.body)}`);
+  } else notes.push("SOAK_LIVE_CARDS=0: live cards skipped");
 
   const crash = new CrashLoop(server, notes);
   const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => api(server.base, method, path, { key: liveKey, body, headers, timeoutMs: 5_000 });
@@ -235,9 +261,111 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     if (r?.status === 200) p.cancelled = true;
   }
 
+  // ---- live cards through stripe-sim ------------------------------------------------------------
+  interface CardAck {
+    id: string;
+    amount: number;
+    paidAtSim: boolean;
+    paying?: boolean;
+    /** Sum of acknowledged refunds, minor units. */
+    refunded: number;
+  }
+  const cards = new Map<string, CardAck>();
+  const cardKeyIds = new Map<string, Set<string>>();
+  const cardBodies = new Map<string, { amount: number }>();
+  const cardRefunds: { id: string; payment: string; amount: number }[] = [];
+  const cardStats = { created: 0, replays: 0, paidByForm: 0, paidByControl: 0, payFailed: 0, refunds: 0 };
+
+  const ackCard = (key: string, r: { status: number; body: any } | null) => {
+    if (!r || r.status !== 201) return;
+    cardKeyIds.get(key)!.add(r.body.id);
+    if (!cards.has(r.body.id)) cards.set(r.body.id, { id: r.body.id, amount: cardBodies.get(key)!.amount, paidAtSim: false, refunded: 0 });
+  };
+  const cardBody = (key: string) => ({ amount: cardBodies.get(key)!.amount, paymentMethods: ["CREDIT_CARD"], idempotencyKey: key, metadata: { description: "Soak cartão" } });
+
+  async function createCard() {
+    const key = `soak-card-${++seq}-${Date.now()}`;
+    cardBodies.set(key, { amount: 1_000 + Math.floor(Math.random() * 50_000) });
+    cardKeyIds.set(key, new Set());
+    cardStats.created++;
+    ackCard(key, await answered("card.create", () => call("POST", "/v1/payments", cardBody(key))));
+  }
+
+  async function replayCard() {
+    const key = pick([...cardKeyIds.entries()].filter(([, ids]) => ids.size > 0).map(([k]) => k));
+    if (!key) return createCard();
+    cardStats.replays++;
+    ackCard(key, await answered("card.replay", () => call("POST", "/v1/payments", cardBody(key))));
+  }
+
+  /** Pays an unpaid card as the payer does: the checkout page's link to the hosted page, then its form (or the control route). */
+  async function payCard() {
+    const c = pick([...cards.values()].filter((c) => !c.paidAtSim && !c.paying));
+    if (!c) return createCard();
+    c.paying = true;
+    try {
+      await crash.up;
+      const page = await fetch(`${server.base}/c/${c.id}`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.text());
+      const m = /href="([^"]*\/pay\/(cs_[A-Za-z0-9_]+))"/.exec(page);
+      if (!m) {
+        cardStats.payFailed++;
+        return;
+      }
+      if (Math.random() < 0.5) {
+        const res = await fetch(m[1]!, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ method: "card", number: "4242424242424242", exp: "12/34", cvc: "123", name: "Pagador Soak" }).toString(),
+          redirect: "manual",
+        });
+        await res.text();
+        if (res.status === 303) {
+          c.paidAtSim = true;
+          cardStats.paidByForm++;
+        } else cardStats.payFailed++;
+      } else {
+        const r = await stripe!.control("POST", `/_sim/checkout/sessions/${m[2]}/pay`, {});
+        if (r.status === 200 && r.body.outcome === "paid") {
+          c.paidAtSim = true;
+          cardStats.paidByControl++;
+        } else cardStats.payFailed++;
+      }
+    } catch {
+      cardStats.payFailed++; // the checkout page was cut by a kill: another worker pays it later
+    } finally {
+      c.paying = false;
+    }
+  }
+
+  async function refundCard() {
+    const c = pick([...cards.values()].filter((c) => c.paidAtSim && c.refunded < c.amount));
+    if (!c) return payCard();
+    const rest = c.amount - c.refunded;
+    const amount = Math.random() < 0.25 ? rest : Math.min(rest, 100 + Math.floor(Math.random() * c.amount * 0.4));
+    const body = { idempotencyKey: `soak-card-re-${++seq}`, amount };
+    const r = await answered("card.refund", () => call("POST", `/v1/payments/${c.id}/refund`, body));
+    if (r?.status === 201) {
+      c.refunded += amount;
+      cardStats.refunds++;
+      cardRefunds.push({ id: r.body.id, payment: c.id, amount });
+    }
+  }
+
+  async function cardOp() {
+    const x = Math.random();
+    if (x < 0.4) await createCard();
+    else if (x < 0.5) await replayCard();
+    else if (x < 0.8) await payCard();
+    else await refundCard();
+  }
+
   async function worker(until: number) {
     while (Date.now() < until) {
       await crash.up;
+      if (stripe && Math.random() < 0.35) {
+        await cardOp();
+        continue;
+      }
       const x = Math.random();
       if (x < 0.32) await createCharge();
       else if (x < 0.4) await replay();
@@ -255,6 +383,51 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   await Promise.all([crash.run(until), ...Array.from({ length: WORKERS }, () => worker(until))]);
   stats.kills += crash.kills;
   await crash.up;
+
+  // Cards first, before any clock moves (Cofre checks Stripe signatures against its own clock):
+  // run the simulator's waiting deliveries now and wait for paid cards and card refunds to settle.
+  let cardsUnsettled = 0;
+  /** Paid cards not APPROVED, and card refunds not final, after the settle wait (diagnosed after the run). */
+  let unsettledCards: string[] = [];
+  let unsettledRefunds: string[] = [];
+  for (let i = 0; stripe && i < 60; i++) {
+    await stripe.control("POST", "/_sim/events/flush");
+    unsettledCards = [];
+    unsettledRefunds = [];
+    for (const c of cards.values()) {
+      if (!c.paidAtSim) continue;
+      const r = await check("GET", `/v1/payments/${c.id}`);
+      if (!["APPROVED", "REFUNDED"].includes(r.body?.status)) unsettledCards.push(c.id);
+    }
+    for (const c of new Set(cardRefunds.map((x) => x.payment))) {
+      const r = await check("GET", `/v1/payments/${c}/refunds`);
+      const list = (Array.isArray(r.body) ? r.body : r.body?.data ?? []) as { id: string; status: string }[];
+      unsettledRefunds.push(...list.filter((x) => x.status !== "REFUNDED" && x.status !== "FAILED").map((x) => x.id));
+    }
+    cardsUnsettled = unsettledCards.length + unsettledRefunds.length;
+    if (cardsUnsettled === 0) break;
+    await Bun.sleep(500);
+  }
+  if (cardsUnsettled) {
+    notes.push(`${cardsUnsettled} paid card(s) or card refund(s) still unsettled 30 s after the run, before the clocks moved (left to the polls of the clock advance)`);
+    // Why: each one's events at the simulator (delivery status, HTTP answers), whether Cofre
+    // recorded them, and its jobs (a status check a kill cut stays leased until its lease ends).
+    const db = new Database(join(server.dataDir, "cofre.db"), { readonly: true });
+    const evs = ((await stripe!.control("GET", "/_sim/events")).body?.data ?? []) as { id: string; type: string; object: string | null; deliveries: { status: string; attempts: { error: string | null; http_status: number | null }[] }[] }[];
+    const sessionOf = new Map((await stripe!.listAll("/v1/checkout/sessions")).map((x) => [x.client_reference_id as string, x.id as string]));
+    const refundOf = new Map((await stripe!.listAll("/v1/refunds")).map((x) => [x.metadata?.cofre_refund_id as string, x.id as string]));
+    const taken = new Set((db.query(`select event_id from card_provider_events`).all() as { event_id: string }[]).map((r) => r.event_id));
+    const explain = (kind: string, id: string, object: string | undefined) => {
+      const seen = evs
+        .filter((e) => e.object === object)
+        .map((e) => `${e.type} ${e.deliveries.map((d) => `${d.status} [${d.attempts.map((a) => a.http_status ?? a.error?.slice(0, 24)).join(",")}]`).join(" ")} ${taken.has(e.id) ? "recorded" : "not recorded"}`);
+      const jobs = db.query(`select kind, state, due_at - ? as due_in_ms, lease_until - ? as lease_left_ms, attempts from jobs where payload like ?`).all(Date.now(), Date.now(), `%${id}%`);
+      notes.push(`unsettled ${kind} ${id} (${object}): events ${seen.join("; ") || "none"}; jobs ${JSON.stringify(jobs)}`);
+    };
+    for (const id of unsettledCards.slice(0, 5)) explain("card", id, sessionOf.get(id));
+    for (const id of unsettledRefunds.slice(0, 5)) explain("refund", id, refundOf.get(id));
+    db.close();
+  }
 
   // Drain: both clocks forward so polls (15 s, 1 min, 5 min...), the sweep (10 min) and refund steps run.
   for (const s of [20, 60, 300, 600, 900]) {
@@ -305,6 +478,36 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     if (!["paid", "failed", "cancelled"].includes(r.body.status)) violations.push(`payout ${p.id} still ${r.body.status} after the drain`);
     if (p.cancelled && r.body.status !== "cancelled") violations.push(`payout ${p.id} acknowledged cancelled, now ${r.body.status}`);
   }
+  if (stripe && cardStats.created > 0 && cards.size === 0) violations.push(`no live card payment was acknowledged (${cardStats.created} creates sent)`);
+  if (stripe && cards.size > 0 && cardRefunds.length === 0) violations.push("no live card refund was acknowledged");
+  for (const [key, ids] of cardKeyIds) if (ids.size > 1) violations.push(`card idempotency key ${key} produced ${ids.size} payments: ${[...ids].join(", ")}`);
+  const cardStatus = new Map<string, string>();
+  for (const c of cards.values()) {
+    const r = await check("GET", `/v1/payments/${c.id}`);
+    if (r.status !== 200) violations.push(`acknowledged card payment ${c.id} missing (${r.status})`);
+    else if (r.body.amount !== c.amount) violations.push(`card payment ${c.id} amount ${r.body.amount} != ${c.amount}`);
+    else {
+      cardStatus.set(c.id, r.body.status);
+      if (c.paidAtSim && !["APPROVED", "REFUNDED"].includes(r.body.status)) violations.push(`card payment ${c.id} paid at Stripe but ${r.body.status}`);
+    }
+  }
+  for (const rf of cardRefunds) {
+    const r = await check("GET", `/v1/payments/${rf.payment}/refunds`);
+    const list = (Array.isArray(r.body) ? r.body : r.body?.data ?? []) as { id: string }[];
+    if (!list.some((x) => x.id === rf.id)) violations.push(`acknowledged card refund ${rf.id} of ${rf.payment} missing`);
+  }
+  // Sessions and refunds at Stripe, through its API (the simulator keeps running until here).
+  const sessions = stripe ? await stripe.listAll("/v1/checkout/sessions") : [];
+  const stripeRefunds = stripe ? await stripe.listAll("/v1/refunds") : [];
+  // The simulator's deliveries to Cofre: attempts a kill cut (refused or reset), and deliveries that gave up.
+  const stripeEvents = stripe
+    ? (((await stripe.control("GET", "/_sim/events")).body?.data ?? []) as { id: string; type: string; object: string | null; deliveries: { status: string; attempts: { error: string | null; http_status: number | null }[] }[] }[])
+    : [];
+  const cardEventFigures = {
+    stripe_events: stripeEvents.length,
+    stripe_attempts_failed: stripeEvents.reduce((n, e) => n + e.deliveries.reduce((m, d) => m + d.attempts.filter((a) => a.error !== null).length, 0), 0),
+    stripe_deliveries_given_up: stripeEvents.reduce((n, e) => n + e.deliveries.filter((d) => d.status === "failed").length, 0),
+  };
   const liveBalance = await check("GET", "/v1/wallets/balance?currency=BRL");
   if (liveBalance.status !== 200) violations.push(`live wallet balance answered ${liveBalance.status}`);
 
@@ -312,6 +515,7 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   await server.kill("SIGKILL");
   stats.kills++;
   await sim.kill("SIGTERM");
+  await stripe?.kill("SIGTERM");
   const cofreDb = new Database(join(server.dataDir, "cofre.db"), { readonly: true });
   const simDb = new Database(join(sim.dir, "psp-sim.db"), { readonly: true });
   const liveTxids = cofreDb.query(`select id, pix_txid txid from transactions where livemode = 1 and pix_txid is not null`).all() as { id: string; txid: string }[];
@@ -361,6 +565,48 @@ export async function runLiveSoak(seconds: number): Promise<number> {
       } else violations.push(`send ${sd.id_envio} at the PSP belongs to no Cofre payout or refund`);
     }
   }
+  // Cards: one session per transaction, each belonging to one; paid ones APPROVED; refunds agree.
+  const cardFigures = { sessions_at_stripe: sessions.length, sessions_paid: 0, orphan_sessions: 0, stripe_refunds: stripeRefunds.length, card_refunds_in_db: 0 };
+  if (stripe) {
+    const txs = new Map((cofreDb.query(`select id, status, amount from transactions where livemode = 1`).all() as { id: string; status: string; amount: number }[]).map((t) => [t.id, t]));
+    const perTx = new Map<string, string[]>();
+    for (const s of sessions) {
+      const tx = s.client_reference_id as string | null;
+      if (!tx || !txs.has(tx)) {
+        cardFigures.orphan_sessions++;
+        violations.push(`checkout session ${s.id} (${s.status}) belongs to no Cofre transaction (${tx})`);
+        continue;
+      }
+      (perTx.get(tx) ?? perTx.set(tx, []).get(tx)!).push(s.id);
+      if (s.amount_total !== txs.get(tx)!.amount) violations.push(`session ${s.id}: amount ${s.amount_total}, transaction ${tx} ${txs.get(tx)!.amount}`);
+      if (s.payment_status === "paid") {
+        cardFigures.sessions_paid++;
+        const st = txs.get(tx)!.status;
+        if (st !== "APPROVED" && st !== "REFUNDED") violations.push(`session ${s.id} paid at Stripe but transaction ${tx} is ${st}`);
+      }
+    }
+    for (const [tx, ids] of perTx) if (ids.length > 1) violations.push(`transaction ${tx} has ${ids.length} checkout sessions: ${ids.join(", ")}`);
+    for (const c of cards.values()) if (!perTx.has(c.id)) violations.push(`card payment ${c.id} has no checkout session at Stripe`);
+    const dbCardRefunds = new Map(
+      (cofreDb.query(`select r.id, r.amount, r.status from refunds r join transactions t on t.id = r.transaction_id where t.livemode = 1 and r.method = 'CREDIT_CARD'`).all() as { id: string; amount: number; status: string }[]).map((r) => [r.id, r]),
+    );
+    cardFigures.card_refunds_in_db = dbCardRefunds.size;
+    const perRefund = new Map<string, number>();
+    for (const sr of stripeRefunds) {
+      const rid = sr.metadata?.cofre_refund_id as string | undefined;
+      const mine = rid ? dbCardRefunds.get(rid) : undefined;
+      if (!rid || !mine) {
+        violations.push(`Stripe refund ${sr.id} belongs to no Cofre refund (${rid})`);
+        continue;
+      }
+      perRefund.set(rid, (perRefund.get(rid) ?? 0) + 1);
+      if (sr.amount !== mine.amount) violations.push(`Stripe refund ${sr.id}: amount ${sr.amount}, Cofre refund ${rid} ${mine.amount}`);
+      const want = sr.status === "succeeded" ? "REFUNDED" : sr.status === "failed" ? "FAILED" : null;
+      if (want && mine.status !== want) violations.push(`Stripe refund ${sr.id} ${sr.status} but Cofre refund ${rid} is ${mine.status}`);
+    }
+    for (const [rid, n] of perRefund) if (n > 1) violations.push(`Cofre refund ${rid} made ${n} refunds at Stripe`);
+    for (const [rid, r] of dbCardRefunds) if (!perRefund.has(rid) && r.status !== "FAILED") violations.push(`Cofre card refund ${rid} (${r.status}) has no refund at Stripe`);
+  }
   cofreDb.close();
   simDb.close();
   const cobByTxid = new Map(cobs.map((c) => [c.txid, c.status]));
@@ -406,6 +652,16 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     payouts_final: JSON.stringify(payoutFinal),
     payouts_in_flight_after_drain: payoutsInFlight,
     ...sendFigures,
+    card_creates_sent: cardStats.created,
+    card_replays_of_answered_keys: cardStats.replays,
+    card_payments_acknowledged: cards.size,
+    cards_paid_form_control: `${cardStats.paidByForm} / ${cardStats.paidByControl}`,
+    card_pay_attempts_failed: cardStats.payFailed,
+    card_refunds_acknowledged: cardRefunds.length,
+    cards_unsettled_before_clock: cardsUnsettled,
+    card_final_statuses: JSON.stringify([...cardStatus.values()].reduce<Record<string, number>>((a, s) => ((a[s] = (a[s] ?? 0) + 1), a), {})),
+    ...cardFigures,
+    ...cardEventFigures,
     ledger_verify_exit: verify.code,
     violations: violations.length,
     wall_ms: Date.now() - t0,
@@ -417,8 +673,11 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   if (orphans.length) console.log(`  note: ${orphans.length} cob(s) at the PSP belong to no charge (a kill between the PSP call and the commit); a violation unless SOAK_STRICT_ORPHANS=0`);
   for (const v of violations.slice(0, 50)) console.log(`  VIOLATION: ${v}`);
   console.log(JSON.stringify({ soak_live: summary }));
-  if (violations.length) console.log(`  data dirs kept for inspection: ${server.dataDir} ${sim.dir}`);
-  else server.removeData();
+  if (violations.length) console.log(`  data dirs kept for inspection: ${server.dataDir} ${sim.dir} ${stripe?.dir ?? ""}`);
+  else {
+    server.removeData();
+    stripe?.remove();
+  }
   return violations.length ? 1 : 0;
 }
 

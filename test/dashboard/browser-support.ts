@@ -28,8 +28,8 @@ export interface Tab {
 }
 
 /** Opens a fresh context on the shared browser, logs in through the login form and waits for the shell (the account name shows). */
-export async function signIn(base: string, email: string, password: string, viewport?: { width: number; height: number }): Promise<Tab> {
-  const context = await (await sharedChromium()).newContext(viewport ? { viewport } : {});
+export async function signIn(base: string, email: string, password: string, viewport?: { width: number; height: number }, options: { bypassCSP?: boolean } = {}): Promise<Tab> {
+  const context = await (await sharedChromium()).newContext({ ...(viewport ? { viewport } : {}), ...options });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (m) => {

@@ -8,6 +8,8 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { sharedChromium } from "../support/browser";
 import { openMed, paidPayment, servedHarness, waitingPayment } from "./browser-support";
+import { loginToken } from "../auth/support";
+import { pdfText } from "../support/pdf";
 
 setDefaultTimeout(60_000);
 
@@ -49,8 +51,11 @@ describe("zero console errors", () => {
   });
 
 
-  test("on every checkout page: pending Pix, boleto, card and paid (with its receipt link)", async () => {
+  test("on every checkout page: pending Pix, boleto, card and paid (the merchant's profile shown, the receipt link downloading the PDF)", async () => {
     const a = await h.seedAccount();
+    const token = await loginToken(h, a.email, a.password);
+    const profile = await h.call("PATCH", "/v1/account/profile", { bearer: token, body: { trade_name: "Loja Azul", legal_name: "Loja Azul Comércio de Roupas Ltda.", tax_id: "11222333000181" } });
+    expect(profile.status).toBe(200);
     const pending = await waitingPayment(h, a, 1990, "Maria Souza");
     const paid = await paidPayment(h, a, 4990, "Maria Souza");
     const multi = await h.call("POST", "/v1/payments", { key: a.testKey, body: { amount: 12345, paymentMethods: ["BOLETO", "CREDIT_CARD", "PIX"], idempotencyKey: `console-${crypto.randomUUID()}`, customerName: "Maria Souza" } });
@@ -63,8 +68,18 @@ describe("zero console errors", () => {
       await settle(page);
       expect({ id, problems }).toEqual({ id, problems: [] });
     }
-    // The paid screen offers the receipt.
+    // The merchant's profile heads the page; the paid screen offers the receipt, whose PDF names both sides.
+    expect(await page.textContent('[data-testid="merchant"]')).toBe("Loja Azul SANDBOX");
+    expect(await page.textContent('[data-testid="merchant-tax-id"]')).toBe("CNPJ 11.222.333/0001-81");
     expect(await page.textContent('[data-testid="receipt"]')).toBe("Baixar comprovante");
+    const pdf = await page.evaluate(async () => {
+      const a = document.querySelector<HTMLAnchorElement>('[data-testid="receipt"]')!;
+      const res = await fetch(a.href);
+      return { type: res.headers.get("content-type"), bytes: [...new Uint8Array(await res.arrayBuffer())] };
+    });
+    expect(pdf.type).toBe("application/pdf");
+    const lines = (await pdfText(new Uint8Array(pdf.bytes))).split("\n");
+    for (const l of ["Nome: Loja Azul", "Razão social: Loja Azul Comércio de Roupas Ltda.", "CNPJ: 11.222.333/0001-81", "Nome: Maria Souza"]) expect(lines).toContain(l);
     // Paying from the page itself (sandbox): the page follows to the paid screen, still clean.
     await page.goto(`${base}/c/${pending}`);
     await page.click('[data-sandbox-pay="PIX"]');

@@ -97,7 +97,7 @@ describe("a merchant's day in the dashboard", () => {
       await page.fill('form.appeal textarea[name="reason"]', "Entregue com nota fiscal; rastreio anexo.");
       await page.click('form.appeal button[type="submit"]');
       await page.waitForSelector("text=Contestação enviada.");
-      expect(await settledText(page, '[data-testid="case-status"]', "appealed")).toBe("appealed");
+      expect(await settledText(page, '[data-testid="case-status"]', "Contestado")).toBe("Contestado");
       expect((await h.call("GET", `/v1/med/cases/${med.body.id}`, { key: a.testKey })).body).toMatchObject({ status: "appealed", evidence_count: 1, appeal_reason: "Entregue com nota fiscal; rastreio anexo." });
 
       // Fix the webhook: rotate the secret, install the new one in the receiver, retry the dead letter.

@@ -55,9 +55,11 @@ describe("members and roles in the browser", () => {
     const { page } = await as("acting", admin);
     await visit(page, base, "#/developers", `table.members tr[data-id="${dev.id}"] select`);
     expect(await page.locator(`table.members tr[data-id="${a.userId}"] select, table.members tr[data-id="${a.userId}"] button`).count()).toBe(0);
-    expect(await page.textContent(`table.members tr[data-id="${a.userId}"] td.role`)).toBe("OWNER");
-    const options = await page.locator(`table.members tr[data-id="${dev.id}"] select option`).allTextContents();
-    expect(options).toEqual(["VIEWER", "DEVELOPER", "ADMIN"]);
+    // Roles by their pt-BR labels (labels.tsx), the code on hover and as the option's value.
+    expect(await page.textContent(`table.members tr[data-id="${a.userId}"] td.role`)).toBe("Proprietário");
+    expect(await page.getAttribute(`table.members tr[data-id="${a.userId}"] td.role span`, "title")).toBe("OWNER");
+    const options = await page.locator(`table.members tr[data-id="${dev.id}"] select option`).evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toEqual([["VIEWER", "Leitor"], ["DEVELOPER", "Desenvolvedor"], ["ADMIN", "Administrador"]]);
   }, 60_000);
 
   test("an OWNER removes a member after the confirmation; the member's open dashboard is signed out at once", async () => {

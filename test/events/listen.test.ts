@@ -6,7 +6,7 @@
  * what was created meanwhile, nothing twice. `trigger` makes each supported event happen.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
@@ -120,6 +120,39 @@ describe("cofre listen", () => {
     await until(() => rx.requests.length === 2, "two charge.paid");
     await Bun.sleep(100);
     expect(rx.requests.map((r) => JSON.parse(r.body).type)).toEqual(["charge.paid", "charge.paid"]);
+  }, 30_000);
+
+  test("the `cofre listen` command prints its secret, forwards signed events and exits 0 on SIGINT", async () => {
+    const h = createHarness({ testClock: true });
+    const a = await h.seedAccount();
+    const url = serve(h);
+    const rx = receiver();
+    const state = tempState();
+    const child = Bun.spawn(["bun", join(import.meta.dir, "../../src/main.ts"), "listen", "--forward-to", rx.url, "--api-key", a.testKey, "--api-url", url, "--state", state], {
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+    });
+    cleanups.push(() => child.kill());
+    const reader = child.stdout.getReader();
+    let out = "";
+    while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
+    const secret = secretOf([out])!;
+    expect(out).toMatch(/^Ready! Forwarding events of http:\/\/127\.0\.0\.1:\d+ to http:\/\/127\.0\.0\.1:\d+\/hook\. Your webhook signing secret is whsec_\S+ \(\^C to quit\)\n/);
+    // The first poll records where it starts in the state file.
+    const started = () => {
+      try {
+        return Object.keys(JSON.parse(readFileSync(state, "utf8")).streams).length === 1;
+      } catch {
+        return false;
+      }
+    };
+    await until(started, "the listener's starting point");
+    await trigger("charge.paid", a.testKey, url, () => {});
+    await until(() => rx.requests.length === 2, "two forwarded events");
+    for (const req of rx.requests) expect(() => new Webhook(secret).verify(req.body, req.headers)).not.toThrow();
+    child.kill("SIGINT");
+    expect(await child.exited).toBe(0);
   }, 30_000);
 
   test("a refused key ends the listener with 1 and a message", async () => {

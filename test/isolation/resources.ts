@@ -6,7 +6,8 @@
 import type { Harness, SeededAccount } from "../support/harness";
 
 export type Kind =
-  | "charge" | "payment" | "refund" | "med_case" | "evidence" | "webhook_endpoint" | "webhook_delivery" | "api_key" | "member" | "event";
+  | "charge" | "payment" | "refund" | "med_case" | "evidence" | "webhook_endpoint" | "webhook_delivery" | "api_key" | "member" | "event"
+  | "payout_destination" | "payout";
 
 export interface Resources {
   ids: Partial<Record<Kind, string>>;
@@ -87,7 +88,15 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
     const m = await h.call("POST", "/v1/account/members", { bearer, body: { email: `member-${a.accountId.slice(-10)}@example.com`, password: "isolation member 123", role: "VIEWER" } });
     if (m.status === 201) res.ids.member = m.body.id;
     else note("member", m);
-  } else res.missing.push("api_key, member: no dashboard login");
+    // A destination (dashboard session only) and a payout to it, paid from the refund's charge.
+    const d = await h.call("POST", "/v1/payout_destinations", { bearer, body: { type: "pix_key", pix_key_type: "email", pix_key: `dest-${a.accountId.slice(-10)}@example.com` } });
+    if (d.status === 201) {
+      res.ids.payout_destination = d.body.id;
+      const po = await h.call("POST", "/v1/payouts", { key, headers: idem(), body: { amount: 500, destination_id: d.body.id } });
+      if (po.status === 201) res.ids.payout = po.body.id;
+      else note("payout", po);
+    } else note("payout_destination", d);
+  } else res.missing.push("api_key, member, payout_destination, payout: no dashboard login");
 
   const ids = res.ids;
   if (ids.charge) res.reads.push({ path: `/v1/charges/${ids.charge}` });
@@ -96,6 +105,7 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
   if (forRefund) res.reads.push({ path: `/v1/payments/${forRefund.replace(/^ch_/, "")}/refunds` }, { path: `/v1/charges/${forRefund}` });
   if (ids.med_case) res.reads.push({ path: `/v1/med/cases/${ids.med_case}` }, { path: `/v1/med/cases/${ids.med_case}/evidence` });
   if (ids.webhook_endpoint) res.reads.push({ path: "/v1/webhooks/endpoints" }, { path: "/v1/webhooks/deliveries" });
+  if (ids.payout) res.reads.push({ path: `/v1/payouts/${ids.payout}` }, { path: "/v1/payouts" }, { path: "/v1/payout_destinations" });
   res.reads.push({ path: "/v1/wallets/balance" }, { path: "/v1/api-keys", bearer: true }, { path: "/v1/account/members", bearer: true });
   return res;
 }
@@ -115,6 +125,8 @@ export function kindOf(path: string, param: string): Kind | null {
   if (path.startsWith("/v1/api-keys/")) return "api_key";
   if (path.startsWith("/v1/account/members/")) return "member";
   if (path.startsWith("/v1/events/")) return "event";
+  if (path.startsWith("/v1/payout_destinations/")) return "payout_destination";
+  if (/^\/v1\/(payouts|test_helpers\/payouts)\//.test(path)) return "payout";
   return null;
 }
 
@@ -133,6 +145,8 @@ export function validBody(method: string, path: string, ids: Partial<Record<Kind
     [/\/webhooks\/endpoints\/:id$/, { status: "INACTIVE" }],
     [/\/api-keys\/:id\/rotate$/, { label: "stolen" }],
     [/\/account\/members\/:id$/, { role: "ADMIN" }],
+    [/\/payouts\/:id\/(cancel|pay)$/, {}],
+    [/\/payouts\/:id\/fail$/, {}],
   ];
   for (const [re, body] of table) if (re.test(path)) return body;
   return undefined;

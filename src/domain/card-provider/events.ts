@@ -66,7 +66,13 @@ async function handleEvent(deps: Deps, conn: CardProviderConnectionRow, provider
   const scope = { accountId: conn.accountId, livemode: true };
   const disputes = parsed.disputeIds ?? [];
   const now = deps.clock.nowMs();
-  // The event id is recorded with the dispute checks it asks for: a redelivery finds it and does nothing.
+  // The payments' confirmations are queued BEFORE the event id is recorded: a process killed in
+  // between has recorded nothing, so Stripe's redelivery (or the event sweep) queues them again.
+  // Recorded first, a kill there would leave the event "seen" with no check queued. Queuing twice
+  // costs nothing: the checks are deduplicated jobs that confirm by retrieving the object.
+  let accepted = 0;
+  for (const [method, items] of byMethod(parsed.items)) accepted += (await acceptNotificationItems(deps, scope, method, items)).accepted;
+  // The event id is recorded with the dispute checks it asks for: a redelivery finds it and does nothing more.
   const fresh = await deps.store.tx(async (uow) => {
     if (!(await uow.cardProvider.recordEvent(conn.id, e.id, e.type, now))) return false;
     for (const disputeId of disputes)
@@ -79,8 +85,6 @@ async function handleEvent(deps: Deps, conn: CardProviderConnectionRow, provider
     return true;
   });
   if (!fresh) return { fresh: false, accepted: 0, disputes: 0 };
-  let accepted = 0;
-  for (const [method, items] of byMethod(parsed.items)) accepted += (await acceptNotificationItems(deps, scope, method, items)).accepted;
   deps.logger.info({ connection_id: conn.id, event_id: e.id, type: e.type, accepted, disputes: disputes.length }, "card provider: event queued for confirmation");
   return { fresh: true, accepted, disputes: disputes.length };
 }

@@ -10,6 +10,15 @@ import type { CardProviderConnectionRow } from "../rows";
 import type { LiveCardConnectionReads } from "../port/card-provider";
 import { rowsOf } from "./map";
 
+/**
+ * A store opened without migrating (`migrate: false`) on a database older than migration 0007 has
+ * no such table yet (42P01 undefined_table): it has no card connection either, so nothing to cache.
+ */
+function noTableYet(err: unknown): never[] {
+  if ((err as { errno?: string }).errno === "42P01") return [];
+  throw err;
+}
+
 export class CardConnectionCache implements LiveCardConnectionReads {
   private rows = new Map<string, CardProviderConnectionRow>();
   /** Bumped by every `put`: a load that started before a put must not overwrite it with older rows. */
@@ -20,7 +29,7 @@ export class CardConnectionCache implements LiveCardConnectionReads {
   /** Replaces the cached rows with the table's (one full read). */
   async load(): Promise<void> {
     const started = this.version;
-    const rows = rowsOf<CardProviderConnectionRow>(await this.pool`select * from card_provider_connections`);
+    const rows = rowsOf<CardProviderConnectionRow>(await this.pool`select * from card_provider_connections`.catch(noTableYet));
     if (this.version !== started) return void (await this.load());
     this.rows = new Map(rows.map((r) => [r.id, r]));
   }

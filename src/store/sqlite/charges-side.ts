@@ -2,6 +2,7 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import { createIntents, pixSigningKeys, sandboxProviderFaults } from "../../../db/schema";
 import type { ChargesRepo } from "../port/charges";
+import type { CreateIntentRow } from "../rows";
 import type { SqliteContext } from "./context";
 
 type SideMethods = Pick<
@@ -10,17 +11,22 @@ type SideMethods = Pick<
 >;
 
 const FAULTS_LEFT_SQL = "select remaining from sandbox_provider_faults where account_id = ?";
+// The live create path's intent statements (every live create runs all three): raw prepared
+// statements, as CONVENTIONS "Hot paths" asks (drizzle's builder cost ~0.1 ms a request here).
+const INTENT_COLUMNS =
+  "id, account_id as accountId, livemode, scope, key, request_hash as requestHash, txid, transaction_id as transactionId, connection_id as connectionId, row, view, created_at as createdAt";
+const INTENT_OF_SQL = `select ${INTENT_COLUMNS} from create_intents where account_id = ? and livemode = ? and scope = ? and key = ?`;
+const OPEN_INTENT_SQL =
+  "insert into create_intents (id, account_id, livemode, scope, key, request_hash, txid, transaction_id, connection_id, row, view, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+const DROP_INTENT_SQL = "delete from create_intents where id = ?";
 
 /** The intent, signing-key and fault methods of the charges repository on `ctx`. */
 export function chargeSideRepo(ctx: SqliteContext): SideMethods {
   const db = ctx.db;
   return {
     async intentOf(k) {
-      return db
-        .select()
-        .from(createIntents)
-        .where(and(eq(createIntents.accountId, k.accountId), eq(createIntents.livemode, k.livemode), eq(createIntents.scope, k.scope), eq(createIntents.key, k.key)))
-        .get();
+      const r = ctx.stmt(INTENT_OF_SQL).get(k.accountId, k.livemode ? 1 : 0, k.scope, k.key) as (Omit<CreateIntentRow, "livemode"> & { livemode: number }) | null;
+      return r ? { ...r, livemode: r.livemode === 1 } : undefined;
     },
     async staleIntents(beforeMs, limit) {
       return db.select().from(createIntents).where(lte(createIntents.createdAt, beforeMs)).orderBy(asc(createIntents.createdAt)).limit(limit).all();
@@ -28,11 +34,11 @@ export function chargeSideRepo(ctx: SqliteContext): SideMethods {
     async hasOpenIntents() {
       return db.select({ id: createIntents.id }).from(createIntents).limit(1).get() !== undefined;
     },
-    async openIntent(row) {
-      db.insert(createIntents).values(row).run();
+    async openIntent(r) {
+      ctx.stmt(OPEN_INTENT_SQL).run(r.id, r.accountId, r.livemode ? 1 : 0, r.scope, r.key, r.requestHash, r.txid, r.transactionId, r.connectionId, r.row, r.view, r.createdAt);
     },
     async dropIntent(id) {
-      return db.delete(createIntents).where(eq(createIntents.id, id)).returning({ id: createIntents.id }).all().length === 1;
+      return ctx.stmt(DROP_INTENT_SQL).run(id).changes === 1;
     },
     async signingKey() {
       return db.select().from(pixSigningKeys).orderBy(pixSigningKeys.createdAt).limit(1).get();

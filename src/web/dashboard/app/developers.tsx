@@ -8,6 +8,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure, currentMode } from "./api";
 import { t } from "./i18n";
+import { Code } from "./labels";
 import { dateTime } from "./format";
 import type { Session } from "./main";
 import { AuditLog, Members, RequestLogs } from "./team";
@@ -76,7 +77,9 @@ export function Developers({ session }: { session: Session }) {
               <td>
                 <code>{k.prefix}…</code>
               </td>
-              <td>{k.mode}</td>
+              <td>
+                <Code kind="mode" code={k.mode} />
+              </td>
               <td>{dateTime(k.createdAt)}</td>
               {keys.access.canManage && (
                 <td class="row-actions">

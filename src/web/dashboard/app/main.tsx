@@ -142,7 +142,7 @@ function App() {
   ) : section === "developers" ? (
     <Developers key={mode} session={session} />
   ) : section === "settings" ? (
-    <Settings key={mode} />
+    <Settings key={mode} session={session} />
   ) : (
     <Home key={mode} />
   );
@@ -186,7 +186,7 @@ function App() {
         <span class="who">
           {session.email} ({session.role})
         </span>
-        <button type="button" onClick={logout}>
+        <button type="button" onClick={logout} title={`${session.email} (${session.role})`}>
           {t("logout")}
         </button>
       </header>

@@ -9,6 +9,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure } from "./api";
 import { t } from "./i18n";
 import { dateTime, money } from "./format";
+import { Code } from "./labels";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
 
@@ -64,8 +65,12 @@ export function MedCases() {
                 <td>
                   <a href={`#/med/${c.id}`}>{dateTime(c.opened_at)}</a>
                 </td>
-                <td data-testid="case-type">{c.type}</td>
-                <td>{c.status}</td>
+                <td data-testid="case-type">
+                  <Code kind="med" code={c.type} />
+                </td>
+                <td>
+                  <Code kind="med" code={c.status} />
+                </td>
                 <td>{dateTime(c.response_deadline)}</td>
                 <td class="num">{money(c.amount, c.currency)}</td>
               </tr>
@@ -133,7 +138,7 @@ export function MedCase({ id, session }: { id: string; session: Session }) {
     <section>
       <a href="#/med">{t("back_med")}</a>
       <h1>
-        MED {money(c.amount, c.currency)} <span class="status" data-testid="case-status">{c.status}</span>
+        MED {money(c.amount, c.currency)} <Code kind="med" code={c.status} testid="case-status" />
       </h1>
       {left && (
         <p class="countdown" role="timer" data-testid="countdown">

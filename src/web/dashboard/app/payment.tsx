@@ -14,7 +14,16 @@ import { dateTime, money, parseAmount } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
 // The server's own status groups (the transaction state machine; a module with no imports).
-import { CANCELLABLE, isIn, REFUNDABLE } from "../../../domain/charges/model";
+import { CANCELLABLE, IN_FLIGHT, isIn, REFUNDABLE } from "../../../domain/charges/model";
+import { Code, label, methodLabels } from "./labels";
+
+/** How often the page re-reads a payment while something is in flight (a payment awaiting its outcome, a refund under way), ms. */
+export const LIVE_POLL_MS = 2_000;
+
+/** Whether the payment or one of its refunds still awaits an outcome (the page then polls). */
+export function inFlight(p: { status: string } | null, refunds: { status: string }[]): boolean {
+  return !!p && (isIn(IN_FLIGHT, p.status) || refunds.some((r) => r.status === "PENDING" || r.status === "IN_PROGRESS"));
+}
 
 /** Same-origin path of a URL the API handed out (the CSP allows only this origin). */
 const localPath = (url: string) => {
@@ -34,6 +43,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
   const [refunds, setRefunds] = useState<any[]>([]);
   const [charge, setCharge] = useState<any>(null);
   const [deliveries, setDeliveries] = useState<any[]>([]);
+  const [payer, setPayer] = useState<{ name: string | null; document: string | null } | null>(null);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
   const [amountText, setAmountText] = useState("");
@@ -47,6 +57,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
       setP(tx);
       setRefunds((await api("GET", `/v1/payments/${tx.id}/refunds`)).data);
       setDeliveries((await api("GET", `/v1/webhooks/deliveries?transactionId=${tx.id}&limit=100`)).data);
+      setPayer(await api("GET", `/v1/payments/${tx.id}/payer`).catch(() => null));
       if (tx.paymentMethods?.includes("PIX")) setCharge(await api("GET", `/v1/charges/ch_${tx.id}`).catch(() => null));
     } catch (e) {
       setError((e as Error).message);
@@ -55,6 +66,14 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
   useEffect(() => {
     void load();
   }, [id]);
+  // Live timeline: while the payment or a refund is in flight, read it again every LIVE_POLL_MS
+  // (no reload); once nothing is, the page stops asking.
+  const live = inFlight(p, refunds);
+  useEffect(() => {
+    if (!live) return;
+    const timer = setTimeout(() => void load(), LIVE_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [live, p, refunds]);
 
   if (error && !p)
     return (
@@ -132,31 +151,78 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
 
   const timeline: [string, string][] = [[t("created"), p.createdAt]];
   if (p.paidAt) timeline.push([t("paid_at"), p.paidAt]);
-  for (const r of [...refunds].reverse()) timeline.push([`${t("refund_noun")} ${money(r.amount, r.currency)} (${r.status})`, r.createdAt]);
+  for (const r of [...refunds].reverse()) timeline.push([`${t("refund_noun")} ${money(r.amount, r.currency)} (${label("refund", r.status)})`, r.createdAt]);
 
   return (
     <section>
       <a href="#/payments">{t("back")}</a>
       <h1>
-        {money(p.amount, p.currency)} <span class={`status s-${p.status}`} data-testid="status">{p.status}</span>
+        {money(p.amount, p.currency)} <Code kind="transaction" code={p.status} testid="status" />
       </h1>
       <dl class="facts">
         <dt>{t("id")}</dt>
         <dd>
           <code>{p.id}</code>
         </dd>
+        {typeof p.metadata?.description === "string" && p.metadata.description && (
+          <>
+            <dt>{t("description")}</dt>
+            <dd class="name" data-testid="description">
+              {p.metadata.description}
+            </dd>
+          </>
+        )}
         <dt>{t("customer")}</dt>
         <dd class="name" data-testid="customer-name">
           {p.customerName ?? "—"}
         </dd>
+        {(p.customerDocument || p.customerEmail) && (
+          <dd class="name" data-testid="customer-contact">
+            {[p.customerDocument, p.customerEmail].filter(Boolean).join(" · ")}
+          </dd>
+        )}
+        {payer && (payer.name || payer.document) && (
+          <>
+            <dt>{t("payer")}</dt>
+            <dd class="name" data-testid="payer">
+              {[payer.name, payer.document].filter(Boolean).join(" · ")}
+            </dd>
+          </>
+        )}
         <dt>{t("method")}</dt>
-        <dd>{(p.paymentMethods ?? []).join(", ")}</dd>
+        <dd data-testid="methods" title={p.paidWith ?? (p.paymentMethods ?? []).join(", ")}>
+          {p.paidWith ? label("method", p.paidWith) : methodLabels(p.paymentMethods)}
+        </dd>
         {p.card && (
           <>
             <dt>{t("card_label")}</dt>
             <dd data-testid="card">
               {[p.card.brand, p.card.last4 ? `•••• ${p.card.last4}` : null].filter(Boolean).join(" ")}
               {p.card.installments ? ` · ${p.card.installments} ${t("installments")}` : ""}
+            </dd>
+          </>
+        )}
+        {p.boletoLine && (
+          <>
+            <dt>{label("method", "BOLETO")}</dt>
+            <dd data-testid="boleto-line">
+              <code>{p.boletoLine}</code>
+            </dd>
+          </>
+        )}
+        {p.mbReference && (
+          <>
+            <dt>{label("method", "MULTIBANCO")}</dt>
+            <dd data-testid="mb-reference">
+              {p.mbEntity} · {p.mbReference}
+            </dd>
+          </>
+        )}
+        {p.cryptoAddress && (
+          <>
+            <dt>{label("method", "CRYPTO")}</dt>
+            <dd data-testid="crypto-address">
+              {p.cryptoAmount} {p.cryptoCurrency} · <code>{p.cryptoAddress}</code>
             </dd>
           </>
         )}
@@ -245,9 +311,11 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
               <tr key={d.id} data-id={d.id}>
                 <td>{dateTime(d.createdAt)}</td>
                 <td>
-                  <code>{d.eventType}</code>
+                  <Code kind="event" code={d.eventType} />
                 </td>
-                <td>{d.status}</td>
+                <td>
+                  <Code kind="delivery" code={d.status} />
+                </td>
                 <td>
                   {d.attempts}/{d.maxAttempts}
                   {d.attempts > 0 && <Attempts deliveryId={d.id} />}
@@ -273,7 +341,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
         <ul class="refunds">
           {refunds.map((r) => (
             <li key={r.id} data-id={r.id}>
-              {money(r.amount, r.currency)} · {r.status} · {dateTime(r.createdAt)}
+              {money(r.amount, r.currency)} · <Code kind="refund" code={r.status} /> · {dateTime(r.createdAt)}
             </li>
           ))}
         </ul>

@@ -11,6 +11,7 @@ import { api } from "./api";
 import { t } from "./i18n";
 import { dateTime, money } from "./format";
 import { Alert } from "./messages";
+import { Code, label, methodLabels } from "./labels";
 // The server's own status list (the transaction state machine; a module with no imports).
 import { TRANSACTION_STATUSES as STATUSES } from "../../../domain/charges/model";
 
@@ -63,8 +64,8 @@ export function Payments() {
           <select name="status">
             <option value="">{t("all")}</option>
             {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
+              <option key={s} value={s} title={s}>
+                {label("transaction", s)}
               </option>
             ))}
           </select>
@@ -74,8 +75,8 @@ export function Payments() {
           <select name="paymentMethod">
             <option value="">{t("all")}</option>
             {METHODS.map((m) => (
-              <option key={m} value={m}>
-                {m}
+              <option key={m} value={m} title={m}>
+                {label("method", m)}
               </option>
             ))}
           </select>
@@ -116,11 +117,11 @@ export function Payments() {
                 </td>
                 <td class="name">{p.customerName ?? "—"}</td>
                 <td>
-                  {(p.paymentMethods ?? []).join(", ")}
+                  <span title={(p.paymentMethods ?? []).join(", ")}>{methodLabels(p.paymentMethods)}</span>
                   {p.card?.last4 ? <span class="card-last4"> · {p.card.brand ?? ""} •••• {p.card.last4}</span> : null}
                 </td>
                 <td>
-                  <span class={`status s-${p.status}`}>{p.status}</span>
+                  <Code kind="transaction" code={p.status} />
                 </td>
                 <td class="num">{money(p.amount, p.currency)}</td>
               </tr>

@@ -3,7 +3,7 @@
  * Settings as the account may see them (GET /v1/account): fees, settlement delay, limits; and in
  * live mode the Pix provider connection's status (GET /v1/account/pix-provider) and the card
  * connection's (GET /v1/account/card-provider). Read-only: the
- * operator sets them.
+ * operator sets them. Above them the merchant profile, which OWNER and ADMIN edit (Profile).
  */
 import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
@@ -11,7 +11,7 @@ import { ApiFailure, api, currentMode } from "./api";
 import { t } from "./i18n";
 import { dateTime, duration, money } from "./format";
 
-export function Settings() {
+export function Settings({ session }: { session?: { role: string } }) {
   const [acct, setAcct] = useState<any>(null);
   const [error, setError] = useState("");
   useEffect(() => {
@@ -20,8 +20,6 @@ export function Settings() {
   if (!acct) return error ? <p role="alert" class="error">{error}</p> : <p>{t("loading")}</p>;
   const s = acct.settings;
   const rows: [string, string, string][] = [
-    ["legal-name", t("legal_name"), s.legal_name ?? "—"],
-    ["tax-id", t("tax_id"), s.tax_id ?? "—"],
     ["pix-fee", t("pix_fee"), `${(s.pix_fee_bps / 100).toFixed(2).replace(".", ",")} % + ${money(s.pix_fee_fixed)}`],
     ["settlement-delay", t("settlement_delay"), duration(s.settlement_delay_seconds)],
     ["default-expiry", t("default_expiry"), duration(s.default_expires_in)],
@@ -30,6 +28,8 @@ export function Settings() {
   return (
     <section>
       <h1>{t("settings")}</h1>
+      <Profile mayEdit={session?.role === "OWNER" || session?.role === "ADMIN"} />
+      <h2>{t("platform_settings")}</h2>
       <p>{t("settings_note")}</p>
       <dl class="facts">
         {rows.map(([id, label, value]) => (
@@ -43,6 +43,92 @@ export function Settings() {
       </dl>
       {currentMode() === "live" && <PixConnection />}
       {currentMode() === "live" && <CardConnection />}
+    </section>
+  );
+}
+
+/** The merchant profile's fields, in form order: [wire name, label key, input type, autocomplete]. */
+const PROFILE_FIELDS = [
+  ["trade_name", "trade_name", "text", "organization"],
+  ["legal_name", "legal_name", "text", "organization"],
+  ["tax_id", "tax_id", "text", "off"],
+  ["support_email", "support_email", "email", "email"],
+  ["support_phone", "support_phone", "tel", "tel"],
+] as const;
+
+/**
+ * The merchant profile (GET/PATCH /v1/account/profile; extensions.md "Merchant profile and a
+ * repeatable first run"): who payers see on the checkout, receipts and boletos. OWNER and ADMIN
+ * edit it until the operator locks it; everyone else reads it. An emptied field is cleared (null).
+ */
+function Profile({ mayEdit }: { mayEdit: boolean }) {
+  const [p, setP] = useState<any>(null);
+  const [error, setError] = useState("");
+  const [notice, setNotice] = useState("");
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    api("GET", "/v1/account/profile").then(setP, (e) => setError(e.message));
+  }, []);
+  if (!p) return error ? <p role="alert" class="error">{error}</p> : <p>{t("loading")}</p>;
+  const editable = mayEdit && !p.profile_locked;
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    const body: Record<string, string | null> = {};
+    for (const [name] of PROFILE_FIELDS) {
+      const v = String(form.get(name) ?? "").trim();
+      if (v !== (p[name] ?? "")) body[name] = v === "" ? null : v;
+    }
+    setBusy(true);
+    setError("");
+    setNotice("");
+    try {
+      setP(await api("PATCH", "/v1/account/profile", body));
+      setNotice(t("profile_saved"));
+    } catch (err) {
+      setError(err instanceof ApiFailure ? `${t("profile_not_saved")} ${err.message}` : (err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="profile" aria-labelledby="profile-title">
+      <h2 id="profile-title">{t("profile")}</h2>
+      <p>{p.profile_locked ? t("profile_locked") : t("profile_note")}</p>
+      {editable ? (
+        <form class="profile-form" onSubmit={save} key={JSON.stringify(p)}>
+          {PROFILE_FIELDS.map(([name, label, type, autocomplete]) => (
+            <label key={name}>
+              {t(label)}
+              <input name={name} type={type as "text"} autoComplete={autocomplete} defaultValue={p[name] ?? ""} data-testid={`profile-${name}`} />
+            </label>
+          ))}
+          <button type="submit" disabled={busy}>
+            {t("save")}
+          </button>
+          {notice && (
+            <p role="status" data-testid="profile-saved">
+              {notice}
+            </p>
+          )}
+          {error && (
+            <p role="alert" class="error">
+              {error}
+            </p>
+          )}
+        </form>
+      ) : (
+        <dl class="facts">
+          {PROFILE_FIELDS.map(([name, label]) => (
+            <Fragment key={name}>
+              <dt>{t(label)}</dt>
+              <dd data-testid={`profile-${name}`} class="name">
+                {p[name] ?? "—"}
+              </dd>
+            </Fragment>
+          ))}
+        </dl>
+      )}
     </section>
   );
 }

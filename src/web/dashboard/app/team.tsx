@@ -8,6 +8,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure } from "./api";
 import { t } from "./i18n";
+import { Code, label } from "./labels";
 import { dateTime } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
@@ -73,13 +74,13 @@ export function Members({ session }: { session: Session }) {
                 {mayTouch(m) ? (
                   <select aria-label={`${t("role")}: ${m.email}`} value={m.role} onChange={(e) => void changeRole(m, (e.currentTarget as HTMLSelectElement).value)}>
                     {roleChoices(m).map((r) => (
-                      <option key={r} value={r}>
-                        {r}
+                      <option key={r} value={r} title={r}>
+                        {label("role", r)}
                       </option>
                     ))}
                   </select>
                 ) : (
-                  m.role
+                  <Code kind="role" code={m.role} />
                 )}
               </td>
               {manager && (
@@ -109,8 +110,8 @@ export function Members({ session }: { session: Session }) {
             {t("role")}
             <select name="role">
               {ROLES.filter((r) => r !== "OWNER" || session.role === "OWNER").map((r) => (
-                <option key={r} value={r}>
-                  {r}
+                <option key={r} value={r} title={r}>
+                  {label("role", r)}
                 </option>
               ))}
             </select>

@@ -8,7 +8,8 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure } from "./api";
-import { t } from "./i18n";
+import { lang, t } from "./i18n";
+import { Code, label } from "./labels";
 import { dateTime } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
@@ -67,7 +68,7 @@ export function Webhooks({ session }: { session: Session }) {
       {subscribable.map((c) => (
         <label key={c.event}>
           <input type="checkbox" name="events" value={c.event} defaultChecked={checked.includes(c.event)} />
-          {c.event}
+          <Code kind="event" code={c.event} />
         </label>
       ))}
     </fieldset>
@@ -132,8 +133,10 @@ export function Webhooks({ session }: { session: Session }) {
               ) : (
               <tr key={ep.id} data-id={ep.id}>
                 <td class="name">{ep.url}</td>
-                <td>{ep.events.join(", ")}</td>
-                <td>{ep.status}</td>
+                <td title={ep.events.join(", ")}>{ep.events.map((e: string) => label("event", e)).join(", ")}</td>
+                <td>
+                  <Code kind="endpoint" code={ep.status} />
+                </td>
                 {mayManage && (
                   <td class="row-actions">
                     <button type="button" onClick={() => setEditing(ep.id)}>
@@ -191,7 +194,7 @@ export function Webhooks({ session }: { session: Session }) {
               <tr key={d.id} data-id={d.id}>
                 <td>{dateTime(d.createdAt)}</td>
                 <td>
-                  <code>{d.eventType}</code>
+                  <Code kind="event" code={d.eventType} />
                 </td>
                 <td>{d.lastStatusCode ?? d.lastError ?? "—"}</td>
                 <td>
@@ -224,7 +227,9 @@ export function Webhooks({ session }: { session: Session }) {
                 <code>{c.event}</code>
                 {c.legacy && <span class="legacy"> ({t("legacy")})</span>}
               </td>
-              <td class="name">{c.description}</td>
+              <td class="name" title={c.description}>
+                {lang() === "en" ? c.description : label("event", c.event)}
+              </td>
             </tr>
           ))}
         </tbody>
