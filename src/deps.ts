@@ -40,6 +40,8 @@ import { LoginThrottle, MemoryLoginBuckets, type LoginLimiter } from "./domain/a
 import { PgRateLimits } from "./store/pg/rate-limits";
 import { PgLoginBuckets } from "./store/pg/login-buckets";
 import { PgClockShare } from "./store/pg/clock-share";
+import { sqliteClockOffset } from "./store/sqlite/clock-offset";
+import { sqliteStoreOf } from "./store/sqlite/of";
 import { MemoryIdempotencyClaims } from "./store/sqlite/claims";
 import { MemoryRateLimits } from "./store/sqlite/rate-limits";
 import { createMetrics, NOOP_METRICS, type Metrics } from "./lib/metrics";
@@ -78,7 +80,8 @@ export interface Deps {
   /**
    * Several instances on PostgreSQL with COFRE_TEST_CLOCK=1: shares this instance's test-clock
    * advances with the others (src/store/pg/clock-share.ts); the advance route awaits `publish`
-   * before answering. Absent otherwise.
+   * before answering. On SQLite with COFRE_TEST_CLOCK=1: stores the offset in shared_state, read at
+   * the next start (src/store/sqlite/clock-offset.ts). Absent otherwise.
    */
   clockShare?: { publish(): Promise<void> };
   /** Prometheus metrics (src/lib/metrics.ts): live when COFRE_METRICS_TOKEN is set, else no-ops. */
@@ -223,6 +226,9 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     // After the store's start: on a database not migrated yet, shared_state does not exist before it
     // (a store that fails to start reports that itself).
     startups.push(pg.started.then(() => share.pull().catch((err) => logger.error({ err }, "reading the shared test clock failed")), () => {}));
+  } else if (!pg && config.testClock && clock instanceof SystemClock) {
+    // SQLite keeps the offset in shared_state too: a restart (or an import to PostgreSQL) resumes it.
+    deps.clockShare = sqliteClockOffset(sqliteStoreOf(store), clock);
   }
   deps.startup = Promise.all(startups).then(() => {});
   return deps;

@@ -2,7 +2,7 @@
  * What a merchant reads in the dashboard (issue 29): every status, method and event by its pt-BR
  * label from the one table (src/web/dashboard/app/labels.tsx), the raw code on hover; the payment
  * detail with description, customer, the payer the PSP reported and a timeline that follows the
- * payment without a reload (and stops asking once nothing is in flight); the merchant profile
+ * payment and its refunds without a reload (and stops asking once nothing is in flight); the merchant profile
  * edited in Settings by the OWNER and only read by a VIEWER. axe-core finds nothing serious.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -14,7 +14,7 @@ import { LIVE_POLL_MS } from "../../src/web/dashboard/app/payment";
 
 setDefaultTimeout(60_000);
 
-const { h, base } = servedHarness();
+const { h, base } = servedHarness({ testClock: true });
 afterAll(() => h.app.stop(true));
 
 /** The text and `title` of `selector`. */
@@ -80,6 +80,29 @@ describe("the translated dashboard", () => {
     });
     await page.waitForTimeout(2 * LIVE_POLL_MS + 500);
     expect(reads).toEqual([]);
+    expect(tab.errors).toEqual([]);
+    await tab.context.close();
+  });
+});
+
+describe("the live timeline of a refund", () => {
+  test("a refund shown Pendente becomes Estornado on the open page once it completes, without a reload", async () => {
+    const a = await h.seedAccount();
+    const id = await waitingPayment(h, a, 5000, "Maria Souza");
+    expect((await h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key: a.testKey, body: {} })).status).toBe(200);
+    const r = await h.call("POST", `/v1/payments/${id}/refund`, { key: a.testKey, body: { idempotencyKey: `readers-refund-${crypto.randomUUID()}` } });
+    expect(r.body.status).toBe("PENDING");
+    const tab = await signIn(base, a.email, a.password);
+    const { page } = tab;
+    await visit(page, base, `#/payments/${id}`, `.refunds li[data-id="${r.body.id}"]`);
+    expect(await shown(page, `.refunds li[data-id="${r.body.id}"] .status`)).toEqual({ text: "Pendente", title: "PENDING" });
+    await page.evaluate(() => ((window as any).__sameDocument = true));
+    // The sandbox completes the refund a few seconds later (service clock).
+    expect((await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 600 } })).status).toBe(200);
+    await page.waitForFunction((rid) => document.querySelector(`.refunds li[data-id="${rid}"] .status`)?.textContent === "Estornado", r.body.id, { timeout: 4 * LIVE_POLL_MS + 5_000 });
+    expect(await shown(page, '[data-testid="status"]')).toEqual({ text: "Estornado", title: "REFUNDED" });
+    expect(await page.textContent("ol.timeline")).toContain("(Estornado)");
+    expect(await page.evaluate(() => (window as any).__sameDocument)).toBe(true);
     expect(tab.errors).toEqual([]);
     await tab.context.close();
   });

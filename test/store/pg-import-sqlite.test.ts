@@ -65,6 +65,8 @@ let logRows = 0;
 const OLD_LOGS = 7_000;
 /** The answers of the creates, by index. */
 const created: unknown[] = [];
+/** The SQLite instance's test clock after its advance (epoch ms). */
+let sqliteNow = 0;
 const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok") });
 
 beforeAll(async () => {
@@ -85,7 +87,9 @@ beforeAll(async () => {
     if (i === 2) expect((await api(base, "POST", `/v1/payments/${c.body.id.replace(/^ch_/, "")}/refund`, { key, body: { idempotencyKey: "import-refund", amount: 300 } })).status).toBe(201);
     if (i === 3) expect((await api(base, "POST", `/v1/test_helpers/charges/${c.body.id}/med`, { key, body: {} })).status).toBe(201);
   }
-  expect((await api(base, "POST", "/v1/test_helpers/clock/advance", { key, body: { seconds: 3600 } })).status).toBe(200);
+  const advanced = await api(base, "POST", "/v1/test_helpers/clock/advance", { key, body: { seconds: 3600 } });
+  expect(advanced.status).toBe(200);
+  sqliteNow = Date.parse(advanced.body.now);
   before = await reads(base, key, token);
   logIds = (await api(base, "GET", "/v1/request-logs?limit=100", { bearer: token })).body.data.map((r: { id: string }) => r.id);
   expect(logIds.length).toBeGreaterThan(10);
@@ -128,6 +132,12 @@ describe("cofre import-sqlite", () => {
     const logs = (await api(server.base, "GET", "/v1/request-logs?limit=100", { bearer: token })).body.data.map((r: { id: string }) => r.id);
     expect(logs.filter((id: string) => logIds.includes(id))).toEqual(logIds);
   }, 60_000);
+
+  test("the PostgreSQL instance resumes the test clock where the SQLite instance left it, an hour past the wall clock", async () => {
+    const r = await api(server!.base, "POST", "/v1/test_helpers/clock/advance", { key, body: { seconds: 1 } });
+    expect(r.status).toBe(200);
+    expect(Date.parse(r.body.now)).toBeGreaterThanOrEqual(sqliteNow + 1000);
+  });
 
   test("keeps idempotency: a create resent with its old key replays the original charge", async () => {
     const again = await api(server!.base, "POST", "/v1/pix/charges", { key, body: { amount: 1001, description: "before 1" }, headers: { "idempotency-key": "import-1" } });

@@ -29,6 +29,7 @@ import type { Scope } from "../scope";
 import type { LedgerReader } from "./unit";
 import { PRIMARY_CURRENCY } from "./views";
 import type { StatementLine, StatementLineType, StatementList } from "./statement-views";
+import { decimalOfMinor } from "../../lib/money";
 
 /** Query parameters of GET /v1/wallets/statement. */
 const PARAMS = new Set(["from", "to", "limit", "starting_after"]);
@@ -248,11 +249,8 @@ async function* csvChunks(pages: AsyncGenerator<StatementLine[]>): AsyncGenerato
   for await (const page of pages) yield page.map((l) => CSV_COLUMNS.map((c) => csvField(l[c])).join(",") + "\r\n").join("");
 }
 
-/** Centavos as reais with a dot and two decimals (`-1500` -> `-15.00`). */
-export function reais(centavos: number): string {
-  const abs = Math.abs(centavos);
-  return `${centavos < 0 ? "-" : ""}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
+/** Centavos as reais with a dot and two decimals (`-1500` -> `-15.00`; src/lib/money.ts). */
+export const reais = decimalOfMinor;
 
 const SP_PARTS = new Intl.DateTimeFormat("en-GB", {
   timeZone: STATS_TIME_ZONE,

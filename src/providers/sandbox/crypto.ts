@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { SandboxMethod } from "./method";
 import { methodExpiryColumns } from "./expiry";
+import { decimalOfMinor } from "../../lib/money";
 
 /** USD value of one major unit of each fiat currency (sandbox only; fixed). */
 const FIAT_USD_MICROS: Record<string, bigint> = { BRL: 190_000n, EUR: 1_080_000n, USD: 1_000_000n, GBP: 1_270_000n };
@@ -32,7 +33,7 @@ export function quote(amountMinor: number, currency: string): { cryptoCurrency: 
   const native = Object.hasOwn(NATIVE, currency) ? NATIVE[currency] : undefined;
   if (native) {
     // Minor unit of crypto "currencies" on this API is 1/100 (2 decimals), like fiat.
-    return { cryptoCurrency: currency, network: native.network, amount: `${Math.floor(amountMinor / 100)}.${String(amountMinor % 100).padStart(2, "0")}` };
+    return { cryptoCurrency: currency, network: native.network, amount: decimalOfMinor(amountMinor) };
   }
   const usdMicros = (Object.hasOwn(FIAT_USD_MICROS, currency) ? FIAT_USD_MICROS[currency] : undefined) ?? 1_000_000n;
   const micros = (BigInt(amountMinor) * usdMicros) / 100n; // USDT has 6 decimals

@@ -11,7 +11,7 @@ import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "../../../domain/charges/m
 import type { PAYOUT_STATUSES } from "../../../domain/payouts/model";
 import type { REFUND_STATUSES } from "../../../domain/payments/refund-model";
 import type { DELIVERY_STATUSES, ENDPOINT_STATUSES } from "../../../domain/webhooks/model";
-import type { MED_CASE_STATUSES, MED_CASE_TYPES } from "../../../domain/med/model";
+import type { MED_CASE_STATUSES, MED_CASE_TYPES, MONEY_OUTCOMES } from "../../../domain/med/model";
 import type { CanonicalType, LegacyType, MedType } from "../../../domain/events/emit";
 import type { ROLES } from "../../../domain/accounts/roles";
 import { lang } from "./i18n";
@@ -73,6 +73,13 @@ const MED: Table<(typeof MED_CASE_STATUSES)[number] | (typeof MED_CASE_TYPES)[nu
   chargeback: ["Chargeback", "Chargeback"],
   dispute: ["Disputa", "Dispute"],
   fraud: ["Fraude", "Fraud"],
+};
+
+/** What a closed MED case did with the money. */
+const MED_OUTCOME: Table<(typeof MONEY_OUTCOMES)[number]> = {
+  refunded_to_merchant: ["Devolvido ao lojista", "Returned to the merchant"],
+  closed_without_refund: ["Encerrado sem devolução", "Closed without refund"],
+  lost: ["Perdido (devolvido ao pagador)", "Lost (returned to the payer)"],
 };
 
 /** API key states as the keys page derives them (revoked, or expiring after a rotation, or active). */
@@ -137,6 +144,7 @@ export const LABELS = {
   delivery: DELIVERY,
   endpoint: ENDPOINT,
   med: MED,
+  med_outcome: MED_OUTCOME,
   api_key: API_KEY,
   role: ROLE,
   mode: MODE,

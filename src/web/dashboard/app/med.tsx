@@ -159,7 +159,7 @@ export function MedCase({ id, session }: { id: string; session: Session }) {
         <dt>{t("deadline")}</dt>
         <dd>{dateTime(c.response_deadline)}</dd>
         <dt>{t("money_outcome")}</dt>
-        <dd data-testid="money-outcome">{c.money_outcome ?? "—"}</dd>
+        <dd data-testid="money-outcome">{c.money_outcome ? <Code kind="med_outcome" code={c.money_outcome} /> : "—"}</dd>
         {c.appeal_reason && (
           <>
             <dt>{t("appeal")}</dt>
