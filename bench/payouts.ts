@@ -21,7 +21,7 @@
  * the merchant certificate and a cached token, as the adapter does: the simulator's own time);
  * (b) one live `POST /v1/payouts`, then `GET /v1/payouts/{id}` back to back until its
  * `end_to_end_id` shows (the send is answered and recorded: create unit, the job's claim,
- * `processing` unit, send-attempt unit, the PUT at the simulator, the outcome unit). Cofre's own
+ * `processing` unit (which records the first attempt), the PUT at the simulator, the outcome unit). Cofre's own
  * cost = (b) p50 - (a) p50; target at most 2 ms. The create answer alone (no PSP call in the
  * request) is printed too, and as a reference in the same rounds the live charge's own cost as
  * bench/live.ts measures it (live `POST /v1/pix/charges` p50 - direct `PUT /v2/cob/{txid}` p50).

@@ -41,14 +41,21 @@ afterAll(async () => {
   await h?.app.stop(true);
 });
 
+/** Each row's event type (the raw code behind its pt-BR label) and object id. */
 const rows = async () =>
-  tab.page.$$eval("table.events tbody tr[data-id]", (trs) => trs.map((tr) => Array.from(tr.querySelectorAll("td")).slice(0, 2).map((td) => td.textContent?.trim())));
+  tab.page.$$eval("table.events tbody tr[data-id]", (trs) =>
+    trs.map((tr) => {
+      const [type, id] = Array.from(tr.querySelectorAll("td")).slice(0, 2);
+      return [type?.querySelector("[data-code]")?.getAttribute("data-code"), id?.textContent?.trim()];
+    }),
+  );
 
 describe("Eventos in the browser", () => {
   test("lists every canonical event of the mode newest first, in Portuguese, and filters by type and family", async () => {
     const { page, errors } = tab;
     await visit(page, base, "#/developers", "table.events tbody tr[data-id]");
     expect(await page.textContent("#events-title")).toBe("Eventos");
+    expect(await page.textContent("table.events tbody tr[data-id] td [data-code]")).toBe("Cobrança criada");
     expect(await rows()).toEqual([
       ["charge.created", created],
       ["charge.paid", paid],

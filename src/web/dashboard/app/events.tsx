@@ -11,6 +11,7 @@ import { api, ApiFailure } from "./api";
 import { t } from "./i18n";
 import { dateTime } from "./format";
 import { Alert, Notice } from "./messages";
+import { Code } from "./labels";
 
 const TYPES = ["charge.*", "charge.created", "charge.paid", "charge.failed", "charge.expired", "charge.refunded", "payout.*", "payout.created", "payout.paid", "payout.failed"];
 const RESENDABLE = ["FAILED", "CANCELLED"];
@@ -87,7 +88,7 @@ export function Events() {
             {items.map((e) => [
               <tr key={e.id} data-id={e.id}>
                 <td>
-                  <code>{e.type}</code>
+                  <Code kind="event" code={e.type} />
                 </td>
                 <td>
                   <code>{e.data.object.id ?? e.id}</code>
@@ -157,7 +158,7 @@ function EventDetail({ event }: { event: Evt }) {
         <ul class="event-deliveries">
           {deliveries.map((d) => (
             <li key={d.id} data-id={d.id}>
-              <code>{d.endpointId ?? "webhookUrl"}</code> {d.status} ({d.attempts}){" "}
+              <code>{d.endpointId ?? "webhookUrl"}</code> <Code kind="delivery" code={d.status} /> ({d.attempts}){" "}
               {RESENDABLE.includes(d.status) && (
                 <button type="button" onClick={() => void resend(d.id)}>
                   {t("resend")}

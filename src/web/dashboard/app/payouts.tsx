@@ -18,21 +18,13 @@ import { t, type Key } from "./i18n";
 import { dateTime, money, parseAmount } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
-import { PAYOUT_STATUSES, type PayoutStatus } from "../../../domain/payouts/model";
+import { PAYOUT_STATUSES } from "../../../domain/payouts/model";
+import { label } from "./labels";
 import { PIX_KEY_TYPES, type PixKeyType } from "../../../pix/key-types";
 
-/** Each payout status's words (the compiler asks for one per status of the model). */
-const STATUS_WORDS: Record<PayoutStatus, Key> = {
-  pending: "payout_status_pending",
-  processing: "payout_status_processing",
-  paid: "payout_status_paid",
-  failed: "payout_status_failed",
-  cancelled: "payout_status_cancelled",
-};
-
-/** A payout status as the merchant reads it ("pendente", "em processamento", ...); an unknown one as sent. */
+/** A payout status as the merchant reads it ("pendente", "em processamento", ...; labels.tsx, the one table); an unknown one as sent. */
 export function payoutStatusText(status: string): string {
-  return (PAYOUT_STATUSES as readonly string[]).includes(status) ? t(STATUS_WORDS[status as PayoutStatus]) : status;
+  return label("payout", status);
 }
 
 const KEY_WORDS: Record<PixKeyType, Key> = { cpf: "key_cpf", cnpj: "key_cnpj", email: "key_email", phone: "key_phone", evp: "key_evp" };
@@ -372,7 +364,7 @@ function NewPayout({ destinations, fee, say, created }: { destinations: any[]; f
 
 function StatusBadge({ status, test }: { status: string; test?: string }) {
   return (
-    <span class={`status p-${status}`} data-status={status} data-testid={test}>
+    <span class={`status p-${status}`} data-status={status} data-testid={test} title={status}>
       {payoutStatusText(status)}
     </span>
   );
