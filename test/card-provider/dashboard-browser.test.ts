@@ -60,7 +60,9 @@ describe("the dashboard in live mode", () => {
   test("the MED page lists the dispute with its type", async () => {
     await page.goto(`${env.base}/dashboard#/med`);
     await page.locator('[data-testid="case-type"]').first().waitFor();
-    expect(await page.locator('[data-testid="case-type"]').allTextContents()).toEqual(["dispute"]);
+    // Shown in pt-BR (labels.tsx), the raw type behind it for developers.
+    expect(await page.locator('[data-testid="case-type"]').allTextContents()).toEqual(["Disputa"]);
+    expect(await page.locator('[data-testid="case-type"] [data-code]').getAttribute("data-code")).toBe("dispute");
   });
 
   test("Settings shows the card connection's account and key ending, never the key", async () => {
