@@ -15,6 +15,7 @@ import type { CardProviderConnectionRow } from "../../store/rows";
 import type { NotificationItem, PaymentProvider } from "../../providers/types";
 import { openCardConnection } from "./secrets";
 import type { CardConnectionSpec } from "./port";
+import { isIdOf } from "../../lib/ids";
 
 /** Job kind of a dispute confirmation; payload `{connectionId, disputeId}`, dedupe `card_provider.dispute_check:<dispute id>`. */
 export const DISPUTE_CHECK_JOB = "card_provider.dispute_check";
@@ -37,6 +38,8 @@ export interface EventResult {
 }
 
 async function connectionOf(deps: Deps, connectionId: string): Promise<{ conn: CardProviderConnectionRow; provider: PaymentProvider; spec: CardConnectionSpec }> {
+  // Not even the shape of a connection id (a probe, a NUL byte PostgreSQL would refuse): 404 without a read.
+  if (!isIdOf("cardProviderConnection", connectionId)) throw notFound("card provider connection");
   const conn = await deps.store.read.cardProvider.byId(connectionId);
   const provider = conn && deps.providers.forConnection(conn.id);
   if (!conn || !provider) throw notFound("card provider connection");
