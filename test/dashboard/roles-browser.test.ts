@@ -142,12 +142,16 @@ async function signedIn(m: { email: string; password: string }): Promise<Tab> {
   return reused;
 }
 
+const ROLE_WORDS = { OWNER: "Proprietário", ADMIN: "Administrador", DEVELOPER: "Desenvolvedor", VIEWER: "Leitor" } as const;
+
 describe("dashboard roles in the browser", () => {
   for (const role of ["VIEWER", "DEVELOPER", "ADMIN", "OWNER"] as const) {
     test(`${role === "VIEWER" || role === "DEVELOPER" ? "a" : "an"} ${role} sees ${role === "VIEWER" ? "no control that changes anything" : role === "DEVELOPER" ? "webhook controls only" : "every control"}, and the server refuses whatever the role may not do even when forced from the page`, async () => {
       const m = await member(role);
       const tab = await signedIn(m);
-      expect(await tab.page.textContent(".who")).toBe(`${m.email} (${role})`);
+      // The role in pt-BR (labels.tsx), its code on hover.
+      expect(await tab.page.textContent(".who")).toBe(`${m.email} (${ROLE_WORDS[role]})`);
+      expect(await tab.page.getAttribute(".who [data-code]", "title")).toBe(role);
       expect(await controls(tab.page)).toEqual(SEES[role]);
       const before = await state();
       const all = actions();

@@ -19,6 +19,7 @@ import { PayoutDetail, Payouts } from "./payouts";
 import { Statement } from "./statement";
 import { Reconciliation } from "./reconciliation";
 import { Alert } from "./messages";
+import { Code, label } from "./labels";
 
 export interface Session {
   account_id: string;
@@ -184,9 +185,9 @@ function App() {
         </fieldset>
         {langPicker}
         <span class="who">
-          {session.email} ({session.role})
+          {session.email} (<Code kind="role" code={session.role} />)
         </span>
-        <button type="button" onClick={logout} title={`${session.email} (${session.role})`}>
+        <button type="button" onClick={logout} title={`${session.email} (${label("role", session.role)})`}>
           {t("logout")}
         </button>
       </header>
