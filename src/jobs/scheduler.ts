@@ -20,31 +20,18 @@ export type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } fro
 import { DEFAULTS, dueMs, type Registered } from "./types";
 import { recordFailedRun, recordSucceededRun } from "./outcome";
 import { dueButSkipped, leasedByPeers } from "./peers";
+import { WakeTimer } from "./timer";
+import { deferRecurringJobs, type RecurringJob, type RecurringOptions } from "./recurring";
 
-/**
- * What a recurring job (Scheduler.every) tells the clock advance about its runs, so an advance
- * over days does not step through every empty period (Scheduler.deferRecurring). The running
- * loop ignores both: under real time every run happens.
- */
-export interface RecurringOptions {
-  /**
-   * True when a run now would do nothing and would keep doing nothing until some other job or
-   * request changes the data (e.g. no account has a connection the job polls). One cheap read.
-   */
-  idle?: () => Promise<boolean> | boolean;
-  /** One run does what any number of earlier runs would have (a prune of rows older than now - retention). */
-  catchUp?: boolean;
-}
+export type { RecurringOptions } from "./recurring";
 
-const MAX_TIMER_MS = 60_000;
 /** How soon the loop looks again at a due job its claim skipped as locked by another unit (PostgreSQL), ms. */
 const SKIPPED_RETRY_MS = 10;
 
 export class Scheduler {
   private handlers = new Map<string, Registered>();
   private inflight = new Map<string, Promise<void>>();
-  private timer: ReturnType<typeof setTimeout> | { immediate: ReturnType<typeof setImmediate> } | null = null;
-  private timerAt = Infinity;
+  private timer = new WakeTimer(() => this.wake());
   /** Bumped by every hinted arm, so a timer computation that read the table before it keeps the earlier time. */
   private armGen = 0;
   private running = false;
@@ -80,7 +67,7 @@ export class Scheduler {
   }
 
   /** Recurring kinds registered with an `idle` test or `catchUp` (their dedupe key is the kind). */
-  private recurring = new Map<string, RecurringOptions & { everyMs: number }>();
+  private recurring = new Map<string, RecurringJob>();
 
   /**
    * For the clock advance (src/jobs/advance.ts), before it steps to `next` (epoch ms, the earliest
@@ -98,44 +85,7 @@ export class Scheduler {
   async deferRecurring(next: number, until: number): Promise<boolean> {
     if (this.recurring.size === 0) return false;
     await this.saveRecurring();
-    // Every such job due by `until`, so that one call moves them all (not one period at a time).
-    const due = await this.store.read.jobs.queuedByKeys([...this.recurring.keys()], until);
-    if (!due.some((d) => d.dueAt <= next && (d.dueAt < until || !this.recurring.get(d.dedupeKey)?.catchUp))) return false;
-    const skippable: { dedupeKey: string; dueAt: number; everyMs: number; catchUp: boolean }[] = [];
-    // Jobs may share one idle test (several polls of the same connections): each runs once here.
-    const idleOf = new Map<RecurringOptions["idle"], Promise<boolean> | boolean>();
-    for (const row of due) {
-      const r = this.recurring.get(row.dedupeKey);
-      if (!r) continue;
-      let idle = false;
-      if (!r.catchUp && r.idle) {
-        if (!idleOf.has(r.idle)) idleOf.set(r.idle, r.idle());
-        idle = await idleOf.get(r.idle)!;
-      }
-      if (r.catchUp || idle) skippable.push({ ...row, everyMs: r.everyMs, catchUp: !!r.catchUp });
-    }
-    if (skippable.length === 0) return false;
-    // Every other queued job (recurring ones not due by `next` included) is work that may change
-    // what a skipped run would have found.
-    const other = await this.store.read.jobs.firstUnleasedExcept(skippable.map((j) => j.dedupeKey));
-    const bound = Math.min(until, other ?? Infinity);
-    // No other work by `until`: an idle job's run at `until` itself would find nothing either.
-    const quietToEnd = other === null || other > until;
-    const moves: { key: string; from: number; to: number }[] = [];
-    for (const j of skippable) {
-      if (j.dueAt > bound || (j.dueAt === bound && (j.catchUp || !quietToEnd))) continue;
-      const periods = (bound - j.dueAt) / j.everyMs;
-      let n = j.catchUp ? Math.floor(periods) : Math.ceil(periods);
-      if (!j.catchUp && quietToEnd && j.dueAt + n * j.everyMs <= until) n++;
-      const to = j.dueAt + n * j.everyMs;
-      if (to > j.dueAt) moves.push({ key: j.dedupeKey, from: j.dueAt, to });
-    }
-    if (moves.length === 0) return false;
-    let moved = false;
-    await this.store.tx(async (uow) => {
-      for (const m of moves) if (await uow.jobs.deferQueued(m.key, m.from, m.to)) moved = true;
-    });
-    return moved;
+    return deferRecurringJobs(this.store, this.recurring, next, until);
   }
 
   /** Registers the handler of a job kind. Throws when the kind is registered twice. */
@@ -232,7 +182,7 @@ export class Scheduler {
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
-    this.clearTimer();
+    this.timer.clear();
     await this.fillChain;
     await Promise.allSettled([...this.inflight.values()]);
   }
@@ -257,7 +207,6 @@ export class Scheduler {
     }
     return started;
   }
-
 
   private startedCount = 0;
   /** Jobs started by this scheduler so far (by its loop and by `drain`). */
@@ -442,8 +391,8 @@ export class Scheduler {
     if (!this.running) return;
     // Every slot busy: the next job to finish wakes the loop; a timer now would only spin.
     if (this.inflight.size >= this.concurrency) return;
-    if (hint >= this.timerAt) return;
-    this.setTimer(hint);
+    if (hint >= this.timer.at) return;
+    this.timer.set(hint, this.clock.nowMs());
   }
 
   /** Sets the timer for the next due job, read from the table; keeps an earlier time armed since `gen`. */
@@ -460,31 +409,9 @@ export class Scheduler {
       if (!this.inflight.has(r.id)) next = Math.min(next, Math.max(r.dueAt, (r.leaseUntil ?? 0) + 1));
     }
     // A hinted arm since the claim (a job enqueued meanwhile) keeps its earlier time.
-    if (gen !== this.armGen) next = Math.min(next, this.timerAt);
-    if (!this.running || (next === this.timerAt && this.timer)) return;
+    if (gen !== this.armGen) next = Math.min(next, this.timer.at);
+    if (!this.running || (next === this.timer.at && this.timer.armed)) return;
     if (!Number.isFinite(next)) return;
-    this.setTimer(next);
-  }
-
-  private setTimer(next: number): void {
-    this.clearTimer();
-    const delay = Math.max(0, Math.min(next - this.clock.nowMs(), MAX_TIMER_MS));
-    this.timerAt = next;
-    const fire = () => {
-      this.timer = null;
-      this.timerAt = Infinity;
-      this.wake();
-    };
-    // Due now (a job enqueued due at once, e.g. a payout with no delay): the next turn instead of
-    // setTimeout's 1 ms floor (measured in docs/performance.md "Payouts"). Still one wake-up.
-    this.timer = delay === 0 ? { immediate: setImmediate(fire) } : setTimeout(fire, delay);
-  }
-
-  private clearTimer(): void {
-    const t = this.timer;
-    if (!t) return;
-    if ("immediate" in t) clearImmediate(t.immediate);
-    else clearTimeout(t);
-    this.timer = null;
+    this.timer.set(next, this.clock.nowMs());
   }
 }

@@ -16,6 +16,10 @@ import type { AccountRules } from "../domain/accounts/settings";
 import type { PaymentMethod } from "../domain/charges/model";
 import type { Clock } from "../lib/clock";
 import type { RefundRow, TransactionRow as StoredTransaction } from "../store/rows";
+import type { SendHints, SendListOutcome, SendOutcome, SendRequest } from "./send-types";
+
+export type { SendDestination, SendHints, SendListOutcome, SendOutcome, SendRequest, SentPix } from "./send-types";
+export type { FaultMode, SandboxFaultStore, SandboxPayerEvent } from "./sandbox-types";
 
 /** A transaction as stored (src/store/rows/): what providers read, never write. */
 export type TransactionRow = StoredTransaction;
@@ -167,15 +171,6 @@ export interface NotificationItem {
 }
 
 /**
- * A notification may also speak of Pix this account SENT (an Efí callback entry with
- * `gnExtras.idEnvio`): `sendIds` lists their `sendId`s, hints only, each confirmed with
- * `sendStatus` by the payout (or cashout refund) it belongs to.
- */
-export interface SendHints {
-  sendIds?: string[];
-}
-
-/**
  * A card provider's notification may speak of disputes (chargebacks): `disputeIds` lists the
  * provider's dispute ids, hints only, each confirmed with `disputeStatus`.
  */
@@ -284,21 +279,6 @@ export interface ReceivedPix {
 }
 
 /**
- * A Pix the PSP sent for the account (Efí's `GET /v2/gn/pix/enviados`): `sendId` its `idEnvio`
- * (null when sent outside the API), `status` as SendOutcome names it, `at` the request time (ms).
- */
-export interface SentPix {
-  sendId: string | null;
-  endToEndId: string | null;
-  amount: number;
-  status: "processing" | "paid" | "failed";
-  at: number;
-}
-
-/** Sends listed in a window (reconciliation), or a failure. */
-export type SendListOutcome = { status: "listed"; sends: SentPix[] } | ProviderFailure;
-
-/**
  * A MED infraction at the PSP (Efí's `GET /v2/gn/infracoes`; extensions.md "Live MED from the
  * PSP"): `amount` the claimed `valor` (centavos), `createdAt` its `criadoEm`, `deadline` its
  * `dadosAnalise.prazoFinalizacao` (epoch ms, null when absent), `reason` its `razao`/`tipoSituacao`.
@@ -323,53 +303,6 @@ export interface DefenseRequest {
   /** The merchant's appeal reason (Efí's `justificativa`). */
   justification: string;
 }
-
-/**
- * Where a Pix send (a payout, or a cashout refund) goes: a registered payout destination
- * (extensions.md "Payouts (money out)"). `pix_key`: the key, its type, and the holder's CPF/CNPJ
- * when known (Efí's `favorecido.cpf|cnpj`); `bank_account`: the account itself (Efí's
- * `favorecido.contaBanco`; `ispb` 8 digits, `branch` 1-4 digits, `account` digits with its check
- * digit).
- */
-export type SendDestination =
-  | { type: "pix_key"; pixKey: string; pixKeyType: "cpf" | "cnpj" | "email" | "phone" | "evp"; taxId: string | null; name: string | null }
-  | { type: "bank_account"; name: string; taxId: string; ispb: string; branch: string; account: string; accountType: "checking" | "savings" };
-
-/**
- * One Pix send. `sendId` is the provider's idempotency key (Efí's `idEnvio`, `[a-zA-Z0-9]{1,35}`:
- * the payout or refund id without its prefix), persisted by the domain before the first call, so a
- * retry, a timeout or a crash never sends twice: a provider that cannot tell whether an earlier
- * call went through asks first (GET by `sendId`).
- */
-export interface SendRequest {
-  sendId: string;
-  /** Minor units (centavos), > 0. */
-  amount: number;
-  destination: SendDestination;
-  /** Free text for the payee (`infoPagador`, at most 140 characters), or null. */
-  description: string | null;
-  /**
-   * true when an earlier attempt may have reached the provider (a retry, a crash recovery):
-   * the provider asks for the send by `sendId` before sending, and sends only when it is absent.
-   */
-  resumed: boolean;
-  /** When the domain first recorded the send (epoch ms): status checks back off from it. */
-  requestedAt: number;
-}
-
-/**
- * Where a send stands: `paid` (the payee's bank credited it; `endToEndId` 32 characters);
- * `processing` (accepted, not final; query again at `checkAt`); `absent` (a status query found no
- * such send: it never reached the provider, so sending it is safe); `rejected` (refused for good:
- * `code` becomes the payout's `failure_code`, e.g. Efí's `gnExtras.erro.codigo` or its error name);
- * other failures (`retryable`, `auth_failed`) leave it as it is and are tried again;
- * `not_supported`: this provider cannot send Pix.
- */
-export type SendOutcome =
-  | { status: "paid"; endToEndId: string; paidAt?: number }
-  | { status: "processing"; endToEndId?: string | null; checkAt?: number }
-  | { status: "absent" }
-  | ProviderFailure;
 
 type MaybeAsync<T> = T | Promise<T>;
 
@@ -430,31 +363,6 @@ export interface PaymentProvider {
   /** Forwards a defence (Efí's `POST /v2/gn/infracoes/{id}/defesa`); present with listInfractions. */
   submitDefense?(ctx: ProviderContext, req: DefenseRequest): MaybeAsync<{ status: "settled" } | ProviderFailure>;
 }
-
-/** Sandbox provider faults (extensions.md `provider_faults`), stored by the domain. */
-export type FaultMode = "reject" | "unavailable";
-
-/** Storage the sandbox provider receives for its faults (implemented in src/domain/charges/faults.ts). */
-export interface SandboxFaultStore {
-  /** Takes one pending fault of the account (in its own short unit of work), or null when none is left. */
-  take(accountId: string): MaybeAsync<FaultMode | null>;
-}
-
-/**
- * Body of the sandbox's notifications: what its simulated payer does (test helper `pay`,
- * the checkout's simulate button and card form). Validated by the domain before it is sent.
- */
-export type SandboxPayerEvent =
-  | {
-      kind: "pay";
-      method: PaymentMethod;
-      outcome: "succeed" | "decline";
-      amount: number;
-      payerTaxId: string | null;
-      payerName: string | null;
-      disclosed: boolean;
-    }
-  | { kind: "card"; number: string };
 
 /** Thrown inside a provider module for a failure it then returns as an outcome. */
 export class ProviderError extends Error {

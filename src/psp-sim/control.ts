@@ -29,7 +29,7 @@
  *   POST   /_sim/clock/advance                       {seconds}: move the simulator's clock
  *   POST   /_sim/clients                             {name?, pix_key?}: one more client (receiver) ->
  *                                                    201 its operator body (as pix-provider.json)
- * Reconciliation (efi-med.ts; a day that does not match Cofre):
+ * Reconciliation (control-recon.ts, efi-med.ts; a day that does not match Cofre):
  *   POST   /_sim/pix/receive                         {valor, horario?, pagador?}: a Pix to the client's key
  *                                                    with no cob (Cofre never hears of it) -> 201 {pix}
  *   POST   /_sim/pix/{e2eid}/amend                   {valor?, horario?}: the PSP's record of a Pix holds another
@@ -37,7 +37,7 @@
  *   POST   /_sim/sends/record                        {valor, chave?, horario?}: a REALIZADO send Cofre never
  *                                                    asked for (no callback) -> 201 {send}
  *   POST   /_sim/sends/{idEnvio}/amend               {valor}: the PSP's record of a send holds another amount
- * MED infractions (efi-med.ts):
+ * MED infractions (control-recon.ts, efi-med.ts):
  *   GET    /_sim/infractions                         every infraction {client_id, ...Efí's view}
  *   POST   /_sim/infractions                         {endToEndId, valor?: "12.34" (default the Pix's),
  *                                                    razao?, tipoSituacao?: "golpe"} -> 201 {infracao}; an
@@ -51,7 +51,7 @@
 import { cobAmount, cobView } from "./cob";
 import type { Reply, SimEnv } from "./core";
 import { FAULT_STATUSES, type FaultStatus } from "./faults";
-import { formatValor, isObject, parseRfc3339, parseValor, rfc3339 } from "./format";
+import { formatValor, parseRfc3339, parseValor, rfc3339 } from "./format";
 import { endDevolucao } from "./devolucao";
 import { balanceOf, endSend, SEND_RESULTS, sendView, type SendResults } from "./efi";
 import { payCob, readPagador } from "./pix";
@@ -59,35 +59,10 @@ import { devolucaoView, pixView } from "./pix-view";
 import { problem, simProblem } from "./problems";
 import type { CallbackOutcome } from "./callbacks";
 import { randomUUID } from "node:crypto";
-import { clientKeys, SIM_PAYER_ISPB, SIM_PSP_ISPB } from "./core";
-import { newEndToEndId } from "../pix/ids";
-import { endInfracao, infracaoView, openInfracao } from "./efi-med";
-import type { SendRow } from "./store";
+import { clientKeys } from "./core";
+import { RECONCILIATION_ROUTES } from "./control-recon";
+import { body, findPix, findSend, type ControlCtx, type Handler } from "./control-shared";
 import { DEFAULT_RECEIVER_NAME, newClient, type PixProviderBody } from "./setup";
-
-export interface ControlCtx {
-  env: SimEnv;
-  params: Record<string, string>;
-  query: URLSearchParams;
-  rawBody: string;
-}
-
-type Handler = (ctx: ControlCtx) => Reply | Promise<Reply>;
-
-/** The JSON object body (empty body = {}); fields outside `allowed` are a 400. */
-function body(ctx: ControlCtx, allowed: string[]): Record<string, unknown> {
-  if (ctx.rawBody.trim() === "") return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(ctx.rawBody);
-  } catch {
-    throw simProblem("ControleInvalido", "body is not JSON");
-  }
-  if (!isObject(v)) throw simProblem("ControleInvalido", "body must be a JSON object");
-  const unknown = Object.keys(v).filter((k) => !allowed.includes(k));
-  if (unknown.length) throw simProblem("ControleInvalido", `unknown field(s): ${unknown.join(", ")}; allowed: ${allowed.join(", ") || "none"}`);
-  return v;
-}
 
 function count(v: unknown, name: string, min: number, max: number): number {
   if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw simProblem("ControleInvalido", `${name} must be an integer from ${min} to ${max}`);
@@ -101,12 +76,6 @@ function findCob(ctx: ControlCtx) {
   if (rows.length === 0) throw problem("CobNaoEncontrado", `Cobrança não encontrada para o txid ${txid}.`);
   if (rows.length > 1) throw simProblem("ControleInvalido", `txid ${txid} exists at several clients; add ?client_id=`);
   return { cob: rows[0]!, client: ctx.env.store.client(rows[0]!.client_id)! };
-}
-
-function findPix(ctx: ControlCtx) {
-  const pix = ctx.env.store.pixByE2e(ctx.params.e2eid!);
-  if (!pix) throw problem("PixNaoEncontrado", `Pix não encontrado para o e2eid ${ctx.params.e2eid}.`);
-  return pix;
 }
 
 async function maybeWait(env: SimEnv, wait: unknown, task: () => Promise<CallbackOutcome>): Promise<CallbackOutcome | { status: "scheduled" }> {
@@ -159,15 +128,6 @@ function finish(status: "DEVOLVIDO" | "NAO_REALIZADO"): Handler {
   };
 }
 
-function findSend(ctx: ControlCtx) {
-  const id = ctx.params.idEnvio!;
-  const clientId = ctx.query.get("client_id");
-  const rows = ctx.env.store.sendsById(id).filter((r) => clientId === null || r.client_id === clientId);
-  if (rows.length === 0) throw problem("NaoEncontrado", `Envio ${id} não encontrado.`);
-  if (rows.length > 1) throw simProblem("ControleInvalido", `idEnvio ${id} exists at several clients; add ?client_id=`);
-  return rows[0]!;
-}
-
 function finishSend(to: "REALIZADO" | "NAO_REALIZADO"): Handler {
   return async (ctx) => {
     const b = body(ctx, to === "NAO_REALIZADO" ? ["codigo", "motivo", "wait_callback"] : ["wait_callback"]);
@@ -207,128 +167,8 @@ function addClient(ctx: ControlCtx): Reply {
   return { status: 201, body: out };
 }
 
-function clientOf(ctx: ControlCtx) {
-  const id = ctx.query.get("client_id") ?? ctx.env.store.clients()[0]?.client_id;
-  const client = id ? ctx.env.store.client(id) : null;
-  if (!client) throw simProblem("ControleInvalido", "no such client");
-  return client;
-}
-
-function valorOf(v: unknown): number {
-  const valor = parseValor(v);
-  if (valor === null || valor === 0) throw simProblem("ControleInvalido", 'valor must be a positive amount like "12.34"');
-  return valor;
-}
-
-function receive(ctx: ControlCtx): Reply {
-  const b = body(ctx, ["valor", "horario", "pagador"]);
-  const client = clientOf(ctx);
-  const valor = valorOf(b.valor);
-  const horario = b.horario === undefined ? ctx.env.clock.nowMs() : parseRfc3339(b.horario);
-  if (horario === null) throw simProblem("ControleInvalido", "horario must be an RFC 3339 date-time");
-  const pagador = readPagador(b.pagador);
-  const row = {
-    e2eid: newEndToEndId(new Date(horario), SIM_PAYER_ISPB),
-    client_id: client.client_id,
-    txid: null,
-    valor,
-    chave: clientKeys(client)[0]!,
-    horario_ms: horario,
-    info_pagador: null,
-    pagador: pagador ? JSON.stringify(pagador) : null,
-  };
-  ctx.env.store.insertPix(row);
-  return { status: 201, body: { pix: pixView(ctx.env, row) } };
-}
-
-function amendPix(ctx: ControlCtx): Reply {
-  const b = body(ctx, ["valor", "horario"]);
-  const pix = findPix(ctx);
-  if (b.valor === undefined && b.horario === undefined) throw simProblem("ControleInvalido", "give valor, horario or both");
-  const horario = b.horario === undefined ? pix.horario_ms : parseRfc3339(b.horario);
-  if (horario === null) throw simProblem("ControleInvalido", "horario must be an RFC 3339 date-time");
-  ctx.env.store.setPixValor(pix.e2eid, b.valor === undefined ? pix.valor : valorOf(b.valor), horario);
-  return { status: 200, body: { pix: pixView(ctx.env, ctx.env.store.pixByE2e(pix.e2eid)!) } };
-}
-
-function recordSend(ctx: ControlCtx): Reply {
-  const b = body(ctx, ["valor", "chave", "horario"]);
-  const client = clientOf(ctx);
-  const valor = valorOf(b.valor);
-  if (b.chave !== undefined && (typeof b.chave !== "string" || b.chave.length === 0 || b.chave.length > 77)) throw simProblem("ControleInvalido", "chave must be 1-77 characters");
-  const horario = b.horario === undefined ? ctx.env.clock.nowMs() : parseRfc3339(b.horario);
-  if (horario === null) throw simProblem("ControleInvalido", "horario must be an RFC 3339 date-time");
-  const row: SendRow = {
-    client_id: client.client_id,
-    id_envio: `sim${randomUUID().replace(/-/g, "")}`,
-    e2eid: newEndToEndId(new Date(horario), SIM_PSP_ISPB),
-    valor,
-    pagador_chave: clientKeys(client)[0]!,
-    info_pagador: null,
-    favorecido: JSON.stringify({ chave: (b.chave as string | undefined) ?? randomUUID() }),
-    status: "REALIZADO",
-    erro: null,
-    solicitacao_ms: horario,
-    liquidacao_ms: horario,
-  };
-  ctx.env.store.tx(() => {
-    ctx.env.store.insertSend(row);
-    ctx.env.store.setBalance(client.client_id, balanceOf(ctx.env, client.client_id) - valor);
-  });
-  return { status: 201, body: { send: sendView(row) } };
-}
-
-function amendSend(ctx: ControlCtx): Reply {
-  const b = body(ctx, ["valor"]);
-  const row = findSend(ctx);
-  ctx.env.store.setSendValor(row.client_id, row.id_envio, valorOf(b.valor));
-  return { status: 200, body: { send: sendView(ctx.env.store.send(row.client_id, row.id_envio)!) } };
-}
-
-function openInfraction(ctx: ControlCtx): Reply {
-  const b = body(ctx, ["endToEndId", "valor", "razao", "tipoSituacao"]);
-  if (typeof b.endToEndId !== "string" || !/^[a-zA-Z0-9]{32}$/.test(b.endToEndId)) throw simProblem("ControleInvalido", "endToEndId must be 32 letters or digits");
-  if (b.razao !== undefined && (typeof b.razao !== "string" || b.razao.length > 500)) throw simProblem("ControleInvalido", "razao must be at most 500 characters");
-  if (b.tipoSituacao !== undefined && (typeof b.tipoSituacao !== "string" || b.tipoSituacao.length === 0 || b.tipoSituacao.length > 60))
-    throw simProblem("ControleInvalido", "tipoSituacao must be 1-60 characters");
-  const pix = ctx.env.store.pixByE2e(b.endToEndId);
-  const client = pix ? ctx.env.store.client(pix.client_id)! : clientOf(ctx);
-  const valor = b.valor === undefined ? (pix?.valor ?? null) : valorOf(b.valor);
-  if (valor === null) throw simProblem("ControleInvalido", "valor is required for a Pix the simulator never received");
-  const row = openInfracao(ctx.env, client, {
-    e2eid: b.endToEndId,
-    valor,
-    razao: (b.razao as string | undefined) ?? "Pagador relata golpe (simulador)",
-    tipoSituacao: (b.tipoSituacao as string | undefined) ?? "golpe",
-  });
-  return { status: 201, body: { infracao: infracaoView(row) } };
-}
-
-function endInfraction(to: "ACEITA" | "REJEITADA" | "CANCELADA_EFI"): Handler {
-  return (ctx) => {
-    body(ctx, []);
-    const row = ctx.env.store.infracao(ctx.params.id!);
-    if (!row) throw problem("NaoEncontrado", `Infração ${ctx.params.id} não encontrada.`);
-    const next = endInfracao(ctx.env, row.id, to);
-    if (!next) throw simProblem("EstadoInvalido", `infraction ${row.id} is ${row.status}`);
-    return { status: 200, body: { infracao: infracaoView(next) } };
-  };
-}
-
 export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[] = [
-  { method: "POST", path: "/_sim/pix/receive", handler: receive },
-  { method: "POST", path: "/_sim/pix/:e2eid/amend", handler: amendPix },
-  { method: "POST", path: "/_sim/sends/record", handler: recordSend },
-  { method: "POST", path: "/_sim/sends/:idEnvio/amend", handler: amendSend },
-  {
-    method: "GET",
-    path: "/_sim/infractions",
-    handler: ({ env }) => ({ status: 200, body: { infracoes: env.store.allInfracoes().map((r) => ({ client_id: r.client_id, ...infracaoView(r) })) } }),
-  },
-  { method: "POST", path: "/_sim/infractions", handler: openInfraction },
-  { method: "POST", path: "/_sim/infractions/:id/accept", handler: endInfraction("ACEITA") },
-  { method: "POST", path: "/_sim/infractions/:id/reject", handler: endInfraction("REJEITADA") },
-  { method: "POST", path: "/_sim/infractions/:id/cancel", handler: endInfraction("CANCELADA_EFI") },
+  ...RECONCILIATION_ROUTES,
   {
     method: "GET",
     path: "/_sim/state",

@@ -20,6 +20,7 @@ import { acceptsExplicitly } from "../../accept";
 import { dateParam, enumParam, intParam, onlyKnown } from "./query";
 import { ReceiptSchema, ResendSchema } from "../../../domain/payments/schemas";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
+import { pdfResponse } from "../../pdf";
 
 const tags = ["payments"];
 const METHOD_NAMES = ["PIX", "CREDIT_CARD", "MBWAY", "MULTIBANCO", "BOLETO", "CRYPTO"];
@@ -151,9 +152,7 @@ export function transactionRoutes(deps: Deps) {
       async ({ auth, params, headers }) => {
         const row = await getPayment(deps, auth, params.id);
         if (!acceptsExplicitly(headers.accept, "application/pdf")) return buildReceipt(deps, row);
-        return new Response(Buffer.from(await receiptPdf(deps, row)), {
-          headers: { "content-type": "application/pdf", "content-disposition": `attachment; filename="${row.id}.pdf"`, "cache-control": "no-store" },
-        });
+        return pdfResponse(await receiptPdf(deps, row), row.id);
       },
       {
         detail: op({

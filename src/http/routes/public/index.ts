@@ -24,6 +24,7 @@ import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/pa
 import { notFound } from "../../errors";
 import { DateTime, Nullable, OneOf, Type, View } from "../../../lib/view-schema";
 import { BODY_ERRORS, op } from "../../openapi";
+import { pdfResponse } from "../../pdf";
 
 /** GET {checkout}/<raw_id>/status: what the checkout page polls. */
 const CheckoutStatusSchema = View("CheckoutStatus", { status: OneOf(CHARGE_STATUSES), expires_at: Nullable(DateTime()) });
@@ -104,9 +105,7 @@ export function publicRoutes(deps: Deps) {
       async ({ params }) => {
         const row = await rowOf(params.raw_id);
         if (!row || !RECEIPT_STATUSES.has(row.status)) throw notFound("receipt");
-        return new Response(Buffer.from(await receiptPdf(deps, row)), {
-          headers: { "content-type": "application/pdf", "content-disposition": `attachment; filename="${row.id}.pdf"`, "cache-control": "no-store" },
-        });
+        return pdfResponse(await receiptPdf(deps, row), row.id);
       },
       {
         detail: op({

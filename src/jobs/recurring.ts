@@ -1,0 +1,66 @@
+/** Recurring jobs' idle and catch-up deferral for the clock advance (Scheduler.every, Scheduler.deferRecurring). */
+import type { Store } from "../store/port";
+
+/**
+ * What a recurring job (Scheduler.every) tells the clock advance about its runs, so an advance
+ * over days does not step through every empty period (Scheduler.deferRecurring). The running
+ * loop ignores both: under real time every run happens.
+ */
+export interface RecurringOptions {
+  /**
+   * True when a run now would do nothing and would keep doing nothing until some other job or
+   * request changes the data (e.g. no account has a connection the job polls). One cheap read.
+   */
+  idle?: () => Promise<boolean> | boolean;
+  /** One run does what any number of earlier runs would have (a prune of rows older than now - retention). */
+  catchUp?: boolean;
+}
+
+/** A recurring kind's options with its period (ms), as Scheduler.every registered it. */
+export type RecurringJob = RecurringOptions & { everyMs: number };
+
+/**
+ * The body of Scheduler.deferRecurring (its doc tells the rules), once the recurring rows are
+ * written: `recurring` maps each recurring kind registered with an `idle` test or `catchUp` (its
+ * dedupe key) to its options and period.
+ */
+export async function deferRecurringJobs(store: Store, recurring: ReadonlyMap<string, RecurringJob>, next: number, until: number): Promise<boolean> {
+  // Every such job due by `until`, so that one call moves them all (not one period at a time).
+  const due = await store.read.jobs.queuedByKeys([...recurring.keys()], until);
+  if (!due.some((d) => d.dueAt <= next && (d.dueAt < until || !recurring.get(d.dedupeKey)?.catchUp))) return false;
+  const skippable: { dedupeKey: string; dueAt: number; everyMs: number; catchUp: boolean }[] = [];
+  // Jobs may share one idle test (several polls of the same connections): each runs once here.
+  const idleOf = new Map<RecurringOptions["idle"], Promise<boolean> | boolean>();
+  for (const row of due) {
+    const r = recurring.get(row.dedupeKey);
+    if (!r) continue;
+    let idle = false;
+    if (!r.catchUp && r.idle) {
+      if (!idleOf.has(r.idle)) idleOf.set(r.idle, r.idle());
+      idle = await idleOf.get(r.idle)!;
+    }
+    if (r.catchUp || idle) skippable.push({ ...row, everyMs: r.everyMs, catchUp: !!r.catchUp });
+  }
+  if (skippable.length === 0) return false;
+  // Every other queued job (recurring ones not due by `next` included) is work that may change
+  // what a skipped run would have found.
+  const other = await store.read.jobs.firstUnleasedExcept(skippable.map((j) => j.dedupeKey));
+  const bound = Math.min(until, other ?? Infinity);
+  // No other work by `until`: an idle job's run at `until` itself would find nothing either.
+  const quietToEnd = other === null || other > until;
+  const moves: { key: string; from: number; to: number }[] = [];
+  for (const j of skippable) {
+    if (j.dueAt > bound || (j.dueAt === bound && (j.catchUp || !quietToEnd))) continue;
+    const periods = (bound - j.dueAt) / j.everyMs;
+    let n = j.catchUp ? Math.floor(periods) : Math.ceil(periods);
+    if (!j.catchUp && quietToEnd && j.dueAt + n * j.everyMs <= until) n++;
+    const to = j.dueAt + n * j.everyMs;
+    if (to > j.dueAt) moves.push({ key: j.dedupeKey, from: j.dueAt, to });
+  }
+  if (moves.length === 0) return false;
+  let moved = false;
+  await store.tx(async (uow) => {
+    for (const m of moves) if (await uow.jobs.deferQueued(m.key, m.from, m.to)) moved = true;
+  });
+  return moved;
+}
