@@ -23,6 +23,19 @@ function instance(name: string): { store: PgStore; claims: PgIdempotencyClaims }
   return { store, claims: new PgIdempotencyClaims(store) };
 }
 
+/**
+ * After `close()` the client's sockets are shut, but the server ends each backend a moment later:
+ * waits until pg_stat_activity shows no session of `name` (what a killed process looks like to its
+ * peers), polling; fails after 10 s.
+ */
+async function sessionsGone(name: string): Promise<void> {
+  for (const until = Date.now() + 10_000; Date.now() < until; await Bun.sleep(10)) {
+    const [row] = await db.sql`select count(*)::int as n from pg_stat_activity where application_name = ${name}`;
+    if (row.n === 0) return;
+  }
+  throw new Error(`sessions of ${name} still open 10 s after close()`);
+}
+
 let n = 0;
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 function claim(key: string, requestHash = "hash-a"): ClaimRef {
@@ -44,6 +57,7 @@ describe("durable idempotency claims across instances", () => {
     const first = claim("dead-holder");
     expect(await a.claims.acquire("k", first, NOW, NOW + 60_000)).toBeNull();
     await a.store.close(); // every session of a is gone, as when its process is killed
+    await sessionsGone("cofre-test-a2");
     const retry = claim("dead-holder");
     expect(await b.claims.acquire("k", retry, NOW + 1_000, NOW + 61_000)).toBeNull();
     expect(retry.id).toBe(first.id);
@@ -56,6 +70,7 @@ describe("durable idempotency claims across instances", () => {
     const b = instance("cofre-test-b3");
     expect(await a.claims.acquire("k", claim("dead-other-body"), NOW, NOW + 60_000)).toBeNull();
     await a.store.close();
+    await sessionsGone("cofre-test-a3");
     expect(await b.claims.acquire("k", claim("dead-other-body", "hash-b"), NOW + 1_000, NOW + 61_000)).toEqual({ requestHash: "hash-a" });
   });
 
