@@ -24,7 +24,8 @@ const SECONDS = Number(process.argv[4] ?? 10);
 const OPERATOR = "bench_flood_operator_0123456789";
 const SRC = ["bun", join(process.env.BENCH_TREE ?? ".", "src/main.ts")];
 
-const rand = (n: number) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
+const rand = (n: number) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
 const e2e = () => `E12345678${new Date().toISOString().slice(0, 16).replace(/\D/g, "")}${rand(11)}`;
 if (process.argv[2] === "--flood") await floodChild();
 
@@ -46,15 +47,26 @@ try {
   await sim.init();
   const accountId = await cliInit(cofre, "flood@example.com", "flood bench password 1", "Loja Flood");
   await Promise.all([sim.start(), cofre.start(30_000)]);
-  const login = await api(cofre.base, "POST", "/v1/auth/login", { body: { email: "flood@example.com", password: "flood bench password 1" } });
-  const issue = async (test: boolean) => (await api(cofre.base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "bench", test } })).body.apiKey as string;
+  const login = await api(cofre.base, "POST", "/v1/auth/login", {
+    body: { email: "flood@example.com", password: "flood bench password 1" },
+  });
+  const issue = async (test: boolean) =>
+    (await api(cofre.base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "bench", test } }))
+      .body.apiKey as string;
   const liveKey = await issue(false);
   const testKey = await issue(true);
-  const conn = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR, body: sim.body });
+  const conn = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, {
+    bearer: OPERATOR,
+    body: sim.body,
+  });
   if (conn.status !== 200) throw new Error(`connect: ${conn.status} ${JSON.stringify(conn.body)}`);
   const txids: string[] = [];
   for (let i = 0; i < 20; i++) {
-    const r = await api(cofre.base, "POST", "/v1/pix/charges", { key: liveKey, body: { amount: 1990 + i, description: "flood" }, headers: { "idempotency-key": `flood-bench-${i}` } });
+    const r = await api(cofre.base, "POST", "/v1/pix/charges", {
+      key: liveKey,
+      body: { amount: 1990 + i, description: "flood" },
+      headers: { "idempotency-key": `flood-bench-${i}` },
+    });
     if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`);
     txids.push(r.body.pix.txid);
   }
@@ -64,7 +76,10 @@ try {
   await pingLoop(testKey, performance.now() + 1000);
   const idle = await pingLoop(testKey, performance.now() + SECONDS * 1000);
 
-  const child = Bun.spawn(["bun", import.meta.path, "--flood", url, String(ENTRIES), String(WORKERS), String(SECONDS), txids.join(",")], { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(
+    ["bun", import.meta.path, "--flood", url, String(ENTRIES), String(WORKERS), String(SECONDS), txids.join(",")],
+    { stdout: "pipe", stderr: "inherit" },
+  );
   // The child prints "go" once its bodies are built, then floods for SECONDS.
   const reader = child.stdout.getReader();
   let out = "";
@@ -80,7 +95,10 @@ try {
     out += new TextDecoder().decode(value);
   }
   await child.exited;
-  const { statuses, posted } = JSON.parse(out.slice(out.indexOf("go\n") + 3)) as { statuses: Record<number, number>; posted: number };
+  const { statuses, posted } = JSON.parse(out.slice(out.indexOf("go\n") + 3)) as {
+    statuses: Record<number, number>;
+    posted: number;
+  };
   const fig = (xs: number[]) => ({ p50Ms: percentile(xs, 0.5), p99Ms: percentile(xs, 0.99), samples: xs.length });
   const result = {
     entries: ENTRIES,
@@ -120,13 +138,17 @@ async function floodChild(): Promise<never> {
   await Promise.all(
     Array.from({ length: Number(workers) }, async () => {
       while (performance.now() < until) {
-        const r = await fetch(url!, { method: "POST", headers: { "content-type": "application/json" }, body: bodies[posted % bodies.length] });
+        const r = await fetch(url!, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: bodies[posted % bodies.length],
+        });
         await r.arrayBuffer();
         statuses[r.status] = (statuses[r.status] ?? 0) + 1;
         posted++;
       }
     }),
   );
-  process.stdout.write(JSON.stringify({ statuses, posted }) + "\n");
+  process.stdout.write(`${JSON.stringify({ statuses, posted })}\n`);
   process.exit(0);
 }

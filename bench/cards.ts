@@ -46,7 +46,12 @@ export interface CardBenchResult {
 export const CARD_TARGETS = { ownCostMs: 2, webhookToApprovedMs: 100 };
 const OPERATOR = "bench_cards_operator_0123456789";
 
-const figure = (name: string, xs: number[]): CardFigure => ({ name, p50Ms: percentile(xs, 0.5), p95Ms: percentile(xs, 0.95), samples: xs.length });
+const figure = (name: string, xs: number[]): CardFigure => ({
+  name,
+  p50Ms: percentile(xs, 0.5),
+  p95Ms: percentile(xs, 0.95),
+  samples: xs.length,
+});
 
 /** Runs both measurements: `creates` rounds of create, `payments` payments. */
 export async function runCardBench(creates = 200, payments = 60): Promise<CardBenchResult> {
@@ -57,11 +62,22 @@ export async function runCardBench(creates = 200, payments = 60): Promise<CardBe
     await sim.init();
     const accountId = await cliInit(cofre, "cards@example.com", "cards bench password 1", "Loja Bench Cartões");
     await Promise.all([sim.start(), cofre.start()]);
-    const login = await api(cofre.base, "POST", "/v1/auth/login", { body: { email: "cards@example.com", password: "cards bench password 1" } });
-    const issue = async (test: boolean) => (await api(cofre.base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "bench", test } })).body.apiKey as string;
+    const login = await api(cofre.base, "POST", "/v1/auth/login", {
+      body: { email: "cards@example.com", password: "cards bench password 1" },
+    });
+    const issue = async (test: boolean) =>
+      (
+        await api(cofre.base, "POST", "/v1/api-keys", {
+          bearer: login.body.access_token,
+          body: { label: "bench", test },
+        })
+      ).body.apiKey as string;
     const liveKey = await issue(false);
     const testKey = await issue(true);
-    const conn = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/card-provider`, { bearer: OPERATOR, body: sim.body });
+    const conn = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/card-provider`, {
+      bearer: OPERATOR,
+      body: sim.body,
+    });
     if (conn.status !== 200) throw new Error(`card connect: ${conn.status} ${JSON.stringify(conn.body)}`);
     const u = new URL(sim.body.api_base);
     const stripe = new Stripe(sim.body.secret_key, {
@@ -80,7 +96,12 @@ export async function runCardBench(creates = 200, payments = 60): Promise<CardBe
         await stripe.checkout.sessions.create(
           {
             mode: "payment",
-            line_items: [{ price_data: { currency: "brl", unit_amount: 1990, product_data: { name: "Loja Bench Cartões" } }, quantity: 1 }],
+            line_items: [
+              {
+                price_data: { currency: "brl", unit_amount: 1990, product_data: { name: "Loja Bench Cartões" } },
+                quantity: 1,
+              },
+            ],
             success_url: `${cofre.base}/c/${id}?retorno=1`,
             cancel_url: `${cofre.base}/c/${id}`,
             client_reference_id: id,
@@ -98,7 +119,10 @@ export async function runCardBench(creates = 200, payments = 60): Promise<CardBe
     };
     const create = async (key = liveKey, amount = 1990) => {
       const t = performance.now();
-      const r = await api(cofre.base, "POST", "/v1/payments", { key, body: { amount, paymentMethods: ["CREDIT_CARD"], idempotencyKey: `card-bench-${Date.now()}-${n++}` } });
+      const r = await api(cofre.base, "POST", "/v1/payments", {
+        key,
+        body: { amount, paymentMethods: ["CREDIT_CARD"], idempotencyKey: `card-bench-${Date.now()}-${n++}` },
+      });
       if (r.status !== 201) failures++;
       return { ms: performance.now() - t, id: r.body?.id as string };
     };
@@ -126,15 +150,22 @@ export async function runCardBench(creates = 200, payments = 60): Promise<CardBe
       const p = await sim.control("POST", `/_sim/checkout/sessions/${session}/pay`, {});
       if (p.status !== 200 || p.body.outcome !== "paid") failures++;
       let approved = false;
-      while (!approved && performance.now() - t < 10_000) approved = (await api(cofre.base, "GET", `/v1/payments/${id}`, { key: liveKey })).body?.status === "APPROVED";
+      while (!approved && performance.now() - t < 10_000)
+        approved = (await api(cofre.base, "GET", `/v1/payments/${id}`, { key: liveKey })).body?.status === "APPROVED";
       const approvedAt = Date.now();
       if (!approved) failures++;
       if (i >= 5) seen.push({ session, payMs: performance.now() - t, approvedAt });
     }
     // When the simulator began each session's checkout.session.completed delivery (first attempt).
-    const events = (await sim.control("GET", "/_sim/events")).body.data as { type: string; object: string; deliveries: { attempts: { at_ms: number }[] }[] }[];
+    const events = (await sim.control("GET", "/_sim/events")).body.data as {
+      type: string;
+      object: string;
+      deliveries: { attempts: { at_ms: number }[] }[];
+    }[];
     const sentAt = new Map<string, number>();
-    for (const e of events) if (e.type === "checkout.session.completed") sentAt.set(e.object, Math.min(...e.deliveries.flatMap((d) => d.attempts.map((a) => a.at_ms))));
+    for (const e of events)
+      if (e.type === "checkout.session.completed")
+        sentAt.set(e.object, Math.min(...e.deliveries.flatMap((d) => d.attempts.map((a) => a.at_ms))));
     const webhookMs: number[] = [];
     for (const s of seen) {
       const at = sentAt.get(s.session);
@@ -150,7 +181,10 @@ export async function runCardBench(creates = 200, payments = 60): Promise<CardBe
       create: c,
       ownCostMs: own,
       webhookToApproved: wh,
-      payToApproved: figure("pay request -> GET reads APPROVED (reference)", seen.map((s) => s.payMs)),
+      payToApproved: figure(
+        "pay request -> GET reads APPROVED (reference)",
+        seen.map((s) => s.payMs),
+      ),
       sandbox: figure("POST /v1/payments CREDIT_CARD (test mode, reference)", sandboxMs),
       failures,
       targets: CARD_TARGETS,

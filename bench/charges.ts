@@ -22,9 +22,6 @@ const THREADS = 2;
 
 requireWrk();
 
-
-
-
 /** 1-minute load average of the box (other engineers' jobs share it). */
 function load(): number {
   try {
@@ -55,7 +52,14 @@ interface Result {
 }
 
 async function wrk(url: string, headers: string[], script?: string) {
-  const args = ["wrk", `-t${THREADS}`, `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", ...headers.flatMap((h) => ["-H", h])];
+  const args = [
+    "wrk",
+    `-t${THREADS}`,
+    `-c${CONNECTIONS}`,
+    `-d${seconds}s`,
+    "--latency",
+    ...headers.flatMap((h) => ["-H", h]),
+  ];
   if (script) args.push("-s", script);
   args.push(url);
   const p = Bun.spawn(args, { stdout: "pipe", stderr: "inherit" });
@@ -84,7 +88,10 @@ function cpuSeconds(pid: number): number {
 /** Requests/s of a bare Bun.serve JSON endpoint, measured now (the ceiling of the moment). */
 async function ceiling(): Promise<number> {
   const port = freePort();
-  const p = Bun.spawn(["bun", join(import.meta.dir, "lib/ceiling.ts"), String(port)], { stdout: "ignore", stderr: "inherit" });
+  const p = Bun.spawn(["bun", join(import.meta.dir, "lib/ceiling.ts"), String(port)], {
+    stdout: "ignore",
+    stderr: "inherit",
+  });
   try {
     await waitReady(`http://127.0.0.1:${port}/`);
     return (await wrk(`http://127.0.0.1:${port}/`, [])).rps;
@@ -120,7 +127,15 @@ async function runLevel(level: string): Promise<Result[]> {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = Bun.spawn(["bun", join(import.meta.dir, "../src/main.ts"), "serve"], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", COFRE_DATA_DIR: dataDir, COFRE_PUBLIC_URL: "https://pay.cofre.test", LOG_LEVEL: level, COFRE_RATE_LIMIT_PER_MINUTE: "1000000000" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      COFRE_DATA_DIR: dataDir,
+      COFRE_PUBLIC_URL: "https://pay.cofre.test",
+      LOG_LEVEL: level,
+      COFRE_RATE_LIMIT_PER_MINUTE: "1000000000",
+    },
     stdout: "ignore",
     stderr: "inherit",
   });
@@ -131,7 +146,8 @@ async function runLevel(level: string): Promise<Result[]> {
       headers: { apikey: key, "idempotency-key": "bench-seed-charge", "content-type": "application/json" },
       body: JSON.stringify({ amount: 1990 }),
     });
-    if (created.status !== 201) throw new Error(`POST /v1/pix/charges answered ${created.status}: ${await created.text()}`);
+    if (created.status !== 201)
+      throw new Error(`POST /v1/pix/charges answered ${created.status}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
     const out: Result[] = [];
     const measure = async (name: string, url: string, headers: string[], lua?: string) => {
@@ -142,7 +158,12 @@ async function runLevel(level: string): Promise<Result[]> {
       const cpuUs = ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / r.requests;
       out.push({ name, level, ...r, cpuUs, load: l, ceiling: c });
     };
-    await measure("POST /v1/pix/charges (unique Idempotency-Key)", `${base}/v1/pix/charges`, [`apikey: ${key}`], script);
+    await measure(
+      "POST /v1/pix/charges (unique Idempotency-Key)",
+      `${base}/v1/pix/charges`,
+      [`apikey: ${key}`],
+      script,
+    );
     await measure("GET /v1/charges/{id}", `${base}/v1/charges/${id}`, [`apikey: ${key}`]);
     return out;
   } finally {
@@ -155,8 +176,12 @@ async function runLevel(level: string): Promise<Result[]> {
 const results: Result[] = [];
 for (const level of levels) results.push(...(await runLevel(level)));
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
-console.log(`\n${THREADS} wrk threads, ${CONNECTIONS} connections, ${seconds} s per route, Bun ${Bun.version}, ${navigator.hardwareConcurrency} cores\n`);
-console.log("| route | LOG_LEVEL | requests/s | p50 | p99 | server CPU per request | load avg | Bun.serve ceiling | ratio |");
+console.log(
+  `\n${THREADS} wrk threads, ${CONNECTIONS} connections, ${seconds} s per route, Bun ${Bun.version}, ${navigator.hardwareConcurrency} cores\n`,
+);
+console.log(
+  "| route | LOG_LEVEL | requests/s | p50 | p99 | server CPU per request | load avg | Bun.serve ceiling | ratio |",
+);
 console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of results)
   console.log(

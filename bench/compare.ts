@@ -53,8 +53,13 @@ async function measure(binary: string, label: string, round: number): Promise<Fi
     stderr: "inherit",
   });
   if ((await p.exited) !== 0) throw new Error(`bench/run.ts failed for ${label}`);
-  const rows = (JSON.parse(readFileSync(out, "utf8")) as { rows: { scenario: string; rps: number; ratioToCeiling: number; cpuUsPerReq?: number | null }[] }).rows;
-  const find = (prefix: string) => rows.find((r) => r.scenario.startsWith(prefix)) ?? { rps: NaN, ratioToCeiling: NaN, cpuUsPerReq: NaN };
+  const rows = (
+    JSON.parse(readFileSync(out, "utf8")) as {
+      rows: { scenario: string; rps: number; ratioToCeiling: number; cpuUsPerReq?: number | null }[];
+    }
+  ).rows;
+  const find = (prefix: string) =>
+    rows.find((r) => r.scenario.startsWith(prefix)) ?? { rps: NaN, ratioToCeiling: NaN, cpuUsPerReq: NaN };
   return {
     ceiling: find("Bun.serve").rps,
     create: find("POST /v1/pix/charges").ratioToCeiling,
@@ -88,31 +93,53 @@ try {
     for (const label of order) {
       const f = await measure(bins[label], label, round);
       results[label].push(f);
-      console.log(`round ${round + 1} ${label}: create/ceiling ${f.create.toFixed(3)}, read/ceiling ${f.read.toFixed(3)}, deliveries/s ${Math.round(f.deliveries)}, CPU/create ${f.createCpuUs} us, CPU/read ${f.readCpuUs} us (ceiling ${Math.round(f.ceiling)} req/s)`);
-      if (!Number.isNaN(f.list)) console.log(`round ${round + 1} ${label}: list/ceiling ${f.list.toFixed(3)}, balance/ceiling ${f.balance.toFixed(3)}, CPU/list ${f.listCpuUs} us, CPU/balance ${f.balanceCpuUs} us`);
+      console.log(
+        `round ${round + 1} ${label}: create/ceiling ${f.create.toFixed(3)}, read/ceiling ${f.read.toFixed(3)}, deliveries/s ${Math.round(f.deliveries)}, CPU/create ${f.createCpuUs} us, CPU/read ${f.readCpuUs} us (ceiling ${Math.round(f.ceiling)} req/s)`,
+      );
+      if (!Number.isNaN(f.list))
+        console.log(
+          `round ${round + 1} ${label}: list/ceiling ${f.list.toFixed(3)}, balance/ceiling ${f.balance.toFixed(3)}, CPU/list ${f.listCpuUs} us, CPU/balance ${f.balanceCpuUs} us`,
+        );
     }
   }
   const med = (label: "old" | "new", k: keyof Figures) => median(results[label].map((f) => f[k]));
   const lines = [
     `| figure (median of ${ROUNDS}) | ${oldRef} | this tree | change |`,
     "|---|---:|---:|---:|",
-    ...(["create", "read", "deliveries", "createCpuUs", "readCpuUs", "list", "balance", "listCpuUs", "balanceCpuUs"] as const).filter((k) => !Number.isNaN(med("new", k))).map((k) => {
-      const o = med("old", k);
-      const n = med("new", k);
-      const label = {
-        create: "charge create / ceiling",
-        read: "charge read / ceiling",
-        deliveries: "webhook deliveries/s",
-        createCpuUs: "server CPU per create (us)",
-        readCpuUs: "server CPU per read (us)",
-        list: "payments list (20) / ceiling",
-        balance: "wallet balance / ceiling",
-        listCpuUs: "server CPU per list (us)",
-        balanceCpuUs: "server CPU per balance (us)",
-      }[k];
-      const fmt = (x: number) => (k === "create" || k === "read" || k === "list" || k === "balance" ? x.toFixed(3) : String(Math.round(x * 10) / 10));
-      return `| ${label} | ${fmt(o)} | ${fmt(n)} | ${(((n - o) / o) * 100).toFixed(1)}% |`;
-    }),
+    ...(
+      [
+        "create",
+        "read",
+        "deliveries",
+        "createCpuUs",
+        "readCpuUs",
+        "list",
+        "balance",
+        "listCpuUs",
+        "balanceCpuUs",
+      ] as const
+    )
+      .filter((k) => !Number.isNaN(med("new", k)))
+      .map((k) => {
+        const o = med("old", k);
+        const n = med("new", k);
+        const label = {
+          create: "charge create / ceiling",
+          read: "charge read / ceiling",
+          deliveries: "webhook deliveries/s",
+          createCpuUs: "server CPU per create (us)",
+          readCpuUs: "server CPU per read (us)",
+          list: "payments list (20) / ceiling",
+          balance: "wallet balance / ceiling",
+          listCpuUs: "server CPU per list (us)",
+          balanceCpuUs: "server CPU per balance (us)",
+        }[k];
+        const fmt = (x: number) =>
+          k === "create" || k === "read" || k === "list" || k === "balance"
+            ? x.toFixed(3)
+            : String(Math.round(x * 10) / 10);
+        return `| ${label} | ${fmt(o)} | ${fmt(n)} | ${(((n - o) / o) * 100).toFixed(1)}% |`;
+      }),
   ];
   console.log(`\n${lines.join("\n")}`);
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });

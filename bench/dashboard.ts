@@ -26,11 +26,38 @@ const now = Date.now();
 const accountId = "acct_bench";
 const key = `ak_test_${"bench".repeat(7).slice(0, 32)}`;
 sqliteDbOf(deps.store).insert(accounts).values({ id: accountId, name: "Bench", createdAt: now }).run();
-sqliteDbOf(deps.store).insert(apiKeys).values({ id: "ak_bench", accountId, mode: "test", fingerprint: sha256Hex(key), prefix: key.slice(0, 12), createdAt: now }).run();
+sqliteDbOf(deps.store)
+  .insert(apiKeys)
+  .values({
+    id: "ak_bench",
+    accountId,
+    mode: "test",
+    fingerprint: sha256Hex(key),
+    prefix: key.slice(0, 12),
+    createdAt: now,
+  })
+  .run();
 
 const CURRENCIES = ["BRL", "BRL", "BRL", "BRL", "BRL", "BRL", "BRL", "BRL", "EUR", "USDT"];
-const METHODS: Record<string, string[]> = { BRL: ["PIX", "PIX", "PIX", "CREDIT_CARD", "BOLETO"], EUR: ["MULTIBANCO", "MBWAY", "CREDIT_CARD"], USDT: ["CRYPTO"] };
-const STATUSES = ["PAID", "PAID", "PAID", "PAID", "PAID", "PAID", "EXPIRED", "EXPIRED", "WAITING_PAYMENT", "REFUSED", "CANCELLED", "REFUNDED"];
+const METHODS: Record<string, string[]> = {
+  BRL: ["PIX", "PIX", "PIX", "CREDIT_CARD", "BOLETO"],
+  EUR: ["MULTIBANCO", "MBWAY", "CREDIT_CARD"],
+  USDT: ["CRYPTO"],
+};
+const STATUSES = [
+  "PAID",
+  "PAID",
+  "PAID",
+  "PAID",
+  "PAID",
+  "PAID",
+  "EXPIRED",
+  "EXPIRED",
+  "WAITING_PAYMENT",
+  "REFUSED",
+  "CANCELLED",
+  "REFUNDED",
+];
 
 const t0 = performance.now();
 const ins = sqlite.prepare(
@@ -38,7 +65,7 @@ const ins = sqlite.prepare(
    values (?, ?, 0, ?, ?, ?, ?, ?, 'payments', ?, ?, '{}', '{}', ?, ?, ?, ?)`,
 );
 let seed = 42;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const span = 400 * 86_400_000;
 let someId = "";
 const batch = sqlite.transaction((from: number, to: number) => {
@@ -55,7 +82,21 @@ const batch = sqlite.transaction((from: number, to: number) => {
     const id = Bun.randomUUIDv7().replaceAll("-", "");
     if (i === Math.floor(ROWS / 2)) someId = id;
     const doc = String(10_000_000_000 + (i % 50_000));
-    ins.run(id, accountId, amount, currency, status, JSON.stringify([method]), paid ? method : null, `Cliente ${i}`, doc, status === "REFUNDED" ? amount : 0, paidAt, created, created);
+    ins.run(
+      id,
+      accountId,
+      amount,
+      currency,
+      status,
+      JSON.stringify([method]),
+      paid ? method : null,
+      `Cliente ${i}`,
+      doc,
+      status === "REFUNDED" ? amount : 0,
+      paidAt,
+      created,
+      created,
+    );
   }
 });
 for (let i = 0; i < ROWS; i += 50_000) batch(i, Math.min(ROWS, i + 50_000));
@@ -77,7 +118,12 @@ async function time(path: string): Promise<{ p50: number; p99: number; max: numb
   }
   ms.sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 10) / 10;
-  return { p50: r(ms[Math.floor(RUNS / 2)]!), p99: r(ms[Math.min(RUNS - 1, Math.ceil(RUNS * 0.99) - 1)]!), max: r(ms.at(-1)!), sample };
+  return {
+    p50: r(ms[Math.floor(RUNS / 2)]!),
+    p99: r(ms[Math.min(RUNS - 1, Math.ceil(RUNS * 0.99) - 1)]!),
+    max: r(ms.at(-1)!),
+    sample,
+  };
 }
 
 const lines = [

@@ -52,12 +52,20 @@ try {
   await waitReady(`${base}/readyz`);
   const ping = await fetch(`${base}/v1/ping`, { headers: { apikey: key } });
   if (ping.status !== 200) throw new Error(`GET /v1/ping answered ${ping.status}`);
-  const results = [await measure("GET /healthz", `${base}/healthz`), await measure("GET /v1/ping (apikey)", `${base}/v1/ping`, { apikey: key })];
-  console.log(`\n${THREADS} wrk threads, ${CONNECTIONS} connections, ${seconds} s per route, Bun ${Bun.version}, ${navigator.hardwareConcurrency} cores\n`);
+  const results = [
+    await measure("GET /healthz", `${base}/healthz`),
+    await measure("GET /v1/ping (apikey)", `${base}/v1/ping`, { apikey: key }),
+  ];
+  console.log(
+    `\n${THREADS} wrk threads, ${CONNECTIONS} connections, ${seconds} s per route, Bun ${Bun.version}, ${navigator.hardwareConcurrency} cores\n`,
+  );
   console.log("| route | requests/s | p50 | p99 |");
   console.log("|---|---:|---:|---:|");
-  for (const r of results) console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString("en-US")} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} |`);
-  for (const r of results) if (r.non2xx + r.errors) console.log(`warning: ${r.name} had ${r.non2xx} non-2xx responses and ${r.errors} socket errors`);
+  for (const r of results)
+    console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString("en-US")} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} |`);
+  for (const r of results)
+    if (r.non2xx + r.errors)
+      console.log(`warning: ${r.name} had ${r.non2xx} non-2xx responses and ${r.errors} socket errors`);
 } finally {
   server.kill("SIGTERM");
   await server.exited;

@@ -42,7 +42,12 @@ export interface LiveBenchResult {
 export const TARGETS = { ownCostMs: 2, callbackToPaidMs: 100 };
 const OPERATOR = "bench_live_operator_0123456789";
 
-const figure = (name: string, xs: number[]): LiveFigure => ({ name, p50Ms: percentile(xs, 0.5), p95Ms: percentile(xs, 0.95), samples: xs.length });
+const figure = (name: string, xs: number[]): LiveFigure => ({
+  name,
+  p50Ms: percentile(xs, 0.5),
+  p95Ms: percentile(xs, 0.95),
+  samples: xs.length,
+});
 
 /** Runs both measurements; `creates` rounds of create, `payments` payments. */
 export async function runLiveBench(creates = 300, payments = 60): Promise<LiveBenchResult> {
@@ -53,11 +58,22 @@ export async function runLiveBench(creates = 300, payments = 60): Promise<LiveBe
     await sim.init();
     const accountId = await cliInit(cofre, "live@example.com", "live bench password 1", "Loja Bench Live");
     await Promise.all([sim.start(), cofre.start()]);
-    const login = await api(cofre.base, "POST", "/v1/auth/login", { body: { email: "live@example.com", password: "live bench password 1" } });
-    const issue = async (test: boolean) => (await api(cofre.base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "bench", test } })).body.apiKey as string;
+    const login = await api(cofre.base, "POST", "/v1/auth/login", {
+      body: { email: "live@example.com", password: "live bench password 1" },
+    });
+    const issue = async (test: boolean) =>
+      (
+        await api(cofre.base, "POST", "/v1/api-keys", {
+          bearer: login.body.access_token,
+          body: { label: "bench", test },
+        })
+      ).body.apiKey as string;
     const liveKey = await issue(false);
     const testKey = await issue(true);
-    const conn = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR, body: sim.body });
+    const conn = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, {
+      bearer: OPERATOR,
+      body: sim.body,
+    });
     if (conn.status !== 200) throw new Error(`connect: ${conn.status} ${JSON.stringify(conn.body)}`);
     const token = await sim.token();
     let n = 0;
@@ -71,9 +87,20 @@ export async function runLiveBench(creates = 300, payments = 60): Promise<LiveBe
       if (r.status !== 201) failures++;
       return performance.now() - t;
     };
-    const create = async (body: Record<string, unknown> = { amount: 1990, description: "bench", customer: { name: "Pagador Bench", document: "52998224725" } }, key = liveKey) => {
+    const create = async (
+      body: Record<string, unknown> = {
+        amount: 1990,
+        description: "bench",
+        customer: { name: "Pagador Bench", document: "52998224725" },
+      },
+      key = liveKey,
+    ) => {
       const t = performance.now();
-      const r = await api(cofre.base, "POST", "/v1/pix/charges", { key, body, headers: { "idempotency-key": `live-bench-${Date.now()}-${n++}` } });
+      const r = await api(cofre.base, "POST", "/v1/pix/charges", {
+        key,
+        body,
+        headers: { "idempotency-key": `live-bench-${Date.now()}-${n++}` },
+      });
       if (r.status !== 201) failures++;
       return { ms: performance.now() - t, charge: r.body as { id: string; pix: { txid: string } } };
     };
@@ -92,10 +119,14 @@ export async function runLiveBench(creates = 300, payments = 60): Promise<LiveBe
     for (let i = 0; i < payments + 5; i++) {
       const { charge } = await create({ amount: 1000 + i });
       const t = performance.now();
-      const p = await sim.control("POST", `/_sim/cob/${charge.pix.txid}/pay`, { pagador: { nome: "Pagador Bench", cpf: cpf.generate() }, wait_callback: false });
+      const p = await sim.control("POST", `/_sim/cob/${charge.pix.txid}/pay`, {
+        pagador: { nome: "Pagador Bench", cpf: cpf.generate() },
+        wait_callback: false,
+      });
       if (p.status !== 200) failures++;
       let paid = false;
-      while (!paid && performance.now() - t < 10_000) paid = (await api(cofre.base, "GET", `/v1/charges/${charge.id}`, { key: liveKey })).body?.status === "paid";
+      while (!paid && performance.now() - t < 10_000)
+        paid = (await api(cofre.base, "GET", `/v1/charges/${charge.id}`, { key: liveKey })).body?.status === "paid";
       if (!paid) failures++;
       if (i >= 5) paidMs.push(performance.now() - t);
     }

@@ -28,15 +28,44 @@ const now = Date.now();
 const accountId = "acct_bench";
 const key = `ak_test_${"bench".repeat(7).slice(0, 32)}`;
 sqliteDbOf(deps.store).insert(accounts).values({ id: accountId, name: "Bench", createdAt: now }).run();
-sqliteDbOf(deps.store).insert(apiKeys).values({ id: "ak_bench", accountId, mode: "test", fingerprint: sha256Hex(key), prefix: key.slice(0, 12), createdAt: now }).run();
+sqliteDbOf(deps.store)
+  .insert(apiKeys)
+  .values({
+    id: "ak_bench",
+    accountId,
+    mode: "test",
+    fingerprint: sha256Hex(key),
+    prefix: key.slice(0, 12),
+    createdAt: now,
+  })
+  .run();
 
 const CURRENCIES = ["BRL", "BRL", "BRL", "BRL", "BRL", "BRL", "BRL", "BRL", "EUR", "USDT"];
-const METHODS: Record<string, string[]> = { BRL: ["PIX", "PIX", "PIX", "CREDIT_CARD", "BOLETO"], EUR: ["MULTIBANCO", "MBWAY", "CREDIT_CARD"], USDT: ["CRYPTO"] };
-const STATUSES = ["PAID", "PAID", "PAID", "PAID", "PAID", "PAID", "EXPIRED", "EXPIRED", "WAITING_PAYMENT", "REFUSED", "CANCELLED", "REFUNDED"];
+const METHODS: Record<string, string[]> = {
+  BRL: ["PIX", "PIX", "PIX", "CREDIT_CARD", "BOLETO"],
+  EUR: ["MULTIBANCO", "MBWAY", "CREDIT_CARD"],
+  USDT: ["CRYPTO"],
+};
+const STATUSES = [
+  "PAID",
+  "PAID",
+  "PAID",
+  "PAID",
+  "PAID",
+  "PAID",
+  "EXPIRED",
+  "EXPIRED",
+  "WAITING_PAYMENT",
+  "REFUSED",
+  "CANCELLED",
+  "REFUNDED",
+];
 
 const noTriggers = process.env.BENCH_NO_TRIGGERS === "1";
 if (noTriggers)
-  for (const { name } of sqlite.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'payment_stats_%'").all() as { name: string }[])
+  for (const { name } of sqlite
+    .query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'payment_stats_%'")
+    .all() as { name: string }[])
     sqlite.exec(`DROP TRIGGER IF EXISTS ${name}`);
 const t0 = performance.now();
 const ins = sqlite.prepare(
@@ -44,7 +73,7 @@ const ins = sqlite.prepare(
    values (?, ?, 0, ?, ?, ?, ?, ?, 'payments', '{}', '{}', ?, ?, ?, ?)`,
 );
 let seed = 42;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const span = 400 * 86_400_000;
 const batch = sqlite.transaction((from: number, to: number) => {
   for (let i = from; i < to; i++) {
@@ -57,7 +86,19 @@ const batch = sqlite.transaction((from: number, to: number) => {
     const paid = status === "PAID" || status === "APPROVED" || status === "REFUNDED";
     const amount = 100 + Math.floor(rnd() * 100_000);
     const paidAt = paid ? created + Math.floor(rnd() * 3_600_000) : null;
-    ins.run(Bun.randomUUIDv7().replaceAll("-", ""), accountId, amount, currency, status, JSON.stringify([method]), paid ? method : null, status === "REFUNDED" ? amount : 0, paidAt, created, created);
+    ins.run(
+      Bun.randomUUIDv7().replaceAll("-", ""),
+      accountId,
+      amount,
+      currency,
+      status,
+      JSON.stringify([method]),
+      paid ? method : null,
+      status === "REFUNDED" ? amount : 0,
+      paidAt,
+      created,
+      created,
+    );
   }
 });
 for (let i = 0; i < ROWS; i += 50_000) batch(i, Math.min(ROWS, i + 50_000));
@@ -88,7 +129,12 @@ async function time(path: string): Promise<{ p50: number; p99: number; max: numb
   }
   ms.sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 100) / 100;
-  return { p50: r(ms[Math.floor(RUNS / 2)]!), p99: r(ms[Math.min(RUNS - 1, Math.ceil(RUNS * 0.99) - 1)]!), max: r(ms.at(-1)!), sample };
+  return {
+    p50: r(ms[Math.floor(RUNS / 2)]!),
+    p99: r(ms[Math.min(RUNS - 1, Math.ceil(RUNS * 0.99) - 1)]!),
+    max: r(ms.at(-1)!),
+    sample,
+  };
 }
 
 const lines = [
@@ -109,7 +155,10 @@ for (const path of [
   "/v1/payments/metrics?days=3660",
 ]) {
   const r = await time(path);
-  const note = "totalTransactions" in r.sample ? `total=${r.sample.totalTransactions}` : `created=${r.sample.created.count}, median=${r.sample.medianTimeToPaySeconds}s`;
+  const note =
+    "totalTransactions" in r.sample
+      ? `total=${r.sample.totalTransactions}`
+      : `created=${r.sample.created.count}, median=${r.sample.medianTimeToPaySeconds}s`;
   lines.push(`| \`GET ${path}\` | ${r.p50} | ${r.p99} | ${r.max} | ${note} |`);
 }
 lines.push("", "Target: < 200 ms per call.");

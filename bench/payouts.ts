@@ -116,11 +116,22 @@ async function freshBench(payoutDelaySeconds: number): Promise<Bench> {
   const accountId = await cliInit(server, "payouts@example.com", PASSWORD, "Bench Saques");
   await server.start();
   const { token, testKey } = await loginAndKey(server.base, "payouts@example.com", PASSWORD);
-  const op = await api(server.base, "PATCH", `/v1/operator/accounts/${accountId}`, { bearer: OPERATOR, body: { settlement_delay_seconds: 0, payout_delay_seconds: payoutDelaySeconds } });
+  const op = await api(server.base, "PATCH", `/v1/operator/accounts/${accountId}`, {
+    bearer: OPERATOR,
+    body: { settlement_delay_seconds: 0, payout_delay_seconds: payoutDelaySeconds },
+  });
   if (op.status !== 200) throw new Error(`operator settings: ${op.status} ${JSON.stringify(op.body)}`);
-  const charge = await api(server.base, "POST", "/v1/pix/charges", { key: testKey, headers: { "idempotency-key": `fund-${Date.now()}` }, body: { amount: 100_000_000 } });
-  const paid = await api(server.base, "POST", `/v1/test_helpers/charges/${charge.body.id}/pay`, { key: testKey, body: {} });
-  if (paid.status !== 200) throw new Error(`funding charge: ${charge.status}/${paid.status} ${JSON.stringify(paid.body)}`);
+  const charge = await api(server.base, "POST", "/v1/pix/charges", {
+    key: testKey,
+    headers: { "idempotency-key": `fund-${Date.now()}` },
+    body: { amount: 100_000_000 },
+  });
+  const paid = await api(server.base, "POST", `/v1/test_helpers/charges/${charge.body.id}/pay`, {
+    key: testKey,
+    body: {},
+  });
+  if (paid.status !== 200)
+    throw new Error(`funding charge: ${charge.status}/${paid.status} ${JSON.stringify(paid.body)}`);
   const dest = await api(server.base, "POST", "/v1/payout_destinations", { bearer: token, body: DESTINATION });
   if (dest.status !== 201) throw new Error(`destination: ${dest.status} ${JSON.stringify(dest.body)}`);
   const balance = await api(server.base, "GET", "/v1/wallets/balance?currency=BRL", { key: testKey });
@@ -137,7 +148,9 @@ export async function runSandboxPayouts(seconds: number): Promise<SandboxPayoutR
     const b = await freshBench(payoutDelaySeconds);
     try {
       const lua = (tag: string) =>
-        path === "/v1/pix/charges" ? createChargeLua(b.testKey, `bench-ch-${stamp}-${tag}`) : createPayoutLua(b.testKey, `bench-po-${stamp}-${tag}`, b.destinationId);
+        path === "/v1/pix/charges"
+          ? createChargeLua(b.testKey, `bench-ch-${stamp}-${tag}`)
+          : createPayoutLua(b.testKey, `bench-po-${stamp}-${tag}`, b.destinationId);
       await wrk(`${b.server.base}${path}`, { seconds: 1, lua: lua(`w${runs.length}`) });
       const cpu0 = await b.server.cpuMicros();
       const r: WrkResult = await wrk(`${b.server.base}${path}`, { seconds, lua: lua(`m${runs.length}`) });
@@ -148,7 +161,8 @@ export async function runSandboxPayouts(seconds: number): Promise<SandboxPayoutR
         p50Ms: r.p50Ms,
         p99Ms: r.p99Ms,
         non2xx: r.non2xx + r.errors,
-        cpuUsPerReq: cpu0 !== null && cpu1 !== null && r.requests > 0 ? Math.round(((cpu1 - cpu0) / r.requests) * 10) / 10 : null,
+        cpuUsPerReq:
+          cpu0 !== null && cpu1 !== null && r.requests > 0 ? Math.round(((cpu1 - cpu0) / r.requests) * 10) / 10 : null,
       });
     } finally {
       await b.server.kill("SIGTERM");
@@ -169,7 +183,16 @@ export async function runSandboxPayouts(seconds: number): Promise<SandboxPayoutR
   const createOnlyRps = best(CREATE_ONLY);
   const ratio = Math.round((payoutsRps / chargesRps) * 1000) / 1000;
   const clean = runs.every((r) => r.non2xx === 0);
-  return { runs, chargesRps, payoutsRps, createOnlyRps, ratio, createOnlyRatio: Math.round((createOnlyRps / chargesRps) * 1000) / 1000, pass: clean && ratio >= PAYOUT_TARGETS.ratioToCharges, loadAvg: load };
+  return {
+    runs,
+    chargesRps,
+    payoutsRps,
+    createOnlyRps,
+    ratio,
+    createOnlyRatio: Math.round((createOnlyRps / chargesRps) * 1000) / 1000,
+    pass: clean && ratio >= PAYOUT_TARGETS.ratioToCharges,
+    loadAvg: load,
+  };
 }
 
 const figure = (xs: number[]) => ({ p50Ms: percentile(xs, 0.5), p95Ms: percentile(xs, 0.95), samples: xs.length });
@@ -184,20 +207,43 @@ export async function runLivePayouts(rounds: number): Promise<LivePayoutResult> 
     if (!sim.efiBody) throw new Error("this psp-sim writes no pix-provider-efi.json (no Efí routes)");
     const accountId = await cliInit(cofre, "live-payouts@example.com", PASSWORD, "Loja Bench Saques");
     await Promise.all([sim.start(), cofre.start()]);
-    const login = await api(cofre.base, "POST", "/v1/auth/login", { body: { email: "live-payouts@example.com", password: PASSWORD } });
-    const liveKey = (await api(cofre.base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "bench", test: false } })).body.apiKey as string;
-    const op = await api(cofre.base, "PATCH", `/v1/operator/accounts/${accountId}`, { bearer: OPERATOR, body: { settlement_delay_seconds: 0 } });
+    const login = await api(cofre.base, "POST", "/v1/auth/login", {
+      body: { email: "live-payouts@example.com", password: PASSWORD },
+    });
+    const liveKey = (
+      await api(cofre.base, "POST", "/v1/api-keys", {
+        bearer: login.body.access_token,
+        body: { label: "bench", test: false },
+      })
+    ).body.apiKey as string;
+    const op = await api(cofre.base, "PATCH", `/v1/operator/accounts/${accountId}`, {
+      bearer: OPERATOR,
+      body: { settlement_delay_seconds: 0 },
+    });
     if (op.status !== 200) throw new Error(`operator settings: ${op.status}`);
-    const conn = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR, body: sim.efiBody });
+    const conn = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, {
+      bearer: OPERATOR,
+      body: sim.efiBody,
+    });
     if (conn.status !== 200) throw new Error(`connect efi: ${conn.status} ${JSON.stringify(conn.body)}`);
-    const dest = await api(cofre.base, "POST", "/v1/payout_destinations", { bearer: login.body.access_token, body: DESTINATION });
+    const dest = await api(cofre.base, "POST", "/v1/payout_destinations", {
+      bearer: login.body.access_token,
+      body: DESTINATION,
+    });
     if (dest.status !== 201) throw new Error(`destination: ${dest.status} ${JSON.stringify(dest.body)}`);
 
     // Fund the live wallet: one live charge paid at the simulator (callback -> paid -> available).
     const need = (rounds + 40) * 100;
-    const charge = await api(cofre.base, "POST", "/v1/pix/charges", { key: liveKey, headers: { "idempotency-key": `fund-${Date.now()}` }, body: { amount: need * 2, customer: { name: "Pagador Bench", document: "52998224725" } } });
+    const charge = await api(cofre.base, "POST", "/v1/pix/charges", {
+      key: liveKey,
+      headers: { "idempotency-key": `fund-${Date.now()}` },
+      body: { amount: need * 2, customer: { name: "Pagador Bench", document: "52998224725" } },
+    });
     if (charge.status !== 201) throw new Error(`funding charge: ${charge.status} ${JSON.stringify(charge.body)}`);
-    await sim.control("POST", `/_sim/cob/${charge.body.pix.txid}/pay`, { pagador: { nome: "Pagador Bench", cpf: cpf.generate() }, wait_callback: true });
+    await sim.control("POST", `/_sim/cob/${charge.body.pix.txid}/pay`, {
+      pagador: { nome: "Pagador Bench", cpf: cpf.generate() },
+      wait_callback: true,
+    });
     for (let i = 0; i < 200; i++) {
       const b = await api(cofre.base, "GET", "/v1/wallets/balance?currency=BRL", { key: liveKey });
       if (b.body?.available >= need) break;
@@ -213,14 +259,22 @@ export async function runLivePayouts(rounds: number): Promise<LivePayoutResult> 
       const t = performance.now();
       const r = await sim.request("PUT", `${efi.api_url}/v3/gn/pix/${idEnvio}`, {
         headers: { authorization: `Bearer ${token}` },
-        body: { valor: "1.00", pagador: { chave: efi.pix_key, infoPagador: "bench" }, favorecido: { chave: "52998224725", cpf: "52998224725" } },
+        body: {
+          valor: "1.00",
+          pagador: { chave: efi.pix_key, infoPagador: "bench" },
+          favorecido: { chave: "52998224725", cpf: "52998224725" },
+        },
       });
       if (r.status !== 201) failures++;
       return performance.now() - t;
     };
     const payout = async () => {
       const t = performance.now();
-      const r = await api(cofre.base, "POST", "/v1/payouts", { key: liveKey, headers: { "idempotency-key": `live-po-${Date.now()}-${n++}` }, body: { amount: 100, destination_id: dest.body.id, description: "bench" } });
+      const r = await api(cofre.base, "POST", "/v1/payouts", {
+        key: liveKey,
+        headers: { "idempotency-key": `live-po-${Date.now()}-${n++}` },
+        body: { amount: 100, destination_id: dest.body.id, description: "bench" },
+      });
       const answered = performance.now() - t;
       if (r.status !== 201) {
         failures++;
@@ -307,14 +361,18 @@ export function formatPayouts(sb: SandboxPayoutResult | null, live: LivePayoutRe
       "",
       "| scenario | req/s | p50 ms | p99 ms | server CPU us/req | non-2xx |",
       "|---|---:|---:|---:|---:|---:|",
-      ...sb.runs.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.cpuUsPerReq ?? "-"} | ${r.non2xx} |`),
+      ...sb.runs.map(
+        (r) =>
+          `| ${r.scenario} | ${r.rps} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.cpuUsPerReq ?? "-"} | ${r.non2xx} |`,
+      ),
       "",
       `- payouts/s over charge creations/s (best of each, delay 0): ${sb.payoutsRps} / ${sb.chargesRps} = ${sb.ratio.toFixed(3)}, target >= ${PAYOUT_TARGETS.ratioToCharges}: ${sb.pass ? "PASS" : "FAIL"}`,
       `- the create request alone (delay 3600, best): ${sb.createOnlyRps} / ${sb.chargesRps} = ${sb.createOnlyRatio.toFixed(3)} (reference, not the target)`,
     );
   }
   if (live) {
-    const row = (name: string, f: { p50Ms: number; p95Ms: number; samples: number }) => `| ${name} | ${f.samples} | ${f.p50Ms.toFixed(2)} | ${f.p95Ms.toFixed(2)} |`;
+    const row = (name: string, f: { p50Ms: number; p95Ms: number; samples: number }) =>
+      `| ${name} | ${f.samples} | ${f.p50Ms.toFixed(2)} | ${f.p95Ms.toFixed(2)} |`;
     out.push(
       "",
       "Live payout through an `efi` connection (psp-sim on loopback, mTLS, sends left EM_PROCESSAMENTO; one at a time):",

@@ -48,7 +48,6 @@ async function postgresCpuMicros(): Promise<number> {
   return ticks * 10_000;
 }
 
-
 /** Runs one row: `n` instances on `url` for `seconds`. */
 async function row(url: string, n: number, seconds: number): Promise<PgBenchRow> {
   const env = { COFRE_DATABASE_URL: url, COFRE_SECRETS_KEY: SECRETS_KEY, COFRE_DATABASE_POOL: "20", LOG_LEVEL: "warn" };
@@ -63,7 +62,12 @@ async function row(url: string, n: number, seconds: number): Promise<PgBenchRow>
     const load = (secs: number, tag: string) =>
       Promise.all(
         servers.map((s, i) =>
-          wrk(`${s.base}/v1/pix/charges`, { seconds: secs, threads: 1, connections: Math.ceil(CONNECTIONS / n), lua: createChargeLua(testKey, `pgbench-${tag}${i}`) }),
+          wrk(`${s.base}/v1/pix/charges`, {
+            seconds: secs,
+            threads: 1,
+            connections: Math.ceil(CONNECTIONS / n),
+            lua: createChargeLua(testKey, `pgbench-${tag}${i}`),
+          }),
         ),
       );
     await load(1, `warm${Date.now()}-`);
@@ -93,7 +97,10 @@ async function row(url: string, n: number, seconds: number): Promise<PgBenchRow>
  * 2 s of CPU per second / its CPU per create, the database machine likewise; three Cofre
  * machines in front of one database reach the smaller of the two.
  */
-export function projection(r: PgBenchRow, dbCores = 2): { perCofreMachine: number; database: number; threeNodes: number } {
+export function projection(
+  r: PgBenchRow,
+  dbCores = 2,
+): { perCofreMachine: number; database: number; threeNodes: number } {
   const perCofreMachine = Math.round(2e6 / r.cofreUsPerCreate);
   const database = r.postgresUsPerCreate > 0 ? Math.round((dbCores * 1e6) / r.postgresUsPerCreate) : Infinity;
   return { perCofreMachine, database, threeNodes: Math.min(3 * perCofreMachine, database) };
@@ -111,13 +118,17 @@ export async function runPgBench(url: string, instances: number[], seconds: numb
   console.log("| instances | creates/s | p99 ms | errors | Cofre CPU us/create | PostgreSQL CPU us/create |");
   console.log("|---|---|---|---|---|---|");
   for (const r of rows)
-    console.log(`| ${r.instances} | ${r.createsPerSecond} | ${r.p99Ms.toFixed(1)} | ${r.errors} | ${r.cofreUsPerCreate} | ${r.postgresUsPerCreate || "n/a (remote)"} |`);
+    console.log(
+      `| ${r.instances} | ${r.createsPerSecond} | ${r.p99Ms.toFixed(1)} | ${r.errors} | ${r.cofreUsPerCreate} | ${r.postgresUsPerCreate || "n/a (remote)"} |`,
+    );
   const one = rows.find((r) => r.instances === 1);
   if (one) {
     const p = projection(one);
-    console.log(`\nFrom the 1-instance costs, on separate 2-core machines: one Cofre machine ~${p.perCofreMachine} creates/s; ` +
-      `a 2-core PostgreSQL machine ~${p.database} creates/s; three Cofre machines and one database ~${p.threeNodes} creates/s` +
-      ` (an 8-core database: ~${projection(one, 8).threeNodes}).`);
+    console.log(
+      `\nFrom the 1-instance costs, on separate 2-core machines: one Cofre machine ~${p.perCofreMachine} creates/s; ` +
+        `a 2-core PostgreSQL machine ~${p.database} creates/s; three Cofre machines and one database ~${p.threeNodes} creates/s` +
+        ` (an 8-core database: ~${projection(one, 8).threeNodes}).`,
+    );
   }
   return rows;
 }

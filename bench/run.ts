@@ -56,7 +56,15 @@ interface Row {
 const rows: Row[] = [];
 const rssMiB = (kib: number | null) => (kib === null ? null : Math.round((kib / 1024) * 10) / 10);
 const push = (scenario: string, r: WrkResult, rss: number | null, note?: string) =>
-  rows.push({ scenario, rps: Math.round(r.rps), p50Ms: r.p50Ms, p99Ms: r.p99Ms, peakRssMiB: rssMiB(rss), non2xx: r.non2xx + r.errors, note });
+  rows.push({
+    scenario,
+    rps: Math.round(r.rps),
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    peakRssMiB: rssMiB(rss),
+    non2xx: r.non2xx + r.errors,
+    note,
+  });
 
 await ensureBinary(process.env.BENCH_REBUILD === "1");
 
@@ -72,14 +80,20 @@ if (process.env.COFRE_DATABASE_URL || process.env.BENCH_PG === "local") {
   const { runPgBench } = await import("./pg");
   const pgRows = await runPgBench(url, instances, SECONDS);
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-  writeFileSync(process.env.BENCH_JSON_OUT ?? join(ROOT, `bench/results/pg-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), JSON.stringify({ instances, seconds: SECONDS, rows: pgRows }, null, 2));
+  writeFileSync(
+    process.env.BENCH_JSON_OUT ?? join(ROOT, `bench/results/pg-${new Date().toISOString().replace(/[:.]/g, "-")}.json`),
+    JSON.stringify({ instances, seconds: SECONDS, rows: pgRows }, null, 2),
+  );
   process.exit(0);
 }
 
 // ---- reference ceiling: bare Bun.serve ---------------------------------------------------------
 {
   const port = freePort();
-  const p = Bun.spawn(["bun", join(ROOT, "bench/lib/ceiling.ts"), String(port)], { stdout: "ignore", stderr: "inherit" });
+  const p = Bun.spawn(["bun", join(ROOT, "bench/lib/ceiling.ts"), String(port)], {
+    stdout: "ignore",
+    stderr: "inherit",
+  });
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/`)).ok) break;
@@ -87,7 +101,9 @@ if (process.env.COFRE_DATABASE_URL || process.env.BENCH_PG === "local") {
     await Bun.sleep(20);
   }
   const r = await wrk(`http://127.0.0.1:${port}/`, { seconds: SECONDS });
-  const status = await Bun.file(`/proc/${p.pid}/status`).text().catch(() => "");
+  const status = await Bun.file(`/proc/${p.pid}/status`)
+    .text()
+    .catch(() => "");
   push("Bun.serve JSON (ceiling)", r, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) || null);
   p.kill();
   await p.exited;
@@ -96,7 +112,9 @@ if (process.env.COFRE_DATABASE_URL || process.env.BENCH_PG === "local") {
 // ---- Cofre ------------------------------------------------------------------------------------
 const OPERATOR = "bench_operator_token_0123456789";
 // The webhook scenario delivers to a receiver on 127.0.0.1: private targets must be allowed.
-const server = new CofreServer({ env: { COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "warn", COFRE_WEBHOOK_ALLOW_PRIVATE: "1" } });
+const server = new CofreServer({
+  env: { COFRE_OPERATOR_TOKEN: OPERATOR, LOG_LEVEL: "warn", COFRE_WEBHOOK_ALLOW_PRIVATE: "1" },
+});
 const accountId = await cliInit(server, "bench@example.com", "bench password 123", "Bench");
 await server.start();
 const { testKey } = await loginAndKey(server.base, "bench@example.com", "bench password 123");
@@ -117,14 +135,22 @@ async function scenario(name: string, path: string, opts: { lua?: string; note?:
   const r = await wrk(`${server.base}${path}`, { seconds: SECONDS, headers: auth, lua: opts.lua });
   const cpu1 = await server.cpuMicros();
   push(name, r, await server.peakRssKiB(), opts.note);
-  rows.at(-1)!.cpuUsPerReq = cpu0 !== null && cpu1 !== null && r.requests > 0 ? Math.round(((cpu1 - cpu0) / r.requests) * 10) / 10 : null;
+  rows.at(-1)!.cpuUsPerReq =
+    cpu0 !== null && cpu1 !== null && r.requests > 0 ? Math.round(((cpu1 - cpu0) / r.requests) * 10) / 10 : null;
 }
 
 // Charge creation: a unique Idempotency-Key per request (thread id + counter).
 const createLua = createChargeLua(testKey, `bench-${Date.now()}`);
-await scenario("POST /v1/pix/charges (create)", "/v1/pix/charges", { lua: createLua, note: "Idempotency-Key per request" });
+await scenario("POST /v1/pix/charges (create)", "/v1/pix/charges", {
+  lua: createLua,
+  note: "Idempotency-Key per request",
+});
 
-const charge = await api(server.base, "POST", "/v1/pix/charges", { key: testKey, headers: { "idempotency-key": `bench-one-${Date.now()}` }, body: { amount: 1990 } });
+const charge = await api(server.base, "POST", "/v1/pix/charges", {
+  key: testKey,
+  headers: { "idempotency-key": `bench-one-${Date.now()}` },
+  body: { amount: 1990 },
+});
 const chargeId: string | undefined = charge.body?.id;
 if (chargeId) await scenario("GET /v1/charges/{id}", `/v1/charges/${chargeId}`);
 // BENCH_LIST=1 adds the list and balance scenarios to `BENCH_ONLY=core` (bench/compare.ts passes it through).
@@ -143,7 +169,10 @@ if (!CORE_ONLY || process.env.BENCH_LIST === "1") {
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
-      const body = await req.json().catch(() => null) as { type?: string; data?: { object?: { id?: string } } } | null;
+      const body = (await req.json().catch(() => null)) as {
+        type?: string;
+        data?: { object?: { id?: string } };
+      } | null;
       const t = performance.now();
       receivedAt.push(t);
       const c = body?.data?.object?.id ? createdAt.get(body.data.object.id) : undefined;
@@ -152,7 +181,10 @@ if (!CORE_ONLY || process.env.BENCH_LIST === "1") {
     },
   });
   for (let i = 0; i < FANOUT_ENDPOINTS; i++)
-    await api(server.base, "POST", "/v1/webhooks/endpoints", { key: testKey, body: { url: `http://127.0.0.1:${receiver.port}/e${i}`, events: ["charge.created"] } });
+    await api(server.base, "POST", "/v1/webhooks/endpoints", {
+      key: testKey,
+      body: { url: `http://127.0.0.1:${receiver.port}/e${i}`, events: ["charge.created"] },
+    });
   const t0 = performance.now();
   let next = 0;
   await Promise.all(
@@ -160,7 +192,11 @@ if (!CORE_ONLY || process.env.BENCH_LIST === "1") {
       while (next < FANOUT_CHARGES) {
         const i = next++;
         const before = performance.now();
-        const r = await api(server.base, "POST", "/v1/pix/charges", { key: testKey, headers: { "idempotency-key": `bench-fan-${i}-${Date.now()}` }, body: { amount: 1000 + i } });
+        const r = await api(server.base, "POST", "/v1/pix/charges", {
+          key: testKey,
+          headers: { "idempotency-key": `bench-fan-${i}-${Date.now()}` },
+          body: { amount: 1000 + i },
+        });
         if (r.body?.id) createdAt.set(r.body.id, before);
       }
     }),
@@ -170,7 +206,8 @@ if (!CORE_ONLY || process.env.BENCH_LIST === "1") {
   while (receivedAt.length < expected && performance.now() < deadline) await Bun.sleep(20);
   const elapsedS = ((receivedAt.at(-1) ?? performance.now()) - t0) / 1000;
   delays.sort((a, b) => a - b);
-  const q = (p: number) => Math.round((delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN) * 100) / 100;
+  const q = (p: number) =>
+    Math.round((delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN) * 100) / 100;
   rows.push({
     scenario: `webhook fan-out + delivery (${FANOUT_ENDPOINTS} endpoints)`,
     rps: Math.round(receivedAt.length / elapsedS),
@@ -191,7 +228,12 @@ if (!CORE_ONLY) {
   const r0 = await api(server.base, "GET", "/v1/payments/stats?days=30", { key: testKey });
   const total = r0.body?.totalTransactions;
   const r = await wrk(`${server.base}/v1/payments/stats?days=30`, { seconds: SECONDS, headers: auth });
-  push(`GET /v1/payments/stats?days=30 (${STATS_ROWS.toLocaleString("en-US")} rows)`, r, await server.peakRssKiB(), `seeded in ${seeded} s; totalTransactions=${total}`);
+  push(
+    `GET /v1/payments/stats?days=30 (${STATS_ROWS.toLocaleString("en-US")} rows)`,
+    r,
+    await server.peakRssKiB(),
+    `seeded in ${seeded} s; totalTransactions=${total}`,
+  );
 }
 await server.kill("SIGTERM");
 server.removeData();
@@ -200,7 +242,12 @@ server.removeData();
 const live = CORE_ONLY ? null : await runLiveBench(Number(process.env.BENCH_LIVE_CREATES ?? 300));
 
 // ---- payouts (bench/payouts.ts) ----------------------------------------------------------------
-const payouts = CORE_ONLY ? null : { sandbox: await runSandboxPayouts(SECONDS), live: await runLivePayouts(Number(process.env.BENCH_LIVE_PAYOUTS ?? 200)) };
+const payouts = CORE_ONLY
+  ? null
+  : {
+      sandbox: await runSandboxPayouts(SECONDS),
+      live: await runLivePayouts(Number(process.env.BENCH_LIVE_PAYOUTS ?? 200)),
+    };
 
 // ---- live cards against stripe-sim (bench/cards.ts) -------------------------------------------
 const cards = CORE_ONLY ? null : await runCardBench(Number(process.env.BENCH_LIVE_CARDS ?? 200));
@@ -210,9 +257,14 @@ const ceiling = rows[0]!.rps;
 const table = [
   "| scenario | req/s | p50 ms | p99 ms | peak RSS MiB | vs ceiling | non-2xx |",
   "|---|---:|---:|---:|---:|---:|---:|",
-  ...rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.peakRssMiB ?? "-"} | ${(r.rps / ceiling).toFixed(3)} | ${r.non2xx} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.scenario} | ${r.rps} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.peakRssMiB ?? "-"} | ${(r.rps / ceiling).toFixed(3)} | ${r.non2xx} |`,
+  ),
 ].join("\n");
-console.log(`\nCofre bench: ${SECONDS} s per scenario, wrk 2 threads x 50 connections, ${navigator.hardwareConcurrency} cores\n`);
+console.log(
+  `\nCofre bench: ${SECONDS} s per scenario, wrk 2 threads x 50 connections, ${navigator.hardwareConcurrency} cores\n`,
+);
 console.log(table);
 for (const r of rows) if (r.note) console.log(`- ${r.scenario}: ${r.note}`);
 if (live) {
@@ -228,8 +280,25 @@ if (cards) {
   console.log(formatCards(cards));
 }
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-const file = process.env.BENCH_JSON_OUT ?? join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, cores: navigator.hardwareConcurrency, bun: Bun.version, rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })), live, payouts, cards }, null, 2));
+const file =
+  process.env.BENCH_JSON_OUT ?? join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+writeFileSync(
+  file,
+  JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      seconds: SECONDS,
+      cores: navigator.hardwareConcurrency,
+      bun: Bun.version,
+      rows: rows.map((r) => ({ ...r, ratioToCeiling: r.rps / ceiling })),
+      live,
+      payouts,
+      cards,
+    },
+    null,
+    2,
+  ),
+);
 console.log(`\nwritten ${file}`);
 
 /**
@@ -251,7 +320,16 @@ function seedTransactions(path: string, account: string, n: number): number {
     for (let i = from; i < to; i++) {
       const created = now - Math.floor(((n - i) / n) * span);
       const paid = i % 5 < 3;
-      ins.run(Bun.randomUUIDv7().replaceAll("-", ""), account, 500 + (i % 9_500), paid ? "PAID" : i % 5 === 3 ? "WAITING_PAYMENT" : "EXPIRED", paid ? "PIX" : null, paid ? created + 30_000 : null, created, created);
+      ins.run(
+        Bun.randomUUIDv7().replaceAll("-", ""),
+        account,
+        500 + (i % 9_500),
+        paid ? "PAID" : i % 5 === 3 ? "WAITING_PAYMENT" : "EXPIRED",
+        paid ? "PIX" : null,
+        paid ? created + 30_000 : null,
+        created,
+        created,
+      );
     }
   });
   for (let i = 0; i < n; i += 50_000) batch(i, Math.min(n, i + 50_000));

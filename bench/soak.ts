@@ -59,7 +59,13 @@ const rejections = new Map<string, number>();
 const stats = { kills: 0, opsOk: 0, opsLost: 0, opsRejected: 0, retriedKeys: 0, payoutRetries: 0, payoutReplays: 0 };
 
 // ---- webhook receiver -------------------------------------------------------------------------
-const received = { deliveries: new Set<string>(), events: new Set<string>(), chargeCreated: new Set<string>(), chargePaid: new Set<string>(), posts: 0 };
+const received = {
+  deliveries: new Set<string>(),
+  events: new Set<string>(),
+  chargeCreated: new Set<string>(),
+  chargePaid: new Set<string>(),
+  posts: 0,
+};
 /** Canonical payout events received: payout id -> event types. */
 const payoutEvents = new Map<string, Set<string>>();
 let failRate = 0.05;
@@ -89,7 +95,9 @@ const receiver = Bun.serve({
 // ---- server lifecycle -------------------------------------------------------------------------
 await ensureBinary(process.env.SOAK_REBUILD === "1");
 // Deliveries go to a receiver on 127.0.0.1: private targets must be allowed.
-const server = new CofreServer({ env: { COFRE_TEST_CLOCK: "1", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN, COFRE_WEBHOOK_ALLOW_PRIVATE: "1" } });
+const server = new CofreServer({
+  env: { COFRE_TEST_CLOCK: "1", COFRE_OPERATOR_TOKEN: OPERATOR_TOKEN, COFRE_WEBHOOK_ALLOW_PRIVATE: "1" },
+});
 const crash = new CrashLoop(server, notes);
 let merchant!: Merchant;
 
@@ -141,7 +149,12 @@ const raw = (id: string) => id.replace(/^ch_/, "");
 
 /** Runs `op`; a network failure (the server was killed) counts as lost, a 404 route as unwired. */
 /** Runs one operation; `lost` hears when its outcome is unknown (connection cut by a kill: it may have committed). */
-async function attempt(name: string, op: () => Promise<{ status: number; body: any } | null>, ok: (r: { status: number; body: any }) => void, lost?: () => void) {
+async function attempt(
+  name: string,
+  op: () => Promise<{ status: number; body: any } | null>,
+  ok: (r: { status: number; body: any }) => void,
+  lost?: () => void,
+) {
   try {
     const r = await op();
     if (!r) return;
@@ -169,44 +182,69 @@ async function createCharge() {
   const amount = 1_000 + Math.floor(Math.random() * 50_000);
   const body = { amount, customer: { name: "Pagador Soak", document: "52998224725" } };
   let lost = false;
-  await attempt("charge.create", async () => {
-    try {
-      return await call("POST", "/v1/pix/charges", body, { "idempotency-key": key });
-    } catch (e) {
-      lost = true;
-      throw e;
-    }
-  }, (r) => {
-    charges.set(r.body.id, { id: r.body.id, amount, paid: false });
-    keyToId.set(key, r.body.id);
-  });
+  await attempt(
+    "charge.create",
+    async () => {
+      try {
+        return await call("POST", "/v1/pix/charges", body, { "idempotency-key": key });
+      } catch (e) {
+        lost = true;
+        throw e;
+      }
+    },
+    (r) => {
+      charges.set(r.body.id, { id: r.body.id, amount, paid: false });
+      keyToId.set(key, r.body.id);
+    },
+  );
   if (lost) {
     // Retry the same key once the server is back: at most one charge may exist for it.
     await whenUp();
     stats.retriedKeys++;
-    await attempt("charge.create", () => call("POST", "/v1/pix/charges", body, { "idempotency-key": key }), (r) => {
-      charges.set(r.body.id, { id: r.body.id, amount, paid: false });
-      keyToId.set(key, r.body.id);
-    });
+    await attempt(
+      "charge.create",
+      () => call("POST", "/v1/pix/charges", body, { "idempotency-key": key }),
+      (r) => {
+        charges.set(r.body.id, { id: r.body.id, amount, paid: false });
+        keyToId.set(key, r.body.id);
+      },
+    );
   }
 }
 
 async function payCharge() {
   const c = pick([...charges.values()].filter((c) => !c.paid));
   if (!c) return createCharge();
-  await attempt("charge.pay", () => call("POST", `/v1/test_helpers/charges/${c.id}/pay`, {}), () => (c.paid = true));
+  await attempt(
+    "charge.pay",
+    () => call("POST", `/v1/test_helpers/charges/${c.id}/pay`, {}),
+    () => (c.paid = true),
+  );
 }
 
 async function createPayment() {
   const key = `soak-pay-${++seq}`;
-  await attempt("payment.create", () => call("POST", "/v1/payments", { amount: 2_000 + Math.floor(Math.random() * 10_000), paymentMethods: ["PIX"], idempotencyKey: key }), (r) => payments.add(r.body.id));
+  await attempt(
+    "payment.create",
+    () =>
+      call("POST", "/v1/payments", {
+        amount: 2_000 + Math.floor(Math.random() * 10_000),
+        paymentMethods: ["PIX"],
+        idempotencyKey: key,
+      }),
+    (r) => payments.add(r.body.id),
+  );
 }
 
 async function refund() {
   const c = pick([...charges.values()].filter((c) => c.paid));
   if (!c) return payCharge();
   const amount = 100 + Math.floor(Math.random() * c.amount * 0.6);
-  await attempt("refund.create", () => call("POST", `/v1/payments/${raw(c.id)}/refund`, { idempotencyKey: `soak-re-${++seq}`, amount }), (r) => refunds.push({ id: r.body.id, raw: raw(c.id), amount }));
+  await attempt(
+    "refund.create",
+    () => call("POST", `/v1/payments/${raw(c.id)}/refund`, { idempotencyKey: `soak-re-${++seq}`, amount }),
+    (r) => refunds.push({ id: r.body.id, raw: raw(c.id), amount }),
+  );
 }
 
 async function med() {
@@ -217,16 +255,35 @@ async function med() {
     // An action whose response was lost to a kill may have committed: the case's status is then unknown.
     const unknown = () => medUnknown.add(id);
     if (status === "open" && choice < 0.33)
-      return attempt("med.accept", () => call("POST", `/v1/med/cases/${id}/accept`), (r) => medCases.set(id, r.body.status), unknown);
+      return attempt(
+        "med.accept",
+        () => call("POST", `/v1/med/cases/${id}/accept`),
+        (r) => medCases.set(id, r.body.status),
+        unknown,
+      );
     if (status === "open" && choice < 0.66)
-      return attempt("med.appeal", () => call("POST", `/v1/med/cases/${id}/appeal`, { reason: "Goods were delivered." }), (r) => medCases.set(id, r.body.status), unknown);
+      return attempt(
+        "med.appeal",
+        () => call("POST", `/v1/med/cases/${id}/appeal`, { reason: "Goods were delivered." }),
+        (r) => medCases.set(id, r.body.status),
+        unknown,
+      );
     const outcome = pick(["upheld", "merchant_favor", "withdrawn", "closed_without_refund"])!;
-    return attempt("med.resolve", () => call("POST", `/v1/test_helpers/med/cases/${id}/resolve`, { outcome }), (r) => medCases.set(id, r.body.status), unknown);
+    return attempt(
+      "med.resolve",
+      () => call("POST", `/v1/test_helpers/med/cases/${id}/resolve`, { outcome }),
+      (r) => medCases.set(id, r.body.status),
+      unknown,
+    );
   }
   const refunded = new Set(refunds.map((r) => r.raw));
   const c = pick([...charges.values()].filter((c) => c.paid && !refunded.has(raw(c.id))));
   if (!c) return payCharge();
-  await attempt("med.open", () => call("POST", `/v1/test_helpers/charges/${c.id}/med`, {}), (r) => medCases.set(r.body.id, r.body.status));
+  await attempt(
+    "med.open",
+    () => call("POST", `/v1/test_helpers/charges/${c.id}/med`, {}),
+    (r) => medCases.set(r.body.id, r.body.status),
+  );
 }
 
 // ---- payouts (issue 24 §5) --------------------------------------------------------------------
@@ -273,8 +330,17 @@ async function postPayout(key: string, name: string): Promise<void> {
       },
       (r) => {
         payoutKeyIds.get(key)!.add(r.body.id);
-        if (!payouts.has(r.body.id)) payouts.set(r.body.id, { id: r.body.id, key, amount: r.body.amount, final: null, acted: false, unknown: false });
-        else if (payouts.get(r.body.id)!.key !== key) violations.push(`payout ${r.body.id} answered for keys ${payouts.get(r.body.id)!.key} and ${key}`);
+        if (!payouts.has(r.body.id))
+          payouts.set(r.body.id, {
+            id: r.body.id,
+            key,
+            amount: r.body.amount,
+            final: null,
+            acted: false,
+            unknown: false,
+          });
+        else if (payouts.get(r.body.id)!.key !== key)
+          violations.push(`payout ${r.body.id} answered for keys ${payouts.get(r.body.id)!.key} and ${key}`);
       },
     );
     if (!lost && !again) return;
@@ -288,7 +354,12 @@ async function createPayout() {
   if (!destinationId || unwired.has("payout.create")) return createCharge();
   const key = `soak-po-${++seq}`;
   const amount = 100 + Math.floor(Math.random() * 4_900);
-  payoutBodies.set(key, { amount, destination_id: destinationId, description: "Saque soak", metadata: { soak_key: key } });
+  payoutBodies.set(key, {
+    amount,
+    destination_id: destinationId,
+    description: "Saque soak",
+    metadata: { soak_key: key },
+  });
   payoutKeyIds.set(key, new Set());
   await postPayout(key, "payout.create");
 }
@@ -336,14 +407,19 @@ async function worker(until: number) {
   }
 }
 
-
 // ---- run --------------------------------------------------------------------------------------
 const t0 = Date.now();
 merchant = await initMerchantWithServer();
 await setUpPayouts();
 const catalog = await api(server.base, "GET", "/v1/webhooks/event-catalog");
-const eventNames: string[] = catalog.status === 200 ? (catalog.body as { event: string }[]).map((e) => e.event) : ["charge.created", "charge.paid"];
-const endpoint = await call("POST", "/v1/webhooks/endpoints", { url: `http://127.0.0.1:${receiver.port}/hook`, events: eventNames });
+const eventNames: string[] =
+  catalog.status === 200
+    ? (catalog.body as { event: string }[]).map((e) => e.event)
+    : ["charge.created", "charge.paid"];
+const endpoint = await call("POST", "/v1/webhooks/endpoints", {
+  url: `http://127.0.0.1:${receiver.port}/hook`,
+  events: eventNames,
+});
 const endpointId: string | null = endpoint.status === 201 ? endpoint.body.id : null;
 if (!endpointId) notes.push(`webhook endpoint not created (${endpoint.status}); delivery checks skipped`);
 const subscribedChargeCreated = eventNames.includes("charge.created");
@@ -360,7 +436,10 @@ const drainStart = Date.now();
 let payoutsInFlight = -1;
 if (destinationId && !unwired.has("payout.create")) {
   for (let i = 0; i < 20; i++) {
-    const [pend, proc] = await Promise.all([check("GET", "/v1/payouts?status=pending&limit=1"), check("GET", "/v1/payouts?status=processing&limit=1")]);
+    const [pend, proc] = await Promise.all([
+      check("GET", "/v1/payouts?status=pending&limit=1"),
+      check("GET", "/v1/payouts?status=processing&limit=1"),
+    ]);
     payoutsInFlight = (pend.body?.data?.length ?? 1) + (proc.body?.data?.length ?? 1);
     if (payoutsInFlight === 0) break;
     await check("POST", "/v1/test_helpers/clock/advance", { seconds: 120 });
@@ -370,7 +449,8 @@ if (destinationId && !unwired.has("payout.create")) {
 let pendingDeliveries = -1;
 for (let i = 0; i < 60; i++) {
   const adv = await check("POST", "/v1/test_helpers/clock/advance", { seconds: 900 });
-  if (adv.status !== 200 && i === 0) notes.push(`clock advance answered ${adv.status}; retries only fall due in real time`);
+  if (adv.status !== 200 && i === 0)
+    notes.push(`clock advance answered ${adv.status}; retries only fall due in real time`);
   await Bun.sleep(250);
   const s = await check("GET", "/v1/webhooks/stats");
   if (s.status !== 200) break;
@@ -379,10 +459,12 @@ for (let i = 0; i < 60; i++) {
 }
 
 // ---- checks -----------------------------------------------------------------------------------
-for (const [key, id] of keyToId) if (!charges.has(id)) violations.push(`idempotency key ${key} mapped to an unknown charge ${id}`);
+for (const [key, id] of keyToId)
+  if (!charges.has(id)) violations.push(`idempotency key ${key} mapped to an unknown charge ${id}`);
 const idsByKey = new Map<string, Set<string>>();
 for (const [key, id] of keyToId) (idsByKey.get(key) ?? idsByKey.set(key, new Set()).get(key)!).add(id);
-for (const [key, ids] of idsByKey) if (ids.size > 1) violations.push(`idempotency key ${key} produced ${ids.size} charges`);
+for (const [key, ids] of idsByKey)
+  if (ids.size > 1) violations.push(`idempotency key ${key} produced ${ids.size} charges`);
 
 for (const c of charges.values()) {
   const r = await check("GET", `/v1/charges/${c.id}`);
@@ -399,7 +481,11 @@ for (const c of charges.values()) {
   if (!c.paid) continue;
   const r = await check("GET", `/v1/payments/${raw(c.id)}/refunds`);
   if (r.status !== 200) continue;
-  const list = (Array.isArray(r.body) ? r.body : r.body.data ?? []) as { id: string; amount: number; status: string }[];
+  const list = (Array.isArray(r.body) ? r.body : (r.body.data ?? [])) as {
+    id: string;
+    amount: number;
+    status: string;
+  }[];
   refundsByCharge.set(raw(c.id), list);
   const total = list.filter((x) => x.status !== "FAILED").reduce((s, x) => s + x.amount, 0);
   if (total > c.amount) violations.push(`charge ${c.id}: refunds ${total} exceed amount ${c.amount}`);
@@ -411,13 +497,19 @@ for (const rf of refunds) {
 for (const [id, status] of medCases) {
   const r = await check("GET", `/v1/med/cases/${id}`);
   if (r.status !== 200) violations.push(`acknowledged MED case ${id} missing (${r.status})`);
-  else if (r.body.status !== status && !medUnknown.has(id) && !(status === "appealed" && ["rejected", "closed"].includes(r.body.status)))
+  else if (
+    r.body.status !== status &&
+    !medUnknown.has(id) &&
+    !(status === "appealed" && ["rejected", "closed"].includes(r.body.status))
+  )
     violations.push(`MED case ${id} acknowledged ${status}, now ${r.body.status}`);
 }
 
 // Payouts through the API: every acknowledged one there, final, as its acknowledged action left it.
 const payoutStatus = new Map<string, string>();
-for (const [key, ids] of payoutKeyIds) if (ids.size > 1) violations.push(`payout idempotency key ${key} produced ${ids.size} payouts: ${[...ids].join(", ")}`);
+for (const [key, ids] of payoutKeyIds)
+  if (ids.size > 1)
+    violations.push(`payout idempotency key ${key} produced ${ids.size} payouts: ${[...ids].join(", ")}`);
 for (const p of payouts.values()) {
   const r = await check("GET", `/v1/payouts/${p.id}`);
   if (r.status !== 200) {
@@ -425,10 +517,14 @@ for (const p of payouts.values()) {
     continue;
   }
   payoutStatus.set(p.id, r.body.status);
-  if (r.body.amount !== p.amount || r.body.fee !== PAYOUT_FEE) violations.push(`payout ${p.id} amount/fee ${r.body.amount}/${r.body.fee} != ${p.amount}/${PAYOUT_FEE}`);
-  if (r.body.metadata?.soak_key !== p.key) violations.push(`payout ${p.id} carries key ${r.body.metadata?.soak_key}, answered for ${p.key}`);
-  if (!["paid", "failed", "cancelled"].includes(r.body.status)) violations.push(`payout ${p.id} still ${r.body.status} after the drain`);
-  if (p.final && r.body.status !== p.final) violations.push(`payout ${p.id} acknowledged ${p.final}, now ${r.body.status}`);
+  if (r.body.amount !== p.amount || r.body.fee !== PAYOUT_FEE)
+    violations.push(`payout ${p.id} amount/fee ${r.body.amount}/${r.body.fee} != ${p.amount}/${PAYOUT_FEE}`);
+  if (r.body.metadata?.soak_key !== p.key)
+    violations.push(`payout ${p.id} carries key ${r.body.metadata?.soak_key}, answered for ${p.key}`);
+  if (!["paid", "failed", "cancelled"].includes(r.body.status))
+    violations.push(`payout ${p.id} still ${r.body.status} after the drain`);
+  if (p.final && r.body.status !== p.final)
+    violations.push(`payout ${p.id} acknowledged ${p.final}, now ${r.body.status}`);
 }
 const balanceApi = destinationId ? await check("GET", "/v1/wallets/balance?currency=BRL") : null;
 if (balanceApi && balanceApi.status !== 200) violations.push(`wallet balance answered ${balanceApi.status}`);
@@ -447,20 +543,29 @@ if (endpointId) {
       const seen = received.deliveries.has(d.id) || (d.payload?.id !== undefined && received.events.has(d.payload.id));
       if (!seen) {
         deliveriesNotDelivered++;
-        if (deliveriesNotDelivered <= 10) violations.push(`delivery ${d.id} (${d.status}, event ${d.payload?.id ?? "legacy"}) never reached the receiver`);
+        if (deliveriesNotDelivered <= 10)
+          violations.push(
+            `delivery ${d.id} (${d.status}, event ${d.payload?.id ?? "legacy"}) never reached the receiver`,
+          );
       }
     }
     if (page.body.data.length < 100) break;
   }
   if (subscribedChargeCreated)
-    for (const id of charges.keys()) if (!received.chargeCreated.has(id)) violations.push(`charge.created of acknowledged charge ${id} never delivered`);
+    for (const id of charges.keys())
+      if (!received.chargeCreated.has(id))
+        violations.push(`charge.created of acknowledged charge ${id} never delivered`);
   if (eventNames.includes("charge.paid"))
-    for (const c of charges.values()) if (c.paid && !received.chargePaid.has(c.id)) violations.push(`charge.paid of acknowledged payment of ${c.id} never delivered`);
+    for (const c of charges.values())
+      if (c.paid && !received.chargePaid.has(c.id))
+        violations.push(`charge.paid of acknowledged payment of ${c.id} never delivered`);
   if (eventNames.includes("payout.created"))
     for (const [id, status] of payoutStatus) {
       const got = payoutEvents.get(id) ?? new Set<string>();
-      const final = status === "paid" ? "payout.paid" : status === "failed" || status === "cancelled" ? "payout.failed" : null;
-      for (const want of ["payout.created", final]) if (want && !got.has(want)) violations.push(`${want} of acknowledged payout ${id} (${status}) never delivered`);
+      const final =
+        status === "paid" ? "payout.paid" : status === "failed" || status === "cancelled" ? "payout.failed" : null;
+      for (const want of ["payout.created", final])
+        if (want && !got.has(want)) violations.push(`${want} of acknowledged payout ${id} (${status}) never delivered`);
     }
 }
 
@@ -470,21 +575,31 @@ stats.kills++;
 // FAILED never exceed the amount, and the stored refunded total matches them.
 {
   const db = new Database(join(server.dataDir, "cofre.db"), { readonly: true });
-  const over = db.query(
-    `select t.id, t.amount, r.s from transactions t join (select transaction_id, sum(amount) s from refunds where status != 'FAILED' group by 1) r
+  const over = db
+    .query(
+      `select t.id, t.amount, r.s from transactions t join (select transaction_id, sum(amount) s from refunds where status != 'FAILED' group by 1) r
        on r.transaction_id = t.id where r.s > t.amount`,
-  ).all() as { id: string; amount: number; s: number }[];
+    )
+    .all() as { id: string; amount: number; s: number }[];
   for (const o of over) violations.push(`transaction ${o.id}: refunds ${o.s} exceed amount ${o.amount} (database)`);
-  const drift = db.query(
-    `select t.id, t.refunded_amount, coalesce(r.s, 0) s from transactions t left join (select transaction_id, sum(amount) s from refunds where status != 'FAILED' group by 1) r
+  const drift = db
+    .query(
+      `select t.id, t.refunded_amount, coalesce(r.s, 0) s from transactions t left join (select transaction_id, sum(amount) s from refunds where status != 'FAILED' group by 1) r
        on r.transaction_id = t.id where t.refunded_amount != coalesce(r.s, 0)`,
-  ).all() as { id: string; refunded_amount: number; s: number }[];
-  for (const d of drift.slice(0, 10)) violations.push(`transaction ${d.id}: refunded_amount ${d.refunded_amount} != sum of its refunds ${d.s} (database)`);
+    )
+    .all() as { id: string; refunded_amount: number; s: number }[];
+  for (const d of drift.slice(0, 10))
+    violations.push(
+      `transaction ${d.id}: refunded_amount ${d.refunded_amount} != sum of its refunds ${d.s} (database)`,
+    );
   if (payoutKeyIds.size) checkPayoutsInDb(db);
   db.close();
 }
 const verify = await server.cli(["ledger", "verify"]);
-if (verify.code !== 0) violations.push(`cofre ledger verify exited ${verify.code}: ${verify.stdout.slice(0, 400)} ${verify.stderr.slice(0, 200)}`);
+if (verify.code !== 0)
+  violations.push(
+    `cofre ledger verify exited ${verify.code}: ${verify.stdout.slice(0, 400)} ${verify.stderr.slice(0, 200)}`,
+  );
 receiver.stop(true);
 
 const summary = {
@@ -503,7 +618,9 @@ const summary = {
   payout_keys_sent: payoutKeyIds.size,
   payout_retries_same_key: stats.payoutRetries,
   payout_replays_of_answered_keys: stats.payoutReplays,
-  payouts_final: JSON.stringify([...payoutStatus.values()].reduce((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {} as Record<string, number>)),
+  payouts_final: JSON.stringify(
+    [...payoutStatus.values()].reduce((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {} as Record<string, number>),
+  ),
   payouts_in_db: JSON.stringify(dbFigures),
   payouts_in_flight_after_drain: payoutsInFlight,
   payout_actions_cut_by_kills: [...payouts.values()].filter((p) => p.unknown).length,
@@ -535,19 +652,23 @@ process.exit(violations.length ? 1 : 0);
  */
 function checkPayoutsInDb(db: Database): void {
   const rows = db
-    .query(`select id, status, amount, fee, json_extract(metadata, '$.soak_key') k from payouts where account_id = ? and livemode = 0`)
+    .query(
+      `select id, status, amount, fee, json_extract(metadata, '$.soak_key') k from payouts where account_id = ? and livemode = 0`,
+    )
     .all(merchant.accountId) as { id: string; status: string; amount: number; fee: number; k: string | null }[];
   dbFigures.payouts = rows.length;
   const byKey = new Map<string, string[]>();
   for (const r of rows) {
     if (r.k === null || !payoutKeyIds.has(r.k)) violations.push(`payout ${r.id} (database) has key ${r.k}, never sent`);
     else (byKey.get(r.k) ?? byKey.set(r.k, []).get(r.k)!).push(r.id);
-    if (r.status === "pending" || r.status === "processing") violations.push(`payout ${r.id} still ${r.status} in the database`);
+    if (r.status === "pending" || r.status === "processing")
+      violations.push(`payout ${r.id} still ${r.status} in the database`);
     dbFigures[r.status] = (dbFigures[r.status] ?? 0) + 1;
   }
   for (const [k, ids] of byKey) {
     if (ids.length > 1) violations.push(`payout key ${k} has ${ids.length} payouts in the database: ${ids.join(", ")}`);
-    for (const answered of payoutKeyIds.get(k)!) if (!ids.includes(answered)) violations.push(`payout ${answered} answered for ${k} is not in the database`);
+    for (const answered of payoutKeyIds.get(k)!)
+      if (!ids.includes(answered)) violations.push(`payout ${answered} answered for ${k} is not in the database`);
   }
   dbFigures.keys_with_one_payout = [...byKey.values()].filter((ids) => ids.length === 1).length;
   const lines = db
@@ -568,18 +689,22 @@ function checkPayoutsInDb(db: Database): void {
     };
     for (const [acct, v] of Object.entries(want)) {
       const got = sums.get(`${r.id} ${acct}`) ?? 0;
-      if (got !== v && bad++ < 10) violations.push(`payout ${r.id} (${r.status}): ledger ${acct} ${got}, expected ${v}`);
+      if (got !== v && bad++ < 10)
+        violations.push(`payout ${r.id} (${r.status}): ledger ${acct} ${got}, expected ${v}`);
     }
   }
   const ledgerAvailable = (
     db
-      .query(`select coalesce(sum(amount), 0) s from ledger_lines where account_id = ? and livemode = 0 and currency = 'BRL' and ledger_account = 'available'`)
+      .query(
+        `select coalesce(sum(amount), 0) s from ledger_lines where account_id = ? and livemode = 0 and currency = 'BRL' and ledger_account = 'available'`,
+      )
       .get(merchant.accountId) as { s: number }
   ).s;
   dbFigures.ledger_available = ledgerAvailable;
   if (balanceApi?.status === 200) {
     dbFigures.api_available = balanceApi.body.available;
-    if (balanceApi.body.available !== ledgerAvailable) violations.push(`wallet available ${balanceApi.body.available} != ledger lines ${ledgerAvailable}`);
+    if (balanceApi.body.available !== ledgerAvailable)
+      violations.push(`wallet available ${balanceApi.body.available} != ledger lines ${ledgerAvailable}`);
     if (balanceApi.body.available < 0) violations.push(`wallet available is negative: ${balanceApi.body.available}`);
   }
 }
@@ -589,9 +714,15 @@ function checkPayoutsInDb(db: Database): void {
  * Pix key) registered with the dashboard session; a note and no payouts when either is missing.
  */
 async function setUpPayouts(): Promise<void> {
-  const op = await api(server.base, "PATCH", `/v1/operator/accounts/${merchant.accountId}`, { bearer: OPERATOR_TOKEN, body: { payout_fee_fixed: PAYOUT_FEE, payout_delay_seconds: 20 } });
+  const op = await api(server.base, "PATCH", `/v1/operator/accounts/${merchant.accountId}`, {
+    bearer: OPERATOR_TOKEN,
+    body: { payout_fee_fixed: PAYOUT_FEE, payout_delay_seconds: 20 },
+  });
   if (op.status !== 200) notes.push(`payout settings answered ${op.status} ${op.body?.error?.code ?? ""}`);
-  const d = await api(server.base, "POST", "/v1/payout_destinations", { bearer: merchant.token, body: { type: "pix_key", pix_key: "52998224725", pix_key_type: "cpf", name: "Fulano Soak" } });
+  const d = await api(server.base, "POST", "/v1/payout_destinations", {
+    bearer: merchant.token,
+    body: { type: "pix_key", pix_key: "52998224725", pix_key_type: "cpf", name: "Fulano Soak" },
+  });
   if (d.status === 201) destinationId = d.body.id;
   else notes.push(`payout destination answered ${d.status} ${JSON.stringify(d.body).slice(0, 200)}: payouts skipped`);
 }
@@ -600,7 +731,15 @@ async function setUpPayouts(): Promise<void> {
 async function initMerchantWithServer(): Promise<Merchant> {
   const accountId = await cliInit(server, "soak@example.com", "soak password 123", "Soak Loja");
   await server.start();
-  const op = await api(server.base, "PATCH", `/v1/operator/accounts/${accountId}`, { bearer: OPERATOR_TOKEN, body: { settlement_delay_seconds: 0 } });
+  const op = await api(server.base, "PATCH", `/v1/operator/accounts/${accountId}`, {
+    bearer: OPERATOR_TOKEN,
+    body: { settlement_delay_seconds: 0 },
+  });
   if (op.status !== 200) notes.push(`operator settings answered ${op.status}: refunds may meet insufficient_balance`);
-  return { email: "soak@example.com", password: "soak password 123", accountId, ...(await loginAndKey(server.base, "soak@example.com", "soak password 123")) };
+  return {
+    email: "soak@example.com",
+    password: "soak password 123",
+    accountId,
+    ...(await loginAndKey(server.base, "soak@example.com", "soak password 123")),
+  };
 }

@@ -39,7 +39,14 @@ for (let done = 0; done < charges; ) {
   const n = Math.min(1_000, charges - done);
   await deps.store.tx(async (uow) => {
     for (let i = 0; i < n; i++)
-      await creditChargePayment(deps, uow, { accountId, livemode: false, currency: "BRL", amount: 1_000 + ((done + i) % 9_000), fee: 99, transactionId: rawId() });
+      await creditChargePayment(deps, uow, {
+        accountId,
+        livemode: false,
+        currency: "BRL",
+        amount: 1_000 + ((done + i) % 9_000),
+        fee: 99,
+        transactionId: rawId(),
+      });
   });
   done += n;
 }
@@ -51,11 +58,14 @@ try {
   const { testKey } = await loginAndKey(server.base, EMAIL, PASSWORD);
   /** The server's current resident set size in KiB (VmRSS), or null. */
   const currentRssKiB = async (): Promise<number | null> => {
-    const status = await Bun.file(`/proc/${server.proc!.pid}/status`).text().catch(() => "");
+    const status = await Bun.file(`/proc/${server.proc!.pid}/status`)
+      .text()
+      .catch(() => "");
     const m = /VmRSS:\s+(\d+) kB/.exec(status);
     return m ? Number(m[1]) : null;
   };
-  const get = (path: string, accept = "application/json") => fetch(`${server.base}${path}`, { headers: { apikey: testKey, accept } });
+  const get = (path: string, accept = "application/json") =>
+    fetch(`${server.base}${path}`, { headers: { apikey: testKey, accept } });
 
   /** `rounds` sequential requests of `path` (after 10 unmeasured): p50 and p99 in ms. */
   async function timed(path: string, rounds: number): Promise<{ p50: number; p99: number; lines: number }> {
@@ -91,7 +101,10 @@ try {
   const rssBefore = await server.peakRssKiB();
   const rssNowBefore = await currentRssKiB();
   let rssMaxDuring = 0;
-  const sampler = setInterval(() => void currentRssKiB().then((k) => (rssMaxDuring = Math.max(rssMaxDuring, k ?? 0))), 20);
+  const sampler = setInterval(
+    () => void currentRssKiB().then((k) => (rssMaxDuring = Math.max(rssMaxDuring, k ?? 0))),
+    20,
+  );
   const csv = [];
   for (let i = 0; i < 3; i++) csv.push(await exported("text/csv"));
   const rssAfterCsv = await server.peakRssKiB();
@@ -103,23 +116,39 @@ try {
   // A line half-way down: follow cursors by pages of 100 until the middle.
   let cursor = "";
   for (let seen = 0; seen < LINES / 2; seen += 100) {
-    const page = (await (await get(`/v1/wallets/statement?limit=100${cursor ? `&starting_after=${cursor}` : ""}`)).json()) as { next_cursor: string };
+    const page = (await (
+      await get(`/v1/wallets/statement?limit=100${cursor ? `&starting_after=${cursor}` : ""}`)
+    ).json()) as { next_cursor: string };
     cursor = page.next_cursor;
   }
   const middle = await timed(`/v1/wallets/statement?limit=100&starting_after=${cursor}`, Math.max(10, ROUNDS / 4));
 
   const mib = (kib: number | null) => (kib === null ? "n/a" : `${(kib / 1024).toFixed(0)} MiB`);
-  console.log(`statement bench: ${charges} paid charges with a fee (${charges * 2} lines), seeded in ${(seedMs / 1000).toFixed(1)} s; SQLite; bun src/main.ts serve`);
-  console.log(`  page of ${newest.lines} lines, newest:       p50 ${newest.p50.toFixed(2)} ms, p99 ${newest.p99.toFixed(2)} ms (${ROUNDS} requests)`);
-  console.log(`  page of ${middle.lines} lines, half-way down: p50 ${middle.p50.toFixed(2)} ms, p99 ${middle.p99.toFixed(2)} ms`);
+  console.log(
+    `statement bench: ${charges} paid charges with a fee (${charges * 2} lines), seeded in ${(seedMs / 1000).toFixed(1)} s; SQLite; bun src/main.ts serve`,
+  );
+  console.log(
+    `  page of ${newest.lines} lines, newest:       p50 ${newest.p50.toFixed(2)} ms, p99 ${newest.p99.toFixed(2)} ms (${ROUNDS} requests)`,
+  );
+  console.log(
+    `  page of ${middle.lines} lines, half-way down: p50 ${middle.p50.toFixed(2)} ms, p99 ${middle.p99.toFixed(2)} ms`,
+  );
   for (const [i, c] of csv.entries())
-    console.log(`  CSV export #${i + 1}: ${c.newlines - 1} lines, ${(c.bytes / 1048576).toFixed(1)} MiB in ${(c.ms / 1000).toFixed(2)} s (${Math.round((c.newlines - 1) / (c.ms / 1000))} lines/s)`);
+    console.log(
+      `  CSV export #${i + 1}: ${c.newlines - 1} lines, ${(c.bytes / 1048576).toFixed(1)} MiB in ${(c.ms / 1000).toFixed(2)} s (${Math.round((c.newlines - 1) / (c.ms / 1000))} lines/s)`,
+    );
   console.log(`  OFX export: ${(ofx.bytes / 1048576).toFixed(1)} MiB in ${(ofx.ms / 1000).toFixed(2)} s`);
-  console.log(`  server peak RSS (VmHWM): ${mib(rssBefore)} started and logged in, ${mib(rssAfterCsv)} after 3 CSV, ${mib(rssAfterOfx)} after the OFX`);
-  console.log(`  server RSS (VmRSS) sampled every 20 ms: ${mib(rssNowBefore)} before the exports, at most ${mib(rssMaxDuring)} during them`);
+  console.log(
+    `  server peak RSS (VmHWM): ${mib(rssBefore)} started and logged in, ${mib(rssAfterCsv)} after 3 CSV, ${mib(rssAfterOfx)} after the OFX`,
+  );
+  console.log(
+    `  server RSS (VmRSS) sampled every 20 ms: ${mib(rssNowBefore)} before the exports, at most ${mib(rssMaxDuring)} during them`,
+  );
   const csvBytes = csv[0]!.bytes;
   if (rssBefore !== null && rssAfterOfx !== null)
-    console.log(`  growth over the exports: ${((rssAfterOfx - rssBefore) / 1024).toFixed(1)} MiB for a ${(csvBytes / 1048576).toFixed(1)} MiB CSV (${(ofx.bytes / 1048576).toFixed(1)} MiB OFX)`);
+    console.log(
+      `  growth over the exports: ${((rssAfterOfx - rssBefore) / 1024).toFixed(1)} MiB for a ${(csvBytes / 1048576).toFixed(1)} MiB CSV (${(ofx.bytes / 1048576).toFixed(1)} MiB OFX)`,
+    );
 } finally {
   await server.kill("SIGTERM");
   server.removeData();

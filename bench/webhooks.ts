@@ -36,7 +36,14 @@ const deps = createDeps({ dataDir: dir, config: { logLevel: "silent", webhookAll
 if (process.env.COFRE_GROUP_COMMIT !== "0") enableGroupCommit(sqliteDbOf(deps.store).$client);
 const scope = { accountId: "acct_bench", livemode: false };
 await createEndpoint(deps, scope, { url: `http://127.0.0.1:${server.port}/hook`, events: ["charge.paid"] });
-const charge = { id: "ch_bench", object: "charge", amount: 1500, currency: "BRL", status: "paid", payment_method: "pix" };
+const charge = {
+  id: "ch_bench",
+  object: "charge",
+  amount: 1500,
+  currency: "BRL",
+  status: "paid",
+  payment_method: "pix",
+};
 
 function waitAll(n: number): Promise<void> {
   expected = n;

@@ -43,12 +43,22 @@ export function checkAsync(root: string, only?: (file: string) => boolean): Asyn
       if (!then) return false;
       const sym = t.getSymbol() ?? t.aliasSymbol;
       const name = sym?.getName();
-      return name === "Promise" || name === "PromiseLike" || checker.getTypeOfSymbolAtLocation(then, node).getCallSignatures().length > 0;
+      return (
+        name === "Promise" ||
+        name === "PromiseLike" ||
+        checker.getTypeOfSymbolAtLocation(then, node).getCallSignatures().length > 0
+      );
     });
   };
   const report = (sf: ts.SourceFile, node: ts.Node, rule: AsyncViolation["rule"]) => {
     const { line, character } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
-    out.push({ file: relative(root, sf.fileName), line: line + 1, col: character + 1, rule, text: node.getText(sf).split("\n")[0].slice(0, 100) });
+    out.push({
+      file: relative(root, sf.fileName),
+      line: line + 1,
+      col: character + 1,
+      rule,
+      text: node.getText(sf).split("\n")[0].slice(0, 100),
+    });
   };
   /** `p.catch(f)`, `p.then(f, g)`, and `.finally(...)` on either: the rejection is handled. */
   const handled = (e: ts.CallExpression | ts.NewExpression): boolean => {
@@ -72,13 +82,20 @@ export function checkAsync(root: string, only?: (file: string) => boolean): Asyn
     const visit = (node: ts.Node) => {
       if (ts.isExpressionStatement(node)) {
         const e = strip(node.expression);
-        if ((ts.isCallExpression(e) || ts.isNewExpression(e)) && !handled(e) && isPromise(e)) report(sf, e, "floating-promise");
+        if ((ts.isCallExpression(e) || ts.isNewExpression(e)) && !handled(e) && isPromise(e))
+          report(sf, e, "floating-promise");
       }
       const conditions: ts.Expression[] = [];
-      if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) conditions.push(node.expression);
+      if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node))
+        conditions.push(node.expression);
       if (ts.isConditionalExpression(node)) conditions.push(node.condition);
-      if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) conditions.push(node.operand);
-      if (ts.isBinaryExpression(node) && [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken].includes(node.operatorToken.kind)) conditions.push(node.left);
+      if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken)
+        conditions.push(node.operand);
+      if (
+        ts.isBinaryExpression(node) &&
+        [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken].includes(node.operatorToken.kind)
+      )
+        conditions.push(node.left);
       for (const c of conditions) {
         const e = strip(c);
         if (!ts.isAwaitExpression(e) && isPromiseCondition(e)) report(sf, e, "promise-condition");

@@ -12,7 +12,8 @@ import { runScenarios, SCENARIOS, type ScenarioName } from "./bcb-contract/scena
 import { loadSpec, SpecMissingError } from "./bcb-contract/spec";
 import { EfiChecker, formatEfiReport, isEfiExchange } from "./bcb-contract/efi";
 
-const USAGE = "usage: bun run check:bcb-contract <path-to-openapi.yaml> [exchange-log files...] [--only scenario,...] [--keep]\n";
+const USAGE =
+  "usage: bun run check:bcb-contract <path-to-openapi.yaml> [exchange-log files...] [--only scenario,...] [--keep]\n";
 
 async function main(): Promise<number> {
   let parsed;
@@ -44,12 +45,16 @@ async function main(): Promise<number> {
     const only = parsed.values.only?.split(",").map((s) => s.trim()) ?? [...SCENARIOS];
     const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
     if (unknown.length) {
-      process.stderr.write(`check:bcb-contract: unknown scenario(s) ${unknown.join(", ")}; known: ${SCENARIOS.join(", ")}\n`);
+      process.stderr.write(
+        `check:bcb-contract: unknown scenario(s) ${unknown.join(", ")}; known: ${SCENARIOS.join(", ")}\n`,
+      );
       return 2;
     }
     const run = await runScenarios(only as ScenarioName[], (line) => process.stdout.write(`${line}\n`));
     for (const r of run.results) {
-      process.stdout.write(`  ${r.outcome === "ok" ? "ok" : r.outcome === "skipped" ? "SKIPPED" : "FAILED"}  ${r.name}${r.note ? `: ${r.note}` : ""}\n`);
+      process.stdout.write(
+        `  ${r.outcome === "ok" ? "ok" : r.outcome === "skipped" ? "SKIPPED" : "FAILED"}  ${r.name}${r.note ? `: ${r.note}` : ""}\n`,
+      );
       if (r.outcome === "failed") failedScenarios++;
     }
     logs.push(run.exchangeLog);
@@ -58,10 +63,10 @@ async function main(): Promise<number> {
   }
   const all = logs.flatMap(readExchangeLog);
   const report = checker.check(all.filter((x) => !isEfiExchange(x.exchange)));
-  process.stdout.write(formatReport(spec, report) + "\n");
+  process.stdout.write(`${formatReport(spec, report)}\n`);
   // Efí's own routes and send callbacks: against the schemas written from the research notes.
   const efi = new EfiChecker().check(all.filter((x) => isEfiExchange(x.exchange)));
-  if (efi.exchanges > 0) process.stdout.write("\n" + formatEfiReport(efi) + "\n");
+  if (efi.exchanges > 0) process.stdout.write(`\n${formatEfiReport(efi)}\n`);
   cleanup();
   if (failedScenarios) process.stdout.write(`${failedScenarios} scenario(s) failed\n`);
   const checked = report.operations.reduce((n, o) => n + o.requests, 0);

@@ -23,7 +23,9 @@ for (const minify of [true, false]) {
     else if (o.path.endsWith(".css")) css += gz;
   }
   const form = minify ? "minified (bun src/main.ts serve)" : "unminified (dist/cofre)";
-  console.log(`dashboard ${form}: initial JS ${(js / 1024).toFixed(1)} kB gzipped, CSS ${(css / 1024).toFixed(1)} kB gzipped; budget ${BUDGET / 1024} kB JS`);
+  console.log(
+    `dashboard ${form}: initial JS ${(js / 1024).toFixed(1)} kB gzipped, CSS ${(css / 1024).toFixed(1)} kB gzipped; budget ${BUDGET / 1024} kB JS`,
+  );
   if (js > BUDGET) over = true;
 }
 const render = await measureRender();

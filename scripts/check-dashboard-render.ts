@@ -36,7 +36,12 @@ export async function measureRender(): Promise<RenderFigures> {
   for (let i = 0; i < 3 * ROWS; i++) {
     const r = await h.call("POST", "/v1/payments", {
       key: a.testKey,
-      body: { amount: 1000 + i, paymentMethods: ["PIX"], idempotencyKey: `render-${i}-${crypto.randomUUID()}`, customerName: `Cliente ${i} ${"x".repeat(150)}` },
+      body: {
+        amount: 1000 + i,
+        paymentMethods: ["PIX"],
+        idempotencyKey: `render-${i}-${crypto.randomUUID()}`,
+        customerName: `Cliente ${i} ${"x".repeat(150)}`,
+      },
     });
     if (r.status !== 201) throw new Error(`seeding payment ${i}: ${r.status}`);
   }
@@ -73,7 +78,13 @@ export async function measureRender(): Promise<RenderFigures> {
     await browser.close();
     await h.app.stop(true);
   }
-  return { renderMedian: median(render), renderWorst: Math.max(...render), frameMedian: median(frame), frameWorst: Math.max(...frame), samples: render.length };
+  return {
+    renderMedian: median(render),
+    renderWorst: Math.max(...render),
+    frameMedian: median(frame),
+    frameWorst: Math.max(...frame),
+    samples: render.length,
+  };
 }
 
 if (import.meta.main) {

@@ -30,7 +30,11 @@ const PROVIDER_SEAM = new Set(["src/providers/types", "src/providers/registry"])
 /** Module specifiers that are database code (rule c): drizzle, bun:sqlite. */
 const DB_PACKAGE = /^(drizzle-orm|drizzle-kit|bun:sqlite)(\/|$)/;
 /** An SQL keyword in all lower or all upper case (prose such as "Select one from..." is not SQL). */
-const kw = (words: string) => words.split(" ").map((w) => `(?:${w}|${w.toUpperCase()})`).join("\\s+");
+const kw = (words: string) =>
+  words
+    .split(" ")
+    .map((w) => `(?:${w}|${w.toUpperCase()})`)
+    .join("\\s+");
 /** A string literal or template that starts like an SQL statement. */
 const SQL_STRING = new RegExp(
   "[\"'`]\\s*(?:" +
@@ -67,7 +71,10 @@ export function importsOf(code: string): string[] {
 /** `spec` imported from `file` as a root-relative path without extension; null for packages. */
 export function resolveSpec(file: string, spec: string): string | null {
   if (!spec.startsWith(".")) return null;
-  return posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.(ts|tsx|js)$/, "").replace(/\/index$/, "");
+  return posix
+    .normalize(posix.join(posix.dirname(file), spec))
+    .replace(/\.(ts|tsx|js)$/, "")
+    .replace(/\/index$/, "");
 }
 
 /**
@@ -76,7 +83,13 @@ export function resolveSpec(file: string, spec: string): string | null {
  * databases) are outside Cofre's layers.
  */
 export function isStorage(file: string): boolean {
-  return file.startsWith("src/db/") || file.startsWith("src/store/sqlite/") || file.startsWith("src/store/pg/") || file.startsWith("src/psp-sim/") || file.startsWith("src/stripe-sim/");
+  return (
+    file.startsWith("src/db/") ||
+    file.startsWith("src/store/sqlite/") ||
+    file.startsWith("src/store/pg/") ||
+    file.startsWith("src/psp-sim/") ||
+    file.startsWith("src/stripe-sim/")
+  );
 }
 
 /** Why `file` (text `code`) holds database code outside the storage layer; empty when it does not. */
@@ -103,14 +116,23 @@ export function importViolations(file: string, code: string): Violation[] {
     if (NO_HTTP.some((p) => file.startsWith(p)) && target.startsWith("src/http/"))
       out.push({ file, rule: "http-import", detail: `imports ${spec} (src/http) from ${file.split("/")[1]}` });
     if (file.startsWith("src/domain/") && target.startsWith("src/providers/") && !PROVIDER_SEAM.has(target))
-      out.push({ file, rule: "concrete-provider", detail: `imports ${spec}; the domain reaches providers only through src/providers/types.ts and registry.ts` });
+      out.push({
+        file,
+        rule: "concrete-provider",
+        detail: `imports ${spec}; the domain reaches providers only through src/providers/types.ts and registry.ts`,
+      });
   }
   return out;
 }
 
 /** Parses the baseline: one root-relative path a line; `#` comments and blank lines ignored. */
 export function parseBaseline(text: string): Set<string> {
-  return new Set(text.split("\n").map((l) => l.replace(/#.*/, "").trim()).filter(Boolean));
+  return new Set(
+    text
+      .split("\n")
+      .map((l) => l.replace(/#.*/, "").trim())
+      .filter(Boolean),
+  );
 }
 
 /** Every violation of the tree at `root` against `baseline` (rule c's allowed offenders). */
@@ -123,11 +145,22 @@ export function checkLayers(root: string, baseline: Set<string>): Violation[] {
     const db = databaseOffences(file, code);
     if (db.length === 0) continue;
     offending.add(file);
-    if (!baseline.has(file)) out.push({ file, rule: "database-outside-storage", detail: `${db.join("; ")}: move it behind a repository (not listed in the baseline)` });
+    if (!baseline.has(file))
+      out.push({
+        file,
+        rule: "database-outside-storage",
+        detail: `${db.join("; ")}: move it behind a repository (not listed in the baseline)`,
+      });
   }
   for (const file of baseline) {
     if (!offending.has(file))
-      out.push({ file, rule: "baseline-stale", detail: existsSync(join(root, file)) ? "no longer holds database code: strike it from the baseline" : "is gone: strike it from the baseline" });
+      out.push({
+        file,
+        rule: "baseline-stale",
+        detail: existsSync(join(root, file))
+          ? "no longer holds database code: strike it from the baseline"
+          : "is gone: strike it from the baseline",
+      });
   }
   return out;
 }

@@ -9,7 +9,10 @@ import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "../db/schema";
 
 /** The schema files (one rows file each, same name), without the index. */
-const groups = readdirSync("db/schema").filter((f) => f.endsWith(".ts") && f !== "index.ts").map((f) => f.slice(0, -3)).sort();
+const groups = readdirSync("db/schema")
+  .filter((f) => f.endsWith(".ts") && f !== "index.ts")
+  .map((f) => f.slice(0, -3))
+  .sort();
 
 const tsType = (dataType: string, enumValues?: string[]) => {
   if (enumValues?.length) return enumValues.map((v) => JSON.stringify(v)).join(" | ");
@@ -31,23 +34,36 @@ const files = new Map<string, string>(groups.map((g) => [g, header(`the tables o
 for (const group of groups) {
   const mod = (await import(`../db/schema/${group}.ts`)) as Record<string, unknown>;
   for (const [exportName, table] of Object.entries(mod).sort(([a], [b]) => a.localeCompare(b))) {
-  if (!is(table, SQLiteTable)) continue;
-  const name = pascal(exportName.replace(/s$/, "").replace(/ie$/, "y"));
-  names.push(`${exportName}:${name}`);
-  const cols = Object.entries(getTableColumns(table));
-  const sel = cols.map(([k, c]) => `  ${k}: ${tsType(c.dataType, (c as { enumValues?: string[] }).enumValues)}${c.notNull ? "" : " | null"};`);
-  const ins = cols.map(([k, c]) => {
-    const optional = !c.notNull || c.hasDefault || (c.primary && c.dataType === "number" && (c as { autoIncrement?: boolean }).autoIncrement);
-    return `  ${k}${optional ? "?" : ""}: ${tsType(c.dataType, (c as { enumValues?: string[] }).enumValues)}${c.notNull ? "" : " | null"};`;
-  });
-  files.set(group, files.get(group)! + `\n/** A row of \`${getTableName(table)}\`. */\nexport interface ${name}Row {\n${sel.join("\n")}\n}\n/** An insert into \`${getTableName(table)}\`. */\nexport interface New${name}Row {\n${ins.join("\n")}\n}\n`);
+    if (!is(table, SQLiteTable)) continue;
+    const name = pascal(exportName.replace(/s$/, "").replace(/ie$/, "y"));
+    names.push(`${exportName}:${name}`);
+    const cols = Object.entries(getTableColumns(table));
+    const sel = cols.map(
+      ([k, c]) =>
+        `  ${k}: ${tsType(c.dataType, (c as { enumValues?: string[] }).enumValues)}${c.notNull ? "" : " | null"};`,
+    );
+    const ins = cols.map(([k, c]) => {
+      const optional =
+        !c.notNull ||
+        c.hasDefault ||
+        (c.primary && c.dataType === "number" && (c as { autoIncrement?: boolean }).autoIncrement);
+      return `  ${k}${optional ? "?" : ""}: ${tsType(c.dataType, (c as { enumValues?: string[] }).enumValues)}${c.notNull ? "" : " | null"};`;
+    });
+    files.set(
+      group,
+      files.get(group)! +
+        `\n/** A row of \`${getTableName(table)}\`. */\nexport interface ${name}Row {\n${sel.join("\n")}\n}\n/** An insert into \`${getTableName(table)}\`. */\nexport interface New${name}Row {\n${ins.join("\n")}\n}\n`,
+    );
   }
 }
 void schema; // every table of the index is in one of the group files
 rmSync("src/store/rows.ts", { force: true });
 mkdirSync("src/store/rows", { recursive: true });
 for (const [group, text] of files) await Bun.write(`src/store/rows/${group}.ts`, text);
-await Bun.write("src/store/rows/index.ts", `${header("every table")}\n${groups.map((g) => `export type * from "./${g}";`).join("\n")}\n`);
+await Bun.write(
+  "src/store/rows/index.ts",
+  `${header("every table")}\n${groups.map((g) => `export type * from "./${g}";`).join("\n")}\n`,
+);
 console.log(names.join("\n"));
 
 // The adapter's proof that the port's row types are exactly drizzle's (tsc fails on drift).

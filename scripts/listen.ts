@@ -17,7 +17,9 @@ const key = process.env.COFRE_API_KEY;
 const base = (process.env.COFRE_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const port = Number(process.env.LISTEN_PORT ?? 4242);
 if (!key) {
-  console.error("listen: set COFRE_API_KEY to a test key (ak_test_...), e.g. the test_api_key printed by `cofre init --test-key`.");
+  console.error(
+    "listen: set COFRE_API_KEY to a test key (ak_test_...), e.g. the test_api_key printed by `cofre init --test-key`.",
+  );
   process.exit(2);
 }
 
@@ -42,9 +44,17 @@ const server = Bun.serve({
   },
 });
 
-const listener = startListener({ forwardTo: `http://127.0.0.1:${server.port}/hook`, apiKey: key, apiUrl: base, statePath, out: () => {} });
+const listener = startListener({
+  forwardTo: `http://127.0.0.1:${server.port}/hook`,
+  apiKey: key,
+  apiUrl: base,
+  statePath,
+  out: () => {},
+});
 await listener.ready;
-console.log(`listening on http://127.0.0.1:${server.port}/hook: cofre listen forwards the events of ${base} here; waiting for events...`);
+console.log(
+  `listening on http://127.0.0.1:${server.port}/hook: cofre listen forwards the events of ${base} here; waiting for events...`,
+);
 for (const sig of ["SIGINT", "SIGTERM"] as const)
   process.once(sig, () => {
     void listener.stop().then(() => {

@@ -19,7 +19,10 @@ const base = `http://127.0.0.1:${h.app.server!.port}`;
 h.deps.config.publicUrl = base;
 h.deps.config.checkoutUrlBase = `${base}/c`;
 // Payments settle at once (the Saques page has a balance to pay out); payouts wait an hour (pending, cancellable).
-const a = await h.seedAccount({ name: "Padaria Pão Quente", settings: { settlementDelaySeconds: 0, payoutDelaySeconds: 3600, payoutFeeFixed: 150 } });
+const a = await h.seedAccount({
+  name: "Padaria Pão Quente",
+  settings: { settlementDelaySeconds: 0, payoutDelaySeconds: 3600, payoutFeeFixed: 150 },
+});
 
 async function post(path: string, body: unknown) {
   const r = await h.call("POST", path, { key: a.testKey, body });
@@ -27,7 +30,12 @@ async function post(path: string, body: unknown) {
   return r.body;
 }
 const pay = async (amount: number, customerName: string, paid = true) => {
-  const p = await post("/v1/payments", { amount, paymentMethods: ["PIX"], idempotencyKey: `shot-${crypto.randomUUID()}`, customerName });
+  const p = await post("/v1/payments", {
+    amount,
+    paymentMethods: ["PIX"],
+    idempotencyKey: `shot-${crypto.randomUUID()}`,
+    customerName,
+  });
   if (paid) await post(`/v1/test_helpers/charges/${p.id}/pay`, {});
   return p;
 };
@@ -36,8 +44,14 @@ await pay(4590, "João Pereira");
 await pay(18900, "Maria Oliveira", false);
 const disputed = await pay(25000, "Carlos Lima");
 await post(`/v1/payments/${first.id}/refund`, { idempotencyKey: `shot-${crypto.randomUUID()}`, amount: 10000 });
-const med = await post(`/v1/test_helpers/charges/ch_${disputed.id}/med`, { reason: "scam", response_deadline: "2030-01-01T00:00:00.000Z" });
-await post("/v1/webhooks/endpoints", { url: "https://loja.example.com/webhooks/cofre", events: ["charge.paid", "charge.refunded"] });
+const med = await post(`/v1/test_helpers/charges/ch_${disputed.id}/med`, {
+  reason: "scam",
+  response_deadline: "2030-01-01T00:00:00.000Z",
+});
+await post("/v1/webhooks/endpoints", {
+  url: "https://loja.example.com/webhooks/cofre",
+  events: ["charge.paid", "charge.refunded"],
+});
 // Saques: destinations are registered with the owner's session (an API key cannot add one); three payouts, one paid, one cancelled.
 const login = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } });
 const destination = async (body: unknown) => {
@@ -45,10 +59,27 @@ const destination = async (body: unknown) => {
   if (r.status !== 201) throw new Error(`/v1/payout_destinations: ${r.status} ${r.text}`);
   return r.body;
 };
-const pixDestination = await destination({ type: "pix_key", pix_key_type: "email", pix_key: "financeiro@paoquente.example.com", name: "Padaria Pão Quente Ltda." });
-await destination({ type: "bank_account", name: "Padaria Pão Quente Ltda.", tax_id: "11222333000181", ispb: "00000000", branch: "1234", account: "567890", account_type: "checking" });
+const pixDestination = await destination({
+  type: "pix_key",
+  pix_key_type: "email",
+  pix_key: "financeiro@paoquente.example.com",
+  name: "Padaria Pão Quente Ltda.",
+});
+await destination({
+  type: "bank_account",
+  name: "Padaria Pão Quente Ltda.",
+  tax_id: "11222333000181",
+  ispb: "00000000",
+  branch: "1234",
+  account: "567890",
+  account_type: "checking",
+});
 const payout = async (amount: number, description: string) => {
-  const r = await h.call("POST", "/v1/payouts", { key: a.testKey, headers: { "idempotency-key": `shot-${crypto.randomUUID()}` }, body: { amount, destination_id: pixDestination.id, description } });
+  const r = await h.call("POST", "/v1/payouts", {
+    key: a.testKey,
+    headers: { "idempotency-key": `shot-${crypto.randomUUID()}` },
+    body: { amount, destination_id: pixDestination.id, description },
+  });
   if (r.status !== 201) throw new Error(`/v1/payouts: ${r.status} ${r.text}`);
   return r.body;
 };
@@ -73,7 +104,10 @@ const PAGES: [string, string, string][] = [
 
 const browser = await launchChromium();
 try {
-  for (const [form, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+  for (const [form, viewport] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
     const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await page.goto(`${base}/dashboard`);

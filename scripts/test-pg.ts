@@ -45,7 +45,9 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const fileArgs = args.filter((a) => a.endsWith(".test.ts"));
   const passThrough = args.filter((a) => !a.endsWith(".test.ts"));
-  const all = fileArgs.length ? fileArgs.map((f) => relative(ROOT, join(process.cwd(), f))) : [...new Glob("test/**/*.test.ts").scanSync({ cwd: ROOT })].sort();
+  const all = fileArgs.length
+    ? fileArgs.map((f) => relative(ROOT, join(process.cwd(), f)))
+    : [...new Glob("test/**/*.test.ts").scanSync({ cwd: ROOT })].sort();
   const run: string[] = [];
   const excluded: [string, string][] = [];
   for (const f of all) {
@@ -81,14 +83,14 @@ async function main(): Promise<number> {
           const lines = (carry + decoder.decode(chunk, { stream: true })).split("\n");
           carry = lines.pop()!;
           if (lines.length) {
-            const block = lines.map((l) => prefix + l + "\n").join("");
-            text += lines.join("\n") + "\n";
+            const block = lines.map((l) => `${prefix + l}\n`).join("");
+            text += `${lines.join("\n")}\n`;
             out(block);
           }
         }
         if (carry) {
-          text += carry + "\n";
-          out(prefix + carry + "\n");
+          text += `${carry}\n`;
+          out(`${prefix + carry}\n`);
         }
       };
       await Promise.all([pump(child.stdout), pump(child.stderr)]);
@@ -102,7 +104,9 @@ async function main(): Promise<number> {
       if (code !== 0 && !f) crashed = true;
     }),
   );
-  out(`PostgreSQL run, ${groups.length} shard${groups.length === 1 ? "" : "s"}: ${pass} pass, ${fail} fail${crashed ? " (a shard crashed)" : ""}\n`);
+  out(
+    `PostgreSQL run, ${groups.length} shard${groups.length === 1 ? "" : "s"}: ${pass} pass, ${fail} fail${crashed ? " (a shard crashed)" : ""}\n`,
+  );
   out(` ${pass} pass\n ${fail} fail\n`);
   return fail > 0 || crashed ? 1 : 0;
 }

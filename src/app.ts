@@ -49,7 +49,8 @@ export function createApp(deps: Deps) {
   // The access line, built directly (same JSON line as `logger.info(fields, "request")`).
   const accessLog = accessLogger(logger);
   const smallestLimit = Math.min(RAW_BODY_MAX, config.maxBodyBytes, MAX_CALLBACK_BODY_BYTES);
-  const jsonLimit = (path: string) => (isCallbackPath(path) ? Math.min(MAX_CALLBACK_BODY_BYTES, config.maxBodyBytes) : config.maxBodyBytes);
+  const jsonLimit = (path: string) =>
+    isCallbackPath(path) ? Math.min(MAX_CALLBACK_BODY_BYTES, config.maxBodyBytes) : config.maxBodyBytes;
   const deadlines = new BodyDeadlines(config.bodyTimeoutMs);
   // Built from the router's routes on the first unmatched request (every group is mounted by then).
   let methodIndex: MethodIndex | null = null;
@@ -74,7 +75,10 @@ export function createApp(deps: Deps) {
       if (request.url.includes("%") && !pathDecodes(request))
         throw new ApiError("invalid_request", "The URL path is not valid percent-encoded UTF-8.");
       const length = Number(request.headers.get("content-length") ?? 0);
-      if (length > smallestLimit && length > (isRawBodyPath(pathOf(request)) ? RAW_BODY_MAX : jsonLimit(pathOf(request))))
+      if (
+        length > smallestLimit &&
+        length > (isRawBodyPath(pathOf(request)) ? RAW_BODY_MAX : jsonLimit(pathOf(request)))
+      )
         throw new ApiError("payload_too_large", "The request body is too large.");
     })
     .onParse({ as: "global" }, async ({ request }) => {
@@ -86,14 +90,17 @@ export function createApp(deps: Deps) {
       const path = pathOf(request);
       // A provider callback is admitted (connection, rate) before its body is read.
       if (isCallbackPath(path)) await admitBeforeBody(deps, request, path);
-      const text = utf8.decode(await readBodyBytes(request, jsonLimit(path), deadlines, started + config.bodyTimeoutMs));
+      const text = utf8.decode(
+        await readBodyBytes(request, jsonLimit(path), deadlines, started + config.bodyTimeoutMs),
+      );
       // A provider's signed callback (Stripe) is verified over its raw text.
       if (isCallbackPath(path)) keepRawBody(request, text);
       if (text.trim() === "") return {};
       // The header itself: Elysia's `contentType` has its parameters (charset) cut off.
       if (!isJsonMediaType(request.headers.get("content-type")))
         throw new ApiError("unsupported_media_type", "Request bodies must be JSON (Content-Type: application/json).");
-      if (jsonTooDeep(text)) throw new ApiError("invalid_request", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+      if (jsonTooDeep(text))
+        throw new ApiError("invalid_request", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -157,7 +164,14 @@ export function createApp(deps: Deps) {
     })
     .use(docsPlugin(deps))
     .get("/healthz", () => ({ status: "ok" as const }), {
-      detail: op({ tags: ["health"], summary: "Liveness", description: "200 `{status: \"ok\"}` while the process serves HTTP.", security: "none", ok: { 200: HealthSchema }, errors: [] }),
+      detail: op({
+        tags: ["health"],
+        summary: "Liveness",
+        description: '200 `{status: "ok"}` while the process serves HTTP.',
+        security: "none",
+        ok: { 200: HealthSchema },
+        errors: [],
+      }),
     })
     .get(
       "/readyz",
@@ -169,7 +183,8 @@ export function createApp(deps: Deps) {
         detail: op({
           tags: ["health"],
           summary: "Readiness",
-          description: "200 `{status: \"ready\"}` once migrations ran and the database answers; else 503 `service_unavailable`.",
+          description:
+            '200 `{status: "ready"}` once migrations ran and the database answers; else 503 `service_unavailable`.',
           security: "none",
           ok: { 200: ReadySchema },
           errors: [503],
@@ -188,7 +203,8 @@ export type App = ReturnType<typeof createApp>;
  */
 function auditDashboardWrite(deps: Deps, request: Request, setStatus: unknown): Promise<void> | null {
   const facts = requestFacts(request);
-  if (!facts.actorUserId || facts.status !== undefined || request.method === "HEAD" || request.method === "OPTIONS") return null;
+  if (!facts.actorUserId || facts.status !== undefined || request.method === "HEAD" || request.method === "OPTIONS")
+    return null;
   const status = typeof setStatus === "number" ? setStatus : 200;
   if (status >= 400) return null;
   const entry: DashboardAction = {
@@ -228,9 +244,13 @@ export function errorResponse(err: ApiError, requestId: string, carried: Record<
 function wrongMethod(index: MethodIndex, request: Request): ApiError | null {
   const allowed = index.allowed(pathOf(request));
   if (allowed.length === 0) return null;
-  return new ApiError("method_not_allowed", `${request.method} is not allowed on this path; allowed: ${allowed.join(", ")}.`, {
-    headers: { Allow: allowed.join(", ") },
-  });
+  return new ApiError(
+    "method_not_allowed",
+    `${request.method} is not allowed on this path; allowed: ${allowed.join(", ")}.`,
+    {
+      headers: { Allow: allowed.join(", ") },
+    },
+  );
 }
 
 /** Maps anything thrown (DomainError/ApiError, Elysia's validation/parse/404 errors, bugs) to an ApiError. */
@@ -254,7 +274,8 @@ function toApiError(code: unknown, error: unknown): ApiError {
       return new ApiError("invalid_request", "Invalid request.");
   }
   // Decoding input that is not valid percent-encoding or Unicode (onRequest and onParse refuse it first).
-  if (error instanceof URIError) return new ApiError("invalid_request", "The request contains text that is not valid Unicode.");
+  if (error instanceof URIError)
+    return new ApiError("invalid_request", "The request contains text that is not valid Unicode.");
   const status = (error as { status?: number })?.status;
   if (status === 413) return new ApiError("payload_too_large", "The request body is too large.");
   return new ApiError("internal_error", "Something went wrong on our side; it is safe to retry.");
@@ -269,7 +290,8 @@ function amountMessage(param: string): string {
 
 /** Elysia ValidationError -> 400 with `details[]`; never echoes the input value. */
 function validationError(error: unknown): ApiError {
-  const all = ((error as { all?: { path?: string; message?: string; summary?: string; schema?: { error?: string } }[] }).all ?? []);
+  const all =
+    (error as { all?: { path?: string; message?: string; summary?: string; schema?: { error?: string } }[] }).all ?? [];
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   for (const e of all) {
@@ -287,6 +309,10 @@ function validationError(error: unknown): ApiError {
   const params = [...new Set(details.map((d) => d.param))];
   const code = params.some((p) => AMOUNT_PARAMS.has(p.split(".").pop()!)) ? "invalid_amount" : "invalid_request";
   const amountDetail = params.length === 1 ? details.find((d) => d.message === amountMessage(d.param)) : undefined;
-  const message = amountDetail ? amountDetail.message : params.length === 1 ? `Invalid value for ${params[0]}.` : "The request failed validation.";
+  const message = amountDetail
+    ? amountDetail.message
+    : params.length === 1
+      ? `Invalid value for ${params[0]}.`
+      : "The request failed validation.";
   return new ApiError(code, message, { details, ...(params.length === 1 ? { param: params[0] } : {}) });
 }

@@ -75,7 +75,13 @@ export interface Config {
 /** Thrown for an environment value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {}
 
-function int(env: Record<string, string | undefined>, name: string, dflt: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+function int(
+  env: Record<string, string | undefined>,
+  name: string,
+  dflt: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return dflt;
   if (!/^\d{1,15}$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
@@ -101,7 +107,9 @@ function trustedProxies(env: Record<string, string | undefined>): string[] {
   try {
     return parseTrustedProxies(env.COFRE_TRUSTED_PROXIES ?? "");
   } catch (err) {
-    throw new ConfigError(`COFRE_TRUSTED_PROXIES: ${(err as Error).message} (give addresses or CIDR blocks, comma-separated)`);
+    throw new ConfigError(
+      `COFRE_TRUSTED_PROXIES: ${(err as Error).message} (give addresses or CIDR blocks, comma-separated)`,
+    );
   }
 }
 
@@ -125,7 +133,10 @@ function backupInterval(env: Record<string, string | undefined>): number {
   if (raw === undefined || raw === "") return INTERVAL_UNITS.d!;
   if (raw === "0") return 0;
   const m = /^(\d{1,6})(s|m|h|d)$/.exec(raw);
-  if (!m || Number(m[1]) === 0) throw new ConfigError(`COFRE_BACKUP_INTERVAL must be a number and a unit (s, m, h, d) such as 6h or 30m, or 0, got "${raw}"`);
+  if (!m || Number(m[1]) === 0)
+    throw new ConfigError(
+      `COFRE_BACKUP_INTERVAL must be a number and a unit (s, m, h, d) such as 6h or 30m, or 0, got "${raw}"`,
+    );
   return Number(m[1]) * INTERVAL_UNITS[m[2]!]!;
 }
 
@@ -139,7 +150,8 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = int(env, "PORT", 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL || "info";
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const publicUrl = (env.COFRE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   return {
     port,

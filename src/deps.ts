@@ -135,7 +135,10 @@ function openStore(config: Config, logger: Logger): Store {
   if (config.databaseUrl) {
     // Named, so that other instances can tell from pg_stat_activity whether this one is alive.
     const instanceName = `cofre-${rawId().slice(-16)}`;
-    return createPgStore(openPgPool(config.databaseUrl, { max: config.databasePoolMax, applicationName: instanceName }), { logger, instanceName });
+    return createPgStore(
+      openPgPool(config.databaseUrl, { max: config.databasePoolMax, applicationName: instanceName }),
+      { logger, instanceName },
+    );
   }
   const db = openDb(config.dataDir);
   assertSqliteNotNewer(db); // a database a newer Cofre migrated stops here (exit 2)
@@ -186,7 +189,10 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   // settling (polls, callbacks, sweeps, refunds) through it after it was deleted or replaced.
   const metrics = config.metricsToken ? createMetrics(scrapeSources(config, () => deps)) : NOOP_METRICS;
   // With metrics on, every provider call is timed (src/providers/metered.ts); off, providers are as built.
-  const psp = metrics.enabled ? <P extends import("./providers/types").PaymentProvider | undefined>(p: P): P => (p ? (metered(p, metrics.pspCall) as P) : p) : <P>(p: P) => p;
+  const psp = metrics.enabled
+    ? <P extends import("./providers/types").PaymentProvider | undefined>(p: P): P =>
+        p ? (metered(p, metrics.pspCall) as P) : p
+    : <P>(p: P) => p;
   const providers = new ProviderRegistry({
     config,
     clock,
@@ -225,7 +231,12 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     deps.clockShare = share;
     // After the store's start: on a database not migrated yet, shared_state does not exist before it
     // (a store that fails to start reports that itself).
-    startups.push(pg.started.then(() => share.pull().catch((err) => logger.error({ err }, "reading the shared test clock failed")), () => {}));
+    startups.push(
+      pg.started.then(
+        () => share.pull().catch((err) => logger.error({ err }, "reading the shared test clock failed")),
+        () => {},
+      ),
+    );
   } else if (!pg && config.testClock && clock instanceof SystemClock) {
     // SQLite keeps the offset in shared_state too: a restart (or an import to PostgreSQL) resumes it.
     deps.clockShare = sqliteClockOffset(sqliteStoreOf(store), clock);
@@ -239,13 +250,18 @@ function scrapeSources(config: Config, deps: () => Deps) {
   return {
     now: () => deps().clock.nowMs(),
     queues: () => deps().store.read.jobs.queueStats(deps().clock.nowMs()),
-    certificates: async () => (await deps().store.read.pixProvider.listActive()).map((c) => ({ type: c.type, expiresAt: c.certificateExpiresAt })),
+    certificates: async () =>
+      (await deps().store.read.pixProvider.listActive()).map((c) => ({
+        type: c.type,
+        expiresAt: c.certificateExpiresAt,
+      })),
     lastBackupAt: async () => {
       if (!config.backupDir) return null;
       let newest: number | null = null;
       try {
         for (const f of readdirSync(config.backupDir))
-          if (/^cofre-backup-.*\.tar\.gz$/.test(f)) newest = Math.max(newest ?? 0, statSync(join(config.backupDir, f)).mtimeMs);
+          if (/^cofre-backup-.*\.tar\.gz$/.test(f))
+            newest = Math.max(newest ?? 0, statSync(join(config.backupDir, f)).mtimeMs);
       } catch {
         return null;
       }

@@ -71,7 +71,10 @@ export async function serve(): Promise<() => Promise<void>> {
   }
   deps.jobs.start();
   const backups = startBackupSchedule(deps.config, deps.logger);
-  deps.logger.info({ port, host: deps.config.host, data_dir: deps.config.dataDir, database: deps.store.kind }, `cofre listening on port ${port}`);
+  deps.logger.info(
+    { port, host: deps.config.host, data_dir: deps.config.dataDir, database: deps.store.kind },
+    `cofre listening on port ${port}`,
+  );
   for (const line of (await commands.startupNotes?.(deps)) ?? []) deps.logger.info(line);
   process.on("unhandledRejection", (err) => deps.logger.error({ err }, "unhandled rejection"));
   let stopping: Promise<void> | null = null;
@@ -127,7 +130,9 @@ async function migrateDryRun(args: string[]): Promise<number> {
   const config: Config = loadConfig();
   const state = await pendingMigrations(config);
   if (state.unknown.length) throw new NewerDatabaseError(state.unknown);
-  console.log(JSON.stringify({ dry_run: true, database: config.databaseUrl ? "postgres" : "sqlite", pending: state.pending }));
+  console.log(
+    JSON.stringify({ dry_run: true, database: config.databaseUrl ? "postgres" : "sqlite", pending: state.pending }),
+  );
   return 0;
 }
 
@@ -151,7 +156,13 @@ export async function main(argv: string[]): Promise<number> {
         const deps = createDeps();
         if (deps.store.kind === "postgres") await pgStoreOf(deps.store).started;
         await deps.store.close();
-        console.log(JSON.stringify({ migrated: true, database: deps.store.kind, ...(deps.store.kind === "sqlite" ? { data_dir: deps.config.dataDir } : {}) }));
+        console.log(
+          JSON.stringify({
+            migrated: true,
+            database: deps.store.kind,
+            ...(deps.store.kind === "sqlite" ? { data_dir: deps.config.dataDir } : {}),
+          }),
+        );
         return 0;
       }
       case "help":

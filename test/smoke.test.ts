@@ -22,7 +22,10 @@ describe("smoke", () => {
     const bad = await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: "60" } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe("seconds");
-    const extra = await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 60, sconds: 1 } });
+    const extra = await h.call("POST", "/v1/test_helpers/clock/advance", {
+      key: a.testKey,
+      body: { seconds: 60, sconds: 1 },
+    });
     expect(extra.status).toBe(400);
     expect(extra.body.error).toMatchObject({ code: "invalid_request", param: "sconds" });
     const none = await h.call("POST", "/v1/test_helpers/clock/advance", { body: { seconds: 60 } });

@@ -45,7 +45,10 @@ export class SimProcess {
 
   /** `psp-sim init` on the folder; reads the connection body it wrote. */
   async init(): Promise<SimConnectionBody> {
-    const p = Bun.spawn([...this.cmd, "psp-sim", "init", this.dir, "--port", String(this.port), "--host", "127.0.0.1"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn(
+      [...this.cmd, "psp-sim", "init", this.dir, "--port", String(this.port), "--host", "127.0.0.1"],
+      { cwd: ROOT, stdout: "pipe", stderr: "pipe" },
+    );
     const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
     if (code !== 0) throw new Error(`psp-sim init failed (${code}): ${err}`);
     this.body = JSON.parse(readFileSync(join(this.dir, "pix-provider.json"), "utf8"));
@@ -63,7 +66,12 @@ export class SimProcess {
     if (this.opts.exchangeLog) args.push("--exchange-log", this.opts.exchangeLog);
     if (this.opts.autoSettle) args.push("--auto-settle");
     if (this.opts.sendResults) args.push("--send-results", this.opts.sendResults);
-    this.proc = Bun.spawn([...this.cmd, ...args], { cwd: ROOT, env: { ...process.env, PSP_SIM_LOG_LEVEL: "warn" }, stdout: "ignore", stderr: "inherit" });
+    this.proc = Bun.spawn([...this.cmd, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, PSP_SIM_LOG_LEVEL: "warn" },
+      stdout: "ignore",
+      stderr: "inherit",
+    });
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
       try {
@@ -83,7 +91,11 @@ export class SimProcess {
   }
 
   /** An mTLS request with the merchant certificate; JSON body in and out. */
-  async request(method: string, url: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+  async request(
+    method: string,
+    url: string,
+    opts: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: any }> {
     const res = await fetch(url, {
       method,
       headers: { ...(opts.body === undefined ? {} : { "content-type": "application/json" }), ...opts.headers },
@@ -121,7 +133,7 @@ export class SimProcess {
   async cobs(): Promise<{ client_id: string; txid: string; status: string; revisao: number; valor: string }[]> {
     const r = await this.control("GET", "/_sim/cobs");
     if (r.status !== 200) throw new Error(`GET /_sim/cobs: ${r.status}`);
-    return Array.isArray(r.body) ? r.body : r.body.data ?? r.body.cobs;
+    return Array.isArray(r.body) ? r.body : (r.body.data ?? r.body.cobs);
   }
 }
 

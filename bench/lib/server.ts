@@ -71,7 +71,11 @@ export class CofreServer {
   /** Runs a one-shot CLI command (`init`, `ledger verify`) against the same data dir. */
   async cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     const p = Bun.spawn([...this.cmd, ...args], { cwd: ROOT, env: this.env, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
     return { code, stdout, stderr };
   }
 
@@ -111,7 +115,9 @@ export class CofreServer {
    */
   async cpuMicros(): Promise<number | null> {
     if (!this.proc) return null;
-    const stat = await Bun.file(`/proc/${this.proc.pid}/stat`).text().catch(() => "");
+    const stat = await Bun.file(`/proc/${this.proc.pid}/stat`)
+      .text()
+      .catch(() => "");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const ticks = Number(fields[11]) + Number(fields[12]);
     return Number.isFinite(ticks) ? ticks * 10_000 : null;
@@ -130,7 +136,12 @@ export class CofreServer {
 }
 
 /** JSON request helper: returns status and parsed body; throws only on network failure. */
-export async function api(base: string, method: string, path: string, opts: { key?: string; bearer?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ status: number; body: any }> {
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string; bearer?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.apikey = opts.key;
   if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
@@ -158,17 +169,29 @@ export interface Merchant {
 }
 
 /** Runs `cofre init` on the server's data dir (server stopped or running); returns the new account id. */
-export async function cliInit(server: CofreServer, email: string, password: string, accountName: string): Promise<string> {
+export async function cliInit(
+  server: CofreServer,
+  email: string,
+  password: string,
+  accountName: string,
+): Promise<string> {
   const init = await server.cli(["init", "--email", email, "--password", password, "--account-name", accountName]);
   if (init.code !== 0) throw new Error(`cofre init failed: ${init.stderr}`);
   return JSON.parse(init.stdout.trim().split("\n").pop()!).account_id as string;
 }
 
 /** Logs in and issues a test key; needs the server running. */
-export async function loginAndKey(base: string, email: string, password: string): Promise<{ token: string; testKey: string }> {
+export async function loginAndKey(
+  base: string,
+  email: string,
+  password: string,
+): Promise<{ token: string; testKey: string }> {
   const login = await api(base, "POST", "/v1/auth/login", { body: { email, password } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-  const key = await api(base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "bench", test: true } });
+  const key = await api(base, "POST", "/v1/api-keys", {
+    bearer: login.body.access_token,
+    body: { label: "bench", test: true },
+  });
   if (key.status !== 201) throw new Error(`key issue failed: ${key.status} ${JSON.stringify(key.body)}`);
   return { token: login.body.access_token, testKey: key.body.apiKey };
 }

@@ -21,7 +21,15 @@ export function seedTestKey(dataDir: string): string {
   sqliteDbOf(deps.store).insert(accounts).values({ id: accountId, name: "Bench", createdAt: now }).run();
   sqliteDbOf(deps.store)
     .insert(apiKeys)
-    .values({ id: newId("apiKey"), accountId, mode: "test", fingerprint: sha256Hex(key), prefix: key.slice(0, 12), label: "bench", createdAt: now })
+    .values({
+      id: newId("apiKey"),
+      accountId,
+      mode: "test",
+      fingerprint: sha256Hex(key),
+      prefix: key.slice(0, 12),
+      label: "bench",
+      createdAt: now,
+    })
     .run();
   sqliteDbOf(deps.store).$client.close();
   return key;

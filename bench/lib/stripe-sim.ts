@@ -37,7 +37,11 @@ export class StripeSimProcess {
 
   /** `cofre stripe-sim init DIR --port P`; reads the operator body it wrote. */
   async init(): Promise<void> {
-    const p = Bun.spawn([BIN, "stripe-sim", "init", this.dir, "--port", String(this.port)], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([BIN, "stripe-sim", "init", this.dir, "--port", String(this.port)], {
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     if ((await p.exited) !== 0) throw new Error(`stripe-sim init failed: ${await new Response(p.stderr).text()}`);
     this.body = JSON.parse(readFileSync(join(this.dir, "card-provider.json"), "utf8")) as StripeSimBody;
   }
@@ -45,13 +49,34 @@ export class StripeSimProcess {
   /** Starts the simulator and resolves once `GET /_sim/state` answers 200. */
   async start(timeoutMs = 15_000): Promise<void> {
     const retry = (this.opts.retryMs ?? [300, 1000, 2000, 4000, 8000]).join(",");
-    const refund = this.opts.refundDelayMs === undefined ? "1000" : this.opts.refundDelayMs === null ? "manual" : String(this.opts.refundDelayMs);
-    this.proc = Bun.spawn([BIN, "stripe-sim", "--dir", this.dir, "--port", String(this.port), "--retry-ms", retry, "--refund-delay-ms", refund, "--dispute-delay-ms", "manual"], {
-      cwd: ROOT,
-      env: { ...(process.env as Record<string, string>), LOG_LEVEL: "warn" },
-      stdout: "ignore",
-      stderr: "ignore",
-    });
+    const refund =
+      this.opts.refundDelayMs === undefined
+        ? "1000"
+        : this.opts.refundDelayMs === null
+          ? "manual"
+          : String(this.opts.refundDelayMs);
+    this.proc = Bun.spawn(
+      [
+        BIN,
+        "stripe-sim",
+        "--dir",
+        this.dir,
+        "--port",
+        String(this.port),
+        "--retry-ms",
+        retry,
+        "--refund-delay-ms",
+        refund,
+        "--dispute-delay-ms",
+        "manual",
+      ],
+      {
+        cwd: ROOT,
+        env: { ...(process.env as Record<string, string>), LOG_LEVEL: "warn" },
+        stdout: "ignore",
+        stderr: "ignore",
+      },
+    );
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
       try {
@@ -92,7 +117,10 @@ export class StripeSimProcess {
 
   /** A GET of Stripe's API with the account's key. */
   async get(path: string): Promise<{ status: number; body: any }> {
-    const res = await fetch(this.origin + path, { headers: { authorization: `Bearer ${this.body.secret_key}` }, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(this.origin + path, {
+      headers: { authorization: `Bearer ${this.body.secret_key}` },
+      signal: AbortSignal.timeout(10_000),
+    });
     return { status: res.status, body: await res.json() };
   }
 

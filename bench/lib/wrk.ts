@@ -30,7 +30,15 @@ function toMs(v: string, unit: string): number {
 }
 
 export async function wrk(url: string, o: WrkOptions): Promise<WrkResult> {
-  const args = ["wrk", `-t${o.threads ?? 2}`, `-c${o.connections ?? 50}`, `-d${o.seconds}s`, "--latency", "--timeout", "10s"];
+  const args = [
+    "wrk",
+    `-t${o.threads ?? 2}`,
+    `-c${o.connections ?? 50}`,
+    `-d${o.seconds}s`,
+    "--latency",
+    "--timeout",
+    "10s",
+  ];
   for (const [k, v] of Object.entries(o.headers ?? {})) args.push("-H", `${k}: ${v}`);
   let scriptDir: string | null = null;
   if (o.lua) {

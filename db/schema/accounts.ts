@@ -39,7 +39,9 @@ export const users = sqliteTable(
   "users",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
     /** OWNER | ADMIN | DEVELOPER | VIEWER */
@@ -53,7 +55,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     /** "test" | "live" */
     mode: text("mode").notNull(),
     /** SHA-256 hex of the full cleartext key; the cleartext itself is never stored. */

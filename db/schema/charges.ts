@@ -74,9 +74,13 @@ export const transactions = sqliteTable(
     // rows offering the method here (covering: `paid_with` is in it so that the count never reads
     // the table; paid rows come from payment_daily_stats). Partial:
     // a row leaves it when paid, and a Pix charge's entries share one key, appended in rowid order.
-    index("tx_account_unpaid_methods_idx").on(t.accountId, t.livemode, t.paidWith, t.paymentMethods).where(sql`${t.paidWith} is null`),
+    index("tx_account_unpaid_methods_idx")
+      .on(t.accountId, t.livemode, t.paidWith, t.paymentMethods)
+      .where(sql`${t.paidWith} is null`),
     // The expiry sweep (src/domain/charges/expiry.ts): waiting charges by expiry time only.
-    index("tx_waiting_expiry_idx").on(t.expiresAt).where(sql`${t.status} in ('PENDING', 'WAITING_PAYMENT') and ${t.expiresAt} is not null`),
+    index("tx_waiting_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.status} in ('PENDING', 'WAITING_PAYMENT') and ${t.expiresAt} is not null`),
   ],
 );
 

@@ -20,5 +20,8 @@ export const events = sqliteTable(
   },
   // Read by id (deliveries), by transaction (resend) and, newest first, by account and mode
   // (GET /v1/events, extensions.md "Events API"; the 30-day prune walks created_at through it too).
-  (t) => [index("events_tx_idx").on(t.transactionId), index("events_account_created_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],
+  (t) => [
+    index("events_tx_idx").on(t.transactionId),
+    index("events_account_created_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
+  ],
 );

@@ -61,5 +61,8 @@ export const createIntents = sqliteTable(
     view: text("view").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("create_intents_key_uq").on(t.accountId, t.livemode, t.scope, t.key), index("create_intents_created_idx").on(t.createdAt)],
+  (t) => [
+    uniqueIndex("create_intents_key_uq").on(t.accountId, t.livemode, t.scope, t.key),
+    index("create_intents_created_idx").on(t.createdAt),
+  ],
 );

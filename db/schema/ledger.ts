@@ -50,7 +50,10 @@ export const ledgerLines = sqliteTable(
     /** Set on every `pending` line: the tranche it belongs to. */
     trancheId: text("tranche_id"),
   },
-  (t) => [index("ledger_lines_entry_idx").on(t.entryId), index("ledger_lines_bucket_idx").on(t.accountId, t.livemode, t.currency, t.ledgerAccount)],
+  (t) => [
+    index("ledger_lines_entry_idx").on(t.entryId),
+    index("ledger_lines_bucket_idx").on(t.accountId, t.livemode, t.currency, t.ledgerAccount),
+  ],
 );
 
 /** Materialised balance of one ledger account; updated in the same transaction as its lines. */

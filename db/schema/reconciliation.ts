@@ -47,5 +47,8 @@ export const pspInfractions = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.connectionId, t.id] }), index("psp_infractions_account_idx").on(t.accountId, t.pspCreatedAt)],
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.id] }),
+    index("psp_infractions_account_idx").on(t.accountId, t.pspCreatedAt),
+  ],
 );

@@ -134,7 +134,13 @@ export class ContractChecker {
       for (const m of HTTP_METHODS) {
         const op = item.node[m];
         if (!op) continue;
-        const o = this.operation(`${m.toUpperCase()} ${template}`, op, `${item.pointer}/${m}`, item.node.parameters ?? [], `${item.pointer}/parameters`);
+        const o = this.operation(
+          `${m.toUpperCase()} ${template}`,
+          op,
+          `${item.pointer}/${m}`,
+          item.node.parameters ?? [],
+          `${item.pointer}/parameters`,
+        );
         methods.set(m.toUpperCase(), o);
         for (const [cbName, cb] of Object.entries<any>(op.callbacks ?? {}))
           for (const [expr, cbItem] of Object.entries<any>(cb)) {
@@ -143,7 +149,13 @@ export class ContractChecker {
               if (cbItem[cm])
                 this.callbacks.push({
                   suffix: expr.replace(/^\{[^}]*\}/, ""),
-                  op: this.operation(`${cm.toUpperCase()} {webhookUrl}${expr.replace(/^\{[^}]*\}/, "")} (callback of ${o.name})`, cbItem[cm], `${p}/${cm}`, [], ""),
+                  op: this.operation(
+                    `${cm.toUpperCase()} {webhookUrl}${expr.replace(/^\{[^}]*\}/, "")} (callback of ${o.name})`,
+                    cbItem[cm],
+                    `${p}/${cm}`,
+                    [],
+                    "",
+                  ),
                 });
           }
       }
@@ -159,7 +171,12 @@ export class ContractChecker {
       list.forEach((raw, i) => {
         const p = deref(this.doc, raw, `${base}/${i}`);
         const schema = p.node.schema ? deref(this.doc, p.node.schema, `${p.pointer}/schema`) : null;
-        params.set(`${p.node.in}:${p.node.name}`, { name: p.node.name, in: p.node.in, required: !!p.node.required, schemaPointer: schema?.pointer ?? null });
+        params.set(`${p.node.in}:${p.node.name}`, {
+          name: p.node.name,
+          in: p.node.in,
+          required: !!p.node.required,
+          schemaPointer: schema?.pointer ?? null,
+        });
       });
     add(itemParams, itemParamsPtr);
     add(op.parameters ?? [], `${pointer}/parameters`);
@@ -171,7 +188,9 @@ export class ContractChecker {
     let v = this.compiled.get(key);
     if (!v) {
       const ajv = coerce ? this.ajvCoerce : this.ajv;
-      v = coerce ? ajv.compile({ type: "object", properties: { value: { $ref: `bcb#${pointer}` } } }) : ajv.compile({ $ref: `bcb#${pointer}` });
+      v = coerce
+        ? ajv.compile({ type: "object", properties: { value: { $ref: `bcb#${pointer}` } } })
+        : ajv.compile({ $ref: `bcb#${pointer}` });
       this.compiled.set(key, v);
     }
     return v;
@@ -184,7 +203,10 @@ export class ContractChecker {
   }
 
   /** Matches a request path (below the API base) to an operation; null when none matches. */
-  match(method: string, path: string): { op: Operation; values: Record<string, string> } | { op: null; methodsAt: string | null } {
+  match(
+    method: string,
+    path: string,
+  ): { op: Operation; values: Record<string, string> } | { op: null; methodsAt: string | null } {
     let methodsAt: string | null = null;
     for (const t of this.templates) {
       const m = t.regex.exec(path);
@@ -201,9 +223,15 @@ export class ContractChecker {
     return { op: null, methodsAt };
   }
 
-  private checkRequest(op: Operation, e: Exchange, pathValues: Record<string, string>, query: URLSearchParams): string[] {
+  private checkRequest(
+    op: Operation,
+    e: Exchange,
+    pathValues: Record<string, string>,
+    query: URLSearchParams,
+  ): string[] {
     const out: string[] = [];
-    for (const p of op.params.filter((x) => x.in === "path")) out.push(...this.param(p, pathValues[p.name] ?? "", `path parameter ${p.name}`));
+    for (const p of op.params.filter((x) => x.in === "path"))
+      out.push(...this.param(p, pathValues[p.name] ?? "", `path parameter ${p.name}`));
     const queryParams = op.params.filter((x) => x.in === "query");
     for (const p of queryParams) {
       const given = query.getAll(p.name);
@@ -213,7 +241,8 @@ export class ContractChecker {
       }
       for (const value of given) out.push(...this.param(p, value, `query parameter ${p.name}`));
     }
-    for (const name of new Set(query.keys())) if (!queryParams.some((p) => p.name === name)) out.push(`query parameter ${name}: not declared for ${op.name}`);
+    for (const name of new Set(query.keys()))
+      if (!queryParams.some((p) => p.name === name)) out.push(`query parameter ${name}: not declared for ${op.name}`);
     const rb = op.op.requestBody ? deref(this.doc, op.op.requestBody, `${op.pointer}/requestBody`) : null;
     const body = e.request.body;
     if (!rb) {
@@ -227,7 +256,8 @@ export class ContractChecker {
     const ct = mediaType(e.request.headers["content-type"]);
     const content = rb.node.content ?? {};
     const media = content[ct] ? ct : Object.keys(content)[0];
-    if (!content[ct]) out.push(`request content-type: ${ct || "(none)"} not declared (declared: ${Object.keys(content).join(", ")})`);
+    if (!content[ct])
+      out.push(`request content-type: ${ct || "(none)"} not declared (declared: ${Object.keys(content).join(", ")})`);
     if (typeof body === "string") return [...out, "request body: not JSON"];
     if (media && content[media].schema) {
       const s = deref(this.doc, content[media].schema, `${rb.pointer}/content/${media.replace(/\//g, "~1")}/schema`);
@@ -240,18 +270,30 @@ export class ContractChecker {
   private checkResponse(op: Operation, e: Exchange): string[] {
     const status = String(e.response.status);
     const responses = op.op.responses ?? {};
-    const key = responses[status] ? status : responses[`${status[0]}XX`] ? `${status[0]}XX` : responses.default ? "default" : null;
+    const key = responses[status]
+      ? status
+      : responses[`${status[0]}XX`]
+        ? `${status[0]}XX`
+        : responses.default
+          ? "default"
+          : null;
     if (!key) return [`status ${status}: not declared for ${op.name} (declared: ${Object.keys(responses).join(", ")})`];
     const r = deref(this.doc, responses[key], `${op.pointer}/responses/${key}`);
     const content = r.node.content as Record<string, any> | undefined;
     const body = e.response.body;
     if (!content || Object.keys(content).length === 0)
-      return body === null || body === undefined || body === "" ? [] : [`response body: given, but status ${status} of ${op.name} declares none`];
-    if (body === null || body === undefined) return [`response body: absent, but status ${status} declares ${Object.keys(content).join(", ")}`];
+      return body === null || body === undefined || body === ""
+        ? []
+        : [`response body: given, but status ${status} of ${op.name} declares none`];
+    if (body === null || body === undefined)
+      return [`response body: absent, but status ${status} declares ${Object.keys(content).join(", ")}`];
     const out: string[] = [];
     const ct = mediaType(e.response.headers["content-type"]);
     const media = content[ct] ? ct : Object.keys(content)[0]!;
-    if (!content[ct]) out.push(`response content-type: ${ct || "(none)"} not declared for status ${status} (declared: ${Object.keys(content).join(", ")})`);
+    if (!content[ct])
+      out.push(
+        `response content-type: ${ct || "(none)"} not declared for status ${status} (declared: ${Object.keys(content).join(", ")})`,
+      );
     if (typeof body === "string") return [...out, "response body: not JSON"];
     if (content[media].schema) {
       const s = deref(this.doc, content[media].schema, `${r.pointer}/content/${media.replace(/\//g, "~1")}/schema`);
@@ -288,14 +330,18 @@ export class ContractChecker {
       if (e.kind === "callback") {
         op = this.callbacks.find((c) => c.op.name.startsWith(method) && url.pathname.endsWith(c.suffix))?.op ?? null;
         if (!op) {
-          flag(`${method} ${url.pathname}`, "request", [`no callback of the document matches ${method} ${url.pathname}`]);
+          flag(`${method} ${url.pathname}`, "request", [
+            `no callback of the document matches ${method} ${url.pathname}`,
+          ]);
           continue;
         }
       } else {
         const m = this.match(method, e.request.path ?? url.pathname);
         if (!m.op) {
           const where = m.methodsAt ? `: method ${method} not declared at ${m.methodsAt}` : "";
-          flag(`${method} ${e.request.path ?? url.pathname}`, "request", [`no operation of the document matches ${method} ${e.request.path ?? url.pathname}${where}`]);
+          flag(`${method} ${e.request.path ?? url.pathname}`, "request", [
+            `no operation of the document matches ${method} ${e.request.path ?? url.pathname}${where}`,
+          ]);
           continue;
         }
         op = m.op;
@@ -317,15 +363,23 @@ export class ContractChecker {
 
 /** The report as text: corrections applied, per-operation counts, then each violation with its exchange. */
 export function formatReport(spec: LoadedSpec, report: CheckReport): string {
-  const lines = [`BCB API Pix contract check against ${spec.file}`, "corrections applied to the loaded document (src/psp-sim/NOTES.md):"];
+  const lines = [
+    `BCB API Pix contract check against ${spec.file}`,
+    "corrections applied to the loaded document (src/psp-sim/NOTES.md):",
+  ];
   for (const c of spec.applied) lines.push(`  - ${c.name} (${c.changed} place${c.changed === 1 ? "" : "s"})`);
   lines.push("", "| operation | requests | responses | violations |", "|---|---:|---:|---:|");
-  for (const o of report.operations) lines.push(`| ${o.operation} | ${o.requests} | ${o.responses} | ${o.violations} |`);
-  lines.push("", `${report.exchanges} exchanges; not checked: ${report.notChecked.token} token calls (RFC 6749, outside the document), ${report.notChecked.unanswered} unanswered callbacks`);
+  for (const o of report.operations)
+    lines.push(`| ${o.operation} | ${o.requests} | ${o.responses} | ${o.violations} |`);
+  lines.push(
+    "",
+    `${report.exchanges} exchanges; not checked: ${report.notChecked.token} token calls (RFC 6749, outside the document), ${report.notChecked.unanswered} unanswered callbacks`,
+  );
   if (report.violations.length === 0) lines.push("no violations");
   else {
     lines.push(`${report.violations.length} violation(s):`);
-    for (const v of report.violations) lines.push(`  ${v.source}:${v.line} ${v.operation} [${v.side}] ${v.message}\n      exchange: ${v.exchange}`);
+    for (const v of report.violations)
+      lines.push(`  ${v.source}:${v.line} ${v.operation} [${v.side}] ${v.message}\n      exchange: ${v.exchange}`);
   }
   return lines.join("\n");
 }

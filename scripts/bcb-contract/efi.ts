@@ -22,13 +22,22 @@ const CNPJ = { type: "string", pattern: "^[0-9A-Z]{12}\\d{2}$" };
 const CHAVE = { type: "string", minLength: 1, maxLength: 77 };
 const DATE_TIME = { type: "string", format: "date-time" };
 const STATUS = { type: "string", enum: ["EM_PROCESSAMENTO", "REALIZADO", "NAO_REALIZADO"] };
-const ERRO = { type: "object", properties: { codigo: { type: "string" }, origem: { type: "string" }, motivo: { type: "string" } } };
+const ERRO = {
+  type: "object",
+  properties: { codigo: { type: "string" }, origem: { type: "string" }, motivo: { type: "string" } },
+};
 const GN_EXTRAS = { type: "object", required: ["idEnvio"], properties: { idEnvio: ID_ENVIO, erro: ERRO } };
 
 /** `favorecido`: a key (with the holder's CPF or CNPJ) or a bank account. */
 const FAVORECIDO = {
   oneOf: [
-    { type: "object", required: ["chave"], additionalProperties: false, properties: { chave: CHAVE, cpf: CPF, cnpj: CNPJ }, not: { required: ["cpf", "cnpj"] } },
+    {
+      type: "object",
+      required: ["chave"],
+      additionalProperties: false,
+      properties: { chave: CHAVE, cpf: CPF, cnpj: CNPJ },
+      not: { required: ["cpf", "cnpj"] },
+    },
     {
       type: "object",
       required: ["contaBanco"],
@@ -61,7 +70,12 @@ const SEND_REQUEST = {
   additionalProperties: false,
   properties: {
     valor: VALOR,
-    pagador: { type: "object", required: ["chave"], additionalProperties: false, properties: { chave: CHAVE, infoPagador: { type: "string", maxLength: 140 } } },
+    pagador: {
+      type: "object",
+      required: ["chave"],
+      additionalProperties: false,
+      properties: { chave: CHAVE, infoPagador: { type: "string", maxLength: 140 } },
+    },
     favorecido: FAVORECIDO,
   },
 };
@@ -70,7 +84,14 @@ const SEND_REQUEST = {
 const SEND_CREATED = {
   type: "object",
   required: ["idEnvio", "valor", "horario", "status"],
-  properties: { idEnvio: ID_ENVIO, e2eId: E2E, endToEndId: E2E, valor: VALOR, horario: { type: "object", required: ["solicitacao"], properties: { solicitacao: DATE_TIME } }, status: STATUS },
+  properties: {
+    idEnvio: ID_ENVIO,
+    e2eId: E2E,
+    endToEndId: E2E,
+    valor: VALOR,
+    horario: { type: "object", required: ["solicitacao"], properties: { solicitacao: DATE_TIME } },
+    status: STATUS,
+  },
   anyOf: [{ required: ["e2eId"] }, { required: ["endToEndId"] }],
 };
 
@@ -85,16 +106,27 @@ const SEND_DETAIL = {
     valor: VALOR,
     chave: CHAVE,
     status: STATUS,
-    horario: { type: "object", required: ["solicitacao"], properties: { solicitacao: DATE_TIME, liquidacao: DATE_TIME } },
+    horario: {
+      type: "object",
+      required: ["solicitacao"],
+      properties: { solicitacao: DATE_TIME, liquidacao: DATE_TIME },
+    },
     favorecido: { type: "object" },
-    devolucoes: { type: "array", items: { type: "object", properties: { rtrId: E2E, valor: VALOR, horario: { type: "object" } } } },
+    devolucoes: {
+      type: "array",
+      items: { type: "object", properties: { rtrId: E2E, valor: VALOR, horario: { type: "object" } } },
+    },
     gnExtras: GN_EXTRAS,
   },
   anyOf: [{ required: ["e2eId"] }, { required: ["endToEndId"] }],
 };
 
 /** Efí's error answer `{nome, mensagem}` (names from the sources; `nome` open to others). */
-const EFI_ERROR = { type: "object", required: ["nome", "mensagem"], properties: { nome: { type: "string", minLength: 1 }, mensagem: { type: "string" } } };
+const EFI_ERROR = {
+  type: "object",
+  required: ["nome", "mensagem"],
+  properties: { nome: { type: "string", minLength: 1 }, mensagem: { type: "string" } },
+};
 /** OAuth failures of any route (bearer missing, expired, scope): an object, shape left to the gateway. */
 const AUTH_ERROR = { type: "object" };
 
@@ -109,7 +141,15 @@ const SEND_CALLBACK = {
       items: {
         type: "object",
         required: ["endToEndId", "tipo", "status", "valor", "horario", "gnExtras"],
-        properties: { endToEndId: E2E, chave: CHAVE, tipo: { const: "SOLICITACAO" }, status: { enum: ["REALIZADO", "NAO_REALIZADO"] }, valor: VALOR, horario: DATE_TIME, gnExtras: GN_EXTRAS },
+        properties: {
+          endToEndId: E2E,
+          chave: CHAVE,
+          tipo: { const: "SOLICITACAO" },
+          status: { enum: ["REALIZADO", "NAO_REALIZADO"] },
+          valor: VALOR,
+          horario: DATE_TIME,
+          gnExtras: GN_EXTRAS,
+        },
       },
     },
   },
@@ -124,7 +164,13 @@ interface EfiOperation {
   responses: Record<string, object | null>;
 }
 
-const op = (method: string, template: string, params: Record<string, object>, request: object | null, responses: Record<string, object | null>): EfiOperation => ({
+const op = (
+  method: string,
+  template: string,
+  params: Record<string, object>,
+  request: object | null,
+  responses: Record<string, object | null>,
+): EfiOperation => ({
   name: `${method} ${template}`,
   method,
   regex: new RegExp(`^${template.replace(/\{(\w+)\}/g, "(?<$1>[^/]+)")}/?$`),
@@ -135,7 +181,15 @@ const op = (method: string, template: string, params: Record<string, object>, re
 
 /** The Efí operations Cofre calls (and psp-sim serves), with their declared statuses. */
 export const EFI_OPERATIONS: EfiOperation[] = [
-  op("GET", "/v2/gn/pix/enviados/id-envio/{idEnvio}", { idEnvio: ID_ENVIO }, null, { 200: SEND_DETAIL, 401: AUTH_ERROR, 403: AUTH_ERROR, 404: EFI_ERROR, 500: EFI_ERROR, 503: null, 504: null }),
+  op("GET", "/v2/gn/pix/enviados/id-envio/{idEnvio}", { idEnvio: ID_ENVIO }, null, {
+    200: SEND_DETAIL,
+    401: AUTH_ERROR,
+    403: AUTH_ERROR,
+    404: EFI_ERROR,
+    500: EFI_ERROR,
+    503: null,
+    504: null,
+  }),
   op("PUT", "/v3/gn/pix/{idEnvio}", { idEnvio: ID_ENVIO }, SEND_REQUEST, {
     201: SEND_CREATED,
     400: EFI_ERROR,
@@ -147,8 +201,20 @@ export const EFI_OPERATIONS: EfiOperation[] = [
     503: null,
     504: null,
   }),
-  op("GET", "/v2/gn/pix/enviados/{e2eId}", { e2eId: E2E }, null, { 200: SEND_DETAIL, 401: AUTH_ERROR, 403: AUTH_ERROR, 404: EFI_ERROR, 500: null, 503: null, 504: null }),
-  op("GET", "/v2/gn/saldo", {}, null, { 200: { type: "object", required: ["saldo"], properties: { saldo: VALOR } }, 401: AUTH_ERROR, 403: AUTH_ERROR }),
+  op("GET", "/v2/gn/pix/enviados/{e2eId}", { e2eId: E2E }, null, {
+    200: SEND_DETAIL,
+    401: AUTH_ERROR,
+    403: AUTH_ERROR,
+    404: EFI_ERROR,
+    500: null,
+    503: null,
+    504: null,
+  }),
+  op("GET", "/v2/gn/saldo", {}, null, {
+    200: { type: "object", required: ["saldo"], properties: { saldo: VALOR } },
+    401: AUTH_ERROR,
+    403: AUTH_ERROR,
+  }),
 ];
 
 /** True for an exchange the Efí schemas check: a call to an Efí route, or a callback about a send. */
@@ -194,19 +260,28 @@ export class EfiChecker {
       const method = (e.request.method ?? "GET").toUpperCase();
       const summary = `${method} ${url.pathname} -> ${e.response.status ?? "?"}`;
       const flag = (name: string, side: Violation["side"], messages: string[]) => {
-        for (const message of messages) violations.push({ source, line, operation: name, side, message, exchange: summary });
+        for (const message of messages)
+          violations.push({ source, line, operation: name, side, message, exchange: summary });
         count(name).violations += messages.length;
       };
       if (e.kind === "callback") {
         const name = "POST {webhookUrl}/pix (Efí send result)";
         count(name).requests++;
-        flag(name, "request", method === "POST" && url.pathname.endsWith("/pix") ? this.validate(SEND_CALLBACK, e.request.body, "callback body") : [`not POST {webhookUrl}/pix`]);
+        flag(
+          name,
+          "request",
+          method === "POST" && url.pathname.endsWith("/pix")
+            ? this.validate(SEND_CALLBACK, e.request.body, "callback body")
+            : [`not POST {webhookUrl}/pix`],
+        );
         if (!e.response.status) unanswered++;
         else count(name).responses++;
         continue;
       }
       const path = e.request.path ?? url.pathname;
-      const match = EFI_OPERATIONS.map((o) => ({ o, m: o.method === method ? o.regex.exec(path) : null })).find((x) => x.m);
+      const match = EFI_OPERATIONS.map((o) => ({ o, m: o.method === method ? o.regex.exec(path) : null })).find(
+        (x) => x.m,
+      );
       if (!match?.m) {
         flag(`${method} ${path}`, "request", [`no Efí operation matches ${method} ${path}`]);
         continue;
@@ -215,32 +290,53 @@ export class EfiChecker {
       const c = count(o.name);
       c.requests++;
       const req: string[] = [];
-      for (const [name, schema] of Object.entries(o.params)) req.push(...this.validate(schema, decodeURIComponent(m.groups?.[name] ?? ""), `path parameter ${name}`));
-      if (o.request) req.push(...(e.request.body === null || e.request.body === undefined ? ["request body: required but absent"] : this.validate(o.request, e.request.body, "request body")));
-      else if (e.request.body !== null && e.request.body !== undefined) req.push(`request body: given, but ${o.name} takes none`);
+      for (const [name, schema] of Object.entries(o.params))
+        req.push(...this.validate(schema, decodeURIComponent(m.groups?.[name] ?? ""), `path parameter ${name}`));
+      if (o.request)
+        req.push(
+          ...(e.request.body === null || e.request.body === undefined
+            ? ["request body: required but absent"]
+            : this.validate(o.request, e.request.body, "request body")),
+        );
+      else if (e.request.body !== null && e.request.body !== undefined)
+        req.push(`request body: given, but ${o.name} takes none`);
       flag(o.name, "request", req);
       c.responses++;
       const status = String(e.response.status);
       if (!(status in o.responses)) {
-        flag(o.name, "response", [`status ${status}: not declared for ${o.name} (declared: ${Object.keys(o.responses).join(", ")})`]);
+        flag(o.name, "response", [
+          `status ${status}: not declared for ${o.name} (declared: ${Object.keys(o.responses).join(", ")})`,
+        ]);
         continue;
       }
       const schema = o.responses[status];
       if (schema) flag(o.name, "response", this.validate(schema, e.response.body, `response body (status ${status})`));
     }
-    return { operations: [...counts.values()], violations, notChecked: { token: 0, unanswered }, exchanges: list.length };
+    return {
+      operations: [...counts.values()],
+      violations,
+      notChecked: { token: 0, unanswered },
+      exchanges: list.length,
+    };
   }
 }
 
 /** The Efí report as text (per-operation counts, then each violation). */
 export function formatEfiReport(report: CheckReport): string {
-  const lines = ["Efí send routes checked against the schemas of scripts/bcb-contract/efi.ts (research/money-out.md)", "", "| operation | requests | responses | violations |", "|---|---:|---:|---:|"];
-  for (const o of report.operations) lines.push(`| ${o.operation} | ${o.requests} | ${o.responses} | ${o.violations} |`);
+  const lines = [
+    "Efí send routes checked against the schemas of scripts/bcb-contract/efi.ts (research/money-out.md)",
+    "",
+    "| operation | requests | responses | violations |",
+    "|---|---:|---:|---:|",
+  ];
+  for (const o of report.operations)
+    lines.push(`| ${o.operation} | ${o.requests} | ${o.responses} | ${o.violations} |`);
   lines.push("", `${report.exchanges} Efí exchanges`);
   if (report.violations.length === 0) lines.push("no violations");
   else {
     lines.push(`${report.violations.length} violation(s):`);
-    for (const v of report.violations) lines.push(`  ${v.source}:${v.line} ${v.operation} [${v.side}] ${v.message}\n      exchange: ${v.exchange}`);
+    for (const v of report.violations)
+      lines.push(`  ${v.source}:${v.line} ${v.operation} [${v.side}] ${v.message}\n      exchange: ${v.exchange}`);
   }
   return lines.join("\n");
 }

@@ -52,7 +52,10 @@ function expect(cond: unknown, what: string): asserts cond {
  * Runs `only` (default every scenario; "webhook registration" always runs first since the
  * others need the connection). Throws only when the processes cannot start.
  */
-export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, log: (line: string) => void = () => {}): Promise<ScenarioRun> {
+export async function runScenarios(
+  only: readonly ScenarioName[] = SCENARIOS,
+  log: (line: string) => void = () => {},
+): Promise<ScenarioRun> {
   const work = mkdtempSync(join(tmpdir(), "bcb-contract-"));
   const exchangeLog = join(work, "exchanges.jsonl");
   const sim = new SimProcess({ cmd: SRC, exchangeLog });
@@ -69,8 +72,16 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
     await sim.init();
     const accountId = await cliInit(cofre, "contract@example.com", "contract password 123", "Loja Contrato");
     await Promise.all([sim.start(), cofre.start()]);
-    const login = await api(cofre.base, "POST", "/v1/auth/login", { body: { email: "contract@example.com", password: "contract password 123" } });
-    const keyOf = async (test: boolean) => (await api(cofre.base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "contract", test } })).body.apiKey as string;
+    const login = await api(cofre.base, "POST", "/v1/auth/login", {
+      body: { email: "contract@example.com", password: "contract password 123" },
+    });
+    const keyOf = async (test: boolean) =>
+      (
+        await api(cofre.base, "POST", "/v1/api-keys", {
+          bearer: login.body.access_token,
+          body: { label: "contract", test },
+        })
+      ).body.apiKey as string;
     const liveKey = await keyOf(false);
     const testKey = await keyOf(true);
 
@@ -89,11 +100,18 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
     /** Both clocks forward by `seconds`; Cofre runs what fell due on the way. */
     const advance = async (seconds: number) => {
       expect((await sim.control("POST", "/_sim/clock/advance", { seconds })).status === 200, "sim clock advance");
-      const r = await api(cofre.base, "POST", "/v1/test_helpers/clock/advance", { key: testKey, body: { seconds }, timeoutMs: 60_000 });
+      const r = await api(cofre.base, "POST", "/v1/test_helpers/clock/advance", {
+        key: testKey,
+        body: { seconds },
+        timeoutMs: 60_000,
+      });
       expect(r.status === 200, `cofre clock advance: ${r.status} ${JSON.stringify(r.body)}`);
     };
     const pay = async (txid: string) => {
-      const r = await sim.control("POST", `/_sim/cob/${txid}/pay`, { pagador: { nome: "Pagador Contrato", cpf: cpf.generate() }, wait_callback: true });
+      const r = await sim.control("POST", `/_sim/cob/${txid}/pay`, {
+        pagador: { nome: "Pagador Contrato", cpf: cpf.generate() },
+        wait_callback: true,
+      });
       expect(r.status === 200, `pay ${txid}: ${r.status}`);
       return r.body as { pix: { endToEndId: string }; callback: { status: string } };
     };
@@ -101,15 +119,31 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
 
     const steps: Record<ScenarioName, () => Promise<string | void>> = {
       "webhook registration": async () => {
-        const r = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR, body: sim.body });
-        expect(r.status === 200 && r.body.webhook_registered === true, `connect: ${r.status} ${JSON.stringify(r.body)}`);
+        const r = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, {
+          bearer: OPERATOR,
+          body: sim.body,
+        });
+        expect(
+          r.status === 200 && r.body.webhook_registered === true,
+          `connect: ${r.status} ${JSON.stringify(r.body)}`,
+        );
         const token = await sim.token();
-        const hooks = await sim.request("GET", `${sim.body.api_url}/webhook/${encodeURIComponent(sim.body.pix_key)}`, { headers: { authorization: `Bearer ${token}` } });
+        const hooks = await sim.request("GET", `${sim.body.api_url}/webhook/${encodeURIComponent(sim.body.pix_key)}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(hooks.status === 200, `GET /webhook/{chave}: ${hooks.status}`);
       },
       create: async () => {
-        const r = await create({ amount: 12345, description: "Pedido do contrato", expires_in: 3600, customer: { name: "Fulana de Tal", document: cpf.generate() } });
-        expect(r.status === 201 && typeof r.body.pix?.txid === "string", `create: ${r.status} ${JSON.stringify(r.body)}`);
+        const r = await create({
+          amount: 12345,
+          description: "Pedido do contrato",
+          expires_in: 3600,
+          customer: { name: "Fulana de Tal", document: cpf.generate() },
+        });
+        expect(
+          r.status === 201 && typeof r.body.pix?.txid === "string",
+          `create: ${r.status} ${JSON.stringify(r.body)}`,
+        );
         await charge(r.body.id);
       },
       "pay by callback": async () => {
@@ -133,7 +167,11 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
         await until(c2.body.id, "paid");
       },
       "psp 503 then retry with the same key": async () => {
-        expect((await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob", after: true })).status === 200, "fault");
+        expect(
+          (await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob", after: true }))
+            .status === 200,
+          "fault",
+        );
         const idem = `contract-503-${Date.now()}`;
         // The fault answers 503 after the cob was created: the PSP holds it, Cofre was not told.
         const first = await create({ amount: 901 }, idem);
@@ -146,7 +184,10 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
       },
       cancel: async () => {
         const c = await create({ amount: 900 });
-        const r = await api(cofre.base, "POST", `/v1/payments/${c.body.id.slice(3)}/cancel`, { key: liveKey, body: {} });
+        const r = await api(cofre.base, "POST", `/v1/payments/${c.body.id.slice(3)}/cancel`, {
+          key: liveKey,
+          body: {},
+        });
         expect(r.status === 200, `cancel: ${r.status} ${JSON.stringify(r.body)}`);
       },
       expiry: async () => {
@@ -168,14 +209,19 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
           await until(c.body.id, "paid");
           paid = { id: c.body.id, e2e: p.pix.endToEndId };
         }
-        const r = await api(cofre.base, "POST", `/v1/payments/${paid.id.slice(3)}/refund`, { key: liveKey, body: { idempotencyKey: `contract-refund-${Date.now()}`, amount: 1000 } });
+        const r = await api(cofre.base, "POST", `/v1/payments/${paid.id.slice(3)}/refund`, {
+          key: liveKey,
+          body: { idempotencyKey: `contract-refund-${Date.now()}`, amount: 1000 },
+        });
         expect(r.status === 201, `refund: ${r.status} ${JSON.stringify(r.body)}`);
         // The devolução the adapter asks for (the refund's job runs right after the commit), as
         // the PSP lists it on the Pix; settle it there.
         const token = await sim.token();
         let devs: { id: string; status: string }[] = [];
         for (let i = 0; i < 200 && devs.length === 0; i++) {
-          const pix = await sim.request("GET", `${sim.body.api_url}/pix/${paid.e2e}`, { headers: { authorization: `Bearer ${token}` } });
+          const pix = await sim.request("GET", `${sim.body.api_url}/pix/${paid.e2e}`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
           devs = (pix.body?.devolucoes ?? []) as { id: string; status: string }[];
           if (devs.length === 0) await Bun.sleep(25);
         }
@@ -184,8 +230,11 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
         expect(s.status === 200 || s.status === 409, `settle devolução: ${s.status}`);
         await advance(60);
         for (let i = 0; i < 200; i++) {
-          const list = (await api(cofre.base, "GET", `/v1/payments/${paid.id.slice(3)}/refunds`, { key: liveKey })).body;
-          const mine = ((Array.isArray(list) ? list : list?.data ?? []) as { id: string; status: string }[]).find((x) => x.id === r.body.id);
+          const list = (await api(cofre.base, "GET", `/v1/payments/${paid.id.slice(3)}/refunds`, { key: liveKey }))
+            .body;
+          const mine = ((Array.isArray(list) ? list : (list?.data ?? [])) as { id: string; status: string }[]).find(
+            (x) => x.id === r.body.id,
+          );
           if (mine?.status === "REFUNDED") return;
           await Bun.sleep(25);
         }
@@ -194,10 +243,17 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
       "efi send (cashout refund)": async () => {
         // The same simulator as Efí (api_url = its origin): standard routes under /v2, sends under /v3/gn.
         const efiBody = { ...sim.body, type: "efi", api_url: new URL(sim.body.api_url).origin };
-        const r = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, { bearer: OPERATOR, body: efiBody });
-        expect(r.status === 200 && r.body.type === "efi" && r.body.webhook_registered === true, `connect efi: ${r.status} ${JSON.stringify(r.body)}`);
+        const r = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, {
+          bearer: OPERATOR,
+          body: efiBody,
+        });
+        expect(
+          r.status === 200 && r.body.type === "efi" && r.body.webhook_registered === true,
+          `connect efi: ${r.status} ${JSON.stringify(r.body)}`,
+        );
         const refundOf = async (chargeId: string, refundId: string) => {
-          const list = (await api(cofre.base, "GET", `/v1/payments/${chargeId.slice(3)}/refunds`, { key: liveKey })).body;
+          const list = (await api(cofre.base, "GET", `/v1/payments/${chargeId.slice(3)}/refunds`, { key: liveKey }))
+            .body;
           return ((list?.data ?? []) as { id: string; status: string }[]).find((x) => x.id === refundId)?.status;
         };
         const refundUntil = async (chargeId: string, refundId: string, status: string) => {
@@ -218,12 +274,18 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
         // psp-sim's default rule (Efí's homologation amounts): 5.00 is paid with a callback, which
         // Cofre confirms with GET /v2/gn/pix/enviados/id-envio/{idEnvio}.
         const ok = await paidWithDocument(500);
-        const r1 = await api(cofre.base, "POST", `/v1/payments/${ok.slice(3)}/refund`, { key: liveKey, body: { idempotencyKey: `contract-cashout-${Date.now()}` } });
+        const r1 = await api(cofre.base, "POST", `/v1/payments/${ok.slice(3)}/refund`, {
+          key: liveKey,
+          body: { idempotencyKey: `contract-cashout-${Date.now()}` },
+        });
         expect(r1.status === 201, `cashout refund: ${r1.status} ${JSON.stringify(r1.body)}`);
         await refundUntil(ok, r1.body.id, "REFUNDED");
         // Above 20.00 Efí's homologation refuses at the request: 422 pagamento_negado, refund FAILED.
         const big = await paidWithDocument(2500);
-        const r2 = await api(cofre.base, "POST", `/v1/payments/${big.slice(3)}/refund`, { key: liveKey, body: { idempotencyKey: `contract-cashout-big-${Date.now()}` } });
+        const r2 = await api(cofre.base, "POST", `/v1/payments/${big.slice(3)}/refund`, {
+          key: liveKey,
+          body: { idempotencyKey: `contract-cashout-big-${Date.now()}` },
+        });
         expect(r2.status === 201, `cashout refund: ${r2.status} ${JSON.stringify(r2.body)}`);
         await refundUntil(big, r2.body.id, "FAILED");
       },
@@ -233,7 +295,11 @@ export async function runScenarios(only: readonly ScenarioName[] = SCENARIOS, lo
       log(`scenario: ${name}`);
       try {
         const note = await steps[name]();
-        results.push(note?.startsWith("skipped") ? { name, outcome: "skipped", note } : { name, outcome: "ok", ...(note ? { note } : {}) });
+        results.push(
+          note?.startsWith("skipped")
+            ? { name, outcome: "skipped", note }
+            : { name, outcome: "ok", ...(note ? { note } : {}) },
+        );
       } catch (err) {
         results.push({ name, outcome: "failed", note: (err as Error).message });
         if (name === "webhook registration") break;

@@ -68,7 +68,8 @@ export const CORRECTIONS: Correction[] = [
   },
   {
     name: "pix-consultados-required",
-    reason: "PixConsultados.required lists `cobs` (copied from CobsConsultadas) while its list property is `pix`: `pix` is required instead.",
+    reason:
+      "PixConsultados.required lists `cobs` (copied from CobsConsultadas) while its list property is `pix`: `pix` is required instead.",
     apply(doc) {
       const s = doc.components?.schemas?.PixConsultados;
       const i = s?.required?.indexOf("cobs") ?? -1;

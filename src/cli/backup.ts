@@ -15,7 +15,8 @@ import { loadConfig } from "../config";
 import { BackupError, restoreBackup, takeBackup } from "../ops/backup";
 import { verifyRestoredLedger } from "../ops/verify-restored";
 
-const BACKUP_USAGE = "usage: cofre backup --to FILE [--include-secrets]   (FILE ending in .gz or .tgz is gzip-compressed)\n";
+const BACKUP_USAGE =
+  "usage: cofre backup --to FILE [--include-secrets]   (FILE ending in .gz or .tgz is gzip-compressed)\n";
 const RESTORE_USAGE = "usage: cofre restore FILE --data-dir DIR\n";
 
 function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>) {
@@ -36,14 +37,30 @@ export async function backupCommand(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (config.databaseUrl) {
-    process.stderr.write("cofre backup: this instance uses PostgreSQL (COFRE_DATABASE_URL); back it up with pg_dump (docs/deploy.md, \"Backup and restore\")\n");
+    process.stderr.write(
+      'cofre backup: this instance uses PostgreSQL (COFRE_DATABASE_URL); back it up with pg_dump (docs/deploy.md, "Backup and restore")\n',
+    );
     return 2;
   }
   try {
-    const r = await takeBackup({ dataDir: config.dataDir, storageDir: config.storageDir, to, includeSecrets: parsed.values["include-secrets"] === true });
+    const r = await takeBackup({
+      dataDir: config.dataDir,
+      storageDir: config.storageDir,
+      to,
+      includeSecrets: parsed.values["include-secrets"] === true,
+    });
     if (r.secretsNote) process.stderr.write(`cofre backup: --include-secrets: ${r.secretsNote}\n`);
     const m = r.manifest;
-    process.stdout.write(JSON.stringify({ backup: r.file, bytes: r.bytes, files: m.files.length, secrets_included: m.secrets_included, schema: m.schema, created_at: m.created_at }) + "\n");
+    process.stdout.write(
+      `${JSON.stringify({
+        backup: r.file,
+        bytes: r.bytes,
+        files: m.files.length,
+        secrets_included: m.secrets_included,
+        schema: m.schema,
+        created_at: m.created_at,
+      })}\n`,
+    );
     return 0;
   } catch (err) {
     if (err instanceof BackupError) {
@@ -79,7 +96,17 @@ export async function restoreCommand(args: string[]): Promise<number> {
       `cofre restore: the backup holds no secrets.key: put the original one in ${restored.dataDir} (or set COFRE_SECRETS_KEY) before serving, or sealed provider credentials cannot be opened\n`,
     );
   const ledger = await verifyRestoredLedger(restored.dataDir);
-  process.stdout.write(JSON.stringify({ restored: restored.dataDir, files: restored.files.length, secrets_included: m.secrets_included, created_at: m.created_at, schema: m.schema, ledger }) + "\n");
-  if (!ledger.ok) process.stderr.write("cofre restore: ledger verify found balances that disagree with the journal (see \"ledger\")\n");
+  process.stdout.write(
+    `${JSON.stringify({
+      restored: restored.dataDir,
+      files: restored.files.length,
+      secrets_included: m.secrets_included,
+      created_at: m.created_at,
+      schema: m.schema,
+      ledger,
+    })}\n`,
+  );
+  if (!ledger.ok)
+    process.stderr.write('cofre restore: ledger verify found balances that disagree with the journal (see "ledger")\n');
   return ledger.ok ? 0 : 1;
 }

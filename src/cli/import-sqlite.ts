@@ -45,7 +45,7 @@ export async function importSqliteCommand(args: string[]): Promise<number> {
       const report = await verifyLedger({ ledger: { scan: () => ledgerScan(tx) } } as unknown as LedgerReader);
       return report.mismatches.map((m) => `ledger: ${m.message}`);
     });
-    process.stdout.write(JSON.stringify({ imported: true, rows }) + "\n");
+    process.stdout.write(`${JSON.stringify({ imported: true, rows })}\n`);
     return 0;
   } catch (err) {
     if (!(err instanceof ImportRefused)) throw err;
@@ -63,7 +63,10 @@ export async function importSqliteCommand(args: string[]): Promise<number> {
 async function checkSource(dir: string, key: Promise<CryptoKey>): Promise<void> {
   // A placeholder key: opening the store must not write a secrets.key into the merchant's folder.
   const placeholder = Buffer.alloc(32).toString("base64");
-  const source = createDeps({ dataDir: dir, config: { databaseUrl: null, secretsKey: placeholder, logLevel: "silent" } });
+  const source = createDeps({
+    dataDir: dir,
+    config: { databaseUrl: null, secretsKey: placeholder, logLevel: "silent" },
+  });
   try {
     for (const row of await source.store.read.pixProvider.listActive()) {
       try {

@@ -18,7 +18,9 @@ const FLAGS = new Set(["email", "password", "account-name"]);
 const SWITCHES = new Set(["test-key"]);
 
 /** Parses `--flag value`, `--flag=value` and `--test-key`; returns null on an unknown flag or a missing value. */
-export function parseInitArgs(args: string[]): { email: string; password: string; accountName?: string; testKey?: boolean } | null {
+export function parseInitArgs(
+  args: string[],
+): { email: string; password: string; accountName?: string; testKey?: boolean } | null {
   const out: Record<string, string> = {};
   let testKey = false;
   for (let i = 0; i < args.length; i++) {
@@ -39,7 +41,12 @@ export function parseInitArgs(args: string[]): { email: string; password: string
     out[name] = value;
   }
   if (!out.email || !out.password) return null;
-  return { email: out.email, password: out.password, accountName: out["account-name"], ...(testKey ? { testKey } : {}) };
+  return {
+    email: out.email,
+    password: out.password,
+    accountName: out["account-name"],
+    ...(testKey ? { testKey } : {}),
+  };
 }
 
 export async function initCommand(args: string[]): Promise<number> {
@@ -55,12 +62,19 @@ export async function initCommand(args: string[]): Promise<number> {
       if (err instanceof DomainError && err.code === "email_taken") return reopenAccountWithOwner(deps, input);
       throw err;
     });
-    const line = { account_id: created.accountId, user_id: created.userId, email: created.email, ...(created.testApiKey ? { test_api_key: created.testApiKey } : {}) };
-    process.stdout.write(JSON.stringify(line) + "\n");
+    const line = {
+      account_id: created.accountId,
+      user_id: created.userId,
+      email: created.email,
+      ...(created.testApiKey ? { test_api_key: created.testApiKey } : {}),
+    };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
     return 0;
   } catch (err) {
     if (err instanceof DomainError) {
-      process.stderr.write(`cofre init: ${err.code === "email_taken" ? `a user with email ${input.email.trim().toLowerCase()} already exists with another password (nothing changed)` : err.message}\n`);
+      process.stderr.write(
+        `cofre init: ${err.code === "email_taken" ? `a user with email ${input.email.trim().toLowerCase()} already exists with another password (nothing changed)` : err.message}\n`,
+      );
       return err.code === "email_taken" ? 1 : 2;
     }
     throw err;
@@ -72,5 +86,7 @@ export async function initCommand(args: string[]): Promise<number> {
 /** Startup lines for `serve`: how to run `init` while the database has no account. */
 export async function initStartupNotes(deps: Deps): Promise<string[]> {
   if ((await countAccounts(deps)) > 0) return [];
-  return ["No account yet. Create the first one with: cofre init --email you@example.com --password '<password>' [--account-name 'My shop'] [--test-key] (in development: bun src/main.ts init ...)"];
+  return [
+    "No account yet. Create the first one with: cofre init --email you@example.com --password '<password>' [--account-name 'My shop'] [--test-key] (in development: bun src/main.ts init ...)",
+  ];
 }

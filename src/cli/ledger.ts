@@ -16,7 +16,7 @@ export async function ledgerCommand(args: string[]): Promise<number> {
   const deps = createDeps({ logger: createLogger("warn", process.stderr as never) });
   try {
     const report = await verifyLedger(deps.store.read);
-    process.stdout.write(JSON.stringify(report) + "\n");
+    process.stdout.write(`${JSON.stringify(report)}\n`);
     return report.ok ? 0 : 1;
   } finally {
     await deps.store.close();

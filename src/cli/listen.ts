@@ -81,7 +81,8 @@ export function defaultStatePath(env: Record<string, string | undefined> = proce
 function readState(path: string): State {
   if (existsSync(path)) {
     const s = JSON.parse(readFileSync(path, "utf8")) as Partial<State>;
-    if (typeof s.secret === "string" && /^[0-9a-f]{64}$/.test(s.secret)) return { secret: s.secret, streams: s.streams ?? {} };
+    if (typeof s.secret === "string" && /^[0-9a-f]{64}$/.test(s.secret))
+      return { secret: s.secret, streams: s.streams ?? {} };
   }
   const fresh = { secret: randomHex(32), streams: {} };
   writeState(path, fresh);
@@ -130,7 +131,12 @@ export function startListener(opts: ListenOptions): Listener {
 
   const get = async (query: URLSearchParams) => {
     const res = await fetch(`${base}/v1/events?${query}`, { headers: { apikey: opts.apiKey } });
-    const body = (await res.json().catch(() => ({}))) as { data?: ApiEvent[]; has_more?: boolean; next_cursor?: string | null; error?: { message?: string } };
+    const body = (await res.json().catch(() => ({}))) as {
+      data?: ApiEvent[];
+      has_more?: boolean;
+      next_cursor?: string | null;
+      error?: { message?: string };
+    };
     if (res.status !== 200) throw new ApiRefused(res.status, body.error?.message ?? `HTTP ${res.status}`);
     return body as { data: ApiEvent[]; has_more: boolean; next_cursor: string | null };
   };
@@ -153,16 +159,31 @@ export function startListener(opts: ListenOptions): Listener {
 
   const forward = async (ev: ApiEvent, body: string): Promise<boolean> => {
     const deliveryId = `wd_${ev.id.replace(/^evt_/, "")}`;
-    const headers = deliveryHeaders({ deliveryId, eventType: ev.type, family: "canonical", body, secret: state.secret, timestamp: Math.floor(Date.now() / 1000) });
+    const headers = deliveryHeaders({
+      deliveryId,
+      eventType: ev.type,
+      family: "canonical",
+      body,
+      secret: state.secret,
+      timestamp: Math.floor(Date.now() / 1000),
+    });
     headers["User-Agent"] = "Cofre-Listen/1.0";
     out(`${new Date().toISOString()}   --> ${ev.type} [${ev.id}]`);
     try {
-      const res = await fetch(opts.forwardTo, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(30_000) });
+      const res = await fetch(opts.forwardTo, {
+        method: "POST",
+        headers,
+        body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(30_000),
+      });
       await res.arrayBuffer().catch(() => {});
       out(`${new Date().toISOString()}  <--  [${res.status}] POST ${opts.forwardTo} [${ev.id}]`);
       return res.status < 500;
     } catch (e) {
-      err(`${new Date().toISOString()}  <--  POST ${opts.forwardTo} failed (${e instanceof Error ? e.message : String(e)}) [${ev.id}]; retrying on the next poll`);
+      err(
+        `${new Date().toISOString()}  <--  POST ${opts.forwardTo} failed (${e instanceof Error ? e.message : String(e)}) [${ev.id}]; retrying on the next poll`,
+      );
       return false;
     }
   };
@@ -174,7 +195,9 @@ export function startListener(opts: ListenOptions): Listener {
       const q = new URLSearchParams({ limit: "1" });
       if (opts.events) q.set("type", opts.events);
       const newest = (await get(q)).data[0];
-      stream = state.streams[streamKey] = newest ? { after: Date.parse(newest.created_at), seen: [newest.id] } : { after: 0, seen: [] };
+      stream = state.streams[streamKey] = newest
+        ? { after: Date.parse(newest.created_at), seen: [newest.id] }
+        : { after: 0, seen: [] };
       writeState(opts.statePath, state);
       return;
     }
@@ -192,7 +215,9 @@ export function startListener(opts: ListenOptions): Listener {
   };
 
   const done = (async (): Promise<number> => {
-    out(`Ready! Forwarding events of ${base} to ${opts.forwardTo}. Your webhook signing secret is ${whsec(state.secret)} (^C to quit)`);
+    out(
+      `Ready! Forwarding events of ${base} to ${opts.forwardTo}. Your webhook signing secret is ${whsec(state.secret)} (^C to quit)`,
+    );
     let first = true;
     while (!stopped) {
       try {
@@ -205,7 +230,8 @@ export function startListener(opts: ListenOptions): Listener {
           readyResolve();
           return 1;
         }
-        if (!unreachable) err(`cofre listen: cannot read ${base}/v1/events (${e instanceof Error ? e.message : String(e)}); retrying`);
+        if (!unreachable)
+          err(`cofre listen: cannot read ${base}/v1/events (${e instanceof Error ? e.message : String(e)}); retrying`);
         unreachable = true;
       }
       if (first && !unreachable) {
@@ -272,7 +298,9 @@ export async function listenCommand(args: string[]): Promise<number> {
   const forwardTo = values["forward-to"] as string | undefined;
   const apiKey = (values["api-key"] as string | undefined) ?? process.env.COFRE_API_KEY;
   if (!forwardTo || !/^https?:\/\//.test(forwardTo) || !apiKey) {
-    process.stderr.write(`cofre listen: ${!apiKey ? "an API key is needed (--api-key or COFRE_API_KEY)" : "--forward-to must be an http(s) URL"}\n${LISTEN_USAGE}`);
+    process.stderr.write(
+      `cofre listen: ${!apiKey ? "an API key is needed (--api-key or COFRE_API_KEY)" : "--forward-to must be an http(s) URL"}\n${LISTEN_USAGE}`,
+    );
     return 2;
   }
   const listener = startListener({

@@ -40,7 +40,12 @@ test clock (the server needs COFRE_TEST_CLOCK=1, as \`bun run dev\` sets).
 class StepFailed extends Error {}
 
 /** Runs the steps of `event` against `apiUrl` with `apiKey`; `out` gets one line per step. Throws StepFailed on a refused step. */
-export async function trigger(event: (typeof TRIGGER_EVENTS)[number], apiKey: string, apiUrl: string, out: (line: string) => void = console.log): Promise<void> {
+export async function trigger(
+  event: (typeof TRIGGER_EVENTS)[number],
+  apiKey: string,
+  apiUrl: string,
+  out: (line: string) => void = console.log,
+): Promise<void> {
   const base = apiUrl.replace(/\/$/, "");
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${base}${path}`, {
@@ -51,11 +56,20 @@ export async function trigger(event: (typeof TRIGGER_EVENTS)[number], apiKey: st
     const json = (await res.json().catch(() => ({}))) as Record<string, any>;
     return { status: res.status, body: json };
   };
-  const must = async (what: string, method: string, path: string, body?: unknown, headers?: Record<string, string>, ok = [200, 201]) => {
+  const must = async (
+    what: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+    ok = [200, 201],
+  ) => {
     const r = await call(method, path, body, headers);
     if (!ok.includes(r.status)) {
       const hint = r.status === 404 && path.includes("/clock/") ? " (the server needs COFRE_TEST_CLOCK=1)" : "";
-      throw new StepFailed(`${what}: ${method} ${path} answered ${r.status}: ${r.body.error?.message ?? JSON.stringify(r.body)}${hint}`);
+      throw new StepFailed(
+        `${what}: ${method} ${path} answered ${r.status}: ${r.body.error?.message ?? JSON.stringify(r.body)}${hint}`,
+      );
     }
     return r.body;
   };
@@ -66,7 +80,13 @@ export async function trigger(event: (typeof TRIGGER_EVENTS)[number], apiKey: st
     return Date.parse(r.now);
   };
   const newCharge = async (amount = 1990, extra: Record<string, unknown> = {}) => {
-    const c = await must("creating a charge", "POST", "/v1/pix/charges", { amount, description: "cofre trigger", ...extra }, { "idempotency-key": `trigger-${randomHex(8)}` });
+    const c = await must(
+      "creating a charge",
+      "POST",
+      "/v1/pix/charges",
+      { amount, description: "cofre trigger", ...extra },
+      { "idempotency-key": `trigger-${randomHex(8)}` },
+    );
     out(`created charge ${c.id}`);
     return c.id as string;
   };
@@ -87,7 +107,10 @@ export async function trigger(event: (typeof TRIGGER_EVENTS)[number], apiKey: st
       b = await balance();
     }
     for (let i = 0; i < 5 && b.available < need; i++) {
-      if (!b.next_release_at) throw new StepFailed(`the sandbox balance (${b.available} available) is short of ${need} and nothing is pending`);
+      if (!b.next_release_at)
+        throw new StepFailed(
+          `the sandbox balance (${b.available} available) is short of ${need} and nothing is pending`,
+        );
       const now = await advance(1);
       const wait = Math.ceil((Date.parse(b.next_release_at) - now) / 1000) + 1;
       if (wait > 0) await advance(wait);
@@ -117,7 +140,11 @@ export async function trigger(event: (typeof TRIGGER_EVENTS)[number], apiKey: st
       const id = await newCharge();
       await pay(id);
       await ensureAvailable(1990);
-      const refund = await must("refunding the charge", "POST", `/v1/payments/${id}/refund`, { idempotencyKey: `trigger-${randomHex(8)}`, amount: 1990, reason: "cofre trigger" });
+      const refund = await must("refunding the charge", "POST", `/v1/payments/${id}/refund`, {
+        idempotencyKey: `trigger-${randomHex(8)}`,
+        amount: 1990,
+        reason: "cofre trigger",
+      });
       out(`refund ${refund.id} requested`);
       await must("settling the refund", "POST", `/v1/test_helpers/refunds/${refund.id}/advance`, { to: "REFUNDED" });
       out(`refund ${refund.id} refunded`);
@@ -128,9 +155,18 @@ export async function trigger(event: (typeof TRIGGER_EVENTS)[number], apiKey: st
     case "payout.failed": {
       const destinations = await must("reading payout destinations", "GET", "/v1/payout_destinations");
       const dest = destinations.data?.[0];
-      if (!dest) throw new StepFailed("no payout destination: register one first (dashboard: Saques, or POST /v1/payout_destinations with an owner's session)");
+      if (!dest)
+        throw new StepFailed(
+          "no payout destination: register one first (dashboard: Saques, or POST /v1/payout_destinations with an owner's session)",
+        );
       await ensureAvailable(1000);
-      const po = await must("creating a payout", "POST", "/v1/payouts", { amount: 100, destination_id: dest.id, description: "cofre trigger" }, { "idempotency-key": `trigger-${randomHex(8)}` });
+      const po = await must(
+        "creating a payout",
+        "POST",
+        "/v1/payouts",
+        { amount: 100, destination_id: dest.id, description: "cofre trigger" },
+        { "idempotency-key": `trigger-${randomHex(8)}` },
+      );
       out(`created payout ${po.id} to ${dest.id}`);
       if (event === "payout.paid") {
         await must("paying the payout", "POST", `/v1/test_helpers/payouts/${po.id}/pay`, {});
@@ -148,7 +184,12 @@ export async function trigger(event: (typeof TRIGGER_EVENTS)[number], apiKey: st
 export async function triggerCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { "api-key": { type: "string" }, "api-url": { type: "string" }, help: { type: "boolean" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args,
+      options: { "api-key": { type: "string" }, "api-url": { type: "string" }, help: { type: "boolean" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
     process.stderr.write(`cofre trigger: ${e instanceof Error ? e.message : String(e)}\n${TRIGGER_USAGE}`);
     return 2;
@@ -160,11 +201,17 @@ export async function triggerCommand(args: string[]): Promise<number> {
   const [event, ...extra] = parsed.positionals;
   const apiKey = parsed.values["api-key"] ?? process.env.COFRE_API_KEY;
   if (!event || extra.length > 0 || !(TRIGGER_EVENTS as readonly string[]).includes(event) || !apiKey) {
-    process.stderr.write(`cofre trigger: ${!apiKey ? "an API key is needed (--api-key or COFRE_API_KEY)" : `unknown event ${event ?? "(none)"}`}\n${TRIGGER_USAGE}`);
+    process.stderr.write(
+      `cofre trigger: ${!apiKey ? "an API key is needed (--api-key or COFRE_API_KEY)" : `unknown event ${event ?? "(none)"}`}\n${TRIGGER_USAGE}`,
+    );
     return 2;
   }
   try {
-    await trigger(event as (typeof TRIGGER_EVENTS)[number], apiKey, parsed.values["api-url"] ?? process.env.COFRE_URL ?? "http://localhost:3000");
+    await trigger(
+      event as (typeof TRIGGER_EVENTS)[number],
+      apiKey,
+      parsed.values["api-url"] ?? process.env.COFRE_URL ?? "http://localhost:3000",
+    );
     return 0;
   } catch (e) {
     if (e instanceof StepFailed) {

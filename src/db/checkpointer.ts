@@ -98,7 +98,11 @@ export interface CheckpointerOptions {
  * turns auto-checkpointing off on `client` once the worker runs. Rejects (with auto-checkpoint
  * left on) when the worker cannot start.
  */
-export async function startCheckpointer(client: Database, path: string, opts: CheckpointerOptions = {}): Promise<Checkpointer> {
+export async function startCheckpointer(
+  client: Database,
+  path: string,
+  opts: CheckpointerOptions = {},
+): Promise<Checkpointer> {
   let failed = false;
   let restarting = false;
   const fail = (message: string) => {
@@ -127,7 +131,12 @@ export async function startCheckpointer(client: Database, path: string, opts: Ch
     onError: fail,
   });
   try {
-    await worker.request({ type: "start", path, intervalMs: opts.intervalMs ?? 10, restartFrames: opts.restartFrames ?? 16_384 });
+    await worker.request({
+      type: "start",
+      path,
+      intervalMs: opts.intervalMs ?? 10,
+      restartFrames: opts.restartFrames ?? 16_384,
+    });
   } catch (err) {
     await worker.stop();
     throw err;

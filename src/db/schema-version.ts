@@ -15,9 +15,13 @@ export function knownSqliteMigrations(): KnownMigration[] {
 
 /** Journal times recorded in the database behind `client` (empty when it has no migrations table). */
 function recordedTimes(client: Database): number[] {
-  const table = client.query("select name from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get();
+  const table = client
+    .query("select name from sqlite_master where type = 'table' and name = '__drizzle_migrations'")
+    .get();
   if (!table) return [];
-  return (client.query("select created_at from __drizzle_migrations").all() as { created_at: number | string }[]).map((r) => Number(r.created_at));
+  return (client.query("select created_at from __drizzle_migrations").all() as { created_at: number | string }[]).map(
+    (r) => Number(r.created_at),
+  );
 }
 
 /** Where the open database `client` stands against the embedded migrations. */

@@ -91,9 +91,13 @@ export class BodyDeadlines {
 }
 
 function timedOut(timeoutMs: number): ApiError {
-  return new ApiError("request_timeout", `The request body did not arrive within ${timeoutMs / 1000} seconds; send it in full and retry.`, {
-    headers: { Connection: "close" },
-  });
+  return new ApiError(
+    "request_timeout",
+    `The request body did not arrive within ${timeoutMs / 1000} seconds; send it in full and retry.`,
+    {
+      headers: { Connection: "close" },
+    },
+  );
 }
 
 /**
@@ -105,14 +109,25 @@ function timedOut(timeoutMs: number): ApiError {
  * exactly that long, and Bun's `arrayBuffer()` costs a fraction of a stream reader's promise per
  * chunk (the JSON create path).
  */
-export function readBodyBytes(request: Request, max: number, deadlines: BodyDeadlines, deadlineAt: number): Promise<Uint8Array> {
+export function readBodyBytes(
+  request: Request,
+  max: number,
+  deadlines: BodyDeadlines,
+  deadlineAt: number,
+): Promise<Uint8Array> {
   if (!request.body) return Promise.resolve(new Uint8Array(0));
   const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= max) return deadlines.bytes(request.arrayBuffer(), max, deadlineAt);
+  if (declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= max)
+    return deadlines.bytes(request.arrayBuffer(), max, deadlineAt);
   return readStream(request.body, max, deadlines, deadlineAt);
 }
 
-async function readStream(body: ReadableStream<Uint8Array>, max: number, deadlines: BodyDeadlines, deadlineAt: number): Promise<Uint8Array> {
+async function readStream(
+  body: ReadableStream<Uint8Array>,
+  max: number,
+  deadlines: BodyDeadlines,
+  deadlineAt: number,
+): Promise<Uint8Array> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -160,7 +175,11 @@ export function isJsonMediaType(contentType: string | null | undefined): boolean
     const eq = param.indexOf("=");
     if (eq < 0) continue;
     if (param.slice(0, eq).trim().toLowerCase() !== "charset") continue;
-    const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+    const value = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1")
+      .toLowerCase();
     if (value !== "utf-8" && value !== "utf8") return false;
   }
   return true;

@@ -18,7 +18,7 @@
 import { Elysia } from "elysia";
 import { htmlResponse, pageCsp } from "./html";
 import { toOpenAPISchema } from "@elysiajs/openapi";
-// @ts-ignore: a plain JS file imported as a file path (Bun `type: "file"`), so it has no types.
+// @ts-expect-error: a plain JS file imported as a file path (Bun `type: "file"`), so it has no types.
 import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import type { Deps } from "../deps";
 import { operatorRoutes } from "./routes/operator";
@@ -125,7 +125,10 @@ function documentedRoutes(routes: RouteLike[]): RouteLike[] {
  * mounted, so on the server they still answer 404.
  */
 function switchedOffRoutes(deps: Deps): RouteLike[] {
-  const shadow: Deps = { ...deps, config: { ...deps.config, operatorToken: deps.config.operatorToken || "docs-only", testClock: true } };
+  const shadow: Deps = {
+    ...deps,
+    config: { ...deps.config, operatorToken: deps.config.operatorToken || "docs-only", testClock: true },
+  };
   const out: RouteLike[] = [];
   if (!deps.config.operatorToken) out.push(...(operatorRoutes(shadow).routes as unknown as RouteLike[]));
   if (!deps.config.testClock) out.push(...(clockTestHelperRoutes(shadow).routes as unknown as RouteLike[]));
@@ -135,7 +138,9 @@ function switchedOffRoutes(deps: Deps): RouteLike[] {
 /** Operations that take no credential (extensions.md "Public pages", health, login, event catalog). */
 function isPublicOperation(path: string, checkoutPrefix: string): boolean {
   if (["/healthz", "/readyz", "/v1/auth/login", "/v1/webhooks/event-catalog"].includes(path)) return true;
-  return [`${checkoutPrefix}/`, "/v1/qr/", "/v1/pix/loc/", "/v1/boletos/", "/v1/uploads/"].some((p) => path.startsWith(p));
+  return [`${checkoutPrefix}/`, "/v1/qr/", "/v1/pix/loc/", "/v1/boletos/", "/v1/uploads/"].some((p) =>
+    path.startsWith(p),
+  );
 }
 
 /**
@@ -145,7 +150,8 @@ function isPublicOperation(path: string, checkoutPrefix: string): boolean {
 function nameSecurity(paths: Record<string, Record<string, { security?: unknown }>>, checkoutPrefix: string): void {
   for (const [path, ops] of Object.entries(paths))
     for (const op of Object.values(ops))
-      if (op && typeof op === "object" && !Array.isArray(op.security)) op.security = isPublicOperation(path, checkoutPrefix) ? [] : [{ apikey: [] }];
+      if (op && typeof op === "object" && !Array.isArray(op.security))
+        op.security = isPublicOperation(path, checkoutPrefix) ? [] : [{ apikey: [] }];
 }
 
 type Operation = Record<string, unknown> & {
@@ -166,7 +172,8 @@ function finishOperations(paths: Record<string, Record<string, Operation>>, sche
     if (Array.isArray(node)) return node.map(hoist);
     if (!node || typeof node !== "object") return node;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) out[k] = k === "examples" || k === "example" || k === "enum" || k === "const" ? v : hoist(v);
+    for (const [k, v] of Object.entries(node))
+      out[k] = k === "examples" || k === "example" || k === "enum" || k === "const" ? v : hoist(v);
     const title = out.title;
     if (typeof title !== "string" || !/^[A-Z][A-Za-z0-9]*$/.test(title)) return out;
     const json = JSON.stringify(out);
@@ -185,7 +192,8 @@ function finishOperations(paths: Record<string, Record<string, Operation>>, sche
       delete op["x-cofre-request-example"];
       const json = op.requestBody?.content?.["application/json"];
       if (example !== undefined && json) json.example = example;
-      for (const r of Object.values(op.responses ?? {})) for (const media of Object.values(r.content ?? {})) if (media.schema) media.schema = hoist(media.schema);
+      for (const r of Object.values(op.responses ?? {}))
+        for (const media of Object.values(r.content ?? {})) if (media.schema) media.schema = hoist(media.schema);
     }
 }
 
@@ -198,7 +206,8 @@ export function docsPlugin(deps: Deps) {
     if (cached?.routes === routes.length) return cached.doc;
     const view = {
       getGlobalRoutes: () => documentedRoutes([...routes, ...extra]),
-      getGlobalDefinitions: () => (plugin as unknown as { getGlobalDefinitions?: () => unknown }).getGlobalDefinitions?.(),
+      getGlobalDefinitions: () =>
+        (plugin as unknown as { getGlobalDefinitions?: () => unknown }).getGlobalDefinitions?.(),
     };
     // staticFile: false keeps paths with a dot (/v1/pix/jwks.json); the generator drops them by default.
     const generated = toOpenAPISchema(view as never, { staticFile: false });
@@ -226,7 +235,10 @@ export function docsPlugin(deps: Deps) {
       SCALAR_ASSET_PATH,
       () =>
         new Response(Bun.file(scalarBundle), {
-          headers: { "content-type": "application/javascript; charset=utf-8", "cache-control": "public, max-age=86400" },
+          headers: {
+            "content-type": "application/javascript; charset=utf-8",
+            "cache-control": "public, max-age=86400",
+          },
         }),
       { detail: { hide: true } },
     );

@@ -29,7 +29,10 @@ export function pageCsp(directives: readonly string[]): string {
  * An HTML answer: `body` with status `status` (200), CSP `csp` (built with pageCsp; default
  * DEFAULT_PAGE_CSP), the HTML_SECURITY_HEADERS, `cache-control` (default `no-store`) and `headers`.
  */
-export function htmlResponse(body: string, opts: { status?: number; csp?: string; cacheControl?: string; headers?: Record<string, string> } = {}): Response {
+export function htmlResponse(
+  body: string,
+  opts: { status?: number; csp?: string; cacheControl?: string; headers?: Record<string, string> } = {},
+): Response {
   return new Response(body, {
     status: opts.status ?? 200,
     headers: {

@@ -50,27 +50,46 @@ const ErrorEnvelopeSchema = Type.Object(
     error: Type.Object(
       {
         type: Type.Unsafe<ErrorType>({ type: "string", enum: ERROR_TYPES }),
-        code: Type.Unsafe<string>({ type: "string", enum: Object.keys(ERROR_CODES), description: "Stable machine-readable code (src/http/errors.ts)." }),
+        code: Type.Unsafe<string>({
+          type: "string",
+          enum: Object.keys(ERROR_CODES),
+          description: "Stable machine-readable code (src/http/errors.ts).",
+        }),
         message: Type.String({ description: "For humans; never echoes the input." }),
         param: Type.Optional(Type.String({ description: "The offending field, query parameter or header." })),
         details: Type.Optional(
-          Type.Array(Type.Object({ param: Type.String(), message: Type.String() }, { additionalProperties: false }), { description: "One entry per invalid field." }),
+          Type.Array(Type.Object({ param: Type.String(), message: Type.String() }, { additionalProperties: false }), {
+            description: "One entry per invalid field.",
+          }),
         ),
       },
       { additionalProperties: false },
     ),
-    request_id: Type.String({ description: "Same as the X-Request-Id header.", examples: ["req_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
+    request_id: Type.String({
+      description: "Same as the X-Request-Id header.",
+      examples: ["req_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"],
+    }),
   },
   { additionalProperties: false, title: "ErrorEnvelope" },
 );
 
 /** Reusable response headers (`components.headers`). */
 export const HEADER_COMPONENTS = {
-  "X-Request-Id": { description: "Id of this request (echoes a sane X-Request-Id sent, else `req_...`).", required: true, schema: { type: "string" } },
-  "X-RateLimit-Limit-Minute": { description: "Requests allowed per API key per minute (absent when limiting is off).", schema: { type: "integer" } },
+  "X-Request-Id": {
+    description: "Id of this request (echoes a sane X-Request-Id sent, else `req_...`).",
+    required: true,
+    schema: { type: "string" },
+  },
+  "X-RateLimit-Limit-Minute": {
+    description: "Requests allowed per API key per minute (absent when limiting is off).",
+    schema: { type: "integer" },
+  },
   "X-RateLimit-Remaining-Minute": { description: "Requests left in the current minute.", schema: { type: "integer" } },
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
-  "Idempotent-Replayed": { description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key.", schema: { type: "string", enum: ["true"] } },
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key.",
+    schema: { type: "string", enum: ["true"] },
+  },
 } as const;
 
 /** Reusable request parameters (`components.parameters`). */
@@ -79,7 +98,8 @@ export const PARAMETER_COMPONENTS = {
     name: "X-Request-Id",
     in: "header",
     required: false,
-    description: "Your id for this request (1-200 printable ASCII characters, no spaces), echoed in X-Request-Id and `request_id`; else one is generated.",
+    description:
+      "Your id for this request (1-200 printable ASCII characters, no spaces), echoed in X-Request-Id and `request_id`; else one is generated.",
     schema: { type: "string", minLength: 1, maxLength: 200, pattern: "^[\\x21-\\x7e]+$" },
   },
   IdempotencyKey: {
@@ -124,14 +144,20 @@ function errorResponse(status: number, headers: Record<string, object>): object 
   if (codes.length === 0) throw new Error(`No error code of src/http/errors.ts answers ${status}.`);
   const code = codes[0] as keyof typeof ERROR_CODES;
   const type = ERROR_CODES[code][1];
-  const h = { ...headers, ...(status === 429 || status === 409 ? { "Retry-After": ref("headers", "Retry-After") } : {}) };
+  const h = {
+    ...headers,
+    ...(status === 429 || status === 409 ? { "Retry-After": ref("headers", "Retry-After") } : {}),
+  };
   return {
     description: `${STATUS_TEXT[status] ?? "Error"}. Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
     headers: h,
     content: {
       "application/json": {
         schema: ErrorEnvelopeSchema,
-        example: { error: { type, code, message: `${STATUS_TEXT[status] ?? "Error"}.` }, request_id: "req_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a" },
+        example: {
+          error: { type, code, message: `${STATUS_TEXT[status] ?? "Error"}.` },
+          request_id: "req_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a",
+        },
       },
     },
   };
@@ -140,12 +166,20 @@ function errorResponse(status: number, headers: Record<string, object>): object 
 function successResponse(status: number, answer: Answer, headers: Record<string, object>): object {
   if (Array.isArray(answer)) {
     const forms = answer.map((a) => successResponse(status, a, headers) as { description: string; content?: object });
-    return { description: forms.map((f) => f.description).join(" / "), headers, content: Object.assign({}, ...forms.map((f) => f.content ?? {})) };
+    return {
+      description: forms.map((f) => f.description).join(" / "),
+      headers,
+      content: Object.assign({}, ...forms.map((f) => f.content ?? {})),
+    };
   }
   if ("empty" in answer) return { description: answer.empty, headers };
   if ("content" in answer && typeof answer.content === "string") {
     const a = answer as { content: string; description: string; schema?: object };
-    return { description: a.description, headers, content: { [a.content]: { schema: a.schema ?? { type: "string", format: "binary" } } } };
+    return {
+      description: a.description,
+      headers,
+      content: { [a.content]: { schema: a.schema ?? { type: "string", format: "binary" } } },
+    };
   }
   const schema = answer as TSchema;
   return {
@@ -168,20 +202,36 @@ export function op(spec: OpSpec): Record<string, unknown> {
   }
   const responses: Record<string, object> = {};
   for (const [status, answer] of Object.entries(spec.ok))
-    responses[status] = successResponse(Number(status), answer, spec.idempotencyKey ? { ...headers, "Idempotent-Replayed": ref("headers", "Idempotent-Replayed") } : headers);
+    responses[status] = successResponse(
+      Number(status),
+      answer,
+      spec.idempotencyKey ? { ...headers, "Idempotent-Replayed": ref("headers", "Idempotent-Replayed") } : headers,
+    );
   // 500 `internal_error` can answer any request (e.g. a failed group COMMIT, src/app.ts), and 431
   // `request_headers_too_large` any request with an oversized URL or auth header (src/app.ts onRequest).
-  for (const status of [...new Set([...spec.errors, 431, 500])].sort()) responses[status] = errorResponse(status, headers);
+  for (const status of [...new Set([...spec.errors, 431, 500])].sort())
+    responses[status] = errorResponse(status, headers);
   const parameters: object[] = [ref("parameters", "RequestId")];
   if (spec.idempotencyKey) parameters.push(ref("parameters", "IdempotencyKey"));
   for (const q of spec.query ?? [])
-    parameters.push({ name: q.name, in: "query", required: q.required ?? false, description: q.description, schema: q.schema ?? { type: "string" } });
+    parameters.push({
+      name: q.name,
+      in: "query",
+      required: q.required ?? false,
+      description: q.description,
+      schema: q.schema ?? { type: "string" },
+    });
   return {
     tags: spec.tags,
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     // The dashboard session cookie is a third way into the apikey and bearer shapes (docs.ts `session`).
-    security: spec.security === "none" ? [] : spec.security === "operator" ? [{ operator: [] }] : [{ [spec.security]: [] }, { session: [] }],
+    security:
+      spec.security === "none"
+        ? []
+        : spec.security === "operator"
+          ? [{ operator: [] }]
+          : [{ [spec.security]: [] }, { session: [] }],
     responses,
     "x-cofre-parameters": parameters,
     ...(spec.requestExample !== undefined ? { "x-cofre-request-example": spec.requestExample } : {}),

@@ -45,7 +45,12 @@ const running = new WeakMap<Scheduler, Promise<unknown>>();
  * time (module doc). Resolves once the clock is at the target and the due work ran (or the cap was
  * hit). Throws RangeError for a non-positive `seconds` (Clock.advance).
  */
-export function advanceClock(clock: Clock, jobs: Scheduler, seconds: number, maxJobs = MAX_ADVANCE_JOBS): Promise<AdvanceResult> {
+export function advanceClock(
+  clock: Clock,
+  jobs: Scheduler,
+  seconds: number,
+  maxJobs = MAX_ADVANCE_JOBS,
+): Promise<AdvanceResult> {
   if (!(seconds > 0)) throw new RangeError("advance takes a positive number of seconds");
   const before = running.get(jobs) ?? Promise.resolve();
   const mine = before.then(() => stepTo(clock, jobs, Math.round(seconds * 1000), maxJobs));

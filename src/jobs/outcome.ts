@@ -8,7 +8,14 @@ import type { Store, Uow } from "../store/port";
 import type { JobOutcome, JobRow } from "./types";
 
 /** Writes a failed run; returns the time it runs again (meaningless when `dead`). */
-export function recordFailedRun(store: Store, job: JobRow, message: string, dead: boolean, backoffDue: number, asked: (uow: Uow) => number): Promise<number> {
+export function recordFailedRun(
+  store: Store,
+  job: JobRow,
+  message: string,
+  dead: boolean,
+  backoffDue: number,
+  asked: (uow: Uow) => number,
+): Promise<number> {
   return store.tx(async (uow) => {
     const due = Math.min(backoffDue, asked(uow));
     await uow.jobs.recordFailure(job.id, message.slice(0, 1000), dead ? "dead" : "queued", due);
@@ -17,7 +24,12 @@ export function recordFailedRun(store: Store, job: JobRow, message: string, dead
 }
 
 /** Writes a successful run; returns when it runs again, or null when it is done (deleted). */
-export function recordSucceededRun(store: Store, job: JobRow, outcome: JobOutcome, asked: (uow: Uow) => number): Promise<number | null> {
+export function recordSucceededRun(
+  store: Store,
+  job: JobRow,
+  outcome: JobOutcome,
+  asked: (uow: Uow) => number,
+): Promise<number | null> {
   return store.tx(async (uow) => {
     const earliest = asked(uow);
     const retryAt = outcome && "retryAt" in outcome ? new Date(outcome.retryAt).getTime() : Infinity;

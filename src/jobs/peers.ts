@@ -9,7 +9,11 @@ import type { Store } from "../store/port";
 import type { LeasedJob } from "../store/port/jobs";
 
 /** Jobs due by now leased by another instance (running there): those not in `inflight`. */
-export async function leasedByPeers(store: Store, clock: Clock, inflight: { has(id: string): boolean }): Promise<LeasedJob[]> {
+export async function leasedByPeers(
+  store: Store,
+  clock: Clock,
+  inflight: { has(id: string): boolean },
+): Promise<LeasedJob[]> {
   if (store.kind !== "postgres") return [];
   const { leased } = await store.read.jobs.claimableTimes(clock.nowMs());
   return leased.filter((r) => !inflight.has(r.id));

@@ -24,7 +24,12 @@ export type RecurringJob = RecurringOptions & { everyMs: number };
  * written: `recurring` maps each recurring kind registered with an `idle` test or `catchUp` (its
  * dedupe key) to its options and period.
  */
-export async function deferRecurringJobs(store: Store, recurring: ReadonlyMap<string, RecurringJob>, next: number, until: number): Promise<boolean> {
+export async function deferRecurringJobs(
+  store: Store,
+  recurring: ReadonlyMap<string, RecurringJob>,
+  next: number,
+  until: number,
+): Promise<boolean> {
   // Every such job due by `until`, so that one call moves them all (not one period at a time).
   const due = await store.read.jobs.queuedByKeys([...recurring.keys()], until);
   if (!due.some((d) => d.dueAt <= next && (d.dueAt < until || !recurring.get(d.dedupeKey)?.catchUp))) return false;

@@ -345,18 +345,29 @@ export class Scheduler {
     this.unsaved = [];
     const rows = await this.store
       .tx(async (uow) => {
-      // Both statements are issued before the one await (on SQLite they have run by then).
-      const saved = recurring.length > 0 ? uow.jobs.enqueueMany(recurring) : null;
-      this.askedWhileClaiming = new Map();
-      const claimed = limit > 0 ? uow.jobs.claimDue({ now, limit, running: this.inflight, leaseMs: (kind) => (this.handlers.get(kind) ?? DEFAULTS).leaseMs }) : [];
-      await saved;
-      return claimed;
-    })
+        // Both statements are issued before the one await (on SQLite they have run by then).
+        const saved = recurring.length > 0 ? uow.jobs.enqueueMany(recurring) : null;
+        this.askedWhileClaiming = new Map();
+        const claimed =
+          limit > 0
+            ? uow.jobs.claimDue({
+                now,
+                limit,
+                running: this.inflight,
+                leaseMs: (kind) => (this.handlers.get(kind) ?? DEFAULTS).leaseMs,
+              })
+            : [];
+        await saved;
+        return claimed;
+      })
       .catch((err: unknown) => {
         this.unsaved.unshift(...recurring);
         throw err;
       });
-    return rows.map((r) => [{ id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts, dueAt: r.dueAt }, r.dedupeKey]);
+    return rows.map((r) => [
+      { id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts, dueAt: r.dueAt },
+      r.dedupeKey,
+    ]);
   }
 
   private async execute(job: JobRow, dedupeKey: string | null): Promise<void> {
@@ -377,7 +388,14 @@ export class Scheduler {
       const { maxAttempts, backoff } = reg ?? DEFAULTS;
       const dead = job.attempts >= maxAttempts;
       this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempts, dead, err: message }, "job failed");
-      const dueAt = await recordFailedRun(this.store, job, message, dead, this.clock.nowMs() + backoff(job.attempts) * 1000, asked);
+      const dueAt = await recordFailedRun(
+        this.store,
+        job,
+        message,
+        dead,
+        this.clock.nowMs() + backoff(job.attempts) * 1000,
+        asked,
+      );
       if (!dead) this.armAt(dueAt);
       return;
     }

@@ -34,7 +34,11 @@ export function rawId(): string {
 
 /** True when `value` has the shape `newId(kind)` hands out (its prefix and 32 lowercase hex characters). */
 export function isIdOf(kind: IdKind, value: string): boolean {
-  return value.length === ID_PREFIX[kind].length + 32 && value.startsWith(ID_PREFIX[kind]) && /^[0-9a-f]{32}$/.test(value.slice(ID_PREFIX[kind].length));
+  return (
+    value.length === ID_PREFIX[kind].length + 32 &&
+    value.startsWith(ID_PREFIX[kind]) &&
+    /^[0-9a-f]{32}$/.test(value.slice(ID_PREFIX[kind].length))
+  );
 }
 
 /** A prefixed id, e.g. `newId("refund")` -> `re_0193...`. */

@@ -38,7 +38,11 @@ const REDACT = [
  * `destination` (tests capture lines with any `{write(line)}` object).
  */
 export function createLogger(level = "info", destination?: pino.DestinationStream): Logger {
-  const options: pino.LoggerOptions = { level, redact: { paths: REDACT, censor: "[redacted]" }, base: { svc: "cofre" } };
+  const options: pino.LoggerOptions = {
+    level,
+    redact: { paths: REDACT, censor: "[redacted]" },
+    base: { svc: "cofre" },
+  };
   return pino(options, destination ?? (stdout ??= batchedStdout()));
 }
 

@@ -81,7 +81,10 @@ const LAG_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600];
 class FastHistogram<L extends string> {
   readonly type = "histogram";
   readonly aggregator = "sum";
-  private readonly slots = new Map<string, { labels: Record<string, string>; counts: Float64Array; sum: number; count: number }>();
+  private readonly slots = new Map<
+    string,
+    { labels: Record<string, string>; counts: Float64Array; sum: number; count: number }
+  >();
 
   constructor(
     readonly name: string,
@@ -170,8 +173,16 @@ export function createMetrics(sources: ScrapeSources): Metrics {
     ["method", "route", "status"],
   );
 
-  const charges = new FastCounter("cofre_charge_transitions_total", "Charge transitions, by the canonical event they emitted (created, paid, failed, expired, refunded).", "transition");
-  const payouts = new FastCounter("cofre_payout_transitions_total", "Payout transitions, by the canonical event they emitted (created, paid, failed).", "transition");
+  const charges = new FastCounter(
+    "cofre_charge_transitions_total",
+    "Charge transitions, by the canonical event they emitted (created, paid, failed, expired, refunded).",
+    "transition",
+  );
+  const payouts = new FastCounter(
+    "cofre_payout_transitions_total",
+    "Payout transitions, by the canonical event they emitted (created, paid, failed).",
+    "transition",
+  );
   register.registerMetric(charges as never);
   register.registerMetric(payouts as never);
 
@@ -189,30 +200,80 @@ export function createMetrics(sources: ScrapeSources): Metrics {
     registers,
   });
 
-  const jobLag = new Histogram({ name: "cofre_job_start_lag_seconds", help: "Seconds between a job's due time and its start, by kind.", labelNames: ["kind"] as const, buckets: LAG_BUCKETS, registers });
+  const jobLag = new Histogram({
+    name: "cofre_job_start_lag_seconds",
+    help: "Seconds between a job's due time and its start, by kind.",
+    labelNames: ["kind"] as const,
+    buckets: LAG_BUCKETS,
+    registers,
+  });
 
   const psp = fast(
     "cofre_psp_request_duration_seconds",
     "Calls to payment providers by provider, operation and outcome (ok, rejected, retryable, auth_failed, not_supported, invalid, error): duration in seconds.",
     ["provider", "operation", "outcome"],
   );
-  const tx = fast("cofre_db_transaction_duration_seconds", "Units of work (database transactions) by outcome (commit, rollback): duration in seconds.", ["outcome"]);
+  const tx = fast(
+    "cofre_db_transaction_duration_seconds",
+    "Units of work (database transactions) by outcome (commit, rollback): duration in seconds.",
+    ["outcome"],
+  );
   const COMMIT = ["commit"];
   const ROLLBACK = ["rollback"];
 
   // Read at scrape time.
-  const queued = new Gauge({ name: "cofre_jobs_queued", help: "Queued jobs by kind (webhook.deliver = webhook backlog).", labelNames: ["kind"] as const, registers });
-  const due = new Gauge({ name: "cofre_jobs_due", help: "Jobs due now and not started, by kind.", labelNames: ["kind"] as const, registers });
-  const oldest = new Gauge({ name: "cofre_jobs_oldest_due_age_seconds", help: "Age of the oldest due job not started yet, by kind (0 when none): the queue's lag.", labelNames: ["kind"] as const, registers });
-  const webhookBacklog = new Gauge({ name: "cofre_webhook_queue_depth", help: "Webhook deliveries waiting for an attempt (queued webhook.deliver jobs).", registers });
-  const webhookLag = new Gauge({ name: "cofre_webhook_queue_lag_seconds", help: "Age of the oldest webhook delivery attempt that is due and not started (0 when none).", registers });
-  const certs = new Gauge({ name: "cofre_psp_certificate_expiry_timestamp_seconds", help: "Earliest client-certificate expiry (unix seconds) among active PSP connections, by connection type.", labelNames: ["provider"] as const, registers });
-  const backupAt = new Gauge({ name: "cofre_backup_last_success_timestamp_seconds", help: "Unix time of the newest backup archive in COFRE_BACKUP_DIR (0 when none).", registers });
-  const backupInterval = new Gauge({ name: "cofre_backup_interval_seconds", help: "COFRE_BACKUP_INTERVAL in seconds (0 = no scheduled backups).", registers });
+  const queued = new Gauge({
+    name: "cofre_jobs_queued",
+    help: "Queued jobs by kind (webhook.deliver = webhook backlog).",
+    labelNames: ["kind"] as const,
+    registers,
+  });
+  const due = new Gauge({
+    name: "cofre_jobs_due",
+    help: "Jobs due now and not started, by kind.",
+    labelNames: ["kind"] as const,
+    registers,
+  });
+  const oldest = new Gauge({
+    name: "cofre_jobs_oldest_due_age_seconds",
+    help: "Age of the oldest due job not started yet, by kind (0 when none): the queue's lag.",
+    labelNames: ["kind"] as const,
+    registers,
+  });
+  const webhookBacklog = new Gauge({
+    name: "cofre_webhook_queue_depth",
+    help: "Webhook deliveries waiting for an attempt (queued webhook.deliver jobs).",
+    registers,
+  });
+  const webhookLag = new Gauge({
+    name: "cofre_webhook_queue_lag_seconds",
+    help: "Age of the oldest webhook delivery attempt that is due and not started (0 when none).",
+    registers,
+  });
+  const certs = new Gauge({
+    name: "cofre_psp_certificate_expiry_timestamp_seconds",
+    help: "Earliest client-certificate expiry (unix seconds) among active PSP connections, by connection type.",
+    labelNames: ["provider"] as const,
+    registers,
+  });
+  const backupAt = new Gauge({
+    name: "cofre_backup_last_success_timestamp_seconds",
+    help: "Unix time of the newest backup archive in COFRE_BACKUP_DIR (0 when none).",
+    registers,
+  });
+  const backupInterval = new Gauge({
+    name: "cofre_backup_interval_seconds",
+    help: "COFRE_BACKUP_INTERVAL in seconds (0 = no scheduled backups).",
+    registers,
+  });
 
   const scrape = async () => {
     const now = sources.now();
-    const [stats, certificates, lastBackup] = await Promise.all([sources.queues(), sources.certificates(), sources.lastBackupAt()]);
+    const [stats, certificates, lastBackup] = await Promise.all([
+      sources.queues(),
+      sources.certificates(),
+      sources.lastBackupAt(),
+    ]);
     for (const g of [queued, due, oldest, certs]) g.reset();
     let backlog = 0;
     let lag = 0;

@@ -24,7 +24,8 @@ export class SecretBoxError extends Error {}
 
 /** Imports 32 raw bytes as a non-extractable AES-GCM key. Throws SecretBoxError on another length. */
 export async function importSecretsKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
-  if (raw.byteLength !== KEY_BYTES) throw new SecretBoxError(`the secrets key must be ${KEY_BYTES} bytes, got ${raw.byteLength}`);
+  if (raw.byteLength !== KEY_BYTES)
+    throw new SecretBoxError(`the secrets key must be ${KEY_BYTES} bytes, got ${raw.byteLength}`);
   return crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
 }
 
@@ -43,7 +44,8 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> | null {
 export function resolveSecretsKeyBytes(envValue: string | null | undefined, dataDir: string): Uint8Array<ArrayBuffer> {
   if (envValue) {
     const bytes = decodeBase64(envValue);
-    if (!bytes || bytes.byteLength !== KEY_BYTES) throw new SecretBoxError(`COFRE_SECRETS_KEY must be base64 of ${KEY_BYTES} bytes`);
+    if (!bytes || bytes.byteLength !== KEY_BYTES)
+      throw new SecretBoxError(`COFRE_SECRETS_KEY must be base64 of ${KEY_BYTES} bytes`);
     return bytes;
   }
   if (dataDir === ":memory:") return crypto.getRandomValues(new Uint8Array(KEY_BYTES));
@@ -53,7 +55,7 @@ export function resolveSecretsKeyBytes(envValue: string | null | undefined, data
     const fresh = crypto.getRandomValues(new Uint8Array(KEY_BYTES));
     try {
       // `wx`: two processes starting at once never overwrite each other's key; the loser reads it.
-      writeFileSync(path, Buffer.from(fresh).toString("base64") + "\n", { flag: "wx", mode: 0o600 });
+      writeFileSync(path, `${Buffer.from(fresh).toString("base64")}\n`, { flag: "wx", mode: 0o600 });
       return fresh;
     } catch (err) {
       if ((err as { code?: string }).code !== "EEXIST") throw err;
@@ -61,14 +63,19 @@ export function resolveSecretsKeyBytes(envValue: string | null | undefined, data
   }
   if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
   const bytes = decodeBase64(readFileSync(path, "utf8"));
-  if (!bytes || bytes.byteLength !== KEY_BYTES) throw new SecretBoxError(`${path} must hold base64 of ${KEY_BYTES} bytes`);
+  if (!bytes || bytes.byteLength !== KEY_BYTES)
+    throw new SecretBoxError(`${path} must hold base64 of ${KEY_BYTES} bytes`);
   return bytes;
 }
 
 /** Seals `plaintext` under `key`, bound to `aad` (the value's place). Returns `v1.<iv>.<sealed>`. */
 export async function seal(key: CryptoKey, plaintext: string, aad: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(aad) }, key, encoder.encode(plaintext));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(aad) },
+    key,
+    encoder.encode(plaintext),
+  );
   return `${VERSION}.${Buffer.from(iv).toString("base64url")}.${Buffer.from(sealed).toString("base64url")}`;
 }
 
@@ -79,7 +86,11 @@ export async function open(key: CryptoKey, sealedValue: string, aad: string): Pr
   const iv = new Uint8Array(Buffer.from(ivText, "base64url"));
   if (iv.byteLength !== IV_BYTES) throw new SecretBoxError("not a sealed value");
   try {
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(aad) }, key, Buffer.from(body, "base64url"));
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv, additionalData: encoder.encode(aad) },
+      key,
+      Buffer.from(body, "base64url"),
+    );
     return decoder.decode(plain);
   } catch {
     throw new SecretBoxError("the sealed value does not open under this key and place");

@@ -40,7 +40,8 @@ export class TokenBuckets {
   }
 
   private prune(nowMs: number): void {
-    for (const [k, b] of this.buckets) if (b.tokens + ((nowMs - b.at) * this.perSecond) / 1000 >= this.burst) this.buckets.delete(k);
+    for (const [k, b] of this.buckets)
+      if (b.tokens + ((nowMs - b.at) * this.perSecond) / 1000 >= this.burst) this.buckets.delete(k);
     // Still full of busy keys: forget the oldest (Map order is insertion order).
     for (const k of this.buckets.keys()) {
       if (this.buckets.size < this.maxKeys) break;

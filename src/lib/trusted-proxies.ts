@@ -20,7 +20,10 @@ export class TrustedProxyError extends Error {}
  * Throws TrustedProxyError for a bad entry or prefix length.
  */
 export function parseTrustedProxies(raw: string): string[] {
-  const entries = raw.split(",").map((e) => e.trim()).filter((e) => e !== "");
+  const entries = raw
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
   for (const entry of entries) addEntry(new BlockList(), entry);
   return entries;
 }
@@ -32,7 +35,8 @@ function addEntry(list: BlockList, entry: string): void {
   const type = family === 4 ? "ipv4" : "ipv6";
   if (prefix === undefined) return void list.addAddress(address, type);
   const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
-  if (bits < 0 || bits > (family === 4 ? 32 : 128)) throw new TrustedProxyError(`"${entry}" has a prefix length outside 0-${family === 4 ? 32 : 128}`);
+  if (bits < 0 || bits > (family === 4 ? 32 : 128))
+    throw new TrustedProxyError(`"${entry}" has a prefix length outside 0-${family === 4 ? 32 : 128}`);
   list.addSubnet(address, bits, type);
 }
 

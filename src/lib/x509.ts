@@ -79,5 +79,6 @@ export async function checkKeyPair(certPem: string, keyPem: string): Promise<voi
   } catch {
     throw new PemError("private_key", "private_key must hold an unencrypted PEM private key.");
   }
-  if (!Buffer.from(cert!.publicKey.rawData).equals(spki)) throw new PemError("private_key", "private_key does not belong to the certificate.");
+  if (!Buffer.from(cert!.publicKey.rawData).equals(spki))
+    throw new PemError("private_key", "private_key does not belong to the certificate.");
 }

@@ -24,12 +24,23 @@ export function gzipByName(file: string): boolean {
  * Writes `first` (name and bytes, e.g. the manifest) then every entry of `entries` into a tar
  * archive at `file` (gzip when `gzip`). Entries are streamed from disk.
  */
-export async function writeArchive(file: string, first: { name: string; bytes: Uint8Array }, entries: ArchiveEntry[], gzip: boolean): Promise<void> {
+export async function writeArchive(
+  file: string,
+  first: { name: string; bytes: Uint8Array },
+  entries: ArchiveEntry[],
+  gzip: boolean,
+): Promise<void> {
   const pack = tarPack();
   const out = createWriteStream(file, { mode: 0o600 });
   const done = gzip ? pipeline(pack, createGzip(), out) : pipeline(pack, out);
   const mtime = new Date();
-  await new Promise<void>((resolve, reject) => pack.entry({ name: first.name, size: first.bytes.byteLength, mode: 0o600, mtime }, Buffer.from(first.bytes), (err) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    pack.entry(
+      { name: first.name, size: first.bytes.byteLength, mode: 0o600, mtime },
+      Buffer.from(first.bytes),
+      (err) => (err ? reject(err) : resolve()),
+    ),
+  );
   for (const e of entries) {
     const size = statSync(e.path).size;
     const sink = pack.entry({ name: e.name, size, mode: 0o600, mtime });
@@ -63,7 +74,13 @@ export async function extractArchive(file: string, dest: string): Promise<string
         continue;
       }
       const clean = normalize(name);
-      if (type !== "file" || clean.startsWith("..") || clean.startsWith(sep) || clean.includes(`${sep}..${sep}`) || clean === "..")
+      if (
+        type !== "file" ||
+        clean.startsWith("..") ||
+        clean.startsWith(sep) ||
+        clean.includes(`${sep}..${sep}`) ||
+        clean === ".."
+      )
         throw new ArchiveError(`unexpected entry "${name}" (${type})`);
       const target = join(dest, clean);
       mkdirSync(dirname(target), { recursive: true });

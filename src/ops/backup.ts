@@ -12,7 +12,19 @@
  * Restore checks every size and SHA-256 against the manifest in a staging folder beside the
  * target, then moves the files into the (empty) target: a damaged archive leaves nothing behind.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import pkg from "../../package.json";
 import { snapshotSqliteFile } from "../db/snapshot";
@@ -147,7 +159,8 @@ export async function takeBackup(opts: BackupOptions): Promise<BackupResult> {
       if (existsSync(keyPath)) {
         copyFileSync(keyPath, join(stage, "secrets.key"));
         entries.push({ name: "secrets.key", path: join(stage, "secrets.key") });
-      } else secretsNote = `no ${keyPath} (the key comes from COFRE_SECRETS_KEY, or none was made): keep that key yourself`;
+      } else
+        secretsNote = `no ${keyPath} (the key comes from COFRE_SECRETS_KEY, or none was made): keep that key yourself`;
     }
     const files: ManifestFile[] = [];
     for (const e of entries) files.push({ name: e.name, ...(await hashFile(e.path)) });
@@ -161,7 +174,12 @@ export async function takeBackup(opts: BackupOptions): Promise<BackupResult> {
       files,
     };
     const partial = join(stage, basename(to));
-    await writeArchive(partial, { name: MANIFEST, bytes: new TextEncoder().encode(JSON.stringify(manifest, null, 2) + "\n") }, entries, gzipByName(to));
+    await writeArchive(
+      partial,
+      { name: MANIFEST, bytes: new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`) },
+      entries,
+      gzipByName(to),
+    );
     renameSync(partial, to);
     return { file: to, bytes: statSync(to).size, manifest, secretsNote };
   } finally {
@@ -217,13 +235,18 @@ export async function restoreBackup(file: string, dataDirArg: string): Promise<R
     try {
       names = await extractArchive(file, stage);
     } catch (err) {
-      throw new BackupError(`${file} is damaged or not a Cofre backup (${err instanceof ArchiveError ? err.message : (err as Error).message}); nothing was restored`);
+      throw new BackupError(
+        `${file} is damaged or not a Cofre backup (${err instanceof ArchiveError ? err.message : (err as Error).message}); nothing was restored`,
+      );
     }
     const manifest = readManifest(stage, names, file);
     await checkFiles(stage, names, manifest, file);
     const schema = sqliteFileSchemaState(join(stage, "cofre.db"));
     if (schema.unknown.length)
-      throw new BackupError(`${file} holds a database written by a newer Cofre (${manifest.cofre_version}, schema ${manifest.schema}): restore it with that version`, 2);
+      throw new BackupError(
+        `${file} holds a database written by a newer Cofre (${manifest.cofre_version}, schema ${manifest.schema}): restore it with that version`,
+        2,
+      );
     mkdirSync(dataDir, { recursive: true });
     for (const top of new Set(manifest.files.map((f) => f.name.split("/")[0]!))) {
       renameSync(join(stage, top), join(dataDir, top));
@@ -241,7 +264,8 @@ export async function restoreBackup(file: string, dataDirArg: string): Promise<R
 
 /** Parses and checks `manifest.json` of an extracted archive. */
 function readManifest(stage: string, names: string[], file: string): BackupManifest {
-  const bad = (why: string) => new BackupError(`${file} is damaged or not a Cofre backup (${why}); nothing was restored`);
+  const bad = (why: string) =>
+    new BackupError(`${file} is damaged or not a Cofre backup (${why}); nothing was restored`);
   if (!names.includes(MANIFEST)) throw bad("no manifest.json");
   let m: BackupManifest;
   try {
@@ -250,7 +274,8 @@ function readManifest(stage: string, names: string[], file: string): BackupManif
     throw bad("manifest.json is not JSON");
   }
   if (m?.format !== BACKUP_FORMAT || !Array.isArray(m.files)) throw bad("manifest.json is not a Cofre backup manifest");
-  if (m.version !== BACKUP_VERSION) throw new BackupError(`${file} is a version ${m.version} backup; this Cofre reads version ${BACKUP_VERSION}`);
+  if (m.version !== BACKUP_VERSION)
+    throw new BackupError(`${file} is a version ${m.version} backup; this Cofre reads version ${BACKUP_VERSION}`);
   if (!m.files.some((f) => f.name === "cofre.db")) throw bad("no cofre.db in the manifest");
   return m;
 }
@@ -258,12 +283,17 @@ function readManifest(stage: string, names: string[], file: string): BackupManif
 /** Every manifest file present with its size and SHA-256, and nothing else in the archive. */
 async function checkFiles(stage: string, names: string[], m: BackupManifest, file: string): Promise<void> {
   const listed = new Set(m.files.map((f) => f.name));
-  for (const n of names) if (n !== MANIFEST && !listed.has(n)) throw new BackupError(`${file}: ${n} is not in the manifest; nothing was restored`);
+  for (const n of names)
+    if (n !== MANIFEST && !listed.has(n))
+      throw new BackupError(`${file}: ${n} is not in the manifest; nothing was restored`);
   for (const f of m.files) {
-    if (!names.includes(f.name)) throw new BackupError(`${file} is damaged: ${f.name} is missing; nothing was restored`);
+    if (!names.includes(f.name))
+      throw new BackupError(`${file} is damaged: ${f.name} is missing; nothing was restored`);
     const got = await hashFile(join(stage, f.name));
     if (got.bytes !== f.bytes || got.sha256 !== f.sha256)
-      throw new BackupError(`${file} is damaged: checksum mismatch for ${f.name} (expected sha256 ${f.sha256}, got ${got.sha256}); nothing was restored`);
+      throw new BackupError(
+        `${file} is damaged: checksum mismatch for ${f.name} (expected sha256 ${f.sha256}, got ${got.sha256}); nothing was restored`,
+      );
   }
 }
 
@@ -287,7 +317,8 @@ const STALE_STAGE_MS = 24 * 3600 * 1000;
 export function pruneBackups(dir: string, keep: number): string[] {
   if (!existsSync(dir)) return [];
   for (const n of readdirSync(dir))
-    if (n.startsWith(".cofre-backup-") && Date.now() - statSync(join(dir, n)).mtimeMs > STALE_STAGE_MS) rmSync(join(dir, n), { recursive: true, force: true });
+    if (n.startsWith(".cofre-backup-") && Date.now() - statSync(join(dir, n)).mtimeMs > STALE_STAGE_MS)
+      rmSync(join(dir, n), { recursive: true, force: true });
   if (keep <= 0) return [];
   const all = readdirSync(dir)
     .filter((n) => SCHEDULED_NAME.test(n))

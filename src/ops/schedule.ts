@@ -19,7 +19,12 @@ export async function backupIntoDir(config: Config, why?: string): Promise<Backu
   const dir = config.backupDir!;
   // Loaded on first use: `serve` without backups never loads the archive code.
   const { pruneBackups, scheduledName, takeBackup } = await import("./backup");
-  const result = await takeBackup({ dataDir: config.dataDir, storageDir: config.storageDir, to: join(dir, scheduledName(new Date(), why)), includeSecrets: false });
+  const result = await takeBackup({
+    dataDir: config.dataDir,
+    storageDir: config.storageDir,
+    to: join(dir, scheduledName(new Date(), why)),
+    includeSecrets: false,
+  });
   return { ...result, pruned: pruneBackups(dir, config.backupKeep) };
 }
 
@@ -34,9 +39,13 @@ export async function backupBeforeMigrating(config: Config, log: Log): Promise<v
   if (config.databaseUrl || config.dataDir === ":memory:") return;
   const state = sqliteFileSchemaState(join(config.dataDir, "cofre.db"));
   assertNotNewer(state);
-  if (!config.backupDir || state.pending.length === 0 || state.pending.length === knownSqliteMigrations().length) return;
+  if (!config.backupDir || state.pending.length === 0 || state.pending.length === knownSqliteMigrations().length)
+    return;
   const r = await backupIntoDir(config, "pre-migration");
-  log.info({ backup: r.file, bytes: r.bytes, pending: state.pending, pruned: r.pruned }, `backup written before ${state.pending.length} migration(s)`);
+  log.info(
+    { backup: r.file, bytes: r.bytes, pending: state.pending, pruned: r.pruned },
+    `backup written before ${state.pending.length} migration(s)`,
+  );
 }
 
 /** A running schedule; `stop` cancels the next backup and resolves once one in progress has finished. */
@@ -52,14 +61,18 @@ export interface BackupSchedule {
 export function startBackupSchedule(config: Config, log: Log): BackupSchedule | null {
   if (!config.backupDir || config.backupIntervalMs === 0) return null;
   if (config.databaseUrl) {
-    log.warn({ backup_dir: config.backupDir }, "COFRE_BACKUP_DIR is for the embedded SQLite database; back up PostgreSQL with pg_dump (docs/deploy.md)");
+    log.warn(
+      { backup_dir: config.backupDir },
+      "COFRE_BACKUP_DIR is for the embedded SQLite database; back up PostgreSQL with pg_dump (docs/deploy.md)",
+    );
     return null;
   }
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
   let running: Promise<void> | null = null;
   const plan = () => {
-    if (!stopped) timer = setTimeout(() => void (running = tick().finally(() => (running = null))), config.backupIntervalMs);
+    if (!stopped)
+      timer = setTimeout(() => void (running = tick().finally(() => (running = null))), config.backupIntervalMs);
   };
   const tick = async () => {
     try {

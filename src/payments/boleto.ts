@@ -66,10 +66,11 @@ export interface BoletoNumbers {
 export function buildBoleto(input: BoletoInput): BoletoNumbers {
   if (!/^\d{3}$/.test(input.bank)) throw new RangeError("bank must be 3 digits");
   if (!/^\d{25}$/.test(input.freeField)) throw new RangeError("free field must be 25 digits");
-  if (!Number.isInteger(input.amount) || input.amount < 0 || input.amount > 9_999_999_999) throw new RangeError("amount out of range");
+  if (!Number.isInteger(input.amount) || input.amount < 0 || input.amount > 9_999_999_999)
+    throw new RangeError("amount out of range");
   const factor = String(dueDateFactor(input.dueDate));
   const value = String(input.amount).padStart(10, "0");
-  const head = input.bank + "9";
+  const head = `${input.bank}9`;
   const withoutDv = head + factor + value + input.freeField;
   const dv = mod11Barcode(withoutDv);
   const barcode = head + dv + factor + value + input.freeField;

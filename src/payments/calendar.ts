@@ -6,7 +6,12 @@
 export const STATS_TIME_ZONE = "America/Sao_Paulo";
 const DAY_MS = 86_400_000;
 
-const fmt = new Intl.DateTimeFormat("en-CA", { timeZone: STATS_TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" });
+const fmt = new Intl.DateTimeFormat("en-CA", {
+  timeZone: STATS_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
 
 /** Calendar date (`YYYY-MM-DD`) of the instant `ms` in São Paulo. */
 export function saoPauloDate(ms: number): string {
@@ -21,7 +26,10 @@ export function addDays(date: string, days: number): string {
 
 /** UTC offset of São Paulo at `ms`, in minutes (e.g. -180). */
 function offsetMinutes(ms: number): number {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone: STATS_TIME_ZONE, timeZoneName: "longOffset" }).formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: STATS_TIME_ZONE,
+    timeZoneName: "longOffset",
+  }).formatToParts(new Date(ms));
   const name = parts.find((p) => p.type === "timeZoneName")?.value ?? "GMT";
   const m = /GMT([+-])(\d\d):(\d\d)/.exec(name);
   if (!m) return 0;

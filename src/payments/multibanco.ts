@@ -10,7 +10,8 @@ const WEIGHTS = [3, 30, 9, 90, 27, 76, 81, 34, 49, 5, 50, 15, 53, 45, 62, 38, 89
 export function sibsCheckDigits(entity: string, base: string, amountCents: number): string {
   if (!/^\d{5}$/.test(entity)) throw new RangeError("entity must be 5 digits");
   if (!/^\d{7}$/.test(base)) throw new RangeError("reference base must be 7 digits");
-  if (!Number.isInteger(amountCents) || amountCents < 0 || amountCents > 99_999_999) throw new RangeError("amount out of range");
+  if (!Number.isInteger(amountCents) || amountCents < 0 || amountCents > 99_999_999)
+    throw new RangeError("amount out of range");
   const s = entity + base + String(amountCents).padStart(8, "0");
   let sum = 0;
   for (let i = 0; i < 20; i++) sum += Number(s[19 - i]) * WEIGHTS[i]!;

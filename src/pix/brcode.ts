@@ -96,7 +96,8 @@ export function parseTlv(payload: string): Map<string, string> {
   while (i < payload.length) {
     const id = payload.slice(i, i + 2);
     const len = Number(payload.slice(i + 2, i + 4));
-    if (!/^\d{2}$/.test(id) || !Number.isInteger(len) || i + 4 + len > payload.length) throw new RangeError(`bad TLV at ${i}`);
+    if (!/^\d{2}$/.test(id) || !Number.isInteger(len) || i + 4 + len > payload.length)
+      throw new RangeError(`bad TLV at ${i}`);
     out.set(id, payload.slice(i + 4, i + 4 + len));
     i += 4 + len;
   }
@@ -105,5 +106,9 @@ export function parseTlv(payload: string): Map<string, string> {
 
 /** True when the last 4 characters are the CRC of everything before them. */
 export function hasValidCrc(payload: string): boolean {
-  return payload.length > 8 && payload.slice(-8, -4) === "6304" && crc16CcittFalse(payload.slice(0, -4)) === payload.slice(-4);
+  return (
+    payload.length > 8 &&
+    payload.slice(-8, -4) === "6304" &&
+    crc16CcittFalse(payload.slice(0, -4)) === payload.slice(-4)
+  );
 }

@@ -31,7 +31,8 @@ const SORTABLE = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
  */
 export function newTxid(atMs: number = Date.now()): string {
   let prefix = "";
-  for (let v = Math.max(0, Math.floor(atMs)), i = 0; i < 8; i++, v = Math.floor(v / 62)) prefix = SORTABLE[v % 62] + prefix;
+  for (let v = Math.max(0, Math.floor(atMs)), i = 0; i < 8; i++, v = Math.floor(v / 62))
+    prefix = SORTABLE[v % 62] + prefix;
   return prefix + randomAlnum(24);
 }
 

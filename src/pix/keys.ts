@@ -41,7 +41,15 @@ export function normalizePixKey(type: PixKeyType, key: string): string | null {
  * it is none of them.
  */
 export function classifyPixKey(key: string): { type: PixKeyType; key: string } | null {
-  const type: PixKeyType = /^\d{11}$/.test(key) ? "cpf" : /^\d{14}$/.test(key) ? "cnpj" : key.startsWith("+") ? "phone" : isUUID(key) ? "evp" : "email";
+  const type: PixKeyType = /^\d{11}$/.test(key)
+    ? "cpf"
+    : /^\d{14}$/.test(key)
+      ? "cnpj"
+      : key.startsWith("+")
+        ? "phone"
+        : isUUID(key)
+          ? "evp"
+          : "email";
   const normal = normalizePixKey(type, key);
   return normal === null ? null : { type, key: normal };
 }

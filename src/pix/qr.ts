@@ -26,7 +26,9 @@ function lruOfPromises<T>(max: number, render: (brCode: string) => Promise<T>): 
 }
 
 /** `data:image/png;base64,...` QR of a BR Code (error correction M, 2-module margin, 256 px). */
-export const qrDataUrl = lruOfPromises(2000, (brCode) => QRCode.toDataURL(brCode, { errorCorrectionLevel: "M", margin: 2, width: 256 }));
+export const qrDataUrl = lruOfPromises(2000, (brCode) =>
+  QRCode.toDataURL(brCode, { errorCorrectionLevel: "M", margin: 2, width: 256 }),
+);
 
 /** PNG of a BR Code (error correction M, 2-module margin, 6 px modules) and its strong ETag. */
 export const qrPng = lruOfPromises(512, async (brCode) => ({

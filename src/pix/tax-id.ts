@@ -10,7 +10,7 @@ export type TaxIdKind = "cpf" | "cnpj";
 
 /** Removes the usual mask (`.`, `/`, `-`, spaces) and upper-cases letters. */
 export function normalizeTaxId(value: string): string {
-  return value.replace(/[.\/\-\s]/g, "").toUpperCase();
+  return value.replace(/[./\-\s]/g, "").toUpperCase();
 }
 
 function cnpjCheckDigit(body: string): number {

@@ -57,7 +57,10 @@ export class ProviderRegistry {
    * A transaction offering methods of two live connections (PIX and CREDIT_CARD) records the first
    * one: a method that connection does not serve goes to the account's connection of that method.
    */
-  forTransaction(row: { accountId: string; livemode: boolean; providerConnectionId: string | null }, method: PaymentMethod): PaymentProvider | undefined {
+  forTransaction(
+    row: { accountId: string; livemode: boolean; providerConnectionId: string | null },
+    method: PaymentMethod,
+  ): PaymentProvider | undefined {
     if (row.providerConnectionId) {
       const p = this.byConnection(row.providerConnectionId);
       if (!p || p.methods.has(method)) return p;

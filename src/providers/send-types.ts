@@ -33,8 +33,22 @@ export type SendListOutcome = { status: "listed"; sends: SentPix[] } | ProviderF
  * digit).
  */
 export type SendDestination =
-  | { type: "pix_key"; pixKey: string; pixKeyType: "cpf" | "cnpj" | "email" | "phone" | "evp"; taxId: string | null; name: string | null }
-  | { type: "bank_account"; name: string; taxId: string; ispb: string; branch: string; account: string; accountType: "checking" | "savings" };
+  | {
+      type: "pix_key";
+      pixKey: string;
+      pixKeyType: "cpf" | "cnpj" | "email" | "phone" | "evp";
+      taxId: string | null;
+      name: string | null;
+    }
+  | {
+      type: "bank_account";
+      name: string;
+      taxId: string;
+      ispb: string;
+      branch: string;
+      account: string;
+      accountType: "checking" | "savings";
+    };
 
 /**
  * One Pix send. `sendId` is the provider's idempotency key (Efí's `idEnvio`, `[a-zA-Z0-9]{1,35}`:

@@ -63,7 +63,9 @@ export interface ProviderFailure {
 }
 
 /** Column values a create sets on the transaction row (Pix BR Code, txid, location, expiry). */
-export type CreatedColumns = Partial<Pick<TransactionRow, "pixBrCode" | "pixTxid" | "pixLocation" | "expiresAt" | "providerConnectionId">>;
+export type CreatedColumns = Partial<
+  Pick<TransactionRow, "pixBrCode" | "pixTxid" | "pixLocation" | "expiresAt" | "providerConnectionId">
+>;
 
 export interface CreateRequest {
   /** The transaction as it will be inserted (id, amount, currency, customer, expiresAt...). Read only. */
@@ -178,7 +180,9 @@ export interface DisputeHints {
   disputeIds?: string[];
 }
 
-export type NotificationOutcome = ({ status: "parsed"; items: NotificationItem[] } & SendHints & DisputeHints) | ProviderFailure;
+export type NotificationOutcome =
+  | ({ status: "parsed"; items: NotificationItem[] } & SendHints & DisputeHints)
+  | ProviderFailure;
 
 /**
  * Where a card dispute stands at the provider (retrieved, never read from a notification):
@@ -187,7 +191,14 @@ export type NotificationOutcome = ({ status: "parsed"; items: NotificationItem[]
  * belongs to; `amount` minor units disputed.
  */
 export type DisputeOutcome =
-  | { status: "open" | "won" | "lost"; disputeId: string; transactionId: string | null; amount: number; reason: string | null; respondBy: number | null }
+  | {
+      status: "open" | "won" | "lost";
+      disputeId: string;
+      transactionId: string | null;
+      amount: number;
+      reason: string | null;
+      respondBy: number | null;
+    }
   | ProviderFailure;
 
 export interface NotificationRequest {
@@ -257,7 +268,9 @@ export type CancelOutcome = { status: "settled" } | ProviderFailure;
  * Payments a provider received in a time window (a PSP's `GET /pix?inicio=&fim=`): each item is a
  * hint, confirmed like a notification's; or a failure.
  */
-export type PaymentListOutcome = { status: "listed"; items: NotificationItem[]; received?: ReceivedPix[] } | ProviderFailure;
+export type PaymentListOutcome =
+  | { status: "listed"; items: NotificationItem[]; received?: ReceivedPix[] }
+  | ProviderFailure;
 
 /** A window of payment times, epoch ms (inclusive). */
 export interface PaymentListRequest {

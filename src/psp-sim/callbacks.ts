@@ -113,16 +113,32 @@ export class Callbacks {
       error = err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err);
     }
     const ok = status !== undefined && status >= 200 && status < 300;
-    store.finishCallback(id, ok ? "sent" : "failed", status ?? null, error ?? (ok ? null : `HTTP ${status}`), clock.nowMs());
+    store.finishCallback(
+      id,
+      ok ? "sent" : "failed",
+      status ?? null,
+      error ?? (ok ? null : `HTTP ${status}`),
+      clock.nowMs(),
+    );
     this.opts.exchangeLog?.record({
       at: rfc3339(clock.nowMs()),
       kind: "callback",
       route: "{webhookUrl}/pix",
       request: { method: "POST", url, path: new URL(url).pathname, headers, body: JSON.parse(body) },
-      response: { status: status ?? 0, headers: resHeaders ? loggedHeaders(resHeaders) : {}, body: error ? { error } : loggedBody(text) },
+      response: {
+        status: status ?? 0,
+        headers: resHeaders ? loggedHeaders(resHeaders) : {},
+        body: error ? { error } : loggedBody(text),
+      },
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     });
     if (!ok) this.opts.logger?.warn({ url, status, error }, "psp-sim callback failed");
-    return { status: ok ? "sent" : "failed", id, url, ...(status !== undefined ? { http_status: status } : {}), ...(error ? { error } : {}) };
+    return {
+      status: ok ? "sent" : "failed",
+      id,
+      url,
+      ...(status !== undefined ? { http_status: status } : {}),
+      ...(error ? { error } : {}),
+    };
   }
 }

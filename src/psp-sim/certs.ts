@@ -66,7 +66,9 @@ export async function issue(
   const x509 = await loadX509();
   const caCert = new x509.X509Certificate(ca.cert);
   const keys = await crypto.subtle.generateKey(ALG, true, ["sign", "verify"]);
-  const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? { type: "ip" as const, value: n } : { type: "dns" as const, value: n }));
+  const san = names.map((n) =>
+    /^[\d.]+$|:/.test(n) ? { type: "ip" as const, value: n } : { type: "dns" as const, value: n },
+  );
   const cert = await x509.X509CertificateGenerator.create({
     subject: `CN=${commonName}, O=Cofre psp-sim`,
     issuer: caCert.subject,
@@ -78,7 +80,9 @@ export async function issue(
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      new x509.ExtendedKeyUsageExtension([usage === "server" ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
+      new x509.ExtendedKeyUsageExtension([
+        usage === "server" ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth,
+      ]),
       ...(san.length ? [new x509.SubjectAlternativeNameExtension(san)] : []),
       await x509.AuthorityKeyIdentifierExtension.create(caCert),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
@@ -93,7 +97,13 @@ export async function createSimPki(extraNames: string[] = [], now = new Date()):
   const names = [...new Set(["localhost", "127.0.0.1", "::1", ...extraNames])];
   return {
     ca,
-    server: await issue(ca, names.find((n) => n !== "localhost" && !/^[\d.:]+$/.test(n)) ?? "localhost", "server", names, now),
+    server: await issue(
+      ca,
+      names.find((n) => n !== "localhost" && !/^[\d.:]+$/.test(n)) ?? "localhost",
+      "server",
+      names,
+      now,
+    ),
     client: await issue(ca, "cofre merchant client", "client", [], now),
     callback: await issue(ca, "psp-sim callbacks", "client", [], now),
   };

@@ -50,7 +50,13 @@ export async function pspSimCommand(args: string[]): Promise<number> {
       parsed = parseArgs({
         args: args.slice(1),
         allowPositionals: true,
-        options: { port: { type: "string" }, host: { type: "string" }, name: { type: "string", multiple: true }, "cofre-url": { type: "string" }, account: { type: "string" } },
+        options: {
+          port: { type: "string" },
+          host: { type: "string" },
+          name: { type: "string", multiple: true },
+          "cofre-url": { type: "string" },
+          account: { type: "string" },
+        },
       });
     } catch (err) {
       return usage((err as Error).message);
@@ -59,7 +65,13 @@ export async function pspSimCommand(args: string[]): Promise<number> {
     if (!dir || extra.length) return usage("init takes exactly one folder");
     const p = port(parsed.values.port, false);
     if (p === null) return usage("--port must be 1-65535");
-    const result = await initSimDir(dir, { port: p, host: parsed.values.host, names: parsed.values.name, cofreUrl: parsed.values["cofre-url"], accountId: parsed.values.account });
+    const result = await initSimDir(dir, {
+      port: p,
+      host: parsed.values.host,
+      names: parsed.values.name,
+      cofreUrl: parsed.values["cofre-url"],
+      accountId: parsed.values.account,
+    });
     process.stdout.write(
       [
         `psp-sim initialised in ${result.dir}`,
@@ -99,9 +111,11 @@ export async function pspSimCommand(args: string[]): Promise<number> {
   const p = port(v.port, true);
   if (p === null) return usage("--port must be 0-65535");
   const ttl = v["token-ttl"] === undefined ? undefined : Number(v["token-ttl"]);
-  if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) return usage("--token-ttl must be a positive number of seconds");
+  if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0))
+    return usage("--token-ttl must be a positive number of seconds");
   const sendResults = v["send-results"];
-  if (sendResults !== undefined && !SEND_RESULTS.includes(sendResults as SendResults)) return usage(`--send-results must be one of ${SEND_RESULTS.join(", ")}`);
+  if (sendResults !== undefined && !SEND_RESULTS.includes(sendResults as SendResults))
+    return usage(`--send-results must be one of ${SEND_RESULTS.join(", ")}`);
   const initialBalance = v.balance === undefined ? undefined : parseValor(v.balance);
   if (initialBalance === null) return usage('--balance must be an amount in reais like "5000.00"');
   let callbackCa: string[] | undefined;
@@ -127,6 +141,7 @@ export async function pspSimCommand(args: string[]): Promise<number> {
     process.stderr.write(`cofre psp-sim: ${(err as Error).message}\n`);
     return (err as Error).message.includes("psp-sim init") ? 2 : 1;
   }
-  for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void sim.stop().then(() => process.exit(0)));
+  for (const sig of ["SIGINT", "SIGTERM"] as const)
+    process.once(sig, () => void sim.stop().then(() => process.exit(0)));
   return -1;
 }

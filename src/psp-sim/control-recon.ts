@@ -21,7 +21,8 @@ function clientOf(ctx: ControlCtx) {
 
 function valorOf(v: unknown): number {
   const valor = parseValor(v);
-  if (valor === null || valor === 0) throw simProblem("ControleInvalido", 'valor must be a positive amount like "12.34"');
+  if (valor === null || valor === 0)
+    throw simProblem("ControleInvalido", 'valor must be a positive amount like "12.34"');
   return valor;
 }
 
@@ -49,7 +50,8 @@ function receive(ctx: ControlCtx): Reply {
 function amendPix(ctx: ControlCtx): Reply {
   const b = body(ctx, ["valor", "horario"]);
   const pix = findPix(ctx);
-  if (b.valor === undefined && b.horario === undefined) throw simProblem("ControleInvalido", "give valor, horario or both");
+  if (b.valor === undefined && b.horario === undefined)
+    throw simProblem("ControleInvalido", "give valor, horario or both");
   const horario = b.horario === undefined ? pix.horario_ms : parseRfc3339(b.horario);
   if (horario === null) throw simProblem("ControleInvalido", "horario must be an RFC 3339 date-time");
   ctx.env.store.setPixValor(pix.e2eid, b.valor === undefined ? pix.valor : valorOf(b.valor), horario);
@@ -60,7 +62,8 @@ function recordSend(ctx: ControlCtx): Reply {
   const b = body(ctx, ["valor", "chave", "horario"]);
   const client = clientOf(ctx);
   const valor = valorOf(b.valor);
-  if (b.chave !== undefined && (typeof b.chave !== "string" || b.chave.length === 0 || b.chave.length > 77)) throw simProblem("ControleInvalido", "chave must be 1-77 characters");
+  if (b.chave !== undefined && (typeof b.chave !== "string" || b.chave.length === 0 || b.chave.length > 77))
+    throw simProblem("ControleInvalido", "chave must be 1-77 characters");
   const horario = b.horario === undefined ? ctx.env.clock.nowMs() : parseRfc3339(b.horario);
   if (horario === null) throw simProblem("ControleInvalido", "horario must be an RFC 3339 date-time");
   const row: SendRow = {
@@ -92,9 +95,14 @@ function amendSend(ctx: ControlCtx): Reply {
 
 function openInfraction(ctx: ControlCtx): Reply {
   const b = body(ctx, ["endToEndId", "valor", "razao", "tipoSituacao"]);
-  if (typeof b.endToEndId !== "string" || !/^[a-zA-Z0-9]{32}$/.test(b.endToEndId)) throw simProblem("ControleInvalido", "endToEndId must be 32 letters or digits");
-  if (b.razao !== undefined && (typeof b.razao !== "string" || b.razao.length > 500)) throw simProblem("ControleInvalido", "razao must be at most 500 characters");
-  if (b.tipoSituacao !== undefined && (typeof b.tipoSituacao !== "string" || b.tipoSituacao.length === 0 || b.tipoSituacao.length > 60))
+  if (typeof b.endToEndId !== "string" || !/^[a-zA-Z0-9]{32}$/.test(b.endToEndId))
+    throw simProblem("ControleInvalido", "endToEndId must be 32 letters or digits");
+  if (b.razao !== undefined && (typeof b.razao !== "string" || b.razao.length > 500))
+    throw simProblem("ControleInvalido", "razao must be at most 500 characters");
+  if (
+    b.tipoSituacao !== undefined &&
+    (typeof b.tipoSituacao !== "string" || b.tipoSituacao.length === 0 || b.tipoSituacao.length > 60)
+  )
     throw simProblem("ControleInvalido", "tipoSituacao must be 1-60 characters");
   const pix = ctx.env.store.pixByE2e(b.endToEndId);
   const client = pix ? ctx.env.store.client(pix.client_id)! : clientOf(ctx);
@@ -128,7 +136,10 @@ export const RECONCILIATION_ROUTES: { method: string; path: string; handler: Han
   {
     method: "GET",
     path: "/_sim/infractions",
-    handler: ({ env }) => ({ status: 200, body: { infracoes: env.store.allInfracoes().map((r) => ({ client_id: r.client_id, ...infracaoView(r) })) } }),
+    handler: ({ env }) => ({
+      status: 200,
+      body: { infracoes: env.store.allInfracoes().map((r) => ({ client_id: r.client_id, ...infracaoView(r) })) },
+    }),
   },
   { method: "POST", path: "/_sim/infractions", handler: openInfraction },
   { method: "POST", path: "/_sim/infractions/:id/accept", handler: endInfraction("ACEITA") },

@@ -23,7 +23,11 @@ export function body(ctx: ControlCtx, allowed: string[]): Record<string, unknown
   }
   if (!isObject(v)) throw simProblem("ControleInvalido", "body must be a JSON object");
   const unknown = Object.keys(v).filter((k) => !allowed.includes(k));
-  if (unknown.length) throw simProblem("ControleInvalido", `unknown field(s): ${unknown.join(", ")}; allowed: ${allowed.join(", ") || "none"}`);
+  if (unknown.length)
+    throw simProblem(
+      "ControleInvalido",
+      `unknown field(s): ${unknown.join(", ")}; allowed: ${allowed.join(", ") || "none"}`,
+    );
   return v;
 }
 

@@ -65,7 +65,8 @@ import { body, findPix, findSend, type ControlCtx, type Handler } from "./contro
 import { DEFAULT_RECEIVER_NAME, newClient, type PixProviderBody } from "./setup";
 
 function count(v: unknown, name: string, min: number, max: number): number {
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw simProblem("ControleInvalido", `${name} must be an integer from ${min} to ${max}`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
+    throw simProblem("ControleInvalido", `${name} must be an integer from ${min} to ${max}`);
   return v;
 }
 
@@ -78,8 +79,13 @@ function findCob(ctx: ControlCtx) {
   return { cob: rows[0]!, client: ctx.env.store.client(rows[0]!.client_id)! };
 }
 
-async function maybeWait(env: SimEnv, wait: unknown, task: () => Promise<CallbackOutcome>): Promise<CallbackOutcome | { status: "scheduled" }> {
-  if (wait !== undefined && typeof wait !== "boolean") throw simProblem("ControleInvalido", "wait_callback must be a boolean");
+async function maybeWait(
+  env: SimEnv,
+  wait: unknown,
+  task: () => Promise<CallbackOutcome>,
+): Promise<CallbackOutcome | { status: "scheduled" }> {
+  if (wait !== undefined && typeof wait !== "boolean")
+    throw simProblem("ControleInvalido", "wait_callback must be a boolean");
   if (wait === false) {
     env.background(task);
     return { status: "scheduled" };
@@ -91,7 +97,8 @@ async function pay(ctx: ControlCtx): Promise<Reply> {
   const b = body(ctx, ["valor", "pagador", "infoPagador", "horario", "wait_callback"]);
   const { cob, client } = findCob(ctx);
   const valor = b.valor === undefined ? cobAmount(cob) : parseValor(b.valor);
-  if (valor === null || valor === 0) throw simProblem("ControleInvalido", 'valor must be a positive amount like "12.34"');
+  if (valor === null || valor === 0)
+    throw simProblem("ControleInvalido", 'valor must be a positive amount like "12.34"');
   if (b.infoPagador !== undefined && (typeof b.infoPagador !== "string" || b.infoPagador.length > 140))
     throw simProblem("ControleInvalido", "infoPagador must be a string of at most 140 characters");
   const horarioMs = b.horario === undefined ? undefined : parseRfc3339(b.horario);
@@ -102,7 +109,9 @@ async function pay(ctx: ControlCtx): Promise<Reply> {
     ...(b.infoPagador !== undefined ? { infoPagador: b.infoPagador as string } : {}),
     ...(horarioMs !== undefined ? { horarioMs } : {}),
   });
-  const callback = await maybeWait(ctx.env, b.wait_callback, () => ctx.env.callbacks.notifyPix(client.client_id, pix.e2eid));
+  const callback = await maybeWait(ctx.env, b.wait_callback, () =>
+    ctx.env.callbacks.notifyPix(client.client_id, pix.e2eid),
+  );
   return { status: 200, body: { pix: pixView(ctx.env, pix), callback } };
 }
 
@@ -118,12 +127,16 @@ function remove(ctx: ControlCtx): Reply {
 function finish(status: "DEVOLVIDO" | "NAO_REALIZADO"): Handler {
   return async (ctx) => {
     const b = body(ctx, status === "NAO_REALIZADO" ? ["motivo", "wait_callback"] : ["wait_callback"]);
-    if (b.motivo !== undefined && (typeof b.motivo !== "string" || b.motivo.length > 140)) throw simProblem("ControleInvalido", "motivo must be a string of at most 140 characters");
+    if (b.motivo !== undefined && (typeof b.motivo !== "string" || b.motivo.length > 140))
+      throw simProblem("ControleInvalido", "motivo must be a string of at most 140 characters");
     const pix = findPix(ctx);
     const id = ctx.params.id!;
-    const motivo = status === "NAO_REALIZADO" ? ((b.motivo as string | undefined) ?? "Devolução não realizada (simulador)") : null;
+    const motivo =
+      status === "NAO_REALIZADO" ? ((b.motivo as string | undefined) ?? "Devolução não realizada (simulador)") : null;
     endDevolucao(ctx.env, pix, id, status, motivo);
-    const callback = await maybeWait(ctx.env, b.wait_callback, () => ctx.env.callbacks.notifyPix(pix.client_id, pix.e2eid));
+    const callback = await maybeWait(ctx.env, b.wait_callback, () =>
+      ctx.env.callbacks.notifyPix(pix.client_id, pix.e2eid),
+    );
     return { status: 200, body: { devolucao: devolucaoView(ctx.env.store.devolucao(pix.e2eid, id)!), callback } };
   };
 }
@@ -131,12 +144,24 @@ function finish(status: "DEVOLVIDO" | "NAO_REALIZADO"): Handler {
 function finishSend(to: "REALIZADO" | "NAO_REALIZADO"): Handler {
   return async (ctx) => {
     const b = body(ctx, to === "NAO_REALIZADO" ? ["codigo", "motivo", "wait_callback"] : ["wait_callback"]);
-    if (b.codigo !== undefined && (typeof b.codigo !== "string" || !/^[A-Za-z0-9_]{1,40}$/.test(b.codigo))) throw simProblem("ControleInvalido", "codigo must be 1-40 letters, digits or _");
-    if (b.motivo !== undefined && (typeof b.motivo !== "string" || b.motivo.length > 140)) throw simProblem("ControleInvalido", "motivo must be a string of at most 140 characters");
+    if (b.codigo !== undefined && (typeof b.codigo !== "string" || !/^[A-Za-z0-9_]{1,40}$/.test(b.codigo)))
+      throw simProblem("ControleInvalido", "codigo must be 1-40 letters, digits or _");
+    if (b.motivo !== undefined && (typeof b.motivo !== "string" || b.motivo.length > 140))
+      throw simProblem("ControleInvalido", "motivo must be a string of at most 140 characters");
     const row = findSend(ctx);
-    const erro = to === "NAO_REALIZADO" ? { codigo: (b.codigo as string | undefined) ?? "AC03", origem: "psp-sim", motivo: (b.motivo as string | undefined) ?? "Envio não realizado (simulador)" } : null;
-    if (!endSend(ctx.env, row.client_id, row.id_envio, to, erro)) throw simProblem("EstadoInvalido", `send ${row.id_envio} is ${row.status}`);
-    const callback = await maybeWait(ctx.env, b.wait_callback, () => ctx.env.callbacks.notifySend(row.client_id, row.id_envio));
+    const erro =
+      to === "NAO_REALIZADO"
+        ? {
+            codigo: (b.codigo as string | undefined) ?? "AC03",
+            origem: "psp-sim",
+            motivo: (b.motivo as string | undefined) ?? "Envio não realizado (simulador)",
+          }
+        : null;
+    if (!endSend(ctx.env, row.client_id, row.id_envio, to, erro))
+      throw simProblem("EstadoInvalido", `send ${row.id_envio} is ${row.status}`);
+    const callback = await maybeWait(ctx.env, b.wait_callback, () =>
+      ctx.env.callbacks.notifySend(row.client_id, row.id_envio),
+    );
     return { status: 200, body: { send: sendView(ctx.env.store.send(row.client_id, row.id_envio)!), callback } };
   };
 }
@@ -153,14 +178,20 @@ function setBalance(ctx: ControlCtx): Reply {
 
 function addClient(ctx: ControlCtx): Reply {
   const b = body(ctx, ["name", "pix_key"]);
-  if (b.name !== undefined && (typeof b.name !== "string" || b.name.trim() === "" || b.name.length > 100)) throw simProblem("ControleInvalido", "name must be 1-100 characters");
+  if (b.name !== undefined && (typeof b.name !== "string" || b.name.trim() === "" || b.name.length > 100))
+    throw simProblem("ControleInvalido", "name must be 1-100 characters");
   if (b.pix_key !== undefined && (typeof b.pix_key !== "string" || b.pix_key.length === 0 || b.pix_key.length > 77))
     throw simProblem("ControleInvalido", "pix_key must be 1-77 characters");
   const key = (b.pix_key as string | undefined) ?? randomUUID();
   const { store } = ctx.env;
-  const { row, secret } = newClient((b.name as string | undefined) ?? DEFAULT_RECEIVER_NAME, key, ctx.env.clock.nowMs());
+  const { row, secret } = newClient(
+    (b.name as string | undefined) ?? DEFAULT_RECEIVER_NAME,
+    key,
+    ctx.env.clock.nowMs(),
+  );
   store.tx(() => {
-    if (store.clients().some((c) => clientKeys(c).includes(key))) throw simProblem("EstadoInvalido", `pix key ${key} already belongs to a client`);
+    if (store.clients().some((c) => clientKeys(c).includes(key)))
+      throw simProblem("EstadoInvalido", `pix key ${key} already belongs to a client`);
     store.insertClient(row);
   });
   const out: PixProviderBody = { ...ctx.env.connection, client_id: row.client_id, client_secret: secret, pix_key: key };
@@ -181,7 +212,9 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
         token_ttl_seconds: env.tokenTtlSeconds,
         auto_settle: env.autoSettle,
         send_results: env.sendResults,
-        balances: Object.fromEntries(env.store.clients().map((c) => [c.client_id, formatValor(balanceOf(env, c.client_id))])),
+        balances: Object.fromEntries(
+          env.store.clients().map((c) => [c.client_id, formatValor(balanceOf(env, c.client_id))]),
+        ),
       },
     }),
   },
@@ -191,7 +224,16 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
     handler: ({ env }) => ({
       status: 200,
       body: {
-        cobs: env.store.allCobs().map((c) => ({ client_id: c.client_id, txid: c.txid, status: c.status, revisao: c.revisao, valor: formatValor(cobAmount(c)), criacao: rfc3339(c.created_ms) })),
+        cobs: env.store
+          .allCobs()
+          .map((c) => ({
+            client_id: c.client_id,
+            txid: c.txid,
+            status: c.status,
+            revisao: c.revisao,
+            valor: formatValor(cobAmount(c)),
+            criacao: rfc3339(c.created_ms),
+          })),
       },
     }),
   },
@@ -200,7 +242,10 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
   {
     method: "GET",
     path: "/_sim/sends",
-    handler: ({ env }) => ({ status: 200, body: { sends: env.store.allSends().map((s) => ({ client_id: s.client_id, ...sendView(s) })) } }),
+    handler: ({ env }) => ({
+      status: 200,
+      body: { sends: env.store.allSends().map((s) => ({ client_id: s.client_id, ...sendView(s) })) },
+    }),
   },
   { method: "POST", path: "/_sim/sends/:idEnvio/settle", handler: finishSend("REALIZADO") },
   { method: "POST", path: "/_sim/sends/:idEnvio/fail", handler: finishSend("NAO_REALIZADO") },
@@ -209,7 +254,8 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
     path: "/_sim/sends/results",
     handler: (ctx) => {
       const b = body(ctx, ["mode"]);
-      if (!SEND_RESULTS.includes(b.mode as SendResults)) throw simProblem("ControleInvalido", `mode must be one of ${SEND_RESULTS.join(", ")}`);
+      if (!SEND_RESULTS.includes(b.mode as SendResults))
+        throw simProblem("ControleInvalido", `mode must be one of ${SEND_RESULTS.join(", ")}`);
       ctx.env.sendResults = b.mode as SendResults;
       return { status: 200, body: { mode: ctx.env.sendResults } };
     },
@@ -252,10 +298,18 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
     handler: (ctx) => {
       const b = body(ctx, ["status", "count", "match", "after"]);
       const status = (b.status ?? 503) as FaultStatus;
-      if (!(String(status) in FAULT_STATUSES)) throw simProblem("ControleInvalido", `status must be one of ${Object.keys(FAULT_STATUSES).join(", ")}`);
-      if (b.match !== undefined && typeof b.match !== "string") throw simProblem("ControleInvalido", 'match must be a string such as "PUT /cob"');
-      if (b.after !== undefined && typeof b.after !== "boolean") throw simProblem("ControleInvalido", "after must be a boolean");
-      ctx.env.faults.errors.push({ status, remaining: count(b.count ?? 1, "count", 1, 1_000_000), match: (b.match as string) ?? "", after: (b.after as boolean) ?? false });
+      if (!(String(status) in FAULT_STATUSES))
+        throw simProblem("ControleInvalido", `status must be one of ${Object.keys(FAULT_STATUSES).join(", ")}`);
+      if (b.match !== undefined && typeof b.match !== "string")
+        throw simProblem("ControleInvalido", 'match must be a string such as "PUT /cob"');
+      if (b.after !== undefined && typeof b.after !== "boolean")
+        throw simProblem("ControleInvalido", "after must be a boolean");
+      ctx.env.faults.errors.push({
+        status,
+        remaining: count(b.count ?? 1, "count", 1, 1_000_000),
+        match: (b.match as string) ?? "",
+        after: (b.after as boolean) ?? false,
+      });
       return { status: 200, body: ctx.env.faults.view() };
     },
   },
@@ -264,8 +318,10 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
     path: "/_sim/faults/latency",
     handler: (ctx) => {
       const b = body(ctx, ["ms", "count", "match", "after"]);
-      if (b.match !== undefined && typeof b.match !== "string") throw simProblem("ControleInvalido", "match must be a string");
-      if (b.after !== undefined && typeof b.after !== "boolean") throw simProblem("ControleInvalido", "after must be a boolean");
+      if (b.match !== undefined && typeof b.match !== "string")
+        throw simProblem("ControleInvalido", "match must be a string");
+      if (b.after !== undefined && typeof b.after !== "boolean")
+        throw simProblem("ControleInvalido", "after must be a boolean");
       ctx.env.faults.latency.push({
         ms: count(b.ms, "ms", 1, 120_000),
         remaining: b.count === undefined ? null : count(b.count, "count", 1, 1_000_000),
@@ -289,7 +345,8 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
     path: "/_sim/faults/block-document",
     handler: (ctx) => {
       const b = body(ctx, ["document"]);
-      if (typeof b.document !== "string" || !/^(\d{11}|[0-9A-Z]{12}\d{2})$/.test(b.document)) throw simProblem("ControleInvalido", "document must be a CPF (11 digits) or CNPJ (14)");
+      if (typeof b.document !== "string" || !/^(\d{11}|[0-9A-Z]{12}\d{2})$/.test(b.document))
+        throw simProblem("ControleInvalido", "document must be a CPF (11 digits) or CNPJ (14)");
       ctx.env.faults.blockedDocuments.add(b.document);
       return { status: 200, body: ctx.env.faults.view() };
     },

@@ -30,7 +30,10 @@ export interface SimEnv {
   /** A client's balance at the PSP until a control route sets it, centavos. */
   initialBalance: number;
   /** The connection fields every client shares (URLs, merchant certificate and key, CA). */
-  connection: Pick<PixProviderBody, "type" | "api_url" | "token_url" | "certificate" | "private_key" | "ca_certificates">;
+  connection: Pick<
+    PixProviderBody,
+    "type" | "api_url" | "token_url" | "certificate" | "private_key" | "ca_certificates"
+  >;
   /** Runs `task` in the background; `stop()` waits for it (callbacks, auto-settlement). */
   background(task: () => Promise<unknown>): void;
 }

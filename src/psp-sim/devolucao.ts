@@ -35,32 +35,45 @@ export function putDevolucao(ctx: ApiCtx): Reply {
   const v = new Violations();
   const valor = parseValor(body.valor);
   if (body.valor === undefined) v.add("devolucao.valor", "O campo devolucao.valor é obrigatório.");
-  else if (valor === null || valor === 0) v.add("devolucao.valor", "O campo devolucao.valor não respeita o schema.", body.valor);
+  else if (valor === null || valor === 0)
+    v.add("devolucao.valor", "O campo devolucao.valor não respeita o schema.", body.valor);
   const natureza = (body.natureza ?? "ORIGINAL") as string;
-  if (natureza === "RETIRADA") v.add("devolucao.natureza", "A natureza RETIRADA só se aplica a Pix Saque ou Pix Troco.", natureza);
-  else if (natureza !== "ORIGINAL") v.add("devolucao.natureza", "O campo devolucao.natureza não respeita o schema.", natureza);
+  if (natureza === "RETIRADA")
+    v.add("devolucao.natureza", "A natureza RETIRADA só se aplica a Pix Saque ou Pix Troco.", natureza);
+  else if (natureza !== "ORIGINAL")
+    v.add("devolucao.natureza", "O campo devolucao.natureza não respeita o schema.", natureza);
   if (body.descricao !== undefined && (typeof body.descricao !== "string" || body.descricao.length > 140))
     v.add("devolucao.descricao", "O campo devolucao.descricao não respeita o schema.", body.descricao);
-  v.throwIfAny("PixDevolucaoInvalida", "A presente requisição de devolução não respeita o schema ou não faz sentido semanticamente.");
+  v.throwIfAny(
+    "PixDevolucaoInvalida",
+    "A presente requisição de devolução não respeita o schema ou não faz sentido semanticamente.",
+  );
 
   const { store, clock } = ctx.env;
   const descricao = typeof body.descricao === "string" ? body.descricao : null;
   const row = store.tx(() => {
     const existing = store.devolucao(pix.e2eid, id);
     if (existing) {
-      if (existing.valor === valor && existing.natureza === natureza && existing.descricao === descricao) return existing;
-      throw problem("PixDevolucaoInvalida", "A presente requisição de devolução apresenta um id já utilizado por outra requisição de devolução para o e2eid em questão.", [
-        { razao: "id já utilizado", propriedade: "id", valor: id },
-      ]);
+      if (existing.valor === valor && existing.natureza === natureza && existing.descricao === descricao)
+        return existing;
+      throw problem(
+        "PixDevolucaoInvalida",
+        "A presente requisição de devolução apresenta um id já utilizado por outra requisição de devolução para o e2eid em questão.",
+        [{ razao: "id já utilizado", propriedade: "id", valor: id }],
+      );
     }
     const now = clock.nowMs();
     if (now - pix.horario_ms > WINDOW_MS)
-      throw problem("PixDevolucaoInvalida", "A devolução viola a janela de 90 dias desde a liquidação do Pix.", [{ razao: "fora da janela", propriedade: "e2eid", valor: pix.e2eid }]);
+      throw problem("PixDevolucaoInvalida", "A devolução viola a janela de 90 dias desde a liquidação do Pix.", [
+        { razao: "fora da janela", propriedade: "e2eid", valor: pix.e2eid },
+      ]);
     const used = store.devolucoesOf(pix.e2eid).reduce((s, d) => s + (d.status === "NAO_REALIZADO" ? 0 : d.valor), 0);
     if (used + valor! > pix.valor)
-      throw problem("PixDevolucaoInvalida", "A presente requisição de devolução, em conjunto com as demais prévias devoluções, excederia o valor do pix originário.", [
-        { razao: "valor acima do disponível", propriedade: "devolucao.valor", valor: String(body.valor) },
-      ]);
+      throw problem(
+        "PixDevolucaoInvalida",
+        "A presente requisição de devolução, em conjunto com as demais prévias devoluções, excederia o valor do pix originário.",
+        [{ razao: "valor acima do disponível", propriedade: "devolucao.valor", valor: String(body.valor) }],
+      );
     const created: DevolucaoRow = {
       e2eid: pix.e2eid,
       id,
@@ -92,17 +105,30 @@ export function getDevolucao(ctx: ApiCtx): Reply {
  * Ends an EM_PROCESSAMENTO devolução as DEVOLVIDO (liquidacao = now) or NAO_REALIZADO (`motivo`)
  * in one transaction. Throws 404 `PixDevolucaoNaoEncontrada` / 409 `EstadoInvalido`.
  */
-export function endDevolucao(env: SimEnv, pix: PixRow, id: string, status: "DEVOLVIDO" | "NAO_REALIZADO", motivo: string | null): void {
+export function endDevolucao(
+  env: SimEnv,
+  pix: PixRow,
+  id: string,
+  status: "DEVOLVIDO" | "NAO_REALIZADO",
+  motivo: string | null,
+): void {
   env.store.tx(() => {
     const row = env.store.devolucao(pix.e2eid, id);
     if (!row) throw problem("PixDevolucaoNaoEncontrada", `Devolução ${id} não encontrada para o e2eid ${pix.e2eid}.`);
-    if (row.status !== "EM_PROCESSAMENTO") throw simProblem("EstadoInvalido", `devolução ${id} is already ${row.status}`);
+    if (row.status !== "EM_PROCESSAMENTO")
+      throw simProblem("EstadoInvalido", `devolução ${id} is already ${row.status}`);
     env.store.finishDevolucao(pix.e2eid, id, status, motivo, status === "DEVOLVIDO" ? env.clock.nowMs() : null);
   });
 }
 
 /** `endDevolucao`, then the callback (the Pix with its `devolucoes`). */
-export async function finishDevolucao(env: SimEnv, pix: PixRow, id: string, status: "DEVOLVIDO" | "NAO_REALIZADO", motivo: string | null) {
+export async function finishDevolucao(
+  env: SimEnv,
+  pix: PixRow,
+  id: string,
+  status: "DEVOLVIDO" | "NAO_REALIZADO",
+  motivo: string | null,
+) {
   endDevolucao(env, pix, id, status, motivo);
   return env.callbacks.notifyPix(pix.client_id, pix.e2eid);
 }

@@ -31,21 +31,36 @@ export const INFRACTION_DEADLINE_DAYS = 7;
 function windowOf(q: URLSearchParams): { inicio: number; fim: number; pagina: number; porPagina: number } {
   const inicio = parseRfc3339(q.get("inicio"));
   const fim = parseRfc3339(q.get("fim"));
-  if (inicio === null || fim === null || fim < inicio) throw new EfiError(400, "json_invalido", "Os parâmetros inicio e fim são obrigatórios (RFC 3339) e fim não pode ser anterior a inicio.");
+  if (inicio === null || fim === null || fim < inicio)
+    throw new EfiError(
+      400,
+      "json_invalido",
+      "Os parâmetros inicio e fim são obrigatórios (RFC 3339) e fim não pode ser anterior a inicio.",
+    );
   const int = (name: string, min: number, max: number, dflt: number) => {
     const raw = q.get(name);
     if (raw === null) return dflt;
-    if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new EfiError(400, "json_invalido", `O parâmetro ${name} deve ser um inteiro entre ${min} e ${max}.`);
+    if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max)
+      throw new EfiError(400, "json_invalido", `O parâmetro ${name} deve ser um inteiro entre ${min} e ${max}.`);
     return Number(raw);
   };
-  return { inicio, fim, pagina: int("paginacao.paginaAtual", 0, 1_000_000, 0), porPagina: int("paginacao.itensPorPagina", 1, 1000, 100) };
+  return {
+    inicio,
+    fim,
+    pagina: int("paginacao.paginaAtual", 0, 1_000_000, 0),
+    porPagina: int("paginacao.itensPorPagina", 1, 1000, 100),
+  };
 }
 
 function paged<T>(w: ReturnType<typeof windowOf>, all: T[], field: string): Reply {
   return {
     status: 200,
     body: {
-      parametros: { inicio: rfc3339(w.inicio), fim: rfc3339(w.fim), paginacao: paginacao(w.pagina, w.porPagina, all.length) },
+      parametros: {
+        inicio: rfc3339(w.inicio),
+        fim: rfc3339(w.fim),
+        paginacao: paginacao(w.pagina, w.porPagina, all.length),
+      },
       [field]: all.slice(w.pagina * w.porPagina, (w.pagina + 1) * w.porPagina),
     },
   };
@@ -59,7 +74,9 @@ export function listSends(ctx: ApiCtx): Reply {
 
 /** An infraction as Efí lists it. */
 export function infracaoView(r: InfracaoRow) {
-  const defesa = r.defesa ? (JSON.parse(r.defesa) as { analise: string; justificativa: string; recebidaEm: number }) : null;
+  const defesa = r.defesa
+    ? (JSON.parse(r.defesa) as { analise: string; justificativa: string; recebidaEm: number })
+    : null;
   return {
     idInfracao: r.id,
     endToEndId: r.e2eid,
@@ -91,16 +108,32 @@ export function listInfracoes(ctx: ApiCtx): Reply {
 export function postDefesa(ctx: ApiCtx): Reply {
   const { store, clock } = ctx.env;
   const row = store.infracao(ctx.params.idInfracao!);
-  if (!row || row.client_id !== ctx.client.client_id) throw new EfiError(404, "infracao_nao_encontrada", "Infração não encontrada.");
+  if (!row || row.client_id !== ctx.client.client_id)
+    throw new EfiError(404, "infracao_nao_encontrada", "Infração não encontrada.");
   let body: unknown;
   try {
     body = JSON.parse(ctx.rawBody);
   } catch {
     throw new EfiError(400, "json_invalido", "O corpo da requisição não é um JSON válido.");
   }
-  if (!isObject(body) || (body.analise !== "rejeitado" && body.analise !== "aceito") || typeof body.justificativa !== "string" || body.justificativa.length < 1 || body.justificativa.length > 2000)
-    throw new EfiError(400, "json_invalido", 'Informe analise ("rejeitado" ou "aceito") e justificativa (1 a 2000 caracteres).');
-  if (row.status !== "ABERTA") throw new EfiError(409, "infracao_status_invalido", `A infração está ${row.status}; só uma infração ABERTA recebe defesa.`);
+  if (
+    !isObject(body) ||
+    (body.analise !== "rejeitado" && body.analise !== "aceito") ||
+    typeof body.justificativa !== "string" ||
+    body.justificativa.length < 1 ||
+    body.justificativa.length > 2000
+  )
+    throw new EfiError(
+      400,
+      "json_invalido",
+      'Informe analise ("rejeitado" ou "aceito") e justificativa (1 a 2000 caracteres).',
+    );
+  if (row.status !== "ABERTA")
+    throw new EfiError(
+      409,
+      "infracao_status_invalido",
+      `A infração está ${row.status}; só uma infração ABERTA recebe defesa.`,
+    );
   const now = clock.nowMs();
   const defesa = JSON.stringify({ analise: body.analise, justificativa: body.justificativa, recebidaEm: now });
   const to: InfracaoStatus = body.analise === "aceito" ? "ACEITA" : "EM_DEFESA";
@@ -109,7 +142,11 @@ export function postDefesa(ctx: ApiCtx): Reply {
 }
 
 /** Opens an infraction (control route) on Pix `e2eid` of `client`. */
-export function openInfracao(env: SimEnv, client: ClientRow, input: { e2eid: string; valor: number; razao: string | null; tipoSituacao: string }): InfracaoRow {
+export function openInfracao(
+  env: SimEnv,
+  client: ClientRow,
+  input: { e2eid: string; valor: number; razao: string | null; tipoSituacao: string },
+): InfracaoRow {
   const now = env.clock.nowMs();
   const row: InfracaoRow = {
     id: randomUUID(),

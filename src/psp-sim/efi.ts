@@ -64,7 +64,10 @@ export function sendView(row: SendRow) {
     valor: formatValor(row.valor),
     ...(typeof favorecido.chave === "string" ? { chave: favorecido.chave } : {}),
     status: row.status,
-    horario: { solicitacao: rfc3339(row.solicitacao_ms), ...(row.liquidacao_ms !== null ? { liquidacao: rfc3339(row.liquidacao_ms) } : {}) },
+    horario: {
+      solicitacao: rfc3339(row.solicitacao_ms),
+      ...(row.liquidacao_ms !== null ? { liquidacao: rfc3339(row.liquidacao_ms) } : {}),
+    },
     pagador: { chave: row.pagador_chave, ...(row.info_pagador ? { infoPagador: row.info_pagador } : {}) },
     favorecido,
     gnExtras: { idEnvio: row.id_envio, ...(erro ? { erro } : {}) },
@@ -106,7 +109,9 @@ const str = (v: unknown, max: number): v is string => typeof v === "string" && v
 /** `favorecido` checked: `{chave, cpf?|cnpj?}` or `{contaBanco{...}}`. */
 function readFavorecido(v: unknown): Record<string, unknown> {
   if (!isObject(v)) throw new EfiError(400, "json_invalido", "O campo favorecido é obrigatório.");
-  const doc = (o: Record<string, unknown>) => (o.cpf === undefined || /^\d{11}$/.test(String(o.cpf))) && (o.cnpj === undefined || /^\d{14}$/.test(String(o.cnpj)));
+  const doc = (o: Record<string, unknown>) =>
+    (o.cpf === undefined || /^\d{11}$/.test(String(o.cpf))) &&
+    (o.cnpj === undefined || /^\d{14}$/.test(String(o.cnpj)));
   if (v.chave !== undefined) {
     if (!str(v.chave, 77)) throw new EfiError(400, "chave_invalida", "A chave do favorecido é inválida.");
     if (!doc(v)) throw new EfiError(400, "json_invalido", "O documento do favorecido é inválido.");
@@ -130,24 +135,37 @@ function readFavorecido(v: unknown): Record<string, unknown> {
 export function putSend(ctx: ApiCtx): Reply {
   const { env, client } = ctx;
   const idEnvio = ctx.params.idEnvio!;
-  if (!ID_ENVIO_RE.test(idEnvio)) throw new EfiError(400, "id_envio_invalido", "O idEnvio deve respeitar ^[a-zA-Z0-9]{1,35}$.");
+  if (!ID_ENVIO_RE.test(idEnvio))
+    throw new EfiError(400, "id_envio_invalido", "O idEnvio deve respeitar ^[a-zA-Z0-9]{1,35}$.");
   const body = parseBody(ctx.rawBody);
   const valor = parseValor(body.valor);
-  if (valor === null || valor === 0) throw new EfiError(400, "valor_invalido", "O valor deve respeitar \\d{1,10}\\.\\d{2} e ser positivo.");
+  if (valor === null || valor === 0)
+    throw new EfiError(400, "valor_invalido", "O valor deve respeitar \\d{1,10}\\.\\d{2} e ser positivo.");
   const pagador = body.pagador;
-  if (!isObject(pagador) || !str(pagador.chave, 77)) throw new EfiError(400, "json_invalido", "O campo pagador.chave é obrigatório.");
-  if (!clientKeys(client).includes(pagador.chave)) throw new EfiError(400, "chave_invalida", "A chave do pagador não pertence a esta conta.");
-  if (pagador.infoPagador !== undefined && (typeof pagador.infoPagador !== "string" || pagador.infoPagador.length > 140))
+  if (!isObject(pagador) || !str(pagador.chave, 77))
+    throw new EfiError(400, "json_invalido", "O campo pagador.chave é obrigatório.");
+  if (!clientKeys(client).includes(pagador.chave))
+    throw new EfiError(400, "chave_invalida", "A chave do pagador não pertence a esta conta.");
+  if (
+    pagador.infoPagador !== undefined &&
+    (typeof pagador.infoPagador !== "string" || pagador.infoPagador.length > 140)
+  )
     throw new EfiError(400, "json_invalido", "pagador.infoPagador deve ter no máximo 140 caracteres.");
   const favorecido = readFavorecido(body.favorecido);
   const conta = (favorecido.contaBanco ?? favorecido) as Record<string, unknown>;
   for (const doc of [conta.cpf, conta.cnpj])
-    if (typeof doc === "string" && env.faults.blockedDocuments.has(doc)) throw new EfiError(400, "documento_bloqueado", "O documento do favorecido está bloqueado para recebimento.");
+    if (typeof doc === "string" && env.faults.blockedDocuments.has(doc))
+      throw new EfiError(400, "documento_bloqueado", "O documento do favorecido está bloqueado para recebimento.");
   const now = env.clock.nowMs();
   const row = env.store.tx(() => {
-    if (env.store.send(client.client_id, idEnvio)) throw new EfiError(409, "id_envio_duplicado", `O idEnvio ${idEnvio} já foi utilizado.`);
+    if (env.store.send(client.client_id, idEnvio))
+      throw new EfiError(409, "id_envio_duplicado", `O idEnvio ${idEnvio} já foi utilizado.`);
     if (env.sendResults === "bands" && valor > BAND_REJECTED_MAX)
-      throw new EfiError(422, "pagamento_negado", "Pagamento negado: em homologação, envios acima de R$ 20,00 são recusados.");
+      throw new EfiError(
+        422,
+        "pagamento_negado",
+        "Pagamento negado: em homologação, envios acima de R$ 20,00 são recusados.",
+      );
     const saldo = balanceOf(env, client.client_id);
     if (saldo < valor) throw new EfiError(422, "pagamento_negado", "Pagamento negado: saldo insuficiente.");
     env.store.setBalance(client.client_id, saldo - valor);
@@ -168,14 +186,33 @@ export function putSend(ctx: ApiCtx): Reply {
     return row;
   });
   finishByRule(env, row);
-  return { status: 201, body: { idEnvio, e2eId: row.e2eid, valor: formatValor(valor), horario: { solicitacao: rfc3339(now) }, status: row.status } };
+  return {
+    status: 201,
+    body: {
+      idEnvio,
+      e2eId: row.e2eid,
+      valor: formatValor(valor),
+      horario: { solicitacao: rfc3339(now) },
+      status: row.status,
+    },
+  };
 }
 
 /** Ends a new (or, after a restart, pending) send by the simulator's rule, in the background, with its callback. */
 export function finishByRule(env: SimEnv, row: SendRow): void {
-  const to: SendStatus | null = env.sendResults === "settle" ? "REALIZADO" : env.sendResults === "bands" ? (row.valor <= BAND_CONFIRMED_MAX ? "REALIZADO" : "NAO_REALIZADO") : null;
+  const to: SendStatus | null =
+    env.sendResults === "settle"
+      ? "REALIZADO"
+      : env.sendResults === "bands"
+        ? row.valor <= BAND_CONFIRMED_MAX
+          ? "REALIZADO"
+          : "NAO_REALIZADO"
+        : null;
   if (!to) return;
-  const erro = to === "NAO_REALIZADO" ? { codigo: "AC03", origem: "psp-sim", motivo: "Recusado pelo simulador (faixa de valores de homologação)." } : null;
+  const erro =
+    to === "NAO_REALIZADO"
+      ? { codigo: "AC03", origem: "psp-sim", motivo: "Recusado pelo simulador (faixa de valores de homologação)." }
+      : null;
   env.background(async () => {
     endSend(env, row.client_id, row.id_envio, to, erro);
     await env.callbacks.notifySend(row.client_id, row.id_envio);
@@ -186,7 +223,13 @@ export function finishByRule(env: SimEnv, row: SendRow): void {
  * Ends send `idEnvio` of `clientId` (REALIZADO, or NAO_REALIZADO with `erro`, its valor back in the
  * balance). Returns the row, or null when it was already final.
  */
-export function endSend(env: SimEnv, clientId: string, idEnvio: string, to: "REALIZADO" | "NAO_REALIZADO", erro: Record<string, unknown> | null): SendRow | null {
+export function endSend(
+  env: SimEnv,
+  clientId: string,
+  idEnvio: string,
+  to: "REALIZADO" | "NAO_REALIZADO",
+  erro: Record<string, unknown> | null,
+): SendRow | null {
   return env.store.tx(() => {
     const row = env.store.send(clientId, idEnvio);
     if (!row || row.status !== "EM_PROCESSAMENTO") return null;

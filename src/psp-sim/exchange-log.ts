@@ -55,6 +55,6 @@ export class ExchangeLog {
     mkdirSync(dirname(file), { recursive: true });
   }
   record(e: Exchange): void {
-    appendFileSync(this.file, JSON.stringify(e) + "\n");
+    appendFileSync(this.file, `${JSON.stringify(e)}\n`);
   }
 }

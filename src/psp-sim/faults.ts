@@ -9,10 +9,11 @@
  */
 import type { ProblemName } from "./problems";
 
-export const FAULT_STATUSES = { 500: "ErroInternoDoServidor", 503: "ServicoIndisponivel", 504: "IndisponibilidadePorTempoEsgotado" } as const satisfies Record<
-  number,
-  ProblemName
->;
+export const FAULT_STATUSES = {
+  500: "ErroInternoDoServidor",
+  503: "ServicoIndisponivel",
+  504: "IndisponibilidadePorTempoEsgotado",
+} as const satisfies Record<number, ProblemName>;
 export type FaultStatus = keyof typeof FAULT_STATUSES;
 
 export interface ErrorRule {
@@ -75,7 +76,13 @@ export class Faults {
     this.authFailures = 0;
     this.blockedDocuments.clear();
   }
-  view(): { errors: ErrorRule[]; latency: LatencyRule[]; drop_callbacks: number; auth_failures: number; blocked_documents?: string[] } {
+  view(): {
+    errors: ErrorRule[];
+    latency: LatencyRule[];
+    drop_callbacks: number;
+    auth_failures: number;
+    blocked_documents?: string[];
+  } {
     return {
       errors: this.errors.map((r) => ({ ...r })),
       latency: this.latency.map((r) => ({ ...r })),

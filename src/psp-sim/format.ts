@@ -51,5 +51,10 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 /** `parametros.paginacao` of a list answer (`Paginacao`): page `pagina` of `total` items, `porPagina` a page. */
 export function paginacao(pagina: number, porPagina: number, total: number) {
-  return { paginaAtual: pagina, itensPorPagina: porPagina, quantidadeDePaginas: Math.max(1, Math.ceil(total / porPagina)), quantidadeTotalDeItens: total };
+  return {
+    paginaAtual: pagina,
+    itensPorPagina: porPagina,
+    quantidadeDePaginas: Math.max(1, Math.ceil(total / porPagina)),
+    quantidadeTotalDeItens: total,
+  };
 }

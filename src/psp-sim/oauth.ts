@@ -15,18 +15,36 @@ import { secretHash } from "./setup";
 import type { ClientRow } from "./store";
 
 /** Scopes this simulator grants (the API Pix scopes of the resources it implements, then Efí's send, balance and infraction scopes). */
-export const SCOPES = ["cob.write", "cob.read", "pix.write", "pix.read", "webhook.write", "webhook.read", "pix.send", "gn.pix.send.read", "gn.balance.read", "gn.infractions.read", "gn.infractions.write"] as const;
+export const SCOPES = [
+  "cob.write",
+  "cob.read",
+  "pix.write",
+  "pix.read",
+  "webhook.write",
+  "webhook.read",
+  "pix.send",
+  "gn.pix.send.read",
+  "gn.balance.read",
+  "gn.infractions.read",
+  "gn.infractions.write",
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 function oauthError(status: number, error: string, description: string, headers?: Record<string, string>): Reply {
-  return { status, body: { error, error_description: description }, headers: { "cache-control": "no-store", ...headers } };
+  return {
+    status,
+    body: { error, error_description: description },
+    headers: { "cache-control": "no-store", ...headers },
+  };
 }
 
 function parseForm(contentType: string, raw: string): Record<string, string> | null {
   if (contentType.includes("application/json")) {
     try {
       const v = JSON.parse(raw);
-      return typeof v === "object" && v && !Array.isArray(v) ? (Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)])) as Record<string, string>) : null;
+      return typeof v === "object" && v && !Array.isArray(v)
+        ? (Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)])) as Record<string, string>)
+        : null;
     } catch {
       return null;
     }
@@ -49,22 +67,40 @@ export function tokenEndpoint(env: SimEnv, authorization: string | null, content
   if (authorization?.toLowerCase().startsWith("basic ")) {
     const decoded = Buffer.from(authorization.slice(6).trim(), "base64").toString("utf8");
     const colon = decoded.indexOf(":");
-    if (colon < 0) return oauthError(401, "invalid_client", "malformed Basic credentials", { "www-authenticate": 'Basic realm="psp-sim"' });
+    if (colon < 0)
+      return oauthError(401, "invalid_client", "malformed Basic credentials", {
+        "www-authenticate": 'Basic realm="psp-sim"',
+      });
     id = decodeURIComponent(decoded.slice(0, colon));
     secret = decodeURIComponent(decoded.slice(colon + 1));
   }
   if (form.grant_type !== "client_credentials")
-    return oauthError(400, form.grant_type ? "unsupported_grant_type" : "invalid_request", "grant_type must be client_credentials");
+    return oauthError(
+      400,
+      form.grant_type ? "unsupported_grant_type" : "invalid_request",
+      "grant_type must be client_credentials",
+    );
   const client = id ? env.store.client(id) : null;
   if (env.faults.takeAuthFailure() || !client || secret === undefined || !sameSecret(client, secret))
-    return oauthError(401, "invalid_client", "unknown client or wrong secret", { "www-authenticate": 'Basic realm="psp-sim"' });
+    return oauthError(401, "invalid_client", "unknown client or wrong secret", {
+      "www-authenticate": 'Basic realm="psp-sim"',
+    });
   const asked = form.scope?.trim() ? form.scope.trim().split(/\s+/) : [...SCOPES];
   const unknown = asked.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) return oauthError(400, "invalid_scope", `unknown scope: ${unknown.join(" ")}`);
   const token = randomBytes(32).toString("base64url");
   const ttl = env.tokenTtlSeconds;
-  env.store.insertToken({ token, client_id: client.client_id, scopes: asked.join(" "), expires_ms: env.clock.nowMs() + ttl * 1000 });
-  return { status: 200, body: { access_token: token, token_type: "Bearer", expires_in: ttl, scope: asked.join(" ") }, headers: { "cache-control": "no-store" } };
+  env.store.insertToken({
+    token,
+    client_id: client.client_id,
+    scopes: asked.join(" "),
+    expires_ms: env.clock.nowMs() + ttl * 1000,
+  });
+  return {
+    status: 200,
+    body: { access_token: token, token_type: "Bearer", expires_in: ttl, scope: asked.join(" ") },
+    headers: { "cache-control": "no-store" },
+  };
 }
 
 function unauthorized(error: string, description: string): PixProblem {
@@ -75,7 +111,8 @@ function unauthorized(error: string, description: string): PixProblem {
 
 /** The client behind `Authorization: Bearer ...` holding `scope`; throws 401/403 problems. */
 export function authenticate(env: SimEnv, authorization: string | null, scope: Scope): ClientRow {
-  if (!authorization?.toLowerCase().startsWith("bearer ")) throw unauthorized("invalid_request", "missing bearer token");
+  if (!authorization?.toLowerCase().startsWith("bearer "))
+    throw unauthorized("invalid_request", "missing bearer token");
   const row = env.store.token(authorization.slice(7).trim());
   if (!row) throw unauthorized("invalid_token", "unknown token");
   if (row.expires_ms <= env.clock.nowMs()) throw unauthorized("invalid_token", "token expired");

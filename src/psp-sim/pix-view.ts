@@ -15,7 +15,10 @@ export function devolucaoView(d: DevolucaoRow): Record<string, unknown> {
     valor: formatValor(d.valor),
     natureza: d.natureza,
     ...(d.descricao !== null ? { descricao: d.descricao } : {}),
-    horario: { solicitacao: rfc3339(d.solicitacao_ms), ...(d.liquidacao_ms !== null ? { liquidacao: rfc3339(d.liquidacao_ms) } : {}) },
+    horario: {
+      solicitacao: rfc3339(d.solicitacao_ms),
+      ...(d.liquidacao_ms !== null ? { liquidacao: rfc3339(d.liquidacao_ms) } : {}),
+    },
     status: d.status,
     ...(d.motivo !== null ? { motivo: d.motivo } : {}),
   };

@@ -17,7 +17,10 @@ import type { ClientRow, CobRow, PixRow } from "./store";
 /** `GET /pix/{e2eid}`. */
 export function getPix(ctx: ApiCtx): Reply {
   const e2eid = ctx.params.e2eid!;
-  if (!E2E_RE.test(e2eid)) throw problem("RequisicaoInvalida", "O e2eid não respeita o schema ([a-zA-Z0-9]{32}).", [{ razao: "e2eid inválido", propriedade: "e2eid", valor: e2eid }]);
+  if (!E2E_RE.test(e2eid))
+    throw problem("RequisicaoInvalida", "O e2eid não respeita o schema ([a-zA-Z0-9]{32}).", [
+      { razao: "e2eid inválido", propriedade: "e2eid", valor: e2eid },
+    ]);
   const row = ctx.env.store.pix(ctx.client.client_id, e2eid);
   if (!row) throw problem("PixNaoEncontrado", `Pix não encontrado para o e2eid ${e2eid}.`);
   return { status: 200, body: pixView(ctx.env, row) };
@@ -33,7 +36,8 @@ function bool(q: URLSearchParams, name: string, v: Violations): boolean | undefi
 function int(q: URLSearchParams, name: string, min: number, max: number, dflt: number, v: Violations): number {
   const raw = q.get(name);
   if (raw === null) return dflt;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) v.add(name, `O parâmetro ${name} deve ser um inteiro entre ${min} e ${max}.`, raw);
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    v.add(name, `O parâmetro ${name} deve ser um inteiro entre ${min} e ${max}.`, raw);
   return Number(raw);
 }
 
@@ -44,9 +48,15 @@ export function listPix(ctx: ApiCtx): Reply {
   for (const [name, values] of groupKeys(q)) if (values > 1) v.add(name, `O parâmetro ${name} foi repetido.`);
   const inicio = parseRfc3339(q.get("inicio"));
   const fim = parseRfc3339(q.get("fim"));
-  if (inicio === null) v.add("inicio", "O parâmetro inicio é obrigatório e deve respeitar a RFC 3339.", q.get("inicio") ?? undefined);
-  if (fim === null) v.add("fim", "O parâmetro fim é obrigatório e deve respeitar a RFC 3339.", q.get("fim") ?? undefined);
-  if (inicio !== null && fim !== null && fim < inicio) v.add("fim", "O timestamp representado pelo parâmetro fim é anterior ao timestamp representado pelo parâmetro inicio.");
+  if (inicio === null)
+    v.add("inicio", "O parâmetro inicio é obrigatório e deve respeitar a RFC 3339.", q.get("inicio") ?? undefined);
+  if (fim === null)
+    v.add("fim", "O parâmetro fim é obrigatório e deve respeitar a RFC 3339.", q.get("fim") ?? undefined);
+  if (inicio !== null && fim !== null && fim < inicio)
+    v.add(
+      "fim",
+      "O timestamp representado pelo parâmetro fim é anterior ao timestamp representado pelo parâmetro inicio.",
+    );
   const txid = q.get("txid");
   if (txid !== null && !TXID_FILTER_RE.test(txid)) v.add("txid", "O parâmetro txid não respeita o schema.", txid);
   const txIdPresente = bool(q, "txIdPresente", v);
@@ -58,7 +68,10 @@ export function listPix(ctx: ApiCtx): Reply {
   if (cnpj !== null && !CNPJ_RE.test(cnpj)) v.add("cnpj", "O parâmetro cnpj não respeita o schema.", cnpj);
   const pagina = int(q, "paginacao.paginaAtual", 0, 1_000_000, 0, v);
   const porPagina = int(q, "paginacao.itensPorPagina", 1, 1000, 100, v);
-  v.throwIfAny("PixConsultaInvalida", "Os parâmetros de consulta à lista de pix recebidos não respeitam o schema ou não fazem sentido semanticamente.");
+  v.throwIfAny(
+    "PixConsultaInvalida",
+    "Os parâmetros de consulta à lista de pix recebidos não respeitam o schema ou não fazem sentido semanticamente.",
+  );
 
   const { store } = ctx.env;
   const all = store.pixBetween(ctx.client.client_id, inicio!, fim!).filter((p) => {
@@ -110,7 +123,11 @@ export function readPagador(raw: unknown): PayInput["pagador"] {
     throw simProblem("ControleInvalido", "pagador must be {nome, cpf} or {nome, cnpj}");
   const doc = p.cpf ?? p.cnpj;
   const parsed = typeof doc === "string" ? parseTaxId(doc) : null;
-  if ((p.cpf !== undefined) === (p.cnpj !== undefined) || !parsed || parsed.kind !== (p.cpf !== undefined ? "cpf" : "cnpj"))
+  if (
+    (p.cpf !== undefined) === (p.cnpj !== undefined) ||
+    !parsed ||
+    parsed.kind !== (p.cpf !== undefined ? "cpf" : "cnpj")
+  )
     throw simProblem("ControleInvalido", "pagador needs exactly one valid cpf (11 digits) or cnpj (14 characters)");
   return { nome: p.nome, [parsed.kind]: parsed.value };
 }
@@ -119,7 +136,8 @@ export function readPagador(raw: unknown): PayInput["pagador"] {
 export function payCob(env: SimEnv, client: ClientRow, cob: CobRow, input: PayInput): PixRow {
   return env.store.tx(() => {
     const current = env.store.cob(client.client_id, cob.txid)!;
-    if (current.status !== "ATIVA") throw simProblem("EstadoInvalido", `cob ${cob.txid} is ${current.status}; only an ATIVA cob can be paid`);
+    if (current.status !== "ATIVA")
+      throw simProblem("EstadoInvalido", `cob ${cob.txid} is ${current.status}; only an ATIVA cob can be paid`);
     const horario = input.horarioMs ?? env.clock.nowMs();
     const row: PixRow = {
       e2eid: newEndToEndId(new Date(horario), SIM_PAYER_ISPB),

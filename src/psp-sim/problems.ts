@@ -84,7 +84,11 @@ export function simProblem(name: SimProblemName, detail: string): PixProblem {
 export class Violations {
   readonly list: Violacao[] = [];
   add(propriedade: string, razao: string, valor?: unknown): void {
-    this.list.push({ razao, propriedade, ...(valor === undefined ? {} : { valor: typeof valor === "string" ? valor : JSON.stringify(valor) }) });
+    this.list.push({
+      razao,
+      propriedade,
+      ...(valor === undefined ? {} : { valor: typeof valor === "string" ? valor : JSON.stringify(valor) }),
+    });
   }
   throwIfAny(name: ProblemName, detail: string): void {
     if (this.list.length) throw problem(name, detail, this.list);

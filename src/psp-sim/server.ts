@@ -29,7 +29,16 @@ import { PixProblem, problem } from "./problems";
 import { API_PREFIX, hostPort, loadSimDir, TOKEN_PATH } from "./setup";
 import { SimStore } from "./store";
 import { deleteWebhook, getWebhook, listWebhooks, putWebhook } from "./webhooks";
-import { DEFAULT_INITIAL_BALANCE, EfiError, finishByRule, getBalance, getSendByE2e, getSendById, putSend, type SendResults } from "./efi";
+import {
+  DEFAULT_INITIAL_BALANCE,
+  EfiError,
+  finishByRule,
+  getBalance,
+  getSendByE2e,
+  getSendById,
+  putSend,
+  type SendResults,
+} from "./efi";
 
 export interface PspSimOptions {
   /** An initialised folder (`psp-sim init`): certificates, config.json, psp-sim.db. */
@@ -105,7 +114,12 @@ const EFI_ROUTES: ApiRoute[] = [
 export const EFI_STANDARD_PREFIX = "/v2";
 
 function respond(reply: Reply): Response {
-  const problemish = reply.status >= 400 && typeof reply.body === "object" && reply.body !== null && "status" in reply.body && "title" in reply.body;
+  const problemish =
+    reply.status >= 400 &&
+    typeof reply.body === "object" &&
+    reply.body !== null &&
+    "status" in reply.body &&
+    "title" in reply.body;
   const headers = new Headers(reply.headers);
   if (reply.body === undefined) return new Response(null, { status: reply.status, headers });
   headers.set("content-type", problemish ? "application/problem+json" : "application/json; charset=utf-8");
@@ -128,7 +142,12 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
   const store = new SimStore(loaded.dbFile);
   const exchangeLog = opts.exchangeLog ? new ExchangeLog(opts.exchangeLog) : undefined;
   const faults = new Faults();
-  const callbacks = new Callbacks({ identity: loaded.pki.callback, ca: [loaded.pki.ca.cert, ...(opts.callbackCa ?? [])], exchangeLog, logger });
+  const callbacks = new Callbacks({
+    identity: loaded.pki.callback,
+    ca: [loaded.pki.ca.cert, ...(opts.callbackCa ?? [])],
+    exchangeLog,
+    logger,
+  });
   const inflight = new Set<Promise<unknown>>();
   const env: SimEnv = {
     store,
@@ -140,7 +159,14 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
     autoSettle: opts.autoSettle ?? false,
     sendResults: opts.sendResults ?? "bands",
     initialBalance: opts.initialBalance ?? DEFAULT_INITIAL_BALANCE,
-    connection: { type: "bcb_pix_v2", api_url: "", token_url: "", certificate: loaded.pki.client.cert, private_key: loaded.pki.client.key, ca_certificates: loaded.pki.ca.cert },
+    connection: {
+      type: "bcb_pix_v2",
+      api_url: "",
+      token_url: "",
+      certificate: loaded.pki.client.cert,
+      private_key: loaded.pki.client.key,
+      ca_certificates: loaded.pki.ca.cert,
+    },
     background(task) {
       const p = Promise.resolve()
         .then(task)
@@ -151,18 +177,37 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
   };
   callbacks.bind(env);
 
-  const record = (kind: "api" | "token", route: string, req: Request, path: string, raw: string, reply: Reply, res: Response, started: number) =>
+  const record = (
+    kind: "api" | "token",
+    route: string,
+    req: Request,
+    path: string,
+    raw: string,
+    reply: Reply,
+    res: Response,
+    started: number,
+  ) =>
     exchangeLog?.record({
       at: rfc3339(env.clock.nowMs()),
       kind,
       route,
       request: { method: req.method, url: req.url, path, headers: loggedHeaders(req.headers), body: loggedBody(raw) },
-      response: { status: reply.status, headers: loggedHeaders(res.headers), body: reply.body === undefined ? null : loggedBody(JSON.stringify(reply.body)) },
+      response: {
+        status: reply.status,
+        headers: loggedHeaders(res.headers),
+        body: reply.body === undefined ? null : loggedBody(JSON.stringify(reply.body)),
+      },
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     });
 
   /** Faults, then `run`, with the after-fault and the exchange log; `prefix` is left out of the faults' key. */
-  async function guarded(kind: "api" | "token", route: string, req: Request, run: (url: URL, raw: string) => Reply | Promise<Reply>, prefix = ""): Promise<Response> {
+  async function guarded(
+    kind: "api" | "token",
+    route: string,
+    req: Request,
+    run: (url: URL, raw: string) => Reply | Promise<Reply>,
+    prefix = "",
+  ): Promise<Response> {
     const started = performance.now();
     const url = new URL(req.url);
     const raw = req.method === "GET" || req.method === "DELETE" ? "" : await req.text();
@@ -198,7 +243,9 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
   const routes: Record<string, Record<string, Handler>> = {};
   const add = (path: string, method: string, h: Handler) => ((routes[path] ??= {})[method] = h);
   add(TOKEN_PATH, "POST", (req) =>
-    guarded("token", TOKEN_PATH, req, (_url, raw) => tokenEndpoint(env, req.headers.get("authorization"), req.headers.get("content-type") ?? "", raw)),
+    guarded("token", TOKEN_PATH, req, (_url, raw) =>
+      tokenEndpoint(env, req.headers.get("authorization"), req.headers.get("content-type") ?? "", raw),
+    ),
   );
   const api = (prefix: string, r: ApiRoute, strip: string) =>
     add(prefix + r.route.replace(/\{(\w+)\}/g, ":$1"), r.method, (req) =>
@@ -235,7 +282,13 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
   const server: Server<undefined> = Bun.serve({
     port: opts.port ?? loaded.config.port,
     hostname,
-    tls: { cert: loaded.pki.server.cert, key: loaded.pki.server.key, ca: loaded.pki.ca.cert, requestCert: true, rejectUnauthorized: true },
+    tls: {
+      cert: loaded.pki.server.cert,
+      key: loaded.pki.server.key,
+      ca: loaded.pki.ca.cert,
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
     routes: routes as never,
     fetch: () => respond(problemReply(problem("NaoEncontrado", "Rota inexistente neste simulador."))),
     error: (err) => {
@@ -255,7 +308,16 @@ export async function startPspSim(opts: PspSimOptions): Promise<PspSim> {
       const pix = store.pixByE2e(d.e2eid);
       if (pix) env.background(() => finishDevolucao(env, pix, d.id, "DEVOLVIDO", null));
     }
-  logger.info({ port, host: hostname, api_url: origin + API_PREFIX, token_url: origin + TOKEN_PATH, exchange_log: opts.exchangeLog ?? null }, `psp-sim listening on port ${port}`);
+  logger.info(
+    {
+      port,
+      host: hostname,
+      api_url: origin + API_PREFIX,
+      token_url: origin + TOKEN_PATH,
+      exchange_log: opts.exchangeLog ?? null,
+    },
+    `psp-sim listening on port ${port}`,
+  );
 
   let stopping: Promise<void> | null = null;
   return {

@@ -111,10 +111,14 @@ function write(dir: string, name: string, text: string, secret = false): void {
  */
 export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promise<InitResult> {
   const dir = resolve(dirArg);
-  if (existsSync(join(dir, FILES.caCert))) throw new Error(`${dir} already holds a psp-sim (ca.crt); choose an empty folder`);
+  if (existsSync(join(dir, FILES.caCert)))
+    throw new Error(`${dir} already holds a psp-sim (ca.crt); choose an empty folder`);
   mkdirSync(dir, { recursive: true });
   // Keys and secrets: `git status` must not offer them to commit (issue 28 §3).
-  writeFileSync(join(dir, ".gitignore"), "# written by cofre psp-sim init: private keys and secrets, never commit\n*\n");
+  writeFileSync(
+    join(dir, ".gitignore"),
+    "# written by cofre psp-sim init: private keys and secrets, never commit\n*\n",
+  );
   const port = opts.port ?? DEFAULT_PORT;
   const host = opts.host ?? "127.0.0.1";
   const pki = await createSimPki([host, ...(opts.names ?? [])]);
@@ -136,7 +140,7 @@ export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promis
     pix_key: pixKey,
     receiver: { name: row.name, cnpj: row.cnpj, city: row.city },
   };
-  write(dir, FILES.config, JSON.stringify(config, null, 2) + "\n");
+  write(dir, FILES.config, `${JSON.stringify(config, null, 2)}\n`);
   const origin = `https://${hostPort(host, port)}`;
   const body: PixProviderBody = {
     type: "bcb_pix_v2",
@@ -149,9 +153,9 @@ export async function initSimDir(dirArg: string, opts: InitOptions = {}): Promis
     ca_certificates: pki.ca.cert,
     pix_key: config.pix_key,
   };
-  write(dir, FILES.body, JSON.stringify(body, null, 2) + "\n", true);
+  write(dir, FILES.body, `${JSON.stringify(body, null, 2)}\n`, true);
   const efiBody: PixProviderBody = { ...body, type: "efi", api_url: origin };
-  write(dir, FILES.efiBody, JSON.stringify(efiBody, null, 2) + "\n", true);
+  write(dir, FILES.efiBody, `${JSON.stringify(efiBody, null, 2)}\n`, true);
 
   const store = new SimStore(join(dir, FILES.db));
   try {

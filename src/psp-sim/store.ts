@@ -175,7 +175,9 @@ export class SimStore {
   }
 
   insertClient(row: ClientRow): void {
-    this.db.query("INSERT INTO clients VALUES ($client_id, $secret_sha256, $name, $cnpj, $city, $pix_keys, $created_ms)").run({ ...row });
+    this.db
+      .query("INSERT INTO clients VALUES ($client_id, $secret_sha256, $name, $cnpj, $city, $pix_keys, $created_ms)")
+      .run({ ...row });
   }
   client(clientId: string): ClientRow | null {
     return this.db.query<ClientRow, [string]>("SELECT * FROM clients WHERE client_id = ?").get(clientId);
@@ -207,7 +209,9 @@ export class SimStore {
   }
 
   cob(clientId: string, txid: string): CobRow | null {
-    return this.db.query<CobRow, [string, string]>("SELECT * FROM cobs WHERE client_id = ? AND txid = ?").get(clientId, txid);
+    return this.db
+      .query<CobRow, [string, string]>("SELECT * FROM cobs WHERE client_id = ? AND txid = ?")
+      .get(clientId, txid);
   }
   /** Every cob with this txid, whatever the client (control routes). */
   cobsByTxid(txid: string): CobRow[] {
@@ -227,16 +231,22 @@ export class SimStore {
   }
 
   insertPix(row: PixRow): void {
-    this.db.query("INSERT INTO pix VALUES ($e2eid, $client_id, $txid, $valor, $chave, $horario_ms, $info_pagador, $pagador)").run({ ...row });
+    this.db
+      .query("INSERT INTO pix VALUES ($e2eid, $client_id, $txid, $valor, $chave, $horario_ms, $info_pagador, $pagador)")
+      .run({ ...row });
   }
   pix(clientId: string, e2eid: string): PixRow | null {
-    return this.db.query<PixRow, [string, string]>("SELECT * FROM pix WHERE client_id = ? AND e2eid = ?").get(clientId, e2eid);
+    return this.db
+      .query<PixRow, [string, string]>("SELECT * FROM pix WHERE client_id = ? AND e2eid = ?")
+      .get(clientId, e2eid);
   }
   pixByE2e(e2eid: string): PixRow | null {
     return this.db.query<PixRow, [string]>("SELECT * FROM pix WHERE e2eid = ?").get(e2eid);
   }
   pixOfCob(clientId: string, txid: string): PixRow[] {
-    return this.db.query<PixRow, [string, string]>("SELECT * FROM pix WHERE client_id = ? AND txid = ? ORDER BY horario_ms, e2eid").all(clientId, txid);
+    return this.db
+      .query<PixRow, [string, string]>("SELECT * FROM pix WHERE client_id = ? AND txid = ? ORDER BY horario_ms, e2eid")
+      .all(clientId, txid);
   }
   /** Pix of a client received in [fromMs, toMs], oldest first. */
   pixBetween(clientId: string, fromMs: number, toMs: number): PixRow[] {
@@ -249,16 +259,28 @@ export class SimStore {
 
   insertDevolucao(row: DevolucaoRow): void {
     this.db
-      .query("INSERT INTO devolucoes VALUES ($e2eid, $id, $rtr_id, $valor, $natureza, $descricao, $status, $motivo, $solicitacao_ms, $liquidacao_ms)")
+      .query(
+        "INSERT INTO devolucoes VALUES ($e2eid, $id, $rtr_id, $valor, $natureza, $descricao, $status, $motivo, $solicitacao_ms, $liquidacao_ms)",
+      )
       .run({ ...row });
   }
   devolucao(e2eid: string, id: string): DevolucaoRow | null {
-    return this.db.query<DevolucaoRow, [string, string]>("SELECT * FROM devolucoes WHERE e2eid = ? AND id = ?").get(e2eid, id);
+    return this.db
+      .query<DevolucaoRow, [string, string]>("SELECT * FROM devolucoes WHERE e2eid = ? AND id = ?")
+      .get(e2eid, id);
   }
   devolucoesOf(e2eid: string): DevolucaoRow[] {
-    return this.db.query<DevolucaoRow, [string]>("SELECT * FROM devolucoes WHERE e2eid = ? ORDER BY solicitacao_ms, id").all(e2eid);
+    return this.db
+      .query<DevolucaoRow, [string]>("SELECT * FROM devolucoes WHERE e2eid = ? ORDER BY solicitacao_ms, id")
+      .all(e2eid);
   }
-  finishDevolucao(e2eid: string, id: string, status: DevolucaoStatus, motivo: string | null, liquidacaoMs: number | null): void {
+  finishDevolucao(
+    e2eid: string,
+    id: string,
+    status: DevolucaoStatus,
+    motivo: string | null,
+    liquidacaoMs: number | null,
+  ): void {
     this.db
       .query("UPDATE devolucoes SET status = ?, motivo = ?, liquidacao_ms = ? WHERE e2eid = ? AND id = ?")
       .run(status, motivo, liquidacaoMs, e2eid, id);
@@ -277,10 +299,14 @@ export class SimStore {
       .run({ ...row });
   }
   webhook(clientId: string, chave: string): WebhookRow | null {
-    return this.db.query<WebhookRow, [string, string]>("SELECT * FROM webhooks WHERE client_id = ? AND chave = ?").get(clientId, chave);
+    return this.db
+      .query<WebhookRow, [string, string]>("SELECT * FROM webhooks WHERE client_id = ? AND chave = ?")
+      .get(clientId, chave);
   }
   webhooksOf(clientId: string): WebhookRow[] {
-    return this.db.query<WebhookRow, [string]>("SELECT * FROM webhooks WHERE client_id = ? ORDER BY created_ms, chave").all(clientId);
+    return this.db
+      .query<WebhookRow, [string]>("SELECT * FROM webhooks WHERE client_id = ? ORDER BY created_ms, chave")
+      .all(clientId);
   }
   deleteWebhook(clientId: string, chave: string): boolean {
     return this.db.query("DELETE FROM webhooks WHERE client_id = ? AND chave = ?").run(clientId, chave).changes > 0;
@@ -294,10 +320,14 @@ export class SimStore {
       .run({ ...row });
   }
   send(clientId: string, idEnvio: string): SendRow | null {
-    return this.db.query<SendRow, [string, string]>("SELECT * FROM sends WHERE client_id = ? AND id_envio = ?").get(clientId, idEnvio);
+    return this.db
+      .query<SendRow, [string, string]>("SELECT * FROM sends WHERE client_id = ? AND id_envio = ?")
+      .get(clientId, idEnvio);
   }
   sendByE2e(clientId: string, e2eid: string): SendRow | null {
-    return this.db.query<SendRow, [string, string]>("SELECT * FROM sends WHERE client_id = ? AND e2eid = ?").get(clientId, e2eid);
+    return this.db
+      .query<SendRow, [string, string]>("SELECT * FROM sends WHERE client_id = ? AND e2eid = ?")
+      .get(clientId, e2eid);
   }
   /** Every send with this idEnvio, whatever the client (control routes). */
   sendsById(idEnvio: string): SendRow[] {
@@ -306,27 +336,42 @@ export class SimStore {
   allSends(): SendRow[] {
     return this.db.query<SendRow, []>("SELECT * FROM sends ORDER BY solicitacao_ms, id_envio").all();
   }
-  finishSend(clientId: string, idEnvio: string, status: SendStatus, erro: string | null, liquidacaoMs: number | null): void {
+  finishSend(
+    clientId: string,
+    idEnvio: string,
+    status: SendStatus,
+    erro: string | null,
+    liquidacaoMs: number | null,
+  ): void {
     this.db
       .query("UPDATE sends SET status = ?, erro = ?, liquidacao_ms = ? WHERE client_id = ? AND id_envio = ?")
       .run(status, erro, liquidacaoMs, clientId, idEnvio);
   }
   /** Sends still EM_PROCESSAMENTO (finished by rule after a restart). */
   pendingSends(): SendRow[] {
-    return this.db.query<SendRow, []>("SELECT * FROM sends WHERE status = 'EM_PROCESSAMENTO' ORDER BY solicitacao_ms").all();
+    return this.db
+      .query<SendRow, []>("SELECT * FROM sends WHERE status = 'EM_PROCESSAMENTO' ORDER BY solicitacao_ms")
+      .all();
   }
   /** The client's balance at the PSP, centavos, or null when never set (the simulator's initial balance applies). */
   balance(clientId: string): number | null {
-    return this.db.query<{ saldo: number }, [string]>("SELECT saldo FROM balances WHERE client_id = ?").get(clientId)?.saldo ?? null;
+    return (
+      this.db.query<{ saldo: number }, [string]>("SELECT saldo FROM balances WHERE client_id = ?").get(clientId)
+        ?.saldo ?? null
+    );
   }
   setBalance(clientId: string, saldo: number): void {
-    this.db.query("INSERT INTO balances VALUES (?, ?) ON CONFLICT (client_id) DO UPDATE SET saldo = excluded.saldo").run(clientId, saldo);
+    this.db
+      .query("INSERT INTO balances VALUES (?, ?) ON CONFLICT (client_id) DO UPDATE SET saldo = excluded.saldo")
+      .run(clientId, saldo);
   }
 
   /** Sends of a client requested in [fromMs, toMs], oldest first. */
   sendsBetween(clientId: string, fromMs: number, toMs: number): SendRow[] {
     return this.db
-      .query<SendRow, [string, number, number]>("SELECT * FROM sends WHERE client_id = ? AND solicitacao_ms >= ? AND solicitacao_ms <= ? ORDER BY solicitacao_ms, id_envio")
+      .query<SendRow, [string, number, number]>(
+        "SELECT * FROM sends WHERE client_id = ? AND solicitacao_ms >= ? AND solicitacao_ms <= ? ORDER BY solicitacao_ms, id_envio",
+      )
       .all(clientId, fromMs, toMs);
   }
   /** Sets the stored valor and horario of a Pix (control route: an amount or a day that differs). */
@@ -351,14 +396,24 @@ export class SimStore {
   /** Infractions of a client created in [fromMs, toMs], oldest first. */
   infracoesBetween(clientId: string, fromMs: number, toMs: number): InfracaoRow[] {
     return this.db
-      .query<InfracaoRow, [string, number, number]>("SELECT * FROM infracoes WHERE client_id = ? AND criado_ms >= ? AND criado_ms <= ? ORDER BY criado_ms, id")
+      .query<InfracaoRow, [string, number, number]>(
+        "SELECT * FROM infracoes WHERE client_id = ? AND criado_ms >= ? AND criado_ms <= ? ORDER BY criado_ms, id",
+      )
       .all(clientId, fromMs, toMs);
   }
   allInfracoes(): InfracaoRow[] {
     return this.db.query<InfracaoRow, []>("SELECT * FROM infracoes ORDER BY criado_ms, id").all();
   }
-  updateInfracao(id: string, status: InfracaoStatus, defesa: string | null, atualizadoMs: number, finalizacaoMs: number | null): void {
-    this.db.query("UPDATE infracoes SET status = ?, defesa = ?, atualizado_ms = ?, finalizacao_ms = ? WHERE id = ?").run(status, defesa, atualizadoMs, finalizacaoMs, id);
+  updateInfracao(
+    id: string,
+    status: InfracaoStatus,
+    defesa: string | null,
+    atualizadoMs: number,
+    finalizacaoMs: number | null,
+  ): void {
+    this.db
+      .query("UPDATE infracoes SET status = ?, defesa = ?, atualizado_ms = ?, finalizacao_ms = ? WHERE id = ?")
+      .run(status, defesa, atualizadoMs, finalizacaoMs, id);
   }
 
   insertCallback(clientId: string, url: string, body: string, nowMs: number): number {
@@ -367,8 +422,16 @@ export class SimStore {
       .run(clientId, url, body, nowMs);
     return Number(r.lastInsertRowid);
   }
-  finishCallback(id: number, status: CallbackStatus, httpStatus: number | null, error: string | null, sentMs: number | null): void {
-    this.db.query("UPDATE callbacks SET status = ?, http_status = ?, error = ?, sent_ms = ? WHERE id = ?").run(status, httpStatus, error, sentMs, id);
+  finishCallback(
+    id: number,
+    status: CallbackStatus,
+    httpStatus: number | null,
+    error: string | null,
+    sentMs: number | null,
+  ): void {
+    this.db
+      .query("UPDATE callbacks SET status = ?, http_status = ?, error = ?, sent_ms = ? WHERE id = ?")
+      .run(status, httpStatus, error, sentMs, id);
   }
   callbacks(): CallbackRow[] {
     return this.db.query<CallbackRow, []>("SELECT * FROM callbacks ORDER BY id").all();
@@ -379,6 +442,12 @@ export class SimStore {
 
   counts(): { cobs: number; pix: number; devolucoes: number; sends: number; callbacks: number } {
     const one = (t: string) => this.db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${t}`).get()!.n;
-    return { cobs: one("cobs"), pix: one("pix"), devolucoes: one("devolucoes"), sends: one("sends"), callbacks: one("callbacks") };
+    return {
+      cobs: one("cobs"),
+      pix: one("pix"),
+      devolucoes: one("devolucoes"),
+      sends: one("sends"),
+      callbacks: one("callbacks"),
+    };
   }
 }

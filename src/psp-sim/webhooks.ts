@@ -33,8 +33,16 @@ export function putWebhook(ctx: ApiCtx): Reply {
     }
   }
   if (!ok) v.add("webhookUrl", "Campo webhook.webhookUrl não respeita o schema.", url);
-  v.throwIfAny("WebhookOperacaoInvalida", "A presente requisição busca criar um webhook sem respeitar o schema ou, ainda, com sentido semanticamente inválido.");
-  ctx.env.store.putWebhook({ client_id: ctx.client.client_id, chave, url: url as string, created_ms: ctx.env.clock.nowMs() });
+  v.throwIfAny(
+    "WebhookOperacaoInvalida",
+    "A presente requisição busca criar um webhook sem respeitar o schema ou, ainda, com sentido semanticamente inválido.",
+  );
+  ctx.env.store.putWebhook({
+    client_id: ctx.client.client_id,
+    chave,
+    url: url as string,
+    created_ms: ctx.env.clock.nowMs(),
+  });
   return { status: 200 };
 }
 
@@ -58,14 +66,20 @@ export function listWebhooks(ctx: ApiCtx): Reply {
   const v = new Violations();
   const inicio = q.get("inicio") === null ? null : parseRfc3339(q.get("inicio"));
   const fim = q.get("fim") === null ? null : parseRfc3339(q.get("fim"));
-  if (q.get("inicio") !== null && inicio === null) v.add("inicio", "O parâmetro inicio deve respeitar a RFC 3339.", q.get("inicio")!);
+  if (q.get("inicio") !== null && inicio === null)
+    v.add("inicio", "O parâmetro inicio deve respeitar a RFC 3339.", q.get("inicio")!);
   if (q.get("fim") !== null && fim === null) v.add("fim", "O parâmetro fim deve respeitar a RFC 3339.", q.get("fim")!);
   if (inicio !== null && fim !== null && fim < inicio) v.add("fim", "O parâmetro fim é anterior ao parâmetro inicio.");
   const pagina = Number(q.get("paginacao.paginaAtual") ?? 0);
   const porPagina = Number(q.get("paginacao.itensPorPagina") ?? 100);
-  if (!Number.isInteger(pagina) || pagina < 0) v.add("paginacao.paginaAtual", "O parâmetro paginacao.paginaAtual é negativo ou inválido.");
-  if (!Number.isInteger(porPagina) || porPagina < 1 || porPagina > 1000) v.add("paginacao.itensPorPagina", "O parâmetro paginacao.itensPorPagina deve estar entre 1 e 1000.");
-  v.throwIfAny("WebhookConsultaInvalida", "Os parâmetros de consulta à lista de webhooks ativados não respeitam o schema ou não fazem sentido semanticamente.");
+  if (!Number.isInteger(pagina) || pagina < 0)
+    v.add("paginacao.paginaAtual", "O parâmetro paginacao.paginaAtual é negativo ou inválido.");
+  if (!Number.isInteger(porPagina) || porPagina < 1 || porPagina > 1000)
+    v.add("paginacao.itensPorPagina", "O parâmetro paginacao.itensPorPagina deve estar entre 1 e 1000.");
+  v.throwIfAny(
+    "WebhookConsultaInvalida",
+    "Os parâmetros de consulta à lista de webhooks ativados não respeitam o schema ou não fazem sentido semanticamente.",
+  );
   const all = ctx.env.store
     .webhooksOf(ctx.client.client_id)
     .filter((w) => (inicio === null || w.created_ms >= inicio) && (fim === null || w.created_ms <= fim));

@@ -13,6 +13,7 @@ export function boletoNumbers(seed: string, amount: number, dueDate: string): { 
   const hex = createHash("sha256").update(seed).digest("hex");
   const ours = (BigInt(`0x${hex.slice(0, 16)}`) % 10n ** 17n).toString().padStart(17, "0");
   let last = buildBoleto({ bank: "001", amount, dueDate, freeField: `000000${ours}21` });
-  for (let v = 21; v < 121 && last.barcode[4] === "1"; v++) last = buildBoleto({ bank: "001", amount, dueDate, freeField: `000000${ours}${String(v % 100).padStart(2, "0")}` });
+  for (let v = 21; v < 121 && last.barcode[4] === "1"; v++)
+    last = buildBoleto({ bank: "001", amount, dueDate, freeField: `000000${ours}${String(v % 100).padStart(2, "0")}` });
   return { barcode: last.barcode, line: last.line };
 }

@@ -44,7 +44,10 @@ export interface CardForm {
 }
 
 /** A checked card or the pt-BR message for the form. `nowMs` decides expiry. */
-export function readCard(form: CardForm, nowMs: number): { card: CardUsed; behaviour: CardBehaviour } | { error: string } {
+export function readCard(
+  form: CardForm,
+  nowMs: number,
+): { card: CardUsed; behaviour: CardBehaviour } | { error: string } {
   const number = form.number.replace(/[\s-]/g, "");
   if (!/^\d{12,19}$/.test(number) || !luhn(number)) return { error: "Número de cartão inválido." };
   const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.exp);
@@ -53,9 +56,14 @@ export function readCard(form: CardForm, nowMs: number): { card: CardUsed; behav
   const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
   const now = new Date(nowMs);
   if (month < 1 || month > 12) return { error: "Validade inválida (use MM/AA)." };
-  if (year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) return { error: "Cartão vencido." };
+  if (year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1))
+    return { error: "Cartão vencido." };
   const b = brand(number);
-  if (!/^\d{3,4}$/.test(form.cvc.trim()) || (b === "amex" ? form.cvc.trim().length !== 4 : form.cvc.trim().length !== 3)) return { error: "Código de segurança (CVC) inválido." };
+  if (
+    !/^\d{3,4}$/.test(form.cvc.trim()) ||
+    (b === "amex" ? form.cvc.trim().length !== 4 : form.cvc.trim().length !== 3)
+  )
+    return { error: "Código de segurança (CVC) inválido." };
   return {
     card: {
       brand: b,

@@ -49,7 +49,16 @@ export async function stripeSimCommand(args: string[]): Promise<number> {
   if (args[0] === "init") {
     let parsed;
     try {
-      parsed = parseArgs({ args: args.slice(1), allowPositionals: true, options: { port: { type: "string" }, host: { type: "string" }, "cofre-url": { type: "string" }, account: { type: "string" } } });
+      parsed = parseArgs({
+        args: args.slice(1),
+        allowPositionals: true,
+        options: {
+          port: { type: "string" },
+          host: { type: "string" },
+          "cofre-url": { type: "string" },
+          account: { type: "string" },
+        },
+      });
     } catch (err) {
       return usage((err as Error).message);
     }
@@ -57,7 +66,12 @@ export async function stripeSimCommand(args: string[]): Promise<number> {
     if (!dir || extra.length) return usage("init takes exactly one folder");
     const p = port(parsed.values.port, false);
     if (p === null) return usage("--port must be 1-65535");
-    const r = initSimDir(dir, { port: p, host: parsed.values.host, cofreUrl: parsed.values["cofre-url"], accountId: parsed.values.account });
+    const r = initSimDir(dir, {
+      port: p,
+      host: parsed.values.host,
+      cofreUrl: parsed.values["cofre-url"],
+      accountId: parsed.values.account,
+    });
     process.stdout.write(
       [
         `stripe-sim initialised in ${r.dir}`,
@@ -76,7 +90,14 @@ export async function stripeSimCommand(args: string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args,
-      options: { dir: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "retry-ms": { type: "string" }, "refund-delay-ms": { type: "string" }, "dispute-delay-ms": { type: "string" } },
+      options: {
+        dir: { type: "string" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "retry-ms": { type: "string" },
+        "refund-delay-ms": { type: "string" },
+        "dispute-delay-ms": { type: "string" },
+      },
     });
   } catch (err) {
     return usage((err as Error).message);
@@ -87,7 +108,8 @@ export async function stripeSimCommand(args: string[]): Promise<number> {
   let retrySchedule: number[] | undefined;
   if (v["retry-ms"] !== undefined) {
     retrySchedule = v["retry-ms"] === "" ? [] : v["retry-ms"].split(",").map(Number);
-    if (retrySchedule.some((n) => !Number.isInteger(n) || n < 0)) return usage("--retry-ms takes comma-separated milliseconds");
+    if (retrySchedule.some((n) => !Number.isInteger(n) || n < 0))
+      return usage("--retry-ms takes comma-separated milliseconds");
   }
   const refund = delay(v["refund-delay-ms"]);
   const dispute = delay(v["dispute-delay-ms"]);
@@ -100,12 +122,16 @@ export async function stripeSimCommand(args: string[]): Promise<number> {
       port: p,
       hostname: v.host,
       retrySchedule,
-      settings: { ...(refund !== undefined ? { refund_delay_ms: refund } : {}), ...(dispute !== undefined ? { dispute_delay_ms: dispute } : {}) },
+      settings: {
+        ...(refund !== undefined ? { refund_delay_ms: refund } : {}),
+        ...(dispute !== undefined ? { dispute_delay_ms: dispute } : {}),
+      },
     });
   } catch (err) {
     process.stderr.write(`cofre stripe-sim: ${(err as Error).message}\n`);
     return 1;
   }
-  for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void sim.stop().then(() => process.exit(0)));
+  for (const sig of ["SIGINT", "SIGTERM"] as const)
+    process.once(sig, () => void sim.stop().then(() => process.exit(0)));
   return -1;
 }

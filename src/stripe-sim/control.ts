@@ -35,7 +35,12 @@ import type { StripeSimStore } from "./store";
 import { eventsReport } from "./webhooks";
 
 type Body = Record<string, unknown>;
-type ControlHandler = (env: SimEnv, params: Record<string, string>, body: Body, query: URLSearchParams) => Reply | Promise<Reply>;
+type ControlHandler = (
+  env: SimEnv,
+  params: Record<string, string>,
+  body: Body,
+  query: URLSearchParams,
+) => Reply | Promise<Reply>;
 
 function fail(status: number, message: string): StripeSimError {
   return new StripeSimError(status, { type: "invalid_request_error", message });
@@ -46,7 +51,11 @@ function ok(body: unknown, status = 200): Reply {
 }
 
 /** Creates a test account with a fresh `sk_test_` key. */
-export function createAccount(store: StripeSimStore, nowMs: number, email = "merchant@example.com"): { id: string; secret_key: string } {
+export function createAccount(
+  store: StripeSimStore,
+  nowMs: number,
+  email = "merchant@example.com",
+): { id: string; secret_key: string } {
   const row = { id: simId("acct"), secret_key: secret("sk_test", 40), email, created: Math.floor(nowMs / 1000) };
   store.addAccount(row);
   return { id: row.id, secret_key: row.secret_key };
@@ -82,7 +91,8 @@ const ROUTES: [string, string, ControlHandler][] = [
   [
     "POST",
     "/_sim/accounts",
-    (env, _p, b) => ok(createAccount(env.store, env.clock.nowMs(), typeof b.email === "string" ? b.email : undefined), 201),
+    (env, _p, b) =>
+      ok(createAccount(env.store, env.clock.nowMs(), typeof b.email === "string" ? b.email : undefined), 201),
   ],
   [
     "POST",
@@ -135,11 +145,16 @@ const ROUTES: [string, string, ControlHandler][] = [
     (env, p, b) => {
       const pi = piWithExtra(env, p.id!);
       if (!pi) throw fail(404, `no such payment_intent: ${p.id}`);
-      if (!pi.doc.latest_charge || pi.doc.status !== "succeeded") throw fail(409, `payment_intent ${p.id} has no successful charge`);
+      if (!pi.doc.latest_charge || pi.doc.status !== "succeeded")
+        throw fail(409, `payment_intent ${p.id} has no successful charge`);
       return disputeReply(openDispute(env, pi.doc.latest_charge, typeof b.reason === "string" ? b.reason : undefined));
     },
   ],
-  ["POST", "/_sim/charges/:id/dispute", (env, p, b) => disputeReply(openDispute(env, p.id!, typeof b.reason === "string" ? b.reason : undefined))],
+  [
+    "POST",
+    "/_sim/charges/:id/dispute",
+    (env, p, b) => disputeReply(openDispute(env, p.id!, typeof b.reason === "string" ? b.reason : undefined)),
+  ],
   [
     "POST",
     "/_sim/disputes/:id/close",
@@ -163,7 +178,10 @@ const ROUTES: [string, string, ControlHandler][] = [
     "/_sim/refunds/:id/fail",
     (env, p, b) => {
       if (!loadAny(env, "refund", p.id!)) throw fail(404, `no such refund: ${p.id}`);
-      const r = finishRefund(env, p.id!, { status: "failed", failure_reason: typeof b.failure_reason === "string" ? b.failure_reason : "declined" });
+      const r = finishRefund(env, p.id!, {
+        status: "failed",
+        failure_reason: typeof b.failure_reason === "string" ? b.failure_reason : "declined",
+      });
       if (!r) throw fail(409, `refund ${p.id} is not pending`);
       return ok(r);
     },
@@ -209,7 +227,13 @@ function match(pattern: string, path: string): Record<string, string> | null {
 }
 
 /** Answers a `/_sim` request; 404 for an unknown control route. */
-export async function control(env: SimEnv, method: string, path: string, rawBody: string, query: URLSearchParams): Promise<Reply> {
+export async function control(
+  env: SimEnv,
+  method: string,
+  path: string,
+  rawBody: string,
+  query: URLSearchParams,
+): Promise<Reply> {
   for (const [m, pattern, handler] of ROUTES) {
     const params = match(pattern, path);
     if (!params) continue;

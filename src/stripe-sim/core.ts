@@ -66,7 +66,11 @@ export function load<K extends Kind>(env: SimEnv, account: string, kind: K, id: 
 }
 
 /** Stored object and its simulator-only extra document, by id (any account), or null. */
-export function loadAny<K extends Kind, X = Record<string, unknown>>(env: SimEnv, kind: K, id: string): { doc: Kinds[K]; extra: X; account: string } | null {
+export function loadAny<K extends Kind, X = Record<string, unknown>>(
+  env: SimEnv,
+  kind: K,
+  id: string,
+): { doc: Kinds[K]; extra: X; account: string } | null {
   const row = env.store.row(id);
   if (!row || row.kind !== kind) return null;
   return { doc: JSON.parse(row.doc) as Kinds[K], extra: JSON.parse(row.extra) as X, account: row.account };
@@ -89,7 +93,12 @@ export interface SimSettings {
   event_delay_ms: number;
 }
 
-export const DEFAULT_SETTINGS: SimSettings = { refund_delay_ms: 1000, dispute_delay_ms: 2000, drop_remaining: 0, event_delay_ms: 0 };
+export const DEFAULT_SETTINGS: SimSettings = {
+  refund_delay_ms: 1000,
+  dispute_delay_ms: 2000,
+  drop_remaining: 0,
+  event_delay_ms: 0,
+};
 
 export function settings(env: SimEnv): SimSettings {
   const raw = env.store.setting("sim");

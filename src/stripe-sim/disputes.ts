@@ -24,7 +24,14 @@ export function openDispute(env: SimEnv, chargeId: string, reason = "fraudulent"
   if (ch.disputed) return `charge ${chargeId} is already disputed`;
   if (ch.payment_method_details?.type !== "card") return "only card charges can be disputed";
   const created = nowSec(env);
-  const bt = balanceTransaction({ amount: -ch.amount, fee: 0, source: "", type: "adjustment", created, description: `Chargeback withdrawal for ${ch.id}` });
+  const bt = balanceTransaction({
+    amount: -ch.amount,
+    fee: 0,
+    source: "",
+    type: "adjustment",
+    created,
+    description: `Chargeback withdrawal for ${ch.id}`,
+  });
   const du = dispute({ charge: ch, reason, created, balance_transaction: bt });
   bt.source = du.id;
   du.balance_transactions = [bt];
@@ -46,7 +53,14 @@ export function closeDispute(env: SimEnv, id: string, outcome: "won" | "lost"): 
   const next: DisputeDoc = { ...du, status: outcome as Stripe.Dispute.Status, is_charge_refundable: false };
   env.store.tx(() => {
     if (outcome === "won") {
-      const bt = balanceTransaction({ amount: du.amount, fee: 0, source: du.id, type: "adjustment", created: nowSec(env), description: `Chargeback reversal for ${String(du.charge)}` });
+      const bt = balanceTransaction({
+        amount: du.amount,
+        fee: 0,
+        source: du.id,
+        type: "adjustment",
+        created: nowSec(env),
+        description: `Chargeback reversal for ${String(du.charge)}`,
+      });
       env.store.insert(found.account, "balance_transaction", bt);
       next.balance_transactions = [...du.balance_transactions, bt];
     }

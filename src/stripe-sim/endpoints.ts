@@ -27,7 +27,14 @@ export function createEndpoint(ctx: ApiCtx): Reply {
   }
   const events = f.strs("enabled_events");
   if (!events || events.length === 0) throw missing("enabled_events");
-  const ep = webhookEndpoint({ url, enabled_events: events, description: f.str("description") ?? null, metadata: f.metadata() ?? {}, api_version: f.str("api_version") ?? null, created: nowSec(ctx.env) });
+  const ep = webhookEndpoint({
+    url,
+    enabled_events: events,
+    description: f.str("description") ?? null,
+    metadata: f.metadata() ?? {},
+    api_version: f.str("api_version") ?? null,
+    created: nowSec(ctx.env),
+  });
   const whsec = secret("whsec");
   ctx.env.store.tx(() => {
     ctx.env.store.insert(ctx.account.id, "webhook_endpoint", ep);
@@ -39,7 +46,9 @@ export function createEndpoint(ctx: ApiCtx): Reply {
 /** `GET /v1/webhook_endpoints`. */
 export function listEndpoints(ctx: ApiCtx): Reply {
   ctx.form.only(["limit", "starting_after", "ending_before"]);
-  const docs = ctx.env.store.list(ctx.account.id, "webhook_endpoint").map((r) => JSON.parse(r.doc) as Stripe.WebhookEndpoint);
+  const docs = ctx.env.store
+    .list(ctx.account.id, "webhook_endpoint")
+    .map((r) => JSON.parse(r.doc) as Stripe.WebhookEndpoint);
   return { status: 200, body: listPage(ctx, docs, "/v1/webhook_endpoints") };
 }
 
@@ -52,5 +61,8 @@ export function getEndpoint(ctx: ApiCtx): Reply {
 export function deleteEndpoint(ctx: ApiCtx): Reply {
   const ep = load(ctx.env, ctx.account.id, "webhook_endpoint", ctx.params.id!);
   ctx.env.store.remove(ep.id);
-  return { status: 200, body: { id: ep.id, object: "webhook_endpoint", deleted: true } satisfies Stripe.DeletedWebhookEndpoint };
+  return {
+    status: 200,
+    body: { id: ep.id, object: "webhook_endpoint", deleted: true } satisfies Stripe.DeletedWebhookEndpoint,
+  };
 }

@@ -33,22 +33,42 @@ function withDoc(code: string): { code: string; doc_url: string } {
 
 /** 400 `invalid_request_error` with `code` and `param`. */
 export function invalid(param: string | undefined, message: string, code = "parameter_invalid"): StripeSimError {
-  return new StripeSimError(400, { type: "invalid_request_error", ...withDoc(code), message, ...(param ? { param } : {}) });
+  return new StripeSimError(400, {
+    type: "invalid_request_error",
+    ...withDoc(code),
+    message,
+    ...(param ? { param } : {}),
+  });
 }
 
 /** 400 `parameter_missing`. */
 export function missing(param: string): StripeSimError {
-  return new StripeSimError(400, { type: "invalid_request_error", ...withDoc("parameter_missing"), message: `Missing required param: ${param}.`, param });
+  return new StripeSimError(400, {
+    type: "invalid_request_error",
+    ...withDoc("parameter_missing"),
+    message: `Missing required param: ${param}.`,
+    param,
+  });
 }
 
 /** 400 `parameter_unknown`. */
 export function unknownParam(param: string): StripeSimError {
-  return new StripeSimError(400, { type: "invalid_request_error", ...withDoc("parameter_unknown"), message: `Received unknown parameter: ${param}`, param });
+  return new StripeSimError(400, {
+    type: "invalid_request_error",
+    ...withDoc("parameter_unknown"),
+    message: `Received unknown parameter: ${param}`,
+    param,
+  });
 }
 
 /** 404 `resource_missing` for an object of `kind` (e.g. `checkout.session`). */
 export function noSuch(kind: string, id: string, param = "id"): StripeSimError {
-  return new StripeSimError(404, { type: "invalid_request_error", ...withDoc("resource_missing"), message: `No such ${kind}: '${id}'`, param });
+  return new StripeSimError(404, {
+    type: "invalid_request_error",
+    ...withDoc("resource_missing"),
+    message: `No such ${kind}: '${id}'`,
+    param,
+  });
 }
 
 /** 404 for a URL the simulator does not serve. */

@@ -10,7 +10,12 @@ import { listPage } from "./lists";
 
 function typeMatcher(pattern: string): (t: string) => boolean {
   if (!pattern.includes("*")) return (t) => t === pattern;
-  const re = new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split("*")
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
   return (t) => re.test(t);
 }
 
@@ -19,7 +24,8 @@ export function listEvents(ctx: ApiCtx): Reply {
   const f = ctx.form.only(["type", "types", "created", "limit", "starting_after", "ending_before", "delivery_success"]);
   const type = f.str("type");
   const types = f.strs("types");
-  if (type !== undefined && types !== undefined) throw invalid("types", "You may specify either type or types, but not both.");
+  if (type !== undefined && types !== undefined)
+    throw invalid("types", "You may specify either type or types, but not both.");
   const matchers = (types ?? (type !== undefined ? [type] : [])).map(typeMatcher);
   let lo = -Infinity;
   let hi = Infinity;

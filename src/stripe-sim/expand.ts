@@ -6,7 +6,14 @@
 import type { SimEnv } from "./core";
 import { invalid } from "./errors";
 
-const EXPANDABLE = new Set(["payment_intent", "latest_charge", "balance_transaction", "charge", "refunds", "failure_balance_transaction"]);
+const EXPANDABLE = new Set([
+  "payment_intent",
+  "latest_charge",
+  "balance_transaction",
+  "charge",
+  "refunds",
+  "failure_balance_transaction",
+]);
 
 function expandOne(env: SimEnv, account: string, doc: Record<string, unknown>, path: string[], full: string): void {
   const [head, ...rest] = path;
@@ -19,7 +26,8 @@ function expandOne(env: SimEnv, account: string, doc: Record<string, unknown>, p
     value = JSON.parse(row.doc) as Record<string, unknown>;
     doc[head] = value;
   }
-  if (value && typeof value === "object" && rest.length > 0) expandOne(env, account, value as Record<string, unknown>, rest, full);
+  if (value && typeof value === "object" && rest.length > 0)
+    expandOne(env, account, value as Record<string, unknown>, rest, full);
 }
 
 /** Applies `paths` to a copy of `doc` and returns it. */

@@ -23,7 +23,8 @@ function arrayify(v: FormValue): FormValue {
   if (typeof v === "string" || Array.isArray(v)) return Array.isArray(v) ? v.map(arrayify) : v;
   const keys = Object.keys(v);
   for (const k of keys) v[k] = arrayify(v[k]!);
-  if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) return keys.sort((a, b) => Number(a) - Number(b)).map((k) => v[k]!);
+  if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k)))
+    return keys.sort((a, b) => Number(a) - Number(b)).map((k) => v[k]!);
   return v;
 }
 
@@ -62,7 +63,8 @@ export class Params {
 
   /** Refuses top-level keys outside `allowed` (`expand` is always allowed): 400 `parameter_unknown`. */
   only(allowed: readonly string[]): this {
-    for (const k of Object.keys(this.form)) if (k !== "expand" && !allowed.includes(k)) throw unknownParam(this.name(k));
+    for (const k of Object.keys(this.form))
+      if (k !== "expand" && !allowed.includes(k)) throw unknownParam(this.name(k));
     return this;
   }
 
@@ -75,7 +77,8 @@ export class Params {
   str(key: string): string | undefined {
     const v = this.form[key];
     if (v === undefined) return undefined;
-    if (typeof v !== "string") throw invalid(this.name(key), `Invalid string: ${this.name(key)}`, "parameter_invalid_string");
+    if (typeof v !== "string")
+      throw invalid(this.name(key), `Invalid string: ${this.name(key)}`, "parameter_invalid_string");
     return v;
   }
 
@@ -83,7 +86,12 @@ export class Params {
   reqStr(key: string): string {
     const v = this.str(key);
     if (v === undefined) throw missing(this.name(key));
-    if (v === "") throw invalid(this.name(key), `You passed an empty string for '${this.name(key)}'. We assume empty values are an attempt to unset a parameter; however '${this.name(key)}' cannot be unset. You should remove '${this.name(key)}' from your request or supply a non-empty value.`, "parameter_invalid_empty");
+    if (v === "")
+      throw invalid(
+        this.name(key),
+        `You passed an empty string for '${this.name(key)}'. We assume empty values are an attempt to unset a parameter; however '${this.name(key)}' cannot be unset. You should remove '${this.name(key)}' from your request or supply a non-empty value.`,
+        "parameter_invalid_empty",
+      );
     return v;
   }
 
@@ -106,7 +114,8 @@ export class Params {
   bool(key: string): boolean | undefined {
     const v = this.str(key);
     if (v === undefined) return undefined;
-    if (v !== "true" && v !== "false") throw invalid(this.name(key), `Invalid boolean: ${v}`, "parameter_invalid_boolean");
+    if (v !== "true" && v !== "false")
+      throw invalid(this.name(key), `Invalid boolean: ${v}`, "parameter_invalid_boolean");
     return v === "true";
   }
 
@@ -133,7 +142,8 @@ export class Params {
     const v = this.form[key];
     if (v === undefined) return undefined;
     const arr = Array.isArray(v) ? v : typeof v === "string" ? [v] : null;
-    if (arr === null || arr.some((x) => typeof x !== "string")) throw invalid(this.name(key), `Invalid array: ${this.name(key)}`, "parameter_invalid_array");
+    if (arr === null || arr.some((x) => typeof x !== "string"))
+      throw invalid(this.name(key), `Invalid array: ${this.name(key)}`, "parameter_invalid_array");
     return arr as string[];
   }
 
@@ -141,7 +151,8 @@ export class Params {
   objs(key: string): Params[] | undefined {
     const v = this.form[key];
     if (v === undefined) return undefined;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== "object" || Array.isArray(x))) throw invalid(this.name(key), `Invalid array: ${this.name(key)}`, "parameter_invalid_array");
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "object" || Array.isArray(x)))
+      throw invalid(this.name(key), `Invalid array: ${this.name(key)}`, "parameter_invalid_array");
     return v.map((x, i) => new Params(x as Form, `${this.name(key)}[${i}]`));
   }
 

@@ -50,7 +50,11 @@ function header(s: SessionDoc): string {
   return `<h1>Pagamento</h1><div class="amount" data-amount="${s.amount_total}">${esc(reais(s.amount_total ?? 0))}</div>`;
 }
 
-function cardForm(s: SessionDoc, error?: string, values: { name?: string; number?: string; exp?: string } = {}): string {
+function cardForm(
+  s: SessionDoc,
+  error?: string,
+  values: { name?: string; number?: string; exp?: string } = {},
+): string {
   return `${error ? `<div class="error" role="alert">${esc(error)}</div>` : ""}
 <form method="post" action="/pay/${esc(s.id)}" id="card-form">
 <input type="hidden" name="method" value="card">
@@ -63,7 +67,8 @@ function cardForm(s: SessionDoc, error?: string, values: { name?: string; number
 
 function boletoForm(s: SessionDoc, error?: string): string {
   if (!s.payment_method_types.includes("boleto")) return "";
-  const f = (id: string, label: string, extra = "") => `<label for="b-${id}">${label}</label><input id="b-${id}" name="${id}" ${extra} required>`;
+  const f = (id: string, label: string, extra = "") =>
+    `<label for="b-${id}">${label}</label><input id="b-${id}" name="${id}" ${extra} required>`;
   return `<hr><h1>Boleto</h1>${error ? `<div class="error" role="alert">${esc(error)}</div>` : ""}
 <form method="post" action="/pay/${esc(s.id)}" id="boleto-form"><input type="hidden" name="method" value="boleto">
 ${f("name", "Nome completo")}${f("email", "E-mail", 'type="email"')}${f("tax_id", "CPF ou CNPJ", 'inputmode="numeric"')}
@@ -72,10 +77,20 @@ ${f("line1", "Endereço")}<div class="row"><div>${f("city", "Cidade")}</div><div
 }
 
 function cancelLink(s: SessionDoc): string {
-  return s.cancel_url ? `<p class="note"><a href="${esc(s.cancel_url)}" id="cancel">Cancelar e voltar à loja</a></p>` : "";
+  return s.cancel_url
+    ? `<p class="note"><a href="${esc(s.cancel_url)}" id="cancel">Cancelar e voltar à loja</a></p>`
+    : "";
 }
 
-function openPage(s: SessionDoc, opts: { cardError?: string; boletoError?: string; values?: { name?: string; number?: string; exp?: string }; status?: number } = {}): Reply {
+function openPage(
+  s: SessionDoc,
+  opts: {
+    cardError?: string;
+    boletoError?: string;
+    values?: { name?: string; number?: string; exp?: string };
+    status?: number;
+  } = {},
+): Reply {
   return page(
     "Pagamento",
     `${header(s)}${cardForm(s, opts.cardError, opts.values)}${boletoForm(s, opts.boletoError)}
@@ -85,7 +100,12 @@ function openPage(s: SessionDoc, opts: { cardError?: string; boletoError?: strin
 }
 
 function closedPage(s: SessionDoc): Reply {
-  if (s.status === "expired") return page("Sessão expirada", `${header(s)}<p id="expired">Esta sessão de pagamento expirou.</p>${cancelLink(s)}`, 410);
+  if (s.status === "expired")
+    return page(
+      "Sessão expirada",
+      `${header(s)}<p id="expired">Esta sessão de pagamento expirou.</p>${cancelLink(s)}`,
+      410,
+    );
   const back = `<p><a href="${esc(successTarget(s))}" id="back">Voltar à loja</a></p>`;
   return page("Pagamento concluído", `${header(s)}<p id="complete">Pagamento já concluído.</p>${back}`);
 }
@@ -95,7 +115,8 @@ export function getPayPage(env: SimEnv, id: string): Reply {
   const found = sessionWithExtra(env, id);
   if (!found) return page("Não encontrado", "<p>Sessão de pagamento não encontrada.</p>", 404);
   if (found.doc.status !== "open") return closedPage(found.doc);
-  if (found.doc.expires_at <= nowSec(env)) return page("Sessão expirada", `${header(found.doc)}<p id="expired">Esta sessão de pagamento expirou.</p>`, 410);
+  if (found.doc.expires_at <= nowSec(env))
+    return page("Sessão expirada", `${header(found.doc)}<p id="expired">Esta sessão de pagamento expirou.</p>`, 410);
   return openPage(found.doc);
 }
 
@@ -105,9 +126,11 @@ export function postPayPage(env: SimEnv, id: string, form: Params): Reply {
   if (!found) return page("Não encontrado", "<p>Sessão de pagamento não encontrada.</p>", 404);
   const s = found.doc;
   if (s.status !== "open") return closedPage(s);
-  if (s.expires_at <= nowSec(env)) return page("Sessão expirada", `${header(s)}<p id="expired">Esta sessão de pagamento expirou.</p>`, 410);
+  if (s.expires_at <= nowSec(env))
+    return page("Sessão expirada", `${header(s)}<p id="expired">Esta sessão de pagamento expirou.</p>`, 410);
   if (form.str("method") === "boleto") return postBoleto(env, s, found.account, form);
-  if (!s.payment_method_types.includes("card")) return openPage(s, { cardError: "Esta sessão não aceita cartão.", status: 400 });
+  if (!s.payment_method_types.includes("card"))
+    return openPage(s, { cardError: "Esta sessão não aceita cartão.", status: 400 });
   const values = { name: form.str("name") ?? "", number: form.str("number") ?? "", exp: form.str("exp") ?? "" };
   const read = readCard({ number: values.number, exp: values.exp, cvc: form.str("cvc") ?? "" }, env.clock.nowMs());
   if ("error" in read) return openPage(s, { cardError: read.error, values, status: 400 });
@@ -143,28 +166,54 @@ export function post3dsPage(env: SimEnv, id: string, form: Params): Reply {
   if (action !== "approve" && action !== "fail") return get3dsPage(env, id);
   const outcome = attemptCard(env, id, card, "3ds", action === "approve");
   if (outcome.kind === "paid") return redirect(successTarget(outcome.session));
-  return openPage(sessionWithExtra(env, id)!.doc, { cardError: outcome.kind === "declined" ? outcome.message : "Falha." });
+  return openPage(sessionWithExtra(env, id)!.doc, {
+    cardError: outcome.kind === "declined" ? outcome.message : "Falha.",
+  });
 }
 
 function postBoleto(env: SimEnv, s: SessionDoc, account: string, form: Params): Reply {
-  if (!s.payment_method_types.includes("boleto")) return openPage(s, { cardError: "Esta sessão não aceita boleto.", status: 400 });
+  if (!s.payment_method_types.includes("boleto"))
+    return openPage(s, { cardError: "Esta sessão não aceita boleto.", status: 400 });
   const get = (k: string) => (form.str(k) ?? "").trim();
   const taxId = get("tax_id").replace(/\D/g, "");
   const missingField = ["name", "email", "tax_id", "line1", "city", "state", "postal_code"].find((k) => get(k) === "");
   if (missingField) return openPage(s, { boletoError: "Preencha todos os campos do boleto.", status: 400 });
-  if (taxId.length !== 11 && taxId.length !== 14) return openPage(s, { boletoError: "CPF ou CNPJ inválido.", status: 400 });
+  if (taxId.length !== 11 && taxId.length !== 14)
+    return openPage(s, { boletoError: "CPF ou CNPJ inválido.", status: 400 });
   const payer: BillingInput = {
     name: get("name"),
     email: get("email"),
-    address: { line1: get("line1"), line2: null, city: get("city"), state: get("state").toUpperCase(), postal_code: get("postal_code"), country: "BR" },
+    address: {
+      line1: get("line1"),
+      line2: null,
+      city: get("city"),
+      state: get("state").toUpperCase(),
+      postal_code: get("postal_code"),
+      country: "BR",
+    },
     tax_id: taxId,
   };
   const extraS = sessionWithExtra(env, s.id)!.extra;
   const base = s.payment_intent ? piWithExtra(env, s.payment_intent)?.doc : undefined;
   const pi: PaymentIntentDoc =
     base ??
-    paymentIntent({ amount: s.amount_total ?? 0, currency: "brl", payment_method_types: ["boleto"], metadata: extraS.pi_data?.metadata ?? {}, description: extraS.pi_data?.description ?? null, created: nowSec(env), receipt_email: payer.email });
-  const next: PaymentIntentDoc = { ...pi, payment_method_types: ["boleto"], status: "requires_action", payment_method: `pm_${pi.id.slice(3, 27)}`, next_action: boletoNextAction(env, pi, 3), last_payment_error: null };
+    paymentIntent({
+      amount: s.amount_total ?? 0,
+      currency: "brl",
+      payment_method_types: ["boleto"],
+      metadata: extraS.pi_data?.metadata ?? {},
+      description: extraS.pi_data?.description ?? null,
+      created: nowSec(env),
+      receipt_email: payer.email,
+    });
+  const next: PaymentIntentDoc = {
+    ...pi,
+    payment_method_types: ["boleto"],
+    status: "requires_action",
+    payment_method: `pm_${pi.id.slice(3, 27)}`,
+    next_action: boletoNextAction(env, pi, 3),
+    last_payment_error: null,
+  };
   const piExtra: PiExtra = { session: s.id, boleto: payer };
   const done: SessionDoc = {
     ...s,
@@ -172,7 +221,16 @@ function postBoleto(env: SimEnv, s: SessionDoc, account: string, form: Params): 
     status: "complete",
     payment_status: "unpaid",
     url: null,
-    customer_details: { address: { ...payer.address }, business_name: null, email: payer.email, individual_name: null, name: payer.name, phone: null, tax_exempt: "none", tax_ids: [] },
+    customer_details: {
+      address: { ...payer.address },
+      business_name: null,
+      email: payer.email,
+      individual_name: null,
+      name: payer.name,
+      phone: null,
+      tax_exempt: "none",
+      tax_ids: [],
+    },
   };
   env.store.tx(() => {
     if (base) env.store.update(next, piExtra);
@@ -193,12 +251,26 @@ export function voucher(env: SimEnv, id: string, pdf: boolean, returnUrl: string
   const pi = found.doc;
   const payer = found.extra.boleto;
   const line = details?.number ?? "";
-  const due = details?.expires_at ? new Date(details.expires_at * 1000 - 3 * 3_600_000).toISOString().slice(0, 10).split("-").reverse().join("/") : "";
-  const status = pi.status === "succeeded" ? "Pago" : pi.status === "requires_action" ? "Aguardando pagamento" : "Vencido ou cancelado";
+  const due = details?.expires_at
+    ? new Date(details.expires_at * 1000 - 3 * 3_600_000).toISOString().slice(0, 10).split("-").reverse().join("/")
+    : "";
+  const status =
+    pi.status === "succeeded"
+      ? "Pago"
+      : pi.status === "requires_action"
+        ? "Aguardando pagamento"
+        : "Vencido ou cancelado";
   if (pdf)
     return {
       status: 200,
-      text: voucherPdf("Boleto (simulado)", [`Valor: ${reais(pi.amount)}`, `Vencimento: ${due}`, `Pagador: ${payer.name} (${payer.tax_id})`, `Linha digitavel: ${line}`, `Situacao: ${status}`, `Referencia: ${pi.id}`]),
+      text: voucherPdf("Boleto (simulado)", [
+        `Valor: ${reais(pi.amount)}`,
+        `Vencimento: ${due}`,
+        `Pagador: ${payer.name} (${payer.tax_id})`,
+        `Linha digitavel: ${line}`,
+        `Situacao: ${status}`,
+        `Referencia: ${pi.id}`,
+      ]),
       headers: { "content-type": "application/pdf", "content-disposition": `inline; filename="boleto-${pi.id}.pdf"` },
     };
   return page(

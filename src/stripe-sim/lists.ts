@@ -10,7 +10,8 @@ import { invalid } from "./errors";
 export function listPage<T extends { id: string }>(ctx: ApiCtx, docs: T[], url: string): Stripe.ApiList<T> {
   const f = ctx.form;
   const limit = f.int("limit") ?? 10;
-  if (limit < 1 || limit > 100) throw invalid("limit", "This value must be greater than or equal to 1 and less than or equal to 100.");
+  if (limit < 1 || limit > 100)
+    throw invalid("limit", "This value must be greater than or equal to 1 and less than or equal to 100.");
   const after = f.str("starting_after");
   const before = f.str("ending_before");
   let slice = docs;

@@ -36,7 +36,14 @@ export function account(id: string, email: string, created: number) {
   } satisfies Stripe.Account;
 }
 
-export function webhookEndpoint(p: { url: string; enabled_events: string[]; description: string | null; metadata: Record<string, string>; api_version: string | null; created: number }) {
+export function webhookEndpoint(p: {
+  url: string;
+  enabled_events: string[];
+  description: string | null;
+  metadata: Record<string, string>;
+  api_version: string | null;
+  created: number;
+}) {
   return {
     id: simId("we"),
     object: "webhook_endpoint",
@@ -213,7 +220,14 @@ export interface CardUsed {
   fingerprint: string;
 }
 
-export function balanceTransaction(p: { amount: number; fee: number; source: string; type: "charge" | "refund" | "adjustment"; created: number; description: string | null }) {
+export function balanceTransaction(p: {
+  amount: number;
+  fee: number;
+  source: string;
+  type: "charge" | "refund" | "adjustment";
+  created: number;
+  description: string | null;
+}) {
   const net = p.amount - p.fee;
   return {
     id: simId("txn"),
@@ -226,7 +240,18 @@ export function balanceTransaction(p: { amount: number; fee: number; source: str
     description: p.description,
     exchange_rate: null,
     fee: p.fee,
-    fee_details: p.fee === 0 ? [] : [{ amount: p.fee, application: null, currency: "brl", description: "Stripe processing fees", type: "stripe_fee" }],
+    fee_details:
+      p.fee === 0
+        ? []
+        : [
+            {
+              amount: p.fee,
+              application: null,
+              currency: "brl",
+              description: "Stripe processing fees",
+              type: "stripe_fee",
+            },
+          ],
     net,
     reporting_category: p.type === "charge" ? "charge" : p.type === "refund" ? "refund" : "dispute",
     source: p.source,
@@ -247,7 +272,13 @@ export function charge(p: {
 }) {
   const id = simId("ch");
   const billing: Stripe.Charge.BillingDetails = p.boleto
-    ? { address: { ...p.boleto.address }, email: p.boleto.email, name: p.boleto.name, phone: null, tax_id: p.boleto.tax_id }
+    ? {
+        address: { ...p.boleto.address },
+        email: p.boleto.email,
+        name: p.boleto.name,
+        phone: null,
+        tax_id: p.boleto.tax_id,
+      }
     : { address: null, email: p.pi.receipt_email, name: null, phone: null, tax_id: null };
   const details: Stripe.Charge.PaymentMethodDetails = p.card
     ? {
@@ -299,7 +330,16 @@ export function charge(p: {
     livemode: false,
     metadata: p.pi.metadata,
     on_behalf_of: null,
-    outcome: { advice_code: null, network_advice_code: null, network_decline_code: null, network_status: "approved_by_network", reason: null, risk_level: "normal", seller_message: "Payment complete.", type: "authorized" },
+    outcome: {
+      advice_code: null,
+      network_advice_code: null,
+      network_decline_code: null,
+      network_status: "approved_by_network",
+      reason: null,
+      risk_level: "normal",
+      seller_message: "Payment complete.",
+      type: "authorized",
+    },
     paid: true,
     payment_intent: p.pi.id as string | null,
     payment_method: p.payment_method,
@@ -322,7 +362,15 @@ export function charge(p: {
 }
 export type ChargeDoc = ReturnType<typeof charge>;
 
-export function refund(p: { amount: number; charge: string; payment_intent: string; metadata: Record<string, string>; reason: Stripe.Refund.Reason | null; created: number; payment_method: string }) {
+export function refund(p: {
+  amount: number;
+  charge: string;
+  payment_intent: string;
+  metadata: Record<string, string>;
+  reason: Stripe.Refund.Reason | null;
+  created: number;
+  payment_method: string;
+}) {
   return {
     id: simId("re"),
     object: "refund",
@@ -333,7 +381,10 @@ export function refund(p: { amount: number; charge: string; payment_intent: stri
     currency: "brl",
     customer: null,
     customer_account: null,
-    destination_details: { type: "card", card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" } } as Stripe.Refund.DestinationDetails,
+    destination_details: {
+      type: "card",
+      card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" },
+    } as Stripe.Refund.DestinationDetails,
     failure_reason: undefined as string | undefined,
     failure_balance_transaction: undefined as string | undefined,
     metadata: p.metadata,
@@ -348,7 +399,12 @@ export function refund(p: { amount: number; charge: string; payment_intent: stri
 }
 export type RefundDoc = ReturnType<typeof refund>;
 
-export function dispute(p: { charge: ChargeDoc; reason: string; created: number; balance_transaction: BalanceTransactionDoc }) {
+export function dispute(p: {
+  charge: ChargeDoc;
+  reason: string;
+  created: number;
+  balance_transaction: BalanceTransactionDoc;
+}) {
   return {
     id: simId("du"),
     object: "dispute",
@@ -388,7 +444,14 @@ export function dispute(p: { charge: ChargeDoc; reason: string; created: number;
       uncategorized_file: null,
       uncategorized_text: null,
     },
-    evidence_details: { due_by: p.created + 7 * 86_400, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0, submission_method: "not_submitted" },
+    evidence_details: {
+      due_by: p.created + 7 * 86_400,
+      enhanced_eligibility: {},
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+      submission_method: "not_submitted",
+    },
     intended_submission_method: null,
     is_charge_refundable: false,
     livemode: false,
@@ -453,7 +516,14 @@ export const EVENT_OBJECTS_MATCH: EventObjectMatches = {
 };
 
 /** An event of `type` carrying `object` (its `data.object`), as stored and delivered. */
-export function event<T extends SimEventType>(p: { type: T; object: SimEventObjects[T]; created: number; account: string; pending_webhooks: number; request: { id: string | null; idempotency_key: string | null } | null }): Stripe.Event {
+export function event<T extends SimEventType>(p: {
+  type: T;
+  object: SimEventObjects[T];
+  created: number;
+  account: string;
+  pending_webhooks: number;
+  request: { id: string | null; idempotency_key: string | null } | null;
+}): Stripe.Event {
   const e = {
     id: simId("evt"),
     object: "event" as const,

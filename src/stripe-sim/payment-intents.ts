@@ -43,9 +43,16 @@ function billing(p: Params): BillingInput {
     },
     tax_id: taxId,
   };
-  if (taxId.length !== 11 && taxId.length !== 14) throw invalid(`${pmd.name("boleto")}[tax_id]`, "The tax ID must be a CPF (11 digits) or CNPJ (14 digits).", "invalid_tax_id");
-  if (!/^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/.test(out.email)) throw invalid(`${bd.name("email")}`, "Invalid email address.", "email_invalid");
-  if (out.address.country !== "BR") throw invalid(`${addr.name("country")}`, "Boleto billing addresses must be in Brazil (BR).");
+  if (taxId.length !== 11 && taxId.length !== 14)
+    throw invalid(
+      `${pmd.name("boleto")}[tax_id]`,
+      "The tax ID must be a CPF (11 digits) or CNPJ (14 digits).",
+      "invalid_tax_id",
+    );
+  if (!/^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/.test(out.email))
+    throw invalid(`${bd.name("email")}`, "Invalid email address.", "email_invalid");
+  if (out.address.country !== "BR")
+    throw invalid(`${addr.name("country")}`, "Boleto billing addresses must be in Brazil (BR).");
   return out;
 }
 
@@ -61,34 +68,66 @@ export function boletoExpiry(nowMs: number, days: number): { expiresAt: number; 
 }
 
 /** Fills a boleto PaymentIntent's `next_action` (voucher number, URLs, expiry). */
-export function boletoNextAction(env: SimEnv, pi: PaymentIntentDoc, expiresAfterDays: number): Stripe.PaymentIntent.NextAction {
+export function boletoNextAction(
+  env: SimEnv,
+  pi: PaymentIntentDoc,
+  expiresAfterDays: number,
+): Stripe.PaymentIntent.NextAction {
   const { expiresAt, dueDate } = boletoExpiry(env.clock.nowMs(), expiresAfterDays);
   const { line } = boletoNumbers(pi.id, pi.amount, dueDate);
   return {
     type: "boleto_display_details",
-    boleto_display_details: { expires_at: expiresAt, hosted_voucher_url: `${env.origin}/boleto/${pi.id}`, number: line, pdf: `${env.origin}/boleto/${pi.id}.pdf` },
+    boleto_display_details: {
+      expires_at: expiresAt,
+      hosted_voucher_url: `${env.origin}/boleto/${pi.id}`,
+      number: line,
+      pdf: `${env.origin}/boleto/${pi.id}.pdf`,
+    },
   };
 }
 
 /** `POST /v1/payment_intents` (boleto). */
 export function createPaymentIntent(ctx: ApiCtx): Reply {
   const f = ctx.form.only([
-    "amount", "currency", "allowed_payment_method_types", "payment_method_types", "payment_method_data", "payment_method_options", "confirm", "metadata",
-    "description", "receipt_email", "statement_descriptor", "statement_descriptor_suffix",
+    "amount",
+    "currency",
+    "allowed_payment_method_types",
+    "payment_method_types",
+    "payment_method_data",
+    "payment_method_options",
+    "confirm",
+    "metadata",
+    "description",
+    "receipt_email",
+    "statement_descriptor",
+    "statement_descriptor_suffix",
   ]);
   const amount = f.reqInt("amount");
   const currency = f.reqStr("currency").toLowerCase();
   if (currency !== "brl") throw invalid("currency", `The simulator only takes brl (got ${currency}).`);
   if (amount < 500) throw invalid("amount", "Amount must be at least R$5.00 brl for boleto.", "amount_too_small");
-  if (amount > 4_999_999_99) throw invalid("amount", "Amount must be no more than R$49,999,999.99 brl for boleto.", "amount_too_large");
+  if (amount > 4_999_999_99)
+    throw invalid("amount", "Amount must be no more than R$49,999,999.99 brl for boleto.", "amount_too_large");
   const typesParam = f.has("allowed_payment_method_types") ? "allowed_payment_method_types" : "payment_method_types";
   const types = f.strs(typesParam);
   if (!types) throw missing("allowed_payment_method_types");
-  if (types.length !== 1 || types[0] !== "boleto") throw invalid(typesParam, `The simulator creates boleto PaymentIntents only (${typesParam}[0]=boleto); cards go through Checkout.`);
-  if (f.bool("confirm") !== true) throw invalid("confirm", "The simulator confirms boleto PaymentIntents at creation: pass confirm=true.");
+  if (types.length !== 1 || types[0] !== "boleto")
+    throw invalid(
+      typesParam,
+      `The simulator creates boleto PaymentIntents only (${typesParam}[0]=boleto); cards go through Checkout.`,
+    );
+  if (f.bool("confirm") !== true)
+    throw invalid("confirm", "The simulator confirms boleto PaymentIntents at creation: pass confirm=true.");
   const payer = billing(f);
-  const days = f.obj("payment_method_options")?.only(["boleto"]).obj("boleto")?.only(["expires_after_days"]).int("expires_after_days") ?? 3;
-  if (days < 0 || days > 60) throw invalid("payment_method_options[boleto][expires_after_days]", "expires_after_days must be between 0 and 60.");
+  const days =
+    f
+      .obj("payment_method_options")
+      ?.only(["boleto"])
+      .obj("boleto")
+      ?.only(["expires_after_days"])
+      .int("expires_after_days") ?? 3;
+  if (days < 0 || days > 60)
+    throw invalid("payment_method_options[boleto][expires_after_days]", "expires_after_days must be between 0 and 60.");
   const pi = paymentIntent({
     amount,
     currency,
@@ -118,15 +157,30 @@ export function cancelPaymentIntentRoute(ctx: ApiCtx): Reply {
   const f = ctx.form.only(["cancellation_reason"]);
   const pi = load(ctx.env, ctx.account.id, "payment_intent", ctx.params.id!);
   const reason = (f.str("cancellation_reason") ?? null) as Stripe.PaymentIntent.CancellationReason | null;
-  if (reason !== null && !["duplicate", "fraudulent", "requested_by_customer", "abandoned"].includes(reason)) throw invalid("cancellation_reason", `Invalid cancellation_reason: ${reason}`);
-  if (!["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"].includes(pi.status))
-    throw badState("payment_intent_unexpected_state", `You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`);
+  if (reason !== null && !["duplicate", "fraudulent", "requested_by_customer", "abandoned"].includes(reason))
+    throw invalid("cancellation_reason", `Invalid cancellation_reason: ${reason}`);
+  if (
+    !["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"].includes(
+      pi.status,
+    )
+  )
+    throw badState(
+      "payment_intent_unexpected_state",
+      `You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+    );
   const extra = piWithExtra(ctx.env, pi.id)!.extra;
   if (extra.session) {
     const s = sessionWithExtra(ctx.env, extra.session);
-    if (s && s.doc.status === "open") throw badState("payment_intent_unexpected_state", "This PaymentIntent's Checkout Session is still open: expire the Checkout Session instead.");
+    if (s && s.doc.status === "open")
+      throw badState(
+        "payment_intent_unexpected_state",
+        "This PaymentIntent's Checkout Session is still open: expire the Checkout Session instead.",
+      );
   }
-  return { status: 200, body: expand(ctx.env, ctx.account.id, cancelPaymentIntent(ctx.env, ctx.account.id, pi, reason), f.expand()) };
+  return {
+    status: 200,
+    body: expand(ctx.env, ctx.account.id, cancelPaymentIntent(ctx.env, ctx.account.id, pi, reason), f.expand()),
+  };
 }
 
 /** Control: the payer paid the boleto (`requires_action` -> `succeeded`); null when not a waiting boleto. */
@@ -142,7 +196,11 @@ export function payBoleto(env: SimEnv, id: string): PaymentIntentDoc | null {
 export function failBoleto(env: SimEnv, id: string): PaymentIntentDoc | null {
   const pi = piWithExtra(env, id);
   if (!pi || pi.doc.status !== "requires_action" || !pi.extra.boleto) return null;
-  const failed = failPaymentIntent(env, pi.account, pi.doc, pi.extra, { type: "invalid_request_error", code: "payment_method_provider_decline", message: "The boleto expired before it was paid." });
+  const failed = failPaymentIntent(env, pi.account, pi.doc, pi.extra, {
+    type: "invalid_request_error",
+    code: "payment_method_provider_decline",
+    message: "The boleto expired before it was paid.",
+  });
   if (pi.extra.session) asyncSessionOutcome(env, pi.extra.session, false);
   return failed;
 }
@@ -152,5 +210,10 @@ function asyncSessionOutcome(env: SimEnv, sessionId: string, paid: boolean): voi
   if (!s) return;
   const next = { ...s.doc, payment_status: (paid ? "paid" : "unpaid") as Stripe.Checkout.Session.PaymentStatus };
   env.store.update(next);
-  emit(env, s.account, paid ? "checkout.session.async_payment_succeeded" : "checkout.session.async_payment_failed", next);
+  emit(
+    env,
+    s.account,
+    paid ? "checkout.session.async_payment_succeeded" : "checkout.session.async_payment_failed",
+    next,
+  );
 }

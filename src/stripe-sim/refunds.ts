@@ -28,8 +28,15 @@ function refundsOf(env: SimEnv, chargeId: string): RefundDoc[] {
 function syncCharge(env: SimEnv, account: string, chargeId: string): ChargeDoc {
   const ch = load(env, account, "charge", chargeId);
   const all = refundsOf(env, chargeId);
-  const counted = all.filter((r) => r.status === "pending" || r.status === "succeeded").reduce((s, r) => s + r.amount, 0);
-  const next: ChargeDoc = { ...ch, amount_refunded: counted, refunded: counted >= ch.amount, refunds: { ...ch.refunds, data: all, has_more: false } };
+  const counted = all
+    .filter((r) => r.status === "pending" || r.status === "succeeded")
+    .reduce((s, r) => s + r.amount, 0);
+  const next: ChargeDoc = {
+    ...ch,
+    amount_refunded: counted,
+    refunded: counted >= ch.amount,
+    refunds: { ...ch.refunds, data: all, has_more: false },
+  };
   env.store.update(next);
   return next;
 }
@@ -40,24 +47,45 @@ export function createRefund(ctx: ApiCtx): Reply {
   const f = ctx.form.only(["payment_intent", "charge", "amount", "metadata", "reason", "instructions_email"]);
   const piId = f.str("payment_intent");
   const chId = f.str("charge");
-  if (piId === undefined && chId === undefined) throw invalid(undefined, "One of the following params should be provided for this request: payment_intent or charge.", "parameter_missing");
+  if (piId === undefined && chId === undefined)
+    throw invalid(
+      undefined,
+      "One of the following params should be provided for this request: payment_intent or charge.",
+      "parameter_missing",
+    );
   let ch: ChargeDoc;
   if (piId !== undefined) {
     const pi = load(env, account.id, "payment_intent", piId, "payment_intent");
     if (pi.status !== "succeeded" || !pi.latest_charge)
-      throw badState("payment_intent_unexpected_state", `This PaymentIntent (${pi.id}) does not have a successful charge to refund.`, "payment_intent");
+      throw badState(
+        "payment_intent_unexpected_state",
+        `This PaymentIntent (${pi.id}) does not have a successful charge to refund.`,
+        "payment_intent",
+      );
     ch = load(env, account.id, "charge", pi.latest_charge);
-    if (chId !== undefined && chId !== ch.id) throw invalid("charge", `Charge ${chId} does not belong to PaymentIntent ${pi.id}.`);
+    if (chId !== undefined && chId !== ch.id)
+      throw invalid("charge", `Charge ${chId} does not belong to PaymentIntent ${pi.id}.`);
   } else ch = load(env, account.id, "charge", chId!, "charge");
-  if (ch.payment_method_details?.type === "boleto") throw badState("charge_not_refundable", "Boleto payments cannot be refunded.", piId !== undefined ? "payment_intent" : "charge");
+  if (ch.payment_method_details?.type === "boleto")
+    throw badState(
+      "charge_not_refundable",
+      "Boleto payments cannot be refunded.",
+      piId !== undefined ? "payment_intent" : "charge",
+    );
   if (ch.disputed) throw badState("charge_disputed", `Charge ${ch.id} has been charged back; cannot issue a refund.`);
   const remaining = ch.amount - ch.amount_refunded;
   const amount = f.int("amount") ?? remaining;
   if (remaining <= 0) throw badState("charge_already_refunded", `Charge ${ch.id} has already been refunded.`);
   if (amount < 1) throw invalid("amount", "Refund amount must be positive.", "parameter_invalid_integer");
-  if (amount > remaining) throw invalid("amount", `Refund amount (${brl(amount)}) is greater than unrefunded amount on charge (${brl(remaining)})`, "amount_too_large");
+  if (amount > remaining)
+    throw invalid(
+      "amount",
+      `Refund amount (${brl(amount)}) is greater than unrefunded amount on charge (${brl(remaining)})`,
+      "amount_too_large",
+    );
   const reason = f.str("reason") ?? null;
-  if (reason !== null && !REASONS.includes(reason)) throw invalid("reason", `Invalid reason: must be one of ${REASONS.join(", ")}`);
+  if (reason !== null && !REASONS.includes(reason))
+    throw invalid("reason", `Invalid reason: must be one of ${REASONS.join(", ")}`);
   const re = refund({
     amount,
     charge: ch.id,
@@ -89,7 +117,9 @@ export function listRefunds(ctx: ApiCtx): Reply {
       : pi !== undefined
         ? ctx.env.store.listWhere(ctx.account.id, "refund", "payment_intent", pi)
         : ctx.env.store.list(ctx.account.id, "refund");
-  const docs = rows.map((r) => JSON.parse(r.doc) as RefundDoc).filter((r) => pi === undefined || r.payment_intent === pi);
+  const docs = rows
+    .map((r) => JSON.parse(r.doc) as RefundDoc)
+    .filter((r) => pi === undefined || r.payment_intent === pi);
   return { status: 200, body: listPage(ctx, docs, "/v1/refunds") };
 }
 
@@ -104,7 +134,11 @@ export function getRefund(ctx: ApiCtx): Reply {
  * `failure_reason` (the amount returns to the charge); `charge.refund.updated`. Null when the
  * refund is unknown or no longer pending.
  */
-export function finishRefund(env: SimEnv, id: string, outcome: { status: "succeeded" } | { status: "failed"; failure_reason: string }): RefundDoc | null {
+export function finishRefund(
+  env: SimEnv,
+  id: string,
+  outcome: { status: "succeeded" } | { status: "failed"; failure_reason: string },
+): RefundDoc | null {
   const found = loadAny(env, "refund", id);
   if (!found || found.doc.status !== "pending") return null;
   env.scheduler.cancel("refund_settle", id);
@@ -113,9 +147,29 @@ export function finishRefund(env: SimEnv, id: string, outcome: { status: "succee
   let next: RefundDoc;
   env.store.tx(() => {
     if (outcome.status === "succeeded") {
-      const bt = balanceTransaction({ amount: -re.amount, fee: 0, source: re.id, type: "refund", created, description: "REFUND FOR CHARGE" });
+      const bt = balanceTransaction({
+        amount: -re.amount,
+        fee: 0,
+        source: re.id,
+        type: "refund",
+        created,
+        description: "REFUND FOR CHARGE",
+      });
       env.store.insert(found.account, "balance_transaction", bt);
-      next = { ...re, status: "succeeded", balance_transaction: bt.id, destination_details: { type: "card", card: { reference: `ARN${re.id.slice(3, 15)}`, reference_status: "available", reference_type: "acquirer_reference_number", type: "refund" } } };
+      next = {
+        ...re,
+        status: "succeeded",
+        balance_transaction: bt.id,
+        destination_details: {
+          type: "card",
+          card: {
+            reference: `ARN${re.id.slice(3, 15)}`,
+            reference_status: "available",
+            reference_type: "acquirer_reference_number",
+            type: "refund",
+          },
+        },
+      };
     } else next = { ...re, status: "failed", failure_reason: outcome.failure_reason };
     env.store.update(next);
     syncCharge(env, found.account, re.charge);

@@ -33,7 +33,16 @@ import { attemptDelivery } from "./webhooks";
 import { expand } from "./expand";
 
 /** Stripe's default retry spacing, ms (live mode retries for up to three days). */
-export const STRIPE_RETRY_SCHEDULE = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 24 * 3_600_000, 24 * 3_600_000];
+export const STRIPE_RETRY_SCHEDULE = [
+  60_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  24 * 3_600_000,
+  24 * 3_600_000,
+];
 
 export interface StripeSimOptions {
   /** Folder of the simulator (config.json, stripe-sim.db); created when missing. */
@@ -82,8 +91,19 @@ const API: [string, string, Handler][] = [
   ["POST", "/v1/payment_intents", createPaymentIntent],
   ["GET", "/v1/payment_intents/:id", getPaymentIntent],
   ["POST", "/v1/payment_intents/:id/cancel", cancelPaymentIntentRoute],
-  ["GET", "/v1/charges/:id", (ctx) => ({ status: 200, body: expand(ctx.env, ctx.account.id, load(ctx.env, ctx.account.id, "charge", ctx.params.id!), ctx.form.expand()) })],
-  ["GET", "/v1/balance_transactions/:id", (ctx) => ({ status: 200, body: load(ctx.env, ctx.account.id, "balance_transaction", ctx.params.id!) })],
+  [
+    "GET",
+    "/v1/charges/:id",
+    (ctx) => ({
+      status: 200,
+      body: expand(ctx.env, ctx.account.id, load(ctx.env, ctx.account.id, "charge", ctx.params.id!), ctx.form.expand()),
+    }),
+  ],
+  [
+    "GET",
+    "/v1/balance_transactions/:id",
+    (ctx) => ({ status: 200, body: load(ctx.env, ctx.account.id, "balance_transaction", ctx.params.id!) }),
+  ],
   ["POST", "/v1/refunds", createRefund],
   ["GET", "/v1/refunds", listRefunds],
   ["GET", "/v1/refunds/:id", getRefund],
@@ -110,7 +130,10 @@ function respond(reply: Reply, extra: Record<string, string> = {}): Response {
   const headers = new Headers({ ...reply.headers, ...extra });
   if (reply.text !== undefined) return new Response(reply.text as BodyInit, { status: reply.status, headers });
   headers.set("content-type", "application/json; charset=utf-8");
-  return new Response(reply.body === undefined ? "" : JSON.stringify(reply.body, null, 2), { status: reply.status, headers });
+  return new Response(reply.body === undefined ? "" : JSON.stringify(reply.body, null, 2), {
+    status: reply.status,
+    headers,
+  });
 }
 
 function errorReply(err: StripeSimError): Reply {
@@ -147,7 +170,14 @@ async function api(env: SimEnv, req: Request, url: URL, rawBody: string): Promis
   const formText = method === "POST" ? rawBody : url.search.slice(1);
   const run = (): Reply => {
     try {
-      return found!.handler({ env, account, params: found!.params, form: new Params(parseForm(formText)), requestId, idempotencyKey: idem });
+      return found!.handler({
+        env,
+        account,
+        params: found!.params,
+        form: new Params(parseForm(formText)),
+        requestId,
+        idempotencyKey: idem,
+      });
     } catch (err) {
       if (err instanceof StripeSimError) return errorReply(err);
       throw err;
@@ -158,12 +188,22 @@ async function api(env: SimEnv, req: Request, url: URL, rawBody: string): Promis
   const prior = env.store.idempotent(account.id, idem);
   if (prior) {
     if (prior.fingerprint !== fingerprint) throw idempotencyMismatch(idem);
-    return { status: prior.status, body: JSON.parse(prior.body), headers: { "idempotent-replayed": "true", "original-request": "replayed" } };
+    return {
+      status: prior.status,
+      body: JSON.parse(prior.body),
+      headers: { "idempotent-replayed": "true", "original-request": "replayed" },
+    };
   }
   const reply = run();
   const code = reply.status >= 400 ? (reply.body as { error?: { code?: string } }).error?.code : undefined;
   const validationError = reply.status === 400 && (code === undefined || code.startsWith("parameter_"));
-  if (!validationError) env.store.saveIdempotent(account.id, idem, { fingerprint, status: reply.status, body: JSON.stringify(reply.body) }, Date.now());
+  if (!validationError)
+    env.store.saveIdempotent(
+      account.id,
+      idem,
+      { fingerprint, status: reply.status, body: JSON.stringify(reply.body) },
+      Date.now(),
+    );
   return reply;
 }
 
@@ -172,8 +212,10 @@ async function pages(env: SimEnv, req: Request, url: URL, rawBody: string): Prom
   if (parts[0] === "pay" && parts.length >= 2 && parts.length <= 3) {
     const id = decodeURIComponent(parts[1]!);
     const form = new Params(parseForm(req.method === "POST" ? rawBody : ""));
-    if (parts.length === 2) return req.method === "POST" ? postPayPage(env, id, form) : req.method === "GET" ? getPayPage(env, id) : null;
-    if (parts[2] === "3ds") return req.method === "POST" ? post3dsPage(env, id, form) : req.method === "GET" ? get3dsPage(env, id) : null;
+    if (parts.length === 2)
+      return req.method === "POST" ? postPayPage(env, id, form) : req.method === "GET" ? getPayPage(env, id) : null;
+    if (parts[2] === "3ds")
+      return req.method === "POST" ? post3dsPage(env, id, form) : req.method === "GET" ? get3dsPage(env, id) : null;
     return null;
   }
   if (parts[0] === "boleto" && parts.length === 2 && req.method === "GET") {
@@ -224,17 +266,26 @@ export async function startStripeSim(opts: StripeSimOptions): Promise<StripeSim>
         const url = new URL(req.url);
         const rawBody = req.method === "GET" || req.method === "HEAD" ? "" : await req.text();
         const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
-        const stripeHeaders: Record<string, string> = { "request-id": simId("req"), "stripe-version": req.headers.get("stripe-version") ?? SIM_API_VERSION, ...(idemKey ? { "idempotency-key": idemKey } : {}) };
+        const stripeHeaders: Record<string, string> = {
+          "request-id": simId("req"),
+          "stripe-version": req.headers.get("stripe-version") ?? SIM_API_VERSION,
+          ...(idemKey ? { "idempotency-key": idemKey } : {}),
+        };
         try {
           if (url.pathname.startsWith("/v1/")) return respond(await api(env, req, url, rawBody), stripeHeaders);
-          if (url.pathname.startsWith("/_sim/")) return respond(await control(env, req.method, url.pathname, rawBody, url.searchParams));
+          if (url.pathname.startsWith("/_sim/"))
+            return respond(await control(env, req.method, url.pathname, rawBody, url.searchParams));
           const page = await pages(env, req, url, rawBody);
           if (page) return respond(page);
           return respond(errorReply(unrecognizedUrl(req.method, url.pathname)));
         } catch (err) {
-          if (err instanceof StripeSimError) return respond(errorReply(err), url.pathname.startsWith("/v1/") ? stripeHeaders : {});
+          if (err instanceof StripeSimError)
+            return respond(errorReply(err), url.pathname.startsWith("/v1/") ? stripeHeaders : {});
           logger.error({ err }, "stripe-sim request failed");
-          return respond({ status: 500, body: { error: { type: "api_error", message: "An unknown error occurred in the simulator." } } });
+          return respond({
+            status: 500,
+            body: { error: { type: "api_error", message: "An unknown error occurred in the simulator." } },
+          });
         }
       },
     });
@@ -245,17 +296,24 @@ export async function startStripeSim(opts: StripeSimOptions): Promise<StripeSim>
   const port = server.port!;
   env.origin = apiBase({ host: server.hostname ?? config.host, port });
   scheduler.resume();
-  for (const d of store.pendingDeliveries()) if (store.jobsFor("deliver", String(d.id)).length === 0) scheduler.schedule("deliver", String(d.id), 0);
-  logger.info({ port, host: server.hostname ?? config.host, api_base: env.origin, account: first.id, dir }, `stripe-sim listening on port ${port}`);
+  for (const d of store.pendingDeliveries())
+    if (store.jobsFor("deliver", String(d.id)).length === 0) scheduler.schedule("deliver", String(d.id), 0);
+  logger.info(
+    { port, host: server.hostname ?? config.host, api_base: env.origin, account: first.id, dir },
+    `stripe-sim listening on port ${port}`,
+  );
   const sweepMs = opts.sweepMs ?? 1000;
-  const sweep = sweepMs > 0 ? setInterval(() => {
-    try {
-      sweepDeadlines(env);
-      store.pruneIdempotent(Date.now() - 86_400_000);
-    } catch (err) {
-      logger.error({ err }, "stripe-sim sweep failed");
-    }
-  }, sweepMs) : null;
+  const sweep =
+    sweepMs > 0
+      ? setInterval(() => {
+          try {
+            sweepDeadlines(env);
+            store.pruneIdempotent(Date.now() - 86_400_000);
+          } catch (err) {
+            logger.error({ err }, "stripe-sim sweep failed");
+          }
+        }, sweepMs)
+      : null;
   let stopped: Promise<void> | null = null;
   return {
     port,

@@ -53,7 +53,10 @@ export function ensureAccount(store: StripeSimStore): { id: string; secret_key: 
 }
 
 /** Writes (or completes) the folder; keeps an existing database and key. */
-export function initSimDir(dirIn: string, opts: { port?: number; host?: string; cofreUrl?: string; accountId?: string } = {}): InitResult {
+export function initSimDir(
+  dirIn: string,
+  opts: { port?: number; host?: string; cofreUrl?: string; accountId?: string } = {},
+): InitResult {
   const dir = resolve(dirIn);
   mkdirSync(dir, { recursive: true });
   // A secret key: `git status` must not offer it to commit (issue 28 §3).

@@ -118,7 +118,9 @@ export class StripeSimStore {
   }
 
   addAccount(row: AccountRow): void {
-    this.db.query("INSERT INTO accounts (id, secret_key, email, created) VALUES ($id, $secret_key, $email, $created)").run({ ...row });
+    this.db
+      .query("INSERT INTO accounts (id, secret_key, email, created) VALUES ($id, $secret_key, $email, $created)")
+      .run({ ...row });
   }
   accountByKey(key: string): AccountRow | null {
     return this.db.query<AccountRow, [string]>("SELECT * FROM accounts WHERE secret_key = ?").get(key);
@@ -131,19 +133,29 @@ export class StripeSimStore {
   }
 
   /** Inserts an object document (`ref`: the object it hangs from, for `children`). */
-  insert(account: string, kind: string, doc: { id: string; created: number }, extra: object = {}, ref: string | null = null): void {
+  insert(
+    account: string,
+    kind: string,
+    doc: { id: string; created: number },
+    extra: object = {},
+    ref: string | null = null,
+  ): void {
     this.db
       .query("INSERT INTO objects (id, account, kind, doc, extra, created, ref) VALUES (?, ?, ?, ?, ?, ?, ?)")
       .run(doc.id, account, kind, JSON.stringify(doc), JSON.stringify(extra), doc.created, ref);
   }
   /** Objects of `kind` inserted with `ref`, newest first. */
   children(ref: string, kind: string): ObjectRow[] {
-    return this.db.query<ObjectRow, [string, string]>("SELECT * FROM objects WHERE ref = ? AND kind = ? ORDER BY seq DESC").all(ref, kind);
+    return this.db
+      .query<ObjectRow, [string, string]>("SELECT * FROM objects WHERE ref = ? AND kind = ? ORDER BY seq DESC")
+      .all(ref, kind);
   }
   /** Objects of a kind of an account whose document field `field` equals `value` (JSON path), newest first. */
   listWhere(account: string, kind: string, field: string, value: string): ObjectRow[] {
     return this.db
-      .query<ObjectRow, [string, string, string, string]>("SELECT * FROM objects WHERE account = ? AND kind = ? AND json_extract(doc, ?) = ? ORDER BY seq DESC")
+      .query<ObjectRow, [string, string, string, string]>(
+        "SELECT * FROM objects WHERE account = ? AND kind = ? AND json_extract(doc, ?) = ? ORDER BY seq DESC",
+      )
       .all(account, kind, `$.${field}`, value);
   }
 
@@ -154,19 +166,27 @@ export class StripeSimStore {
   }
   /** Ids whose deadline is at or before `now` (Unix s), earliest first. */
   due(now: number): string[] {
-    return this.db.query<{ id: string }, [number]>("SELECT id FROM deadlines WHERE expires_at <= ? ORDER BY expires_at").all(now).map((r) => r.id);
+    return this.db
+      .query<{ id: string }, [number]>("SELECT id FROM deadlines WHERE expires_at <= ? ORDER BY expires_at")
+      .all(now)
+      .map((r) => r.id);
   }
   /** Replaces an object's document (and its extra when given). */
   update<T extends { id: string }>(doc: T, extra?: object): void {
     if (extra === undefined) this.db.query("UPDATE objects SET doc = ? WHERE id = ?").run(JSON.stringify(doc), doc.id);
-    else this.db.query("UPDATE objects SET doc = ?, extra = ? WHERE id = ?").run(JSON.stringify(doc), JSON.stringify(extra), doc.id);
+    else
+      this.db
+        .query("UPDATE objects SET doc = ?, extra = ? WHERE id = ?")
+        .run(JSON.stringify(doc), JSON.stringify(extra), doc.id);
   }
   row(id: string): ObjectRow | null {
     return this.db.query<ObjectRow, [string]>("SELECT * FROM objects WHERE id = ?").get(id);
   }
   /** Objects of a kind of an account, newest first. */
   list(account: string, kind: string): ObjectRow[] {
-    return this.db.query<ObjectRow, [string, string]>("SELECT * FROM objects WHERE account = ? AND kind = ? ORDER BY seq DESC").all(account, kind);
+    return this.db
+      .query<ObjectRow, [string, string]>("SELECT * FROM objects WHERE account = ? AND kind = ? ORDER BY seq DESC")
+      .all(account, kind);
   }
   remove(id: string): void {
     this.db.query("DELETE FROM objects WHERE id = ?").run(id);
@@ -179,12 +199,17 @@ export class StripeSimStore {
     this.db.query("INSERT OR REPLACE INTO endpoint_secrets (id, secret) VALUES (?, ?)").run(id, secret);
   }
   endpointSecret(id: string): string | null {
-    return this.db.query<{ secret: string }, [string]>("SELECT secret FROM endpoint_secrets WHERE id = ?").get(id)?.secret ?? null;
+    return (
+      this.db.query<{ secret: string }, [string]>("SELECT secret FROM endpoint_secrets WHERE id = ?").get(id)?.secret ??
+      null
+    );
   }
 
   addEvent(row: Omit<EventRow, "seq">): void {
     this.db
-      .query("INSERT INTO events (id, account, type, created, doc, dropped) VALUES ($id, $account, $type, $created, $doc, $dropped)")
+      .query(
+        "INSERT INTO events (id, account, type, created, doc, dropped) VALUES ($id, $account, $type, $created, $doc, $dropped)",
+      )
       .run({ ...row });
   }
   event(id: string): EventRow | null {
@@ -193,7 +218,9 @@ export class StripeSimStore {
   /** Events of an account created within [lo, hi] (Unix s), newest first. */
   events(account: string, lo = -1, hi = Number.MAX_SAFE_INTEGER): EventRow[] {
     return this.db
-      .query<EventRow, [string, number, number]>("SELECT * FROM events WHERE account = ? AND created >= ? AND created <= ? ORDER BY seq DESC")
+      .query<EventRow, [string, number, number]>(
+        "SELECT * FROM events WHERE account = ? AND created >= ? AND created <= ? ORDER BY seq DESC",
+      )
       .all(account, lo, hi);
   }
   allEvents(): EventRow[] {
@@ -214,16 +241,29 @@ export class StripeSimStore {
     return this.db.query<DeliveryRow, [string]>("SELECT * FROM deliveries WHERE event_id = ? ORDER BY id").all(eventId);
   }
   /** Records one attempt and the delivery's new state. */
-  recordAttempt(d: DeliveryRow, atMs: number, httpStatus: number | null, error: string | null, status: DeliveryStatus, nextMs: number | null): void {
+  recordAttempt(
+    d: DeliveryRow,
+    atMs: number,
+    httpStatus: number | null,
+    error: string | null,
+    status: DeliveryStatus,
+    nextMs: number | null,
+  ): void {
     this.tx(() => {
-      this.db.query("INSERT INTO attempts (delivery_id, at_ms, http_status, error) VALUES (?, ?, ?, ?)").run(d.id, atMs, httpStatus, error);
       this.db
-        .query("UPDATE deliveries SET attempts = attempts + 1, status = ?, http_status = ?, error = ?, last_ms = ?, next_ms = ? WHERE id = ?")
+        .query("INSERT INTO attempts (delivery_id, at_ms, http_status, error) VALUES (?, ?, ?, ?)")
+        .run(d.id, atMs, httpStatus, error);
+      this.db
+        .query(
+          "UPDATE deliveries SET attempts = attempts + 1, status = ?, http_status = ?, error = ?, last_ms = ?, next_ms = ? WHERE id = ?",
+        )
         .run(status, httpStatus, error, atMs, nextMs, d.id);
     });
   }
   attemptsOf(deliveryId: number): AttemptRow[] {
-    return this.db.query<AttemptRow, [number]>("SELECT * FROM attempts WHERE delivery_id = ? ORDER BY id").all(deliveryId);
+    return this.db
+      .query<AttemptRow, [number]>("SELECT * FROM attempts WHERE delivery_id = ? ORDER BY id")
+      .all(deliveryId);
   }
   pendingDeliveries(): DeliveryRow[] {
     return this.db.query<DeliveryRow, []>("SELECT * FROM deliveries WHERE status = 'pending' ORDER BY id").all();
@@ -233,7 +273,9 @@ export class StripeSimStore {
   }
 
   addJob(kind: JobKind, ref: string, dueMs: number): number {
-    return Number(this.db.query("INSERT INTO jobs (kind, ref, due_ms) VALUES (?, ?, ?)").run(kind, ref, dueMs).lastInsertRowid);
+    return Number(
+      this.db.query("INSERT INTO jobs (kind, ref, due_ms) VALUES (?, ?, ?)").run(kind, ref, dueMs).lastInsertRowid,
+    );
   }
   /** Deletes a job; false when it was already taken. */
   takeJob(id: number): boolean {
@@ -247,11 +289,17 @@ export class StripeSimStore {
   }
 
   idempotent(account: string, key: string): IdempotencyRow | null {
-    return this.db.query<IdempotencyRow, [string, string]>("SELECT fingerprint, status, body FROM idempotency WHERE account = ? AND key = ?").get(account, key);
+    return this.db
+      .query<IdempotencyRow, [string, string]>(
+        "SELECT fingerprint, status, body FROM idempotency WHERE account = ? AND key = ?",
+      )
+      .get(account, key);
   }
   saveIdempotent(account: string, key: string, row: IdempotencyRow, nowMs: number): void {
     this.db
-      .query("INSERT OR REPLACE INTO idempotency (account, key, fingerprint, status, body, created_ms) VALUES (?, ?, ?, ?, ?, ?)")
+      .query(
+        "INSERT OR REPLACE INTO idempotency (account, key, fingerprint, status, body, created_ms) VALUES (?, ?, ?, ?, ?, ?)",
+      )
       .run(account, key, row.fingerprint, row.status, row.body, nowMs);
   }
   /** Forgets idempotent answers older than `beforeMs`. */
@@ -260,7 +308,9 @@ export class StripeSimStore {
   }
 
   setting(key: string): string | null {
-    return this.db.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?").get(key)?.value ?? null;
+    return (
+      this.db.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?").get(key)?.value ?? null
+    );
   }
   setSetting(key: string, value: string | null): void {
     if (value === null) this.db.query("DELETE FROM settings WHERE key = ?").run(key);

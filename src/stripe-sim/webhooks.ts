@@ -37,7 +37,14 @@ export function emit<T extends SimEventType>(
   const s = settings(env);
   const dropped = s.drop_remaining > 0;
   if (dropped) saveSettings(env, { drop_remaining: s.drop_remaining - 1 });
-  const ev = event({ type, object, created: nowSec(env), account, pending_webhooks: dropped ? 0 : endpoints.length, request });
+  const ev = event({
+    type,
+    object,
+    created: nowSec(env),
+    account,
+    pending_webhooks: dropped ? 0 : endpoints.length,
+    request,
+  });
   const doc = JSON.stringify(ev);
   env.store.tx(() => {
     env.store.addEvent({ id: ev.id, account, type, created: ev.created, doc, dropped: dropped ? 1 : 0 });
@@ -110,7 +117,9 @@ export function eventsReport(env: SimEnv, account?: string) {
         endpoint: d.endpoint_id,
         url: d.url,
         status: d.status,
-        attempts: env.store.attemptsOf(d.id).map((a) => ({ at_ms: a.at_ms, http_status: a.http_status, error: a.error })),
+        attempts: env.store
+          .attemptsOf(d.id)
+          .map((a) => ({ at_ms: a.at_ms, http_status: a.http_status, error: a.error })),
       })),
     }));
 }

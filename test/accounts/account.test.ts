@@ -56,7 +56,10 @@ describe("POST /v1/account/members: happy path", () => {
     const a = await seedWithToken(h);
     for (const role of ["OWNER", "ADMIN", "DEVELOPER", "VIEWER"]) {
       const email = `New.${role}@Example.com`;
-      const r = await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email, password: "member password", role } });
+      const r = await h.call("POST", "/v1/account/members", {
+        bearer: a.token,
+        body: { email, password: "member password", role },
+      });
       expect(r.status).toBe(201);
       expect(Object.keys(r.body).sort()).toEqual(["email", "id", "role"]);
       expect(r.body.email).toBe(email.toLowerCase());
@@ -80,7 +83,10 @@ describe("POST /v1/account/members: happy path", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     const m = await addMember(h, a.token, "DEVELOPER");
-    const row = (await testDb(h.deps).get<{ password_hash: string }>("select password_hash from users where id = ?", m.id))!;
+    const row = (await testDb(h.deps).get<{ password_hash: string }>(
+      "select password_hash from users where id = ?",
+      m.id,
+    ))!;
     expect(row.password_hash.startsWith("$argon2id$")).toBe(true);
     expect(row.password_hash).not.toContain(m.password);
   });
@@ -92,8 +98,14 @@ describe("POST /v1/account/members: errors", () => {
     const a = await seedWithToken(h, { email: "taken@example.com" });
     const b = await seedWithToken(h);
     const before = await userCount(h);
-    for (const [token, email] of [[a.token, "TAKEN@example.com"], [b.token, "taken@example.com"]] as const) {
-      const r = await h.call("POST", "/v1/account/members", { bearer: token, body: { email, password: "member password", role: "VIEWER" } });
+    for (const [token, email] of [
+      [a.token, "TAKEN@example.com"],
+      [b.token, "taken@example.com"],
+    ] as const) {
+      const r = await h.call("POST", "/v1/account/members", {
+        bearer: token,
+        body: { email, password: "member password", role: "VIEWER" },
+      });
       expect(r.status).toBe(409);
       expect(r.body.error.type).toBe("conflict_error");
       expect(r.body.error.code).toBe("email_taken");
@@ -107,7 +119,10 @@ describe("POST /v1/account/members: errors", () => {
     for (const role of ["DEVELOPER", "VIEWER"]) {
       const m = await addMember(h, a.token, role);
       const before = await userCount(h);
-      for (const body of [{ email: "x@example.com", password: "member password", role: "VIEWER" }, { nonsense: true }]) {
+      for (const body of [
+        { email: "x@example.com", password: "member password", role: "VIEWER" },
+        { nonsense: true },
+      ]) {
         const r = await h.call("POST", "/v1/account/members", { bearer: m.token, body });
         expect(r.status).toBe(403);
         expect(r.body.error.type).toBe("permission_error");
@@ -121,7 +136,10 @@ describe("POST /v1/account/members: errors", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     const admin = await addMember(h, a.token, "ADMIN");
-    const r = await h.call("POST", "/v1/account/members", { bearer: admin.token, body: { email: "boss@example.com", password: "member password", role: "OWNER" } });
+    const r = await h.call("POST", "/v1/account/members", {
+      bearer: admin.token,
+      body: { email: "boss@example.com", password: "member password", role: "OWNER" },
+    });
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe("forbidden");
   });
@@ -166,10 +184,22 @@ describe("accounts: security", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     const texts: string[] = [];
-    const r1 = await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email: "m@example.com", password: "member password", role: "ADMIN" } });
+    const r1 = await h.call("POST", "/v1/account/members", {
+      bearer: a.token,
+      body: { email: "m@example.com", password: "member password", role: "ADMIN" },
+    });
     texts.push(r1.text, (await h.call("GET", "/v1/account", { bearer: a.token })).text);
-    texts.push((await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email: "m@example.com", password: "member password", role: "ADMIN" } })).text);
-    const hashes = (await testDb(h.deps).all<{ password_hash: string }>("select password_hash from users")).map((r) => r.password_hash);
+    texts.push(
+      (
+        await h.call("POST", "/v1/account/members", {
+          bearer: a.token,
+          body: { email: "m@example.com", password: "member password", role: "ADMIN" },
+        })
+      ).text,
+    );
+    const hashes = (await testDb(h.deps).all<{ password_hash: string }>("select password_hash from users")).map(
+      (r) => r.password_hash,
+    );
     for (const t of texts) {
       expect(t).not.toContain("member password");
       expect(t).not.toContain(a.password);

@@ -23,12 +23,42 @@ describe("audit log migration", () => {
     insert.run("aud_1", "acc_1", "usr_1", "dashboard.request", "POST /v1/payments/p1/refund", "201", null, null, 1000);
     insert.run("aud_2", "acc_1", "usr_1", "api_key.rotated", "ak_new", "fp_new", "ak_old", "fp_old", 2000);
     runMigrations(db);
-    const rows = listAuditEntries(db, "acc_1").map(({ id, action, target, status, detail, keyId, keyFingerprint, previousKeyId, previousKeyFingerprint }) => ({
-      id, action, target, status, detail, keyId, keyFingerprint, previousKeyId, previousKeyFingerprint,
-    }));
+    const rows = listAuditEntries(db, "acc_1").map(
+      ({ id, action, target, status, detail, keyId, keyFingerprint, previousKeyId, previousKeyFingerprint }) => ({
+        id,
+        action,
+        target,
+        status,
+        detail,
+        keyId,
+        keyFingerprint,
+        previousKeyId,
+        previousKeyFingerprint,
+      }),
+    );
     expect(rows).toEqual([
-      { id: "aud_1", action: "dashboard.request", target: "POST /v1/payments/p1/refund", status: 201, detail: null, keyId: null, keyFingerprint: null, previousKeyId: null, previousKeyFingerprint: null },
-      { id: "aud_2", action: "api_key.rotated", target: "ak_new", status: null, detail: null, keyId: "ak_new", keyFingerprint: "fp_new", previousKeyId: "ak_old", previousKeyFingerprint: "fp_old" },
+      {
+        id: "aud_1",
+        action: "dashboard.request",
+        target: "POST /v1/payments/p1/refund",
+        status: 201,
+        detail: null,
+        keyId: null,
+        keyFingerprint: null,
+        previousKeyId: null,
+        previousKeyFingerprint: null,
+      },
+      {
+        id: "aud_2",
+        action: "api_key.rotated",
+        target: "ak_new",
+        status: null,
+        detail: null,
+        keyId: "ak_new",
+        keyFingerprint: "fp_new",
+        previousKeyId: "ak_old",
+        previousKeyFingerprint: "fp_old",
+      },
     ]);
     db.$client.close();
   });

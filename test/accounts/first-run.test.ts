@@ -46,17 +46,38 @@ describe("first run (README)", () => {
     expect(lines.some((l) => l.includes("cofre init --email"))).toBe(true);
     const base = `http://127.0.0.1:${port}`;
 
-    const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", "owner@example.com", "--password", "a long passphrase", "--account-name", "My shop"], { cwd: ROOT, env });
+    const init = Bun.spawnSync(
+      [
+        "bun",
+        "src/main.ts",
+        "init",
+        "--email",
+        "owner@example.com",
+        "--password",
+        "a long passphrase",
+        "--account-name",
+        "My shop",
+      ],
+      { cwd: ROOT, env },
+    );
     expect(init.exitCode).toBe(0);
     const created = JSON.parse(init.stdout.toString());
 
     const json = { "content-type": "application/json" };
-    const login = await fetch(`${base}/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email: "owner@example.com", password: "a long passphrase" }) });
+    const login = await fetch(`${base}/v1/auth/login`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ email: "owner@example.com", password: "a long passphrase" }),
+    });
     expect(login.status).toBe(200);
     const { access_token, account_id } = (await login.json()) as { access_token: string; account_id: string };
     expect(account_id).toBe(created.account_id);
 
-    const issued = await fetch(`${base}/v1/api-keys`, { method: "POST", headers: { ...json, authorization: `Bearer ${access_token}` }, body: JSON.stringify({ label: "my backend", test: true }) });
+    const issued = await fetch(`${base}/v1/api-keys`, {
+      method: "POST",
+      headers: { ...json, authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ label: "my backend", test: true }),
+    });
     expect(issued.status).toBe(201);
     const { apiKey, fingerprint } = (await issued.json()) as { apiKey: string; fingerprint: string };
     expect(apiKey).toMatch(/^ak_test_/);
@@ -68,14 +89,25 @@ describe("first run (README)", () => {
     // a key with anything added is refused (and, being no key, not logged)
     expect((await fetch(`${base}/v1/ping`, { headers: { apikey: `${apiKey}x` } })).status).toBe(401);
 
-    const logs = await fetch(`${base}/v1/request-logs?fingerprint=${fingerprint}`, { headers: { authorization: `Bearer ${access_token}` } });
+    const logs = await fetch(`${base}/v1/request-logs?fingerprint=${fingerprint}`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
     const body = (await logs.json()) as { data: { path: string; status: number }[] };
     expect(body.data.map((e) => [e.path, e.status])).toEqual([["/v1/ping", 200]]);
 
-    const wrong = await fetch(`${base}/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email: "owner@example.com", password: "nope" }) });
+    const wrong = await fetch(`${base}/v1/auth/login`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ email: "owner@example.com", password: "nope" }),
+    });
     expect(wrong.status).toBe(401);
-    const out = await fetch(`${base}/v1/auth/logout`, { method: "POST", headers: { authorization: `Bearer ${access_token}` } });
+    const out = await fetch(`${base}/v1/auth/logout`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${access_token}` },
+    });
     expect(out.status).toBe(204);
-    expect((await fetch(`${base}/v1/account`, { headers: { authorization: `Bearer ${access_token}` } })).status).toBe(401);
+    expect((await fetch(`${base}/v1/account`, { headers: { authorization: `Bearer ${access_token}` } })).status).toBe(
+      401,
+    );
   }, 30_000);
 });

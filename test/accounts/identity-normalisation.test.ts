@@ -19,8 +19,17 @@ describe("member e-mails", () => {
     const viewer = await addMember(h, a.token, "VIEWER");
     const [local, domain] = viewer.email.split("@") as [string, string];
     const fullWidthV = `\uFF56${local.slice(1)}@${domain}`; // ｖiewer-...
-    for (const email of [fullWidthV, `${viewer.email}\u200B`, `\u200E${viewer.email}`, `${local}\u2060@${domain}`, viewer.email.toUpperCase()]) {
-      const r = await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email, password: PASSWORD, role: "VIEWER" } });
+    for (const email of [
+      fullWidthV,
+      `${viewer.email}\u200B`,
+      `\u200E${viewer.email}`,
+      `${local}\u2060@${domain}`,
+      viewer.email.toUpperCase(),
+    ]) {
+      const r = await h.call("POST", "/v1/account/members", {
+        bearer: a.token,
+        body: { email, password: PASSWORD, role: "VIEWER" },
+      });
       expect([email, r.status, r.body.error?.code]).toEqual([email, 409, "email_taken"]);
     }
   });
@@ -28,7 +37,10 @@ describe("member e-mails", () => {
   test("a member added with a full-width e-mail is stored in the plain form and listed so", async () => {
     const h = createHarness();
     const a = await seedWithToken(h);
-    const r = await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email: "\uFF44\uFF45\uFF56@Example.com\u200B", password: PASSWORD, role: "DEVELOPER" } });
+    const r = await h.call("POST", "/v1/account/members", {
+      bearer: a.token,
+      body: { email: "\uFF44\uFF45\uFF56@Example.com\u200B", password: PASSWORD, role: "DEVELOPER" },
+    });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ id: expect.any(String), email: "dev@example.com", role: "DEVELOPER" });
   });
@@ -45,7 +57,15 @@ describe("member e-mails", () => {
 
   test("the normaliser keeps a plain address as it is and folds the look-alikes to it", () => {
     expect(normalizeEmail("ana@example.com")).toBe("ana@example.com");
-    expect(["\uFF41na@example.com", "ana@example.com\u200B", "\u200Fana@EXAMPLE.com ", "a\u00ADna@example.com", "\uFEFFana@example.com"].map(normalizeEmail)).toEqual(Array(5).fill("ana@example.com"));
+    expect(
+      [
+        "\uFF41na@example.com",
+        "ana@example.com\u200B",
+        "\u200Fana@EXAMPLE.com ",
+        "a\u00ADna@example.com",
+        "\uFEFFana@example.com",
+      ].map(normalizeEmail),
+    ).toEqual(Array(5).fill("ana@example.com"));
   });
 });
 
@@ -55,8 +75,18 @@ describe("passwords", () => {
     const a = await seedWithToken(h);
     const nfd = "cafe\u0301 com leite 123";
     const nfc = "caf\u00E9 com leite 123";
-    for (const [set, typed, email] of [[nfd, nfc, "nfd@example.com"], [nfc, nfd, "nfc@example.com"]] as const) {
-      expect((await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email, password: set, role: "VIEWER" } })).status).toBe(201);
+    for (const [set, typed, email] of [
+      [nfd, nfc, "nfd@example.com"],
+      [nfc, nfd, "nfc@example.com"],
+    ] as const) {
+      expect(
+        (
+          await h.call("POST", "/v1/account/members", {
+            bearer: a.token,
+            body: { email, password: set, role: "VIEWER" },
+          })
+        ).status,
+      ).toBe(201);
       const r = await h.call("POST", "/v1/auth/login", { body: { email, password: typed } });
       expect([email, r.status]).toEqual([email, 200]);
     }

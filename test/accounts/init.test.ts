@@ -29,7 +29,11 @@ async function cofre(dir: string, ...args: string[]) {
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ]);
   return { stdout, stderr, code };
 }
 
@@ -44,7 +48,16 @@ async function counts(dir: string) {
 describe("cofre init", () => {
   test("creates an account and its OWNER, prints one JSON line, and the owner can log in", async () => {
     const dir = dataDir();
-    const r = await cofre(dir, "init", "--email", "Owner@Example.com", "--password", "first password", "--account-name", "Minha Loja");
+    const r = await cofre(
+      dir,
+      "init",
+      "--email",
+      "Owner@Example.com",
+      "--password",
+      "first password",
+      "--account-name",
+      "Minha Loja",
+    );
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
     expect(lines.length).toBe(1);
@@ -57,13 +70,19 @@ describe("cofre init", () => {
     const deps = testDeps({ dataDir: dir, config: { logLevel: "silent" } });
     const app = createApp(deps);
     const login = await app.handle(
-      new Request("http://localhost/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "owner@example.com", password: "first password" }) }),
+      new Request("http://localhost/v1/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "owner@example.com", password: "first password" }),
+      }),
     );
     expect(login.status).toBe(200);
     const body = (await login.json()) as { account_id: string; role: string; access_token: string };
     expect(body.account_id).toBe(out.account_id);
     expect(body.role).toBe("OWNER");
-    const account = await app.handle(new Request("http://localhost/v1/account", { headers: { authorization: `Bearer ${body.access_token}` } }));
+    const account = await app.handle(
+      new Request("http://localhost/v1/account", { headers: { authorization: `Bearer ${body.access_token}` } }),
+    );
     expect(((await account.json()) as { name: string }).name).toBe("Minha Loja");
     await deps.store.close();
   });
@@ -72,7 +91,16 @@ describe("cofre init", () => {
     const dir = dataDir();
     expect((await cofre(dir, "init", "--email", "dup@example.com", "--password", "first password")).code).toBe(0);
     const before = await counts(dir);
-    const r = await cofre(dir, "init", "--email", "DUP@example.com", "--password", "other password", "--account-name", "Second");
+    const r = await cofre(
+      dir,
+      "init",
+      "--email",
+      "DUP@example.com",
+      "--password",
+      "other password",
+      "--account-name",
+      "Second",
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("already exists");
@@ -82,7 +110,11 @@ describe("cofre init", () => {
 
   test("missing or unknown arguments print usage and exit 2 without creating anything", async () => {
     const dir = dataDir();
-    for (const args of [["--email", "x@example.com"], ["--password", "pw12345678"], ["--email", "x@example.com", "--password", "pw12345678", "--role", "ADMIN"]]) {
+    for (const args of [
+      ["--email", "x@example.com"],
+      ["--password", "pw12345678"],
+      ["--email", "x@example.com", "--password", "pw12345678", "--role", "ADMIN"],
+    ]) {
       const r = await cofre(dir, "init", ...args);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("usage: cofre init");
@@ -116,13 +148,31 @@ describe("cofre init", () => {
 
   test("run again with the same e-mail, password and --test-key: a new test key for the same account, the same JSON line, exit 0", async () => {
     const dir = dataDir();
-    const first = JSON.parse((await cofre(dir, "init", "--email", "twice@example.com", "--password", "first password", "--test-key")).stdout.trim());
-    const r = await cofre(dir, "init", "--email", "Twice@Example.com", "--password", "first password", "--account-name", "Ignored", "--test-key");
+    const first = JSON.parse(
+      (
+        await cofre(dir, "init", "--email", "twice@example.com", "--password", "first password", "--test-key")
+      ).stdout.trim(),
+    );
+    const r = await cofre(
+      dir,
+      "init",
+      "--email",
+      "Twice@Example.com",
+      "--password",
+      "first password",
+      "--account-name",
+      "Ignored",
+      "--test-key",
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     const again = JSON.parse(r.stdout.trim());
     expect(Object.keys(again).sort()).toEqual(["account_id", "email", "test_api_key", "user_id"]);
-    expect({ account_id: again.account_id, user_id: again.user_id, email: again.email }).toEqual({ account_id: first.account_id, user_id: first.user_id, email: "twice@example.com" });
+    expect({ account_id: again.account_id, user_id: again.user_id, email: again.email }).toEqual({
+      account_id: first.account_id,
+      user_id: first.user_id,
+      email: "twice@example.com",
+    });
     expect(again.test_api_key).toMatch(/^ak_test_[A-Za-z0-9_-]{32}$/);
     expect(again.test_api_key).not.toBe(first.test_api_key);
     expect(await counts(dir)).toEqual({ accounts: 1, users: 1 });
@@ -132,7 +182,10 @@ describe("cofre init", () => {
       const ping = await app.handle(new Request("http://localhost/v1/ping", { headers: { apikey: key } }));
       expect(ping.status).toBe(200);
     }
-    expect(await testDb(deps).all("select label from api_keys")).toEqual([{ label: "cofre init" }, { label: "cofre init" }]);
+    expect(await testDb(deps).all("select label from api_keys")).toEqual([
+      { label: "cofre init" },
+      { label: "cofre init" },
+    ]);
     expect(await testDb(deps).all("select name from accounts")).toEqual([{ name: "twice@example.com" }]);
     await new Promise((r) => setImmediate(r));
     await deps.store.close();
@@ -151,11 +204,20 @@ describe("cofre init", () => {
   });
 
   test("argument parsing accepts --flag value and --flag=value", () => {
-    expect(parseInitArgs(["--email=a@b.co", "--password", "p w", "--account-name=Loja X"])).toEqual({ email: "a@b.co", password: "p w", accountName: "Loja X" });
+    expect(parseInitArgs(["--email=a@b.co", "--password", "p w", "--account-name=Loja X"])).toEqual({
+      email: "a@b.co",
+      password: "p w",
+      accountName: "Loja X",
+    });
     expect(parseInitArgs(["--email", "a@b.co"])).toBeNull();
     expect(parseInitArgs(["--email", "a@b.co", "--password"])).toBeNull();
     expect(parseInitArgs(["--email", "a@b.co", "--email", "c@d.co", "--password", "x"])).toBeNull();
-    expect(parseInitArgs(["--test-key", "--email", "a@b.co", "--password", "x"])).toEqual({ email: "a@b.co", password: "x", accountName: undefined, testKey: true });
+    expect(parseInitArgs(["--test-key", "--email", "a@b.co", "--password", "x"])).toEqual({
+      email: "a@b.co",
+      password: "x",
+      accountName: undefined,
+      testKey: true,
+    });
     expect(parseInitArgs(["--email", "a@b.co", "--password", "x", "--test-key", "--test-key"])).toBeNull();
   });
 

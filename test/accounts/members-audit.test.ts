@@ -13,7 +13,12 @@ describe("account members list", () => {
     await addMember(h, other.token, "ADMIN");
     const r = await h.call("GET", "/v1/account/members", { bearer: viewer.token });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ data: [{ id: a.userId, email: a.email, role: "OWNER" }, { id: viewer.id, email: viewer.email, role: "VIEWER" }] });
+    expect(r.body).toEqual({
+      data: [
+        { id: a.userId, email: a.email, role: "OWNER" },
+        { id: viewer.id, email: viewer.email, role: "VIEWER" },
+      ],
+    });
     expect((await h.call("GET", "/v1/account/members", { key: a.testKey })).status).toBe(401);
   });
 });
@@ -28,7 +33,17 @@ describe("account audit log", () => {
     const r = await h.call("GET", "/v1/account/audit-log", { bearer: a.token });
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual([
-      { id: expect.stringMatching(/^aud_/), action: "api_key.issued", actor_user_id: a.userId, target: k.id, status: null, detail: null, key_fingerprint: k.fingerprint, previous_key_id: null, created_at: "2026-11-20T12:00:00.000Z" },
+      {
+        id: expect.stringMatching(/^aud_/),
+        action: "api_key.issued",
+        actor_user_id: a.userId,
+        target: k.id,
+        status: null,
+        detail: null,
+        key_fingerprint: k.fingerprint,
+        previous_key_id: null,
+        created_at: "2026-11-20T12:00:00.000Z",
+      },
     ]);
     for (const role of ["VIEWER", "DEVELOPER"]) {
       const m = await addMember(h, a.token, role);
@@ -59,8 +74,15 @@ describe("account audit log: the role refusal", () => {
     const h = createHarness();
     const a = await seedWithToken(h);
     const m = await addMember(h, a.token, "VIEWER");
-    const refused = await h.call("POST", "/v1/account/members", { bearer: m.token, body: { email: "x@example.com", password: "uma senha longa 123", role: "VIEWER" } });
-    expect([refused.status, refused.body.error.code, refused.body.error.message]).toEqual([403, "API_KEY_ROLE_REQUIRED", "Adding members requires the OWNER or ADMIN role; yours is VIEWER."]);
+    const refused = await h.call("POST", "/v1/account/members", {
+      bearer: m.token,
+      body: { email: "x@example.com", password: "uma senha longa 123", role: "VIEWER" },
+    });
+    expect([refused.status, refused.body.error.code, refused.body.error.message]).toEqual([
+      403,
+      "API_KEY_ROLE_REQUIRED",
+      "Adding members requires the OWNER or ADMIN role; yours is VIEWER.",
+    ]);
   });
 });
 
@@ -69,7 +91,10 @@ describe("account audit log: dashboard actions", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const owner = await dashboardLogin(h, a.email, a.password);
-    const created = await owner.call("POST", "/v1/account/members", { mode: "live", body: { email: "dev@example.com", password: "senha do dev 12345", role: "DEVELOPER" } });
+    const created = await owner.call("POST", "/v1/account/members", {
+      mode: "live",
+      body: { email: "dev@example.com", password: "senha do dev 12345", role: "DEVELOPER" },
+    });
     expect(created.status).toBe(201);
     const r = await h.call("GET", "/v1/account/audit-log", { bearer: await loginToken(h, a.email, a.password) });
     expect(r.status).toBe(200);

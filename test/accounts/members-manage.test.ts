@@ -4,7 +4,8 @@ import { createHarness } from "../support/harness";
 import { addMember, loginToken, seedWithToken } from "../auth/support";
 import { dashboardLogin } from "../dashboard/support";
 
-const members = async (h: ReturnType<typeof createHarness>, token: string) => (await h.call("GET", "/v1/account/members", { bearer: token })).body.data;
+const members = async (h: ReturnType<typeof createHarness>, token: string) =>
+  (await h.call("GET", "/v1/account/members", { bearer: token })).body.data;
 
 describe("changing a member's role", () => {
   test("an OWNER demotes a DEVELOPER to VIEWER: 200 {id, email, role}, the member's live token reads the new role at once", async () => {
@@ -26,7 +27,10 @@ describe("changing a member's role", () => {
     const a = await seedWithToken(h);
     const admin = await addMember(h, a.token, "ADMIN");
     const viewer = await addMember(h, a.token, "VIEWER");
-    const r = await h.call("PATCH", `/v1/account/members/${viewer.id}`, { bearer: admin.token, body: { role: "ADMIN" } });
+    const r = await h.call("PATCH", `/v1/account/members/${viewer.id}`, {
+      bearer: admin.token,
+      body: { role: "ADMIN" },
+    });
     expect(r.status).toBe(200);
     const audit = (await h.call("GET", "/v1/account/audit-log", { bearer: a.token })).body.data;
     expect(audit).toEqual([
@@ -48,8 +52,13 @@ describe("changing a member's role", () => {
     const h = createHarness();
     const a = await seedWithToken(h);
     const admin = await addMember(h, a.token, "ADMIN");
-    expect((await h.call("PATCH", `/v1/account/members/${admin.id}`, { bearer: a.token, body: { role: "OWNER" } })).status).toBe(200);
-    const r = await h.call("PATCH", `/v1/account/members/${a.userId}`, { bearer: a.token, body: { role: "DEVELOPER" } });
+    expect(
+      (await h.call("PATCH", `/v1/account/members/${admin.id}`, { bearer: a.token, body: { role: "OWNER" } })).status,
+    ).toBe(200);
+    const r = await h.call("PATCH", `/v1/account/members/${a.userId}`, {
+      bearer: a.token,
+      body: { role: "DEVELOPER" },
+    });
     expect(r.status).toBe(200);
     expect(r.body.role).toBe("DEVELOPER");
   });
@@ -105,10 +114,16 @@ describe("changing a member's role: security", () => {
     await addMember(h, a.token, "OWNER");
     const admin = await addMember(h, a.token, "ADMIN");
     const dev = await addMember(h, a.token, "DEVELOPER");
-    const demote = await h.call("PATCH", `/v1/account/members/${a.userId}`, { bearer: admin.token, body: { role: "VIEWER" } });
+    const demote = await h.call("PATCH", `/v1/account/members/${a.userId}`, {
+      bearer: admin.token,
+      body: { role: "VIEWER" },
+    });
     expect(demote.status).toBe(403);
     expect(demote.body.error.code).toBe("forbidden");
-    const promote = await h.call("PATCH", `/v1/account/members/${dev.id}`, { bearer: admin.token, body: { role: "OWNER" } });
+    const promote = await h.call("PATCH", `/v1/account/members/${dev.id}`, {
+      bearer: admin.token,
+      body: { role: "OWNER" },
+    });
     expect(promote.status).toBe(403);
     expect(promote.body.error.code).toBe("forbidden");
   });
@@ -121,7 +136,9 @@ describe("changing a member's role: security", () => {
     const r = await h.call("PATCH", `/v1/account/members/${bDev.id}`, { bearer: a.token, body: { role: "VIEWER" } });
     expect(r.status).toBe(404);
     expect((await members(h, b.token))[1].role).toBe("DEVELOPER");
-    expect((await h.call("PATCH", `/v1/account/members/${bDev.id}`, { key: a.testKey, body: { role: "VIEWER" } })).status).toBe(401);
+    expect(
+      (await h.call("PATCH", `/v1/account/members/${bDev.id}`, { key: a.testKey, body: { role: "VIEWER" } })).status,
+    ).toBe(401);
   });
 });
 
@@ -137,9 +154,13 @@ describe("removing a member", () => {
     expect(await members(h, a.token)).toEqual([{ id: a.userId, email: a.email, role: "OWNER" }]);
     expect((await h.call("GET", "/v1/account", { bearer: dev.token })).status).toBe(401);
     expect((await browser.call("GET", "/v1/account")).status).toBe(401);
-    expect((await h.call("POST", "/v1/auth/login", { body: { email: dev.email, password: dev.password } })).status).toBe(401);
+    expect(
+      (await h.call("POST", "/v1/auth/login", { body: { email: dev.email, password: dev.password } })).status,
+    ).toBe(401);
     const audit = (await h.call("GET", "/v1/account/audit-log", { bearer: a.token })).body.data;
-    expect(audit.map((e: any) => [e.action, e.actor_user_id, e.target, e.detail])).toEqual([["member.removed", a.userId, dev.id, { email: dev.email, role: "DEVELOPER" }]]);
+    expect(audit.map((e: any) => [e.action, e.actor_user_id, e.target, e.detail])).toEqual([
+      ["member.removed", a.userId, dev.id, { email: dev.email, role: "DEVELOPER" }],
+    ]);
   });
 
   test("an OWNER removes another OWNER; the remaining OWNER can then not remove themself (409 last_owner)", async () => {
@@ -158,7 +179,10 @@ describe("removing a member", () => {
     const a = await seedWithToken(h);
     const dev = await addMember(h, a.token, "DEVELOPER");
     await h.call("DELETE", `/v1/account/members/${dev.id}`, { bearer: a.token });
-    const again = await h.call("POST", "/v1/account/members", { bearer: a.token, body: { email: dev.email, password: dev.password, role: "VIEWER" } });
+    const again = await h.call("POST", "/v1/account/members", {
+      bearer: a.token,
+      body: { email: dev.email, password: dev.password, role: "VIEWER" },
+    });
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(dev.id);
     expect(await loginToken(h, dev.email, dev.password)).toBeString();
@@ -171,7 +195,10 @@ describe("removing a member: errors and security", () => {
     const a = await seedWithToken(h);
     const viewer = await addMember(h, a.token, "VIEWER");
     const dev = await addMember(h, a.token, "DEVELOPER");
-    for (const [who, target] of [[viewer, dev], [dev, viewer]] as const) {
+    for (const [who, target] of [
+      [viewer, dev],
+      [dev, viewer],
+    ] as const) {
       const r = await h.call("DELETE", `/v1/account/members/${target.id}`, { bearer: who.token });
       expect(r.status).toBe(403);
       expect(r.body.error.code).toBe("API_KEY_ROLE_REQUIRED");

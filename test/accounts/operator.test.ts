@@ -93,18 +93,28 @@ describe("operator API: merchant identity (legal_name, tax_id)", () => {
     const a = await seedWithToken(h);
     const path = `/v1/operator/accounts/${a.accountId}`;
     expect(await getAccountSettings(h.deps.store.read, a.accountId)).toMatchObject({ legal_name: null, tax_id: null });
-    const r = await h.call("PATCH", path, { headers: op, body: { legal_name: "  Padaria Pão Quente Ltda. ", tax_id: "11.222.333/0001-81" } });
+    const r = await h.call("PATCH", path, {
+      headers: op,
+      body: { legal_name: "  Padaria Pão Quente Ltda. ", tax_id: "11.222.333/0001-81" },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ legal_name: "Padaria Pão Quente Ltda.", tax_id: "11222333000181" });
-    expect((await h.call("GET", "/v1/account", { bearer: a.token })).body.settings).toMatchObject({ legal_name: "Padaria Pão Quente Ltda.", tax_id: "11222333000181" });
+    expect((await h.call("GET", "/v1/account", { bearer: a.token })).body.settings).toMatchObject({
+      legal_name: "Padaria Pão Quente Ltda.",
+      tax_id: "11222333000181",
+    });
   });
 
   test("a CPF (a sole trader) and an alphanumeric CNPJ are accepted; null clears both", async () => {
     const h = authHarness({ operatorToken: TOKEN });
     const a = await h.seedAccount();
     const path = `/v1/operator/accounts/${a.accountId}`;
-    expect((await h.call("PATCH", path, { headers: op, body: { tax_id: "529.982.247-25" } })).body.tax_id).toBe("52998224725");
-    expect((await h.call("PATCH", path, { headers: op, body: { tax_id: "12.abc.345/01de-35" } })).body.tax_id).toBe("12ABC34501DE35");
+    expect((await h.call("PATCH", path, { headers: op, body: { tax_id: "529.982.247-25" } })).body.tax_id).toBe(
+      "52998224725",
+    );
+    expect((await h.call("PATCH", path, { headers: op, body: { tax_id: "12.abc.345/01de-35" } })).body.tax_id).toBe(
+      "12ABC34501DE35",
+    );
     const cleared = await h.call("PATCH", path, { headers: op, body: { legal_name: null, tax_id: null } });
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ legal_name: null, tax_id: null });
@@ -173,7 +183,10 @@ describe("operator API: errors", () => {
 
   test("an unknown account is 404 not_found", async () => {
     const h = authHarness({ operatorToken: TOKEN });
-    const r = await h.call("PATCH", "/v1/operator/accounts/acct_doesnotexist", { headers: op, body: { pix_fee_bps: 1 } });
+    const r = await h.call("PATCH", "/v1/operator/accounts/acct_doesnotexist", {
+      headers: op,
+      body: { pix_fee_bps: 1 },
+    });
     expect(r.status).toBe(404);
     expect(r.body.error.code).toBe("not_found");
   });
@@ -208,7 +221,10 @@ describe("operator API: security", () => {
   test("with COFRE_OPERATOR_TOKEN unset every operator route answers 404, whatever the headers", async () => {
     const h = authHarness({ operatorToken: null });
     const a = await h.seedAccount();
-    for (const headers of [{}, { authorization: "Bearer " }, { authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: "Bearer " }, { authorization: `Bearer ${TOKEN}` }] as Record<
+      string,
+      string
+    >[]) {
       const r = await h.call("PATCH", `/v1/operator/accounts/${a.accountId}`, { headers, body: { pix_fee_bps: 1 } });
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe("not_found");

@@ -4,26 +4,33 @@ import { createHarness, type Harness } from "../support/harness";
 import { addMember, seedWithToken } from "../auth/support";
 import { dashboardMember } from "../dashboard/support";
 
-const SECRETS = { clientSecretSealed: "SEALED-CLIENT-SECRET", privateKeySealed: "SEALED-PRIVATE-KEY", clientId: "client-id-1234", certificate: "-----BEGIN CERTIFICATE-----PEM" };
+const SECRETS = {
+  clientSecretSealed: "SEALED-CLIENT-SECRET",
+  privateKeySealed: "SEALED-PRIVATE-KEY",
+  clientId: "client-id-1234",
+  certificate: "-----BEGIN CERTIFICATE-----PEM",
+};
 
 /** Stores an active connection of `accountId` as the operator route would (sealed fields stand-ins). */
 async function storeConnection(h: Harness, accountId: string, over: { webhookRegistered?: boolean } = {}) {
   const now = h.clock.nowMs();
-  await h.deps.store.tx((uow) => uow.pixProvider.saveActive({
-    id: `ppc_${accountId}`,
-    accountId,
-    type: "bcb_pix_v2",
-    apiUrl: "https://pix.psp.example/api/v2",
-    tokenUrl: "https://pix.psp.example/oauth/token",
-    pixKey: "chave@loja.example",
-    certificateFingerprint: "a".repeat(64),
-    certificateExpiresAt: Date.UTC(2027, 5, 30),
-    webhookUrl: `https://cofre.example/v1/provider-webhooks/pix/ppc_${accountId}`,
-    webhookRegistered: over.webhookRegistered ?? true,
-    createdAt: now,
-    updatedAt: now,
-    ...SECRETS,
-  }));
+  await h.deps.store.tx((uow) =>
+    uow.pixProvider.saveActive({
+      id: `ppc_${accountId}`,
+      accountId,
+      type: "bcb_pix_v2",
+      apiUrl: "https://pix.psp.example/api/v2",
+      tokenUrl: "https://pix.psp.example/oauth/token",
+      pixKey: "chave@loja.example",
+      certificateFingerprint: "a".repeat(64),
+      certificateExpiresAt: Date.UTC(2027, 5, 30),
+      webhookUrl: `https://cofre.example/v1/provider-webhooks/pix/ppc_${accountId}`,
+      webhookRegistered: over.webhookRegistered ?? true,
+      createdAt: now,
+      updatedAt: now,
+      ...SECRETS,
+    }),
+  );
 }
 
 describe("account Pix provider status", () => {

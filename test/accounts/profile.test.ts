@@ -8,7 +8,14 @@ import { addMember, authHarness, seedWithToken } from "../auth/support";
 const TOKEN = "op-secret-token-0123456789";
 const op = { authorization: `Bearer ${TOKEN}` };
 const FIELDS = ["legal_name", "profile_locked", "support_email", "support_phone", "tax_id", "trade_name"];
-const EMPTY = { legal_name: null, trade_name: null, tax_id: null, support_email: null, support_phone: null, profile_locked: false };
+const EMPTY = {
+  legal_name: null,
+  trade_name: null,
+  tax_id: null,
+  support_email: null,
+  support_phone: null,
+  profile_locked: false,
+};
 
 describe("merchant profile: happy path", () => {
   test("a new account's profile is empty and unlocked, read with an API key of either mode", async () => {
@@ -27,22 +34,47 @@ describe("merchant profile: happy path", () => {
     const a = await seedWithToken(h);
     const r = await h.call("PATCH", "/v1/account/profile", {
       bearer: a.token,
-      body: { legal_name: "  Loja Azul Comércio de Roupas Ltda. ", trade_name: "Loja Azul", tax_id: "11.222.333/0001-81", support_email: " Ajuda@LojaAzul.com.br", support_phone: "+55 11 98765-4321" },
+      body: {
+        legal_name: "  Loja Azul Comércio de Roupas Ltda. ",
+        trade_name: "Loja Azul",
+        tax_id: "11.222.333/0001-81",
+        support_email: " Ajuda@LojaAzul.com.br",
+        support_phone: "+55 11 98765-4321",
+      },
     });
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe("support_phone");
     const ok = await h.call("PATCH", "/v1/account/profile", {
       bearer: a.token,
-      body: { legal_name: "  Loja Azul Comércio de Roupas Ltda. ", trade_name: "Loja Azul", tax_id: "11.222.333/0001-81", support_email: " Ajuda@LojaAzul.com.br", support_phone: "+5511987654321" },
+      body: {
+        legal_name: "  Loja Azul Comércio de Roupas Ltda. ",
+        trade_name: "Loja Azul",
+        tax_id: "11.222.333/0001-81",
+        support_email: " Ajuda@LojaAzul.com.br",
+        support_phone: "+5511987654321",
+      },
     });
     expect(ok.status).toBe(200);
-    const want = { legal_name: "Loja Azul Comércio de Roupas Ltda.", trade_name: "Loja Azul", tax_id: "11222333000181", support_email: "ajuda@lojaazul.com.br", support_phone: "+5511987654321", profile_locked: false };
+    const want = {
+      legal_name: "Loja Azul Comércio de Roupas Ltda.",
+      trade_name: "Loja Azul",
+      tax_id: "11222333000181",
+      support_email: "ajuda@lojaazul.com.br",
+      support_phone: "+5511987654321",
+      profile_locked: false,
+    };
     expect(ok.body).toEqual(want);
     expect((await h.call("GET", "/v1/account/profile", { key: a.testKey })).body).toEqual(want);
     // legal_name and tax_id are the operator settings' columns: GET /v1/account shows them too.
     const settings = (await h.call("GET", "/v1/account", { bearer: a.token })).body.settings;
-    expect({ legal_name: settings.legal_name, tax_id: settings.tax_id }).toEqual({ legal_name: want.legal_name, tax_id: want.tax_id });
-    const cleared = await h.call("PATCH", "/v1/account/profile", { bearer: a.token, body: { support_phone: null, tax_id: "529.982.247-25" } });
+    expect({ legal_name: settings.legal_name, tax_id: settings.tax_id }).toEqual({
+      legal_name: want.legal_name,
+      tax_id: want.tax_id,
+    });
+    const cleared = await h.call("PATCH", "/v1/account/profile", {
+      bearer: a.token,
+      body: { support_phone: null, tax_id: "529.982.247-25" },
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body).toEqual({ ...want, support_phone: null, tax_id: "52998224725" });
     const same = await h.call("PATCH", "/v1/account/profile", { bearer: a.token, body: {} });
@@ -54,7 +86,10 @@ describe("merchant profile: happy path", () => {
     const h = authHarness({ operatorToken: TOKEN });
     const a = await seedWithToken(h);
     const admin = await addMember(h, a.token, "ADMIN");
-    const r = await h.call("PATCH", "/v1/account/profile", { bearer: admin.token, body: { trade_name: "Loja da Admin" } });
+    const r = await h.call("PATCH", "/v1/account/profile", {
+      bearer: admin.token,
+      body: { trade_name: "Loja da Admin" },
+    });
     expect(r.status).toBe(200);
     expect(r.body.trade_name).toBe("Loja da Admin");
   });
@@ -106,12 +141,29 @@ describe("merchant profile: the operator", () => {
     const h = authHarness({ operatorToken: TOKEN });
     const a = await seedWithToken(h);
     const path = `/v1/operator/accounts/${a.accountId}`;
-    const r = await h.call("PATCH", path, { headers: op, body: { legal_name: "Loja Azul Ltda.", tax_id: "11222333000181", trade_name: "Loja Azul", support_email: "SAC@lojaazul.com.br", support_phone: "+5511987654321", profile_locked: true } });
+    const r = await h.call("PATCH", path, {
+      headers: op,
+      body: {
+        legal_name: "Loja Azul Ltda.",
+        tax_id: "11222333000181",
+        trade_name: "Loja Azul",
+        support_email: "SAC@lojaazul.com.br",
+        support_phone: "+5511987654321",
+        profile_locked: true,
+      },
+    });
     expect(r.status).toBe(200);
     // The operator's answer keeps its keys (the settings); the profile shows the rest.
     expect(r.body.legal_name).toBe("Loja Azul Ltda.");
     expect("trade_name" in r.body).toBe(false);
-    const locked = { legal_name: "Loja Azul Ltda.", trade_name: "Loja Azul", tax_id: "11222333000181", support_email: "sac@lojaazul.com.br", support_phone: "+5511987654321", profile_locked: true };
+    const locked = {
+      legal_name: "Loja Azul Ltda.",
+      trade_name: "Loja Azul",
+      tax_id: "11222333000181",
+      support_email: "sac@lojaazul.com.br",
+      support_phone: "+5511987654321",
+      profile_locked: true,
+    };
     expect((await h.call("GET", "/v1/account/profile", { key: a.testKey })).body).toEqual(locked);
     const refused = await h.call("PATCH", "/v1/account/profile", { bearer: a.token, body: { trade_name: "Outra" } });
     expect(refused.status).toBe(403);
@@ -129,7 +181,11 @@ describe("merchant profile: the operator", () => {
     const h = authHarness({ operatorToken: TOKEN });
     const a = await h.seedAccount();
     const path = `/v1/operator/accounts/${a.accountId}`;
-    for (const [body, param] of [[{ support_phone: "123" }, "support_phone"], [{ support_email: "x" }, "support_email"], [{ profile_locked: "yes" }, "profile_locked"]] as const) {
+    for (const [body, param] of [
+      [{ support_phone: "123" }, "support_phone"],
+      [{ support_email: "x" }, "support_email"],
+      [{ profile_locked: "yes" }, "profile_locked"],
+    ] as const) {
       const r = await h.call("PATCH", path, { headers: op, body: { ...body, pix_fee_bps: 77 } });
       expect(r.status).toBe(400);
       expect(r.body.error.param).toBe(param);

@@ -72,14 +72,22 @@ describe("POST /v1/api-keys: issue", () => {
       expect([r.status, r.body.error?.param]).toEqual([400, "label"]);
     }
     const k = await issue(h, a.token);
-    const rotated = await h.call("POST", `/v1/api-keys/${k.id}/rotate`, { bearer: a.token, body: { label: "\u{1F511}".repeat(64) } });
+    const rotated = await h.call("POST", `/v1/api-keys/${k.id}/rotate`, {
+      bearer: a.token,
+      body: { label: "\u{1F511}".repeat(64) },
+    });
     expect([rotated.status, rotated.body.label]).toEqual([201, "\u{1F511}".repeat(64)]);
   });
 
   test("a non-boolean test, a non-string label or an unknown field is 400", async () => {
     const h = authHarness();
     const a = await seedWithToken(h);
-    for (const [body, param] of [[{ test: "true" }, "test"], [{ test: 1 }, "test"], [{ label: 5 }, "label"], [{ mode: "test" }, "mode"]] as const) {
+    for (const [body, param] of [
+      [{ test: "true" }, "test"],
+      [{ test: 1 }, "test"],
+      [{ label: 5 }, "label"],
+      [{ mode: "test" }, "mode"],
+    ] as const) {
       const r = await h.call("POST", "/v1/api-keys", { bearer: a.token, body });
       expect(r.status).toBe(400);
       expect(r.body.error.param).toBe(param);
@@ -91,7 +99,14 @@ describe("POST /v1/api-keys: issue", () => {
     const a = await seedWithToken(h);
     const rows = async () => (await testDb(h.deps).get<{ n: number }>("select count(*) as n from api_keys"))!.n;
     const before = await rows();
-    for (const body of ["[]", '[{"label":"x"}]', "null", "7", '"label"', `{"label":${"[".repeat(3000)}${"]".repeat(3000)}}`]) {
+    for (const body of [
+      "[]",
+      '[{"label":"x"}]',
+      "null",
+      "7",
+      '"label"',
+      `{"label":${"[".repeat(3000)}${"]".repeat(3000)}}`,
+    ]) {
       const r = await h.call("POST", "/v1/api-keys", { bearer: a.token, body });
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe("invalid_request");
@@ -114,7 +129,13 @@ describe("GET /v1/api-keys: list", () => {
     expect(r.body.access).toEqual({ canManage: true });
     expect(r.body.data.length).toBe(4); // two seeded + two issued
     for (const item of r.body.data) expect(Object.keys(item).sort()).toEqual(LIST_KEYS);
-    expect(r.body.data[0]).toEqual({ id: k2.id, prefix: k2.prefix, label: "two", createdAt: k2.createdAt, mode: "test" });
+    expect(r.body.data[0]).toEqual({
+      id: k2.id,
+      prefix: k2.prefix,
+      label: "two",
+      createdAt: k2.createdAt,
+      mode: "test",
+    });
     expect(r.body.data[1].id).toBe(k1.id);
     expect(r.text).not.toContain(k1.apiKey);
     expect(r.text).not.toContain(k1.fingerprint);
@@ -227,7 +248,12 @@ describe("audit log", () => {
     expect(entries.map((e) => e.action)).toEqual(["api_key.issued", "api_key.rotated", "api_key.revoked"]);
     for (const e of entries) expect(e.actorUserId).toBe(a.userId);
     expect(entries[0]).toMatchObject({ keyId: k.id, keyFingerprint: k.fingerprint });
-    expect(entries[1]).toMatchObject({ keyId: rot.id, keyFingerprint: rot.fingerprint, previousKeyId: k.id, previousKeyFingerprint: k.fingerprint });
+    expect(entries[1]).toMatchObject({
+      keyId: rot.id,
+      keyFingerprint: rot.fingerprint,
+      previousKeyId: k.id,
+      previousKeyFingerprint: k.fingerprint,
+    });
     expect(entries[2]).toMatchObject({ keyId: rot.id, keyFingerprint: rot.fingerprint });
     expect(JSON.stringify(entries)).not.toContain(k.apiKey);
     expect(JSON.stringify(entries)).not.toContain(rot.apiKey);

@@ -46,13 +46,22 @@ describe("api key cache: revoked and unknown keys", () => {
     for (let i = 0; i < 2; i++) expect((await h.call("GET", PROBE, { key: clear })).status).toBe(401);
     expect(apiKeyCacheSize(h.deps)).toBe(0);
     await insertKeyRow(h, a.accountId, clear); // as `cofre init` or another writer would, outside the domain services
-    expect((await h.call("GET", PROBE, { key: clear })).body).toEqual({ accountId: a.accountId, mode: "live", livemode: true });
+    expect((await h.call("GET", PROBE, { key: clear })).body).toEqual({
+      accountId: a.accountId,
+      mode: "live",
+      livemode: true,
+    });
   });
 
   test("malformed keys are 401 before any lookup and never cached", async () => {
     const h = authHarness();
     const a = await seedWithToken(h);
-    for (const key of [`${a.testKey}x`, a.testKey.slice(0, -1), `\u00a0${a.testKey}`, a.testKey.replace("ak_test_", "ak_prod_")]) {
+    for (const key of [
+      `${a.testKey}x`,
+      a.testKey.slice(0, -1),
+      `\u00a0${a.testKey}`,
+      a.testKey.replace("ak_test_", "ak_prod_"),
+    ]) {
       const r = await h.call("GET", PROBE, { key });
       expect([r.status, r.body.error.code]).toEqual([401, "unauthorized"]);
     }

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { API_KEY_CACHE_MAX, apiKeyCacheSize, invalidateApiKeyCache, MemoryApiKeyCache, resolveApiKey, type ResolvedApiKey } from "../../src/domain/api-keys/cache";
+import {
+  API_KEY_CACHE_MAX,
+  apiKeyCacheSize,
+  invalidateApiKeyCache,
+  MemoryApiKeyCache,
+  resolveApiKey,
+  type ResolvedApiKey,
+} from "../../src/domain/api-keys/cache";
 import { revokeKey } from "../../src/domain/api-keys/service";
 import { sha256Hex } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
@@ -34,7 +41,6 @@ describe("api key cache: isolation between databases", () => {
     expect((await h2.call("GET", PROBE, { key: clear })).status).toBe(401);
     expect((await h1.call("GET", PROBE, { key: clear })).body.accountId).toBe(a1.accountId);
   });
-
 });
 
 describe("api key cache: only committed rows are remembered", () => {
@@ -42,7 +48,14 @@ describe("api key cache: only committed rows are remembered", () => {
     const h = authHarness();
     const a = await seedWithToken(h);
     const k = await issue(h, a.token);
-    for (let i = 0; i < 2; i++) expect(await resolveApiKey(h.deps, k.apiKey)).toEqual({ id: k.id, accountId: a.accountId, mode: "live", livemode: true, fingerprint: sha256Hex(k.apiKey) });
+    for (let i = 0; i < 2; i++)
+      expect(await resolveApiKey(h.deps, k.apiKey)).toEqual({
+        id: k.id,
+        accountId: a.accountId,
+        mode: "live",
+        livemode: true,
+        fingerprint: sha256Hex(k.apiKey),
+      });
     invalidateApiKeyCache(h.deps);
     expect(apiKeyCacheSize(h.deps)).toBe(0);
   });
@@ -100,7 +113,13 @@ describe("api key cache: the store behind it", () => {
 
   test("an answer read before a clear is not remembered after it", () => {
     const cache = new MemoryApiKeyCache(10);
-    const key: ResolvedApiKey = { id: "ak_1", accountId: "acct_1", mode: "test", livemode: false, fingerprint: "f".repeat(64) };
+    const key: ResolvedApiKey = {
+      id: "ak_1",
+      accountId: "acct_1",
+      mode: "test",
+      livemode: false,
+      fingerprint: "f".repeat(64),
+    };
     const before = cache.epoch();
     cache.clear();
     cache.remember("ak_test_x", key, before);
@@ -129,7 +148,9 @@ describe("api key cache: the store behind it", () => {
     try {
       const lookup = resolveApiKey(h.deps, a.testKey);
       await wasRead; // the revoke commits after the read (on PostgreSQL the read is a round trip of its own)
-      expect(await revokeKey(h.deps, { accountId: a.accountId, userId: a.userId, role: "OWNER" }, id)).toEqual({ revoked: true });
+      expect(await revokeKey(h.deps, { accountId: a.accountId, userId: a.userId, role: "OWNER" }, id)).toEqual({
+        revoked: true,
+      });
       answer();
       expect(await lookup).toMatchObject({ id, accountId: a.accountId });
     } finally {

@@ -15,12 +15,18 @@ export async function insertKeyRow(h: Harness, accountId: string, clear: string)
   const mode = clear.startsWith("ak_live_") ? "live" : "test";
   await testDb(h.deps).run(
     "insert into api_keys (id, account_id, mode, fingerprint, prefix, label, created_at) values (?, ?, ?, ?, ?, 'row', ?)",
-    id, accountId, mode, sha256Hex(clear), clear.slice(0, 12), h.clock.nowMs(),
+    id,
+    accountId,
+    mode,
+    sha256Hex(clear),
+    clear.slice(0, 12),
+    h.clock.nowMs(),
   );
   return id;
 }
 
 /** The id of the seeded key `clear` (seeded keys are not returned with their ids). */
 export async function keyIdOf(h: Harness, clear: string): Promise<string> {
-  return (await testDb(h.deps).get<{ id: string }>("select id from api_keys where fingerprint = ?", sha256Hex(clear)))!.id;
+  return (await testDb(h.deps).get<{ id: string }>("select id from api_keys where fingerprint = ?", sha256Hex(clear)))!
+    .id;
 }

@@ -15,7 +15,11 @@ describe("api key cache: cached keys keep working", () => {
       expect(r.body).toEqual({ accountId: a.accountId, mode: "test", livemode: false });
       expect(apiKeyCacheSize(h.deps)).toBe(1);
     }
-    expect((await h.call("GET", PROBE, { key: a.liveKey })).body).toEqual({ accountId: a.accountId, mode: "live", livemode: true });
+    expect((await h.call("GET", PROBE, { key: a.liveKey })).body).toEqual({
+      accountId: a.accountId,
+      mode: "live",
+      livemode: true,
+    });
     expect(apiKeyCacheSize(h.deps)).toBe(2);
   });
 
@@ -37,7 +41,8 @@ describe("api key cache: cached keys keep working", () => {
     for (let i = 0; i < 3; i++) expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
     const r = await h.call("GET", `/v1/request-logs?fingerprint=${sha256Hex(a.testKey)}`, { bearer: a.token });
     expect(r.body.data.length).toBe(3);
-    for (const e of r.body.data) expect([e.key_fingerprint, e.mode, e.status]).toEqual([sha256Hex(a.testKey), "test", 200]);
+    for (const e of r.body.data)
+      expect([e.key_fingerprint, e.mode, e.status]).toEqual([sha256Hex(a.testKey), "test", 200]);
   });
 
   test("a key issued while others are cached works on its first request", async () => {
@@ -45,7 +50,11 @@ describe("api key cache: cached keys keep working", () => {
     const a = await seedWithToken(h);
     expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
     const k = await issue(h, a.token, { test: true });
-    expect((await h.call("GET", PROBE, { key: k.apiKey })).body).toEqual({ accountId: a.accountId, mode: "test", livemode: false });
+    expect((await h.call("GET", PROBE, { key: k.apiKey })).body).toEqual({
+      accountId: a.accountId,
+      mode: "test",
+      livemode: false,
+    });
     expect((await h.call("GET", PROBE, { key: a.testKey })).status).toBe(200);
   });
 
@@ -59,7 +68,11 @@ describe("api key cache: cached keys keep working", () => {
     expect(r.status).toBe(201);
     const dead = await h.call("GET", PROBE, { key: old.apiKey });
     expect([dead.status, dead.body.error.code]).toEqual([401, "unauthorized"]);
-    expect((await h.call("GET", PROBE, { key: r.body.apiKey })).body).toEqual({ accountId: a.accountId, mode: "test", livemode: false });
+    expect((await h.call("GET", PROBE, { key: r.body.apiKey })).body).toEqual({
+      accountId: a.accountId,
+      mode: "test",
+      livemode: false,
+    });
     // Rotating again kills the successor, which was cached in between.
     const r2 = await h.call("POST", `/v1/api-keys/${r.body.id}/rotate`, { bearer: a.token });
     expect(r2.status).toBe(201);

@@ -20,15 +20,24 @@ describe("api keys: cross-account ids", () => {
     const { h, a, b } = await twoAccounts();
     const ka = await issue(h, a.token, { label: "A key" });
     const rowsBefore = await keyRows(h);
-    const auditBefore = (await auditEntries(h.deps, a.accountId)).length + (await auditEntries(h.deps, b.accountId)).length;
-    for (const [method, path] of [["POST", `/v1/api-keys/${ka.id}/rotate`], ["DELETE", `/v1/api-keys/${ka.id}`]] as const) {
-      const r = await h.call(method, path, { bearer: b.token, body: method === "POST" ? { label: "stolen" } : undefined });
+    const auditBefore =
+      (await auditEntries(h.deps, a.accountId)).length + (await auditEntries(h.deps, b.accountId)).length;
+    for (const [method, path] of [
+      ["POST", `/v1/api-keys/${ka.id}/rotate`],
+      ["DELETE", `/v1/api-keys/${ka.id}`],
+    ] as const) {
+      const r = await h.call(method, path, {
+        bearer: b.token,
+        body: method === "POST" ? { label: "stolen" } : undefined,
+      });
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe("not_found");
       expect(r.text).not.toContain(ka.prefix);
     }
     expect(await keyRows(h)).toEqual(rowsBefore);
-    expect((await auditEntries(h.deps, a.accountId)).length + (await auditEntries(h.deps, b.accountId)).length).toBe(auditBefore);
+    expect((await auditEntries(h.deps, a.accountId)).length + (await auditEntries(h.deps, b.accountId)).length).toBe(
+      auditBefore,
+    );
     expect((await h.call("GET", PROBE, { key: ka.apiKey })).status).toBe(200);
     expect((await h.call("GET", PROBE, { key: a.testKey })).body.accountId).toBe(a.accountId);
   });
@@ -51,8 +60,16 @@ describe("api keys: cross-account ids", () => {
 
   test("a key authenticates into its own account only, and in its own mode only", async () => {
     const { h, a, b } = await twoAccounts();
-    expect((await h.call("GET", PROBE, { key: a.testKey })).body).toEqual({ accountId: a.accountId, mode: "test", livemode: false });
-    expect((await h.call("GET", PROBE, { key: a.liveKey })).body).toEqual({ accountId: a.accountId, mode: "live", livemode: true });
+    expect((await h.call("GET", PROBE, { key: a.testKey })).body).toEqual({
+      accountId: a.accountId,
+      mode: "test",
+      livemode: false,
+    });
+    expect((await h.call("GET", PROBE, { key: a.liveKey })).body).toEqual({
+      accountId: a.accountId,
+      mode: "live",
+      livemode: true,
+    });
     expect((await h.call("GET", PROBE, { key: b.liveKey })).body.accountId).toBe(b.accountId);
   });
 });
@@ -91,7 +108,10 @@ describe("api keys: roles", () => {
           expect(r.body.error.code).toBe("API_KEY_ROLE_REQUIRED");
         }
         // the role check comes before the body: an invalid body still gets 403
-        const bad = await h.call("POST", "/v1/api-keys", { bearer: member.token, body: { label: "x".repeat(100), bogus: 1 } });
+        const bad = await h.call("POST", "/v1/api-keys", {
+          bearer: member.token,
+          body: { label: "x".repeat(100), bogus: 1 },
+        });
         expect(bad.status).toBe(403);
         expect(await keyRows(h)).toEqual(rowsBefore);
         expect((await h.call("GET", PROBE, { key: target.apiKey })).status).toBe(200);
@@ -116,7 +136,12 @@ describe("api keys: authentication of the key routes", () => {
     const a = await seedWithToken(h);
     const k = await issue(h, a.token);
     const before = keyRows(h);
-    for (const [method, path] of [["GET", "/v1/api-keys"], ["POST", "/v1/api-keys"], ["POST", `/v1/api-keys/${k.id}/rotate`], ["DELETE", `/v1/api-keys/${k.id}`]] as const) {
+    for (const [method, path] of [
+      ["GET", "/v1/api-keys"],
+      ["POST", "/v1/api-keys"],
+      ["POST", `/v1/api-keys/${k.id}/rotate`],
+      ["DELETE", `/v1/api-keys/${k.id}`],
+    ] as const) {
       for (const opts of [{ key: a.liveKey }, { key: k.apiKey, bearer: a.token }]) {
         const r = await h.call(method, path, opts);
         expect(r.status).toBe(401);
@@ -158,8 +183,14 @@ describe("api keys: rotation and revocation are immediate", () => {
     const k = await issue(h, a.token);
     h.clock.advance(7);
     const n = (await h.call("POST", `/v1/api-keys/${k.id}/rotate`, { bearer: a.token })).body;
-    const old = (await testDb(h.deps).get<{ revoked_at: number }>("select revoked_at from api_keys where id = ?", k.id))!;
-    const fresh = (await testDb(h.deps).get<{ created_at: number; revoked_at: number | null }>("select created_at, revoked_at from api_keys where id = ?", n.id))!;
+    const old = (await testDb(h.deps).get<{ revoked_at: number }>(
+      "select revoked_at from api_keys where id = ?",
+      k.id,
+    ))!;
+    const fresh = (await testDb(h.deps).get<{ created_at: number; revoked_at: number | null }>(
+      "select created_at, revoked_at from api_keys where id = ?",
+      n.id,
+    ))!;
     expect(old.revoked_at).toBe(h.clock.nowMs());
     expect(fresh.created_at).toBe(old.revoked_at);
     expect(fresh.revoked_at).toBeNull();
@@ -179,7 +210,9 @@ describe("api keys: no secrets in responses", () => {
     texts.push((await h.call("POST", `/v1/api-keys/${kb.id}/rotate`, { bearer: a.token })).text);
     texts.push((await h.call("DELETE", `/v1/api-keys/${kb.id}`, { bearer: a.token })).text);
     texts.push((await h.call("GET", "/v1/api-keys", { bearer: a.token })).text);
-    const hashes = (await testDb(h.deps).all<{ password_hash: string }>("select password_hash from users")).map((r) => r.password_hash);
+    const hashes = (await testDb(h.deps).all<{ password_hash: string }>("select password_hash from users")).map(
+      (r) => r.password_hash,
+    );
     const secret = (await testDb(h.deps).get<{ value: string }>("select value from service_secrets"))!.value;
     for (const t of texts) {
       for (const hash of hashes) expect(t).not.toContain(hash);

@@ -61,7 +61,9 @@ describe("login: errors", () => {
   test("an unknown email and a wrong password get the same 401 invalid_credentials", async () => {
     const h = authHarness();
     const a = await h.seedAccount();
-    const unknown = await h.call("POST", "/v1/auth/login", { body: { email: "nobody@example.com", password: a.password } });
+    const unknown = await h.call("POST", "/v1/auth/login", {
+      body: { email: "nobody@example.com", password: a.password },
+    });
     const wrong = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: "wrong password" } });
     for (const r of [unknown, wrong]) {
       expect(r.status).toBe(401);
@@ -76,7 +78,9 @@ describe("login: errors", () => {
     const a = await h.seedAccount();
     expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email } })).status).toBe(400);
     expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: 12345678 } })).status).toBe(400);
-    expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password, extra: 1 } })).status).toBe(400);
+    expect(
+      (await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password, extra: 1 } })).status,
+    ).toBe(400);
   });
 });
 
@@ -85,7 +89,9 @@ describe("login: rate limits", () => {
     const h = authHarness();
     const a = await h.seedAccount();
     for (let i = 0; i < PAIR_LIMIT; i++)
-      expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: `bad-${i}` } })).status).toBe(401);
+      expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: `bad-${i}` } })).status).toBe(
+        401,
+      );
     const r = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } });
     expect(r.status).toBe(429);
     expect(r.body.error.code).toBe("rate_limited");
@@ -94,15 +100,20 @@ describe("login: rate limits", () => {
     expect(Number(r.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
     // another email is not affected
     const b = await h.seedAccount();
-    expect((await h.call("POST", "/v1/auth/login", { body: { email: b.email, password: b.password } })).status).toBe(200);
+    expect((await h.call("POST", "/v1/auth/login", { body: { email: b.email, password: b.password } })).status).toBe(
+      200,
+    );
     h.clock.advance(15 * 60);
-    expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(200);
+    expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(
+      200,
+    );
   });
 
   test("successful logins do not count against the limits", async () => {
     const h = authHarness();
     const a = await h.seedAccount();
-    for (let i = 0; i < Math.max(PAIR_LIMIT, EMAIL_FREE_FAILURES, ADDRESS_LIMIT) + 2; i++) await loginToken(h, a.email, a.password);
+    for (let i = 0; i < Math.max(PAIR_LIMIT, EMAIL_FREE_FAILURES, ADDRESS_LIMIT) + 2; i++)
+      await loginToken(h, a.email, a.password);
   });
 
   test("one client address is limited across emails", async () => {
@@ -154,11 +165,18 @@ describe("logout and token lifetime", () => {
       const d1 = testDeps({ dataDir: dir, clock, config: cfg });
       await createAccountWithOwner(d1, { email: "restart@example.com", password: "restart password" });
       const login = await createApp(d1).handle(
-        new Request("http://localhost/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "restart@example.com", password: "restart password" }) }),
+        new Request("http://localhost/v1/auth/login", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "restart@example.com", password: "restart password" }),
+        }),
       );
       const { access_token } = (await login.json()) as { access_token: string };
       await d1.store.close();
-      const get = (app: ReturnType<typeof createApp>) => app.handle(new Request("http://localhost/v1/account", { headers: { authorization: `Bearer ${access_token}` } }));
+      const get = (app: ReturnType<typeof createApp>) =>
+        app.handle(
+          new Request("http://localhost/v1/account", { headers: { authorization: `Bearer ${access_token}` } }),
+        );
       const d2 = testDeps({ dataDir: dir, clock, config: cfg });
       expect((await get(createApp(d2))).status).toBe(200);
       await d2.store.close();
@@ -178,9 +196,13 @@ describe("bearer authentication: security", () => {
     const a = await seedWithToken(h);
     const [hdr, payload, sig] = a.token.split(".");
     const claims = decodeJwt(a.token);
-    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, role: "OWNER", acct: "acct_other" })).toString("base64url");
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, role: "OWNER", acct: "acct_other" })).toString(
+      "base64url",
+    );
     const none = `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${payload}.`;
-    const foreign = await new SignJWT({ ...claims }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode("x".repeat(32)));
+    const foreign = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(new TextEncoder().encode("x".repeat(32)));
     const cases: Record<string, string>[] = [
       {},
       { authorization: "Bearer" },
@@ -204,7 +226,13 @@ describe("bearer authentication: security", () => {
   test("an apikey header on a bearer route is 401 even alongside a valid token", async () => {
     const h = authHarness();
     const a = await seedWithToken(h);
-    for (const [method, path] of [["GET", "/v1/account"], ["GET", "/v1/api-keys"], ["POST", "/v1/api-keys"], ["GET", "/v1/request-logs"], ["POST", "/v1/auth/logout"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/v1/account"],
+      ["GET", "/v1/api-keys"],
+      ["POST", "/v1/api-keys"],
+      ["GET", "/v1/request-logs"],
+      ["POST", "/v1/auth/logout"],
+    ] as const) {
       const onlyKey = await h.call(method, path, { key: a.testKey });
       expect(onlyKey.status).toBe(401);
       const both = await h.call(method, path, { key: a.testKey, bearer: a.token });
@@ -227,7 +255,10 @@ describe("bearer authentication: security", () => {
     const a = await h.seedAccount();
     const r = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } });
     const secret = (await testDb(h.deps).get<{ value: string }>("select value from service_secrets"))!;
-    const hash = (await testDb(h.deps).get<{ password_hash: string }>("select password_hash from users where id = ?", a.userId))!;
+    const hash = (await testDb(h.deps).get<{ password_hash: string }>(
+      "select password_hash from users where id = ?",
+      a.userId,
+    ))!;
     expect(r.text).not.toContain(a.password);
     expect(r.text).not.toContain(hash.password_hash);
     expect(r.text).not.toContain(secret.value);

@@ -20,7 +20,10 @@ afterEach(async () => {
 function fileHarness(): { h: Harness; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), "cofre-reqlog-"));
   const h = createHarness({ dataDir: dir });
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => dbOf(h.deps).$client.close());
+  cleanup.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => dbOf(h.deps).$client.close(),
+  );
   return { h, dir };
 }
 
@@ -69,9 +72,15 @@ describe("request log file", () => {
     expect((dbOf(h.deps).$client.query("select count(*) as n from request_logs").get() as { n: number }).n).toBe(0);
     expect((await h.call("GET", "/v1/ping?after=1", { key: a.testKey })).status).toBe(200);
     const all = await h.call("GET", "/v1/request-logs", { bearer: token });
-    expect(all.body.data.map((e: { id: string }) => e.id).slice(1)).toEqual(before.body.data.map((e: { id: string }) => e.id));
-    const page = await h.call("GET", `/v1/request-logs?limit=2&starting_after=${all.body.data[1].id}`, { bearer: token });
-    expect(page.body.data.map((e: { id: string }) => e.id)).toEqual(all.body.data.slice(2, 4).map((e: { id: string }) => e.id));
+    expect(all.body.data.map((e: { id: string }) => e.id).slice(1)).toEqual(
+      before.body.data.map((e: { id: string }) => e.id),
+    );
+    const page = await h.call("GET", `/v1/request-logs?limit=2&starting_after=${all.body.data[1].id}`, {
+      bearer: token,
+    });
+    expect(page.body.data.map((e: { id: string }) => e.id)).toEqual(
+      all.body.data.slice(2, 4).map((e: { id: string }) => e.id),
+    );
   });
 
   test("the file's table has exactly the columns and indexes of the main database's request_logs", async () => {

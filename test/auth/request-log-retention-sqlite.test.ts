@@ -21,7 +21,11 @@ describe("request log retention", () => {
     const h = createHarness({ dataDir: dir });
     const file = await openRequestLogFile(join(dir, "request-log.db"), h.deps.store);
     useRequestLogFile(h.deps.store, file);
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => dbOf(h.deps).$client.close(), () => file.close());
+    cleanup.push(
+      () => rmSync(dir, { recursive: true, force: true }),
+      () => dbOf(h.deps).$client.close(),
+      () => file.close(),
+    );
     const { token } = await oldAndNew(h);
     expect(await paths(h, token)).toEqual(["/v1/ping"]);
   });

@@ -2,7 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { sha256Hex } from "../../src/lib/crypto";
 import { authHarness, addMember, issue, PROBE, seedWithToken } from "./support";
 
-const ENTRY_KEYS = ["created_at", "duration_ms", "id", "key_fingerprint", "method", "mode", "path", "request_id", "status"];
+const ENTRY_KEYS = [
+  "created_at",
+  "duration_ms",
+  "id",
+  "key_fingerprint",
+  "method",
+  "mode",
+  "path",
+  "request_id",
+  "status",
+];
 const CLOCK = "/v1/test_helpers/clock/advance";
 
 describe("request log: recording", () => {
@@ -22,9 +32,29 @@ describe("request log: recording", () => {
     expect(r.body.data.length).toBe(3);
     for (const e of r.body.data) expect(Object.keys(e).sort()).toEqual(ENTRY_KEYS);
     const [e3, e2, e1] = r.body.data;
-    expect(e1).toMatchObject({ method: "GET", path: PROBE, status: 200, request_id: "my-req-1", key_fingerprint: sha256Hex(a.testKey), mode: "test", created_at: "2026-11-20T12:00:00.000Z" });
-    expect(e2).toMatchObject({ method: "POST", path: CLOCK, status: 403, key_fingerprint: sha256Hex(a.liveKey), mode: "live", request_id: forbidden.headers.get("x-request-id") });
-    expect(e3).toMatchObject({ method: "POST", path: CLOCK, status: 400, request_id: invalid.headers.get("x-request-id") });
+    expect(e1).toMatchObject({
+      method: "GET",
+      path: PROBE,
+      status: 200,
+      request_id: "my-req-1",
+      key_fingerprint: sha256Hex(a.testKey),
+      mode: "test",
+      created_at: "2026-11-20T12:00:00.000Z",
+    });
+    expect(e2).toMatchObject({
+      method: "POST",
+      path: CLOCK,
+      status: 403,
+      key_fingerprint: sha256Hex(a.liveKey),
+      mode: "live",
+      request_id: forbidden.headers.get("x-request-id"),
+    });
+    expect(e3).toMatchObject({
+      method: "POST",
+      path: CLOCK,
+      status: 400,
+      request_id: invalid.headers.get("x-request-id"),
+    });
     expect(typeof e1.duration_ms).toBe("number");
   });
 
@@ -91,7 +121,9 @@ describe("request log: listing", () => {
     expect(byStatus.body.data.map((e: { status: number }) => e.status)).toEqual([403]);
     const byKey = await h.call("GET", `/v1/request-logs?fingerprint=${sha256Hex(a.liveKey)}`, { bearer: a.token });
     expect(byKey.body.data.length).toBe(2);
-    const both = await h.call("GET", `/v1/request-logs?fingerprint=${sha256Hex(a.liveKey)}&status=200`, { bearer: a.token });
+    const both = await h.call("GET", `/v1/request-logs?fingerprint=${sha256Hex(a.liveKey)}&status=200`, {
+      bearer: a.token,
+    });
     expect(both.body.data.length).toBe(1);
   });
 

@@ -12,7 +12,9 @@ export const PROBE = "/v1/__probe";
 export function authHarness(config: Partial<Config> = {}): Harness {
   const h = createHarness(config);
   (h.app as unknown as Elysia).use(
-    new Elysia().use(apiKeyAuth(h.deps)).get(PROBE, ({ auth }) => ({ accountId: auth.accountId, mode: auth.mode, livemode: auth.livemode })),
+    new Elysia()
+      .use(apiKeyAuth(h.deps))
+      .get(PROBE, ({ auth }) => ({ accountId: auth.accountId, mode: auth.mode, livemode: auth.livemode })),
   );
   return h;
 }
@@ -43,7 +45,10 @@ export async function addMember(h: Harness, ownerToken: string, role: string): P
 }
 
 /** An account with its owner logged in. */
-export async function seedWithToken(h: Harness, opts: Parameters<Harness["seedAccount"]>[0] = {}): Promise<SeededAccount & { token: string }> {
+export async function seedWithToken(
+  h: Harness,
+  opts: Parameters<Harness["seedAccount"]>[0] = {},
+): Promise<SeededAccount & { token: string }> {
   const a = await h.seedAccount(opts);
   return { ...a, token: await loginToken(h, a.email, a.password) };
 }
@@ -52,7 +57,15 @@ export async function seedWithToken(h: Harness, opts: Parameters<Harness["seedAc
 export async function issue(h: Harness, token: string, body: Record<string, unknown> = {}) {
   const r = await h.call("POST", "/v1/api-keys", { bearer: token, body });
   expect(r.status).toBe(201);
-  return r.body as { id: string; apiKey: string; fingerprint: string; prefix: string; label: string; createdAt: string; mode: string };
+  return r.body as {
+    id: string;
+    apiKey: string;
+    fingerprint: string;
+    prefix: string;
+    label: string;
+    createdAt: string;
+    mode: string;
+  };
 }
 
 /** Every string in a JSON-able value, flattened (to scan responses for secrets). */

@@ -9,7 +9,13 @@
 import { describe, expect, test } from "bun:test";
 import { ManualClock } from "../../src/lib/clock";
 import {
-  ADDRESS_LIMIT, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_FREE_FAILURES, LOGIN_WINDOW_SECONDS, LoginThrottle, MemoryLoginBuckets, PAIR_LIMIT,
+  ADDRESS_LIMIT,
+  EMAIL_BACKOFF_MAX_SECONDS,
+  EMAIL_FREE_FAILURES,
+  LOGIN_WINDOW_SECONDS,
+  LoginThrottle,
+  MemoryLoginBuckets,
+  PAIR_LIMIT,
 } from "../../src/domain/auth/throttle";
 import { pgStoreOf } from "../../src/store/pg";
 import { PgLoginBuckets } from "../../src/store/pg/login-buckets";
@@ -71,7 +77,8 @@ describe("login throttle: many addresses against one email", () => {
   async function spread(t: LoginThrottle, clock: ManualClock, n: number): Promise<void> {
     for (let i = 0; i < n; i++) {
       const address = `192.0.2.${i}`;
-      for (let wait = await t.admit(OWNER, address); wait > 0; wait = await t.admit(OWNER, address)) clock.advance(wait);
+      for (let wait = await t.admit(OWNER, address); wait > 0; wait = await t.admit(OWNER, address))
+        clock.advance(wait);
     }
   }
 
@@ -86,7 +93,17 @@ describe("login throttle: many addresses against one email", () => {
       clock.advance(wait);
       expect(await t.admit(OWNER, `192.0.2.${100 + k}`)).toBe(0);
     }
-    expect(waits).toEqual([1, 2, 4, 8, 16, 32, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_BACKOFF_MAX_SECONDS, EMAIL_BACKOFF_MAX_SECONDS]);
+    expect(waits).toEqual([
+      1,
+      2,
+      4,
+      8,
+      16,
+      32,
+      EMAIL_BACKOFF_MAX_SECONDS,
+      EMAIL_BACKOFF_MAX_SECONDS,
+      EMAIL_BACKOFF_MAX_SECONDS,
+    ]);
   });
 
   test("the owner's usual address is never slowed by strangers' failures", async () => {
@@ -130,7 +147,11 @@ describe("login throttle over HTTP", () => {
     try {
       const url = `http://127.0.0.1:${h.app.server!.port}/v1/auth/login`;
       const post = (password: string, forwardedFor = "203.0.113.99") =>
-        fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor }, body: JSON.stringify({ email: a.email, password }) });
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor },
+          body: JSON.stringify({ email: a.email, password }),
+        });
       for (let i = 0; i < PAIR_LIMIT; i++) expect((await post(`wrong-${i}`)).status).toBe(401);
       const locked = await post(a.password);
       expect(locked.status).toBe(429);
@@ -138,7 +159,9 @@ describe("login throttle over HTTP", () => {
       // X-Forwarded-For is not trusted (no trusted-proxy setting): another claimed address is the same socket.
       expect((await post(a.password, "198.51.100.200")).status).toBe(429);
       // In-process requests have another client address ("unknown"): the socket's 127.0.0.1 was locked, not the email.
-      expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(200);
+      expect((await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(
+        200,
+      );
     } finally {
       await h.app.stop(true);
     }
@@ -153,8 +176,13 @@ describe("login throttle behind a trusted proxy (COFRE_TRUSTED_PROXIES)", () => 
     try {
       const base = `http://127.0.0.1:${h.app.server!.port}`;
       const post = (path: string, password: string, forwardedFor: string) =>
-        fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor }, body: JSON.stringify({ email: a.email, password }) });
-      for (let i = 0; i < PAIR_LIMIT; i++) expect((await post("/v1/auth/login", `wrong-${i}`, "203.0.113.99")).status).toBe(401);
+        fetch(`${base}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor },
+          body: JSON.stringify({ email: a.email, password }),
+        });
+      for (let i = 0; i < PAIR_LIMIT; i++)
+        expect((await post("/v1/auth/login", `wrong-${i}`, "203.0.113.99")).status).toBe(401);
       expect((await post("/v1/auth/login", a.password, "203.0.113.99")).status).toBe(429);
       expect((await post("/v1/auth/session", a.password, "203.0.113.99")).status).toBe(429);
       // The guesser cannot step around the lock by writing another address left of the one the proxy appended.
@@ -181,7 +209,11 @@ describe("login throttle as a Deps object", () => {
     const body = { email: `  ${a.email.toUpperCase()} `, password: a.password };
     for (const path of ["/v1/auth/login", "/v1/auth/session"]) {
       const refused = await h.call("POST", path, { body });
-      expect([refused.status, refused.body.error.code, refused.headers.get("retry-after")]).toEqual([429, "rate_limited", "7"]);
+      expect([refused.status, refused.body.error.code, refused.headers.get("retry-after")]).toEqual([
+        429,
+        "rate_limited",
+        "7",
+      ]);
     }
     expect(calls).toEqual([`admit ${a.email} unknown`, `admit ${a.email} unknown`]);
     wait = 0;
@@ -195,8 +227,13 @@ describe("login throttle as a Deps object", () => {
     const h2 = authHarness();
     const a = await h1.seedAccount();
     const b = await h2.seedAccount({ email: a.email, password: a.password });
-    for (let i = 0; i < PAIR_LIMIT; i++) expect((await h1.call("POST", "/v1/auth/login", { body: { email: a.email, password: `wrong-${i}` } })).status).toBe(401);
-    expect((await h1.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(429);
+    for (let i = 0; i < PAIR_LIMIT; i++)
+      expect(
+        (await h1.call("POST", "/v1/auth/login", { body: { email: a.email, password: `wrong-${i}` } })).status,
+      ).toBe(401);
+    expect((await h1.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } })).status).toBe(
+      429,
+    );
     const other = await h2.call("POST", "/v1/auth/login", { body: { email: b.email, password: b.password } });
     expect([other.status, other.body.account_id]).toEqual([200, b.accountId]);
   });

@@ -1,6 +1,11 @@
 /** Trusted proxies and the client address they vouch for (src/lib/trusted-proxies.ts; COFRE_TRUSTED_PROXIES). */
 import { describe, expect, test } from "bun:test";
-import { TrustedProxies, TrustedProxyError, normalizeAddress, parseTrustedProxies } from "../../src/lib/trusted-proxies";
+import {
+  TrustedProxies,
+  TrustedProxyError,
+  normalizeAddress,
+  parseTrustedProxies,
+} from "../../src/lib/trusted-proxies";
 
 const LB = "10.0.0.5";
 const proxies = new TrustedProxies(["10.0.0.0/24", "192.0.2.1", "fd00::/8"]);
@@ -38,7 +43,7 @@ describe("the client address", () => {
     expect(new TrustedProxies([]).clientOf(LB, "203.0.113.7")).toBe(LB);
   });
 
-  test("is \"unknown\" when the peer cannot be told", () => {
+  test('is "unknown" when the peer cannot be told', () => {
     expect(proxies.clientOf(null, "203.0.113.7")).toBe("unknown");
     expect(proxies.clientOf("", "203.0.113.7")).toBe("unknown");
   });
@@ -61,7 +66,12 @@ describe("addresses", () => {
 
 describe("COFRE_TRUSTED_PROXIES", () => {
   test("takes addresses and CIDR blocks, comma-separated, blanks ignored", () => {
-    expect(parseTrustedProxies(" 127.0.0.1 ,, 10.0.0.0/8,::1, fd00::/8 ")).toEqual(["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"]);
+    expect(parseTrustedProxies(" 127.0.0.1 ,, 10.0.0.0/8,::1, fd00::/8 ")).toEqual([
+      "127.0.0.1",
+      "10.0.0.0/8",
+      "::1",
+      "fd00::/8",
+    ]);
     expect(parseTrustedProxies("")).toEqual([]);
   });
 

@@ -19,8 +19,19 @@ afterAll(async () => {
 });
 
 const ADDRESS = { line1: "Rua das Flores, 100", city: "São Paulo", state: "SP", postalCode: "01001-000" };
-const payer = () => ({ customerName: "Maria Pagadora", customerEmail: "maria@example.com", customerDocument: cpf.generate() });
-const boleto = (extra: Record<string, unknown> = {}) => livePayment(env, { amount: 12345, paymentMethods: ["BOLETO"], ...payer(), metadata: { billingAddress: ADDRESS }, ...extra });
+const payer = () => ({
+  customerName: "Maria Pagadora",
+  customerEmail: "maria@example.com",
+  customerDocument: cpf.generate(),
+});
+const boleto = (extra: Record<string, unknown> = {}) =>
+  livePayment(env, {
+    amount: 12345,
+    paymentMethods: ["BOLETO"],
+    ...payer(),
+    metadata: { billingAddress: ADDRESS },
+    ...extra,
+  });
 const status = async (id: string) => (await txRow(env, id))!.status;
 
 describe("creating a live boleto", () => {
@@ -72,7 +83,10 @@ describe("paying and refunding", () => {
     const pi = JSON.parse((await txRow(env, r.body.id))!.methodDetails).BOLETO.paymentIntent;
     await env.control("POST", `/_sim/payment_intents/${pi}/pay`);
     await env.settle(async () => (await status(r.body.id)) === "PAID");
-    const refund = await env.h.call("POST", `/v1/payments/${r.body.id}/refund`, { key: env.account.liveKey, body: { idempotencyKey: `refund-${crypto.randomUUID()}` } });
+    const refund = await env.h.call("POST", `/v1/payments/${r.body.id}/refund`, {
+      key: env.account.liveKey,
+      body: { idempotencyKey: `refund-${crypto.randomUUID()}` },
+    });
     expect(refund.status).toBe(400);
     expect(refund.body.error.code).toBe("REFUND_NOT_SUPPORTED");
   });

@@ -49,10 +49,14 @@ async function pay(id: string, card = "4242424242424242") {
 
 const status = async (id: string) => (await txRow(env, id))!.status;
 const until = (id: string, s: string) => env.settle(async () => (await status(id)) === s);
-const balance = async () => (await env.h.call("GET", "/v1/wallets/balance?currency=BRL", { key: env.account.liveKey })).body;
+const balance = async () =>
+  (await env.h.call("GET", "/v1/wallets/balance?currency=BRL", { key: env.account.liveKey })).body;
 /** Events of the outbox of transaction `id`, oldest first. */
 async function outboxTypes(id: string): Promise<string[]> {
-  const rows = await testDb(env.h.deps).all<{ type: string }>("select type from events where transaction_id = ? order by created_at, id", id);
+  const rows = await testDb(env.h.deps).all<{ type: string }>(
+    "select type from events where transaction_id = ? order by created_at, id",
+    id,
+  );
   return rows.map((r) => r.type);
 }
 
@@ -63,7 +67,9 @@ describe("creating a live card payment", () => {
     expect(got.body.cardRedirectUrl).toBe(`${env.base}/c/${id}`);
     const d = await cardDetails(id);
     expect(d.session).toMatch(/^cs_/);
-    const s = await fetch(`${env.sim.origin}/v1/checkout/sessions/${d.session}`, { headers: { authorization: `Bearer ${env.sim.secretKey}` } }).then((x) => x.json() as any);
+    const s = await fetch(`${env.sim.origin}/v1/checkout/sessions/${d.session}`, {
+      headers: { authorization: `Bearer ${env.sim.secretKey}` },
+    }).then((x) => x.json() as any);
     expect([s.mode, s.currency, s.amount_total, s.client_reference_id, s.success_url, s.cancel_url, s.status]).toEqual([
       "payment",
       "brl",
@@ -84,7 +90,9 @@ describe("creating a live card payment", () => {
   test("without metadata.returnUrl the session returns the payer to the checkout page", async () => {
     const id = await createCard();
     const d = await cardDetails(id);
-    const s = await fetch(`${env.sim.origin}/v1/checkout/sessions/${d.session}`, { headers: { authorization: `Bearer ${env.sim.secretKey}` } }).then((x) => x.json() as any);
+    const s = await fetch(`${env.sim.origin}/v1/checkout/sessions/${d.session}`, {
+      headers: { authorization: `Bearer ${env.sim.secretKey}` },
+    }).then((x) => x.json() as any);
     expect(s.success_url).toBe(`${env.base}/c/${id}?retorno=1`);
   });
 
@@ -108,16 +116,26 @@ describe("paying", () => {
     expect(got.text).not.toContain("providerFee");
     expect(got.text).not.toContain("pi_");
     const d = await cardDetails(id);
-    expect([d.brand, d.last4, typeof d.providerFee, d.paymentIntent.startsWith("pi_")]).toEqual(["visa", "4242", "number", true]);
+    expect([d.brand, d.last4, typeof d.providerFee, d.paymentIntent.startsWith("pi_")]).toEqual([
+      "visa",
+      "4242",
+      "number",
+      true,
+    ]);
     expect(d.providerFee).toBe(Math.round(10000 * 0.0399) + 39);
     expect(await outboxTypes(id)).toContain("payment.completed");
     // The merchant's endpoint receives payment.completed signed (Standard Webhooks headers).
     const got2 = await env.settle(async () => rx.requests.find((q) => q.body.includes(id)));
     const wh = new Webhook(Buffer.from(endpoint.secret).toString("base64"));
-    const event = wh.verify(got2.body, got2.headers) as { event: string; data: { transactionId: string; status: string } };
+    const event = wh.verify(got2.body, got2.headers) as {
+      event: string;
+      data: { transactionId: string; status: string };
+    };
     expect([event.event, event.data.transactionId, event.data.status]).toEqual(["payment.completed", id, "APPROVED"]);
     const after = await balance();
-    expect(after.available + after.pending - (before.available + before.pending)).toBe(10000 - (got.body.platformFee ?? 0));
+    expect(after.available + after.pending - (before.available + before.pending)).toBe(
+      10000 - (got.body.platformFee ?? 0),
+    );
   });
 
   test("a declined card leaves the payment payable, and a good card then pays it", async () => {
@@ -153,7 +171,9 @@ describe("paying", () => {
     expect(r.status).toBe(200);
     expect(r.body.status).toBe("CANCELLED");
     const session = (await cardDetails(id)).session;
-    const s = await fetch(`${env.sim.origin}/v1/checkout/sessions/${session}`, { headers: { authorization: `Bearer ${env.sim.secretKey}` } }).then((x) => x.json() as any);
+    const s = await fetch(`${env.sim.origin}/v1/checkout/sessions/${session}`, {
+      headers: { authorization: `Bearer ${env.sim.secretKey}` },
+    }).then((x) => x.json() as any);
     expect(s.status).toBe("expired");
   });
 
@@ -191,11 +211,16 @@ describe("refunds", () => {
   /** Stripe's refunds of the payment's charge. */
   async function stripeRefunds(id: string): Promise<any[]> {
     const charge = (await cardDetails(id)).charge;
-    const c = await fetch(`${env.sim.origin}/v1/charges/${charge}`, { headers: { authorization: `Bearer ${env.sim.secretKey}` } }).then((x) => x.json() as any);
+    const c = await fetch(`${env.sim.origin}/v1/charges/${charge}`, {
+      headers: { authorization: `Bearer ${env.sim.secretKey}` },
+    }).then((x) => x.json() as any);
     return c.refunds.data;
   }
   const refund = (id: string, body: Record<string, unknown>) =>
-    env.h.call("POST", `/v1/payments/${id}/refund`, { key: env.account.liveKey, body: { idempotencyKey: `refund-${crypto.randomUUID()}`, ...body } });
+    env.h.call("POST", `/v1/payments/${id}/refund`, {
+      key: env.account.liveKey,
+      body: { idempotencyKey: `refund-${crypto.randomUUID()}`, ...body },
+    });
   const refundStatus = async (refundId: string) => (await env.h.deps.store.read.refunds.byId(refundId))!.status;
 
   test("a partial then a full refund reach REFUNDED, each one Stripe refund keyed by the refund id", async () => {
@@ -246,8 +271,28 @@ describe("forged webhooks", () => {
 
   test("a bad signature is 400 and changes nothing", async () => {
     const id = await createCard();
-    const body = JSON.stringify({ id: "evt_forged", object: "event", type: "checkout.session.completed", data: { object: { id: "cs_x", object: "checkout.session", client_reference_id: id, payment_status: "paid", status: "complete" } } });
-    const r = await fetch(hook(), { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signatureHeader(body, "whsec_wrong", Math.floor(env.h.clock.nowMs() / 1000)) }, body });
+    const body = JSON.stringify({
+      id: "evt_forged",
+      object: "event",
+      type: "checkout.session.completed",
+      data: {
+        object: {
+          id: "cs_x",
+          object: "checkout.session",
+          client_reference_id: id,
+          payment_status: "paid",
+          status: "complete",
+        },
+      },
+    });
+    const r = await fetch(hook(), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "stripe-signature": signatureHeader(body, "whsec_wrong", Math.floor(env.h.clock.nowMs() / 1000)),
+      },
+      body,
+    });
     expect(r.status).toBe(400);
     const none = await fetch(hook(), { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(none.status).toBe(400);
@@ -259,15 +304,40 @@ describe("forged webhooks", () => {
     const id = await createCard();
     const row = (await env.h.deps.store.read.cardProvider.byId(env.connection.id))!;
     const spec = await openCardConnection(await env.h.deps.secretsKey, row);
-    const body = JSON.stringify({ id: "evt_unknown_1", object: "event", type: "checkout.session.completed", created: 1, data: { object: { id: "cs_x", object: "checkout.session", client_reference_id: id, payment_status: "paid", status: "complete" } } });
-    const r = await fetch(hook(), { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signatureHeader(body, spec.webhookSecret, Math.floor(env.h.clock.nowMs() / 1000)) }, body });
+    const body = JSON.stringify({
+      id: "evt_unknown_1",
+      object: "event",
+      type: "checkout.session.completed",
+      created: 1,
+      data: {
+        object: {
+          id: "cs_x",
+          object: "checkout.session",
+          client_reference_id: id,
+          payment_status: "paid",
+          status: "complete",
+        },
+      },
+    });
+    const r = await fetch(hook(), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "stripe-signature": signatureHeader(body, spec.webhookSecret, Math.floor(env.h.clock.nowMs() / 1000)),
+      },
+      body,
+    });
     expect(r.status).toBe(200);
     await env.h.deps.jobs.drain();
     expect(await status(id)).toBe("WAITING_PAYMENT");
   });
 
   test("an unknown connection is 404", async () => {
-    const r = await fetch(`${env.base}/v1/provider-webhooks/stripe/cpc_00000000000000000000000000000000`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const r = await fetch(`${env.base}/v1/provider-webhooks/stripe/cpc_00000000000000000000000000000000`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(r.status).toBe(404);
   });
 });

@@ -16,7 +16,17 @@ afterAll(async () => {
   await env.stop();
 });
 
-const VIEW_FIELDS = ["api_base", "created_at", "id", "key_last4", "provider_account_id", "type", "updated_at", "webhook_endpoint_id", "webhook_url"];
+const VIEW_FIELDS = [
+  "api_base",
+  "created_at",
+  "id",
+  "key_last4",
+  "provider_account_id",
+  "type",
+  "updated_at",
+  "webhook_endpoint_id",
+  "webhook_url",
+];
 const path = () => `/v1/operator/accounts/${env.account.accountId}/card-provider`;
 
 describe("connecting", () => {
@@ -53,7 +63,9 @@ describe("connecting", () => {
     expect(r.body.webhook_url).toBe(`${env.base}/v1/provider-webhooks/stripe/${r.body.id}`);
     expect(r.text).not.toContain(env.sim.secretKey);
     expect(r.text).not.toContain("whsec_");
-    const endpoints = await fetch(`${env.sim.origin}/v1/webhook_endpoints`, { headers: { authorization: `Bearer ${env.sim.secretKey}` } }).then((x) => x.json() as any);
+    const endpoints = await fetch(`${env.sim.origin}/v1/webhook_endpoints`, {
+      headers: { authorization: `Bearer ${env.sim.secretKey}` },
+    }).then((x) => x.json() as any);
     expect(endpoints.data.map((e: any) => [e.id, e.url])).toEqual([[r.body.webhook_endpoint_id, r.body.webhook_url]]);
     const get = await env.h.call("GET", path(), { bearer: OPERATOR_TOKEN });
     expect(get.status).toBe(200);
@@ -71,10 +83,17 @@ describe("connecting", () => {
   });
 
   test("a member reads the connection's status without any secret or URL", async () => {
-    const login = await env.h.call("POST", "/v1/auth/login", { body: { email: env.account.email, password: env.account.password } });
+    const login = await env.h.call("POST", "/v1/auth/login", {
+      body: { email: env.account.email, password: env.account.password },
+    });
     const r = await env.h.call("GET", "/v1/account/card-provider", { bearer: login.body.access_token });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ type: "stripe", key_last4: env.sim.secretKey.slice(-4), provider_account_id: env.sim.accountId, updated_at: r.body.updated_at });
+    expect(r.body).toEqual({
+      type: "stripe",
+      key_last4: env.sim.secretKey.slice(-4),
+      provider_account_id: env.sim.accountId,
+      updated_at: r.body.updated_at,
+    });
   });
 
   test("a second PUT replaces the connection (new id) and deletes the old endpoint at Stripe", async () => {
@@ -82,7 +101,9 @@ describe("connecting", () => {
     const r = await connect(env, env.sim.secretKey);
     expect(r.status).toBe(200);
     expect(r.body.id).not.toBe(before.id);
-    const endpoints = await fetch(`${env.sim.origin}/v1/webhook_endpoints`, { headers: { authorization: `Bearer ${env.sim.secretKey}` } }).then((x) => x.json() as any);
+    const endpoints = await fetch(`${env.sim.origin}/v1/webhook_endpoints`, {
+      headers: { authorization: `Bearer ${env.sim.secretKey}` },
+    }).then((x) => x.json() as any);
     expect(endpoints.data.map((e: any) => e.id)).toEqual([r.body.webhook_endpoint_id]);
   });
 });
@@ -92,7 +113,10 @@ describe("disconnecting", () => {
     expect((await env.h.call("DELETE", path(), { bearer: OPERATOR_TOKEN })).status).toBe(204);
     expect((await env.h.call("GET", path(), { bearer: OPERATOR_TOKEN })).status).toBe(404);
     expect((await env.h.call("DELETE", path(), { bearer: OPERATOR_TOKEN })).status).toBe(404);
-    const p = await env.h.call("POST", "/v1/payments", { key: env.account.liveKey, body: { amount: 1000, paymentMethods: ["CREDIT_CARD"], idempotencyKey: `k-${crypto.randomUUID()}` } });
+    const p = await env.h.call("POST", "/v1/payments", {
+      key: env.account.liveKey,
+      body: { amount: 1000, paymentMethods: ["CREDIT_CARD"], idempotencyKey: `k-${crypto.randomUUID()}` },
+    });
     expect(p.status).toBe(422);
   });
 

@@ -38,10 +38,16 @@ function loseSessionCreates(reach: boolean) {
 
 const sessions = async () => (await env.control("GET", "/_sim/state")).body.counts["checkout.session"] as number;
 const openSessions = async () =>
-  ((await fetch(`${env.sim.origin}/v1/checkout/sessions?status=open&limit=100`, { headers: { authorization: `Bearer ${env.sim.secretKey}` } }).then((r) => r.json())) as any).data
-    .length as number;
+  (
+    (await fetch(`${env.sim.origin}/v1/checkout/sessions?status=open&limit=100`, {
+      headers: { authorization: `Bearer ${env.sim.secretKey}` },
+    }).then((r) => r.json())) as any
+  ).data.length as number;
 const create = (key: string) =>
-  env.h.call("POST", "/v1/payments", { key: env.account.liveKey, body: { amount: 3100, paymentMethods: ["CREDIT_CARD"], idempotencyKey: key } });
+  env.h.call("POST", "/v1/payments", {
+    key: env.account.liveKey,
+    body: { amount: 3100, paymentMethods: ["CREDIT_CARD"], idempotencyKey: key },
+  });
 
 describe("a live card create whose answer is lost", () => {
   test("answers 503; the retry with the same Idempotency-Key gets the one session Stripe made", async () => {
@@ -54,8 +60,11 @@ describe("a live card create whose answer is lost", () => {
     const r = await create(key);
     expect(r.status).toBe(201);
     expect(await sessions()).toBe(before + 1);
-    const session = JSON.parse((await env.h.deps.store.read.charges.byId(r.body.id))!.methodDetails).CREDIT_CARD.session;
-    const s = await fetch(`${env.sim.origin}/v1/checkout/sessions/${session}`, { headers: { authorization: `Bearer ${env.sim.secretKey}` } }).then((x) => x.json() as any);
+    const session = JSON.parse((await env.h.deps.store.read.charges.byId(r.body.id))!.methodDetails).CREDIT_CARD
+      .session;
+    const s = await fetch(`${env.sim.origin}/v1/checkout/sessions/${session}`, {
+      headers: { authorization: `Bearer ${env.sim.secretKey}` },
+    }).then((x) => x.json() as any);
     expect(s.client_reference_id).toBe(r.body.id);
   });
 

@@ -30,7 +30,9 @@ async function paidDisputable(amount: number): Promise<{ id: string; pi: string 
   const r = await livePayment(env, { amount });
   expect(r.status).toBe(201);
   const session = JSON.parse((await txRow(env, r.body.id))!.methodDetails).CREDIT_CARD.session;
-  expect((await env.control("POST", `/_sim/checkout/sessions/${session}/pay`, { card: "4000000000000259" })).body.outcome).toBe("paid");
+  expect(
+    (await env.control("POST", `/_sim/checkout/sessions/${session}/pay`, { card: "4000000000000259" })).body.outcome,
+  ).toBe("paid");
   await env.settle(async () => (await status(r.body.id)) === "APPROVED");
   const pi = JSON.parse((await txRow(env, r.body.id))!.methodDetails).CREDIT_CARD.paymentIntent as string;
   return { id: r.body.id, pi };

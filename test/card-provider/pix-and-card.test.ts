@@ -22,7 +22,14 @@ beforeAll(async () => {
   live = await startLive({ settings: { defaultExpiresIn: 600 } });
   root = mkdtempSync(join(tmpdir(), "stripe-sim-"));
   // The simulator shares Cofre's clock: event signatures are checked against it.
-  sim = await startStripeSim({ dir: join(root, "sim"), port: 0, clock: live.h.clock, logger: createLogger("silent"), sweepMs: 0, retrySchedule: [50, 100] });
+  sim = await startStripeSim({
+    dir: join(root, "sim"),
+    port: 0,
+    clock: live.h.clock,
+    logger: createLogger("silent"),
+    sweepMs: 0,
+    retrySchedule: [50, 100],
+  });
   live.h.deps.config.checkoutUrlBase = `${live.h.deps.config.publicUrl}/c`;
   const r = await live.h.call("PUT", `/v1/operator/accounts/${live.a.accountId}/card-provider`, {
     bearer: OPERATOR_TOKEN,
@@ -54,9 +61,17 @@ describe("a live payment offering PIX and CREDIT_CARD", () => {
     expect(page).toContain(`href="${card.sessionUrl}"`);
     expect(page).toContain(got.body.pixCopyPaste.slice(0, 20));
     // Each method has its own status check, through its own connection.
-    const checks = await testDb(live.h.deps).all<{ dedupe_key: string }>("select dedupe_key from jobs where kind = 'charge.status_check' and dedupe_key like ?", `%${id}%`);
-    expect(checks.map((c) => c.dedupe_key).sort()).toEqual([`charge.status_check:${id}`, `charge.status_check:${id}:CREDIT_CARD`]);
-    expect((await fetch(`${sim.origin}/_sim/checkout/sessions/${card.session}/pay`, { method: "POST", body: "{}" })).status).toBe(200);
+    const checks = await testDb(live.h.deps).all<{ dedupe_key: string }>(
+      "select dedupe_key from jobs where kind = 'charge.status_check' and dedupe_key like ?",
+      `%${id}%`,
+    );
+    expect(checks.map((c) => c.dedupe_key).sort()).toEqual([
+      `charge.status_check:${id}`,
+      `charge.status_check:${id}:CREDIT_CARD`,
+    ]);
+    expect(
+      (await fetch(`${sim.origin}/_sim/checkout/sessions/${card.session}/pay`, { method: "POST", body: "{}" })).status,
+    ).toBe(200);
     for (let i = 0; i < 500 && (await live.h.deps.store.read.charges.byId(id))!.status !== "APPROVED"; i++) {
       await live.h.deps.jobs.drain();
       await Bun.sleep(10);
@@ -78,7 +93,10 @@ describe("a live payment offering PIX and CREDIT_CARD", () => {
       await Bun.sleep(10);
     }
     expect((await live.h.deps.store.read.charges.byId(id))!.status).toBe("EXPIRED");
-    const session = async () => (await fetch(`${sim.origin}/v1/checkout/sessions/${card.session}`, { headers: { authorization: `Bearer ${sim.secretKey}` } }).then((x) => x.json())) as any;
+    const session = async () =>
+      (await fetch(`${sim.origin}/v1/checkout/sessions/${card.session}`, {
+        headers: { authorization: `Bearer ${sim.secretKey}` },
+      }).then((x) => x.json())) as any;
     for (let i = 0; i < 500 && (await session()).status !== "expired"; i++) {
       await live.h.deps.jobs.drain();
       await Bun.sleep(10);

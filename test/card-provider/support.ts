@@ -32,7 +32,9 @@ export interface CardEnv {
 }
 
 /** Starts the simulator and a listening harness with one account connected to it. `connect: false` leaves the account unconnected. */
-export async function startCardEnv(opts: { sim?: Partial<StripeSimOptions>; connect?: boolean; subscribeAllEvents?: boolean } = {}): Promise<CardEnv> {
+export async function startCardEnv(
+  opts: { sim?: Partial<StripeSimOptions>; connect?: boolean; subscribeAllEvents?: boolean } = {},
+): Promise<CardEnv> {
   const root = mkdtempSync(join(tmpdir(), "stripe-sim-"));
   // The clock starts at the real now: Stripe signatures carry a timestamp checked within 5 minutes.
   const h = createHarness({ operatorToken: OPERATOR_TOKEN, webhookAllowPrivate: true }, new Date().toISOString());
@@ -50,7 +52,10 @@ export async function startCardEnv(opts: { sim?: Partial<StripeSimOptions>; conn
     settings: { refund_delay_ms: null as unknown as number, dispute_delay_ms: null as unknown as number },
     ...opts.sim,
   });
-  const account = await h.seedAccount({ name: "Loja dos Cartões", subscribeAllEvents: opts.subscribeAllEvents ?? true });
+  const account = await h.seedAccount({
+    name: "Loja dos Cartões",
+    subscribeAllEvents: opts.subscribeAllEvents ?? true,
+  });
   const env: CardEnv = {
     h,
     sim,

@@ -19,12 +19,21 @@ const ROUNDS = 20;
 /** Outcome of one race: who won, as the final row, the ledger and the outbox tell it. */
 async function settled(h: Harness, id: string) {
   const row = await testDb(h.deps).get<{ status: string }>("select status from transactions where id = ?", id);
-  const credits = await testDb(h.deps).get<{ n: number }>("select count(*) as n from ledger_entries where idempotency_key = ?", `charge_payment:${id}`);
+  const credits = await testDb(h.deps).get<{ n: number }>(
+    "select count(*) as n from ledger_entries where idempotency_key = ?",
+    `charge_payment:${id}`,
+  );
   return { status: row!.status, credits: Number(credits!.n), events: await eventTypes(h, id) };
 }
 
 /** Checks that exactly one side won the race of charge `id` and that ledger and events follow it. */
-async function expectOneWinner(h: Harness, a: SeededAccount, id: string, cancel: { status: number; body: any }, payerWon: boolean | null) {
+async function expectOneWinner(
+  h: Harness,
+  a: SeededAccount,
+  id: string,
+  cancel: { status: number; body: any },
+  payerWon: boolean | null,
+) {
   const end = await settled(h, id);
   if (cancel.status === 200) {
     expect(cancel.body.status).toBe("CANCELLED");
@@ -70,7 +79,10 @@ describe("cancel against a payment confirmation at the same moment", () => {
     }
     expect(won.CANCELLED! + won.PAID!).toBe(ROUNDS);
     // Every paid charge was credited once (its amount less its fee), no cancelled one.
-    const net = await testDb(h.deps).get<{ n: number }>("select coalesce(sum(amount - platform_fee), 0) as n from transactions where account_id = ? and status = 'PAID'", a.accountId);
+    const net = await testDb(h.deps).get<{ n: number }>(
+      "select coalesce(sum(amount - platform_fee), 0) as n from transactions where account_id = ? and status = 'PAID'",
+      a.accountId,
+    );
     expect(await heldBalance(h, a)).toBe(Number(net!.n));
   });
 
@@ -98,7 +110,12 @@ describe("cancel against a payment confirmation at the same moment", () => {
     const held = new Promise<void>((r) => (release = r));
     // The confirmation has written PAID and stays uncommitted while the cancel runs.
     const confirmation = h.deps.store.tx(async (uow) => {
-      const r = await applySettlementNoticeIn(h.deps, uow, { transactionId: p.id, kind: "paid", method: "PIX", amount: 1000 });
+      const r = await applySettlementNoticeIn(h.deps, uow, {
+        transactionId: p.id,
+        kind: "paid",
+        method: "PIX",
+        amount: 1000,
+      });
       paid();
       await held;
       return r;

@@ -1,14 +1,30 @@
 import { describe, expect, test } from "bun:test";
 import { hasError, parsePix } from "pix-utils";
 import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian-utils";
-import { CHARGE_FIELDS, CNPJ, CNPJ_ALNUM, CPF, CPF_2, createCharge, eventBodies, eventTypes, harness, idemKey, raw } from "./support";
+import {
+  CHARGE_FIELDS,
+  CNPJ,
+  CNPJ_ALNUM,
+  CPF,
+  CPF_2,
+  createCharge,
+  eventBodies,
+  eventTypes,
+  harness,
+  idemKey,
+  raw,
+} from "./support";
 import { testDb } from "../support/test-db";
 
 describe("creating a Pix charge: happy paths", () => {
   test("POST /v1/pix/charges answers 201 with exactly the public Charge fields", async () => {
     const h = harness();
     const a = await h.seedAccount({ name: "Padaria São João" });
-    const r = await createCharge(h, a.testKey, { amount: 1234, description: "Pão", customer: { name: "Maria", document: "529.982.247-25", email: "m@example.com", phone: "+5511999999999" } });
+    const r = await createCharge(h, a.testKey, {
+      amount: 1234,
+      description: "Pão",
+      customer: { name: "Maria", document: "529.982.247-25", email: "m@example.com", phone: "+5511999999999" },
+    });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(CHARGE_FIELDS);
     const c = r.body;
@@ -98,7 +114,13 @@ describe("creating a Pix charge: happy paths", () => {
     const [legacy] = await eventBodies(h, raw(r.body.id), "payment.created");
     expect(legacy).toEqual({
       event: "payment.created",
-      data: { transactionId: raw(r.body.id), amount: 1000, status: "WAITING_PAYMENT", previousStatus: "PENDING", occurredAt: "2026-11-20T12:00:00.000Z" },
+      data: {
+        transactionId: raw(r.body.id),
+        amount: 1000,
+        status: "WAITING_PAYMENT",
+        previousStatus: "PENDING",
+        occurredAt: "2026-11-20T12:00:00.000Z",
+      },
     });
   });
 });
@@ -116,7 +138,10 @@ describe("the payer-tax-id lock at creation", () => {
   test("with the lock on the normalized document is echoed, alphanumeric CNPJ included", async () => {
     const h = harness();
     const a = await h.seedAccount({ settings: { payerLockEnabled: true } });
-    const r = await createCharge(h, a.testKey, { expected_payer_tax_id: "12.abc.345/01de-35", customer: { name: "Empresa", document: CNPJ_ALNUM } });
+    const r = await createCharge(h, a.testKey, {
+      expected_payer_tax_id: "12.abc.345/01de-35",
+      customer: { name: "Empresa", document: CNPJ_ALNUM },
+    });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual([...CHARGE_FIELDS, "expected_payer_tax_id"].sort());
     expect(r.body.expected_payer_tax_id).toBe(CNPJ_ALNUM);
@@ -141,10 +166,16 @@ describe("the payer-tax-id lock at creation", () => {
     const noName = await createCharge(h, a.testKey, { expected_payer_tax_id: CPF });
     expect(noName.status).toBe(400);
     expect(noName.body.error.param).toBe("customer.name");
-    const differs = await createCharge(h, a.testKey, { expected_payer_tax_id: CPF, customer: { name: "M", document: CPF_2 } });
+    const differs = await createCharge(h, a.testKey, {
+      expected_payer_tax_id: CPF,
+      customer: { name: "M", document: CPF_2 },
+    });
     expect(differs.status).toBe(400);
     expect(differs.body.error.param).toBe("expected_payer_tax_id");
-    const same = await createCharge(h, a.testKey, { expected_payer_tax_id: CPF, customer: { name: "M", document: "529.982.247-25" } });
+    const same = await createCharge(h, a.testKey, {
+      expected_payer_tax_id: CPF,
+      customer: { name: "M", document: "529.982.247-25" },
+    });
     expect(same.status).toBe(201);
   });
 });
@@ -225,7 +256,11 @@ describe("idempotency of charge creation", () => {
     const h = harness();
     const a = await h.seedAccount();
     const key = idemKey();
-    const first = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": key }, body: { amount: 900 } });
+    const first = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": key },
+      body: { amount: 900 },
+    });
     const second = await h.call("POST", "/v1/charges", {
       key: a.testKey,
       headers: { "idempotency-key": key },
@@ -253,7 +288,10 @@ describe("idempotency of charge creation", () => {
 describe("creating a Pix charge: security and modes", () => {
   test("without an API key -> 401", async () => {
     const h = harness();
-    const r = await h.call("POST", "/v1/pix/charges", { headers: { "idempotency-key": idemKey() }, body: { amount: 100 } });
+    const r = await h.call("POST", "/v1/pix/charges", {
+      headers: { "idempotency-key": idemKey() },
+      body: { amount: 100 },
+    });
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe("unauthorized");
   });
@@ -291,6 +329,7 @@ describe("creating a Pix charge: security and modes", () => {
     await testDb(h.deps).run("update accounts set pix_fee_bps = 100 where id = ?", a.accountId);
     const r = await createCharge(h, a.testKey);
     const text = JSON.stringify(r.body);
-    for (const word of ["fee", "provider", a.accountId, "livemode", "origin", "location\""]) expect(text).not.toContain(word);
+    for (const word of ["fee", "provider", a.accountId, "livemode", "origin", 'location"'])
+      expect(text).not.toContain(word);
   });
 });

@@ -60,12 +60,26 @@ describe("settlement notices that do not apply are ignored", () => {
     const a = await h.seedAccount();
     const paid = await newCharge(h, a);
     await h.call("POST", `/v1/test_helpers/charges/${paid.id}/pay`, { key: a.testKey, body: {} });
-    expect((await applySettlementNotice(h.deps, { transactionId: raw(paid.id), kind: "expired" })).outcome).toBe("ignored");
+    expect((await applySettlementNotice(h.deps, { transactionId: raw(paid.id), kind: "expired" })).outcome).toBe(
+      "ignored",
+    );
     const expired = await newCharge(h, a, { expires_in: 60 });
     h.clock.advance(60);
     await h.deps.jobs.drain();
-    expect((await applySettlementNotice(h.deps, { transactionId: raw(expired.id), kind: "declined", method: "PIX" })).outcome).toBe("ignored");
-    expect((await applySettlementNotice(h.deps, { transactionId: raw(expired.id), kind: "paid", method: "PIX", amount: 1000 })).outcome).toBe("ignored");
+    expect(
+      (await applySettlementNotice(h.deps, { transactionId: raw(expired.id), kind: "declined", method: "PIX" }))
+        .outcome,
+    ).toBe("ignored");
+    expect(
+      (
+        await applySettlementNotice(h.deps, {
+          transactionId: raw(expired.id),
+          kind: "paid",
+          method: "PIX",
+          amount: 1000,
+        })
+      ).outcome,
+    ).toBe("ignored");
     expect((await rowOf(h, paid.id)).status).toBe("PAID");
     expect((await rowOf(h, expired.id)).status).toBe("EXPIRED");
     await expect(applySettlementNotice(h.deps, { transactionId: "0".repeat(32), kind: "expired" })).rejects.toThrow();
@@ -76,8 +90,13 @@ describe("settlement notices that do not apply are ignored", () => {
     const a = await h.seedAccount();
     const c = await newCharge(h, a);
     // Only methods the transaction offers apply.
-    expect((await applySettlementNotice(h.deps, { transactionId: raw(c.id), kind: "processing", method: "CREDIT_CARD" })).outcome).toBe("ignored");
-    expect((await applySettlementNotice(h.deps, { transactionId: raw(c.id), kind: "processing", method: "PIX" })).outcome).toBe("processing");
+    expect(
+      (await applySettlementNotice(h.deps, { transactionId: raw(c.id), kind: "processing", method: "CREDIT_CARD" }))
+        .outcome,
+    ).toBe("ignored");
+    expect(
+      (await applySettlementNotice(h.deps, { transactionId: raw(c.id), kind: "processing", method: "PIX" })).outcome,
+    ).toBe("processing");
     expect((await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey })).body.status).toBe("processing");
   });
 });
@@ -90,6 +109,10 @@ describe("Pix creation failure without faults", () => {
     expect(r.status).toBe(201);
     expect(r.body.status).toBe("failed");
     expect(r.body.pix).toBeNull();
-    expect(r.body.metadata.failure).toEqual({ reason: "provider_rejected", providerErrorCode: "location_too_long", at: "2026-11-20T12:00:00.000Z" });
+    expect(r.body.metadata.failure).toEqual({
+      reason: "provider_rejected",
+      providerErrorCode: "location_too_long",
+      at: "2026-11-20T12:00:00.000Z",
+    });
   });
 });

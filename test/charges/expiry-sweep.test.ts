@@ -15,8 +15,10 @@ import { testDb } from "../support/test-db";
 
 const START = "2026-11-20T12:00:00.000Z";
 const at = (seconds: number) => new Date(Date.parse(START) + seconds * 1000).toISOString();
-const pay = (h: Harness, key: string, id: string) => h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key, body: {} });
-const status = async (h: Harness, a: SeededAccount, id: string) => (await h.call("GET", `/v1/charges/${id}`, { key: a.testKey })).body.status as string;
+const pay = (h: Harness, key: string, id: string) =>
+  h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key, body: {} });
+const status = async (h: Harness, a: SeededAccount, id: string) =>
+  (await h.call("GET", `/v1/charges/${id}`, { key: a.testKey })).body.status as string;
 
 interface JobLine {
   kind: string;
@@ -25,7 +27,9 @@ interface JobLine {
 }
 /** Every job row of the charge expiry kinds (sweep and legacy). */
 function expiryJobs(d: Deps): Promise<JobLine[]> {
-  return testDb(d).all<JobLine>("select kind, due_at, lease_until from jobs where kind like 'charge.expire%' order by kind");
+  return testDb(d).all<JobLine>(
+    "select kind, due_at, lease_until from jobs where kind like 'charge.expire%' order by kind",
+  );
 }
 const sweepDueAt = async (d: Deps) => (await expiryJobs(d)).find((j) => j.kind === CHARGE_EXPIRE_DUE_JOB)?.due_at;
 
@@ -40,15 +44,22 @@ describe("each charge expires at its own pix.expires_at", () => {
     for (const ttl of [...new Set(ttls)].sort((x, y) => x - y)) {
       h.clock.advance(ttl - 1 - elapsed);
       await h.deps.jobs.drain();
-      for (const c of charges) expect([c.ttl, await status(h, a, c.id)]).toEqual([c.ttl, c.ttl < ttl ? "expired" : "pending"]);
+      for (const c of charges)
+        expect([c.ttl, await status(h, a, c.id)]).toEqual([c.ttl, c.ttl < ttl ? "expired" : "pending"]);
       h.clock.advance(1);
       elapsed = ttl;
       await h.deps.jobs.drain();
-      for (const c of charges) expect([c.ttl, await status(h, a, c.id)]).toEqual([c.ttl, c.ttl <= ttl ? "expired" : "pending"]);
+      for (const c of charges)
+        expect([c.ttl, await status(h, a, c.id)]).toEqual([c.ttl, c.ttl <= ttl ? "expired" : "pending"]);
     }
     for (const c of charges) {
       const g = await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey });
-      expect(g.body.metadata.failure).toEqual({ reason: "expired", providerErrorCode: null, ttlSeconds: c.ttl, at: at(c.ttl) });
+      expect(g.body.metadata.failure).toEqual({
+        reason: "expired",
+        providerErrorCode: null,
+        ttlSeconds: c.ttl,
+        at: at(c.ttl),
+      });
       expect((await eventTypes(h, raw(c.id))).filter((t) => t === "charge.expired")).toHaveLength(1);
     }
     // nothing waits any more: the sweep removed its row
@@ -65,7 +76,12 @@ describe("each charge expires at its own pix.expires_at", () => {
     await h.deps.jobs.drain();
     expect(await status(h, a, paid.id)).toBe("paid");
     expect(await status(h, a, unpaid.id)).toBe("expired");
-    expect(await eventTypes(h, raw(paid.id))).toEqual(["charge.created", "payment.created", "charge.paid", "payment.completed"]);
+    expect(await eventTypes(h, raw(paid.id))).toEqual([
+      "charge.created",
+      "payment.created",
+      "charge.paid",
+      "payment.completed",
+    ]);
     h.clock.advance(86400);
     await h.deps.jobs.drain();
     expect(await status(h, a, paid.id)).toBe("paid");
@@ -80,14 +96,17 @@ describe("each charge expires at its own pix.expires_at", () => {
     const first = (await newCharge(h, a, { expires_in: 60 })).id as string;
     // Copies of the first row with new ids (and no txid): `(values ...)` names its column column1 on both databases.
     const db = testDb(d);
-    const cols = Object.keys((await db.get("select * from transactions where id = ?", raw(first)))!).filter((c) => c !== "id" && c !== "pix_txid");
+    const cols = Object.keys((await db.get("select * from transactions where id = ?", raw(first)))!).filter(
+      (c) => c !== "id" && c !== "pix_txid",
+    );
     const ids = Array.from({ length: n - 1 }, (_, i) => `${raw(first).slice(0, 24)}${String(i + 1).padStart(8, "0")}`);
     await db.run(
       `insert into transactions (id, pix_txid, ${cols.join(", ")}) select v.column1, null, ${cols.map((c) => `t.${c}`).join(", ")} from transactions t, (values ${ids.map(() => "(?)").join(", ")}) v where t.id = ?`,
       ...ids,
       raw(first),
     );
-    const count = async (status: string) => (await db.get<{ n: number }>("select count(*) as n from transactions where status = ?", status))!.n;
+    const count = async (status: string) =>
+      (await db.get<{ n: number }>("select count(*) as n from transactions where status = ?", status))!.n;
     expect(await count("WAITING_PAYMENT")).toBe(n);
     h.clock.advance(59);
     await d.jobs.drain();
@@ -105,12 +124,16 @@ describe("one sweep job for every charge", () => {
     const a = await h.seedAccount();
     const ttls = [900, 600, 3600, 120, 86400, 120, 300, 60, 7200, 60, 1800, 240];
     for (const ttl of ttls) await newCharge(h, a, { expires_in: ttl });
-    expect(await expiryJobs(h.deps)).toEqual([{ kind: CHARGE_EXPIRE_DUE_JOB, due_at: Date.parse(at(60)), lease_until: null }]);
+    expect(await expiryJobs(h.deps)).toEqual([
+      { kind: CHARGE_EXPIRE_DUE_JOB, due_at: Date.parse(at(60)), lease_until: null },
+    ]);
     expect(await h.deps.jobs.pending(CHARGE_EXPIRE_DUE_JOB)).toBe(1);
     // after the first expiries the same row is due at the next waiting expires_at
     h.clock.advance(60);
     await h.deps.jobs.drain();
-    expect(await expiryJobs(h.deps)).toEqual([{ kind: CHARGE_EXPIRE_DUE_JOB, due_at: Date.parse(at(120)), lease_until: null }]);
+    expect(await expiryJobs(h.deps)).toEqual([
+      { kind: CHARGE_EXPIRE_DUE_JOB, due_at: Date.parse(at(120)), lease_until: null },
+    ]);
   });
 
   test("a charge with a shorter window than the waiting ones pulls the sweep earlier", async () => {
@@ -141,7 +164,9 @@ describe("one sweep job for every charge", () => {
     const late = await newCharge(h, a, { expires_in: 3600 });
     // Wrap the sweep: after it computed its next run (late's expiry) and before the scheduler
     // records it, a request creates a charge expiring in 120 s.
-    const reg = (h.deps.jobs as unknown as { handlers: Map<string, { handler: (job: unknown) => unknown }> }).handlers.get(CHARGE_EXPIRE_DUE_JOB)!;
+    const reg = (
+      h.deps.jobs as unknown as { handlers: Map<string, { handler: (job: unknown) => unknown }> }
+    ).handlers.get(CHARGE_EXPIRE_DUE_JOB)!;
     const original = reg.handler;
     let raced: { id: string } | null = null;
     let leasedDuringRace: number | null = null;
@@ -166,7 +191,9 @@ describe("one sweep job for every charge", () => {
     h.clock.advance(1);
     await h.deps.jobs.drain();
     expect(await status(h, a, raced!.id)).toBe("expired");
-    expect((await h.call("GET", `/v1/charges/${raced!.id}`, { key: a.testKey })).body.metadata.failure.at).toBe(at(180));
+    expect((await h.call("GET", `/v1/charges/${raced!.id}`, { key: a.testKey })).body.metadata.failure.at).toBe(
+      at(180),
+    );
     expect(await status(h, a, late.id)).toBe("pending");
     expect(await sweepDueAt(h.deps)).toBe(Date.parse(at(3600)));
   });
@@ -175,7 +202,9 @@ describe("one sweep job for every charge", () => {
     const h = harness();
     const a = await h.seedAccount();
     const only = await newCharge(h, a, { expires_in: 60 });
-    const reg = (h.deps.jobs as unknown as { handlers: Map<string, { handler: (job: unknown) => unknown }> }).handlers.get(CHARGE_EXPIRE_DUE_JOB)!;
+    const reg = (
+      h.deps.jobs as unknown as { handlers: Map<string, { handler: (job: unknown) => unknown }> }
+    ).handlers.get(CHARGE_EXPIRE_DUE_JOB)!;
     const original = reg.handler;
     let raced: { id: string } | null = null;
     reg.handler = async (job) => {
@@ -216,7 +245,9 @@ describe("one sweep job for every charge", () => {
     await h.deps.jobs.drain();
     expect(await status(h, a, later.id)).toBe("expired");
     expect(await sweepDueAt(h.deps)).toBe(Date.parse(at(66))); // the failed one, 5 s after it failed
-    await db.exec(db.kind === "sqlite" ? "drop trigger poison" : "drop trigger poison on transactions; drop function poison()");
+    await db.exec(
+      db.kind === "sqlite" ? "drop trigger poison" : "drop trigger poison on transactions; drop function poison()",
+    );
     h.clock.advance(5);
     await h.deps.jobs.drain();
     expect(await status(h, a, bad.id)).toBe("expired");
@@ -237,19 +268,24 @@ describe("databases from before the sweep", () => {
     await d.store.tx((uow) => uow.accounts.insert({ id: accountId, name: "Loja Antiga", createdAt: d.clock.nowMs() }));
     const ids: string[] = [];
     for (const ttl of ttls) {
-      const row = await createTransaction(d, { accountId, livemode: false }, {
-        origin: "charges",
-        methods: ["PIX"],
-        amount: 1000,
-        currency: "BRL",
-        expiresIn: ttl,
-        webhookUrl: "https://merchant.example.com/hook", // so the outbox keeps its legacy events
-      });
+      const row = await createTransaction(
+        d,
+        { accountId, livemode: false },
+        {
+          origin: "charges",
+          methods: ["PIX"],
+          amount: 1000,
+          currency: "BRL",
+          expiresIn: ttl,
+          webhookUrl: "https://merchant.example.com/hook", // so the outbox keeps its legacy events
+        },
+      );
       ids.push(row.id);
     }
     return { d, dataDir, ids };
   }
-  const statusOf = async (d: Deps, id: string) => (await testDb(d).get<{ status: string }>("select status from transactions where id = ?", id))!.status;
+  const statusOf = async (d: Deps, id: string) =>
+    (await testDb(d).get<{ status: string }>("select status from transactions where id = ?", id))!.status;
   const statuses = (d: Deps, ids: string[]) => Promise.all(ids.map((id) => statusOf(d, id)));
 
   test("an old-style charge.expire job still expires its charge, once, and leaves no row behind", async () => {
@@ -257,7 +293,14 @@ describe("databases from before the sweep", () => {
     // What a database written before the sweep holds: one charge.expire job per charge, no sweep.
     await testDb(d1).run("delete from jobs where kind = ?", CHARGE_EXPIRE_DUE_JOB);
     for (const [i, id] of ids.entries())
-      await d1.store.tx((uow) => d1.jobs.enqueue(uow, { kind: "charge.expire", dedupeKey: `charge.expire:${id}`, payload: { transactionId: id }, dueAt: Date.parse(START) + [60, 120][i] * 1000 }));
+      await d1.store.tx((uow) =>
+        d1.jobs.enqueue(uow, {
+          kind: "charge.expire",
+          dedupeKey: `charge.expire:${id}`,
+          payload: { transactionId: id },
+          dueAt: Date.parse(START) + [60, 120][i] * 1000,
+        }),
+      );
     await d1.store.close();
 
     const clock = new ManualClock(START);
@@ -279,7 +322,9 @@ describe("databases from before the sweep", () => {
     await d2.jobs.drain();
     expect(await statuses(d2, ids)).toEqual(["EXPIRED", "EXPIRED"]);
     // expired once each, though both the legacy job and the sweep ran for it
-    const expired = await testDb(d2).all<{ id: string; n: number }>("select transaction_id as id, count(*) as n from events where type = 'payment.expired' group by transaction_id order by n");
+    const expired = await testDb(d2).all<{ id: string; n: number }>(
+      "select transaction_id as id, count(*) as n from events where type = 'payment.expired' group by transaction_id order by n",
+    );
     expect(expired).toHaveLength(2);
     expect(expired.map((e) => e.n)).toEqual([1, 1]);
     expect(await expiryJobs(d2)).toEqual([]);

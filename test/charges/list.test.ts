@@ -52,7 +52,11 @@ describe("GET /v1/charges", () => {
     expect(paid.body.data.map((c: any) => c.id)).toEqual([ids[0]]);
     const pending = await h.call("GET", "/v1/charges?status=pending", { key: a.testKey });
     expect(pending.body.data).toHaveLength(4);
-    const window = await h.call("GET", "/v1/charges?created_after=2026-11-20T12:01:00.000Z&created_before=2026-11-20T12:03:00.000Z", { key: a.testKey });
+    const window = await h.call(
+      "GET",
+      "/v1/charges?created_after=2026-11-20T12:01:00.000Z&created_before=2026-11-20T12:03:00.000Z",
+      { key: a.testKey },
+    );
     expect(window.body.data.map((c: any) => c.id)).toEqual([ids[3], ids[2], ids[1]]);
     const byDoc = await h.call("GET", "/v1/charges?customer_id=529.982.247-25", { key: a.testKey });
     expect(byDoc.body.data.map((c: any) => c.id)).toEqual([ids[3], ids[1]]);
@@ -60,7 +64,9 @@ describe("GET /v1/charges", () => {
 
   test("a bare date in created_before includes that whole day, like endDate of the payments list", async () => {
     const { h, a, ids } = await seeded();
-    const day = await h.call("GET", "/v1/charges?created_after=2026-11-20&created_before=2026-11-20", { key: a.testKey });
+    const day = await h.call("GET", "/v1/charges?created_after=2026-11-20&created_before=2026-11-20", {
+      key: a.testKey,
+    });
     expect(day.status).toBe(200);
     expect(day.body.data.map((c: any) => c.id)).toEqual([...ids].reverse());
     const before = await h.call("GET", "/v1/charges?created_before=2026-11-19", { key: a.testKey });
@@ -69,7 +75,18 @@ describe("GET /v1/charges", () => {
 
   test("page, offset, unknown parameters and bad values -> 400", async () => {
     const { h, a } = await seeded();
-    for (const q of ["page=2", "offset=10", "limit=0", "limit=101", "limit=abc", "status=PAID", "status=bogus", "created_after=yesterday", "sort=asc", "limit=2&limit=3"]) {
+    for (const q of [
+      "page=2",
+      "offset=10",
+      "limit=0",
+      "limit=101",
+      "limit=abc",
+      "status=PAID",
+      "status=bogus",
+      "created_after=yesterday",
+      "sort=asc",
+      "limit=2&limit=3",
+    ]) {
       const r = await h.call("GET", `/v1/charges?${q}`, { key: a.testKey });
       expect(r.status).toBe(400);
       expect(r.body.error.type).toBe("invalid_request_error");

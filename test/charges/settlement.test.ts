@@ -1,10 +1,23 @@
 import { describe, expect, test } from "bun:test";
 import { E2E_RE } from "../../src/pix/ids";
 import { applySettlementNotice } from "../../src/domain/charges/settlement";
-import { awaitsExpiry, balance, CHARGE_FIELDS, CNPJ, CPF, CPF_2, eventBodies, eventTypes, harness, newCharge, raw } from "./support";
+import {
+  awaitsExpiry,
+  balance,
+  CHARGE_FIELDS,
+  CNPJ,
+  CPF,
+  CPF_2,
+  eventBodies,
+  eventTypes,
+  harness,
+  newCharge,
+  raw,
+} from "./support";
 import { testDb } from "../support/test-db";
 
-const pay = (h: any, key: string, id: string, body: Record<string, unknown> = {}) => h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key, body });
+const pay = (h: any, key: string, id: string, body: Record<string, unknown> = {}) =>
+  h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key, body });
 
 describe("paying a charge with the exact amount", () => {
   test("the charge becomes paid with an end-to-end id, the balance is credited net of the fee and charge.paid is written", async () => {
@@ -28,7 +41,12 @@ describe("paying a charge with the exact amount", () => {
     h.clock.advance(3600);
     await h.deps.jobs.drain();
     expect(await balance(h, a.testKey)).toEqual({ available: 9840, pending: 0 });
-    expect(await eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.paid", "payment.completed"]);
+    expect(await eventTypes(h, raw(c.id))).toEqual([
+      "charge.created",
+      "payment.created",
+      "charge.paid",
+      "payment.completed",
+    ]);
     const [paid] = await eventBodies(h, raw(c.id), "charge.paid");
     expect(paid.data.object).toEqual(r.body);
     const [completed] = await eventBodies(h, raw(c.id), "payment.completed");
@@ -66,7 +84,13 @@ describe("paying a charge with the exact amount", () => {
     const h = harness();
     const a = await h.seedAccount();
     const c = await newCharge(h, a, { amount: 700 });
-    const notice = { transactionId: raw(c.id), kind: "paid" as const, method: "PIX" as const, amount: 700, endToEndId: "E99999999202611201200abcdefghijk" };
+    const notice = {
+      transactionId: raw(c.id),
+      kind: "paid" as const,
+      method: "PIX" as const,
+      amount: 700,
+      endToEndId: "E99999999202611201200abcdefghijk",
+    };
     expect((await applySettlementNotice(h.deps, notice)).outcome).toBe("paid");
     expect((await applySettlementNotice(h.deps, notice)).outcome).toBe("ignored");
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 700 });
@@ -126,7 +150,10 @@ describe("the payer-tax-id lock at settlement", () => {
     expect(r.body.settlement).toEqual({});
     expect(JSON.stringify(r.body)).not.toContain(CPF_2);
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 0 });
-    const row = (await testDb(h.deps).get("select method_details, end_to_end_id from transactions where id = ?", raw(c.id)))!;
+    const row = (await testDb(h.deps).get(
+      "select method_details, end_to_end_id from transactions where id = ?",
+      raw(c.id),
+    ))!;
     const ret = JSON.parse(row.method_details).PIX.return;
     expect(ret.endToEndId).toBe(row.end_to_end_id);
     expect(ret.id).toMatch(/^D\d{20}[a-zA-Z0-9]{11}$/);
@@ -179,8 +206,17 @@ describe("expiry", () => {
     await h.deps.jobs.drain();
     const g = await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey });
     expect(g.body.status).toBe("expired");
-    expect(g.body.metadata).toEqual({ order: "7", failure: { reason: "expired", providerErrorCode: null, ttlSeconds: 600, at: "2026-11-20T12:10:00.000Z" } });
-    expect(await eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.expired", "payment.failed", "payment.expired"]);
+    expect(g.body.metadata).toEqual({
+      order: "7",
+      failure: { reason: "expired", providerErrorCode: null, ttlSeconds: 600, at: "2026-11-20T12:10:00.000Z" },
+    });
+    expect(await eventTypes(h, raw(c.id))).toEqual([
+      "charge.created",
+      "payment.created",
+      "charge.expired",
+      "payment.failed",
+      "payment.expired",
+    ]);
     const [evt] = await eventBodies(h, raw(c.id), "charge.expired");
     expect(evt.data.object).toEqual(g.body);
     const after = await pay(h, a.testKey, c.id);
@@ -202,7 +238,13 @@ describe("expiry", () => {
     expect(g.body.settlement).toEqual({});
     expect(await balance(h, a.testKey)).toEqual({ available: 0, pending: 0 });
     await h.deps.jobs.drain();
-    expect(await eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.expired", "payment.failed", "payment.expired"]);
+    expect(await eventTypes(h, raw(c.id))).toEqual([
+      "charge.created",
+      "payment.created",
+      "charge.expired",
+      "payment.failed",
+      "payment.expired",
+    ]);
   });
 
   test("the expiry job is durable: the sweep job row is in the jobs table, due at pix.expires_at", async () => {
@@ -210,7 +252,9 @@ describe("expiry", () => {
     const a = await h.seedAccount();
     const c = await newCharge(h, a, { expires_in: 60 });
     expect(await h.deps.jobs.pending("charge.expire_due")).toBe(1);
-    const job = (await testDb(h.deps).get<{ due_at: number }>("select due_at from jobs where kind = 'charge.expire_due'"))!;
+    const job = (await testDb(h.deps).get<{ due_at: number }>(
+      "select due_at from jobs where kind = 'charge.expire_due'",
+    ))!;
     expect(new Date(job.due_at).toISOString()).toBe(c.pix.expires_at);
   });
 
@@ -233,7 +277,12 @@ describe("metadata.failure fields (interface.md: reason, providerErrorCode, ttlS
     expect(r.status).toBe(200);
     const g = await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey });
     expect(g.body.status).toBe("cancelled");
-    expect(g.body.metadata.failure).toEqual({ reason: "cancelled", providerErrorCode: null, ttlSeconds: 900, at: "2026-11-20T12:00:00.000Z" });
+    expect(g.body.metadata.failure).toEqual({
+      reason: "cancelled",
+      providerErrorCode: null,
+      ttlSeconds: 900,
+      at: "2026-11-20T12:00:00.000Z",
+    });
   });
 
   test("a declined Pix charge carries the Pix QR lifetime as ttlSeconds", async () => {
@@ -241,18 +290,30 @@ describe("metadata.failure fields (interface.md: reason, providerErrorCode, ttlS
     const a = await h.seedAccount();
     const c = await newCharge(h, a, { expires_in: 120 });
     const r = await pay(h, a.testKey, c.id, { outcome: "decline" });
-    expect(r.body.metadata.failure).toEqual({ reason: "declined", providerErrorCode: "sandbox_declined", ttlSeconds: 120, at: "2026-11-20T12:00:00.000Z" });
+    expect(r.body.metadata.failure).toEqual({
+      reason: "declined",
+      providerErrorCode: "sandbox_declined",
+      ttlSeconds: 120,
+      at: "2026-11-20T12:00:00.000Z",
+    });
   });
 
   test("a declined card transaction without expiry has no ttlSeconds", async () => {
     const h = harness();
     const a = await h.seedAccount();
-    const p = await h.call("POST", "/v1/payments", { key: a.testKey, body: { amount: 500, paymentMethods: ["CREDIT_CARD"], idempotencyKey: "card-decline-1" } });
+    const p = await h.call("POST", "/v1/payments", {
+      key: a.testKey,
+      body: { amount: 500, paymentMethods: ["CREDIT_CARD"], idempotencyKey: "card-decline-1" },
+    });
     expect(p.status).toBe(201);
     await pay(h, a.testKey, p.body.id, { method: "CREDIT_CARD", outcome: "decline" });
     const g = await h.call("GET", `/v1/payments/${p.body.id}`, { key: a.testKey });
     expect(g.body.status).toBe("REFUSED");
-    expect(g.body.metadata.failure).toEqual({ reason: "declined", providerErrorCode: "sandbox_declined", at: "2026-11-20T12:00:00.000Z" });
+    expect(g.body.metadata.failure).toEqual({
+      reason: "declined",
+      providerErrorCode: "sandbox_declined",
+      at: "2026-11-20T12:00:00.000Z",
+    });
   });
 });
 
@@ -263,8 +324,18 @@ describe("declines and the pay helper's rules", () => {
     const c = await newCharge(h, a);
     const r = await pay(h, a.testKey, c.id, { outcome: "decline" });
     expect(r.body.status).toBe("failed");
-    expect(r.body.metadata.failure).toEqual({ reason: "declined", providerErrorCode: "sandbox_declined", ttlSeconds: 3600, at: "2026-11-20T12:00:00.000Z" });
-    expect(await eventTypes(h, raw(c.id))).toEqual(["charge.created", "payment.created", "charge.failed", "payment.failed"]);
+    expect(r.body.metadata.failure).toEqual({
+      reason: "declined",
+      providerErrorCode: "sandbox_declined",
+      ttlSeconds: 3600,
+      at: "2026-11-20T12:00:00.000Z",
+    });
+    expect(await eventTypes(h, raw(c.id))).toEqual([
+      "charge.created",
+      "payment.created",
+      "charge.failed",
+      "payment.failed",
+    ]);
     expect(await awaitsExpiry(h, raw(c.id))).toBe(false);
   });
 
@@ -275,7 +346,10 @@ describe("declines and the pay helper's rules", () => {
       await pay(h, a.liveKey, "ch_00000000000000000000000000000000", { amount: "x" }),
       await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.liveKey, body: { mode: "nope" } }),
       await h.call("POST", "/v1/test_helpers/refunds/re_x/advance", { key: a.liveKey, body: {} }),
-      await h.call("POST", "/v1/test_helpers/refunds/re_x/advance", { key: a.liveKey, body: { to: "REFUNDED", extra: 1 } }),
+      await h.call("POST", "/v1/test_helpers/refunds/re_x/advance", {
+        key: a.liveKey,
+        body: { to: "REFUNDED", extra: 1 },
+      }),
       await h.call("POST", "/v1/test_helpers/refunds/re_x/advance", { key: a.liveKey }),
       await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.liveKey }),
     ];

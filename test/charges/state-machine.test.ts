@@ -77,17 +77,27 @@ function allowedByTable(): string[] {
   const out: string[] = [];
   for (const from of [null, ...TRANSACTION_STATUSES])
     for (const trigger of TRANSACTION_TRIGGERS)
-      for (const to of TRANSACTION_STATUSES) if (canTransition(from, trigger, to)) out.push(`${from ?? "(none)"} -${trigger}-> ${to}`);
+      for (const to of TRANSACTION_STATUSES)
+        if (canTransition(from, trigger, to)) out.push(`${from ?? "(none)"} -${trigger}-> ${to}`);
   return out.sort();
 }
 
 /** Statuses no other vocabulary of the house uses (refunds, deliveries and payouts share the others). */
-const TRANSACTION_ONLY = new Set(["WAITING_PAYMENT", "PAID", "APPROVED", "REFUSED", "EXPIRED", "CHARGEBACK", "DISPUTE"]);
+const TRANSACTION_ONLY = new Set([
+  "WAITING_PAYMENT",
+  "PAID",
+  "APPROVED",
+  "REFUSED",
+  "EXPIRED",
+  "CHARGEBACK",
+  "DISPUTE",
+]);
 const isStatus = (s: string) => (TRANSACTION_STATUSES as readonly string[]).includes(s);
 
 describe("the transaction state machine", () => {
   test("allows every transition it lists and refuses everything else", () => {
-    for (const t of TRANSACTION_TRANSITIONS) for (const from of t.from) expect(canTransition(from, t.trigger, t.to)).toBe(true);
+    for (const t of TRANSACTION_TRANSITIONS)
+      for (const from of t.from) expect(canTransition(from, t.trigger, t.to)).toBe(true);
     expect(allowedByTable()).toEqual(ALLOWED);
     // Unknown stored values move nowhere.
     expect(canTransition("SOMETHING", "cancel", "CANCELLED")).toBe(false);
@@ -108,11 +118,14 @@ describe("the transaction state machine", () => {
     for (let grew = true; grew; ) {
       grew = false;
       for (const t of TRANSACTION_TRANSITIONS)
-        if (t.from.some((f) => f !== null && reached.has(f)) && !reached.has(t.to)) grew = reached.add(t.to) !== undefined;
+        if (t.from.some((f) => f !== null && reached.has(f)) && !reached.has(t.to))
+          grew = reached.add(t.to) !== undefined;
     }
     // PENDING is internal ("being created"): nothing moves a transaction into it.
     expect([...TRANSACTION_STATUSES].filter((s) => !reached.has(s))).toEqual(["PENDING"]);
-    expect([...new Set(TRANSACTION_TRANSITIONS.map((t) => t.trigger))].sort()).toEqual([...TRANSACTION_TRIGGERS].sort());
+    expect([...new Set(TRANSACTION_TRANSITIONS.map((t) => t.trigger))].sort()).toEqual(
+      [...TRANSACTION_TRIGGERS].sort(),
+    );
   });
 
   test("the status groups hold the statuses the code relies on", () => {
@@ -127,7 +140,8 @@ describe("the transaction state machine", () => {
     expect(OVER).toEqual(["EXPIRED", "CANCELLED", "REFUSED"]);
     expect([...RECEIPTABLE].sort()).toEqual(["APPROVED", "CANCELLED", "EXPIRED", "PAID", "REFUNDED", "REFUSED"]);
     // The cancel, refund and dispute rows start exactly from their groups (interface.md transitions).
-    const fromOf = (trigger: string) => TRANSACTION_TRANSITIONS.filter((t) => t.trigger === trigger).flatMap((t) => t.from);
+    const fromOf = (trigger: string) =>
+      TRANSACTION_TRANSITIONS.filter((t) => t.trigger === trigger).flatMap((t) => t.from);
     expect([...new Set(fromOf("cancel"))]).toEqual([...CANCELLABLE]);
     expect([...new Set(fromOf("refund"))]).toEqual([...REFUNDABLE]);
     expect([...new Set(fromOf("dispute"))]).toEqual([...DISPUTABLE]);
@@ -149,7 +163,14 @@ describe("the transaction state machine", () => {
     expect(eventsOf("PROCESSING", "EXPIRED")).toEqual(["charge.expired", "payment.failed", "payment.expired"]);
     expect(eventsOf("PAID", "WAITING_PAYMENT")).toEqual(["payment.status_changed"]);
 
-    const base = { id: "t1", accountId: "acct_1", livemode: false, amount: 1000, currency: "BRL", status: "PAID" } as const;
+    const base = {
+      id: "t1",
+      accountId: "acct_1",
+      livemode: false,
+      amount: 1000,
+      currency: "BRL",
+      status: "PAID",
+    } as const;
     const pix = transactionRow({ ...base, paymentMethods: JSON.stringify(["PIX"]) } as never);
     const card = transactionRow({ ...base, paymentMethods: JSON.stringify(["CREDIT_CARD"]) } as never);
     expect(transitionEvents(pix, "WAITING_PAYMENT")).toEqual([
@@ -175,15 +196,18 @@ describe("the transaction state machine", () => {
     for (const f of files) {
       const code = readFileSync(join(ROOT, f), "utf8");
       // The conditional write is called only by moveTransaction.
-      if (f !== "src/domain/charges/transition.ts" && /charges\.transition\(/.test(code)) offenders.push(`${f}: charges.transition`);
+      if (f !== "src/domain/charges/transition.ts" && /charges\.transition\(/.test(code))
+        offenders.push(`${f}: charges.transition`);
       // An unconditional update never carries a status.
-      for (const m of code.matchAll(/charges\.update\([^;]*?;/gs)) if (/\bstatus\b/.test(m[0])) offenders.push(`${f}: charges.update with a status`);
+      for (const m of code.matchAll(/charges\.update\([^;]*?;/gs))
+        if (/\bstatus\b/.test(m[0])) offenders.push(`${f}: charges.update with a status`);
       // A list of two or more transaction statuses outside the model: every item a transaction status,
       // one at least of a transaction only (other vocabularies share PENDING, PROCESSING, CANCELLED, REFUNDED).
       if (f === "src/domain/charges/model.ts") continue;
       for (const m of code.matchAll(/\[\s*((?:"[A-Z_]+",?\s*){2,})\]/g)) {
         const items = [...m[1]!.matchAll(/"([A-Z_]+)"/g)].map((x) => x[1]!);
-        if (items.every((i) => isStatus(i)) && items.some((i) => TRANSACTION_ONLY.has(i))) offenders.push(`${f}: a status list ${items.join(",")}`);
+        if (items.every((i) => isStatus(i)) && items.some((i) => TRANSACTION_ONLY.has(i)))
+          offenders.push(`${f}: a status list ${items.join(",")}`);
       }
     }
     expect(offenders).toEqual([]);

@@ -37,7 +37,13 @@ export function idemKey(): string {
 }
 
 /** POST /v1/pix/charges with a fresh key (or `key`). */
-export function createCharge(h: Harness, apiKey: string, body: Record<string, unknown> = {}, key = idemKey(), path = "/v1/pix/charges") {
+export function createCharge(
+  h: Harness,
+  apiKey: string,
+  body: Record<string, unknown> = {},
+  key = idemKey(),
+  path = "/v1/pix/charges",
+) {
   return h.call("POST", path, { key: apiKey, headers: { "idempotency-key": key }, body: { amount: 1000, ...body } });
 }
 
@@ -57,7 +63,10 @@ export async function balance(h: Harness, apiKey: string): Promise<{ available: 
 
 /** The events of a raw transaction id, oldest first (by created_at, then id: UUIDv7, so write order). */
 function eventsOf(h: Harness, rawId: string) {
-  return testDb(h.deps).all<{ type: string; body: string }>("select type, body from events where transaction_id = ? order by created_at, id", rawId);
+  return testDb(h.deps).all<{ type: string; body: string }>(
+    "select type, body from events where transaction_id = ? order by created_at, id",
+    rawId,
+  );
 }
 
 /** Event types written for a raw transaction id, in order. */
@@ -83,7 +92,10 @@ export async function awaitsExpiry(h: Harness, rawId: string): Promise<boolean> 
   const db = testDb(h.deps);
   // SQLite's INDEXED BY fails the query unless the partial index serves it; PostgreSQL has the same index and predicate, without the hint.
   const from = db.kind === "sqlite" ? "transactions indexed by tx_waiting_expiry_idx" : "transactions";
-  return !!(await db.get(`select 1 from ${from} where status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and id = ?`, rawId));
+  return !!(await db.get(
+    `select 1 from ${from} where status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and id = ?`,
+    rawId,
+  ));
 }
 
 /**

@@ -37,7 +37,10 @@ describe("fraud and velocity guard", () => {
     const third = await createCharge(h, a.testKey);
     expect(third.status).toBe(201);
     // a declined one stops counting too
-    await h.call("POST", `/v1/test_helpers/charges/${third.body.id}/pay`, { key: a.testKey, body: { outcome: "decline" } });
+    await h.call("POST", `/v1/test_helpers/charges/${third.body.id}/pay`, {
+      key: a.testKey,
+      body: { outcome: "decline" },
+    });
     expect((await createCharge(h, a.testKey)).status).toBe(201);
   });
 

@@ -42,7 +42,14 @@ async function post(path: string, body: Record<string, unknown>) {
   return json;
 }
 const payment = (methods: string[], extra: Record<string, unknown> = {}) =>
-  post("/v1/payments", { amount: 123456, paymentMethods: methods, idempotencyKey: `axe-${crypto.randomUUID()}`, metadata: { description: "Pedido 99" }, customerName: "Ana Souza", ...extra });
+  post("/v1/payments", {
+    amount: 123456,
+    paymentMethods: methods,
+    idempotencyKey: `axe-${crypto.randomUUID()}`,
+    metadata: { description: "Pedido 99" },
+    customerName: "Ana Souza",
+    ...extra,
+  });
 
 /** Serious and critical axe violations of the page at `path`, as `rule: targets`. */
 async function seriousViolations(path: string, state: string, plant?: () => void): Promise<string[]> {
@@ -55,7 +62,9 @@ async function seriousViolations(path: string, state: string, plant?: () => void
 describe("axe-core on the checkout", () => {
   test("the check catches a planted violation (the QR without its alt text)", async () => {
     const p = await payment(["PIX"]);
-    const found = await seriousViolations(`/c/${p.id}`, "pending", () => document.querySelector("img.qr")!.removeAttribute("alt"));
+    const found = await seriousViolations(`/c/${p.id}`, "pending", () =>
+      document.querySelector("img.qr")!.removeAttribute("alt"),
+    );
     expect(found).toEqual(["image-alt: img"]);
   }, 30_000);
 

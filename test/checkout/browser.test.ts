@@ -54,7 +54,11 @@ async function createCharge(body: Record<string, unknown>) {
 }
 
 async function createPayment(body: Record<string, unknown>) {
-  const r = await api("POST", "/v1/payments", { amount: 1000, idempotencyKey: `browser-${crypto.randomUUID()}`, ...body });
+  const r = await api("POST", "/v1/payments", {
+    amount: 1000,
+    idempotencyKey: `browser-${crypto.randomUUID()}`,
+    ...body,
+  });
   expect(r.status).toBe(201);
   return r.body;
 }
@@ -80,7 +84,8 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; probl
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   page.on("requestfailed", (r) => {
     // A reload cancels the status poll in flight; that is not a failure of the page.
-    if (!r.failure()?.errorText.includes("ERR_ABORTED")) problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`);
+    if (!r.failure()?.errorText.includes("ERR_ABORTED"))
+      problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`);
   });
   page.on("dialog", async (d) => {
     dialogs.push(d.message());
@@ -90,7 +95,9 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; probl
 }
 
 /** The file's page, its records emptied, at a phone's or the default desktop size; a test's last page stays open until the next. */
-async function watched(viewport = { width: 1280, height: 720 }): Promise<{ page: Page; problems: string[]; dialogs: string[] }> {
+async function watched(
+  viewport = { width: 1280, height: 720 },
+): Promise<{ page: Page; problems: string[]; dialogs: string[] }> {
   await tab.page.goto("about:blank");
   await tab.page.setViewportSize(viewport);
   tab.problems.length = 0;
@@ -106,7 +113,9 @@ describe("the checkout opened through a host other than COFRE_PUBLIC_URL", () =>
     await expect(page.locator("h1").textContent()).resolves.toBe("R$\u00a045,90");
     await expect(page.getByTestId("description").textContent()).resolves.toBe("Livro de receitas");
     expect(await page.getByTestId("br-code").inputValue()).toBe(charge.pix.br_code);
-    const qrLoaded = await page.locator("img.qr").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+    const qrLoaded = await page
+      .locator("img.qr")
+      .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
     expect(qrLoaded).toBe(true);
     await expect(page.locator("#countdown").textContent()).resolves.toMatch(/^(1:00:00|59:\d\d)$/);
     await page.getByRole("button", { name: "SANDBOX — simular pagamento (Pix)" }).click();
@@ -125,7 +134,9 @@ describe("the checkout opened through a host other than COFRE_PUBLIC_URL", () =>
     await page.getByRole("button", { name: "Copiar linha digitável" }).click();
     await page.getByText("Linha digitável copiada").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(g.boletoLine);
-    const pdf = await page.getByRole("link", { name: "Baixar boleto (PDF)" }).evaluate((a: HTMLAnchorElement) => a.href);
+    const pdf = await page
+      .getByRole("link", { name: "Baixar boleto (PDF)" })
+      .evaluate((a: HTMLAnchorElement) => a.href);
     expect(pdf).toBe(`${openBase}/v1/boletos/${p.id}.pdf`);
     await page.getByRole("button", { name: "SANDBOX — simular pagamento (Boleto)" }).click();
     await page.getByRole("heading", { name: "Pagamento confirmado" }).waitFor({ timeout: 10_000 });
@@ -139,7 +150,9 @@ describe("the checkout opened through a host other than COFRE_PUBLIC_URL", () =>
     await page.goto(`${openBase}/c/${p.id}`);
     await page.getByLabel("Número do cartão").fill("1234");
     await page.getByRole("button", { name: "Pagar com cartão" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Confira" }).textContent()).resolves.toBe("Confira os dados do cartão.");
+    await expect(page.getByRole("alert").filter({ hasText: "Confira" }).textContent()).resolves.toBe(
+      "Confira os dados do cartão.",
+    );
     await page.getByLabel("Número do cartão").fill("4242 4242 4242 4242");
     await page.getByRole("button", { name: "Pagar com cartão" }).click();
     await page.getByRole("heading", { name: "Pagamento confirmado" }).waitFor({ timeout: 10_000 });
@@ -164,8 +177,16 @@ describe("hostile merchant and customer text in the browser", () => {
     const a = await h.seedAccount({ name: `${hostile} ${"m".repeat(10_000)}` });
     const res = await fetch(`${openBase}/v1/pix/charges`, {
       method: "POST",
-      headers: { apikey: a.testKey, "idempotency-key": `browser-${crypto.randomUUID()}`, "content-type": "application/json" },
-      body: JSON.stringify({ amount: 1000, description: `${hostile} ${"d".repeat(400)}`, customer: { name: `</textarea><b>\u05e9\u05dc\u05d5\u05dd</b>` } }),
+      headers: {
+        apikey: a.testKey,
+        "idempotency-key": `browser-${crypto.randomUUID()}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({
+        amount: 1000,
+        description: `${hostile} ${"d".repeat(400)}`,
+        customer: { name: `</textarea><b>\u05e9\u05dc\u05d5\u05dd</b>` },
+      }),
     });
     expect(res.status).toBe(201);
     const charge = (await res.json()) as any;

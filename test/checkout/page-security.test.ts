@@ -6,7 +6,10 @@ import { checkoutLinks } from "../../src/web/checkout/links";
 import { TEXT_LIMITS } from "../../src/web/checkout/page";
 
 /** Every URL-valued attribute of the page. */
-const urls = (html: string) => [...html.matchAll(/\s(?:src|href|data-url|data-status-url|action)="([^"]*)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
+const urls = (html: string) =>
+  [...html.matchAll(/\s(?:src|href|data-url|data-status-url|action)="([^"]*)"/g)].map((m) =>
+    m[1]!.replaceAll("&amp;", "&"),
+  );
 const ASSET = (ext: string) => new RegExp(`^assets/checkout-[0-9a-f]{16}\\.${ext}$`);
 
 describe("the checkout page's content security policy", () => {
@@ -44,8 +47,14 @@ describe("the checkout page's content security policy", () => {
     const c = await newCharge(h, a);
     const page = `/c/${raw(c.id)}`;
     const r = await h.call("GET", page);
-    const [script, style] = [/<script src="([^"]+)"/.exec(r.text)![1]!, /<link rel="stylesheet" href="([^"]+)"/.exec(r.text)![1]!];
-    for (const [rel, type, needle] of [[script, "text/javascript; charset=utf-8", "data-sandbox-pay"], [style, "text/css; charset=utf-8", "box-sizing"]] as const) {
+    const [script, style] = [
+      /<script src="([^"]+)"/.exec(r.text)![1]!,
+      /<link rel="stylesheet" href="([^"]+)"/.exec(r.text)![1]!,
+    ];
+    for (const [rel, type, needle] of [
+      [script, "text/javascript; charset=utf-8", "data-sandbox-pay"],
+      [style, "text/css; charset=utf-8", "box-sizing"],
+    ] as const) {
       const path = new URL(rel, `http://localhost${page}`).pathname;
       expect(path.startsWith("/c/assets/checkout-")).toBe(true);
       const f = await h.call("GET", path);
@@ -56,7 +65,8 @@ describe("the checkout page's content security policy", () => {
       const again = await h.call("GET", path, { headers: { "if-none-match": f.headers.get("etag")! } });
       expect(again.status).toBe(304);
     }
-    for (const bad of ["/c/assets/checkout-0000000000000000.js", "/c/assets/nope.css"]) expect((await h.call("GET", bad)).status).toBe(404);
+    for (const bad of ["/c/assets/checkout-0000000000000000.js", "/c/assets/nope.css"])
+      expect((await h.call("GET", bad)).status).toBe(404);
   });
 
   test("the 404 page is under the same policy and loads the same stylesheet", async () => {
@@ -85,7 +95,10 @@ describe("the checkout page's URLs", () => {
     }
     // Resolved against a LAN address, every one lands on this server's own routes.
     const pageUrl = `http://192.168.0.20:3000/c/${p.id}`;
-    const resolved = found.map((u) => new URL(u, pageUrl).href).filter((u) => !u.includes("/assets/")).sort();
+    const resolved = found
+      .map((u) => new URL(u, pageUrl).href)
+      .filter((u) => !u.includes("/assets/"))
+      .sort();
     expect(found.filter((u) => u.startsWith("assets/")).length).toBe(2);
     expect(resolved).toEqual(
       [
@@ -106,7 +119,11 @@ describe("the checkout page's URLs", () => {
 
   test("climb one level per segment of the checkout path to reach the QR and the boleto", () => {
     const id = "0123456789abcdef0123456789abcdef";
-    for (const [path, page] of [["/c", `/c/${id}`], ["/pagar/aqui", `/pagar/aqui/${id}`], ["", `/${id}`]] as const) {
+    for (const [path, page] of [
+      ["/c", `/c/${id}`],
+      ["/pagar/aqui", `/pagar/aqui/${id}`],
+      ["", `/${id}`],
+    ] as const) {
       const l = checkoutLinks(path, id);
       const at = (u: string) => new URL(u, `http://host.example${page}`).pathname;
       expect(at(l.qr)).toBe(`/v1/qr/${id}.png`);
@@ -152,16 +169,34 @@ describe("hostile merchant and customer text", () => {
     expect(m).not.toContain("<img src=x");
     expect(m).not.toContain("<b>");
     const esc = `&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;\u202Eevil`;
-    const unescape = (s: string) => s.replaceAll("&quot;", '"').replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&#39;", "'").replaceAll("&amp;", "&");
+    const unescape = (s: string) =>
+      s
+        .replaceAll("&quot;", '"')
+        .replaceAll("&lt;", "<")
+        .replaceAll("&gt;", ">")
+        .replaceAll("&#39;", "'")
+        .replaceAll("&amp;", "&");
     const shownMerchant = /data-testid="merchant"><bdi>([^<]*)<\/bdi>/.exec(m)![1]!;
     expect(shownMerchant.startsWith(`Loja ${esc}`)).toBe(true);
-    expect(unescape(shownMerchant)).toBe(`${Array.from(merchant).slice(0, TEXT_LIMITS.merchant - 1).join("")}…`);
+    expect(unescape(shownMerchant)).toBe(
+      `${Array.from(merchant)
+        .slice(0, TEXT_LIMITS.merchant - 1)
+        .join("")}…`,
+    );
     const shownDescription = /data-testid="description"><bdi>([^<]*)<\/bdi>/.exec(m)![1]!;
-    expect(unescape(shownDescription)).toBe(`${Array.from(description).slice(0, TEXT_LIMITS.description - 1).join("")}…`);
-    expect(m).toContain(`data-testid="customer">Pagador: <bdi>&lt;/textarea&gt;&lt;b&gt;${"\u05e9".repeat(5)}&lt;/b&gt;</bdi>`);
+    expect(unescape(shownDescription)).toBe(
+      `${Array.from(description)
+        .slice(0, TEXT_LIMITS.description - 1)
+        .join("")}…`,
+    );
+    expect(m).toContain(
+      `data-testid="customer">Pagador: <bdi>&lt;/textarea&gt;&lt;b&gt;${"\u05e9".repeat(5)}&lt;/b&gt;</bdi>`,
+    );
     expect(r.text.length).toBeLessThan(20_000);
     expect(r.text).toContain(`<title>Pagamento — Loja ${esc}`);
     // The charge itself keeps the full text: only the page clips it.
-    expect((await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey })).body.metadata.description).toBe(description);
+    expect((await h.call("GET", `/v1/charges/${c.id}`, { key: a.testKey })).body.metadata.description).toBe(
+      description,
+    );
   });
 });

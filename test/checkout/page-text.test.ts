@@ -27,7 +27,12 @@ describe("pt-BR formatting", () => {
     expect(formatMoney(123456, "BRL")).toBe("R$\u00a01.234,56");
     expect(formatMoney(5, "BRL")).toBe("R$\u00a00,05");
     expect(formatMoney(100000000, "BRL")).toBe("R$\u00a01.000.000,00");
-    for (const iso of ["2026-11-20T12:00:00.000Z", "2026-01-01T02:59:00.000Z", "2026-02-28T23:30:00.000Z", "2027-06-15T03:00:00.000Z"])
+    for (const iso of [
+      "2026-11-20T12:00:00.000Z",
+      "2026-01-01T02:59:00.000Z",
+      "2026-02-28T23:30:00.000Z",
+      "2027-06-15T03:00:00.000Z",
+    ])
       expect(formatDateTime(iso)).toBe(spDateTime(iso));
     expect(formatDateTime(Date.parse("2026-01-01T02:59:00.000Z"))).toBe("31/12/2025 23:59");
     expect(formatDateTime("not a date")).toBe("");
@@ -38,8 +43,8 @@ describe("pt-BR formatting", () => {
   test("clipping counts graphemes and never splits one", () => {
     expect(clip("abcdef", 6)).toBe("abcdef");
     expect(clip("abcdefg", 6)).toBe("abcde…");
-    expect(clip("e\u0301".repeat(10), 4)).toBe("e\u0301".repeat(3) + "…");
-    expect(clip("\u{1F469}\u200D\u{1F4BB}".repeat(5), 3)).toBe("\u{1F469}\u200D\u{1F4BB}".repeat(2) + "…");
+    expect(clip("e\u0301".repeat(10), 4)).toBe(`${"e\u0301".repeat(3)}…`);
+    expect(clip("\u{1F469}\u200D\u{1F4BB}".repeat(5), 3)).toBe(`${"\u{1F469}\u200D\u{1F4BB}".repeat(2)}…`);
   });
 });
 
@@ -47,7 +52,11 @@ describe("the page of every method", () => {
   test("shows its dates in pt-BR São Paulo time, amounts in pt-BR and pt-BR words only", async () => {
     const h = harness();
     const a = await h.seedAccount();
-    const br = await createPayment(h, a, { amount: 123456, paymentMethods: ["PIX", "BOLETO", "CRYPTO", "CREDIT_CARD"], metadata: { description: "Pedido 7" } });
+    const br = await createPayment(h, a, {
+      amount: 123456,
+      paymentMethods: ["PIX", "BOLETO", "CRYPTO", "CREDIT_CARD"],
+      metadata: { description: "Pedido 7" },
+    });
     const g = (await h.call("GET", `/v1/payments/${br.id}`, { key: a.testKey })).body;
     const page = (await h.call("GET", `/c/${br.id}`)).text;
     expect(page).toContain("R$\u00a01.234,56");
@@ -55,10 +64,17 @@ describe("the page of every method", () => {
     // The boleto is due on the São Paulo calendar day its expiry falls on (end of that day).
     expect(page).toContain(`data-testid="boleto-due">${spDateTime(g.boletoExpiresAt).slice(0, 10)}</strong>`);
     expect(page).toContain(`Válido até ${spDateTime(g.pixExpiresAt)} (horário de Brasília)`);
-    for (const label of ["Pix", "Boleto", "Cripto"]) expect(page).toContain(`>SANDBOX — simular pagamento (${label})</button>`);
-    for (const en of ["Simulate", "payment", "Pay ", "Copy", "Expires", "Download"]) expect(visibleText(page)).not.toContain(en);
+    for (const label of ["Pix", "Boleto", "Cripto"])
+      expect(page).toContain(`>SANDBOX — simular pagamento (${label})</button>`);
+    for (const en of ["Simulate", "payment", "Pay ", "Copy", "Expires", "Download"])
+      expect(visibleText(page)).not.toContain(en);
 
-    const eu = await createPayment(h, a, { amount: 990, currency: "EUR", paymentMethods: ["MULTIBANCO", "MBWAY"], metadata: { phone: "+351912345678" } });
+    const eu = await createPayment(h, a, {
+      amount: 990,
+      currency: "EUR",
+      paymentMethods: ["MULTIBANCO", "MBWAY"],
+      metadata: { phone: "+351912345678" },
+    });
     const ge = (await h.call("GET", `/v1/payments/${eu.id}`, { key: a.testKey })).body;
     const pe = (await h.call("GET", `/c/${eu.id}`)).text;
     expect(pe).toContain(`<dt>Válida até</dt><dd>${spDateTime(ge.mbExpiresAt)} (horário de Brasília)</dd>`);
@@ -74,13 +90,21 @@ describe("the page of every method", () => {
     const g = (await h.call("GET", `/v1/payments/${br.id}`, { key: a.testKey })).body;
     const page = (await h.call("GET", `/c/${br.id}`)).text;
     expect(g.boletoLine).toMatch(/^\d{47}$/);
-    expect(page).toContain(`<button type="button" data-copy="boleto-line" data-copy-text="${g.boletoLine}" data-copy-done="Linha digitável copiada">Copiar linha digitável</button>`);
-    expect(page).toContain('<button type="button" data-copy="br-code" data-copy-done="Código Pix copiado">Copiar código Pix</button>');
-    expect(page).toContain('<button type="button" data-copy="crypto-address" data-copy-done="Endereço copiado">Copiar endereço</button>');
+    expect(page).toContain(
+      `<button type="button" data-copy="boleto-line" data-copy-text="${g.boletoLine}" data-copy-done="Linha digitável copiada">Copiar linha digitável</button>`,
+    );
+    expect(page).toContain(
+      '<button type="button" data-copy="br-code" data-copy-done="Código Pix copiado">Copiar código Pix</button>',
+    );
+    expect(page).toContain(
+      '<button type="button" data-copy="crypto-address" data-copy-done="Endereço copiado">Copiar endereço</button>',
+    );
     expect(page).toContain(`data-testid="crypto-address">${g.cryptoAddress}</textarea>`);
     const eu = await createPayment(h, a, { currency: "EUR", paymentMethods: ["MULTIBANCO"] });
     const ge = (await h.call("GET", `/v1/payments/${eu.id}`, { key: a.testKey })).body;
-    expect((await h.call("GET", `/c/${eu.id}`)).text).toContain(`data-copy-text="${ge.mbReference}" data-copy-done="Referência copiada">Copiar referência</button>`);
+    expect((await h.call("GET", `/c/${eu.id}`)).text).toContain(
+      `data-copy-text="${ge.mbReference}" data-copy-done="Referência copiada">Copiar referência</button>`,
+    );
   });
 
   test("no screen needs an emoji font: every visible character is in every text font", async () => {
@@ -90,13 +114,20 @@ describe("the page of every method", () => {
     const open = async (id: string) => pages.push((await h.call("GET", `/c/${id}`)).text);
     const all = await createPayment(h, a, { paymentMethods: ["PIX", "BOLETO", "CRYPTO", "CREDIT_CARD"] });
     await open(all.id);
-    const eu = await createPayment(h, a, { currency: "EUR", paymentMethods: ["MULTIBANCO", "MBWAY"], metadata: { phone: "+351912345678" } });
+    const eu = await createPayment(h, a, {
+      currency: "EUR",
+      paymentMethods: ["MULTIBANCO", "MBWAY"],
+      metadata: { phone: "+351912345678" },
+    });
     await open(eu.id);
     const paid = await newCharge(h, a);
     await h.call("POST", `/c/${raw(paid.id)}/simulate`, { body: {} });
     await open(raw(paid.id));
     const declined = await newCharge(h, a);
-    await h.call("POST", `/v1/test_helpers/charges/${declined.id}/pay`, { key: a.testKey, body: { outcome: "decline" } });
+    await h.call("POST", `/v1/test_helpers/charges/${declined.id}/pay`, {
+      key: a.testKey,
+      body: { outcome: "decline" },
+    });
     await open(raw(declined.id));
     const expired = await newCharge(h, a, { expires_in: 60 });
     h.clock.advance(61);

@@ -9,7 +9,12 @@ describe("the hosted checkout page", () => {
   test("shows amount, merchant, description, payer, QR, copy-and-paste BR Code, expiry and the sandbox simulate button", async () => {
     const h = harness();
     const a = await h.seedAccount({ name: "Café Bom & Cia" });
-    const c = await newCharge(h, a, { amount: 123456, expires_in: 600, description: "Pedido 42: 2 cafés", customer: { name: "Maria da Silva" } });
+    const c = await newCharge(h, a, {
+      amount: 123456,
+      expires_in: 600,
+      description: "Pedido 42: 2 cafés",
+      customer: { name: "Maria da Silva" },
+    });
     const r = await page(h, raw(c.id));
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -21,7 +26,9 @@ describe("the hosted checkout page", () => {
     expect(r.text).toContain('data-testid="customer">Pagador: <bdi>Maria da Silva</bdi>');
     expect(r.text).toContain(`src="../v1/qr/${raw(c.id)}.png"`);
     expect(r.text).toContain(`>${escape(c.pix.br_code)}</textarea>`);
-    expect(r.text).toContain('<button type="button" data-copy="br-code" data-copy-done="Código Pix copiado">Copiar código Pix</button>');
+    expect(r.text).toContain(
+      '<button type="button" data-copy="br-code" data-copy-done="Código Pix copiado">Copiar código Pix</button>',
+    );
     expect(r.text).toContain(`data-expires="${Date.parse(c.pix.expires_at)}"`);
     expect(r.text).toContain(`data-now="${Date.parse("2026-11-20T12:00:00.000Z")}"`);
     // 12:10 UTC is 09:10 in São Paulo (UTC-3).

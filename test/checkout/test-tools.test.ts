@@ -58,7 +58,10 @@ describe("scripts/test-tools.sh", () => {
   test("as root installs a missing chromium with apt-get, non-interactively and upgrading nothing", () => {
     const r = run({ uid: 0 });
     expect(r.code).toBe(0);
-    expect(r.calls).toEqual(["apt-get DEBIAN_FRONTEND=noninteractive update", "apt-get DEBIAN_FRONTEND=noninteractive install -y --no-upgrade chromium"]);
+    expect(r.calls).toEqual([
+      "apt-get DEBIAN_FRONTEND=noninteractive update",
+      "apt-get DEBIAN_FRONTEND=noninteractive install -y --no-upgrade chromium",
+    ]);
     expect(r.installed).toBe(true);
   });
 

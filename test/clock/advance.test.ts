@@ -41,7 +41,10 @@ describe("one advance runs chains of work at their own times", () => {
     const { h, advance } = await setup();
     const b = await h.seedAccount({ subscribeAllEvents: true }); // the outbox keeps its events
     const id = await paidPix(h, b, 1000);
-    const r = await h.call("POST", `/v1/payments/${id}/refund`, { key: b.testKey, body: { idempotencyKey: key("refund") } });
+    const r = await h.call("POST", `/v1/payments/${id}/refund`, {
+      key: b.testKey,
+      body: { idempotencyKey: key("refund") },
+    });
     expect(r.body.status).toBe("PENDING");
     const before = await getBalance(h.deps.store.read, b.accountId, false, "BRL");
     expect(await advance(600)).toBe(at(600));
@@ -67,16 +70,32 @@ describe("one advance runs chains of work at their own times", () => {
         return sent.length < 5 ? new Response("down", { status: 503 }) : new Response("ok");
       },
     });
-    const ep = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "https://hooks.example.com/paid", events: ["charge.paid"] } });
+    const ep = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "https://hooks.example.com/paid", events: ["charge.paid"] },
+    });
     expect(ep.status).toBe(201);
     await paidPix(h, a);
     expect(await advance(600)).toBe(at(600));
     expect(sent.map(iso)).toEqual([at(0), at(5), at(35), at(155), at(455)]);
     const d = (await h.call("GET", "/v1/webhooks/deliveries", { key: a.testKey })).body.data;
     expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ status: "DELIVERED", attempts: 5, lastStatusCode: 200, nextRetryAt: null, deliveredAt: at(455) });
+    expect(d[0]).toMatchObject({
+      status: "DELIVERED",
+      attempts: 5,
+      lastStatusCode: 200,
+      nextRetryAt: null,
+      deliveredAt: at(455),
+    });
     const attempts = await h.deps.store.read.webhooks.attemptsOf(d[0].id);
-    expect(attempts.map((x) => [x.attempt, x.status, iso(x.startedAt), x.nextAttemptAt === null ? null : iso(x.nextAttemptAt)])).toEqual([
+    expect(
+      attempts.map((x) => [
+        x.attempt,
+        x.status,
+        iso(x.startedAt),
+        x.nextAttemptAt === null ? null : iso(x.nextAttemptAt),
+      ]),
+    ).toEqual([
       [1, "failed", at(0), at(5)],
       [2, "failed", at(5), at(35)],
       [3, "failed", at(35), at(155)],
@@ -89,21 +108,44 @@ describe("one advance runs chains of work at their own times", () => {
     const { h, a, advance } = await setup({ settlementDelaySeconds: 3600 });
     await paidPix(h, a, 2500);
     const wallet = async () => (await h.call("GET", "/v1/wallets/balance?currency=BRL", { key: a.testKey })).body;
-    expect(await wallet()).toMatchObject({ available: 0, pending: 2500, next_release_at: at(3600), next_release_amount: 2500 });
+    expect(await wallet()).toMatchObject({
+      available: 0,
+      pending: 2500,
+      next_release_at: at(3600),
+      next_release_amount: 2500,
+    });
     await advance(3599);
     expect(await wallet()).toMatchObject({ available: 0, pending: 2500 });
     await advance(86_400);
-    expect(await wallet()).toMatchObject({ available: 2500, pending: 0, next_release_at: null, next_release_amount: null });
-    const tranche = (await testDb(h.deps).get<{ released_at: number | null }>("select released_at from ledger_tranches where account_id = ?", a.accountId))!;
+    expect(await wallet()).toMatchObject({
+      available: 2500,
+      pending: 0,
+      next_release_at: null,
+      next_release_amount: null,
+    });
+    const tranche = (await testDb(h.deps).get<{ released_at: number | null }>(
+      "select released_at from ledger_tranches where account_id = ?",
+      a.accountId,
+    ))!;
     expect(iso(tranche.released_at!)).toBe(at(3600));
   });
 
   test("jobs of different kinds run in due order, one due exactly at the target runs and one due after it does not", async () => {
     const { h, advance } = await setup();
     const ran: string[] = [];
-    h.deps.jobs.register("t.mark", (job) => void ran.push(`${(job.payload as { n: string }).n}@${iso(h.clock.nowMs())}`));
-    for (const [n, s] of [["c", 300], ["a", 10], ["late", 301], ["b", 200]] as const)
-      await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.mark", payload: { n }, dueAt: T0 + s * 1000 }));
+    h.deps.jobs.register(
+      "t.mark",
+      (job) => void ran.push(`${(job.payload as { n: string }).n}@${iso(h.clock.nowMs())}`),
+    );
+    for (const [n, s] of [
+      ["c", 300],
+      ["a", 10],
+      ["late", 301],
+      ["b", 200],
+    ] as const)
+      await h.deps.store.tx((uow) =>
+        h.deps.jobs.enqueue(uow, { kind: "t.mark", payload: { n }, dueAt: T0 + s * 1000 }),
+      );
     expect(await advance(300)).toBe(at(300));
     expect(ran).toEqual([`a@${at(10)}`, `b@${at(200)}`, `c@${at(300)}`]);
     await advance(1);
@@ -118,7 +160,8 @@ describe("one advance runs chains of work at their own times", () => {
       return ran.length < 10 ? { retryAt: h.clock.nowMs() + 30_000 } : undefined;
     });
     await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.tick", dueAt: T0 + 30_000 }));
-    const call = (seconds: number) => h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds } });
+    const call = (seconds: number) =>
+      h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds } });
     const [r1, r2] = await Promise.all([call(120), call(120)]);
     expect([r1.status, r2.status]).toEqual([200, 200]);
     expect([r1.body.now, r2.body.now].sort()).toEqual([at(120), at(240)]);
@@ -141,7 +184,10 @@ describe("with leases and a running loop", () => {
     const { h, advance } = await setup();
     const b = await h.seedAccount({ subscribeAllEvents: true });
     const id = await paidPix(h, b);
-    await h.call("POST", `/v1/payments/${id}/refund`, { key: b.testKey, body: { idempotencyKey: key("refund"), amount: 400 } });
+    await h.call("POST", `/v1/payments/${id}/refund`, {
+      key: b.testKey,
+      body: { idempotencyKey: key("refund"), amount: 400 },
+    });
     h.deps.jobs.start();
     try {
       await advance(600);
@@ -179,17 +225,21 @@ describe("the bound of one advance", () => {
     expect(ran.slice(-5)).toEqual([1, 2, 3, 4, 5].map((s) => T0 + 3_600_000 + s * 1000));
   });
 
-  test("the route stops a job rescheduling itself every millisecond at 10,000 runs and still answers with the target time", async () => {
-    const { h, advance } = await setup();
-    let runs = 0;
-    h.deps.jobs.register("t.spin", () => {
-      runs++;
-      return { retryAt: h.clock.nowMs() + 1 };
-    });
-    await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.spin", dueAt: T0 + 1 }));
-    expect(await advance(60)).toBe(at(60));
-    expect(runs).toBe(10_000);
-  }, TEST_PG ? 180_000 : undefined); // 10,000 claim-and-finish units: ~3 s on SQLite, ~70 s on PostgreSQL on the shared 2-core box
+  test(
+    "the route stops a job rescheduling itself every millisecond at 10,000 runs and still answers with the target time",
+    async () => {
+      const { h, advance } = await setup();
+      let runs = 0;
+      h.deps.jobs.register("t.spin", () => {
+        runs++;
+        return { retryAt: h.clock.nowMs() + 1 };
+      });
+      await h.deps.store.tx((uow) => h.deps.jobs.enqueue(uow, { kind: "t.spin", dueAt: T0 + 1 }));
+      expect(await advance(60)).toBe(at(60));
+      expect(runs).toBe(10_000);
+    },
+    TEST_PG ? 180_000 : undefined,
+  ); // 10,000 claim-and-finish units: ~3 s on SQLite, ~70 s on PostgreSQL on the shared 2-core box
 
   test("seconds must be a positive integer; nothing moves otherwise", async () => {
     const { h, a } = await setup();

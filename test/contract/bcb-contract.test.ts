@@ -20,7 +20,9 @@ const ROOT = resolve(import.meta.dir, "../..");
 const SPEC = process.env.BCB_PIX_OPENAPI ?? resolve(ROOT, "../shared/ref/bcb-pix-api/openapi.yaml");
 const HAVE_SPEC = existsSync(SPEC);
 if (!HAVE_SPEC)
-  console.error(`\nBCB CONTRACT TESTS NOT RUN: the official BCB API Pix OpenAPI is missing at ${SPEC} (set BCB_PIX_OPENAPI to its path); only "the official file is required" runs.\n`);
+  console.error(
+    `\nBCB CONTRACT TESTS NOT RUN: the official BCB API Pix OpenAPI is missing at ${SPEC} (set BCB_PIX_OPENAPI to its path); only "the official file is required" runs.\n`,
+  );
 
 const spec = HAVE_SPEC ? loadSpec(SPEC) : (null as never);
 let run: ScenarioRun;
@@ -30,7 +32,10 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "bcb-contract-test-"));
   if (!HAVE_SPEC) return;
   run = await runScenarios(["create", "pay by callback", "cancel"]);
-  lines = readFileSync(run.exchangeLog, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  lines = readFileSync(run.exchangeLog, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 }, 60_000);
 afterAll(() => {
   run?.cleanup();
@@ -44,7 +49,7 @@ function planted(pick: (e: any) => boolean, edit: (e: any) => void): string {
   expect(target).toBeDefined();
   edit(target);
   const file = join(dir, `planted-${Math.random().toString(36).slice(2)}.jsonl`);
-  writeFileSync(file, copy.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  writeFileSync(file, `${copy.map((e) => JSON.stringify(e)).join("\n")}\n`);
   return file;
 }
 
@@ -58,12 +63,18 @@ function checkPlanted(pick: (e: any) => boolean, edit: (e: any) => void) {
 
 async function script(args: string[]) {
   const p = Bun.spawn(["bun", "scripts/check-bcb-contract.ts", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
-const putCob = (e: any) => e.kind === "api" && e.request.method === "PUT" && e.route === "/cob/{txid}" && e.response.status === 201;
-const getCob = (e: any) => e.kind === "api" && e.request.method === "GET" && e.route === "/cob/{txid}" && e.response.status === 200;
+const putCob = (e: any) =>
+  e.kind === "api" && e.request.method === "PUT" && e.route === "/cob/{txid}" && e.response.status === 201;
+const getCob = (e: any) =>
+  e.kind === "api" && e.request.method === "GET" && e.route === "/cob/{txid}" && e.response.status === 200;
 
 describe.if(HAVE_SPEC)("a real live run", () => {
   test("every scenario succeeds and every exchange conforms to the official OpenAPI", async () => {
@@ -88,7 +99,7 @@ describe.if(HAVE_SPEC)("a real live run", () => {
   test("without the named corrections the same run fails on the document's own defects (location format, CPF pattern)", () => {
     const report = new ContractChecker(loadSpec(SPEC, [])).check(readExchangeLog(run.exchangeLog));
     const messages = report.violations.map((v) => v.message).join("\n");
-    expect(messages).toContain("/location: must match format \"uri\"");
+    expect(messages).toContain('/location: must match format "uri"');
     expect(messages).toContain("/devedor/cpf: must match pattern");
   });
 
@@ -115,25 +126,33 @@ describe.if(HAVE_SPEC)("planted violations", () => {
   test("a response whose cob status is outside the enum is a violation naming the field", async () => {
     const r = checkPlanted(getCob, (e) => (e.response.body.status = "PAGA"));
     expect(r.violations).toBeGreaterThanOrEqual(1); // once per allOf branch that declares the enum
-    expect(r.stdout).toContain("GET /cob/{txid} [response] response body (status 200)/status: must be equal to one of the allowed values");
+    expect(r.stdout).toContain(
+      "GET /cob/{txid} [response] response body (status 200)/status: must be equal to one of the allowed values",
+    );
   });
 
   test("a response missing a required field is a violation naming it", async () => {
     const r = checkPlanted(putCob, (e) => delete e.response.body.txid);
     expect(r.violations).toBe(1);
-    expect(r.stdout).toContain("PUT /cob/{txid} [response] response body (status 201): must have required property 'txid'");
+    expect(r.stdout).toContain(
+      "PUT /cob/{txid} [response] response body (status 201): must have required property 'txid'",
+    );
   });
 
   test("a status the operation does not declare is a violation naming the status and the declared ones", async () => {
     const r = checkPlanted(putCob, (e) => (e.response.status = 418));
     expect(r.violations).toBe(1);
-    expect(r.stdout).toContain("PUT /cob/{txid} [response] status 418: not declared for PUT /cob/{txid} (declared: 201, 400, 401, 403, 404, 503)");
+    expect(r.stdout).toContain(
+      "PUT /cob/{txid} [response] status 418: not declared for PUT /cob/{txid} (declared: 201, 400, 401, 403, 404, 503)",
+    );
   });
 
   test("an undeclared query parameter and a revisao that is not an integer are violations naming them", () => {
     const unknown = checkPlanted(getCob, (e) => (e.request.url += "?gw-dev-app-key=x"));
     expect(unknown.violations).toBe(1);
-    expect(unknown.stdout).toContain("GET /cob/{txid} [request] query parameter gw-dev-app-key: not declared for GET /cob/{txid}");
+    expect(unknown.stdout).toContain(
+      "GET /cob/{txid} [request] query parameter gw-dev-app-key: not declared for GET /cob/{txid}",
+    );
     const revisao = checkPlanted(getCob, (e) => (e.request.url += "?revisao=abc"));
     expect(revisao.violations).toBe(1);
     expect(revisao.stdout).toContain("query parameter revisao: must be integer");

@@ -54,7 +54,9 @@ describe("a real live run through an efi connection", () => {
   });
 
   test("the standard's routes of the same run (under /v2) are left to the BCB document", () => {
-    const standard = lines.filter((l) => !isEfiExchange(l.exchange) && l.exchange.kind === "api").map((l) => l.exchange.request.path);
+    const standard = lines
+      .filter((l) => !isEfiExchange(l.exchange) && l.exchange.kind === "api")
+      .map((l) => l.exchange.request.path);
     expect(standard.some((p) => p?.startsWith("/cob/"))).toBe(true);
     expect(standard.some((p) => p?.startsWith("/webhook/"))).toBe(true);
     expect(standard.filter((p) => p?.startsWith("/v3/") || p?.startsWith("/v2/gn/"))).toEqual([]);
@@ -64,7 +66,9 @@ describe("a real live run through an efi connection", () => {
 describe("planted defects are violations naming the field", () => {
   test("a valor not in reais with two decimals", () => {
     const r = checkPlanted(put201, (e) => (e.request.body.valor = "5,00"));
-    expect(r.violations.map((v) => [v.operation, v.side, v.message])).toEqual([["PUT /v3/gn/pix/{idEnvio}", "request", 'request body/valor: must match pattern "^\\d{1,10}\\.\\d{2}$"']]);
+    expect(r.violations.map((v) => [v.operation, v.side, v.message])).toEqual([
+      ["PUT /v3/gn/pix/{idEnvio}", "request", 'request body/valor: must match pattern "^\\d{1,10}\\.\\d{2}$"'],
+    ]);
   });
 
   test("a favorecido with both cpf and cnpj", () => {
@@ -77,13 +81,19 @@ describe("planted defects are violations naming the field", () => {
     const missing = checkPlanted(put201, (e) => delete e.response.body.e2eId);
     expect(missing.violations.map((v) => v.side)).toContain("response");
     const teapot = checkPlanted(put201, (e) => (e.response.status = 418));
-    expect(teapot.violations.map((v) => v.message)).toEqual(["status 418: not declared for PUT /v3/gn/pix/{idEnvio} (declared: 201, 400, 401, 403, 409, 422, 500, 503, 504)"]);
+    expect(teapot.violations.map((v) => v.message)).toEqual([
+      "status 418: not declared for PUT /v3/gn/pix/{idEnvio} (declared: 201, 400, 401, 403, 409, 422, 500, 503, 504)",
+    ]);
   });
 
   test("a send callback without gnExtras.idEnvio, and an idEnvio breaking its pattern", () => {
     const r = checkPlanted(callback, (e) => (e.request.body.pix[0].gnExtras = { erro: {} }));
-    expect(r.violations.map((v) => v.message)).toEqual(["callback body/pix/0/gnExtras: must have required property 'idEnvio'"]);
+    expect(r.violations.map((v) => v.message)).toEqual([
+      "callback body/pix/0/gnExtras: must have required property 'idEnvio'",
+    ]);
     const bad = checkPlanted(put201, (e) => (e.request.path = "/v3/gn/pix/not-valid!"));
-    expect(bad.violations.map((v) => v.message)).toContain('path parameter idEnvio: must match pattern "^[a-zA-Z0-9]{1,35}$"');
+    expect(bad.violations.map((v) => v.message)).toContain(
+      'path parameter idEnvio: must match pattern "^[a-zA-Z0-9]{1,35}$"',
+    );
   });
 });

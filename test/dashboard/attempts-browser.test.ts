@@ -21,7 +21,11 @@ beforeAll(async () => {
   deterministic(h);
   a = await h.seedAccount({ name: "Padaria das Tentativas" });
   let n = 0;
-  receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (n++ === 0 ? new Response(HOSTILE, { status: 500 }) : new Response("recebido")) });
+  receiver = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => (n++ === 0 ? new Response(HOSTILE, { status: 500 }) : new Response("recebido")),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -37,7 +41,8 @@ describe("delivery attempts in the browser", () => {
     await h.deps.jobs.drain();
     h.clock.advance(5);
     await h.deps.jobs.drain();
-    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
+    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body
+      .data[0];
     expect(d).toMatchObject({ status: "DELIVERED", attempts: 2 });
     tab = await signIn(base, a.email, a.password);
     const { page, errors } = tab;

@@ -28,7 +28,13 @@ export interface Tab {
 }
 
 /** Opens a fresh context on the shared browser, logs in through the login form and waits for the shell (the account name shows). */
-export async function signIn(base: string, email: string, password: string, viewport?: { width: number; height: number }, options: { bypassCSP?: boolean } = {}): Promise<Tab> {
+export async function signIn(
+  base: string,
+  email: string,
+  password: string,
+  viewport?: { width: number; height: number },
+  options: { bypassCSP?: boolean } = {},
+): Promise<Tab> {
   const context = await (await sharedChromium()).newContext({ ...(viewport ? { viewport } : {}), ...options });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -94,7 +100,11 @@ export async function visit(page: Page, base: string, hash: string, ready: strin
  * has rendered, so reading at once could see the old state.
  */
 export async function settledText(page: Page, selector: string, expected: string): Promise<string | null> {
-  await page.waitForFunction(([sel, text]) => document.querySelector(sel!)?.textContent === text, [selector, expected], { timeout: 10_000 }).catch(() => {});
+  await page
+    .waitForFunction(([sel, text]) => document.querySelector(sel!)?.textContent === text, [selector, expected], {
+      timeout: 10_000,
+    })
+    .catch(() => {});
   return page.textContent(selector);
 }
 
@@ -107,13 +117,23 @@ export async function gone(page: Page, selector: string): Promise<boolean> {
 }
 
 /** A request sent from the page with its session cookie and CSRF token (read from GET /v1/auth/session): what a user forcing a hidden action would send. */
-export async function forced(page: Page, method: string, path: string, body?: unknown, mode = "test"): Promise<{ status: number; code: string | null }> {
+export async function forced(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+  mode = "test",
+): Promise<{ status: number; code: string | null }> {
   return page.evaluate(
     async ([method, path, body, mode]) => {
       const s = await (await fetch("/v1/auth/session")).json();
       const headers: Record<string, string> = { "x-csrf-token": s.csrf_token, "cofre-mode": mode as string };
       if (body !== undefined) headers["content-type"] = "application/json";
-      const res = await fetch(path as string, { method: method as string, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(path as string, {
+        method: method as string,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       let code: string | null = null;
       try {
@@ -134,21 +154,37 @@ export async function paidPayment(h: Harness, a: SeededAccount, amount: number, 
 }
 
 /** A PIX payment created through the API and left waiting (cancellable); returns its raw id. */
-export async function waitingPayment(h: Harness, a: SeededAccount, amount: number, customerName: string): Promise<string> {
-  const r = await h.call("POST", "/v1/payments", { key: a.testKey, body: { amount, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName } });
+export async function waitingPayment(
+  h: Harness,
+  a: SeededAccount,
+  amount: number,
+  customerName: string,
+): Promise<string> {
+  const r = await h.call("POST", "/v1/payments", {
+    key: a.testKey,
+    body: { amount, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName },
+  });
   expect(r.status).toBeLessThan(300);
   return r.body.id;
 }
 
 /** Opens an MED case on a paid payment through the sandbox helper; returns the case id. */
 export async function openMed(h: Harness, a: SeededAccount, paymentId: string, reason = "scam"): Promise<string> {
-  const r = await h.call("POST", `/v1/test_helpers/charges/ch_${paymentId}/med`, { key: a.testKey, body: { reason, response_deadline: "2030-01-01T00:00:00.000Z" } });
+  const r = await h.call("POST", `/v1/test_helpers/charges/ch_${paymentId}/med`, {
+    key: a.testKey,
+    body: { reason, response_deadline: "2030-01-01T00:00:00.000Z" },
+  });
   expect(r.status).toBeLessThan(300);
   return r.body.id;
 }
 
 /** Registers a webhook endpoint through the API (test key unless `key` given); returns `{id, secret}`. */
-export async function endpoint(h: Harness, key: string, url: string, events = ["charge.paid"]): Promise<{ id: string; secret: string }> {
+export async function endpoint(
+  h: Harness,
+  key: string,
+  url: string,
+  events = ["charge.paid"],
+): Promise<{ id: string; secret: string }> {
   const r = await h.call("POST", "/v1/webhooks/endpoints", { key, body: { url, events } });
   expect(r.status).toBe(201);
   return r.body;

@@ -30,7 +30,9 @@ let medCaseId: string;
 
 /** Centavos as the merchant reads them, built by hand (an oracle independent of Intl): 123456 -> "R$ 1.234,56". */
 function brl(cents: number): string {
-  const int = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  const int = Math.floor(cents / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ".");
   return `R$ ${int},${String(cents % 100).padStart(2, "0")}`;
 }
 
@@ -54,7 +56,12 @@ beforeAll(async () => {
   h.deps.config.publicUrl = base;
   h.deps.config.checkoutUrlBase = `${base}/c`;
   a = await h.seedAccount({ name: HOSTILE_ACCOUNT });
-  const p = await apiPost("/v1/payments", { amount: 123456, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName: HOSTILE_CUSTOMER });
+  const p = await apiPost("/v1/payments", {
+    amount: 123456,
+    paymentMethods: ["PIX"],
+    idempotencyKey: `dash-${crypto.randomUUID()}`,
+    customerName: HOSTILE_CUSTOMER,
+  });
   await apiPost(`/v1/test_helpers/charges/${p.id}/pay`, {});
   paymentId = p.id;
   owner = await signIn(base, a.email, a.password);
@@ -142,13 +149,19 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(await page.textContent('[data-testid="customer-name"]')).toBe(HOSTILE_CUSTOMER);
     expect(await page.locator("section b, section script").count()).toBe(0);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
-    const deliveries = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data;
+    const deliveries = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey }))
+      .body.data;
     expect(deliveries.length).toBeGreaterThan(0);
     // The page loads the payment, then its refunds, then its deliveries: the table comes last.
     await page.waitForSelector("table.deliveries tbody tr");
     expect(await page.locator("table.deliveries tbody tr").count()).toBe(deliveries.length);
     // The event by its pt-BR label, the code on hover (labels.tsx).
-    expect(await page.getAttribute(`table.deliveries tr[data-id="${deliveries[0].id}"] td:nth-child(2) [data-code]`, "title")).toBe(deliveries[0].eventType);
+    expect(
+      await page.getAttribute(
+        `table.deliveries tr[data-id="${deliveries[0].id}"] td:nth-child(2) [data-code]`,
+        "title",
+      ),
+    ).toBe(deliveries[0].eventType);
     await page.fill('form.refund input[name="amount"]', "4,00");
     await page.click('form.refund button[type="submit"]');
     await page.waitForSelector(".confirm");
@@ -163,7 +176,11 @@ describe("dashboard in the browser: a merchant's money pages", () => {
   test("a state-changing request from the page without the CSRF token is refused with 403 and refunds nothing", async () => {
     const { page } = owner;
     const r = await page.evaluate(async (id) => {
-      const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ idempotencyKey: "csrf-probe-123", amount: 100 }) });
+      const res = await fetch(`/v1/payments/${id}/refund`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ idempotencyKey: "csrf-probe-123", amount: 100 }),
+      });
       return { status: res.status, code: (await res.json()).error.code };
     }, paymentId);
     expect(r).toEqual({ status: 403, code: "csrf_invalid" });
@@ -179,7 +196,11 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(await viewer.page.locator(".actions button >> text=Reenviar webhook").count()).toBe(0);
     const r = await viewer.page.evaluate(async (id) => {
       const s = await (await fetch("/v1/auth/session")).json();
-      const res = await fetch(`/v1/payments/${id}/refund`, { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token }, body: JSON.stringify({ idempotencyKey: "viewer-probe-1", amount: 100 }) });
+      const res = await fetch(`/v1/payments/${id}/refund`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
+        body: JSON.stringify({ idempotencyKey: "viewer-probe-1", amount: 100 }),
+      });
       return { status: res.status, code: (await res.json()).error.code };
     }, paymentId);
     expect(r).toEqual({ status: 403, code: "role_forbidden" });
@@ -194,7 +215,9 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.click('form.new-endpoint button[type="submit"]');
     await page.waitForSelector('[data-testid="secret"] code');
     expect(await page.textContent('[data-testid="secret"] code')).toMatch(/^[0-9a-f]{64}$/);
-    const listed = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.url === "https://shop.example.com/cofre-hook");
+    const listed = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find(
+      (e: any) => e.url === "https://shop.example.com/cofre-hook",
+    );
     expect(listed).toMatchObject({ events: ["charge.paid"], status: "ACTIVE" });
     await page.click('[data-testid="secret"] button');
     await page.waitForSelector('[data-testid="secret"]', { state: "detached" });
@@ -206,25 +229,41 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.check('form.edit-endpoint input[value="charge.refunded"]');
     await page.click('form.edit-endpoint button[type="submit"]');
     await page.waitForSelector("text=Alterações salvas.");
-    const edited = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id);
-    expect(edited).toMatchObject({ url: "https://shop.example.com/cofre-hook-v2", events: ["charge.refunded"], status: "ACTIVE" });
+    const edited = (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find(
+      (e: any) => e.id === listed.id,
+    );
+    expect(edited).toMatchObject({
+      url: "https://shop.example.com/cofre-hook-v2",
+      events: ["charge.refunded"],
+      status: "ACTIVE",
+    });
     // The notice shows before the list is read again: wait for the row to be redrawn.
     await page.locator(`tr[data-id="${listed.id}"] td.name`, { hasText: "cofre-hook-v2" }).waitFor();
     expect(await page.textContent(`tr[data-id="${listed.id}"] td.name`)).toBe("https://shop.example.com/cofre-hook-v2");
     await page.click(`tr[data-id="${listed.id}"] button >> text=Pausar`);
     await page.waitForSelector(`tr[data-id="${listed.id}"] button >> text=Ativar`);
-    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id).status).toBe("INACTIVE");
+    expect(
+      (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === listed.id)
+        .status,
+    ).toBe("INACTIVE");
     await page.click(`tr[data-id="${listed.id}"] button >> text=Excluir`);
     await page.waitForSelector(`tr[data-id="${listed.id}"]`, { state: "detached" });
-    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.some((e: any) => e.id === listed.id)).toBe(false);
+    expect(
+      (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.some(
+        (e: any) => e.id === listed.id,
+      ),
+    ).toBe(false);
     // A delivery that spent its attempts (fixture: as after its last failed attempt).
-    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
+    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body
+      .data[0];
     await spendDelivery(h, d.id);
     await page.goto(`${base}/dashboard#/`);
     await page.goto(`${base}/dashboard#/webhooks`);
     await page.click(`table.dead tr[data-id="${d.id}"] button`);
     await page.waitForSelector("text=Entrega reenfileirada.");
-    const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data.find((x: any) => x.id === d.id);
+    const after = (
+      await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })
+    ).body.data.find((x: any) => x.id === d.id);
     expect(after.status).not.toBe("FAILED");
     await page.waitForSelector(`table.dead tr[data-id="${d.id}"]`, { state: "detached" });
   }, 60_000);
@@ -247,9 +286,14 @@ describe("dashboard in the browser: a merchant's money pages", () => {
 
   test("the payment detail shows a delivery's last response body as text", async () => {
     const { page } = owner;
-    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data[0];
+    const d = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body
+      .data[0];
     const body = `<img src=x onerror="window.__xss=5">upstream down`;
-    await testDb(h.deps).run("update webhook_deliveries set last_status_code = 502, last_response_body = ? where id = ?", body, d.id);
+    await testDb(h.deps).run(
+      "update webhook_deliveries set last_status_code = 502, last_response_body = ? where id = ?",
+      body,
+      d.id,
+    );
     await page.goto(`${base}/dashboard#/`);
     await page.goto(`${base}/dashboard#/payments/${paymentId}`);
     await page.waitForSelector(`table.deliveries tr[data-id="${d.id}"] details.response`);
@@ -261,13 +305,17 @@ describe("dashboard in the browser: a merchant's money pages", () => {
   test("a DEVELOPER resends the payment's webhook from the detail page and sees the new deliveries; no refund button", async () => {
     const m = await addMember(h, await loginToken(h, a.email, a.password), "DEVELOPER");
     const dev = await otherTab(m);
-    const before = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
+    const before = (
+      await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })
+    ).body.total;
     await dev.page.goto(`${base}/dashboard#/payments/${paymentId}`);
     await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${before - 1}`);
     expect(await dev.page.locator("form.refund").count()).toBe(0);
     await dev.page.click(".actions button >> text=Reenviar webhook");
     await dev.page.waitForSelector("text=Webhook reenviado.");
-    const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })).body.total;
+    const after = (
+      await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}&limit=100`, { key: a.testKey })
+    ).body.total;
     expect(after).toBeGreaterThan(before);
     await dev.page.waitForSelector(`table.deliveries tbody tr >> nth=${after - 1}`);
     expect(await dev.page.locator("table.deliveries tbody tr").count()).toBe(after);
@@ -301,12 +349,19 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.selectOption('form.new-member select[name="role"]', "VIEWER");
     await page.click('form.new-member button[type="submit"]');
     await page.waitForSelector("table.members >> text=leitor@example.com");
-    const members = (await h.call("GET", "/v1/account/members", { bearer: await loginToken(h, a.email, a.password) })).body.data;
+    const members = (await h.call("GET", "/v1/account/members", { bearer: await loginToken(h, a.email, a.password) }))
+      .body.data;
     expect(members.find((m: any) => m.email === "leitor@example.com")).toMatchObject({ role: "VIEWER" });
     await page.waitForSelector("table.logs code >> text=GET /v1/ping");
     await page.waitForSelector("table.audit");
-    const audit = (await h.call("GET", "/v1/account/audit-log", { bearer: await loginToken(h, a.email, a.password) })).body.data;
-    expect(audit.some((e: any) => e.action === "dashboard.request" && e.target === "POST /v1/account/members" && e.actor_user_id === a.userId)).toBe(true);
+    const audit = (await h.call("GET", "/v1/account/audit-log", { bearer: await loginToken(h, a.email, a.password) }))
+      .body.data;
+    expect(
+      audit.some(
+        (e: any) =>
+          e.action === "dashboard.request" && e.target === "POST /v1/account/members" && e.actor_user_id === a.userId,
+      ),
+    ).toBe(true);
     await page.goto(`${base}/dashboard#/`);
     await page.goto(`${base}/dashboard#/developers`);
     await page.waitForSelector(`table.audit tr[data-id="${audit[0].id}"]`);
@@ -315,9 +370,17 @@ describe("dashboard in the browser: a merchant's money pages", () => {
 
   test("MED: the case shows its deadline countdown, takes evidence through the signed upload and an appeal", async () => {
     const { page } = owner;
-    const disputed = await apiPost("/v1/payments", { amount: 5000, paymentMethods: ["PIX"], idempotencyKey: `dash-${crypto.randomUUID()}`, customerName: "Cliente MED" });
+    const disputed = await apiPost("/v1/payments", {
+      amount: 5000,
+      paymentMethods: ["PIX"],
+      idempotencyKey: `dash-${crypto.randomUUID()}`,
+      customerName: "Cliente MED",
+    });
     await apiPost(`/v1/test_helpers/charges/${disputed.id}/pay`, {});
-    const opened = await apiPost(`/v1/test_helpers/charges/ch_${disputed.id}/med`, { reason: "scam", response_deadline: "2030-01-01T00:00:00.000Z" });
+    const opened = await apiPost(`/v1/test_helpers/charges/ch_${disputed.id}/med`, {
+      reason: "scam",
+      response_deadline: "2030-01-01T00:00:00.000Z",
+    });
     medCaseId = opened.id;
     await page.goto(`${base}/dashboard#/med`);
     await page.click(`tr[data-id="${opened.id}"] a`);
@@ -325,16 +388,26 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(await page.textContent('[data-testid="countdown"]')).toMatch(/^Tempo restante: \d+ d \d{2}:\d{2}:\d{2}$/);
     expect(await page.textContent("h1")).toContain(brl(5000));
     const pdf = Buffer.from("%PDF-1.4\n% comprovante de entrega\n%%EOF\n");
-    await page.setInputFiles('input[name="evidence"]', { name: "entrega.pdf", mimeType: "application/pdf", buffer: pdf });
+    await page.setInputFiles('input[name="evidence"]', {
+      name: "entrega.pdf",
+      mimeType: "application/pdf",
+      buffer: pdf,
+    });
     await page.waitForSelector("text=Evidência enviada.");
     const evidence = (await h.call("GET", `/v1/med/cases/${opened.id}/evidence`, { key: a.testKey })).body.data;
-    expect(evidence.map((e: any) => [e.file_name, e.file_size, e.mime_type])).toEqual([["entrega.pdf", pdf.length, "application/pdf"]]);
+    expect(evidence.map((e: any) => [e.file_name, e.file_size, e.mime_type])).toEqual([
+      ["entrega.pdf", pdf.length, "application/pdf"],
+    ]);
     expect(await page.textContent(`.evidence li[data-id="${evidence[0].id}"] a`)).toBe("entrega.pdf");
     await page.fill('form.appeal textarea[name="reason"]', "Produto entregue; comprovante anexo.");
     await page.click('form.appeal button[type="submit"]');
     await page.waitForSelector("text=Contestação enviada.");
     const c = (await h.call("GET", `/v1/med/cases/${opened.id}`, { key: a.testKey })).body;
-    expect(c).toMatchObject({ status: "appealed", appeal_reason: "Produto entregue; comprovante anexo.", evidence_count: 1 });
+    expect(c).toMatchObject({
+      status: "appealed",
+      appeal_reason: "Produto entregue; comprovante anexo.",
+      evidence_count: 1,
+    });
     expect(await settledText(page, '[data-testid="case-status"]', "Contestado")).toBe("Contestado");
     expect(await gone(page, '[data-testid="countdown"]')).toBe(true);
   }, 30_000);
@@ -346,7 +419,9 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     const s = (await h.call("GET", "/v1/account", { bearer: await loginToken(h, a.email, a.password) })).body.settings;
     const pct = `${Math.floor(s.pix_fee_bps / 100)},${String(s.pix_fee_bps % 100).padStart(2, "0")} %`;
     expect(await page.textContent('[data-testid="pix-fee"]')).toBe(`${pct} + ${brl(s.pix_fee_fixed)}`);
-    expect(await page.locator("section input:not(form.profile-form input), section form:not(.profile-form)").count()).toBe(0);
+    expect(
+      await page.locator("section input:not(form.profile-form input), section form:not(.profile-form)").count(),
+    ).toBe(0);
   }, 30_000);
 
   test("settings in live mode show the Pix connection's status, or that there is none, and no secret", async () => {
@@ -357,24 +432,26 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     await page.check('input[name="mode"][value="live"]');
     await page.waitForSelector('[data-testid="pix-connection-none"]');
     const now = h.clock.nowMs();
-    await h.deps.store.tx((uow) => uow.pixProvider.saveActive({
-      id: "ppc_dash",
-      accountId: a.accountId,
-      type: "bcb_pix_v2",
-      apiUrl: "https://pix.psp.example/api/v2",
-      tokenUrl: "https://pix.psp.example/oauth/token",
-      clientId: "client-id-dash",
-      clientSecretSealed: "SEALED-SECRET",
-      certificate: "PEM",
-      privateKeySealed: "SEALED-KEY",
-      pixKey: "chave@loja.example",
-      certificateFingerprint: "b".repeat(64),
-      certificateExpiresAt: Date.UTC(2027, 5, 30, 15),
-      webhookUrl: `${base}/v1/provider-webhooks/pix/ppc_dash`,
-      webhookRegistered: false,
-      createdAt: now,
-      updatedAt: now,
-    }));
+    await h.deps.store.tx((uow) =>
+      uow.pixProvider.saveActive({
+        id: "ppc_dash",
+        accountId: a.accountId,
+        type: "bcb_pix_v2",
+        apiUrl: "https://pix.psp.example/api/v2",
+        tokenUrl: "https://pix.psp.example/oauth/token",
+        clientId: "client-id-dash",
+        clientSecretSealed: "SEALED-SECRET",
+        certificate: "PEM",
+        privateKeySealed: "SEALED-KEY",
+        pixKey: "chave@loja.example",
+        certificateFingerprint: "b".repeat(64),
+        certificateExpiresAt: Date.UTC(2027, 5, 30, 15),
+        webhookUrl: `${base}/v1/provider-webhooks/pix/ppc_dash`,
+        webhookRegistered: false,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
     await page.goto(`${base}/dashboard#/`);
     await page.goto(`${base}/dashboard#/settings`);
     await page.waitForSelector('[data-testid="pix-key"]');
@@ -383,7 +460,8 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     expect(await page.textContent('[data-testid="pix-certificate-expires"]')).toContain("30/06/2027");
     expect(await page.textContent('[data-testid="pix-webhook"]')).toContain("não registrado");
     const text = await page.textContent("main");
-    for (const secret of ["client-id-dash", "SEALED-SECRET", "SEALED-KEY", "ppc_dash"]) expect(text).not.toContain(secret);
+    for (const secret of ["client-id-dash", "SEALED-SECRET", "SEALED-KEY", "ppc_dash"])
+      expect(text).not.toContain(secret);
     await page.check('input[name="mode"][value="test"]');
     await page.waitForSelector('[data-testid="pix-fee"]');
     expect(await page.locator(".pix-connection").count()).toBe(0);
@@ -415,6 +493,20 @@ describe("dashboard in the browser: a merchant's money pages", () => {
     } finally {
       await context.close();
     }
-    expect(found).toEqual(Object.fromEntries(["login", "home", "payments", "payment detail", "MED list", "MED case", "webhooks", "developers", "settings"].map((n) => [n, []])));
+    expect(found).toEqual(
+      Object.fromEntries(
+        [
+          "login",
+          "home",
+          "payments",
+          "payment detail",
+          "MED list",
+          "MED case",
+          "webhooks",
+          "developers",
+          "settings",
+        ].map((n) => [n, []]),
+      ),
+    );
   }, 60_000);
 });

@@ -25,7 +25,8 @@ function watch(page: Page): string[] {
   page.on("pageerror", (e) => problems.push(`exception: ${String(e)}`));
   page.on("requestfailed", (r) => {
     // A download the page hands to the browser is "aborted" by design (the receipt link).
-    if (r.failure()?.errorText !== "net::ERR_ABORTED") problems.push(`failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`);
+    if (r.failure()?.errorText !== "net::ERR_ABORTED")
+      problems.push(`failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`);
   });
   page.on("response", (r) => {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
@@ -44,21 +45,33 @@ describe("zero console errors", () => {
     await page.goto(`${base}/c/${"0".repeat(32)}`);
     await page.evaluate(() => fetch("/v1/auth/session"));
     await settle(page);
-    expect(problems.filter((p) => p.startsWith("HTTP 404: GET "))).toEqual([`HTTP 404: GET ${base}/c/${"0".repeat(32)}`]);
+    expect(problems.filter((p) => p.startsWith("HTTP 404: GET "))).toEqual([
+      `HTTP 404: GET ${base}/c/${"0".repeat(32)}`,
+    ]);
     expect(problems).toContain(`HTTP 401: GET ${base}/v1/auth/session`);
     expect(problems.some((p) => p.startsWith("console: Failed to load resource"))).toBe(true);
     await context.close();
   });
 
-
   test("on every checkout page: pending Pix, boleto, card and paid (the merchant's profile shown, the receipt link downloading the PDF)", async () => {
     const a = await h.seedAccount();
     const token = await loginToken(h, a.email, a.password);
-    const profile = await h.call("PATCH", "/v1/account/profile", { bearer: token, body: { trade_name: "Loja Azul", legal_name: "Loja Azul Comércio de Roupas Ltda.", tax_id: "11222333000181" } });
+    const profile = await h.call("PATCH", "/v1/account/profile", {
+      bearer: token,
+      body: { trade_name: "Loja Azul", legal_name: "Loja Azul Comércio de Roupas Ltda.", tax_id: "11222333000181" },
+    });
     expect(profile.status).toBe(200);
     const pending = await waitingPayment(h, a, 1990, "Maria Souza");
     const paid = await paidPayment(h, a, 4990, "Maria Souza");
-    const multi = await h.call("POST", "/v1/payments", { key: a.testKey, body: { amount: 12345, paymentMethods: ["BOLETO", "CREDIT_CARD", "PIX"], idempotencyKey: `console-${crypto.randomUUID()}`, customerName: "Maria Souza" } });
+    const multi = await h.call("POST", "/v1/payments", {
+      key: a.testKey,
+      body: {
+        amount: 12345,
+        paymentMethods: ["BOLETO", "CREDIT_CARD", "PIX"],
+        idempotencyKey: `console-${crypto.randomUUID()}`,
+        customerName: "Maria Souza",
+      },
+    });
     expect(multi.status).toBe(201);
     const context = await (await sharedChromium()).newContext();
     const page = await context.newPage();
@@ -79,7 +92,13 @@ describe("zero console errors", () => {
     });
     expect(pdf.type).toBe("application/pdf");
     const lines = (await pdfText(new Uint8Array(pdf.bytes))).split("\n");
-    for (const l of ["Nome: Loja Azul", "Razão social: Loja Azul Comércio de Roupas Ltda.", "CNPJ: 11.222.333/0001-81", "Nome: Maria Souza"]) expect(lines).toContain(l);
+    for (const l of [
+      "Nome: Loja Azul",
+      "Razão social: Loja Azul Comércio de Roupas Ltda.",
+      "CNPJ: 11.222.333/0001-81",
+      "Nome: Maria Souza",
+    ])
+      expect(lines).toContain(l);
     // Paying from the page itself (sandbox): the page follows to the paid screen, still clean.
     await page.goto(`${base}/c/${pending}`);
     await page.click('[data-sandbox-pay="PIX"]');
@@ -104,7 +123,19 @@ describe("zero console errors", () => {
     await page.fill('input[name="password"]', a.password);
     await page.click('button[type="submit"]');
     await page.waitForSelector('[data-testid="account-name"]');
-    for (const hash of ["#/", "#/payments", `#/payments/${paid}`, "#/payouts", "#/statement", "#/reconciliation", "#/med", `#/med/${medCase}`, "#/webhooks", "#/developers", "#/settings"]) {
+    for (const hash of [
+      "#/",
+      "#/payments",
+      `#/payments/${paid}`,
+      "#/payouts",
+      "#/statement",
+      "#/reconciliation",
+      "#/med",
+      `#/med/${medCase}`,
+      "#/webhooks",
+      "#/developers",
+      "#/settings",
+    ]) {
       await page.goto(`${base}/dashboard${hash}`);
       await page.waitForSelector("main > *");
       await settle(page);

@@ -11,7 +11,16 @@ import type { Harness, SeededAccount } from "../support/harness";
 import { deterministic, startReceiver, type Receiver } from "../webhooks/support";
 import { hmacHex } from "../../src/lib/crypto";
 import { send } from "./support";
-import { endpoint, gone, paidPayment, servedHarness, settledText, signIn, spendDelivery, visit } from "./browser-support";
+import {
+  endpoint,
+  gone,
+  paidPayment,
+  servedHarness,
+  settledText,
+  signIn,
+  spendDelivery,
+  visit,
+} from "./browser-support";
 
 let h: Harness;
 let base: string;
@@ -22,7 +31,9 @@ let installedSecret = "0".repeat(64);
 
 /** Centavos as the merchant reads them (oracle independent of Intl). */
 function brl(cents: number): string {
-  const int = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  const int = Math.floor(cents / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ".");
   return `R$ ${int},${String(cents % 100).padStart(2, "0")}`;
 }
 
@@ -37,7 +48,11 @@ beforeAll(async () => {
   ({ h, base } = servedHarness({ webhookAllowPrivate: true }));
   deterministic(h);
   a = await h.seedAccount({ name: "Padaria Pão Quente" });
-  rx = startReceiver((_, req) => (verifies(req.headers["x-cofre-signature"], req.body, installedSecret) ? new Response("ok") : new Response("bad signature", { status: 401 })));
+  rx = startReceiver((_, req) =>
+    verifies(req.headers["x-cofre-signature"], req.body, installedSecret)
+      ? new Response("ok")
+      : new Response("bad signature", { status: 401 }),
+  );
   await endpoint(h, a.testKey, rx.url, ["charge.paid"]);
 }, 60_000);
 
@@ -69,7 +84,8 @@ describe("a merchant's day in the dashboard", () => {
       // The paid event reaches the receiver, which refuses the signature: a failing endpoint.
       await h.deps.jobs.drain();
       expect(rx.requests.length).toBe(1);
-      const failed = (await h.call("GET", "/v1/webhooks/deliveries?eventType=charge.paid", { key: a.testKey })).body.data;
+      const failed = (await h.call("GET", "/v1/webhooks/deliveries?eventType=charge.paid", { key: a.testKey })).body
+        .data;
       expect(failed.map((d: any) => d.lastStatusCode)).toEqual([401]);
       await spendDelivery(h, failed[0].id, 401); // as after its last attempt
 
@@ -86,19 +102,30 @@ describe("a merchant's day in the dashboard", () => {
 
       // A MED on another payment, answered with evidence and an appeal.
       const disputed = await paidPayment(h, a, 8000, "Cliente Disputa");
-      const med = await h.call("POST", `/v1/test_helpers/charges/ch_${disputed}/med`, { key: a.testKey, body: { reason: "scam", response_deadline: "2030-01-01T00:00:00.000Z" } });
+      const med = await h.call("POST", `/v1/test_helpers/charges/ch_${disputed}/med`, {
+        key: a.testKey,
+        body: { reason: "scam", response_deadline: "2030-01-01T00:00:00.000Z" },
+      });
       expect(med.status).toBeLessThan(300);
       await visit(page, base, "#/med", `tr[data-id="${med.body.id}"]`);
       await page.click(`tr[data-id="${med.body.id}"] a`);
       await page.waitForSelector('[data-testid="countdown"]');
       const pdf = Buffer.from("%PDF-1.4\n% nota fiscal e rastreio\n%%EOF\n");
-      await page.setInputFiles('input[name="evidence"]', { name: "nota.pdf", mimeType: "application/pdf", buffer: pdf });
+      await page.setInputFiles('input[name="evidence"]', {
+        name: "nota.pdf",
+        mimeType: "application/pdf",
+        buffer: pdf,
+      });
       await page.waitForSelector("text=Evidência enviada.");
       await page.fill('form.appeal textarea[name="reason"]', "Entregue com nota fiscal; rastreio anexo.");
       await page.click('form.appeal button[type="submit"]');
       await page.waitForSelector("text=Contestação enviada.");
       expect(await settledText(page, '[data-testid="case-status"]', "Contestado")).toBe("Contestado");
-      expect((await h.call("GET", `/v1/med/cases/${med.body.id}`, { key: a.testKey })).body).toMatchObject({ status: "appealed", evidence_count: 1, appeal_reason: "Entregue com nota fiscal; rastreio anexo." });
+      expect((await h.call("GET", `/v1/med/cases/${med.body.id}`, { key: a.testKey })).body).toMatchObject({
+        status: "appealed",
+        evidence_count: 1,
+        appeal_reason: "Entregue com nota fiscal; rastreio anexo.",
+      });
 
       // Fix the webhook: rotate the secret, install the new one in the receiver, retry the dead letter.
       await visit(page, base, "#/webhooks", `table.dead tr[data-id="${failed[0].id}"]`);
@@ -114,8 +141,12 @@ describe("a merchant's day in the dashboard", () => {
       // The retried delivery's second request (the disputed payment's own charge.paid also arrives now).
       const retried = rx.requests.filter((r) => r.headers["x-cofre-delivery-id"] === failed[0].id);
       expect(retried.length).toBe(2);
-      expect(retried.map((r) => verifies(r.headers["x-cofre-signature"], r.body, installedSecret))).toEqual([false, true]);
-      const delivered = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey })).body.data;
+      expect(retried.map((r) => verifies(r.headers["x-cofre-signature"], r.body, installedSecret))).toEqual([
+        false,
+        true,
+      ]);
+      const delivered = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paymentId}`, { key: a.testKey }))
+        .body.data;
       expect(delivered.map((d: any) => [d.id, d.status, d.lastStatusCode])).toEqual([[failed[0].id, "DELIVERED", 200]]);
       await visit(page, base, "#/webhooks", "text=Nenhuma entrega falhou.");
 
@@ -143,7 +174,11 @@ describe("a merchant's day in the dashboard", () => {
       await page.reload();
       await page.waitForSelector('input[name="password"]');
       expect(await page.locator('[data-testid="account-name"]').count()).toBe(0);
-      for (const path of ["/v1/auth/session", "/v1/payments"]) expect([path, (await send(h, "GET", path, { cookie: `cofre_session=${cookie.value}` })).status]).toEqual([path, 401]);
+      for (const path of ["/v1/auth/session", "/v1/payments"])
+        expect([path, (await send(h, "GET", path, { cookie: `cofre_session=${cookie.value}` })).status]).toEqual([
+          path,
+          401,
+        ]);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -23,11 +23,20 @@ beforeAll(async () => {
   a = await h.seedAccount({ name: "Loja dos Eventos" });
   rx = startReceiver();
   await register(h, a.testKey, rx.url, ["charge.paid"]);
-  for (const [i, pay] of [[1, true], [2, false]] as const) {
-    const c = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": `events-browser-${i}` }, body: { amount: 1990 } });
+  for (const [i, pay] of [
+    [1, true],
+    [2, false],
+  ] as const) {
+    const c = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": `events-browser-${i}` },
+      body: { amount: 1990 },
+    });
     expect(c.status).toBe(201);
     if (pay) {
-      expect((await h.call("POST", `/v1/test_helpers/charges/${c.body.id}/pay`, { key: a.testKey, body: {} })).status).toBe(200);
+      expect(
+        (await h.call("POST", `/v1/test_helpers/charges/${c.body.id}/pay`, { key: a.testKey, body: {} })).status,
+      ).toBe(200);
       paid = c.body.id;
     } else created = c.body.id;
   }

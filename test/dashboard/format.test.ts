@@ -42,23 +42,55 @@ describe("dashboard formatting", () => {
   });
 
   test("payout statuses read in pt-BR: pendente, em processamento, pago, falhou, cancelado", () => {
-    expect(["pending", "processing", "paid", "failed", "cancelled"].map(payoutStatusText)).toEqual(["pendente", "em processamento", "pago", "falhou", "cancelado"]);
+    expect(["pending", "processing", "paid", "failed", "cancelled"].map(payoutStatusText)).toEqual([
+      "pendente",
+      "em processamento",
+      "pago",
+      "falhou",
+      "cancelado",
+    ]);
     expect(payoutStatusText("weird")).toBe("weird");
-    expect(PAYOUT_STATUSES.map(payoutStatusText)).toEqual(["pendente", "em processamento", "pago", "falhou", "cancelado"]);
+    expect(PAYOUT_STATUSES.map(payoutStatusText)).toEqual([
+      "pendente",
+      "em processamento",
+      "pago",
+      "falhou",
+      "cancelado",
+    ]);
   });
 
   test("the payout model and the Pix key types the dashboard bundles import types only, so no server module reaches the browser", () => {
     for (const file of ["../../src/domain/payouts/model.ts", "../../src/pix/key-types.ts"]) {
       const source = readFileSync(join(import.meta.dir, file), "utf8");
-      const imports = [...source.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+["'][^"']+["']|^import\s+["'][^"']+["']/gm)].map((m) => m[0]);
+      const imports = [
+        ...source.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+["'][^"']+["']|^import\s+["'][^"']+["']/gm),
+      ].map((m) => m[0]);
       expect(imports.filter((l) => !l.startsWith("import type "))).toEqual([]);
     }
   });
 
   test("a destination reads in one line: the Pix key with its type and holder, or the bank account", () => {
-    expect(destinationText({ type: "pix_key", pix_key_type: "cpf", pix_key: "52998224725", name: "Maria Silva" })).toBe("Chave Pix CPF: 52998224725 · Maria Silva");
-    expect(destinationText({ type: "pix_key", pix_key_type: "evp", pix_key: "123e4567-e89b-12d3-a456-426614174000", name: null })).toBe("Chave Pix Chave aleatória: 123e4567-e89b-12d3-a456-426614174000");
-    expect(destinationText({ type: "bank_account", name: "Maria Silva", ispb: "00000000", branch: "1", account: "123456", account_type: "savings" })).toBe("Maria Silva · ISPB 00000000 · Agência 1 · 123456 (Poupança)");
+    expect(destinationText({ type: "pix_key", pix_key_type: "cpf", pix_key: "52998224725", name: "Maria Silva" })).toBe(
+      "Chave Pix CPF: 52998224725 · Maria Silva",
+    );
+    expect(
+      destinationText({
+        type: "pix_key",
+        pix_key_type: "evp",
+        pix_key: "123e4567-e89b-12d3-a456-426614174000",
+        name: null,
+      }),
+    ).toBe("Chave Pix Chave aleatória: 123e4567-e89b-12d3-a456-426614174000");
+    expect(
+      destinationText({
+        type: "bank_account",
+        name: "Maria Silva",
+        ispb: "00000000",
+        branch: "1",
+        account: "123456",
+        account_type: "savings",
+      }),
+    ).toBe("Maria Silva · ISPB 00000000 · Agência 1 · 123456 (Poupança)");
   });
 
   test("the MED countdown shows days and h:mm:ss until the deadline, and nothing once it passed", () => {

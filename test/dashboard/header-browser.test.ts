@@ -10,13 +10,21 @@ const { h, base } = servedHarness();
 afterAll(() => h.app.stop(true));
 
 async function measure(width: number, height: number) {
-  const a = await h.seedAccount({ name: "Loja Azul Comércio de Roupas", email: `header-${width}-${crypto.randomUUID().slice(0, 8)}@lojaazul.com.br` });
+  const a = await h.seedAccount({
+    name: "Loja Azul Comércio de Roupas",
+    email: `header-${width}-${crypto.randomUUID().slice(0, 8)}@lojaazul.com.br`,
+  });
   const tab = await signIn(base, a.email, a.password, { width, height });
   const m = await tab.page.evaluate(() => {
     const bar = document.querySelector<HTMLElement>("header.bar")!;
     const nav = bar.querySelector("nav")!;
     const line = parseFloat(getComputedStyle(document.body).lineHeight) || 22;
-    return { height: bar.getBoundingClientRect().height, line, navFits: nav.scrollWidth <= nav.clientWidth + 1, pageWidth: document.documentElement.scrollWidth };
+    return {
+      height: bar.getBoundingClientRect().height,
+      line,
+      navFits: nav.scrollWidth <= nav.clientWidth + 1,
+      pageWidth: document.documentElement.scrollWidth,
+    };
   });
   await tab.context.close();
   return m;

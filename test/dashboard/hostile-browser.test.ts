@@ -43,7 +43,9 @@ let caseId: string;
 let hookId: string;
 
 /** Hostile markup must stay text: nothing injected, nothing run, and the main column within 390 px. */
-async function intact(page: Page): Promise<{ xss: unknown; injected: number; scripts: number; docWidth: number; mainWidth: number }> {
+async function intact(
+  page: Page,
+): Promise<{ xss: unknown; injected: number; scripts: number; docWidth: number; mainWidth: number }> {
   return page.evaluate(() => ({
     xss: (window as any).__xss ?? null,
     injected: document.querySelectorAll('img[src="x"], body b, #app script').length,
@@ -64,22 +66,49 @@ beforeAll(async () => {
   ({ h, base } = servedHarness());
   a = await h.seedAccount({ name: ACCOUNT });
   paymentId = await paidPayment(h, a, 4321, CUSTOMER);
-  const med = await h.call("POST", `/v1/test_helpers/charges/ch_${paymentId}/med`, { key: a.testKey, body: { reason: MED_REASON, response_deadline: "2030-01-01T00:00:00.000Z" } });
+  const med = await h.call("POST", `/v1/test_helpers/charges/ch_${paymentId}/med`, {
+    key: a.testKey,
+    body: { reason: MED_REASON, response_deadline: "2030-01-01T00:00:00.000Z" },
+  });
   expect(med.status).toBeLessThan(300);
   caseId = med.body.id;
   const pdf = "%PDF-1.4\n%%EOF\n";
-  const ev = await h.call("POST", `/v1/med/cases/${caseId}/evidence`, { key: a.testKey, body: { file_name: FILE_NAME, file_size: pdf.length, mime_type: "application/pdf" } });
+  const ev = await h.call("POST", `/v1/med/cases/${caseId}/evidence`, {
+    key: a.testKey,
+    body: { file_name: FILE_NAME, file_size: pdf.length, mime_type: "application/pdf" },
+  });
   expect(ev.status).toBe(201);
-  const put = await fetch(ev.body.upload_url.replace(/^https?:\/\/[^/]+/, base), { method: "PUT", headers: { "content-type": "application/pdf" }, body: pdf });
+  const put = await fetch(ev.body.upload_url.replace(/^https?:\/\/[^/]+/, base), {
+    method: "PUT",
+    headers: { "content-type": "application/pdf" },
+    body: pdf,
+  });
   expect(put.status).toBeLessThan(300);
-  expect((await h.call("POST", `/v1/med/cases/${caseId}/evidence/${ev.body.id}/complete`, { key: a.testKey, body: {} })).status).toBe(200);
-  expect((await h.call("POST", `/v1/med/cases/${caseId}/appeal`, { key: a.testKey, body: { reason: APPEAL } })).status).toBe(200);
-  const hook = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: HOOK_URL, events: ["charge.paid"] } });
+  expect(
+    (await h.call("POST", `/v1/med/cases/${caseId}/evidence/${ev.body.id}/complete`, { key: a.testKey, body: {} }))
+      .status,
+  ).toBe(200);
+  expect(
+    (await h.call("POST", `/v1/med/cases/${caseId}/appeal`, { key: a.testKey, body: { reason: APPEAL } })).status,
+  ).toBe(200);
+  const hook = await h.call("POST", "/v1/webhooks/endpoints", {
+    key: a.testKey,
+    body: { url: HOOK_URL, events: ["charge.paid"] },
+  });
   expect(hook.status).toBe(201);
   hookId = hook.body.id;
   const owner = await loginToken(h, a.email, a.password);
-  expect((await h.call("POST", "/v1/api-keys", { bearer: owner, body: { label: LABEL, test: true } })).status).toBe(201);
-  expect((await h.call("POST", "/v1/account/members", { bearer: owner, body: { email: EMAIL, password: "member password 123", role: "VIEWER" } })).status).toBe(201);
+  expect((await h.call("POST", "/v1/api-keys", { bearer: owner, body: { label: LABEL, test: true } })).status).toBe(
+    201,
+  );
+  expect(
+    (
+      await h.call("POST", "/v1/account/members", {
+        bearer: owner,
+        body: { email: EMAIL, password: "member password 123", role: "VIEWER" },
+      })
+    ).status,
+  ).toBe(201);
   tab = await signIn(base, a.email, a.password, { width: 390, height: 800 });
 }, 60_000);
 

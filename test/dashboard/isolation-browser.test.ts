@@ -11,7 +11,16 @@ import type { Page } from "playwright-core";
 import type { Harness, SeededAccount } from "../support/harness";
 import { addMember, loginToken } from "../auth/support";
 import { dashboardLogin } from "./support";
-import { endpoint, openMed, paidPayment, servedHarness, signIn, spendDelivery, visit, type Tab } from "./browser-support";
+import {
+  endpoint,
+  openMed,
+  paidPayment,
+  servedHarness,
+  signIn,
+  spendDelivery,
+  visit,
+  type Tab,
+} from "./browser-support";
 
 interface Side {
   acc: SeededAccount;
@@ -32,28 +41,64 @@ let tab: Tab;
 
 /** Centavos as the merchant reads them (oracle independent of Intl). */
 function brl(cents: number): string {
-  const int = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  const int = Math.floor(cents / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ".");
   return `R$ ${int},${String(cents % 100).padStart(2, "0")}`;
 }
 
 /** One account's similar data; every string that names it is kept as a marker. */
 async function side(tag: string, amount: number): Promise<Side> {
-  const acc = await h.seedAccount({ name: `Loja ${tag}`, email: `dono-${tag.toLowerCase()}@loja-${tag.toLowerCase()}.example.com` });
+  const acc = await h.seedAccount({
+    name: `Loja ${tag}`,
+    email: `dono-${tag.toLowerCase()}@loja-${tag.toLowerCase()}.example.com`,
+  });
   const payment = await paidPayment(h, acc, amount, `Cliente da loja ${tag}`);
   const medPayment = await paidPayment(h, acc, amount + 1, `Cliente MED da loja ${tag}`);
   const med = await openMed(h, acc, medPayment, `motivo-${tag}`);
   const hookTest = (await endpoint(h, acc.testKey, `https://hooks-${tag.toLowerCase()}.example.com/test`)).id;
   const hookLive = (await endpoint(h, acc.liveKey, `https://hooks-${tag.toLowerCase()}.example.com/live`)).id;
-  const dead = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${payment}`, { key: acc.testKey })).body.data[0].id;
+  const dead = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${payment}`, { key: acc.testKey })).body
+    .data[0].id;
   await spendDelivery(h, dead);
   const owner = await loginToken(h, acc.email, acc.password);
-  for (const test of [true, false]) expect((await h.call("POST", "/v1/api-keys", { bearer: owner, body: { label: `chave-${test ? "teste" : "real"}-${tag}`, test } })).status).toBe(201);
+  for (const test of [true, false])
+    expect(
+      (
+        await h.call("POST", "/v1/api-keys", {
+          bearer: owner,
+          body: { label: `chave-${test ? "teste" : "real"}-${tag}`, test },
+        })
+      ).status,
+    ).toBe(201);
   const m = await addMember(h, owner, "VIEWER");
   // A dashboard action of the account (audit log) and an API call (request log).
   const s = await dashboardLogin(h, acc.email, acc.password);
-  expect((await s.call("PATCH", `/v1/webhooks/endpoints/${hookTest}`, { body: { status: "ACTIVE" } })).status).toBe(200);
+  expect((await s.call("PATCH", `/v1/webhooks/endpoints/${hookTest}`, { body: { status: "ACTIVE" } })).status).toBe(
+    200,
+  );
   expect((await h.call("GET", `/v1/payments/${payment}`, { key: acc.testKey })).status).toBe(200);
-  const markers = [acc.accountId, acc.userId, acc.email, m.email, m.id, `Loja ${tag}`, `loja ${tag}`, `hooks-${tag.toLowerCase()}`, `chave-teste-${tag}`, `chave-real-${tag}`, payment, medPayment, med, hookTest, hookLive, dead, `motivo-${tag}`, brl(amount), brl(amount + 1)];
+  const markers = [
+    acc.accountId,
+    acc.userId,
+    acc.email,
+    m.email,
+    m.id,
+    `Loja ${tag}`,
+    `loja ${tag}`,
+    `hooks-${tag.toLowerCase()}`,
+    `chave-teste-${tag}`,
+    `chave-real-${tag}`,
+    payment,
+    medPayment,
+    med,
+    hookTest,
+    hookLive,
+    dead,
+    `motivo-${tag}`,
+    brl(amount),
+    brl(amount + 1),
+  ];
   return { acc, payment, med, hookTest, hookLive, dead, member: m.email, markers };
 }
 
@@ -120,7 +165,9 @@ describe("dashboard isolation in the browser: logged in as A, B's data never sho
     seen["B's case URL"] = leaks(await pageText(page));
     await visit(page, base, "#/webhooks", `table.dead tr[data-id="${A.dead}"]`);
     expect(await page.locator(`table.endpoints tr[data-id="${A.hookTest}"]`).count()).toBe(1);
-    expect(await page.locator("table.endpoints tbody tr").count()).toBe((await h.call("GET", "/v1/webhooks/endpoints", { key: A.acc.testKey })).body.data.length);
+    expect(await page.locator("table.endpoints tbody tr").count()).toBe(
+      (await h.call("GET", "/v1/webhooks/endpoints", { key: A.acc.testKey })).body.data.length,
+    );
     expect(await page.locator("table.dead tbody tr").count()).toBe(1);
     // The probe sees A's own markers on the page (so it would see B's).
     const shown = await pageText(page);
@@ -159,7 +206,9 @@ describe("dashboard isolation in the browser: logged in as A, B's data never sho
     await visit(page, base, `#/med/${B.med}`, '[role="alert"]');
     seen["B's case URL"] = leaks(await pageText(page));
     await visit(page, base, "#/webhooks", `table.endpoints tr[data-id="${A.hookLive}"]`);
-    expect(await page.locator("table.endpoints tbody tr").count()).toBe((await h.call("GET", "/v1/webhooks/endpoints", { key: A.acc.liveKey })).body.data.length);
+    expect(await page.locator("table.endpoints tbody tr").count()).toBe(
+      (await h.call("GET", "/v1/webhooks/endpoints", { key: A.acc.liveKey })).body.data.length,
+    );
     seen.webhooks = leaks(await pageText(page));
     await visit(page, base, "#/developers", "table.audit tbody tr");
     await page.waitForSelector(`table.members >> text=${A.member}`);

@@ -18,7 +18,12 @@ let admin: Member;
 /** The acting user's tab, and the tab of a member watching from elsewhere. */
 const tabs: { acting?: Tab; other?: Tab } = {};
 
-const membersOf = async () => (await h.call("GET", "/v1/account/members", { bearer: await loginToken(h, a.email, a.password) })).body.data as { id: string; email: string; role: string }[];
+const membersOf = async () =>
+  (await h.call("GET", "/v1/account/members", { bearer: await loginToken(h, a.email, a.password) })).body.data as {
+    id: string;
+    email: string;
+    role: string;
+  }[];
 
 /** Tab `which` signed in through the login form as `m` (a fresh context the first time, then emptied and reused). */
 async function as(which: "acting" | "other", m: { email: string; password: string }): Promise<Tab> {
@@ -54,12 +59,22 @@ describe("members and roles in the browser", () => {
   test("an ADMIN sees no role select nor remove button on the OWNER's row, and cannot offer OWNER to others", async () => {
     const { page } = await as("acting", admin);
     await visit(page, base, "#/developers", `table.members tr[data-id="${dev.id}"] select`);
-    expect(await page.locator(`table.members tr[data-id="${a.userId}"] select, table.members tr[data-id="${a.userId}"] button`).count()).toBe(0);
+    expect(
+      await page
+        .locator(`table.members tr[data-id="${a.userId}"] select, table.members tr[data-id="${a.userId}"] button`)
+        .count(),
+    ).toBe(0);
     // Roles by their pt-BR labels (labels.tsx), the code on hover and as the option's value.
     expect(await page.textContent(`table.members tr[data-id="${a.userId}"] td.role`)).toBe("Proprietário");
     expect(await page.getAttribute(`table.members tr[data-id="${a.userId}"] td.role span`, "title")).toBe("OWNER");
-    const options = await page.locator(`table.members tr[data-id="${dev.id}"] select option`).evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
-    expect(options).toEqual([["VIEWER", "Leitor"], ["DEVELOPER", "Desenvolvedor"], ["ADMIN", "Administrador"]]);
+    const options = await page
+      .locator(`table.members tr[data-id="${dev.id}"] select option`)
+      .evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toEqual([
+      ["VIEWER", "Leitor"],
+      ["DEVELOPER", "Desenvolvedor"],
+      ["ADMIN", "Administrador"],
+    ]);
   }, 60_000);
 
   test("an OWNER removes a member after the confirmation; the member's open dashboard is signed out at once", async () => {

@@ -26,7 +26,9 @@ let viewer: Tab | undefined;
 
 /** Centavos as the merchant reads them, built by hand (an oracle independent of Intl): 123456 -> "R$ 1.234,56". */
 function brl(cents: number): string {
-  const int = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  const int = Math.floor(cents / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ".");
   return `R$ ${int},${String(cents % 100).padStart(2, "0")}`;
 }
 
@@ -52,7 +54,11 @@ async function destination(body: Record<string, unknown>): Promise<any> {
 
 /** A payout created through the API with the test key; left pending (the account's payout delay is an hour). */
 async function apiPayout(amount: number, destinationId: string): Promise<any> {
-  const r = await h.call("POST", "/v1/payouts", { key: a.testKey, headers: { "idempotency-key": `dash-${crypto.randomUUID()}` }, body: { amount, destination_id: destinationId } });
+  const r = await h.call("POST", "/v1/payouts", {
+    key: a.testKey,
+    headers: { "idempotency-key": `dash-${crypto.randomUUID()}` },
+    body: { amount, destination_id: destinationId },
+  });
   expect(r.status).toBe(201);
   return r.body;
 }
@@ -81,7 +87,9 @@ describe("the Saques page in the browser", () => {
     const before = await balance();
     expect(before.available).toBeGreaterThan(200000);
     await visit(page, base, "#/payouts", "form.new-destination");
-    expect(await settledText(page, '[data-testid="payout-available"] .value', brl(before.available))).toBe(brl(before.available));
+    expect(await settledText(page, '[data-testid="payout-available"] .value', brl(before.available))).toBe(
+      brl(before.available),
+    );
     expect(await page.textContent("main h1")).toBe("Saques");
 
     // Add a CPF key typed with its punctuation: the API gets the digits.
@@ -94,8 +102,15 @@ describe("the Saques page in the browser", () => {
     const dests = (await h.call("GET", "/v1/payout_destinations", { key: a.testKey })).body.data;
     expect(dests).toHaveLength(1);
     // A CPF key is shown masked (extensions.md); its middle digits are the ones typed.
-    expect(dests[0]).toMatchObject({ type: "pix_key", pix_key_type: "cpf", pix_key: "***.982.247-**", name: "Maria Silva" });
-    expect(await page.textContent(`table.destinations tr[data-id="${dests[0].id}"] .name`)).toBe("Chave Pix CPF: ***.982.247-** · Maria Silva");
+    expect(dests[0]).toMatchObject({
+      type: "pix_key",
+      pix_key_type: "cpf",
+      pix_key: "***.982.247-**",
+      name: "Maria Silva",
+    });
+    expect(await page.textContent(`table.destinations tr[data-id="${dests[0].id}"] .name`)).toBe(
+      "Chave Pix CPF: ***.982.247-** · Maria Silva",
+    );
     expect(await page.textContent("p.notice")).toBe("Destino adicionado.");
 
     // The amount typed the Brazilian way; the confirmation shows amount, fee, total and destination, and sends nothing yet.
@@ -107,13 +122,16 @@ describe("the Saques page in the browser", () => {
     expect(await page.textContent('[data-testid="confirm-amount"]')).toBe("R$ 1.234,56");
     expect(await page.textContent('[data-testid="confirm-fee"]')).toBe(brl(FEE));
     expect(await page.textContent('[data-testid="confirm-total"]')).toBe(brl(123456 + FEE));
-    expect(await page.textContent('[data-testid="confirm-destination"]')).toBe("Chave Pix CPF: ***.982.247-** · Maria Silva");
+    expect(await page.textContent('[data-testid="confirm-destination"]')).toBe(
+      "Chave Pix CPF: ***.982.247-** · Maria Silva",
+    );
     expect(await payouts()).toEqual([]);
 
     // Two clicks in the same instant send one request (and its Idempotency-Key would make a second a replay).
     const sent: string[] = [];
     const onRequest = (r: import("playwright-core").Request) => {
-      if (r.method() === "POST" && new URL(r.url()).pathname === "/v1/payouts") sent.push(r.headers()["idempotency-key"] ?? "");
+      if (r.method() === "POST" && new URL(r.url()).pathname === "/v1/payouts")
+        sent.push(r.headers()["idempotency-key"] ?? "");
     };
     page.on("request", onRequest);
     await page.evaluate(() => {
@@ -129,11 +147,19 @@ describe("the Saques page in the browser", () => {
     expect(sent[0]).toMatch(/^dash-payout-[0-9a-f-]{36}$/);
     const made = await payouts();
     expect(made).toHaveLength(1);
-    expect(made[0]).toMatchObject({ amount: 123456, fee: FEE, status: "pending", description: "Saque de teste", currency: "BRL" });
+    expect(made[0]).toMatchObject({
+      amount: 123456,
+      fee: FEE,
+      status: "pending",
+      description: "Saque de teste",
+      currency: "BRL",
+    });
     expect(made[0].destination.id).toBe(dests[0].id);
     const after = await balance();
     expect(after.available).toBe(before.available - 123456 - FEE);
-    expect(await settledText(page, '[data-testid="payout-available"] .value', brl(after.available))).toBe(brl(after.available));
+    expect(await settledText(page, '[data-testid="payout-available"] .value', brl(after.available))).toBe(
+      brl(after.available),
+    );
     const row = `table.payouts tr[data-id="${made[0].id}"]`;
     await page.waitForSelector(row);
     expect(await page.textContent(`${row} .status`)).toBe("pendente");
@@ -144,17 +170,29 @@ describe("the Saques page in the browser", () => {
     await page.waitForSelector('[data-testid="payout-status"]');
     expect(await page.textContent('[data-testid="payout-status"]')).toBe("pendente");
     expect(await page.textContent('[data-testid="payout-fee"]')).toBe(brl(FEE));
-    expect(await page.locator('[data-testid="payout-history"] li').evaluateAll((els) => els.map((e) => e.getAttribute("data-step")))).toEqual(["created"]);
+    expect(
+      await page
+        .locator('[data-testid="payout-history"] li')
+        .evaluateAll((els) => els.map((e) => e.getAttribute("data-step"))),
+    ).toEqual(["created"]);
     await page.click('.actions button:has-text("Cancelar saque")');
     expect(await settledText(page, '[data-testid="payout-status"]', "cancelado")).toBe("cancelado");
-    expect(await page.locator('[data-testid="payout-history"] li').evaluateAll((els) => els.map((e) => e.getAttribute("data-step")))).toEqual(["created", "cancelled"]);
-    expect(await page.textContent('[data-testid="payout-history"] li[data-step="cancelled"]')).toContain("Cancelado em");
+    expect(
+      await page
+        .locator('[data-testid="payout-history"] li')
+        .evaluateAll((els) => els.map((e) => e.getAttribute("data-step"))),
+    ).toEqual(["created", "cancelled"]);
+    expect(await page.textContent('[data-testid="payout-history"] li[data-step="cancelled"]')).toContain(
+      "Cancelado em",
+    );
     expect(await page.locator('.actions button:has-text("Cancelar saque")').count()).toBe(0);
     expect((await payouts())[0].status).toBe("cancelled");
     expect((await balance()).available).toBe(before.available);
 
     await visit(page, base, "#/payouts", row);
-    expect(await settledText(page, '[data-testid="payout-available"] .value', brl(before.available))).toBe(brl(before.available));
+    expect(await settledText(page, '[data-testid="payout-available"] .value', brl(before.available))).toBe(
+      brl(before.available),
+    );
     expect(await page.textContent(`${row} .status`)).toBe("cancelado");
     expect(errors).toEqual([]);
   }, 60_000);
@@ -164,14 +202,25 @@ describe("the Saques page in the browser", () => {
     const d = await destination({ type: "pix_key", pix_key_type: "email", pix_key: "financeiro@padaria.example.com" });
     const paid = await apiPayout(1000, d.id);
     const failed = await apiPayout(2000, d.id);
-    expect((await h.call("POST", `/v1/test_helpers/payouts/${paid.id}/pay`, { key: a.testKey, body: {} })).status).toBe(200);
-    expect((await h.call("POST", `/v1/test_helpers/payouts/${failed.id}/fail`, { key: a.testKey, body: { failure_code: "CONTA_INVALIDA" } })).status).toBe(200);
+    expect((await h.call("POST", `/v1/test_helpers/payouts/${paid.id}/pay`, { key: a.testKey, body: {} })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await h.call("POST", `/v1/test_helpers/payouts/${failed.id}/fail`, {
+          key: a.testKey,
+          body: { failure_code: "CONTA_INVALIDA" },
+        })
+      ).status,
+    ).toBe(200);
     const failedNow = (await h.call("GET", `/v1/payouts/${failed.id}`, { key: a.testKey })).body;
 
     await visit(page, base, "#/payouts", `table.payouts tr[data-id="${failed.id}"]`);
     expect(await page.textContent(`table.payouts tr[data-id="${paid.id}"] .status`)).toBe("pago");
     expect(await page.textContent(`table.payouts tr[data-id="${failed.id}"] .status`)).toBe("falhou");
-    const options = await page.locator('select[name="status"] option').evaluateAll((els) => els.map((e) => [(e as HTMLOptionElement).value, e.textContent]));
+    const options = await page
+      .locator('select[name="status"] option')
+      .evaluateAll((els) => els.map((e) => [(e as HTMLOptionElement).value, e.textContent]));
     expect(options).toEqual([
       ["", "Todos"],
       ["pending", "pendente"],
@@ -182,18 +231,26 @@ describe("the Saques page in the browser", () => {
     ]);
     await page.selectOption('select[name="status"]', "paid");
     expect(await gone(page, `table.payouts tr[data-id="${failed.id}"]`)).toBe(true);
-    expect(await page.locator("table.payouts tbody tr").evaluateAll((els) => els.map((e) => e.getAttribute("data-id")))).toEqual([paid.id]);
+    expect(
+      await page.locator("table.payouts tbody tr").evaluateAll((els) => els.map((e) => e.getAttribute("data-id"))),
+    ).toEqual([paid.id]);
 
     await visit(page, base, `#/payouts/${paid.id}`, '[data-testid="payout-status"]');
     expect(await page.textContent('[data-testid="payout-status"]')).toBe("pago");
-    expect(await page.locator('[data-testid="payout-history"] li').evaluateAll((els) => els.map((e) => e.getAttribute("data-step")))).toEqual(["created", "paid"]);
+    expect(
+      await page
+        .locator('[data-testid="payout-history"] li')
+        .evaluateAll((els) => els.map((e) => e.getAttribute("data-step"))),
+    ).toEqual(["created", "paid"]);
     expect(await page.locator('.actions button:has-text("Cancelar saque")').count()).toBe(0);
 
     await visit(page, base, `#/payouts/${failed.id}`, '[data-testid="payout-status"]');
     expect(await page.textContent('[data-testid="payout-status"]')).toBe("falhou");
     const failedLine = await page.textContent('[data-testid="payout-history"] li[data-step="failed"]');
     expect(failedLine).toContain("Falhou em");
-    expect(failedLine).toContain(`Motivo da falha: ${[failedNow.failure_code, failedNow.failure_message].filter(Boolean).join(": ")}`);
+    expect(failedLine).toContain(
+      `Motivo da falha: ${[failedNow.failure_code, failedNow.failure_message].filter(Boolean).join(": ")}`,
+    );
     expect(failedLine).toContain("CONTA_INVALIDA");
     expect(errors).toEqual([]);
   }, 60_000);
@@ -227,7 +284,11 @@ describe("the Saques page in the browser", () => {
 
   test("an OWNER removes a destination after confirming, and it leaves the list and the payout form", async () => {
     const { page, errors } = owner;
-    const d = await destination({ type: "pix_key", pix_key_type: "evp", pix_key: "123e4567-e89b-12d3-a456-426614174000" });
+    const d = await destination({
+      type: "pix_key",
+      pix_key_type: "evp",
+      pix_key: "123e4567-e89b-12d3-a456-426614174000",
+    });
     await visit(page, base, "#/payouts", `table.destinations tr[data-id="${d.id}"]`);
     await page.click(`table.destinations tr[data-id="${d.id}"] button`);
     expect(await gone(page, `table.destinations tr[data-id="${d.id}"]`)).toBe(true);
@@ -240,7 +301,15 @@ describe("the Saques page in the browser", () => {
   }, 60_000);
 
   test("a VIEWER sees destinations and payouts but no control that adds, removes, pays out or cancels, and the server refuses them when forced from the page", async () => {
-    const d = await destination({ type: "bank_account", name: "Maria Silva", tax_id: "52998224725", ispb: "00000000", branch: "1", account: "123456", account_type: "checking" });
+    const d = await destination({
+      type: "bank_account",
+      name: "Maria Silva",
+      tax_id: "52998224725",
+      ispb: "00000000",
+      branch: "1",
+      account: "123456",
+      account_type: "checking",
+    });
     const pending = await apiPayout(500, d.id);
     const m = await addMember(h, await loginToken(h, a.email, a.password), "VIEWER");
     viewer = await signIn(base, m.email, m.password);
@@ -253,11 +322,30 @@ describe("the Saques page in the browser", () => {
     expect(await page.textContent('[data-testid="payout-status"]')).toBe("pendente");
     expect(await page.locator(".actions button").count()).toBe(0);
 
-    const before = JSON.stringify([(await h.call("GET", "/v1/payout_destinations", { key: a.testKey })).body, await payouts(), await balance()]);
-    expect(await forced(page, "POST", "/v1/payout_destinations", { type: "pix_key", pix_key_type: "evp", pix_key: "123e4567-e89b-12d3-a456-426614174000" })).toEqual({ status: 403, code: "API_KEY_ROLE_REQUIRED" });
+    const before = JSON.stringify([
+      (await h.call("GET", "/v1/payout_destinations", { key: a.testKey })).body,
+      await payouts(),
+      await balance(),
+    ]);
+    expect(
+      await forced(page, "POST", "/v1/payout_destinations", {
+        type: "pix_key",
+        pix_key_type: "evp",
+        pix_key: "123e4567-e89b-12d3-a456-426614174000",
+      }),
+    ).toEqual({ status: 403, code: "API_KEY_ROLE_REQUIRED" });
     expect((await forced(page, "DELETE", `/v1/payout_destinations/${d.id}`)).status).toBe(403);
-    expect(await forced(page, "POST", `/v1/payouts/${pending.id}/cancel`, {})).toEqual({ status: 403, code: "role_forbidden" });
-    expect(JSON.stringify([(await h.call("GET", "/v1/payout_destinations", { key: a.testKey })).body, await payouts(), await balance()])).toBe(before);
+    expect(await forced(page, "POST", `/v1/payouts/${pending.id}/cancel`, {})).toEqual({
+      status: 403,
+      code: "role_forbidden",
+    });
+    expect(
+      JSON.stringify([
+        (await h.call("GET", "/v1/payout_destinations", { key: a.testKey })).body,
+        await payouts(),
+        await balance(),
+      ]),
+    ).toBe(before);
     expect(errors).toEqual([]);
   }, 60_000);
 
@@ -281,10 +369,10 @@ describe("the Saques page in the browser", () => {
       await page.fill('form.new-payout input[name="amount"]', "10,00");
       await page.click('form.new-payout button[type="submit"]');
       await page.waitForSelector(".payout-confirm");
-      found["confirmation"] = await seriousViolations(page);
+      found.confirmation = await seriousViolations(page);
       await page.goto(`${base}/dashboard#/payouts/${list[0].id}`);
       await page.waitForSelector('[data-testid="payout-status"]');
-      found["detail"] = await seriousViolations(page);
+      found.detail = await seriousViolations(page);
     } finally {
       await context.close();
     }

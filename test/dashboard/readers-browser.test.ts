@@ -18,20 +18,43 @@ const { h, base } = servedHarness({ testClock: true });
 afterAll(() => h.app.stop(true));
 
 /** The text and `title` of `selector`. */
-const shown = async (page: Page, selector: string) => ({ text: (await page.textContent(selector))?.trim(), title: await page.getAttribute(selector, "title") });
+const shown = async (page: Page, selector: string) => ({
+  text: (await page.textContent(selector))?.trim(),
+  title: await page.getAttribute(selector, "title"),
+});
 
 describe("the translated dashboard", () => {
   test("lists and details show pt-BR labels with the code on hover; the detail shows description, customer and the reported payer", async () => {
     const a = await h.seedAccount({ name: "Loja Azul" });
     const created = await h.call("POST", "/v1/payments", {
       key: a.testKey,
-      body: { amount: 1990, paymentMethods: ["PIX"], idempotencyKey: `readers-${crypto.randomUUID()}`, customerName: "Cliente da Loja", metadata: { description: "Camiseta azul" } },
+      body: {
+        amount: 1990,
+        paymentMethods: ["PIX"],
+        idempotencyKey: `readers-${crypto.randomUUID()}`,
+        customerName: "Cliente da Loja",
+        metadata: { description: "Camiseta azul" },
+      },
     });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    expect((await h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key: a.testKey, body: { payer_name: "Maria Souza", payer_tax_id: "52998224725" } })).status).toBe(200);
+    expect(
+      (
+        await h.call("POST", `/v1/test_helpers/charges/${id}/pay`, {
+          key: a.testKey,
+          body: { payer_name: "Maria Souza", payer_tax_id: "52998224725" },
+        })
+      ).status,
+    ).toBe(200);
     // A delivery to show (webhookAllowPrivate is off: a public URL, delivered in the background or not).
-    expect((await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "https://hooks.example.com/cofre", events: ["charge.paid", "charge.refunded"] } })).status).toBe(201);
+    expect(
+      (
+        await h.call("POST", "/v1/webhooks/endpoints", {
+          key: a.testKey,
+          body: { url: "https://hooks.example.com/cofre", events: ["charge.paid", "charge.refunded"] },
+        })
+      ).status,
+    ).toBe(201);
     expect((await h.call("POST", `/v1/payments/${id}/resend-webhook`, { key: a.testKey, body: {} })).status).toBe(200);
     const tab = await signIn(base, a.email, a.password, undefined, { bypassCSP: true });
     const { page } = tab;
@@ -50,11 +73,14 @@ describe("the translated dashboard", () => {
     expect(await page.textContent('[data-testid="payer"]')).toBe("Maria Souza · ***.982.247-**");
     expect(await page.textContent('[data-testid="methods"]')).toBe("Pix");
     await page.waitForSelector("table.deliveries tbody tr");
-    const events = await page.$$eval("table.deliveries tbody tr td:nth-child(2) span", (s) => s.map((e) => [e.textContent, e.getAttribute("title")]));
+    const events = await page.$$eval("table.deliveries tbody tr td:nth-child(2) span", (s) =>
+      s.map((e) => [e.textContent, e.getAttribute("title")]),
+    );
     expect(events).toContainEqual(["Cobrança paga", "charge.paid"]);
     // No raw status or event code is left as text on the page.
     const text = await page.textContent("main");
-    for (const code of ["PAID", "WAITING_PAYMENT", "charge.paid", "DELIVERED", "PENDING"]) expect(text).not.toContain(code);
+    for (const code of ["PAID", "WAITING_PAYMENT", "charge.paid", "DELIVERED", "PENDING"])
+      expect(text).not.toContain(code);
     expect(await seriousViolations(page)).toEqual([]);
     expect(tab.errors).toEqual([]);
     await tab.context.close();
@@ -66,10 +92,24 @@ describe("the translated dashboard", () => {
     const tab = await signIn(base, a.email, a.password);
     const { page } = tab;
     await visit(page, base, `#/payments/${id}`, '[data-testid="status"]');
-    expect(await shown(page, '[data-testid="status"]')).toEqual({ text: "Aguardando pagamento", title: "WAITING_PAYMENT" });
+    expect(await shown(page, '[data-testid="status"]')).toEqual({
+      text: "Aguardando pagamento",
+      title: "WAITING_PAYMENT",
+    });
     await page.evaluate(() => ((window as any).__sameDocument = true));
-    expect((await h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key: a.testKey, body: { payer_name: "Maria Souza" } })).status).toBe(200);
-    await page.waitForFunction(() => document.querySelector('[data-testid="status"]')?.textContent === "Pago", undefined, { timeout: 4 * LIVE_POLL_MS + 5_000 });
+    expect(
+      (
+        await h.call("POST", `/v1/test_helpers/charges/${id}/pay`, {
+          key: a.testKey,
+          body: { payer_name: "Maria Souza" },
+        })
+      ).status,
+    ).toBe(200);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="status"]')?.textContent === "Pago",
+      undefined,
+      { timeout: 4 * LIVE_POLL_MS + 5_000 },
+    );
     expect(await page.evaluate(() => (window as any).__sameDocument)).toBe(true);
     expect(await page.textContent('[data-testid="payer"]')).toBe("Maria Souza");
     expect(await page.textContent("ol.timeline")).toContain("Pago em");
@@ -90,16 +130,28 @@ describe("the live timeline of a refund", () => {
     const a = await h.seedAccount();
     const id = await waitingPayment(h, a, 5000, "Maria Souza");
     expect((await h.call("POST", `/v1/test_helpers/charges/${id}/pay`, { key: a.testKey, body: {} })).status).toBe(200);
-    const r = await h.call("POST", `/v1/payments/${id}/refund`, { key: a.testKey, body: { idempotencyKey: `readers-refund-${crypto.randomUUID()}` } });
+    const r = await h.call("POST", `/v1/payments/${id}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: `readers-refund-${crypto.randomUUID()}` },
+    });
     expect(r.body.status).toBe("PENDING");
     const tab = await signIn(base, a.email, a.password);
     const { page } = tab;
     await visit(page, base, `#/payments/${id}`, `.refunds li[data-id="${r.body.id}"]`);
-    expect(await shown(page, `.refunds li[data-id="${r.body.id}"] .status`)).toEqual({ text: "Pendente", title: "PENDING" });
+    expect(await shown(page, `.refunds li[data-id="${r.body.id}"] .status`)).toEqual({
+      text: "Pendente",
+      title: "PENDING",
+    });
     await page.evaluate(() => ((window as any).__sameDocument = true));
     // The sandbox completes the refund a few seconds later (service clock).
-    expect((await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 600 } })).status).toBe(200);
-    await page.waitForFunction((rid) => document.querySelector(`.refunds li[data-id="${rid}"] .status`)?.textContent === "Estornado", r.body.id, { timeout: 4 * LIVE_POLL_MS + 5_000 });
+    expect(
+      (await h.call("POST", "/v1/test_helpers/clock/advance", { key: a.testKey, body: { seconds: 600 } })).status,
+    ).toBe(200);
+    await page.waitForFunction(
+      (rid) => document.querySelector(`.refunds li[data-id="${rid}"] .status`)?.textContent === "Estornado",
+      r.body.id,
+      { timeout: 4 * LIVE_POLL_MS + 5_000 },
+    );
     expect(await shown(page, '[data-testid="status"]')).toEqual({ text: "Estornado", title: "REFUNDED" });
     expect(await page.textContent("ol.timeline")).toContain("(Estornado)");
     expect(await page.evaluate(() => (window as any).__sameDocument)).toBe(true);
@@ -126,7 +178,14 @@ describe("the merchant profile in Settings", () => {
     await page.click("form.profile-form button[type=submit]");
     await page.waitForSelector('[data-testid="profile-saved"]');
     const profile = (await h.call("GET", "/v1/account/profile", { key: a.testKey })).body;
-    expect(profile).toEqual({ legal_name: "Loja Azul Comércio de Roupas Ltda.", trade_name: "Loja Azul", tax_id: "11222333000181", support_email: "sac@lojaazul.com.br", support_phone: "+5511987654321", profile_locked: false });
+    expect(profile).toEqual({
+      legal_name: "Loja Azul Comércio de Roupas Ltda.",
+      trade_name: "Loja Azul",
+      tax_id: "11222333000181",
+      support_email: "sac@lojaazul.com.br",
+      support_phone: "+5511987654321",
+      profile_locked: false,
+    });
     expect(await page.inputValue('[data-testid="profile-tax_id"]')).toBe("11222333000181");
     expect(await seriousViolations(page)).toEqual([]);
     expect(tab.errors).toEqual([]);

@@ -23,7 +23,15 @@ const E2E_HEALED = "E99999999202611191300ABCDEFGHIJL";
 
 function day(date: string, differences: PublicReconciliation["differences"]): PublicReconciliation {
   const totals = { received: { count: 2, amount: 123_456 }, sent: { count: 1, amount: 5_000 } };
-  return { object: "reconciliation", date, status: differences.length ? "mismatched" : "matched", psp: totals, cofre: totals, differences, reconciled_at: `${date}T12:00:00.000Z` };
+  return {
+    object: "reconciliation",
+    date,
+    status: differences.length ? "mismatched" : "matched",
+    psp: totals,
+    cofre: totals,
+    differences,
+    reconciled_at: `${date}T12:00:00.000Z`,
+  };
 }
 
 beforeAll(async () => {
@@ -32,16 +40,45 @@ beforeAll(async () => {
   const days = [
     day("2026-11-18", []),
     day("2026-11-19", [
-      { kind: "missing_in_cofre", end_to_end_id: E2E_PSP, reference_id: null, psp_amount: 700, cofre_amount: null, healed: false },
-      { kind: "missing_in_cofre", end_to_end_id: E2E_HEALED, reference_id: "ch_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a", psp_amount: 1500, cofre_amount: null, healed: true },
-      { kind: "amount_differs", end_to_end_id: null, reference_id: "po_0193a6f2c1d87c4e9b1a2f3e4d5c6b7b", psp_amount: 410, cofre_amount: 400, healed: false },
+      {
+        kind: "missing_in_cofre",
+        end_to_end_id: E2E_PSP,
+        reference_id: null,
+        psp_amount: 700,
+        cofre_amount: null,
+        healed: false,
+      },
+      {
+        kind: "missing_in_cofre",
+        end_to_end_id: E2E_HEALED,
+        reference_id: "ch_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a",
+        psp_amount: 1500,
+        cofre_amount: null,
+        healed: true,
+      },
+      {
+        kind: "amount_differs",
+        end_to_end_id: null,
+        reference_id: "po_0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
+        psp_amount: 410,
+        cofre_amount: 400,
+        healed: false,
+      },
     ]),
     // Older than 30 days: not listed.
     day("2026-10-01", []),
   ];
   for (const d of days)
     await h.deps.store.tx(async (uow) => {
-      await uow.reconciliation.saveResult({ accountId: a.accountId, date: d.date, connectionId: "ppc_test", status: d.status, result: JSON.stringify(d), createdAt: 0, updatedAt: 0 });
+      await uow.reconciliation.saveResult({
+        accountId: a.accountId,
+        date: d.date,
+        connectionId: "ppc_test",
+        status: d.status,
+        result: JSON.stringify(d),
+        createdAt: 0,
+        updatedAt: 0,
+      });
     });
   owner = await signIn(base, a.email, a.password);
 }, 60_000);
@@ -62,7 +99,9 @@ describe("the Conciliação page in the browser", () => {
     expect(asked).toEqual([]);
     expect(await page.textContent("main h1")).toBe("Conciliação");
     expect(await page.textContent('nav[aria-label="Cofre"] a[aria-current="page"]')).toBe("Conciliação");
-    expect(await page.textContent("section.reconciliation p.notice")).toBe("A conciliação compara o modo Produção com o PSP: mude para Produção para vê-la.");
+    expect(await page.textContent("section.reconciliation p.notice")).toBe(
+      "A conciliação compara o modo Produção com o PSP: mude para Produção para vê-la.",
+    );
     expect(await page.locator("table.reconciliation-days").count()).toBe(0);
     expect(errors).toEqual([]);
   }, 60_000);
@@ -73,7 +112,10 @@ describe("the Conciliação page in the browser", () => {
     await page.waitForSelector("table.reconciliation-days tbody tr");
     const rows = page.locator("table.reconciliation-days > tbody > tr");
     expect(await rows.count()).toBe(2);
-    expect([await rows.nth(0).getAttribute("data-date"), await rows.nth(1).getAttribute("data-date")]).toEqual(["2026-11-19", "2026-11-18"]);
+    expect([await rows.nth(0).getAttribute("data-date"), await rows.nth(1).getAttribute("data-date")]).toEqual([
+      "2026-11-19",
+      "2026-11-18",
+    ]);
     expect(await rows.nth(0).locator(":scope > th").textContent()).toBe("19/11/2026");
     expect(await rows.nth(0).locator(":scope > td").nth(0).textContent()).toBe("Com diferenças");
     expect(await rows.nth(1).locator(":scope > td").nth(0).textContent()).toBe("Conciliado");
@@ -85,8 +127,20 @@ describe("the Conciliação page in the browser", () => {
     expect(await diffs.count()).toBe(3);
     const cells = async (i: number) => (await diffs.nth(i).locator("td").allTextContents()).map((s) => s.trim());
     expect(await cells(0)).toEqual(["Só no PSP", E2E_PSP, "—", "R$ 7,00", "—"]);
-    expect(await cells(1)).toEqual(["Só no PSP (recuperado: confirmação em andamento)", E2E_HEALED, "ch_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a", "R$ 15,00", "—"]);
-    expect(await cells(2)).toEqual(["Valores diferentes", "—", "po_0193a6f2c1d87c4e9b1a2f3e4d5c6b7b", "R$ 4,10", "R$ 4,00"]);
+    expect(await cells(1)).toEqual([
+      "Só no PSP (recuperado: confirmação em andamento)",
+      E2E_HEALED,
+      "ch_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a",
+      "R$ 15,00",
+      "—",
+    ]);
+    expect(await cells(2)).toEqual([
+      "Valores diferentes",
+      "—",
+      "po_0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
+      "R$ 4,10",
+      "R$ 4,00",
+    ]);
     expect(errors).toEqual([]);
   }, 60_000);
 
@@ -95,7 +149,9 @@ describe("the Conciliação page in the browser", () => {
     await page.fill('section.reconciliation input[name="date"]', "2026-11-20");
     await page.click('section.reconciliation button[type="submit"]');
     await page.waitForSelector('section.reconciliation [role="alert"]');
-    expect(await page.textContent('section.reconciliation [role="alert"]')).toBe("The account has no live Pix provider connection to reconcile with.");
+    expect(await page.textContent('section.reconciliation [role="alert"]')).toBe(
+      "The account has no live Pix provider connection to reconcile with.",
+    );
     await page.check('fieldset.modes input[value="test"]');
     await page.waitForSelector("section.reconciliation p.notice");
   }, 60_000);

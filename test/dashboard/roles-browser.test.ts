@@ -10,7 +10,19 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import type { Harness, SeededAccount } from "../support/harness";
 import { addMember, loginToken } from "../auth/support";
-import { endpoint, forced, openMed, paidPayment, servedHarness, signIn, signInAgain, spendDelivery, visit, waitingPayment, type Tab } from "./browser-support";
+import {
+  endpoint,
+  forced,
+  openMed,
+  paidPayment,
+  servedHarness,
+  signIn,
+  signInAgain,
+  spendDelivery,
+  visit,
+  waitingPayment,
+  type Tab,
+} from "./browser-support";
 
 type Role = "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
 
@@ -33,15 +45,27 @@ function actions() {
     cancel: ["POST", `/v1/payments/${waiting}/cancel`, {}],
     appeal: ["POST", `/v1/med/cases/${medCase}/appeal`, { reason: "Produto entregue ao cliente." }],
     accept: ["POST", `/v1/med/cases/${medCase}/accept`, {}],
-    evidence: ["POST", `/v1/med/cases/${medCase}/evidence`, { file_name: "x.pdf", file_size: 10, mime_type: "application/pdf" }],
-    createEndpoint: ["POST", "/v1/webhooks/endpoints", { url: "https://forced.example.com/hook", events: ["charge.paid"] }],
+    evidence: [
+      "POST",
+      `/v1/med/cases/${medCase}/evidence`,
+      { file_name: "x.pdf", file_size: 10, mime_type: "application/pdf" },
+    ],
+    createEndpoint: [
+      "POST",
+      "/v1/webhooks/endpoints",
+      { url: "https://forced.example.com/hook", events: ["charge.paid"] },
+    ],
     pauseEndpoint: ["PATCH", `/v1/webhooks/endpoints/${hook.id}`, { status: "INACTIVE" }],
     rotateSecret: ["POST", `/v1/webhooks/endpoints/${hook.id}/rotate-secret`, { id: hook.id }],
     deleteEndpoint: ["DELETE", `/v1/webhooks/endpoints/${hook.id}`, undefined],
     retry: ["POST", `/v1/webhooks/deliveries/${dead}/retry`, {}],
     issueKey: ["POST", "/v1/api-keys", { label: "forced", test: true }],
     revokeKey: ["DELETE", `/v1/api-keys/${keyId}`, undefined],
-    addMember: ["POST", "/v1/account/members", { email: `forced-${crypto.randomUUID()}@example.com`, password: "forced password 123", role: "OWNER" }],
+    addMember: [
+      "POST",
+      "/v1/account/members",
+      { email: `forced-${crypto.randomUUID()}@example.com`, password: "forced password 123", role: "OWNER" },
+    ],
   } as Record<string, [string, string, unknown]>;
 }
 
@@ -79,34 +103,86 @@ async function controls(page: Page) {
   await visit(page, base, "#/webhooks", "h2");
   await page.waitForSelector(`table.endpoints tr[data-id="${hook.id}"]`);
   await page.waitForSelector(`table.dead tr[data-id="${dead}"]`);
-  const webhookControls = await page.locator(`form.new-endpoint, table.endpoints tr[data-id="${hook.id}"] button, table.dead tr[data-id="${dead}"] button`).count();
+  const webhookControls = await page
+    .locator(
+      `form.new-endpoint, table.endpoints tr[data-id="${hook.id}"] button, table.dead tr[data-id="${dead}"] button`,
+    )
+    .count();
   await visit(page, base, "#/developers", "table.keys");
   await page.waitForSelector(`table.keys tr[data-id="${keyId}"]`);
   await page.waitForSelector("table.members tbody tr");
   const keyControls = await page.locator(`form.new-key, table.keys tr[data-id="${keyId}"] button`).count();
   const memberForm = await page.locator("form.new-member").count();
   const audit = await page.locator("h2", { hasText: "Log de auditoria" }).count();
-  return { refundForm, cancelButton, receiptButton, resendButton, medAnswer, webhookControls, keyControls, memberForm, audit };
+  return {
+    refundForm,
+    cancelButton,
+    receiptButton,
+    resendButton,
+    medAnswer,
+    webhookControls,
+    keyControls,
+    memberForm,
+    audit,
+  };
 }
 
 // Webhook controls: the new-endpoint form, the endpoint row's pause, edit, rotate and delete, the dead letter's retry.
-const ALL = { refundForm: 1, cancelButton: 1, receiptButton: 1, resendButton: 1, medAnswer: 4, webhookControls: 6, keyControls: 3, memberForm: 1, audit: 1 };
+const ALL = {
+  refundForm: 1,
+  cancelButton: 1,
+  receiptButton: 1,
+  resendButton: 1,
+  medAnswer: 4,
+  webhookControls: 6,
+  keyControls: 3,
+  memberForm: 1,
+  audit: 1,
+};
 const SEES: Record<Role, typeof ALL> = {
   OWNER: ALL,
   ADMIN: ALL,
   DEVELOPER: { ...ALL, refundForm: 0, cancelButton: 0, medAnswer: 0, keyControls: 0, memberForm: 0, audit: 0 },
-  VIEWER: { ...ALL, refundForm: 0, cancelButton: 0, resendButton: 0, medAnswer: 0, webhookControls: 0, keyControls: 0, memberForm: 0, audit: 0 },
+  VIEWER: {
+    ...ALL,
+    refundForm: 0,
+    cancelButton: 0,
+    resendButton: 0,
+    medAnswer: 0,
+    webhookControls: 0,
+    keyControls: 0,
+    memberForm: 0,
+    audit: 0,
+  },
 };
 /** The actions each role may not take (the server's rule, src/domain/auth/dashboard-roles.ts). */
 const FORBIDDEN: Record<Role, string[]> = {
   OWNER: [],
   ADMIN: [],
   DEVELOPER: ["refund", "cancel", "appeal", "accept", "evidence", "issueKey", "revokeKey", "addMember"],
-  VIEWER: ["refund", "cancel", "appeal", "accept", "evidence", "createEndpoint", "pauseEndpoint", "rotateSecret", "deleteEndpoint", "retry", "issueKey", "revokeKey", "addMember"],
+  VIEWER: [
+    "refund",
+    "cancel",
+    "appeal",
+    "accept",
+    "evidence",
+    "createEndpoint",
+    "pauseEndpoint",
+    "rotateSecret",
+    "deleteEndpoint",
+    "retry",
+    "issueKey",
+    "revokeKey",
+    "addMember",
+  ],
 };
 
 /** Keys and members answer their own spec'd code (interface.md "API keys" 5; extensions.md "members"): the session's role rule lets bearer routes through to it. */
-const REFUSAL_CODE: Record<string, string> = { issueKey: "API_KEY_ROLE_REQUIRED", revokeKey: "API_KEY_ROLE_REQUIRED", addMember: "API_KEY_ROLE_REQUIRED" };
+const REFUSAL_CODE: Record<string, string> = {
+  issueKey: "API_KEY_ROLE_REQUIRED",
+  revokeKey: "API_KEY_ROLE_REQUIRED",
+  addMember: "API_KEY_ROLE_REQUIRED",
+};
 
 beforeAll(async () => {
   ({ h, base } = servedHarness());
@@ -142,7 +218,12 @@ async function signedIn(m: { email: string; password: string }): Promise<Tab> {
   return reused;
 }
 
-const ROLE_WORDS = { OWNER: "Proprietário", ADMIN: "Administrador", DEVELOPER: "Desenvolvedor", VIEWER: "Leitor" } as const;
+const ROLE_WORDS = {
+  OWNER: "Proprietário",
+  ADMIN: "Administrador",
+  DEVELOPER: "Desenvolvedor",
+  VIEWER: "Leitor",
+} as const;
 
 describe("dashboard roles in the browser", () => {
   for (const role of ["VIEWER", "DEVELOPER", "ADMIN", "OWNER"] as const) {
@@ -160,7 +241,9 @@ describe("dashboard roles in the browser", () => {
         const [method, path, body] = all[name]!;
         refused[name] = await forced(tab.page, method, path, body);
       }
-      expect(refused).toEqual(Object.fromEntries(FORBIDDEN[role].map((n) => [n, { status: 403, code: REFUSAL_CODE[n] ?? "role_forbidden" }])));
+      expect(refused).toEqual(
+        Object.fromEntries(FORBIDDEN[role].map((n) => [n, { status: 403, code: REFUSAL_CODE[n] ?? "role_forbidden" }])),
+      );
       expect(await state()).toBe(before);
       expect(tab.errors).toEqual([]);
     }, 60_000);
@@ -172,10 +255,15 @@ describe("dashboard roles in the browser", () => {
     await visit(tab.page, base, "#/webhooks", `table.endpoints tr[data-id="${hook.id}"]`);
     await tab.page.click(`tr[data-id="${hook.id}"] button >> text=Pausar`);
     await tab.page.waitForSelector(`tr[data-id="${hook.id}"] button >> text=Ativar`);
-    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === hook.id).status).toBe("INACTIVE");
+    expect(
+      (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.find((e: any) => e.id === hook.id)
+        .status,
+    ).toBe("INACTIVE");
     await tab.page.click(`table.dead tr[data-id="${dead}"] button`);
     await tab.page.waitForSelector("text=Entrega reenfileirada.");
-    const after = (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paid}`, { key: a.testKey })).body.data.find((x: any) => x.id === dead);
+    const after = (
+      await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paid}`, { key: a.testKey })
+    ).body.data.find((x: any) => x.id === dead);
     expect(after.status).not.toBe("FAILED");
   }, 60_000);
 });

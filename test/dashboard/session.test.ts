@@ -21,9 +21,18 @@ async function setup(config = {}) {
 describe("dashboard session: login and cookie", () => {
   test("login sets exactly an HttpOnly, SameSite=Strict, Path=/ cookie of 12 hours and answers the session fields", async () => {
     const { a, owner } = await setup();
-    expect(owner.setCookie).toMatch(/^cofre_session=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+    expect(owner.setCookie).toMatch(
+      /^cofre_session=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/,
+    );
     expect(Object.keys(owner.session).sort()).toEqual(SESSION_FIELDS);
-    expect(owner.session).toMatchObject({ object: "dashboard_session", account_id: a.accountId, account_name: "Padaria Central", user_id: a.userId, email: a.email, role: "OWNER" });
+    expect(owner.session).toMatchObject({
+      object: "dashboard_session",
+      account_id: a.accountId,
+      account_name: "Padaria Central",
+      user_id: a.userId,
+      email: a.email,
+      role: "OWNER",
+    });
     expect(owner.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
@@ -47,7 +56,13 @@ describe("dashboard session: login and cookie", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual(owner.session);
     expect((await send(h, "GET", "/v1/auth/session")).status).toBe(401);
-    expect((await send(h, "GET", "/v1/auth/session", { cookie: "cofre_session=forged.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" })).status).toBe(401);
+    expect(
+      (
+        await send(h, "GET", "/v1/auth/session", {
+          cookie: "cofre_session=forged.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        })
+      ).status,
+    ).toBe(401);
   });
 
   test("GET /v1/auth/session?probe=1 answers 204 with no body when nobody is signed in (the login page logs no error), the session otherwise", async () => {
@@ -87,23 +102,33 @@ describe("dashboard session: CSRF", () => {
     const { h, a, owner } = await setup();
     const p = await paidPayment(h, a, 1000);
     const body = { idempotencyKey: key("refund") };
-    const before = (await getBalance(h.deps.store.read, a.accountId, false, "BRL"));
+    const before = await getBalance(h.deps.store.read, a.accountId, false, "BRL");
     for (const csrf of [false, "x".repeat(43), ""] as const) {
       const r = await owner.call("POST", `/v1/payments/${p.id}/refund`, { body, csrf });
       expect(r.status).toBe(403);
-      expect(r.body.error).toEqual({ type: "permission_error", code: "csrf_invalid", message: "Missing or wrong CSRF token (X-CSRF-Token).", param: "X-CSRF-Token" });
+      expect(r.body.error).toEqual({
+        type: "permission_error",
+        code: "csrf_invalid",
+        message: "Missing or wrong CSRF token (X-CSRF-Token).",
+        param: "X-CSRF-Token",
+      });
     }
-    expect((await getBalance(h.deps.store.read, a.accountId, false, "BRL"))).toEqual(before);
+    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual(before);
     expect((await owner.call("GET", `/v1/payments/${p.id}/refunds`)).body.data).toEqual([]);
     const ok = await owner.call("POST", `/v1/payments/${p.id}/refund`, { body });
     expect(ok.status).toBe(201);
-    expect((await getBalance(h.deps.store.read, a.accountId, false, "BRL"))).toMatchObject({ pending: before.pending - 1000 });
+    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toMatchObject({
+      pending: before.pending - 1000,
+    });
   });
 
   test("another session's CSRF token does not pass", async () => {
     const { h, a, owner } = await setup();
     const other = await dashboardLogin(h, a.email, a.password);
-    const r = await owner.call("POST", "/v1/webhooks/endpoints", { body: { url: "https://shop.example.com/hook", events: ["charge.paid"] }, csrf: other.csrf });
+    const r = await owner.call("POST", "/v1/webhooks/endpoints", {
+      body: { url: "https://shop.example.com/hook", events: ["charge.paid"] },
+      csrf: other.csrf,
+    });
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe("csrf_invalid");
     expect(JSON.stringify((await owner.call("GET", "/v1/webhooks/endpoints")).body)).not.toContain("shop.example.com");
@@ -126,23 +151,38 @@ describe("dashboard session: roles", () => {
     expect((await viewer.call("GET", `/v1/payments/${p.id}`)).status).toBe(200);
     const r = await viewer.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund") } });
     expect(r.status).toBe(403);
-    expect(r.body.error).toEqual({ type: "permission_error", code: "role_forbidden", message: "A VIEWER may only read." });
+    expect(r.body.error).toEqual({
+      type: "permission_error",
+      code: "role_forbidden",
+      message: "A VIEWER may only read.",
+    });
     expect((await viewer.call("GET", `/v1/payments/${p.id}/refunds`)).body.data).toEqual([]);
-    expect((await viewer.call("POST", "/v1/webhooks/endpoints", { body: { url: "https://shop.example.com/hook", events: ["charge.paid"] } })).status).toBe(403);
+    expect(
+      (
+        await viewer.call("POST", "/v1/webhooks/endpoints", {
+          body: { url: "https://shop.example.com/hook", events: ["charge.paid"] },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   test("a DEVELOPER manages webhook endpoints but moves no money and issues no keys", async () => {
     const { h, a } = await setup();
     const dev = await dashboardMember(h, a, "DEVELOPER");
     const p = await paidPayment(h, a, 1000);
-    const ep = await dev.call("POST", "/v1/webhooks/endpoints", { body: { url: "https://shop.example.com/hook", events: ["charge.paid"] } });
+    const ep = await dev.call("POST", "/v1/webhooks/endpoints", {
+      body: { url: "https://shop.example.com/hook", events: ["charge.paid"] },
+    });
     expect(ep.status).toBe(201);
     expect((await dev.call("DELETE", `/v1/webhooks/endpoints/${ep.body.id}`)).status).toBe(200);
     const refund = await dev.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund") } });
     expect(refund.status).toBe(403);
     expect(refund.body.error.code).toBe("role_forbidden");
     expect((await dev.call("POST", `/v1/payments/${p.id}/cancel`, { body: {} })).status).toBe(403);
-    expect((await dev.call("POST", "/v1/pix/charges", { body: { amount: 100 }, headers: { "idempotency-key": key("c") } })).status).toBe(403);
+    expect(
+      (await dev.call("POST", "/v1/pix/charges", { body: { amount: 100 }, headers: { "idempotency-key": key("c") } }))
+        .status,
+    ).toBe(403);
     const k = await dev.call("POST", "/v1/api-keys", { body: { test: true } });
     expect(k.status).toBe(403);
     expect(k.body.error.code).toBe("API_KEY_ROLE_REQUIRED");
@@ -155,7 +195,7 @@ describe("dashboard session: roles", () => {
     const dev = await dashboardMember(h, a, "DEVELOPER");
     const viewer = await dashboardMember(h, a, "VIEWER");
     const p = await paidPayment(h, a, 1000);
-    const balance = (await getBalance(h.deps.store.read, a.accountId, false, "BRL"));
+    const balance = await getBalance(h.deps.store.read, a.accountId, false, "BRL");
     expect(await eventBodies(h, p.id, "charge.paid")).toHaveLength(1);
     const refused = await viewer.call("POST", `/v1/payments/${p.id}/resend-webhook`, { body: {} });
     expect([refused.status, refused.body.error.code]).toEqual([403, "role_forbidden"]);
@@ -164,16 +204,27 @@ describe("dashboard session: roles", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ resent: true, status: "PAID" });
     expect(await eventBodies(h, p.id, "charge.paid")).toHaveLength(2);
-    expect((await getBalance(h.deps.store.read, a.accountId, false, "BRL"))).toEqual(balance);
-    expect((await auditEntries(h.deps, a.accountId)).map((e) => [e.action, e.target, e.status])).toEqual([["dashboard.request", `POST /v1/payments/${p.id}/resend-webhook`, 200]]);
+    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual(balance);
+    expect((await auditEntries(h.deps, a.accountId)).map((e) => [e.action, e.target, e.status])).toEqual([
+      ["dashboard.request", `POST /v1/payments/${p.id}/resend-webhook`, 200],
+    ]);
   });
 
   test("an ADMIN refunds and creates charges", async () => {
     const { h, a } = await setup();
     const admin = await dashboardMember(h, a, "ADMIN");
     const p = await paidPayment(h, a, 1000);
-    expect((await admin.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund"), amount: 400 } })).status).toBe(201);
-    const c = await admin.call("POST", "/v1/pix/charges", { body: { amount: 250 }, headers: { "idempotency-key": key("c") } });
+    expect(
+      (
+        await admin.call("POST", `/v1/payments/${p.id}/refund`, {
+          body: { idempotencyKey: key("refund"), amount: 400 },
+        })
+      ).status,
+    ).toBe(201);
+    const c = await admin.call("POST", "/v1/pix/charges", {
+      body: { amount: 250 },
+      headers: { "idempotency-key": key("c") },
+    });
     expect(c.status).toBe(201);
     expect((await admin.call("GET", `/v1/charges/${c.body.id}`)).status).toBe(200);
     expect((await admin.call("GET", `/v1/charges/${c.body.id}`, { mode: "live" })).status).toBe(404);
@@ -189,7 +240,8 @@ describe("dashboard session: logout, isolation, audit, API keys", () => {
     const out = await owner.call("DELETE", "/v1/auth/session");
     expect(out.status).toBe(204);
     expect(out.headers.get("set-cookie")).toBe("cofre_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
-    for (const path of ["/v1/payments", "/v1/account", "/v1/auth/session"]) expect((await owner.call("GET", path)).status).toBe(401);
+    for (const path of ["/v1/payments", "/v1/account", "/v1/auth/session"])
+      expect((await owner.call("GET", path)).status).toBe(401);
   });
 
   test("another account's payment is 404 through a session, in both modes", async () => {
@@ -199,7 +251,10 @@ describe("dashboard session: logout, isolation, audit, API keys", () => {
     const p = await paidPayment(h, a, 1000);
     for (const mode of ["test", "live"]) {
       expect((await other.call("GET", `/v1/payments/${p.id}`, { mode })).status).toBe(404);
-      expect((await other.call("POST", `/v1/payments/${p.id}/refund`, { mode, body: { idempotencyKey: key("refund") } })).status).toBe(404);
+      expect(
+        (await other.call("POST", `/v1/payments/${p.id}/refund`, { mode, body: { idempotencyKey: key("refund") } }))
+          .status,
+      ).toBe(404);
     }
     expect((await other.call("GET", "/v1/payments")).body.data).toEqual([]);
   });
@@ -212,7 +267,9 @@ describe("dashboard session: logout, isolation, audit, API keys", () => {
     expect(await auditEntries(h.deps, a.accountId)).toEqual([]);
     await owner.call("POST", `/v1/payments/${p.id}/refund`, { body: { idempotencyKey: key("refund"), amount: 100 } });
     const entries = await auditEntries(h.deps, a.accountId);
-    expect(entries.map((e) => [e.action, e.actorUserId, e.target, e.status, e.keyId, e.keyFingerprint])).toEqual([["dashboard.request", a.userId, `POST /v1/payments/${p.id}/refund`, 201, null, null]]);
+    expect(entries.map((e) => [e.action, e.actorUserId, e.target, e.status, e.keyId, e.keyFingerprint])).toEqual([
+      ["dashboard.request", a.userId, `POST /v1/payments/${p.id}/refund`, 201, null, null],
+    ]);
     expect(JSON.parse(entries[0]!.detail!)).toEqual({ mode: "test", request_id: expect.any(String) });
   });
 
@@ -226,7 +283,13 @@ describe("dashboard session: logout, isolation, audit, API keys", () => {
     expect(r.body.id).toBe(p.id);
     const bad = await send(h, "GET", `/v1/payments/${p.id}`, { apikey: "ak_test_nope", cookie: other.cookie });
     expect(bad.status).toBe(401);
-    const refund = await send(h, "POST", `/v1/payments/${p.id}/refund`, { apikey: a.testKey }, { idempotencyKey: key("refund") });
+    const refund = await send(
+      h,
+      "POST",
+      `/v1/payments/${p.id}/refund`,
+      { apikey: a.testKey },
+      { idempotencyKey: key("refund") },
+    );
     expect(refund.status).toBe(201);
   });
 });

@@ -22,7 +22,9 @@ let owner: Tab;
 /** Centavos as the merchant reads them, built by hand (an oracle independent of Intl): -123456 -> "-R$ 1.234,56". */
 function brl(cents: number): string {
   const abs = Math.abs(cents);
-  const int = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  const int = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ".");
   return `${cents < 0 ? "-" : ""}R$ ${int},${String(abs % 100).padStart(2, "0")}`;
 }
 
@@ -91,18 +93,26 @@ describe("the Extrato page in the browser", () => {
     await page.click('form.filters button[type="submit"]');
     await page.waitForFunction(() => document.querySelectorAll("table.statement-lines tbody tr").length === 3);
     const period = await allLines(h, a.testKey, "from=2026-11-19&to=2026-11-19");
-    expect(await page.locator("table.statement-lines tbody tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-id")))).toEqual(period.map((l) => l.id));
+    expect(
+      await page
+        .locator("table.statement-lines tbody tr")
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-id"))),
+    ).toEqual(period.map((l) => l.id));
 
     const [csv] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="download-csv"]')]);
     expect(csv.suggestedFilename()).toBe("extrato-2026-11-19-2026-11-19.csv");
     const rows: any[] = parseCsv(await readFile((await csv.path())!, "utf8"), { columns: true });
-    expect(rows.map((r) => [r.id, Number(r.amount), Number(r.balance_after)])).toEqual(period.map((l) => [l.id, l.amount, l.balance_after]));
+    expect(rows.map((r) => [r.id, Number(r.amount), Number(r.balance_after)])).toEqual(
+      period.map((l) => [l.id, l.amount, l.balance_after]),
+    );
 
     const [ofxFile] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="download-ofx"]')]);
     expect(ofxFile.suggestedFilename()).toBe("extrato-2026-11-19-2026-11-19.ofx");
     const stmt = parseOfx(await readFile((await ofxFile.path())!, "utf8")).OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
     const trns = stmt.BANKTRANLIST.STMTTRN as any[];
-    expect(trns.map((t) => [t.FITID, t.TRNTYPE, t.TRNAMT])).toEqual(period.map((l) => [l.id, l.amount < 0 ? "DEBIT" : "CREDIT", (l.amount / 100).toFixed(2)]));
+    expect(trns.map((t) => [t.FITID, t.TRNTYPE, t.TRNAMT])).toEqual(
+      period.map((l) => [l.id, l.amount < 0 ? "DEBIT" : "CREDIT", (l.amount / 100).toFixed(2)]),
+    );
     expect(stmt.LEDGERBAL.BALAMT).toBe((period[0].balance_after / 100).toFixed(2));
 
     await page.fill('input[name="from"]', "2026-11-20");

@@ -10,7 +10,13 @@ export interface Answer {
 }
 
 /** One request through the app with explicit headers (no OpenAPI check: some answers are the session's 403s). */
-export async function send(h: Harness, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
+export async function send(
+  h: Harness,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<Answer> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -32,7 +38,11 @@ export interface Browserless {
   setCookie: string;
   session: any;
   /** A request with the session cookie; `csrf: false` leaves the token out, a string sends that one. */
-  call: (method: string, path: string, opts?: { body?: unknown; csrf?: boolean | string; mode?: string; headers?: Record<string, string> }) => Promise<Answer>;
+  call: (
+    method: string,
+    path: string,
+    opts?: { body?: unknown; csrf?: boolean | string; mode?: string; headers?: Record<string, string> },
+  ) => Promise<Answer>;
 }
 
 /** Logs in through POST /v1/auth/session (asserts 200) and returns the session's client. */

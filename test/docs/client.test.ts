@@ -66,14 +66,30 @@ beforeAll(async () => {
   h = createHarness();
   const doc = await h.call("GET", "/docs/json");
   await Bun.write(join(dir, "doc.json"), JSON.stringify(doc.body));
-  const gen = await sh(["bun", "--preload", "./test/docs/support/typescript5.ts", "test/docs/support/gen-client-types.ts", join(dir, "doc.json"), join(dir, "schema.d.ts")]);
+  const gen = await sh([
+    "bun",
+    "--preload",
+    "./test/docs/support/typescript5.ts",
+    "test/docs/support/gen-client-types.ts",
+    join(dir, "doc.json"),
+    join(dir, "schema.d.ts"),
+  ]);
   if (gen.code !== 0) throw new Error(`openapi-typescript failed:\n${gen.out}`);
   await Bun.write(join(dir, "client.ts"), PROGRAM);
   await Bun.write(join(dir, "misuse.ts"), MISUSE);
   await Bun.write(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { target: "ESNext", module: "ESNext", moduleResolution: "bundler", lib: ["ESNext", "DOM"], types: [], strict: true, noEmit: true, skipLibCheck: true },
+      compilerOptions: {
+        target: "ESNext",
+        module: "ESNext",
+        moduleResolution: "bundler",
+        lib: ["ESNext", "DOM"],
+        types: [],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
       files: ["client.ts", "misuse.ts", "schema.d.ts"],
     }),
   );
@@ -91,7 +107,9 @@ describe("a client generated from /docs/json", () => {
     expect(lines.filter((l) => l.includes("client.ts"))).toEqual([]);
     const misuse = lines.filter((l) => l.includes("misuse.ts"));
     // One error per misuse line: the missing header, the string amount, the undocumented field.
-    expect(misuse.map((l) => Number(/misuse\.ts\((\d+),/.exec(l)?.[1])).filter((n, i, a) => a.indexOf(n) === i)).toEqual([6, 7, 8]);
+    expect(
+      misuse.map((l) => Number(/misuse\.ts\((\d+),/.exec(l)?.[1])).filter((n, i, a) => a.indexOf(n) === i),
+    ).toEqual([6, 7, 8]);
     expect(tsc.code).not.toBe(0);
   }, 60_000);
 
@@ -103,9 +121,16 @@ describe("a client generated from /docs/json", () => {
     expect(out.created).toMatchObject({ object: "charge", amount: 2500, status: "pending", metadata: { order: "77" } });
     expect(out.replayed).toBe("true");
     expect(out.paid).toMatchObject({ id: out.created.id, status: "paid" });
-    expect(out.refund).toMatchObject({ amount: 1000, currency: "BRL", status: "PENDING", transactionId: out.created.id.slice(3) });
+    expect(out.refund).toMatchObject({
+      amount: 1000,
+      currency: "BRL",
+      status: "PENDING",
+      transactionId: out.created.id.slice(3),
+    });
     // The server agrees: one refund of 1000 on the transaction.
     const refunds = await h.call("GET", `/v1/payments/${out.created.id}/refunds`, { key: a.testKey });
-    expect(refunds.body.data.map((r: { id: string; amount: number }) => [r.id, r.amount])).toEqual([[out.refund.id, 1000]]);
+    expect(refunds.body.data.map((r: { id: string; amount: number }) => [r.id, r.amount])).toEqual([
+      [out.refund.id, 1000],
+    ]);
   }, 60_000);
 });

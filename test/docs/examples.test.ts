@@ -46,7 +46,12 @@ describe("the Create a Pix charge sample", () => {
       expect(Object.keys(headers)).toEqual(["Idempotency-Key"]);
       const r = await h.call("POST", path, { key, headers, body: media.example });
       expect(r.status).toBe(201);
-      expect(r.body).toMatchObject({ object: "charge", amount: media.example.amount, status: "pending", payment_method: "pix" });
+      expect(r.body).toMatchObject({
+        object: "charge",
+        amount: media.example.amount,
+        status: "pending",
+        payment_method: "pix",
+      });
       expect(r.body.pix.br_code).toStartWith("000201");
       // Sending the sample again replays it (the documented Idempotency-Key behaviour).
       const again = await h.call("POST", path, { key, headers, body: media.example });
@@ -74,13 +79,18 @@ describe("every request example", () => {
       for (const [method, op] of Object.entries<any>(ops)) {
         const example = op.requestBody?.content?.["application/json"]?.example;
         if (example === undefined) continue;
-        const route = routes.find((r) => r.method.toLowerCase() === method && r.path.replace(/:([^/]+)/g, "{$1}") === template);
+        const route = routes.find(
+          (r) => r.method.toLowerCase() === method && r.path.replace(/:([^/]+)/g, "{$1}") === template,
+        );
         if (!route?.hooks.body) {
           failures.push(`${method} ${template}: no route body schema`);
           continue;
         }
         checked++;
-        if (!Value.Check(route.hooks.body, example)) failures.push(`${method} ${template}: ${[...Value.Errors(route.hooks.body, example)].map((e) => `${e.path} ${e.message}`).join("; ")}`);
+        if (!Value.Check(route.hooks.body, example))
+          failures.push(
+            `${method} ${template}: ${[...Value.Errors(route.hooks.body, example)].map((e) => `${e.path} ${e.message}`).join("; ")}`,
+          );
       }
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(20);
@@ -89,15 +99,27 @@ describe("every request example", () => {
   test("passes the route's validation over HTTP (no 400/413/415/422 from the body)", async () => {
     const { h, doc, key } = await setup();
     const login = await h.seedAccount({ email: "owner@example.com", password: "correct horse battery staple" });
-    const token = (await h.call("POST", "/v1/auth/login", { body: { email: login.email, password: login.password } })).body.access_token;
+    const token = (await h.call("POST", "/v1/auth/login", { body: { email: login.email, password: login.password } }))
+      .body.access_token;
     const refused: string[] = [];
     for (const [template, ops] of Object.entries(doc.paths))
       for (const [method, op] of Object.entries<any>(ops)) {
         const example = op.requestBody?.content?.["application/json"]?.example;
         if (example === undefined) continue;
         const auth = Object.keys(op.security?.[0] ?? {})[0];
-        const creds = auth === "apikey" ? { key } : auth === "bearer" ? { bearer: token } : auth === "operator" ? { bearer: OPERATOR_TOKEN } : {};
-        const r = await h.call(method.toUpperCase(), concrete(template, example), { ...creds, headers: sampleHeaders(doc, op), body: example });
+        const creds =
+          auth === "apikey"
+            ? { key }
+            : auth === "bearer"
+              ? { bearer: token }
+              : auth === "operator"
+                ? { bearer: OPERATOR_TOKEN }
+                : {};
+        const r = await h.call(method.toUpperCase(), concrete(template, example), {
+          ...creds,
+          headers: sampleHeaders(doc, op),
+          body: example,
+        });
         if ([400, 413, 415, 422].includes(r.status))
           refused.push(`${method} ${template}: ${r.status} ${JSON.stringify(r.body.error)}`);
       }

@@ -21,7 +21,11 @@ async function servedDoc(config: Parameters<typeof createHarness>[0] = {}) {
 }
 
 const operations = (doc: { paths: Record<string, Record<string, any>> }) =>
-  Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).filter(([m]) => METHODS.includes(m)).map(([method, op]) => ({ path, method, op })));
+  Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([method, op]) => ({ path, method, op })),
+  );
 
 const resolve = (doc: { components: Record<string, any> }, node: any) => {
   const ref: string | undefined = node?.$ref;
@@ -43,7 +47,8 @@ describe("every operation documents its answers", () => {
         const media = op.responses[s].content?.["application/json"];
         // The checkout page's 404 is an HTML page by design (extensions.md "Public pages").
         if (path.endsWith("{raw_id}") && method === "get" && s === "404") continue;
-        if (media?.schema?.$ref !== "#/components/schemas/ErrorEnvelope") problems.push(`${method} ${path} ${s}: not the ErrorEnvelope`);
+        if (media?.schema?.$ref !== "#/components/schemas/ErrorEnvelope")
+          problems.push(`${method} ${path} ${s}: not the ErrorEnvelope`);
       }
     }
     expect(problems).toEqual([]);
@@ -68,7 +73,8 @@ describe("every operation documents its answers", () => {
           const text = JSON.stringify(media.schema);
           let validate = compiled.get(text);
           if (!validate) compiled.set(text, (validate = ajv.compile(fix(media.schema))));
-          if (!validate(media.example)) problems.push(`${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`);
+          if (!validate(media.example))
+            problems.push(`${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`);
         }
       }
     expect(problems).toEqual([]);
@@ -89,7 +95,20 @@ describe("every operation documents its answers", () => {
     }
     expect(open).toEqual([]);
     const charge = doc.components.schemas.Charge;
-    expect(charge.required).toEqual(["id", "object", "amount", "currency", "status", "payment_method", "customer", "pix", "checkout_url", "settlement", "metadata", "created_at"]);
+    expect(charge.required).toEqual([
+      "id",
+      "object",
+      "amount",
+      "currency",
+      "status",
+      "payment_method",
+      "customer",
+      "pix",
+      "checkout_url",
+      "settlement",
+      "metadata",
+      "created_at",
+    ]);
   });
 
   test("every operation that can be sent a body documents the body errors 400, 408, 413 and 415", async () => {
@@ -98,7 +117,11 @@ describe("every operation documents its answers", () => {
     const { doc } = await servedDoc({ operatorToken: "docs-test", testClock: true });
     const missing = operations(doc)
       .filter(({ method }) => method !== "get")
-      .flatMap(({ path, method, op }) => ["400", "408", "413", "415"].filter((s) => !op.responses?.[s]).map((s) => `${method.toUpperCase()} ${path}: ${s}`));
+      .flatMap(({ path, method, op }) =>
+        ["400", "408", "413", "415"]
+          .filter((s) => !op.responses?.[s])
+          .map((s) => `${method.toUpperCase()} ${path}: ${s}`),
+      );
     expect(missing).toEqual([]);
   });
 
@@ -107,7 +130,13 @@ describe("every operation documents its answers", () => {
     const env = doc.components.schemas.ErrorEnvelope;
     expect(env.required).toEqual(["error", "request_id"]);
     expect(env.properties.error.required).toEqual(["type", "code", "message"]);
-    expect(Object.keys(env.properties.error.properties).sort()).toEqual(["code", "details", "message", "param", "type"]);
+    expect(Object.keys(env.properties.error.properties).sort()).toEqual([
+      "code",
+      "details",
+      "message",
+      "param",
+      "type",
+    ]);
     const { ERROR_CODES } = await import("../../src/http/errors");
     expect(env.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
   });
@@ -120,9 +149,18 @@ describe("headers, security and coverage", () => {
       const op = doc.paths[path]!.post;
       const params = op.parameters.map((p: any) => resolve(doc, p));
       const key = params.find((p: any) => p.name === "Idempotency-Key");
-      expect(key).toMatchObject({ in: "header", required: true, schema: { type: "string", minLength: 8, maxLength: 128 } });
+      expect(key).toMatchObject({
+        in: "header",
+        required: true,
+        schema: { type: "string", minLength: 8, maxLength: 128 },
+      });
       expect(params.find((p: any) => p.name === "X-Request-Id")).toMatchObject({ in: "header", required: false });
-      expect(Object.keys(op.responses["201"].headers).sort()).toEqual(["Idempotent-Replayed", "X-RateLimit-Limit-Minute", "X-RateLimit-Remaining-Minute", "X-Request-Id"]);
+      expect(Object.keys(op.responses["201"].headers).sort()).toEqual([
+        "Idempotent-Replayed",
+        "X-RateLimit-Limit-Minute",
+        "X-RateLimit-Remaining-Minute",
+        "X-Request-Id",
+      ]);
       expect(Object.keys(op.responses["409"].headers)).toContain("Retry-After");
       expect(Object.keys(op.responses["429"].headers)).toContain("Retry-After");
     }
@@ -138,10 +176,17 @@ describe("headers, security and coverage", () => {
       for (const [status, r] of Object.entries<any>(op.responses)) {
         const h = Object.keys(r.headers ?? {});
         if (!h.includes("X-Request-Id")) missing.push(`${method} ${path} ${status}: X-Request-Id`);
-        if (op.security?.[0]?.apikey && !h.includes("X-RateLimit-Remaining-Minute")) missing.push(`${method} ${path} ${status}: rate limit`);
+        if (op.security?.[0]?.apikey && !h.includes("X-RateLimit-Remaining-Minute"))
+          missing.push(`${method} ${path} ${status}: rate limit`);
       }
     expect(missing).toEqual([]);
-    expect(Object.keys(doc.components.headers).sort()).toEqual(["Idempotent-Replayed", "Retry-After", "X-RateLimit-Limit-Minute", "X-RateLimit-Remaining-Minute", "X-Request-Id"]);
+    expect(Object.keys(doc.components.headers).sort()).toEqual([
+      "Idempotent-Replayed",
+      "Retry-After",
+      "X-RateLimit-Limit-Minute",
+      "X-RateLimit-Remaining-Minute",
+      "X-Request-Id",
+    ]);
   });
 
   test("every mounted route is listed, /v1/pix/jwks.json included; only the reference's own pages are hidden", async () => {
@@ -151,15 +196,27 @@ describe("headers, security and coverage", () => {
       .filter((r) => METHODS.includes(r.method.toLowerCase()))
       .map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([^/]+)/g, "{$1}")}`);
     const hidden = mounted.filter((r) => !listed.has(r));
-    expect(hidden.sort()).toEqual(["GET /dashboard", "GET /dashboard/assets/{name}", "GET /docs", "GET /docs/assets/scalar.js", "GET /docs/json"]);
+    expect(hidden.sort()).toEqual([
+      "GET /dashboard",
+      "GET /dashboard/assets/{name}",
+      "GET /docs",
+      "GET /docs/assets/scalar.js",
+      "GET /docs/json",
+    ]);
     expect(listed.has("GET /v1/pix/jwks.json")).toBe(true);
   });
 
   test("security: apikey, bearer, operator and the dashboard session schemes exist and every operation names its own (or none when public)", async () => {
     const { doc } = await servedDoc();
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["apikey", "bearer", "operator", "session"]);
-    expect(doc.components.securitySchemes.session).toMatchObject({ type: "apiKey", in: "cookie", name: "cofre_session" });
-    const shapes = [[], [{ apikey: [] }, { session: [] }], [{ bearer: [] }, { session: [] }], [{ operator: [] }]].map((s) => JSON.stringify(s));
+    expect(doc.components.securitySchemes.session).toMatchObject({
+      type: "apiKey",
+      in: "cookie",
+      name: "cofre_session",
+    });
+    const shapes = [[], [{ apikey: [] }, { session: [] }], [{ bearer: [] }, { session: [] }], [{ operator: [] }]].map(
+      (s) => JSON.stringify(s),
+    );
     const bad = operations(doc).filter(({ op }) => !shapes.includes(JSON.stringify(op.security)));
     expect(bad).toEqual([]);
     expect(doc.paths["/v1/pix/jwks.json"]!.get.security).toEqual([]);
@@ -183,12 +240,23 @@ describe("the drift check of the harness", () => {
   async function realCharge() {
     const h = createHarness();
     const a = await h.seedAccount();
-    const r = await h.call("POST", "/v1/pix/charges", { key: a.testKey, body: { amount: 1500 }, headers: { "Idempotency-Key": "drift-check-1" } });
+    const r = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      body: { amount: 1500 },
+      headers: { "Idempotency-Key": "drift-check-1" },
+    });
     expect(r.status).toBe(201);
     const doc = (await h.call("GET", "/docs/json")).body as OpenApiDoc;
     return { r, doc };
   }
-  const answer = (body: unknown, status = 201) => ({ method: "POST", path: "/v1/pix/charges", status, contentType: "application/json", body, text: JSON.stringify(body) });
+  const answer = (body: unknown, status = 201) => ({
+    method: "POST",
+    path: "/v1/pix/charges",
+    status,
+    contentType: "application/json",
+    body,
+    text: JSON.stringify(body),
+  });
 
   test("accepts the real answer", async () => {
     const { r, doc } = await realCharge();
@@ -205,7 +273,9 @@ describe("the drift check of the harness", () => {
     const { r, doc } = await realCharge();
     const planted = structuredClone(doc) as any;
     delete planted.components.schemas.Charge.properties.checkout_url;
-    planted.components.schemas.Charge.required = planted.components.schemas.Charge.required.filter((k: string) => k !== "checkout_url");
+    planted.components.schemas.Charge.required = planted.components.schemas.Charge.required.filter(
+      (k: string) => k !== "checkout_url",
+    );
     expect(new DocChecker(planted).problems(answer(r.body)).join("\n")).toContain("(checkout_url)");
   });
 
@@ -219,7 +289,9 @@ describe("the drift check of the harness", () => {
     const { r, doc } = await realCharge();
     const c = new DocChecker(doc);
     expect(c.problems(answer(r.body, 200)).join("\n")).toContain("status 200 is not documented");
-    expect(c.problems({ ...answer(r.body), contentType: "text/plain", body: "x", text: "x" }).join("\n")).toContain("content type text/plain is not documented");
+    expect(c.problems({ ...answer(r.body), contentType: "text/plain", body: "x", text: "x" }).join("\n")).toContain(
+      "content type text/plain is not documented",
+    );
   });
 
   test("a harness call fails when the schema beside the view misses a field the view sends", async () => {
@@ -231,9 +303,13 @@ describe("the drift check of the harness", () => {
     try {
       const h = createHarness({ checkoutUrlBase: "http://localhost:3000/drift" });
       const a = await h.seedAccount();
-      await expect(h.call("POST", "/v1/pix/charges", { key: a.testKey, body: { amount: 1500 }, headers: { "Idempotency-Key": "drift-check-2" } })).rejects.toThrow(
-        "must NOT have additional properties (checkout_url)",
-      );
+      await expect(
+        h.call("POST", "/v1/pix/charges", {
+          key: a.testKey,
+          body: { amount: 1500 },
+          headers: { "Idempotency-Key": "drift-check-2" },
+        }),
+      ).rejects.toThrow("must NOT have additional properties (checkout_url)");
     } finally {
       (ChargeSchema.properties as Record<string, unknown>).checkout_url = saved.prop;
       (ChargeSchema as { required?: string[] }).required = saved.required;
@@ -241,6 +317,14 @@ describe("the drift check of the harness", () => {
     // Restored: a fresh harness with the same settings passes.
     const h = createHarness({ checkoutUrlBase: "http://localhost:3000/drift2" });
     const a = await h.seedAccount();
-    expect((await h.call("POST", "/v1/pix/charges", { key: a.testKey, body: { amount: 1500 }, headers: { "Idempotency-Key": "drift-check-3" } })).status).toBe(201);
+    expect(
+      (
+        await h.call("POST", "/v1/pix/charges", {
+          key: a.testKey,
+          body: { amount: 1500 },
+          headers: { "Idempotency-Key": "drift-check-3" },
+        })
+      ).status,
+    ).toBe(201);
   });
 });

@@ -50,14 +50,37 @@ describe("README: Your first charge", () => {
       // the receiver is told the port through COFRE_URL (its default is http://localhost:3000).
       const script = firstChargeBlock()
         .replaceAll("localhost:3000", `127.0.0.1:${server.port}`)
-        .replace("bun run listen &", `bun run listen > '${log}' 2>&1 &\nuntil grep -q 'listening on' '${log}' 2>/dev/null; do sleep 0.05; done`);
-      const bash = Bun.spawn(["bash", "-euo", "pipefail", "-c", `${script}\nsleep 0\nfor i in $(seq 1 200); do grep -q 'charge.paid' '${log}' && break; sleep 0.05; done\npkill -P $! || true; kill $! 2>/dev/null || true`], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...serverEnv(join(dir, "data")), LISTEN_PORT: "0", COFRE_URL: `http://127.0.0.1:${server.port}`, COFRE_LISTEN_STATE: join(dir, "listen.json") },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [stdout, stderr, code] = await Promise.all([new Response(bash.stdout).text(), new Response(bash.stderr).text(), bash.exited]);
+        .replace(
+          "bun run listen &",
+          `bun run listen > '${log}' 2>&1 &\nuntil grep -q 'listening on' '${log}' 2>/dev/null; do sleep 0.05; done`,
+        );
+      const bash = Bun.spawn(
+        [
+          "bash",
+          "-euo",
+          "pipefail",
+          "-c",
+          `${script}\nsleep 0\nfor i in $(seq 1 200); do grep -q 'charge.paid' '${log}' && break; sleep 0.05; done\npkill -P $! || true; kill $! 2>/dev/null || true`,
+        ],
+        {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH ?? "",
+            HOME: process.env.HOME ?? "",
+            ...serverEnv(join(dir, "data")),
+            LISTEN_PORT: "0",
+            COFRE_URL: `http://127.0.0.1:${server.port}`,
+            COFRE_LISTEN_STATE: join(dir, "listen.json"),
+          },
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(bash.stdout).text(),
+        new Response(bash.stderr).text(),
+        bash.exited,
+      ]);
       const received = readFileSync(log, "utf8");
       expect({ run, code, stderr }).toEqual({ run, code: 0, stderr: "" });
       // Step 4 echoes the checkout address; step 5 answers the paid charge.

@@ -43,17 +43,34 @@ function freePort(): number {
 describe("README: Going live", () => {
   test("connects the simulated PSP, takes a live Pix and refunds it through a devolução", async () => {
     const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
-    const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", "you@example.com", "--password", "choose-a-passphrase", "--account-name", "Minha Loja"], {
-      cwd: ROOT,
-      env: { ...env, ...serverEnv(join(dir, "data")) },
-    });
+    const init = Bun.spawnSync(
+      [
+        "bun",
+        "src/main.ts",
+        "init",
+        "--email",
+        "you@example.com",
+        "--password",
+        "choose-a-passphrase",
+        "--account-name",
+        "Minha Loja",
+      ],
+      {
+        cwd: ROOT,
+        env: { ...env, ...serverEnv(join(dir, "data")) },
+      },
+    );
     expect(init.exitCode).toBe(0);
     const port = freePort();
     const simPort = freePort();
     server = await startServer(["bun", "run", "dev"], {
       dataDir: join(dir, "data"),
       cwd: ROOT,
-      env: { PORT: String(port), COFRE_OPERATOR_TOKEN: "local-operator-token", COFRE_PUBLIC_URL: `http://127.0.0.1:${port}` },
+      env: {
+        PORT: String(port),
+        COFRE_OPERATOR_TOKEN: "local-operator-token",
+        COFRE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      },
     });
     // The changes to the block: ports and folder; the simulator's start awaited before the
     // connection (a person types slower); the one-second pause replaced by a wait for `paid`.
@@ -67,16 +84,29 @@ describe("README: Going live", () => {
       .replace("psp-sim init ./psp-sim", `psp-sim init ./psp-sim --port ${simPort}`)
       .replaceAll("./psp-sim", simDir)
       .replaceAll("psp-sim/", `${simDir}/`)
-      .replace(/(--auto-settle > \S+ 2>&1 &)\n/, `$1\nuntil (echo > /dev/tcp/127.0.0.1/${simPort}) 2>/dev/null; do sleep 0.05; done\n`)
-      .replace("sleep 1;", `for i in $(seq 1 200); do curl -s 127.0.0.1:${port}/v1/charges/$CHARGE -H "apikey: $COFRE_LIVE_KEY" | grep -q '"status":"paid"' && break; sleep 0.05; done;`);
+      .replace(
+        /(--auto-settle > \S+ 2>&1 &)\n/,
+        `$1\nuntil (echo > /dev/tcp/127.0.0.1/${simPort}) 2>/dev/null; do sleep 0.05; done\n`,
+      )
+      .replace(
+        "sleep 1;",
+        `for i in $(seq 1 200); do curl -s 127.0.0.1:${port}/v1/charges/$CHARGE -H "apikey: $COFRE_LIVE_KEY" | grep -q '"status":"paid"' && break; sleep 0.05; done;`,
+      );
     if (process.env.GOLIVE_DEBUG) await Bun.write(process.env.GOLIVE_DEBUG, script);
-    const bash = Bun.spawn(["bash", "-euo", "pipefail", "-c", `${script}\necho "CHARGE=$CHARGE"; echo "LIVE=$COFRE_LIVE_KEY"`], {
-      cwd: ROOT,
-      env: { ...env, ...serverEnv(join(dir, "data")) },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [stdout, stderr, code] = await Promise.all([new Response(bash.stdout).text(), new Response(bash.stderr).text(), bash.exited]);
+    const bash = Bun.spawn(
+      ["bash", "-euo", "pipefail", "-c", `${script}\necho "CHARGE=$CHARGE"; echo "LIVE=$COFRE_LIVE_KEY"`],
+      {
+        cwd: ROOT,
+        env: { ...env, ...serverEnv(join(dir, "data")) },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(bash.stdout).text(),
+      new Response(bash.stderr).text(),
+      bash.exited,
+    ]);
     expect({ code, stderr, out: code === 0 ? "" : stdout }).toEqual({ code: 0, stderr: "", out: "" });
     // Step 2 printed the connection; step 4 the paid charge; step 5 the refund as created.
     expect(stdout).toContain('"webhook_registered":true');
@@ -98,7 +128,11 @@ describe("README: Going live", () => {
     }
     expect(refunds.map((r) => [r.status, r.amount])).toEqual([["REFUNDED", 1990]]);
     const cobs = await fetch(`https://127.0.0.1:${simPort}/_sim/cobs`, {
-      tls: { cert: readFileSync(join(simDir, "client.crt"), "utf8"), key: readFileSync(join(simDir, "client.key"), "utf8"), ca: readFileSync(join(simDir, "ca.crt"), "utf8") },
+      tls: {
+        cert: readFileSync(join(simDir, "client.crt"), "utf8"),
+        key: readFileSync(join(simDir, "client.key"), "utf8"),
+        ca: readFileSync(join(simDir, "ca.crt"), "utf8"),
+      },
     });
     const listed = (await cobs.json()) as { cobs?: { status: string }[] } | { status: string }[];
     const list = Array.isArray(listed) ? listed : (listed.cobs ?? []);

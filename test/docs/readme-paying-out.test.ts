@@ -38,16 +38,30 @@ describe("README: Paying out", () => {
 
   test("after the first charge, a destination, a payout and two clock moves end with the payout paid", async () => {
     server = await startServer(["bun", "run", "dev"], { dataDir: join(dir, "data"), cwd: ROOT });
-    const script = `${block("## Your first charge").replace("bun run listen &", "")}\n${block("## Paying out")}`.replaceAll("localhost:3000", `127.0.0.1:${server.port}`);
+    const script =
+      `${block("## Your first charge").replace("bun run listen &", "")}\n${block("## Paying out")}`.replaceAll(
+        "localhost:3000",
+        `127.0.0.1:${server.port}`,
+      );
     const bash = Bun.spawn(["bash", "-euo", "pipefail", "-c", script], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...serverEnv(join(dir, "data")) },
       stdout: "pipe",
       stderr: "pipe",
     });
-    const [stdout, stderr, code] = await Promise.all([new Response(bash.stdout).text(), new Response(bash.stderr).text(), bash.exited]);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(bash.stdout).text(),
+      new Response(bash.stderr).text(),
+      bash.exited,
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    const last = JSON.parse(stdout.trim().split("\n").pop()!.replace(/^.*?(\{"id":"po_)/, "$1"));
+    const last = JSON.parse(
+      stdout
+        .trim()
+        .split("\n")
+        .pop()!
+        .replace(/^.*?(\{"id":"po_)/, "$1"),
+    );
     expect(last).toMatchObject({ object: "payout", status: "paid", amount: 1500 });
     expect(last.end_to_end_id).toHaveLength(32);
   }, 120_000);

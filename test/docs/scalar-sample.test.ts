@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 /** URL, headers and body of a curl command as Scalar prints it (`--header 'K: V'`, `--data '...'`). */
-function parseCurl(sample: string): { url: string; method: string; headers: Record<string, string>; body: string | undefined } {
+function parseCurl(sample: string): {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+} {
   const url = /^curl (\S+)/.exec(sample)?.[1];
   if (!url) throw new Error(`not a curl sample:\n${sample}`);
   const headers: Record<string, string> = {};
@@ -46,7 +51,10 @@ describe("the reference UI's curl sample", () => {
     await page.getByText("Create a Pix charge (shortcut").first().waitFor({ timeout: 30_000 });
     const sample = await page
       .waitForFunction(
-        () => [...document.querySelectorAll("pre, code")].map((e) => (e as HTMLElement).innerText).find((t) => t.startsWith("curl") && t.includes("/v1/pix/charges")),
+        () =>
+          [...document.querySelectorAll("pre, code")]
+            .map((e) => (e as HTMLElement).innerText)
+            .find((t) => t.startsWith("curl") && t.includes("/v1/pix/charges")),
         undefined,
         { timeout: 30_000 },
       )

@@ -20,7 +20,11 @@ describe("the contract version", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     expect((await h.call("GET", "/docs/json")).body.info.version).toBe(API_VERSION);
-    const c = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "Idempotency-Key": `version-${crypto.randomUUID()}` }, body: { amount: 100 } });
+    const c = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "Idempotency-Key": `version-${crypto.randomUUID()}` },
+      body: { amount: 100 },
+    });
     expect(c.status).toBe(201);
     const events = await h.call("GET", "/v1/events?limit=10", { key: a.testKey });
     expect(events.status).toBe(200);

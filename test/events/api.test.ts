@@ -19,7 +19,11 @@ afterEach(() => {
 
 let n = 0;
 async function charge(h: Harness, key: string): Promise<string> {
-  const r = await h.call("POST", "/v1/pix/charges", { key, headers: { "idempotency-key": `events-${++n}` }, body: { amount: 1500 } });
+  const r = await h.call("POST", "/v1/pix/charges", {
+    key,
+    headers: { "idempotency-key": `events-${++n}` },
+    body: { amount: 1500 },
+  });
   expect(r.status).toBe(201);
   return r.body.id;
 }
@@ -32,9 +36,16 @@ async function pay(h: Harness, key: string, id: string): Promise<void> {
 async function payout(h: Harness, a: SeededAccount): Promise<string> {
   await fund(h, a, 10_000);
   const token = await loginToken(h, a.email, a.password);
-  const d = await h.call("POST", "/v1/payout_destinations", { bearer: token, body: { type: "pix_key", pix_key_type: "email", pix_key: "fulano@example.com" } });
+  const d = await h.call("POST", "/v1/payout_destinations", {
+    bearer: token,
+    body: { type: "pix_key", pix_key_type: "email", pix_key: "fulano@example.com" },
+  });
   expect(d.status).toBe(201);
-  const r = await h.call("POST", "/v1/payouts", { key: a.testKey, headers: { "idempotency-key": `events-po-${++n}` }, body: { amount: 100, destination_id: d.body.id } });
+  const r = await h.call("POST", "/v1/payouts", {
+    key: a.testKey,
+    headers: { "idempotency-key": `events-po-${++n}` },
+    body: { amount: 100, destination_id: d.body.id },
+  });
   expect(r.status).toBe(201);
   return r.body.id;
 }
@@ -62,7 +73,11 @@ describe("GET /v1/events: listing", () => {
     const r = await list(h, a.testKey);
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(["data", "has_more", "next_cursor", "object"]);
-    expect({ object: r.body.object, has_more: r.body.has_more, next_cursor: r.body.next_cursor }).toEqual({ object: "list", has_more: false, next_cursor: null });
+    expect({ object: r.body.object, has_more: r.body.has_more, next_cursor: r.body.next_cursor }).toEqual({
+      object: "list",
+      has_more: false,
+      next_cursor: null,
+    });
     expect(types(r.body)).toEqual(["payout.created", "charge.created", "charge.paid", "charge.created"]);
     expect(r.body.data.map((e: any) => e.data.object.id)).toEqual([po, second, first, first]);
     for (const e of r.body.data) {
@@ -78,9 +93,16 @@ describe("GET /v1/events: listing", () => {
     await flow(h, a);
     await payout(h, a);
     expect(types((await list(h, a.testKey, "?type=charge.paid")).body)).toEqual(["charge.paid"]);
-    expect(types((await list(h, a.testKey, "?type=charge.*")).body)).toEqual(["charge.created", "charge.paid", "charge.created"]);
+    expect(types((await list(h, a.testKey, "?type=charge.*")).body)).toEqual([
+      "charge.created",
+      "charge.paid",
+      "charge.created",
+    ]);
     expect(types((await list(h, a.testKey, "?type=payout.*")).body)).toEqual(["payout.created"]);
-    expect(types((await list(h, a.testKey, "?type=payout.created,charge.paid")).body)).toEqual(["payout.created", "charge.paid"]);
+    expect(types((await list(h, a.testKey, "?type=payout.created,charge.paid")).body)).toEqual([
+      "payout.created",
+      "charge.paid",
+    ]);
     for (const bad of ["payment.completed", "charge.", "*", "med_case.created"]) {
       const r = await list(h, a.testKey, `?type=${bad}`);
       expect(r.status).toBe(400);
@@ -92,9 +114,16 @@ describe("GET /v1/events: listing", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     await flow(h, a); // 12:00:00 created, 12:00:01 paid, 12:00:02 created
-    const r = await list(h, a.testKey, "?created_after=2026-11-20T12:00:00.000Z&created_before=2026-11-20T12:00:02.000Z");
+    const r = await list(
+      h,
+      a.testKey,
+      "?created_after=2026-11-20T12:00:00.000Z&created_before=2026-11-20T12:00:02.000Z",
+    );
     expect(types(r.body)).toEqual(["charge.paid"]);
-    expect(types((await list(h, a.testKey, "?created_after=2026-11-20T12:00:00.500Z")).body)).toEqual(["charge.created", "charge.paid"]);
+    expect(types((await list(h, a.testKey, "?created_after=2026-11-20T12:00:00.500Z")).body)).toEqual([
+      "charge.created",
+      "charge.paid",
+    ]);
     const bad = await list(h, a.testKey, "?created_after=yesterday");
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe("created_after");
@@ -138,7 +167,12 @@ describe("GET /v1/events: listing", () => {
       ["?starting_after=ch_123", "starting_after", "invalid_cursor"],
     ] as const) {
       const r = await list(h, a.testKey, q);
-      expect({ q, status: r.status, param: r.body.error.param, code: r.body.error.code }).toEqual({ q, status: 400, param, code });
+      expect({ q, status: r.status, param: r.body.error.param, code: r.body.error.code }).toEqual({
+        q,
+        status: 400,
+        param,
+        code,
+      });
     }
   });
 });
@@ -178,7 +212,9 @@ describe("GET /v1/events/{id}", () => {
       expect(r.status).toBe(404);
       expect(r.body.error.type).toBe("not_found_error");
     }
-    expect((await h.call("GET", "/v1/events/evt_00000000000000000000000000000000", { key: a.testKey })).status).toBe(404);
+    expect((await h.call("GET", "/v1/events/evt_00000000000000000000000000000000", { key: a.testKey })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -225,7 +261,9 @@ describe("30-day retention", () => {
     expect(left.map((e: any) => [e.type, e.data.object.id])).toEqual([["charge.created", recent]]);
     for (const id of oldEvents) expect((await h.call("GET", `/v1/events/${id}`, { key: a.testKey })).status).toBe(404);
     // charge.created (no delivery) is gone; charge.paid stays as its delivery's payload.
-    const rows = await testDb(h.deps).all<{ type: string }>("select type from events where family = 'canonical' order by created_at, id");
+    const rows = await testDb(h.deps).all<{ type: string }>(
+      "select type from events where family = 'canonical' order by created_at, id",
+    );
     expect(rows.map((r) => r.type)).toEqual(["charge.paid", "charge.created", "charge.expired"]);
     const deliveries = await h.call("GET", "/v1/webhooks/deliveries", { key: a.testKey });
     expect(deliveries.body.data.map((d: any) => d.payload.type)).toEqual(["charge.paid"]);

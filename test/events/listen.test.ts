@@ -48,7 +48,15 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 }
 
 function listen(url: string, key: string, forwardTo: string, statePath: string, lines: string[]): Listener {
-  const l = startListener({ forwardTo, apiKey: key, apiUrl: url, statePath, pollMs: 20, out: (x) => lines.push(x), err: (x) => lines.push(x) });
+  const l = startListener({
+    forwardTo,
+    apiKey: key,
+    apiUrl: url,
+    statePath,
+    pollMs: 20,
+    out: (x) => lines.push(x),
+    err: (x) => lines.push(x),
+  });
   cleanups.push(() => l.stop());
   return l;
 }
@@ -62,7 +70,11 @@ describe("cofre listen", () => {
     const url = serve(h);
     const rx = receiver();
     const state = tempState();
-    const before = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": "before-listen" }, body: { amount: 500 } });
+    const before = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": "before-listen" },
+      body: { amount: 500 },
+    });
     expect(before.status).toBe(201);
 
     const lines1: string[] = [];
@@ -88,7 +100,15 @@ describe("cofre listen", () => {
     expect(rx.requests.length).toBe(7);
 
     const sent = rx.requests.map((r) => JSON.parse(r.body));
-    expect(sent.map((e) => e.type)).toEqual(["charge.created", "charge.paid", "charge.created", "charge.failed", "charge.created", "charge.created", "charge.paid"]);
+    expect(sent.map((e) => e.type)).toEqual([
+      "charge.created",
+      "charge.paid",
+      "charge.created",
+      "charge.failed",
+      "charge.created",
+      "charge.created",
+      "charge.paid",
+    ]);
     expect(sent.map((e) => e.data.object.id)).not.toContain(before.body.id); // older than the first start
     const all = (await h.call("GET", "/v1/events?limit=100", { key: a.testKey })).body.data;
     expect(all.length).toBe(8);
@@ -103,7 +123,12 @@ describe("cofre listen", () => {
       expect(req.headers["webhook-id"]).toBe(req.headers["x-cofre-delivery-id"]!);
       expect((await h.call("GET", `/v1/events/${evt.id}`, { key: a.testKey })).text).toBe(req.body);
     }
-    expect(() => new Webhook(Buffer.from("another secret").toString("base64")).verify(rx.requests[0]!.body, rx.requests[0]!.headers)).toThrow();
+    expect(() =>
+      new Webhook(Buffer.from("another secret").toString("base64")).verify(
+        rx.requests[0]!.body,
+        rx.requests[0]!.headers,
+      ),
+    ).toThrow();
   }, 30_000);
 
   test("--events keeps only the named types and families", async () => {
@@ -111,7 +136,15 @@ describe("cofre listen", () => {
     const a = await h.seedAccount();
     const url = serve(h);
     const rx = receiver();
-    const l = startListener({ forwardTo: rx.url, apiKey: a.testKey, apiUrl: url, statePath: tempState(), pollMs: 20, events: "charge.paid", out: () => {} });
+    const l = startListener({
+      forwardTo: rx.url,
+      apiKey: a.testKey,
+      apiUrl: url,
+      statePath: tempState(),
+      pollMs: 20,
+      events: "charge.paid",
+      out: () => {},
+    });
     cleanups.push(() => l.stop());
     await l.ready;
     await trigger("charge.paid", a.testKey, url, () => {});
@@ -128,17 +161,34 @@ describe("cofre listen", () => {
     const url = serve(h);
     const rx = receiver();
     const state = tempState();
-    const child = Bun.spawn(["bun", join(import.meta.dir, "../../src/main.ts"), "listen", "--forward-to", rx.url, "--api-key", a.testKey, "--api-url", url, "--state", state], {
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
-    });
+    const child = Bun.spawn(
+      [
+        "bun",
+        join(import.meta.dir, "../../src/main.ts"),
+        "listen",
+        "--forward-to",
+        rx.url,
+        "--api-key",
+        a.testKey,
+        "--api-url",
+        url,
+        "--state",
+        state,
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+      },
+    );
     cleanups.push(() => child.kill());
     const reader = child.stdout.getReader();
     let out = "";
     while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
     const secret = secretOf([out])!;
-    expect(out).toMatch(/^Ready! Forwarding events of http:\/\/127\.0\.0\.1:\d+ to http:\/\/127\.0\.0\.1:\d+\/hook\. Your webhook signing secret is whsec_\S+ \(\^C to quit\)\n/);
+    expect(out).toMatch(
+      /^Ready! Forwarding events of http:\/\/127\.0\.0\.1:\d+ to http:\/\/127\.0\.0\.1:\d+\/hook\. Your webhook signing secret is whsec_\S+ \(\^C to quit\)\n/,
+    );
     // The first poll records where it starts in the state file.
     const started = () => {
       try {
@@ -171,14 +221,27 @@ describe("cofre trigger", () => {
     const a = await h.seedAccount({ settings: { settlementDelaySeconds: 600 } });
     const url = serve(h);
     const token = await loginToken(h, a.email, a.password);
-    expect((await h.call("POST", "/v1/payout_destinations", { bearer: token, body: { type: "pix_key", pix_key_type: "email", pix_key: "fulano@example.com" } })).status).toBe(201);
+    expect(
+      (
+        await h.call("POST", "/v1/payout_destinations", {
+          bearer: token,
+          body: { type: "pix_key", pix_key_type: "email", pix_key: "fulano@example.com" },
+        })
+      ).status,
+    ).toBe(201);
     for (const event of TRIGGER_EVENTS) {
       const steps: string[] = [];
       await trigger(event, a.testKey, url, (l) => steps.push(l));
       // The object this run made (the last id its steps printed) has the event.
-      const made = [...steps.join(" ").matchAll(/\b(ch|po)_[0-9a-f]{32}\b/g)].map((m) => m[0]).filter((id) => id.startsWith(event.startsWith("payout") ? "po_" : "ch_")).pop();
+      const made = [...steps.join(" ").matchAll(/\b(ch|po)_[0-9a-f]{32}\b/g)]
+        .map((m) => m[0])
+        .filter((id) => id.startsWith(event.startsWith("payout") ? "po_" : "ch_"))
+        .pop();
       const r = await h.call("GET", `/v1/events?type=${event}&limit=100`, { key: a.testKey });
-      expect({ event, objects: r.body.data.map((e: any) => e.data.object.id) }).toEqual({ event, objects: expect.arrayContaining([made]) });
+      expect({ event, objects: r.body.data.map((e: any) => e.data.object.id) }).toEqual({
+        event,
+        objects: expect.arrayContaining([made]),
+      });
     }
   }, 60_000);
 

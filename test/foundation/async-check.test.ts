@@ -10,7 +10,13 @@ import { checkAsync } from "../../scripts/check-async";
 
 function project(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "cofre-async-"));
-  writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ESNext", module: "ESNext", strict: true, lib: ["ESNext"], types: [] }, include: ["src"] }));
+  writeFileSync(
+    join(root, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { target: "ESNext", module: "ESNext", strict: true, lib: ["ESNext"], types: [] },
+      include: ["src"],
+    }),
+  );
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, ".."), { recursive: true });
     writeFileSync(join(root, path), text);
@@ -37,7 +43,11 @@ export async function f(id: string) {
     });
     try {
       const found = checkAsync(root).map((v) => `${v.file}:${v.line} ${v.rule}`);
-      expect(found).toEqual(["src/use.ts:3 floating-promise", "src/use.ts:4 promise-condition", "src/use.ts:5 promise-condition"]);
+      expect(found).toEqual([
+        "src/use.ts:3 floating-promise",
+        "src/use.ts:4 promise-condition",
+        "src/use.ts:5 promise-condition",
+      ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

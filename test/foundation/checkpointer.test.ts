@@ -32,7 +32,8 @@ function writeRows(db: Database, n: number): void {
   })();
 }
 
-const autoCheckpoint = (db: Database) => (db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
+const autoCheckpoint = (db: Database) =>
+  (db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
 
 describe("background checkpointer", () => {
   test("turns auto-checkpointing off on the request connection while it runs, and back on when stopped", async () => {

@@ -33,7 +33,10 @@ describe("cofre CLI", () => {
     const dataDir = join(root, "fresh", "nested");
     const first = run(["migrate"], {}, dataDir);
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout.trim().split("\n").pop()!)).toMatchObject({ migrated: true, database: TEST_PG ? "postgres" : "sqlite" });
+    expect(JSON.parse(first.stdout.trim().split("\n").pop()!)).toMatchObject({
+      migrated: true,
+      database: TEST_PG ? "postgres" : "sqlite",
+    });
     if (TEST_PG) {
       const deps = testDeps({ dataDir, config: { logLevel: "silent" } });
       expect(await deps.store.ready()).toBe(true);

@@ -24,7 +24,9 @@ describe("defaults", () => {
     const c = loadConfig({ COFRE_PUBLIC_URL: "https://pay.example.com/" });
     expect(c.publicUrl).toBe("https://pay.example.com");
     expect(c.checkoutUrlBase).toBe("https://pay.example.com/c");
-    expect(loadConfig({ COFRE_CHECKOUT_URL_BASE: "https://checkout.example.com/x/" }).checkoutUrlBase).toBe("https://checkout.example.com/x");
+    expect(loadConfig({ COFRE_CHECKOUT_URL_BASE: "https://checkout.example.com/x/" }).checkoutUrlBase).toBe(
+      "https://checkout.example.com/x",
+    );
   });
 
   test("every variable is read", () => {
@@ -93,7 +95,9 @@ describe("COFRE_SECRETS_KEY", () => {
     expect(loadConfig({}).secretsKey).toBeNull();
     const key = Buffer.alloc(32, 7).toString("base64");
     expect(loadConfig({ COFRE_SECRETS_KEY: key }).secretsKey).toBe(key);
-    expect(loadConfig({ COFRE_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64url") }).secretsKey).toBe(Buffer.alloc(32, 7).toString("base64url"));
+    expect(loadConfig({ COFRE_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64url") }).secretsKey).toBe(
+      Buffer.alloc(32, 7).toString("base64url"),
+    );
   });
 
   test("refuses a value that is not base64 of 32 bytes, naming the variable and never echoing it", () => {

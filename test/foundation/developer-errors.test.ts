@@ -30,7 +30,9 @@ describe("an API key sent the wrong way", () => {
   test("a missing key with no Authorization, or another bearer token, keeps the plain message", async () => {
     const h = createHarness();
     expect((await h.call("GET", "/v1/charges")).body.error.message).toBe("Missing or invalid API key.");
-    expect((await h.call("GET", "/v1/charges", { bearer: "eyJ.x.y" })).body.error.message).toBe("Missing or invalid API key.");
+    expect((await h.call("GET", "/v1/charges", { bearer: "eyJ.x.y" })).body.error.message).toBe(
+      "Missing or invalid API key.",
+    );
   });
 
   test("an ak_ key as a bearer token on a dashboard route says that route takes a dashboard token", async () => {
@@ -47,10 +49,18 @@ describe("messages name public statuses", () => {
   test("a second MED on a disputed charge says the charge is disputed, not DISPUTE", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const created = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": "public-status-0001" }, body: { amount: 1000 } });
+    const created = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": "public-status-0001" },
+      body: { amount: 1000 },
+    });
     expect(created.status).toBe(201);
-    expect((await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/pay`, { key: a.testKey, body: {} })).status).toBe(200);
-    expect((await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/med`, { key: a.testKey, body: {} })).status).toBe(201);
+    expect(
+      (await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/pay`, { key: a.testKey, body: {} })).status,
+    ).toBe(200);
+    expect(
+      (await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/med`, { key: a.testKey, body: {} })).status,
+    ).toBe(201);
     expect((await h.call("GET", `/v1/charges/${created.body.id}`, { key: a.testKey })).body.status).toBe("disputed");
     const again = await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/med`, { key: a.testKey, body: {} });
     const e = expectEnvelope(again, 400, "invalid_request_error", "invalid_state");
@@ -61,8 +71,14 @@ describe("messages name public statuses", () => {
   test("paying a charge that is not pending names its public status", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const created = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": "public-status-0002" }, body: { amount: 1000 } });
-    expect((await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/pay`, { key: a.testKey, body: {} })).status).toBe(200);
+    const created = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": "public-status-0002" },
+      body: { amount: 1000 },
+    });
+    expect(
+      (await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/pay`, { key: a.testKey, body: {} })).status,
+    ).toBe(200);
     const r = await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/pay`, { key: a.testKey, body: {} });
     expect(r.body.error.message).toBe("The charge is paid; only a pending charge can be paid.");
   });

@@ -36,7 +36,9 @@ describe("the API reference offline", () => {
     await page.addInitScript(() => {
       const w = window as unknown as { cspViolations: string[] };
       w.cspViolations = [];
-      document.addEventListener("securitypolicyviolation", (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener("securitypolicyviolation", (e) =>
+        w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
     });
     const res = await page.goto(`${base}/docs`);
     expect(res!.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");

@@ -11,17 +11,32 @@ describe("mapping a DomainError to the error table", () => {
     for (const code of Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]) {
       const extra = { param: "p", details: [{ param: "p", message: "m" }], headers: { "Retry-After": "1" } };
       const api = ApiError.from(new DomainError(code, "msg", extra));
-      expect([api.code, api.message, api.extra, api.status, api.type]).toEqual([code, "msg", extra, ERROR_CODES[code][0], ERROR_CODES[code][1]]);
+      expect([api.code, api.message, api.extra, api.status, api.type]).toEqual([
+        code,
+        "msg",
+        extra,
+        ERROR_CODES[code][0],
+        ERROR_CODES[code][1],
+      ]);
       expect(statusOf(new DomainError(code, "msg"))).toBe(ERROR_CODES[code][0]);
     }
   });
 
   test("renders the same envelope as the HTTP shorthands did", () => {
     expect(envelope(ApiError.from(invalidParam("amount", "too big", "invalid_amount")), "req_1")).toEqual({
-      error: { type: "invalid_request_error", code: "invalid_amount", message: "too big", param: "amount", details: [{ param: "amount", message: "too big" }] },
+      error: {
+        type: "invalid_request_error",
+        code: "invalid_amount",
+        message: "too big",
+        param: "amount",
+        details: [{ param: "amount", message: "too big" }],
+      },
       request_id: "req_1",
     });
-    expect(envelope(ApiError.from(notFound("refund")), "req_2")).toEqual({ error: { type: "not_found_error", code: "not_found", message: "No such refund." }, request_id: "req_2" });
+    expect(envelope(ApiError.from(notFound("refund")), "req_2")).toEqual({
+      error: { type: "not_found_error", code: "not_found", message: "No such refund." },
+      request_id: "req_2",
+    });
   });
 
   test("returns an ApiError as it is", () => {

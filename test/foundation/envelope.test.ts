@@ -37,7 +37,7 @@ describe("every response carries X-Request-Id and every error the one envelope",
   });
 
   test("401 for a well-formed but unknown key", async () => {
-    const r = await h.call("GET", "/v1/ping", { key: "ak_test_" + "x".repeat(32) });
+    const r = await h.call("GET", "/v1/ping", { key: `ak_test_${"x".repeat(32)}` });
     expectEnvelope(r, 401, "authentication_error", "unauthorized");
   });
 
@@ -81,7 +81,11 @@ describe("every response carries X-Request-Id and every error the one envelope",
       },
     });
     const res = await h.app.handle(
-      new Request("http://localhost/t/amount", { method: "POST", headers: { "content-type": "application/json" }, body: stream }),
+      new Request("http://localhost/t/amount", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: stream,
+      }),
     );
     expect(res.status).toBe(413);
     expect(res.headers.get("x-request-id")).toBeTruthy();
@@ -92,7 +96,11 @@ describe("every response carries X-Request-Id and every error the one envelope",
     const res = await h.app.handle(
       new Request("http://localhost/t/amount", {
         method: "POST",
-        headers: { "content-type": "application/json", "content-length": String(5 * 1024 * 1024), "x-request-id": "len-1" },
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(5 * 1024 * 1024),
+          "x-request-id": "len-1",
+        },
         body: '{"amount":1}',
       }),
     );
@@ -130,7 +138,10 @@ describe("every response carries X-Request-Id and every error the one envelope",
   });
 
   test("415 for a non-JSON content type", async () => {
-    const r = await h.call("POST", "/t/amount", { body: "amount=100", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const r = await h.call("POST", "/t/amount", {
+      body: "amount=100",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expectEnvelope(r, 415, "invalid_request_error", "unsupported_media_type");
   });
 
@@ -145,7 +156,8 @@ describe("every response carries X-Request-Id and every error the one envelope",
     const e = expectEnvelope(r, 500, "api_error", "internal_error");
     expect(r.body.request_id).toBe("boom-1");
     expect(keys(e)).toEqual(["code", "message", "type"]);
-    for (const leak of ["secret", "SELECT", "api_keys", "/work/", ".ts", "Error", "stack"]) expect(r.text).not.toContain(leak);
+    for (const leak of ["secret", "SELECT", "api_keys", "/work/", ".ts", "Error", "stack"])
+      expect(r.text).not.toContain(leak);
   });
 });
 
@@ -159,7 +171,7 @@ describe("server bugs", () => {
   });
 });
 
-describe("wrong method versus unknown path (extensions.md \"Wrong method\")", () => {
+describe('wrong method versus unknown path (extensions.md "Wrong method")', () => {
   const h = foundationHarness();
 
   for (const [method, path, allow] of [
@@ -288,7 +300,7 @@ describe("request bodies", () => {
   test("brackets inside strings do not count as nesting", async () => {
     const r = await h.call("POST", "/t/amount", { body: JSON.stringify({ amount: 5, note: "[[[[" }) });
     expect(r.status).toBe(200);
-    const escaped = await h.call("POST", "/t/amount", { body: `{"amount":5,"note":"\\\"{{"}` });
+    const escaped = await h.call("POST", "/t/amount", { body: `{"amount":5,"note":"\\"{{"}` });
     expect(escaped.status).toBe(200);
   });
 
@@ -305,16 +317,36 @@ describe("media types: only application/json is JSON", () => {
     key = (await h.seedAccount()).testKey;
   });
 
-  for (const ct of ["application/jsonx", "application/json-seq", "application/merge-patch+json", "application/vnd.api+json", "text/json", "application/json; charset=latin1", "application/json;charset=\"iso-8859-1\"", "xapplication/json"])
+  for (const ct of [
+    "application/jsonx",
+    "application/json-seq",
+    "application/merge-patch+json",
+    "application/vnd.api+json",
+    "text/json",
+    "application/json; charset=latin1",
+    'application/json;charset="iso-8859-1"',
+    "xapplication/json",
+  ])
     test(`Content-Type ${ct} is 415 and nothing is written`, async () => {
       const before = h.effects();
-      const r = await h.call("POST", "/t/pay", { key, headers: { "content-type": ct, "idempotency-key": `media-${ct.length}-${ct.charCodeAt(14)}` }, body: { amount: 100 } });
+      const r = await h.call("POST", "/t/pay", {
+        key,
+        headers: { "content-type": ct, "idempotency-key": `media-${ct.length}-${ct.charCodeAt(14)}` },
+        body: { amount: 100 },
+      });
       const e = expectEnvelope(r, 415, "invalid_request_error", "unsupported_media_type");
       expect(e.message).toBe("Request bodies must be JSON (Content-Type: application/json).");
       expect(h.effects()).toBe(before);
     });
 
-  for (const ct of ["application/json", "Application/JSON", "application/json; charset=utf-8", "application/json;charset=UTF-8", 'application/json; charset="utf-8"', "application/json ; foo=bar"])
+  for (const ct of [
+    "application/json",
+    "Application/JSON",
+    "application/json; charset=utf-8",
+    "application/json;charset=UTF-8",
+    'application/json; charset="utf-8"',
+    "application/json ; foo=bar",
+  ])
     test(`Content-Type ${ct} is JSON`, async () => {
       const r = await h.call("POST", "/t/amount", { headers: { "content-type": ct }, body: { amount: 7 } });
       expect(r.status).toBe(200);
@@ -339,7 +371,11 @@ describe("text must be valid Unicode", () => {
       expect(e.message).toBe(`${param} contains a lone UTF-16 surrogate; text must be valid Unicode.`);
     }
     const before = h.effects();
-    const r = await h.call("POST", "/t/pay", { key: testKey, headers: { "idempotency-key": "surrogate-0001" }, body: '{"amount":100,"note":"\\udbff"}' });
+    const r = await h.call("POST", "/t/pay", {
+      key: testKey,
+      headers: { "idempotency-key": "surrogate-0001" },
+      body: '{"amount":100,"note":"\\udbff"}',
+    });
     expect(r.status).toBe(400);
     expect(h.effects()).toBe(before);
   });
@@ -354,7 +390,13 @@ describe("text must be valid Unicode", () => {
  * Sends `head` then `body` one byte every `everyMs` over a raw socket to `port` and resolves with
  * the raw response text once the server closes the connection (or `giveUpMs` passes).
  */
-async function trickle(port: number, head: string, body: string, everyMs: number, giveUpMs = 5000): Promise<{ response: string; bytesSent: number; closed: boolean }> {
+async function trickle(
+  port: number,
+  head: string,
+  body: string,
+  everyMs: number,
+  giveUpMs = 5000,
+): Promise<{ response: string; bytesSent: number; closed: boolean }> {
   let response = "";
   let closed = false;
   let sent = 0;
@@ -404,7 +446,11 @@ describe("a body that trickles in gets 408 after the body deadline", () => {
       expect(r.response.toLowerCase()).toContain("connection: close");
       const json = JSON.parse(r.response.slice(r.response.indexOf("\r\n\r\n") + 4));
       expect(json).toEqual({
-        error: { type: "invalid_request_error", code: "request_timeout", message: "The request body did not arrive within 0.2 seconds; send it in full and retry." },
+        error: {
+          type: "invalid_request_error",
+          code: "request_timeout",
+          message: "The request body did not arrive within 0.2 seconds; send it in full and retry.",
+        },
         request_id: "slow-1",
       });
       expect(r.closed).toBe(true);
@@ -420,8 +466,9 @@ describe("a body that trickles in gets 408 after the body deadline", () => {
     const h = foundationHarness({ bodyTimeoutMs: 200 });
     h.app.listen({ port: 0, hostname: "127.0.0.1" });
     try {
-      const head = "POST /t/amount HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
-      const chunks = [..."{\"amount\":1}"].map((c) => `1\r\n${c}\r\n`).join("") + "0\r\n\r\n";
+      const head =
+        "POST /t/amount HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
+      const chunks = `${[...'{"amount":1}'].map((c) => `1\r\n${c}\r\n`).join("")}0\r\n\r\n`;
       const r = await trickle(h.app.server!.port!, head, chunks, 40);
       expect(r.response).toStartWith("HTTP/1.1 408");
       expect(r.response).toContain('"code":"request_timeout"');
@@ -449,7 +496,9 @@ describe("a body that trickles in gets 408 after the body deadline", () => {
     const { loadConfig } = await import("../../src/config");
     expect(loadConfig({}).bodyTimeoutMs).toBe(30_000);
     expect(loadConfig({ COFRE_BODY_TIMEOUT_SECONDS: "5" }).bodyTimeoutMs).toBe(5_000);
-    expect(() => loadConfig({ COFRE_BODY_TIMEOUT_SECONDS: "0" })).toThrow("COFRE_BODY_TIMEOUT_SECONDS must be between 1 and 3600, got 0");
+    expect(() => loadConfig({ COFRE_BODY_TIMEOUT_SECONDS: "0" })).toThrow(
+      "COFRE_BODY_TIMEOUT_SECONDS must be between 1 and 3600, got 0",
+    );
   });
 });
 
@@ -491,6 +540,8 @@ describe("amounts are strict integers", () => {
 
   test("an amount out of range keeps the range message", async () => {
     const r = await h.call("POST", "/t/amount", { body: { amount: 0 } });
-    expect(r.body.error.details).toEqual([{ param: "amount", message: "Expected integer to be greater or equal to 1" }]);
+    expect(r.body.error.details).toEqual([
+      { param: "amount", message: "Expected integer to be greater or equal to 1" },
+    ]);
   });
 });

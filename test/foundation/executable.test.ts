@@ -25,17 +25,33 @@ beforeAll(async () => {
   const outfile = join(root, "build", "cofre");
   const args = pkg.scripts.build.replace("--outfile dist/cofre", `--outfile ${outfile}`).split(/\s+/);
   const build = Bun.spawn(args, { cwd: join(import.meta.dir, "../.."), stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = [await new Response(build.stdout).text(), await new Response(build.stderr).text(), await build.exited];
+  const [out, err, code] = [
+    await new Response(build.stdout).text(),
+    await new Response(build.stderr).text(),
+    await build.exited,
+  ];
   buildOutput = out + err;
   expect(`${code} ${code === 0 ? "" : buildOutput}`).toBe("0 ");
   mkdirSync(runDir);
   copyFileSync(outfile, join(runDir, "cofre"));
   Bun.spawnSync(["chmod", "+x", join(runDir, "cofre")]);
   // An owner for the receipt test, created by the executable's own `init` in the data folder.
-  const init = Bun.spawnSync([join(runDir, "cofre"), "init", "--email", "owner@example.com", "--password", "exe password 1", "--account-name", "Padaria Pão Quente"], {
-    cwd: runDir,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...serverEnv(dataDir), LOG_LEVEL: "silent" },
-  });
+  const init = Bun.spawnSync(
+    [
+      join(runDir, "cofre"),
+      "init",
+      "--email",
+      "owner@example.com",
+      "--password",
+      "exe password 1",
+      "--account-name",
+      "Padaria Pão Quente",
+    ],
+    {
+      cwd: runDir,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...serverEnv(dataDir), LOG_LEVEL: "silent" },
+    },
+  );
   expect(`${init.exitCode} ${init.exitCode === 0 ? "" : init.stderr.toString()}`).toBe("0 ");
   srv = await startServer([join(runDir, "cofre")], { cwd: runDir, dataDir, timeoutMs: 20_000 });
 }, 180_000);
@@ -82,7 +98,11 @@ describe("dist/cofre run alone from an empty folder", () => {
       // The app's own code (its login form's field) and uPlot's styles are inside.
       expect(text).toContain(f.endsWith(".js") ? "/v1/auth/session" : ".uplot");
     }
-    const login = await fetch(`${srv.base}/v1/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "owner@example.com", password: "exe password 1" }) });
+    const login = await fetch(`${srv.base}/v1/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "owner@example.com", password: "exe password 1" }),
+    });
     expect(login.status).toBe(200);
     expect(((await login.json()) as any).account_name).toBe("Padaria Pão Quente");
   });
@@ -104,7 +124,10 @@ describe("dist/cofre run alone from an empty folder", () => {
   });
 
   test("a paid payment's receipt and its boleto are PDFs in the embedded font, Portuguese accents included", async () => {
-    const json = async (path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
+    const json = async (
+      path: string,
+      init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+    ) => {
       const r = await fetch(`${srv.base}${path}`, {
         method: init.method ?? "GET",
         headers: { "content-type": "application/json", ...init.headers },
@@ -112,24 +135,41 @@ describe("dist/cofre run alone from an empty folder", () => {
       });
       return { status: r.status, body: (await r.json()) as any };
     };
-    const login = await json("/v1/auth/login", { method: "POST", body: { email: "owner@example.com", password: "exe password 1" } });
+    const login = await json("/v1/auth/login", {
+      method: "POST",
+      body: { email: "owner@example.com", password: "exe password 1" },
+    });
     expect(login.status).toBe(200);
-    const issued = await json("/v1/api-keys", { method: "POST", headers: { authorization: `Bearer ${login.body.access_token}` }, body: { test: true } });
+    const issued = await json("/v1/api-keys", {
+      method: "POST",
+      headers: { authorization: `Bearer ${login.body.access_token}` },
+      body: { test: true },
+    });
     expect(issued.status).toBe(201);
     const apikey = issued.body.apiKey as string;
-    const created = await json("/v1/payments", { method: "POST", headers: { apikey }, body: { amount: 123456, paymentMethods: ["PIX", "BOLETO"], idempotencyKey: "exe-receipt-0001" } });
+    const created = await json("/v1/payments", {
+      method: "POST",
+      headers: { apikey },
+      body: { amount: 123456, paymentMethods: ["PIX", "BOLETO"], idempotencyKey: "exe-receipt-0001" },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     const boleto = await fetch(`${srv.base}/v1/boletos/${id}.pdf`);
     expect(boleto.status).toBe(200);
     const boletoText = await pdfText(new Uint8Array(await boleto.arrayBuffer()));
-    for (const s of ["Beneficiário", "Padaria Pão Quente", "Ficha de Compensação", "R$ 1.234,56"]) expect(boletoText).toContain(s);
-    expect((await json(`/v1/test_helpers/charges/${id}/pay`, { method: "POST", headers: { apikey }, body: {} })).status).toBe(200);
-    const receipt = await fetch(`${srv.base}/v1/payments/${id}/receipt`, { headers: { apikey, accept: "application/pdf" } });
+    for (const s of ["Beneficiário", "Padaria Pão Quente", "Ficha de Compensação", "R$ 1.234,56"])
+      expect(boletoText).toContain(s);
+    expect(
+      (await json(`/v1/test_helpers/charges/${id}/pay`, { method: "POST", headers: { apikey }, body: {} })).status,
+    ).toBe(200);
+    const receipt = await fetch(`${srv.base}/v1/payments/${id}/receipt`, {
+      headers: { apikey, accept: "application/pdf" },
+    });
     expect(receipt.status).toBe(200);
     expect(receipt.headers.get("content-disposition")).toBe(`attachment; filename="${id}.pdf"`);
     const text = await pdfText(new Uint8Array(await receipt.arrayBuffer()));
-    for (const s of ["Comprovante de pagamento", "Situação: Pago (PAID)", "Valor: R$ 1.234,56", "SANDBOX"]) expect(text).toContain(s);
+    for (const s of ["Comprovante de pagamento", "Situação: Pago (PAID)", "Valor: R$ 1.234,56", "SANDBOX"])
+      expect(text).toContain(s);
   });
 
   test("nothing was written beside the executable; the database is in COFRE_DATA_DIR (PostgreSQL: at COFRE_DATABASE_URL)", async () => {

@@ -34,7 +34,9 @@ export function foundationHarness(config: Partial<Config> = {}, logger?: Logger)
       throw new Error("secret internal detail: SELECT * FROM api_keys at /work/main/src/x.ts:1");
     })
     .get("/t/items/:id", ({ params }) => ({ id: params.id }))
-    .get("/t/bad-response", () => ({ wrongField: "secret-shape" }) as never, { response: { 200: Type.Object({ id: Type.String() }) } })
+    .get("/t/bad-response", () => ({ wrongField: "secret-shape" }) as never, {
+      response: { 200: Type.Object({ id: Type.String() }) },
+    })
     .post("/t/amount", ({ body }) => ({ ok: true, amount: body.amount }), {
       body: StrictObject({ amount: Amount(), note: Type.Optional(Str({ maxLength: 5 })) }),
     })

@@ -64,10 +64,18 @@ describe("group commit", () => {
   test("a created charge is committed before its 201 is returned", async () => {
     const { h, c } = groupHarness();
     const a = await h.seedAccount();
-    const r = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": "group-commit-1" }, body: { amount: 1500 } });
+    const r = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": "group-commit-1" },
+      body: { amount: 1500 },
+    });
     expect(r.status).toBe(201);
     expect(c.inTransaction).toBe(false);
-    const again = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": "group-commit-1" }, body: { amount: 1500 } });
+    const again = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": "group-commit-1" },
+      body: { amount: 1500 },
+    });
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body.id).toBe(r.body.id);
   });

@@ -26,7 +26,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const MESSAGE = "The request's URL or headers are too large: the URL and each of the apikey, Authorization and Cookie headers may be at most 8192 bytes.";
+const MESSAGE =
+  "The request's URL or headers are too large: the URL and each of the apikey, Authorization and Cookie headers may be at most 8192 bytes.";
 
 async function send(path: string, headers: Record<string, string> = {}) {
   const r = await fetch(`${srv.base}${path}`, { headers });
@@ -38,7 +39,10 @@ describe("oversized headers against a served process", () => {
   test("a 100 kB apikey is 431 request_headers_too_large in the error envelope", async () => {
     const r = await send("/v1/ping", { apikey: "a".repeat(100_000) });
     expect([r.status, r.type]).toEqual([431, "application/json"]);
-    expect(JSON.parse(r.text)).toEqual({ error: { type: "invalid_request_error", code: "request_headers_too_large", message: MESSAGE }, request_id: r.requestId });
+    expect(JSON.parse(r.text)).toEqual({
+      error: { type: "invalid_request_error", code: "request_headers_too_large", message: MESSAGE },
+      request_id: r.requestId,
+    });
   });
 
   test("a 16 kB query is 431 request_headers_too_large in the error envelope", async () => {
@@ -47,7 +51,10 @@ describe("oversized headers against a served process", () => {
   });
 
   test("a 100 kB bearer token and a 100 kB cookie are refused the same way", async () => {
-    for (const headers of [{ authorization: `Bearer ${"b".repeat(100_000)}` }, { cookie: `cofre_session=${"c".repeat(100_000)}` }] as Record<string, string>[]) {
+    for (const headers of [
+      { authorization: `Bearer ${"b".repeat(100_000)}` },
+      { cookie: `cofre_session=${"c".repeat(100_000)}` },
+    ] as Record<string, string>[]) {
       const r = await send("/v1/account", headers);
       expect([r.status, JSON.parse(r.text).error.code]).toEqual([431, "request_headers_too_large"]);
     }
@@ -69,7 +76,11 @@ describe("oversized headers through the app", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const big = await h.call("GET", "/v1/ping", { key: `${a.testKey}${"x".repeat(9000)}` });
-    expect([big.status, big.body.error.code, big.body.error.message]).toEqual([431, "request_headers_too_large", MESSAGE]);
+    expect([big.status, big.body.error.code, big.body.error.message]).toEqual([
+      431,
+      "request_headers_too_large",
+      MESSAGE,
+    ]);
     expect((await h.call("GET", "/v1/ping", { key: a.testKey })).status).toBe(200);
   });
 });

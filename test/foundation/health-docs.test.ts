@@ -24,7 +24,9 @@ describe("health", () => {
   test("readyz is 503 when migrations have not run", async () => {
     const h = foundationHarness();
     const db = testDb(h.deps);
-    await db.exec(db.kind === "postgres" ? "delete from drizzle.__drizzle_migrations" : "delete from __drizzle_migrations");
+    await db.exec(
+      db.kind === "postgres" ? "delete from drizzle.__drizzle_migrations" : "delete from __drizzle_migrations",
+    );
     expect((await h.call("GET", "/readyz")).status).toBe(503);
   });
 });
@@ -95,24 +97,59 @@ describe("reference", () => {
     const h = createHarness({ operatorToken: null, testClock: false });
     const paths = (await h.call("GET", "/docs/json")).body.paths;
     const expected: [string, string][] = [
-      ["post", "/v1/charges"], ["get", "/v1/charges"], ["post", "/v1/pix/charges"], ["get", "/v1/charges/{id}"],
-      ["get", "/v1/wallets/balance"], ["get", "/v1/wallets"],
-      ["post", "/v1/payments"], ["get", "/v1/payments"], ["get", "/v1/payments/{id}"], ["get", "/v1/payments/stats"], ["get", "/v1/payments/metrics"],
-      ["post", "/v1/payments/{id}/refund"], ["get", "/v1/payments/{id}/refunds"], ["post", "/v1/payments/{id}/cancel"],
-      ["post", "/v1/payments/{id}/resend-webhook"], ["get", "/v1/payments/{id}/receipt"],
-      ["post", "/v1/webhooks/endpoints"], ["get", "/v1/webhooks/endpoints"], ["patch", "/v1/webhooks/endpoints/{id}"],
-      ["delete", "/v1/webhooks/endpoints/{id}"], ["post", "/v1/webhooks/endpoints/{id}/rotate-secret"], ["get", "/v1/webhooks/event-catalog"],
-      ["get", "/v1/webhooks/deliveries"], ["get", "/v1/webhooks/stats"], ["post", "/v1/webhooks/deliveries/{id}/retry"],
-      ["post", "/v1/api-keys"], ["get", "/v1/api-keys"], ["post", "/v1/api-keys/{id}/rotate"], ["delete", "/v1/api-keys/{id}"],
-      ["get", "/v1/med/cases"], ["get", "/v1/med/cases/{id}"], ["post", "/v1/med/cases/{id}/appeal"], ["post", "/v1/med/cases/{id}/accept"],
-      ["get", "/v1/med/cases/{id}/evidence"], ["post", "/v1/med/cases/{id}/evidence"], ["post", "/v1/med/cases/{id}/evidence/{evidence_id}/complete"],
-      ["get", "/v1/infractions"], ["get", "/v1/infractions/{id}"],
-      ["post", "/v1/auth/login"], ["post", "/v1/auth/logout"], ["get", "/v1/account"], ["post", "/v1/account/members"],
-      ["patch", "/v1/operator/accounts/{account_id}"], ["post", "/v1/operator/med/cases/{id}/resolve"],
-      ["post", "/v1/test_helpers/charges/{id}/pay"], ["post", "/v1/test_helpers/charges/{id}/med"], ["post", "/v1/test_helpers/med/cases/{id}/resolve"],
-      ["post", "/v1/test_helpers/med/cases/{id}/request_evidence"], ["post", "/v1/test_helpers/refunds/{id}/advance"],
-      ["post", "/v1/test_helpers/provider_faults"], ["post", "/v1/test_helpers/clock/advance"],
-      ["get", "/healthz"], ["get", "/readyz"],
+      ["post", "/v1/charges"],
+      ["get", "/v1/charges"],
+      ["post", "/v1/pix/charges"],
+      ["get", "/v1/charges/{id}"],
+      ["get", "/v1/wallets/balance"],
+      ["get", "/v1/wallets"],
+      ["post", "/v1/payments"],
+      ["get", "/v1/payments"],
+      ["get", "/v1/payments/{id}"],
+      ["get", "/v1/payments/stats"],
+      ["get", "/v1/payments/metrics"],
+      ["post", "/v1/payments/{id}/refund"],
+      ["get", "/v1/payments/{id}/refunds"],
+      ["post", "/v1/payments/{id}/cancel"],
+      ["post", "/v1/payments/{id}/resend-webhook"],
+      ["get", "/v1/payments/{id}/receipt"],
+      ["post", "/v1/webhooks/endpoints"],
+      ["get", "/v1/webhooks/endpoints"],
+      ["patch", "/v1/webhooks/endpoints/{id}"],
+      ["delete", "/v1/webhooks/endpoints/{id}"],
+      ["post", "/v1/webhooks/endpoints/{id}/rotate-secret"],
+      ["get", "/v1/webhooks/event-catalog"],
+      ["get", "/v1/webhooks/deliveries"],
+      ["get", "/v1/webhooks/stats"],
+      ["post", "/v1/webhooks/deliveries/{id}/retry"],
+      ["post", "/v1/api-keys"],
+      ["get", "/v1/api-keys"],
+      ["post", "/v1/api-keys/{id}/rotate"],
+      ["delete", "/v1/api-keys/{id}"],
+      ["get", "/v1/med/cases"],
+      ["get", "/v1/med/cases/{id}"],
+      ["post", "/v1/med/cases/{id}/appeal"],
+      ["post", "/v1/med/cases/{id}/accept"],
+      ["get", "/v1/med/cases/{id}/evidence"],
+      ["post", "/v1/med/cases/{id}/evidence"],
+      ["post", "/v1/med/cases/{id}/evidence/{evidence_id}/complete"],
+      ["get", "/v1/infractions"],
+      ["get", "/v1/infractions/{id}"],
+      ["post", "/v1/auth/login"],
+      ["post", "/v1/auth/logout"],
+      ["get", "/v1/account"],
+      ["post", "/v1/account/members"],
+      ["patch", "/v1/operator/accounts/{account_id}"],
+      ["post", "/v1/operator/med/cases/{id}/resolve"],
+      ["post", "/v1/test_helpers/charges/{id}/pay"],
+      ["post", "/v1/test_helpers/charges/{id}/med"],
+      ["post", "/v1/test_helpers/med/cases/{id}/resolve"],
+      ["post", "/v1/test_helpers/med/cases/{id}/request_evidence"],
+      ["post", "/v1/test_helpers/refunds/{id}/advance"],
+      ["post", "/v1/test_helpers/provider_faults"],
+      ["post", "/v1/test_helpers/clock/advance"],
+      ["get", "/healthz"],
+      ["get", "/readyz"],
     ];
     const missing = expected.filter(([m, p]) => !paths[p]?.[m]).map(([m, p]) => `${m.toUpperCase()} ${p}`);
     expect(missing).toEqual([]);
@@ -127,13 +164,34 @@ describe("reference", () => {
     const h = createHarness();
     const paths = (await h.call("GET", "/docs/json")).body.paths;
     const sec = (m: string, p: string) => paths[p][m].security;
-    for (const [m, p] of [["post", "/v1/webhooks/endpoints"], ["get", "/v1/webhooks/deliveries"], ["post", "/v1/webhooks/deliveries/{id}/retry"], ["get", "/v1/med/cases"], ["post", "/v1/med/cases/{id}/evidence"], ["post", "/v1/test_helpers/med/cases/{id}/resolve"], ["post", "/v1/test_helpers/clock/advance"], ["get", "/v1/wallets/balance"], ["post", "/v1/charges"]] as const)
+    for (const [m, p] of [
+      ["post", "/v1/webhooks/endpoints"],
+      ["get", "/v1/webhooks/deliveries"],
+      ["post", "/v1/webhooks/deliveries/{id}/retry"],
+      ["get", "/v1/med/cases"],
+      ["post", "/v1/med/cases/{id}/evidence"],
+      ["post", "/v1/test_helpers/med/cases/{id}/resolve"],
+      ["post", "/v1/test_helpers/clock/advance"],
+      ["get", "/v1/wallets/balance"],
+      ["post", "/v1/charges"],
+    ] as const)
       expect([m, p, sec(m, p)]).toEqual([m, p, [{ apikey: [] }, { session: [] }]]);
-    for (const [m, p] of [["get", "/healthz"], ["get", "/readyz"], ["post", "/v1/auth/login"], ["get", "/v1/webhooks/event-catalog"], ["get", "/c/{raw_id}"], ["put", "/v1/uploads/med-evidence/{id}"]] as const)
+    for (const [m, p] of [
+      ["get", "/healthz"],
+      ["get", "/readyz"],
+      ["post", "/v1/auth/login"],
+      ["get", "/v1/webhooks/event-catalog"],
+      ["get", "/c/{raw_id}"],
+      ["put", "/v1/uploads/med-evidence/{id}"],
+    ] as const)
       expect([m, p, sec(m, p)]).toEqual([m, p, []]);
     expect(sec("get", "/v1/api-keys")).toEqual([{ bearer: [] }, { session: [] }]);
     expect(sec("patch", "/v1/operator/accounts/{account_id}")).toEqual([{ operator: [] }]);
-    const unnamed = Object.entries<any>(paths).flatMap(([p, ops]) => Object.entries<any>(ops).filter(([, op]) => !Array.isArray(op.security)).map(([m]) => `${m} ${p}`));
+    const unnamed = Object.entries<any>(paths).flatMap(([p, ops]) =>
+      Object.entries<any>(ops)
+        .filter(([, op]) => !Array.isArray(op.security))
+        .map(([m]) => `${m} ${p}`),
+    );
     expect(unnamed).toEqual([]);
   });
 

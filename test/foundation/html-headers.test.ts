@@ -17,7 +17,11 @@ const htmlAnswers = new Map<string, Headers[]>();
 beforeAll(async () => {
   h = createHarness();
   const a = await h.seedAccount();
-  const c = await h.call("POST", "/v1/pix/charges", { key: a.testKey, body: { amount: 1000 }, headers: { "Idempotency-Key": key("html") } });
+  const c = await h.call("POST", "/v1/pix/charges", {
+    key: a.testKey,
+    body: { amount: 1000 },
+    headers: { "Idempotency-Key": key("html") },
+  });
   expect(c.status).toBe(201);
   rawId = c.body.id.slice(3);
   const gets = h.app.routes.filter((r) => r.method === "GET" || r.method === "ALL").map((r) => r.path);
@@ -36,7 +40,9 @@ beforeAll(async () => {
 describe("HTML answers", () => {
   test("the checkout, its not-found page, /docs and /dashboard are among the HTML routes found", () => {
     const base = new URL(h.deps.config.checkoutUrlBase).pathname;
-    expect([...htmlAnswers.keys()]).toEqual(expect.arrayContaining([`GET ${base}/:raw_id`, "GET /docs", "GET /dashboard"]));
+    expect([...htmlAnswers.keys()]).toEqual(
+      expect.arrayContaining([`GET ${base}/:raw_id`, "GET /docs", "GET /dashboard"]),
+    );
     expect(htmlAnswers.get(`GET ${base}/:raw_id`)).toHaveLength(2); // the page and the not-found page
   });
 
@@ -46,19 +52,30 @@ describe("HTML answers", () => {
       for (const headers of list) {
         const csp = headers.get("content-security-policy") ?? "";
         const got = {
-          frameAncestors: csp.split(";").map((d) => d.trim()).includes("frame-ancestors 'none'"),
+          frameAncestors: csp
+            .split(";")
+            .map((d) => d.trim())
+            .includes("frame-ancestors 'none'"),
           xfo: headers.get("x-frame-options"),
           nosniff: headers.get("x-content-type-options"),
           referrer: headers.get("referrer-policy"),
         };
-        if (!got.frameAncestors || got.xfo !== "DENY" || got.nosniff !== "nosniff" || got.referrer !== "no-referrer") wrong.push(`${route}: ${JSON.stringify(got)}`);
+        if (!got.frameAncestors || got.xfo !== "DENY" || got.nosniff !== "nosniff" || got.referrer !== "no-referrer")
+          wrong.push(`${route}: ${JSON.stringify(got)}`);
       }
     expect(wrong).toEqual([]);
   });
 
   test("/docs has a CSP that allows scripts only from this origin", () => {
     const csp = htmlAnswers.get("GET /docs")![0]!.get("content-security-policy")!;
-    expect(csp.split("; ")).toEqual(expect.arrayContaining(["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]));
+    expect(csp.split("; ")).toEqual(
+      expect.arrayContaining([
+        "default-src 'none'",
+        "script-src 'self'",
+        "connect-src 'self'",
+        "frame-ancestors 'none'",
+      ]),
+    );
     expect(csp).not.toContain("unsafe-eval");
   });
 });

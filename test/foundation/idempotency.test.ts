@@ -26,8 +26,16 @@ describe("idempotent replay", () => {
   test("key order inside the body does not matter", async () => {
     const h = foundationHarness();
     const { testKey } = await h.seedAccount();
-    await h.call("POST", "/t/pay", { key: testKey, headers: { "idempotency-key": "order-0002" }, body: '{"amount":7}' });
-    const r = await h.call("POST", "/t/pay", { key: testKey, headers: { "idempotency-key": "order-0002" }, body: '{ "amount" : 7 }' });
+    await h.call("POST", "/t/pay", {
+      key: testKey,
+      headers: { "idempotency-key": "order-0002" },
+      body: '{"amount":7}',
+    });
+    const r = await h.call("POST", "/t/pay", {
+      key: testKey,
+      headers: { "idempotency-key": "order-0002" },
+      body: '{ "amount" : 7 }',
+    });
     expect(r.headers.get("idempotent-replayed")).toBe("true");
     expect(h.effects()).toBe(1);
   });
@@ -182,7 +190,10 @@ describe("what is stored", () => {
     ).rejects.toThrow("side effect failed");
     // No completed record. PostgreSQL keeps the claim itself as a durable in-progress row (src/store/pg/claims.ts), which its
     // owner releases (here nobody: the test called begin directly) or a retry takes over once locked_until passed.
-    const rows = await testDb(h.deps).all<{ state: string }>("select state from idempotency_keys where id = ?", begun.claim.id);
+    const rows = await testDb(h.deps).all<{ state: string }>(
+      "select state from idempotency_keys where id = ?",
+      begun.claim.id,
+    );
     expect(rows.map((r) => r.state)).toEqual(h.deps.store.kind === "sqlite" ? [] : ["in_progress"]);
   });
 
@@ -217,16 +228,22 @@ describe("the idempotent() route helper", () => {
     let runs = 0;
     const work = () => ({ status: 201, body: { n: ++runs } });
     const c1 = ctx();
-    expect(await idempotent(h.deps, c1, "POST /refund", work, { key: c1.body.idempotencyKey, param: "idempotencyKey" })).toEqual({ n: 1 });
+    expect(
+      await idempotent(h.deps, c1, "POST /refund", work, { key: c1.body.idempotencyKey, param: "idempotencyKey" }),
+    ).toEqual({ n: 1 });
     expect(c1.set.status).toBe(201);
     expect(c1.set.headers["Idempotent-Replayed"]).toBeUndefined();
     const c2 = ctx();
-    expect(await idempotent(h.deps, c2, "POST /refund", work, { key: c2.body.idempotencyKey, param: "idempotencyKey" })).toEqual({ n: 1 });
+    expect(
+      await idempotent(h.deps, c2, "POST /refund", work, { key: c2.body.idempotencyKey, param: "idempotencyKey" }),
+    ).toEqual({ n: 1 });
     expect(c2.set.status).toBe(201);
     expect(c2.set.headers["Idempotent-Replayed"]).toBe("true");
     const c3 = ctx();
     let err: any;
-    await idempotent(h.deps, c3, "POST /refund", work, { key: "short", param: "idempotencyKey" }).catch((e) => (err = e));
+    await idempotent(h.deps, c3, "POST /refund", work, { key: "short", param: "idempotencyKey" }).catch(
+      (e) => (err = e),
+    );
     expect([err.code, err.extra.param]).toEqual(["invalid_idempotency_key", "idempotencyKey"]);
     expect(runs).toBe(1);
   });

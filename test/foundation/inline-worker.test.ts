@@ -25,7 +25,10 @@ describe("inline worker", () => {
 
   test("an error reply rejects its request; stray messages and errors go to the handlers", async () => {
     const seen: string[] = [];
-    const w = startInlineWorker(ECHO, { onMessage: (m) => seen.push(`${m.type}:${m.text}`), onError: (e) => seen.push(`error:${e}`) });
+    const w = startInlineWorker(ECHO, {
+      onMessage: (m) => seen.push(`${m.type}:${m.text}`),
+      onError: (e) => seen.push(`error:${e}`),
+    });
     await expect(w.request({ type: "fail" })).rejects.toThrow("asked to fail");
     w.post({ type: "shout", text: "oi" });
     w.post({ type: "complain" });
@@ -35,7 +38,9 @@ describe("inline worker", () => {
   });
 
   test("stop is idempotent and rejects requests still waiting", async () => {
-    const w = startInlineWorker(`self.onmessage = (e) => { if (e.data.type === "stop") postMessage({ type: "stopped" }); };`);
+    const w = startInlineWorker(
+      `self.onmessage = (e) => { if (e.data.type === "stop") postMessage({ type: "stopped" }); };`,
+    );
     const never = w.request({ type: "ignored" });
     const first = w.stop();
     expect(w.stop()).toBe(first);

@@ -33,10 +33,13 @@ afterEach(() => {
 
 const CLEAN = {
   "src/http/errors.ts": "export class ApiError extends Error {}\n",
-  "src/http/routes/charges.ts": 'import { getCharge } from "../../domain/charges/service";\nexport const r = getCharge;\n',
-  "src/domain/charges/service.ts": 'import type { Store } from "../../store/port";\nimport type { PaymentProvider } from "../../providers/types";\nimport { ProviderRegistry } from "../../providers/registry";\nexport const getCharge = (s: Store, id: string) => s.read.charges.byId(id);\n',
+  "src/http/routes/charges.ts":
+    'import { getCharge } from "../../domain/charges/service";\nexport const r = getCharge;\n',
+  "src/domain/charges/service.ts":
+    'import type { Store } from "../../store/port";\nimport type { PaymentProvider } from "../../providers/types";\nimport { ProviderRegistry } from "../../providers/registry";\nexport const getCharge = (s: Store, id: string) => s.read.charges.byId(id);\n',
   "src/store/port.ts": "export interface Store { read: any }\n",
-  "src/store/sqlite/charges.ts": 'import { eq } from "drizzle-orm";\nimport { transactions } from "../../../db/schema";\nexport const byId = (db: any) => db.$client.prepare("select id from transactions where id = ?");\n',
+  "src/store/sqlite/charges.ts":
+    'import { eq } from "drizzle-orm";\nimport { transactions } from "../../../db/schema";\nexport const byId = (db: any) => db.$client.prepare("select id from transactions where id = ?");\n',
   "src/store/pg/migrations.ts": 'export const q = "CREATE TABLE x (id text)";\n',
   "src/db/client.ts": 'import { Database } from "bun:sqlite";\nexport const open = () => new Database(":memory:");\n',
   "src/providers/types.ts": "export interface PaymentProvider {}\n",
@@ -56,7 +59,11 @@ describe("rule (a): no src/http import below HTTP", () => {
   });
 
   test("fails on a domain file importing an HTTP plugin's type", () => {
-    const root = tree({ ...CLEAN, "src/domain/charges/create.ts": 'import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";\nexport type A = ApiKeyAuth;\n' });
+    const root = tree({
+      ...CLEAN,
+      "src/domain/charges/create.ts":
+        'import type { ApiKeyAuth } from "../../http/plugins/api-key-auth";\nexport type A = ApiKeyAuth;\n',
+    });
     const vs = checkLayers(root, new Set());
     expect(found(vs)).toEqual([["src/domain/charges/create.ts", "http-import"]]);
     expect(vs[0]!.detail).toContain("../../http/plugins/api-key-auth");
@@ -79,7 +86,10 @@ describe("rule (a): no src/http import below HTTP", () => {
 
 describe("rule (b): the domain reaches providers only through types.ts and registry.ts", () => {
   test("fails on a domain file importing a concrete provider", () => {
-    const root = tree({ ...CLEAN, "src/domain/charges/create.ts": 'import { sandbox } from "../../providers/sandbox";\nexport const s = sandbox;\n' });
+    const root = tree({
+      ...CLEAN,
+      "src/domain/charges/create.ts": 'import { sandbox } from "../../providers/sandbox";\nexport const s = sandbox;\n',
+    });
     expect(found(checkLayers(root, new Set()))).toEqual([["src/domain/charges/create.ts", "concrete-provider"]]);
   });
 });
@@ -88,19 +98,25 @@ describe("rule (c): database code outside the storage layer is a ratchet", () =>
   const OFFENDERS = {
     "src/domain/ledger/balances.ts": 'import type { Statement } from "bun:sqlite";\nexport type S = Statement;\n',
     "src/domain/payments/list.ts": 'import { and } from "drizzle-orm";\nexport const a = and;\n',
-    "src/domain/charges/views.ts": 'import type { transactions } from "../../../db/schema";\nexport type Row = typeof transactions.$inferSelect;\n',
+    "src/domain/charges/views.ts":
+      'import type { transactions } from "../../../db/schema";\nexport type Row = typeof transactions.$inferSelect;\n',
     "src/domain/charges/expiry.ts": "export const sweep = (db: any) => db.$client.run(1);\n",
     "src/jobs/statements.ts": "export const Q = `DELETE FROM jobs WHERE id = ?`;\n",
   };
 
   test("fails on a repository file left in the domain: only the adapter folders may hold SQL", () => {
-    const root = tree({ ...CLEAN, "src/domain/charges/repo.ts": 'export const q = "SELECT id FROM transactions WHERE id = ?";\n' });
+    const root = tree({
+      ...CLEAN,
+      "src/domain/charges/repo.ts": 'export const q = "SELECT id FROM transactions WHERE id = ?";\n',
+    });
     expect(found(checkLayers(root, new Set()))).toEqual([["src/domain/charges/repo.ts", "database-outside-storage"]]);
   });
 
   test("fails on each kind of new offender: bun:sqlite type, drizzle, the table schema, the raw driver, an SQL string", () => {
     expect(found(checkLayers(tree({ ...CLEAN, ...OFFENDERS }), new Set()))).toEqual(
-      Object.keys(OFFENDERS).sort().map((f) => [f, "database-outside-storage"]),
+      Object.keys(OFFENDERS)
+        .sort()
+        .map((f) => [f, "database-outside-storage"]),
     );
   });
 
@@ -115,11 +131,17 @@ describe("rule (c): database code outside the storage layer is a ratchet", () =>
       ["src/domain/charges/expiry.ts", "baseline-stale"],
       ["src/domain/old.ts", "baseline-stale"],
     ]);
-    expect(vs.map((v) => v.detail).sort()).toEqual(["is gone: strike it from the baseline", "no longer holds database code: strike it from the baseline"]);
+    expect(vs.map((v) => v.detail).sort()).toEqual([
+      "is gone: strike it from the baseline",
+      "no longer holds database code: strike it from the baseline",
+    ]);
   });
 
   test("ignores prose that merely starts with an SQL word", () => {
-    const root = tree({ ...CLEAN, "src/web/copy.ts": 'export const hint = "Select one from the list; update your profile set up.";\n' });
+    const root = tree({
+      ...CLEAN,
+      "src/web/copy.ts": 'export const hint = "Select one from the list; update your profile set up.";\n',
+    });
     expect(checkLayers(root, new Set())).toEqual([]);
   });
 });

@@ -51,7 +51,14 @@ describe("access log", () => {
     await h.call("POST", "/t/amount", { body: "{}", headers: { "content-length": String(1 << 30) } });
     await settle();
     expect(log.requests().map((l) => l.status)).toEqual([404, 401, 400, 400, 500, 413]);
-    expect(log.requests().map((l) => l.route)).toEqual(["/nope", "/v1/ping", "/t/amount", "/t/amount", "/boom", "/t/amount"]);
+    expect(log.requests().map((l) => l.route)).toEqual([
+      "/nope",
+      "/v1/ping",
+      "/t/amount",
+      "/t/amount",
+      "/boom",
+      "/t/amount",
+    ]);
     const errors = log.records().filter((r) => r.level >= 50);
     expect(errors).toHaveLength(1);
     expect(errors[0].request_id).toBe(log.requests()[4].request_id);
@@ -62,7 +69,11 @@ describe("access log", () => {
     const h = foundationHarness({}, log.logger);
     const { testKey } = await h.seedAccount();
     await h.call("GET", "/v1/ping", { key: testKey });
-    await h.call("POST", "/t/pay", { key: testKey, body: { amount: 13 }, headers: { "idempotency-key": "log-key-0001" } });
+    await h.call("POST", "/t/pay", {
+      key: testKey,
+      body: { amount: 13 },
+      headers: { "idempotency-key": "log-key-0001" },
+    });
     await settle();
     const reqs = log.requests();
     expect(reqs).toHaveLength(2);
@@ -76,7 +87,7 @@ describe("access log", () => {
   test("a rejected key is neither logged nor fingerprinted", async () => {
     const log = capture();
     const h = foundationHarness({}, log.logger);
-    const wrong = "ak_live_" + "w".repeat(30);
+    const wrong = `ak_live_${"w".repeat(30)}`;
     await h.call("GET", "/v1/ping", { key: wrong });
     await settle();
     expect(log.requests()[0].status).toBe(401);
@@ -86,7 +97,15 @@ describe("access log", () => {
 
   test("secrets passed to the logger by mistake are redacted", () => {
     const log = capture();
-    log.logger.info({ password: "hunter2-pass", apikey: "ak_test_secretsecret", user: { password: "p2-secret" }, token: "tok-secret" }, "oops");
+    log.logger.info(
+      {
+        password: "hunter2-pass",
+        apikey: "ak_test_secretsecret",
+        user: { password: "p2-secret" },
+        token: "tok-secret",
+      },
+      "oops",
+    );
     const all = log.lines.join("");
     for (const s of ["hunter2-pass", "ak_test_secretsecret", "p2-secret", "tok-secret"]) expect(all).not.toContain(s);
     expect(all).toContain("[redacted]");

@@ -24,7 +24,14 @@ export async function startServer(
 ): Promise<RunningServer> {
   const proc = Bun.spawn(cmd, {
     cwd: opts.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", HOST: "127.0.0.1", ...serverEnv(opts.dataDir), ...opts.env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ...serverEnv(opts.dataDir),
+      ...opts.env,
+    },
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -13,7 +13,11 @@ describe("rate limit headers", () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get("x-ratelimit-limit-minute")).toBe("10");
     expect(ok.headers.get("x-ratelimit-remaining-minute")).toBe("9");
-    const invalid = await h.call("POST", "/t/pay", { key: testKey, body: { amount: "1" }, headers: { "idempotency-key": "rl-key-0001" } });
+    const invalid = await h.call("POST", "/t/pay", {
+      key: testKey,
+      body: { amount: "1" },
+      headers: { "idempotency-key": "rl-key-0001" },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get("x-ratelimit-limit-minute")).toBe("10");
     expect(invalid.headers.get("x-ratelimit-remaining-minute")).toBe("8");
@@ -54,7 +58,11 @@ describe("over the limit", () => {
     const h = foundationHarness({ rateLimitPerMinute: 1 });
     const { testKey } = await h.seedAccount();
     await h.call("GET", "/v1/ping", { key: testKey });
-    const r = await h.call("POST", "/t/pay", { key: testKey, body: { amount: 5 }, headers: { "idempotency-key": "rl-key-0002" } });
+    const r = await h.call("POST", "/t/pay", {
+      key: testKey,
+      body: { amount: 5 },
+      headers: { "idempotency-key": "rl-key-0002" },
+    });
     expect(r.status).toBe(429);
     expect(h.effects()).toBe(0);
   });
@@ -115,7 +123,7 @@ describe("over the limit", () => {
 describe("authentication order", () => {
   test("a bad key is 401 whatever the body", async () => {
     const h = foundationHarness();
-    const r = await h.call("POST", "/t/pay", { key: "ak_test_" + "z".repeat(30), body: { amount: "bad" } });
+    const r = await h.call("POST", "/t/pay", { key: `ak_test_${"z".repeat(30)}`, body: { amount: "bad" } });
     expectEnvelope(r, 401, "authentication_error", "unauthorized");
   });
 

@@ -9,11 +9,14 @@ import { testDb } from "../support/test-db";
 
 const START = "2026-11-20T12:00:00.000Z";
 const T0 = Date.parse(START);
-const memDeps = (clock = new ManualClock(START)) => testDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
+const memDeps = (clock = new ManualClock(START)) =>
+  testDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
 type Line = { id: string; due_at: number; payload: string; state: string; attempts: number };
 /** enqueueNoLaterThan in a unit of its own. */
-const noLaterThan = (d: Deps, input: Parameters<Deps["jobs"]["enqueueNoLaterThan"]>[1]) => d.store.tx((uow) => d.jobs.enqueueNoLaterThan(uow, input));
-const rows = (d: Deps, key: string) => testDb(d).all<Line>("select id, due_at, payload, state, attempts from jobs where dedupe_key = ?", key);
+const noLaterThan = (d: Deps, input: Parameters<Deps["jobs"]["enqueueNoLaterThan"]>[1]) =>
+  d.store.tx((uow) => d.jobs.enqueueNoLaterThan(uow, input));
+const rows = (d: Deps, key: string) =>
+  testDb(d).all<Line>("select id, due_at, payload, state, attempts from jobs where dedupe_key = ?", key);
 /**
  * A fingerprint that changes with any row written: SQLite's total_changes() of the connection;
  * PostgreSQL's row versions of `jobs` (an update or insert gives a row a new xmin).
@@ -21,7 +24,9 @@ const rows = (d: Deps, key: string) => testDb(d).all<Line>("select id, due_at, p
 const writes = async (d: Deps) => {
   const db = testDb(d);
   if (db.kind === "sqlite") return (await db.get<{ n: number }>("select total_changes() as n"))!.n;
-  return (await db.get<{ v: string | null }>("select string_agg(id || ':' || xmin::text, ',' order by id) as v from jobs"))!.v;
+  return (await db.get<{ v: string | null }>(
+    "select string_agg(id || ':' || xmin::text, ',' order by id) as v from jobs",
+  ))!.v;
 };
 
 describe("enqueueNoLaterThan", () => {
@@ -105,10 +110,14 @@ describe("asked while the job runs", () => {
     const clock = new ManualClock(START);
     const d = memDeps(clock);
     const ask = (ms: number) => noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: ms });
-    const ran = racing(d, () => ({ retryAt: T0 + 3_600_000 }), async () => {
-      await ask(T0 + 120_000);
-      await ask(T0 + 240_000); // later than the first ask: ignored
-    });
+    const ran = racing(
+      d,
+      () => ({ retryAt: T0 + 3_600_000 }),
+      async () => {
+        await ask(T0 + 120_000);
+        await ask(T0 + 240_000); // later than the first ask: ignored
+      },
+    );
     await ask(T0);
     await d.jobs.drain();
     expect(ran).toHaveLength(1);
@@ -117,7 +126,11 @@ describe("asked while the job runs", () => {
 
   test("an earlier retryAt from the handler wins over the asked time", async () => {
     const d = memDeps();
-    racing(d, () => ({ retryAt: T0 + 10_000 }), () => noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 120_000 }));
+    racing(
+      d,
+      () => ({ retryAt: T0 + 10_000 }),
+      () => noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 120_000 }),
+    );
     await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
     await d.jobs.drain();
     expect((await rows(d, "sweep")).map((r) => r.due_at)).toEqual([T0 + 10_000]);
@@ -126,7 +139,11 @@ describe("asked while the job runs", () => {
   test("a finished handler's job is kept for the asked time instead of deleted", async () => {
     const clock = new ManualClock(START);
     const d = memDeps(clock);
-    const ran = racing(d, () => undefined, () => noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 60_000 }));
+    const ran = racing(
+      d,
+      () => undefined,
+      () => noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 + 60_000 }),
+    );
     await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
     await d.jobs.drain();
     expect((await rows(d, "sweep")).map((r) => [r.due_at, r.attempts])).toEqual([[T0 + 60_000, 0]]);
@@ -155,7 +172,11 @@ describe("asked while the job runs", () => {
 
   test("a job without a dedupe key and other keys are not affected", async () => {
     const d = memDeps();
-    racing(d, () => ({ retryAt: T0 + 3_600_000 }), () => noLaterThan(d, { kind: "t.other", dedupeKey: "other", dueAt: T0 + 60_000 }));
+    racing(
+      d,
+      () => ({ retryAt: T0 + 3_600_000 }),
+      () => noLaterThan(d, { kind: "t.other", dedupeKey: "other", dueAt: T0 + 60_000 }),
+    );
     await noLaterThan(d, { kind: "t.sweep", dedupeKey: "sweep", dueAt: T0 });
     await d.jobs.drain();
     expect((await rows(d, "sweep")).map((r) => r.due_at)).toEqual([T0 + 3_600_000]);

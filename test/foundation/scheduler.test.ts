@@ -10,11 +10,21 @@ import { testDeps } from "../support/backend";
 import { testDb } from "../support/test-db";
 
 const START = "2026-11-20T12:00:00.000Z";
-const memDeps = (clock = new ManualClock(START)) => testDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
+const memDeps = (clock = new ManualClock(START)) =>
+  testDeps({ dataDir: ":memory:", clock, config: { logLevel: "silent" } });
 /** Enqueues `input` on `jobs` (d's scheduler unless given) in a unit of its own. */
-const enqueue = (d: Deps, input: EnqueueInput, jobs: Scheduler = d.jobs) => d.store.tx((uow) => jobs.enqueue(uow, input));
+const enqueue = (d: Deps, input: EnqueueInput, jobs: Scheduler = d.jobs) =>
+  d.store.tx((uow) => jobs.enqueue(uow, input));
 /** The columns of a `jobs` row these tests read, camelCase. */
-type Job = { id: string; kind: string; state: string; dueAt: number; leaseUntil: number | null; attempts: number; lastError: string | null };
+type Job = {
+  id: string;
+  kind: string;
+  state: string;
+  dueAt: number;
+  leaseUntil: number | null;
+  attempts: number;
+  lastError: string | null;
+};
 const JOB = `select id, kind, state, due_at as "dueAt", lease_until as "leaseUntil", attempts, last_error as "lastError" from jobs`;
 const row = (d: Deps, id: string) => testDb(d).get<Job>(`${JOB} where id = ?`, id);
 const onlyJob = (d: Deps, kind: string) => testDb(d).get<Job>(`${JOB} where kind = ?`, kind);
@@ -233,10 +243,14 @@ describe("failures", () => {
     let runs = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    d.jobs.register("t.slow", async () => {
-      runs++;
-      await gate;
-    }, { leaseSeconds: 5 });
+    d.jobs.register(
+      "t.slow",
+      async () => {
+        runs++;
+        await gate;
+      },
+      { leaseSeconds: 5 },
+    );
     await enqueue(d, { kind: "t.slow" });
     const first = d.jobs.drain();
     await Bun.sleep(1);
@@ -339,10 +353,14 @@ describe("no busy waiting", () => {
     const running = new Promise<void>((r) => (entered = r));
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    d.jobs.register("t.long", async () => {
-      entered();
-      await gate;
-    }, { leaseSeconds: 1 });
+    d.jobs.register(
+      "t.long",
+      async () => {
+        entered();
+        await gate;
+      },
+      { leaseSeconds: 1 },
+    );
     await enqueue(d, { kind: "t.long" });
     d.jobs.start();
     try {
@@ -422,10 +440,14 @@ describe("restarts", () => {
     const d1 = testDeps({ dataDir, clock: clock1, config: { logLevel: "silent" } });
     let started!: () => void;
     const isRunning = new Promise<void>((r) => (started = r));
-    d1.jobs.register("t.crash", () => {
-      started();
-      return new Promise(() => {}); // never finishes: the process "dies" with the job leased
-    }, { leaseSeconds: 120 });
+    d1.jobs.register(
+      "t.crash",
+      () => {
+        started();
+        return new Promise(() => {}); // never finishes: the process "dies" with the job leased
+      },
+      { leaseSeconds: 120 },
+    );
     await enqueue(d1, { kind: "t.crash", payload: { n: 7 } });
     void d1.jobs.drain();
     await isRunning;

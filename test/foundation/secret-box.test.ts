@@ -28,7 +28,9 @@ describe("secret box: happy path", () => {
     const decipher = createDecipheriv("aes-256-gcm", Buffer.from(raw), Buffer.from(ivText!, "base64url"));
     decipher.setAAD(Buffer.from("pix_provider:ppc_1:client_secret"));
     decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-    expect(Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8")).toBe("client-secret-ção");
+    expect(
+      Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8"),
+    ).toBe("client-secret-ção");
   });
 
   test("two seals of one value differ (fresh IV each time)", async () => {
@@ -47,7 +49,7 @@ describe("secret box: happy path", () => {
 
   test("a key file readable by others is tightened to 0600 when read", () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "secrets.key"), KEY_B64 + "\n");
+    writeFileSync(join(dir, "secrets.key"), `${KEY_B64}\n`);
     chmodSync(join(dir, "secrets.key"), 0o644);
     resolveSecretsKeyBytes(undefined, dir);
     expect(statSync(join(dir, "secrets.key")).mode & 0o777).toBe(0o600);
@@ -63,7 +65,9 @@ describe("secret box: errors", () => {
   test("refuses a damaged key file, naming it", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "secrets.key"), "short\n", { mode: 0o600 });
-    expect(() => resolveSecretsKeyBytes(undefined, dir)).toThrow(`${join(dir, "secrets.key")} must hold base64 of 32 bytes`);
+    expect(() => resolveSecretsKeyBytes(undefined, dir)).toThrow(
+      `${join(dir, "secrets.key")} must hold base64 of 32 bytes`,
+    );
   });
 });
 

@@ -21,7 +21,10 @@ describe("embedded migrations", () => {
   });
 
   test("every SQL file of db/migrations is embedded", () => {
-    const files = readdirSync("db/migrations").filter((f) => f.endsWith(".sql")).map((f) => f.replace(/\.sql$/, "")).sort();
+    const files = readdirSync("db/migrations")
+      .filter((f) => f.endsWith(".sql"))
+      .map((f) => f.replace(/\.sql$/, ""))
+      .sort();
     expect(Object.keys(EMBEDDED).sort()).toEqual(files);
   });
 
@@ -31,7 +34,9 @@ describe("embedded migrations", () => {
     runMigrations(db);
     const applied = db.$client.query("select count(*) as n from __drizzle_migrations").get() as { n: number };
     expect(applied.n).toBe(embeddedMigrations().length);
-    const tables = (db.$client.query("select name from sqlite_master where type = 'table'").all() as { name: string }[]).map((r) => r.name);
+    const tables = (
+      db.$client.query("select name from sqlite_master where type = 'table'").all() as { name: string }[]
+    ).map((r) => r.name);
     for (const t of ["jobs", "idempotency_keys", "accounts", "api_keys"]) expect(tables).toContain(t);
     db.$client.close();
   });

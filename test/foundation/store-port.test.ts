@@ -49,10 +49,12 @@ describe("a unit of work", () => {
       u.afterCommit(() => heard.push("b"));
       heard.push("body");
     });
-    await s.tx(async (u) => {
-      u.afterCommit(() => heard.push("never"));
-      throw new Error("x");
-    }).catch(() => {});
+    await s
+      .tx(async (u) => {
+        u.afterCommit(() => heard.push("never"));
+        throw new Error("x");
+      })
+      .catch(() => {});
     expect(heard).toEqual(["body", "a", "logged", "b"]);
   });
 

@@ -20,11 +20,30 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { Value } from "@sinclair/typebox/value";
 import { createHarness, type Harness } from "../support/harness";
-import { bodyAt, garbageId, hostileBody, LONE_SURROGATES, PROTOTYPE_NAMES, rawBodies, schemaStringPaths, WRONG_MEDIA_TYPES } from "./hostile";
+import {
+  bodyAt,
+  garbageId,
+  hostileBody,
+  LONE_SURROGATES,
+  PROTOTYPE_NAMES,
+  rawBodies,
+  schemaStringPaths,
+  WRONG_MEDIA_TYPES,
+} from "./hostile";
 import { createResources, kindOf, type Resources } from "../isolation/resources";
 import {
-  authOptions, countDiff, fillPath, isEnvelope, listRoutes, pathParams, probeAuth, prototypePolluted, RAW_BODY_PREFIXES, tableDigests,
-  type Credentials, type RouteInfo,
+  authOptions,
+  countDiff,
+  fillPath,
+  isEnvelope,
+  listRoutes,
+  pathParams,
+  probeAuth,
+  prototypePolluted,
+  RAW_BODY_PREFIXES,
+  tableDigests,
+  type Credentials,
+  type RouteInfo,
 } from "./surface";
 
 const OPERATOR_TOKEN = "op_fuzz_token_0123456789abcdef";
@@ -72,7 +91,10 @@ beforeAll(async () => {
 afterAll(() => {
   console.log(`fuzz: ${fuzzed.length} routes fuzzed: ${fuzzed.join(", ")}\nskipped: ${skipped.join("; ") || "none"}`);
   if (process.env.FUZZ_TIMINGS) console.log(timings.join("\n"));
-  if (failures.length) console.log(`fuzz failures (${failures.length}, allowlisted ones included):\n${JSON.stringify(failures.slice(0, 40), null, 1)}`);
+  if (failures.length)
+    console.log(
+      `fuzz failures (${failures.length}, allowlisted ones included):\n${JSON.stringify(failures.slice(0, 40), null, 1)}`,
+    );
 });
 
 /**
@@ -95,7 +117,14 @@ function summarize(v: unknown): string {
 }
 
 /** Sends one case and records every broken promise as a Failure. */
-async function runCase(route: RouteInfo, kind: Awaited<ReturnType<typeof probeAuth>>, n: number, bodyText: string, parsed: unknown, contentType = "application/json") {
+async function runCase(
+  route: RouteInfo,
+  kind: Awaited<ReturnType<typeof probeAuth>>,
+  n: number,
+  bodyText: string,
+  parsed: unknown,
+  contentType = "application/json",
+) {
   const key = `${route.method} ${route.path}`;
   const garbage = fc.sample(garbageId, { numRuns: 1, seed: n * 7919 + route.path.length })[0]!;
   const real = (p: string) => {
@@ -111,7 +140,8 @@ async function runCase(route: RouteInfo, kind: Awaited<ReturnType<typeof probeAu
   const r = await h.call(route.method, path, { body: bodyText, headers, ...authOptions(kind, creds, n % 5 === 4) });
   const after = await tableDigests(h);
   const input = `${route.method} ${path.slice(0, 120)} body=${summarize(bodyText)}`;
-  const fail = (problem: string) => failures.push({ route: key, input, status: r.status, problem, response: summarize(r.text) });
+  const fail = (problem: string) =>
+    failures.push({ route: key, input, status: r.status, problem, response: summarize(r.text) });
   const diff = countDiff(before, after);
   const polluted = prototypePolluted();
   if (polluted) fail(`prototype polluted: ${polluted}`);
@@ -152,23 +182,78 @@ describe("fuzzing the API surface", () => {
         await runCase(route, kind, n++, JSON.stringify(body) ?? "null", JSON.parse(JSON.stringify(body) ?? "null"));
       }
       const health = await h.call("GET", "/healthz");
-      if (health.status !== 200) failures.push({ route: key, input: "(after the route's cases)", status: health.status, problem: "healthz down", response: health.text });
+      if (health.status !== 200)
+        failures.push({
+          route: key,
+          input: "(after the route's cases)",
+          status: health.status,
+          problem: "healthz down",
+          response: health.text,
+        });
       fuzzed.push(`${key} [${kind}]`);
       timings.push(`${key} ${Math.round(performance.now() - started)}ms`);
     }
-    const excuse = (f: Failure) => ALLOWLIST.find((a) => (a.route === "*" || a.route === f.route) && a.input.test(f.input));
+    const excuse = (f: Failure) =>
+      ALLOWLIST.find((a) => (a.route === "*" || a.route === f.route) && a.input.test(f.input));
     const unused = ALLOWLIST.filter((a) => !failures.some((f) => excuse(f) === a));
-    if (unused.length) console.log(`fuzz: allowlist entries that excused nothing (fixed? delete them): ${unused.map((a) => a.bug).join(" | ")}`);
+    if (unused.length)
+      console.log(
+        `fuzz: allowlist entries that excused nothing (fixed? delete them): ${unused.map((a) => a.bug).join(" | ")}`,
+      );
     const unexpected = failures.filter((f) => !excuse(f));
-    const byRoute = [...new Set(unexpected.map((f) => `${f.route}: ${f.problem} (status ${f.status}) input ${f.input}`))];
+    const byRoute = [
+      ...new Set(unexpected.map((f) => `${f.route}: ${f.problem} (status ${f.status}) input ${f.input}`)),
+    ];
     expect(byRoute).toEqual([]);
   }, 60_000);
 
   test("every GET route under /v1 answers hostile query strings without a 5xx and writes nothing", async () => {
     const routes = listRoutes(h).filter((r) => r.method === "GET" && r.path.startsWith("/v1/"));
-    const names = ["limit", "offset", "page", "starting_after", "status", "type", "days", "currency", "startDate", "endDate", "created_after", "created_before", "sortBy", "sortOrder", "eventType", "endpointId", "charge_id", "customer_id", "fingerprint"];
+    const names = [
+      "limit",
+      "offset",
+      "page",
+      "starting_after",
+      "status",
+      "type",
+      "days",
+      "currency",
+      "startDate",
+      "endDate",
+      "created_after",
+      "created_before",
+      "sortBy",
+      "sortOrder",
+      "eventType",
+      "endpointId",
+      "charge_id",
+      "customer_id",
+      "fingerprint",
+    ];
     const query = fc
-      .array(fc.tuple(fc.constantFrom(...names, "__proto__", "constructor[prototype][polluted]"), fc.oneof(fc.constantFrom("-1", "0", "1e3", "1.5", "99999999999999999999", "__proto__", "NaN", "", "x".repeat(5000), "2026-13-45", "ch_nope", "asc;drop table transactions"), fc.string({ maxLength: 20 }))), { minLength: 1, maxLength: 4 })
+      .array(
+        fc.tuple(
+          fc.constantFrom(...names, "__proto__", "constructor[prototype][polluted]"),
+          fc.oneof(
+            fc.constantFrom(
+              "-1",
+              "0",
+              "1e3",
+              "1.5",
+              "99999999999999999999",
+              "__proto__",
+              "NaN",
+              "",
+              "x".repeat(5000),
+              "2026-13-45",
+              "ch_nope",
+              "asc;drop table transactions",
+            ),
+            fc.string({ maxLength: 20 }),
+          ),
+        ),
+        { minLength: 1, maxLength: 4 },
+      )
       .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"));
     const problems: string[] = [];
     for (const route of routes) {
@@ -181,7 +266,8 @@ describe("fuzzing the API surface", () => {
         const diff = countDiff(before, await tableDigests(h));
         const where = `GET ${path.slice(0, 200)}`;
         if (r.status >= 500) problems.push(`${where}: ${r.status} ${r.text.slice(0, 200)}`);
-        if (r.status >= 400 && r.headers.get("content-type")?.includes("json") && !isEnvelope(r.body)) problems.push(`${where}: not our envelope`);
+        if (r.status >= 400 && r.headers.get("content-type")?.includes("json") && !isEnvelope(r.body))
+          problems.push(`${where}: not our envelope`);
         if (diff.length) problems.push(`${where}: wrote ${diff.join(", ")}`);
         const polluted = prototypePolluted();
         if (polluted) problems.push(`${where}: ${polluted}`);
@@ -201,7 +287,13 @@ describe("fuzzing the API surface", () => {
   }
 
   /** Sends `body` (text) to `route` and returns the problems: a 5xx, not our envelope, a 2xx, or a write. */
-  async function expectRefused(route: RouteInfo, kind: Awaited<ReturnType<typeof probeAuth>>, n: number, bodyText: string, contentType = "application/json") {
+  async function expectRefused(
+    route: RouteInfo,
+    kind: Awaited<ReturnType<typeof probeAuth>>,
+    n: number,
+    bodyText: string,
+    contentType = "application/json",
+  ) {
     const problems: string[] = [];
     const real = (p: string) => {
       const k = kindOf(route.path, p);
@@ -209,7 +301,11 @@ describe("fuzzing the API surface", () => {
     };
     const path = fillPath(route.path, (p) => (n % 2 === 1 && real(p)) || "hostile_nope");
     const before = await tableDigests(h);
-    const r = await h.call(route.method, path, { body: bodyText, headers: { "content-type": contentType, "idempotency-key": `hostile-${n}-${route.path.length}` }, ...authOptions(kind, creds) });
+    const r = await h.call(route.method, path, {
+      body: bodyText,
+      headers: { "content-type": contentType, "idempotency-key": `hostile-${n}-${route.path.length}` },
+      ...authOptions(kind, creds),
+    });
     const diff = countDiff(before, await tableDigests(h));
     const where = `${route.method} ${path.slice(0, 100)} [${contentType}] ${summarize(bodyText)}`;
     if (r.status >= 500) problems.push(`${where}: ${r.status} ${r.text.slice(0, 200)}`);
@@ -233,7 +329,8 @@ describe("fuzzing the API surface", () => {
         // Past authentication the body is refused by name (src/http/body.ts assertWellFormedStrings).
         if (r.status === 400 && r.body.error.code === "invalid_request" && r.body.error.message.includes("surrogate")) {
           named++;
-          if (r.body.error.param !== path) problems.push(`${route.method} ${route.path}: surrogate in ${path} reported as ${r.body.error.param}`);
+          if (r.body.error.param !== path)
+            problems.push(`${route.method} ${route.path}: surrogate in ${path} reported as ${r.body.error.param}`);
         }
       }
     }
@@ -247,13 +344,19 @@ describe("fuzzing the API surface", () => {
     for (const { route, kind } of await bodyRoutes()) {
       for (const path of schemaStringPaths(route.body)) {
         for (const name of PROTOTYPE_NAMES) {
-          const r = await h.call(route.method, fillPath(route.path, () => "proto_nope"), {
-            body: bodyAt(path, name),
-            headers: { "idempotency-key": `proto-body-${n++}` },
-            ...authOptions(kind, creds),
-          });
-          if (r.status >= 500) problems.push(`${route.method} ${route.path} ${path}=${name}: ${r.status} ${r.text.slice(0, 200)}`);
-          if (r.status >= 400 && !isEnvelope(r.body)) problems.push(`${route.method} ${route.path} ${path}=${name}: not our envelope`);
+          const r = await h.call(
+            route.method,
+            fillPath(route.path, () => "proto_nope"),
+            {
+              body: bodyAt(path, name),
+              headers: { "idempotency-key": `proto-body-${n++}` },
+              ...authOptions(kind, creds),
+            },
+          );
+          if (r.status >= 500)
+            problems.push(`${route.method} ${route.path} ${path}=${name}: ${r.status} ${r.text.slice(0, 200)}`);
+          if (r.status >= 400 && !isEnvelope(r.body))
+            problems.push(`${route.method} ${route.path} ${path}=${name}: not our envelope`);
         }
       }
     }
@@ -280,17 +383,33 @@ describe("fuzzing the API surface", () => {
 
   test("prototype member names as query keys and values of every GET route never cause a 5xx", async () => {
     const routes = listRoutes(h).filter((r) => r.method === "GET" && r.path.startsWith("/v1/"));
-    const names = ["sortBy", "sortOrder", "status", "type", "eventType", "endpointId", "limit", "page", "currency", "starting_after"];
+    const names = [
+      "sortBy",
+      "sortOrder",
+      "status",
+      "type",
+      "eventType",
+      "endpointId",
+      "limit",
+      "page",
+      "currency",
+      "starting_after",
+    ];
     const problems: string[] = [];
     for (const route of routes) {
       const kind = await probeAuth(h, route, creds);
       const before = await tableDigests(h);
       for (const proto of PROTOTYPE_NAMES) {
-        for (const q of [...names.map((k) => `${k}=${encodeURIComponent(proto)}`), `${encodeURIComponent(proto)}=1`, `${encodeURIComponent(proto)}=x&${encodeURIComponent(proto)}=y`]) {
+        for (const q of [
+          ...names.map((k) => `${k}=${encodeURIComponent(proto)}`),
+          `${encodeURIComponent(proto)}=1`,
+          `${encodeURIComponent(proto)}=x&${encodeURIComponent(proto)}=y`,
+        ]) {
           const path = `${fillPath(route.path, () => proto)}?${q}`;
           const r = await h.call("GET", path, authOptions(kind, creds));
           if (r.status >= 500) problems.push(`GET ${path}: ${r.status} ${r.text.slice(0, 200)}`);
-          if (r.status >= 400 && r.headers.get("content-type")?.includes("json") && !isEnvelope(r.body)) problems.push(`GET ${path}: not our envelope`);
+          if (r.status >= 400 && r.headers.get("content-type")?.includes("json") && !isEnvelope(r.body))
+            problems.push(`GET ${path}: not our envelope`);
         }
       }
       const diff = countDiff(before, await tableDigests(h));

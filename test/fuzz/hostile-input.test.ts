@@ -22,9 +22,17 @@ describe("a lone UTF-16 surrogate in an email is 400 and writes nothing", () => 
     const h = createHarness();
     const a = await h.seedAccount();
     const before = await tableDigests(h);
-    const r = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": "surrogate-pix-01" }, body: { amount: 100, customer: { name: "Ana", email: LONE } } });
+    const r = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": "surrogate-pix-01" },
+      body: { amount: 100, customer: { name: "Ana", email: LONE } },
+    });
     expect(r.status).toBe(400);
-    expect(r.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_request", param: "customer.email" });
+    expect(r.body.error).toMatchObject({
+      type: "invalid_request_error",
+      code: "invalid_request",
+      param: "customer.email",
+    });
     expect(r.text).not.toContain("safe to retry");
     expect(countDiff(before, await tableDigests(h))).toEqual([]);
   });
@@ -35,7 +43,13 @@ describe("a lone UTF-16 surrogate in an email is 400 and writes nothing", () => 
     const before = await tableDigests(h);
     const r = await h.call("POST", "/v1/payments", {
       key: a.testKey,
-      body: { idempotencyKey: "surrogate-pay-01", amount: 100, currency: "BRL", paymentMethods: ["PIX"], customerEmail: LONE },
+      body: {
+        idempotencyKey: "surrogate-pay-01",
+        amount: 100,
+        currency: "BRL",
+        paymentMethods: ["PIX"],
+        customerEmail: LONE,
+      },
     });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: "invalid_request", param: "customerEmail" });
@@ -47,7 +61,10 @@ describe("a lone UTF-16 surrogate in an email is 400 and writes nothing", () => 
     const a = await h.seedAccount();
     const login = await h.call("POST", "/v1/auth/login", { body: { email: a.email, password: a.password } });
     const before = await tableDigests(h);
-    const r = await h.call("POST", "/v1/account/members", { bearer: login.body.access_token, body: { email: LONE, password: "member password 1", role: "VIEWER" } });
+    const r = await h.call("POST", "/v1/account/members", {
+      bearer: login.body.access_token,
+      body: { email: LONE, password: "member password 1", role: "VIEWER" },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: "invalid_request", param: "email" });
     const l = await h.call("POST", "/v1/auth/login", { body: { email: LONE, password: "whatever1" } });

@@ -9,8 +9,25 @@ import fc from "fast-check";
 
 /** Numbers no amount, count or duration may take (or that break naive arithmetic). */
 export const HOSTILE_NUMBERS = [
-  -1, 0, -0, 0.5, 1.5, 99.99, -100, 1e21, 1e300, -1e300, Number.MAX_VALUE, Number.MIN_VALUE,
-  Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 2 ** 63, -(2 ** 63), 2 ** 31, 4294967296, 1e12 + 1,
+  -1,
+  0,
+  -0,
+  0.5,
+  1.5,
+  99.99,
+  -100,
+  1e21,
+  1e300,
+  -1e300,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER + 2,
+  2 ** 63,
+  -(2 ** 63),
+  2 ** 31,
+  4294967296,
+  1e12 + 1,
 ];
 
 /** Strings that look like numbers or booleans (the contract forbids coercion). */
@@ -20,9 +37,27 @@ const LONG = "a".repeat(100_000);
 
 /** Unicode and control-character strings. */
 export const WEIRD_STRINGS = [
-  "\u0000", "\u202e\u202dabc", "𝕮𝖔𝖋𝖗𝖊", "😀".repeat(300), "é".normalize("NFD"), "\ud800", "a\r\nb", "<script>alert(1)</script>",
-  "' OR 1=1 --", "../../etc/passwd", "%00", "${7*7}", "__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "\udfff",
-  "a\ud800@example.com", LONG, "ç".repeat(70_000),
+  "\u0000",
+  "\u202e\u202dabc",
+  "𝕮𝖔𝖋𝖗𝖊",
+  "😀".repeat(300),
+  "é".normalize("NFD"),
+  "\ud800",
+  "a\r\nb",
+  "<script>alert(1)</script>",
+  "' OR 1=1 --",
+  "../../etc/passwd",
+  "%00",
+  "${7*7}",
+  "__proto__",
+  "constructor",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "\udfff",
+  "a\ud800@example.com",
+  LONG,
+  "ç".repeat(70_000),
 ];
 
 const PROTO_KEYS = ["__proto__", "constructor", "prototype"];
@@ -62,7 +97,9 @@ export function schemaProps(schema: unknown): string[] {
  */
 export function hostileBody(schema: unknown): fc.Arbitrary<unknown> {
   const props = schemaProps(schema);
-  const key = props.length ? fc.oneof(fc.constantFrom(...props), fc.constantFrom(...PROTO_KEYS), fc.string({ maxLength: 10 })) : fc.oneof(fc.constantFrom(...PROTO_KEYS), fc.string({ maxLength: 10 }));
+  const key = props.length
+    ? fc.oneof(fc.constantFrom(...props), fc.constantFrom(...PROTO_KEYS), fc.string({ maxLength: 10 }))
+    : fc.oneof(fc.constantFrom(...PROTO_KEYS), fc.string({ maxLength: 10 }));
   const shaped = props.length
     ? fc.record(Object.fromEntries(props.map((p) => [p, hostileValue])), { requiredKeys: [] })
     : fc.constant({});
@@ -86,7 +123,7 @@ export function rawBodies(schema: unknown): { label: string; text: string; conte
   const props = schemaProps(schema);
   const p = props[0] ?? "amount";
   const deepArr = "[".repeat(5000) + "]".repeat(5000);
-  const deepObj = '{"a":'.repeat(5000) + "1" + "}".repeat(5000);
+  const deepObj = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;
   const out = [
     { label: "5000-level nested arrays", text: deepArr },
     { label: "5000-level nested objects", text: deepObj },
@@ -109,21 +146,49 @@ export function rawBodies(schema: unknown): { label: string; text: string; conte
   for (const q of props.slice(0, 8)) {
     out.push({ label: `duplicated "${q}" (last = "1e3")`, text: `{"${q}":100,"${q}":"1e3"}` });
     out.push({ label: `duplicated "${q}" (last = -1)`, text: `{"${q}":"x","${q}":-1}` });
-    out.push({ label: `duplicated "${q}" (last = nested __proto__)`, text: `{"${q}":1,"${q}":{"__proto__":{"polluted":1}}}` });
+    out.push({
+      label: `duplicated "${q}" (last = nested __proto__)`,
+      text: `{"${q}":1,"${q}":{"__proto__":{"polluted":1}}}`,
+    });
   }
   return out;
 }
 
 /** Lone UTF-16 surrogates (high, low, after text, before text): JSON can carry them as escapes. */
-export const LONE_SURROGATES = ["\ud800", "\udfff", "a\ud800@example.com", "\udc00user@example.com", "ok\ud83d", "https://hooks.example.com/\ud800"];
+export const LONE_SURROGATES = [
+  "\ud800",
+  "\udfff",
+  "a\ud800@example.com",
+  "\udc00user@example.com",
+  "ok\ud83d",
+  "https://hooks.example.com/\ud800",
+];
 
 /** Names that index Object.prototype when user input selects a key of a plain object. */
-export const PROTOTYPE_NAMES = ["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "prototype", "__defineGetter__", "isPrototypeOf"];
+export const PROTOTYPE_NAMES = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "prototype",
+  "__defineGetter__",
+  "isPrototypeOf",
+];
 
 /** Content types that are not JSON although they look like it (src/http/body.ts isJsonMediaType). */
 export const WRONG_MEDIA_TYPES = [
-  "application/jsonx", "application/json-seq", "application/json5", "text/json", "application/merge-patch+json", "application/vnd.api+json",
-  "application/json; charset=latin1", "application/json;charset=utf-16", "xapplication/json", "application/x-json", "multipart/form-data; boundary=x",
+  "application/jsonx",
+  "application/json-seq",
+  "application/json5",
+  "text/json",
+  "application/merge-patch+json",
+  "application/vnd.api+json",
+  "application/json; charset=latin1",
+  "application/json;charset=utf-16",
+  "xapplication/json",
+  "application/x-json",
+  "multipart/form-data; boundary=x",
 ];
 
 /**
@@ -131,7 +196,9 @@ export const WRONG_MEDIA_TYPES = [
  * (`customer.email`), following objects and unions; arrays of strings end in `.0`.
  */
 export function schemaStringPaths(schema: unknown, prefix = ""): string[] {
-  const s = schema as { type?: string; properties?: Record<string, unknown>; anyOf?: unknown[]; items?: unknown } | undefined;
+  const s = schema as
+    | { type?: string; properties?: Record<string, unknown>; anyOf?: unknown[]; items?: unknown }
+    | undefined;
   if (!s || typeof s !== "object") return [];
   if (s.type === "string") return prefix ? [prefix] : [];
   if (s.anyOf) return [...new Set(s.anyOf.flatMap((x) => schemaStringPaths(x, prefix)))];
@@ -151,9 +218,29 @@ export function bodyAt(path: string, value: unknown): unknown {
 /** Garbage values for path parameters (ids of no resource, traversal, injection, very long). */
 export const garbageId: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
-    "ch_00000000000000000000000000", "med_doesnotexist", "wh_nope", "wd_nope", "re_nope", "ak_nope", "acc_nope", "ev_nope",
-    "../../etc/passwd", "..", "%2e%2e", "' OR 1=1 --", "__proto__", "constructor", "null", "undefined", "0", "-1",
-    "x".repeat(5000), "😀", "\u0000", "ch_", " ",
+    "ch_00000000000000000000000000",
+    "med_doesnotexist",
+    "wh_nope",
+    "wd_nope",
+    "re_nope",
+    "ak_nope",
+    "acc_nope",
+    "ev_nope",
+    "../../etc/passwd",
+    "..",
+    "%2e%2e",
+    "' OR 1=1 --",
+    "__proto__",
+    "constructor",
+    "null",
+    "undefined",
+    "0",
+    "-1",
+    "x".repeat(5000),
+    "😀",
+    "\u0000",
+    "ch_",
+    " ",
   ),
   fc.string({ minLength: 1, maxLength: 40 }),
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }),

@@ -20,7 +20,8 @@ export const RAW_BODY_PREFIXES = ["/v1/uploads/"];
 /** Every mounted route, deduplicated by method + path, in a stable order. */
 export function listRoutes(h: Harness): RouteInfo[] {
   const seen = new Map<string, RouteInfo>();
-  for (const r of (h.app as unknown as { routes: { method: string; path: string; hooks?: { body?: unknown } }[] }).routes) {
+  for (const r of (h.app as unknown as { routes: { method: string; path: string; hooks?: { body?: unknown } }[] })
+    .routes) {
     const k = `${r.method} ${r.path}`;
     if (!seen.has(k)) seen.set(k, { method: r.method, path: r.path, body: r.hooks?.body });
   }
@@ -44,7 +45,13 @@ export function fillPath(path: string, fill: (name: string) => string): string {
  * PostgreSQL the rate-limit windows (every request counts, synced in the background) and the
  * login throttle's buckets (a failed login counts) are tables too; SQLite keeps both in memory.
  */
-export const LOG_TABLES = new Set(["request_logs", "sqlite_sequence", "__drizzle_migrations", "rate_limit_windows", "login_throttle"]);
+export const LOG_TABLES = new Set([
+  "request_logs",
+  "sqlite_sequence",
+  "__drizzle_migrations",
+  "rate_limit_windows",
+  "login_throttle",
+]);
 
 /**
  * `{table: digest}` of every row of every table except `exclude`, so an UPDATE shows as well as an
@@ -52,17 +59,28 @@ export const LOG_TABLES = new Set(["request_logs", "sqlite_sequence", "__drizzle
  * columns); PostgreSQL hashes each table's rows as text in one query (the fuzz takes a snapshot
  * around every request). Meant for small test databases.
  */
-export async function tableDigests(h: Pick<Harness, "deps">, exclude: Set<string> = LOG_TABLES): Promise<Record<string, string>> {
+export async function tableDigests(
+  h: Pick<Harness, "deps">,
+  exclude: Set<string> = LOG_TABLES,
+): Promise<Record<string, string>> {
   const db = testDb(h.deps);
   const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
   const out: Record<string, string> = {};
   if (db.kind === "postgres") {
-    const names = (await db.all<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name"))
+    const names = (
+      await db.all<{ name: string }>(
+        "select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name",
+      )
+    )
       .map((r) => r.name)
       .filter((n) => !exclude.has(n));
     if (!names.length) return out;
-    const parts = names.map((n) => `select '${n.replaceAll("'", "''")}' as name, count(*) as n, md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as d from ${quote(n)} r`);
-    for (const r of await db.all<{ name: string; n: number; d: string }>(parts.join(" union all "))) out[r.name] = `${r.n}:${r.d.slice(0, 12)}`;
+    const parts = names.map(
+      (n) =>
+        `select '${n.replaceAll("'", "''")}' as name, count(*) as n, md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as d from ${quote(n)} r`,
+    );
+    for (const r of await db.all<{ name: string; n: number; d: string }>(parts.join(" union all ")))
+      out[r.name] = `${r.n}:${r.d.slice(0, 12)}`;
     return out;
   }
   const names = await db.all<{ name: string }>("select name from sqlite_master where type = 'table' order by name");
@@ -72,7 +90,12 @@ export async function tableDigests(h: Pick<Harness, "deps">, exclude: Set<string
     const order = width ? ` order by ${Array.from({ length: width }, (_, i) => i + 1).join(", ")}` : "";
     const rows = await db.all(`select * from ${quote(name)}${order}`);
     const hasher = new Bun.CryptoHasher("sha1");
-    for (const r of rows) hasher.update(JSON.stringify(Object.values(r), (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : typeof v === "bigint" ? String(v) : v)));
+    for (const r of rows)
+      hasher.update(
+        JSON.stringify(Object.values(r), (_, v) =>
+          v instanceof Uint8Array ? Buffer.from(v).toString("hex") : typeof v === "bigint" ? String(v) : v,
+        ),
+      );
     out[name] = `${rows.length}:${hasher.digest("hex").slice(0, 12)}`;
   }
   return out;
@@ -94,7 +117,9 @@ export function isEnvelope(body: unknown): boolean {
   const e = b.error as Record<string, unknown> | null;
   if (!e || typeof e !== "object") return false;
   const extra = Object.keys(e).filter((k) => !["type", "code", "message", "param", "details"].includes(k));
-  return typeof e.type === "string" && typeof e.code === "string" && typeof e.message === "string" && extra.length === 0;
+  return (
+    typeof e.type === "string" && typeof e.code === "string" && typeof e.message === "string" && extra.length === 0
+  );
 }
 
 /** Credentials a route may take; `probeAuth` finds which one a route accepts. */

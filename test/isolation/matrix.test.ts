@@ -14,7 +14,16 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
-import { countDiff, fillPath, isEnvelope, listRoutes, pathParams, probeAuth, tableDigests, type Credentials } from "../fuzz/surface";
+import {
+  countDiff,
+  fillPath,
+  isEnvelope,
+  listRoutes,
+  pathParams,
+  probeAuth,
+  tableDigests,
+  type Credentials,
+} from "../fuzz/surface";
 import { createResources, kindOf, validBody, type Resources } from "./resources";
 
 const OPERATOR_TOKEN = "op_isolation_token_0123456789";
@@ -53,7 +62,20 @@ async function snapshotReads(): Promise<Record<string, string>> {
 describe("isolation matrix", () => {
   test("every resource kind of account A could be created in test mode", () => {
     expect(Object.keys(res.ids).sort()).toEqual(
-      ["api_key", "charge", "event", "evidence", "med_case", "member", "payment", "payout", "payout_destination", "refund", "webhook_delivery", "webhook_endpoint"].filter((k) => !res.missing.some((m) => m.startsWith(`${k}:`))),
+      [
+        "api_key",
+        "charge",
+        "event",
+        "evidence",
+        "med_case",
+        "member",
+        "payment",
+        "payout",
+        "payout_destination",
+        "refund",
+        "webhook_delivery",
+        "webhook_endpoint",
+      ].filter((k) => !res.missing.some((m) => m.startsWith(`${k}:`))),
     );
     expect(res.ids.charge).toBeDefined();
     // Every group has landed: a kind that can no longer be created is a regression, not a gap.
@@ -63,19 +85,29 @@ describe("isolation matrix", () => {
   // Runs before the cross-account calls below: B's own request log rightly lists the paths B
   // requested, which then contain A's ids.
   test("no list or read route without an id shows A's test-mode ids to B or to A's live key", async () => {
-    const creds: Credentials = { testKey: A.testKey, liveKey: A.liveKey, bearer: A.bearer, operatorToken: OPERATOR_TOKEN };
-    const routes = listRoutes(h).filter((r) => r.method === "GET" && pathParams(r.path).length === 0 && r.path.startsWith("/v1/"));
+    const creds: Credentials = {
+      testKey: A.testKey,
+      liveKey: A.liveKey,
+      bearer: A.bearer,
+      operatorToken: OPERATOR_TOKEN,
+    };
+    const routes = listRoutes(h).filter(
+      (r) => r.method === "GET" && pathParams(r.path).length === 0 && r.path.startsWith("/v1/"),
+    );
     const secrets = Object.values(res.ids).map((id) => id!.replace(/^ch_/, ""));
     const leaks: string[] = [];
     let checked = 0;
     for (const route of routes) {
       const auth = await probeAuth(h, route, creds);
       if (auth !== "apikey" && auth !== "bearer") continue;
-      const callers = auth === "bearer" ? [{ who: "B's token", opts: { bearer: B.bearer } }] : [
-        { who: "B's test key", opts: { key: B.testKey } },
-        { who: "B's live key", opts: { key: B.liveKey } },
-        { who: "A's live key", opts: { key: A.liveKey } },
-      ];
+      const callers =
+        auth === "bearer"
+          ? [{ who: "B's token", opts: { bearer: B.bearer } }]
+          : [
+              { who: "B's test key", opts: { key: B.testKey } },
+              { who: "B's live key", opts: { key: B.liveKey } },
+              { who: "A's live key", opts: { key: A.liveKey } },
+            ];
       for (const c of callers) {
         const r = await h.call("GET", route.path, c.opts);
         checked++;
@@ -93,7 +125,12 @@ describe("isolation matrix", () => {
   });
 
   test("B's keys, B's token and A's live key get 404 (or 401/403) on every id route of A, and nothing changes", async () => {
-    const creds: Credentials = { testKey: A.testKey, liveKey: A.liveKey, bearer: A.bearer, operatorToken: OPERATOR_TOKEN };
+    const creds: Credentials = {
+      testKey: A.testKey,
+      liveKey: A.liveKey,
+      bearer: A.bearer,
+      operatorToken: OPERATOR_TOKEN,
+    };
     const routes = listRoutes(h).filter((r) => pathParams(r.path).length > 0);
     const readsBefore = await snapshotReads();
     const problems: string[] = [];
@@ -129,12 +166,27 @@ describe("isolation matrix", () => {
         auth === "bearer"
           ? [
               { who: "B's dashboard token", opts: { bearer: B.bearer }, expect: [404], code: "not_found" },
-              { who: "A's test apikey on a token route", opts: { key: A.testKey }, expect: [401], code: "unauthorized" },
+              {
+                who: "A's test apikey on a token route",
+                opts: { key: A.testKey },
+                expect: [401],
+                code: "unauthorized",
+              },
             ]
           : [
               { who: "B's test key", opts: { key: B.testKey }, expect: [404], code: "not_found" },
-              { who: "B's live key", opts: { key: B.liveKey }, expect: testHelper ? [403] : [404], code: testHelper ? "test_mode_only" : "not_found" },
-              { who: "A's live key", opts: { key: A.liveKey }, expect: testHelper ? [403] : [404], code: testHelper ? "test_mode_only" : "not_found" },
+              {
+                who: "B's live key",
+                opts: { key: B.liveKey },
+                expect: testHelper ? [403] : [404],
+                code: testHelper ? "test_mode_only" : "not_found",
+              },
+              {
+                who: "A's live key",
+                opts: { key: A.liveKey },
+                expect: testHelper ? [403] : [404],
+                code: testHelper ? "test_mode_only" : "not_found",
+              },
             ];
       for (const c of callers) {
         const before = await tableDigests(h);
@@ -149,8 +201,12 @@ describe("isolation matrix", () => {
     }
     await h.deps.jobs.drain();
     const readsAfter = await snapshotReads();
-    for (const k of Object.keys(readsBefore)) if (readsBefore[k] !== readsAfter[k]) problems.push(`A's ${k} changed:\n  before ${readsBefore[k]}\n  after  ${readsAfter[k]}`);
-    console.log(`isolation: ${calls} cross-tenant calls; not in matrix: ${notInMatrix.join(", ")}; skipped (kind missing): ${skippedForMissingKind.join(", ") || "none"}`);
+    for (const k of Object.keys(readsBefore))
+      if (readsBefore[k] !== readsAfter[k])
+        problems.push(`A's ${k} changed:\n  before ${readsBefore[k]}\n  after  ${readsAfter[k]}`);
+    console.log(
+      `isolation: ${calls} cross-tenant calls; not in matrix: ${notInMatrix.join(", ")}; skipped (kind missing): ${skippedForMissingKind.join(", ") || "none"}`,
+    );
     expect(unmapped).toEqual([]);
     expect(skippedForMissingKind).toEqual([]);
     expect(problems).toEqual([]);
@@ -158,22 +214,32 @@ describe("isolation matrix", () => {
   }, 30_000);
 
   test("A's live-mode webhook endpoint is invisible to A's test key and to B's keys on every endpoint route", async () => {
-    const live = await h.call("POST", "/v1/webhooks/endpoints", { key: A.liveKey, body: { url: "https://hooks.example.com/live", events: ["charge.paid"] } });
+    const live = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: A.liveKey,
+      body: { url: "https://hooks.example.com/live", events: ["charge.paid"] },
+    });
     if (live.status === 404) return console.log("isolation: webhook endpoints not wired; live-mode check skipped");
     expect(live.status).toBe(201);
     const id: string = live.body.id;
     const before = await h.call("GET", "/v1/webhooks/endpoints", { key: A.liveKey });
-    const routes = listRoutes(h).filter((r) => pathParams(r.path).length === 1 && kindOf(r.path, pathParams(r.path)[0]!) === "webhook_endpoint");
+    const routes = listRoutes(h).filter(
+      (r) => pathParams(r.path).length === 1 && kindOf(r.path, pathParams(r.path)[0]!) === "webhook_endpoint",
+    );
     expect(routes.length).toBeGreaterThan(0);
     const problems: string[] = [];
     for (const route of routes) {
       const path = fillPath(route.path, () => id);
       const body = validBody(route.method, route.path, { webhook_endpoint: id });
-      for (const [who, key] of [["A's test key", A.testKey], ["B's test key", B.testKey], ["B's live key", B.liveKey]] as const) {
+      for (const [who, key] of [
+        ["A's test key", A.testKey],
+        ["B's test key", B.testKey],
+        ["B's live key", B.liveKey],
+      ] as const) {
         const snap = await tableDigests(h);
         const r = await h.call(route.method, path, { key, ...(body !== undefined ? { body } : {}) });
         const diff = countDiff(snap, await tableDigests(h));
-        if (r.status !== 404 || r.body?.error?.code !== "not_found") problems.push(`${route.method} ${path} as ${who}: ${r.status} ${r.text.slice(0, 160)}`);
+        if (r.status !== 404 || r.body?.error?.code !== "not_found")
+          problems.push(`${route.method} ${path} as ${who}: ${r.status} ${r.text.slice(0, 160)}`);
         if (diff.length) problems.push(`${route.method} ${path} as ${who}: wrote ${diff.join(", ")}`);
       }
     }

@@ -6,8 +6,18 @@
 import type { Harness, SeededAccount } from "../support/harness";
 
 export type Kind =
-  | "charge" | "payment" | "refund" | "med_case" | "evidence" | "webhook_endpoint" | "webhook_delivery" | "api_key" | "member" | "event"
-  | "payout_destination" | "payout";
+  | "charge"
+  | "payment"
+  | "refund"
+  | "med_case"
+  | "evidence"
+  | "webhook_endpoint"
+  | "webhook_delivery"
+  | "api_key"
+  | "member"
+  | "event"
+  | "payout_destination"
+  | "payout";
 
 export interface Resources {
   ids: Partial<Record<Kind, string>>;
@@ -28,14 +38,19 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
   const key = a.testKey;
   let n = 0;
   const idem = () => ({ "idempotency-key": `isolation-${a.accountId.slice(-10)}-${++n}` });
-  const note = (kind: Kind, r: { status: number; text: string }) => res.missing.push(`${kind}: ${r.status} ${r.text.slice(0, 160)}`);
+  const note = (kind: Kind, r: { status: number; text: string }) =>
+    res.missing.push(`${kind}: ${r.status} ${r.text.slice(0, 160)}`);
 
-  const wh = await h.call("POST", "/v1/webhooks/endpoints", { key, body: { url: WEBHOOK_URL, events: ["charge.created", "charge.paid", "payment.completed"] } });
+  const wh = await h.call("POST", "/v1/webhooks/endpoints", {
+    key,
+    body: { url: WEBHOOK_URL, events: ["charge.created", "charge.paid", "payment.completed"] },
+  });
   if (wh.status === 201) res.ids.webhook_endpoint = wh.body.id;
   else note("webhook_endpoint", wh);
 
   const customer = { name: "Pagador Teste", document: "52998224725" };
-  const mkCharge = () => h.call("POST", "/v1/pix/charges", { key, headers: idem(), body: { amount: 10_000, customer } });
+  const mkCharge = () =>
+    h.call("POST", "/v1/pix/charges", { key, headers: idem(), body: { amount: 10_000, customer } });
   const charge = await mkCharge();
   if (charge.status === 201) res.ids.charge = charge.body.id;
   else note("charge", charge);
@@ -48,14 +63,20 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
     return p.status === 200 ? (c.body.id as string) : null;
   };
 
-  const pay = await h.call("POST", "/v1/payments", { key, body: { amount: 5_000, paymentMethods: ["PIX"], idempotencyKey: `isolation-pay-${a.accountId.slice(-10)}` } });
+  const pay = await h.call("POST", "/v1/payments", {
+    key,
+    body: { amount: 5_000, paymentMethods: ["PIX"], idempotencyKey: `isolation-pay-${a.accountId.slice(-10)}` },
+  });
   if (pay.status === 201) res.ids.payment = pay.body.id;
   else note("payment", pay);
 
   const forRefund = await paid();
   if (forRefund) {
     const raw = forRefund.replace(/^ch_/, "");
-    const r = await h.call("POST", `/v1/payments/${raw}/refund`, { key, body: { idempotencyKey: `isolation-refund-${a.accountId.slice(-10)}`, amount: 1_000 } });
+    const r = await h.call("POST", `/v1/payments/${raw}/refund`, {
+      key,
+      body: { idempotencyKey: `isolation-refund-${a.accountId.slice(-10)}`, amount: 1_000 },
+    });
     if (r.status === 201) res.ids.refund = r.body.id;
     else note("refund", r);
   } else res.missing.push("refund: no paid charge (charge creation or the pay helper is not wired)");
@@ -65,7 +86,10 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
     const m = await h.call("POST", `/v1/test_helpers/charges/${forMed}/med`, { key, body: {} });
     if (m.status === 201) {
       res.ids.med_case = m.body.id;
-      const ev = await h.call("POST", `/v1/med/cases/${m.body.id}/evidence`, { key, body: { file_name: "proof.pdf", file_size: 1024, mime_type: "application/pdf" } });
+      const ev = await h.call("POST", `/v1/med/cases/${m.body.id}/evidence`, {
+        key,
+        body: { file_name: "proof.pdf", file_size: 1024, mime_type: "application/pdf" },
+      });
       if (ev.status === 201) res.ids.evidence = ev.body.id;
       else note("evidence", ev);
     } else note("med_case", m);
@@ -85,14 +109,24 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
     const k = await h.call("POST", "/v1/api-keys", { bearer, body: { label: "isolation", test: true } });
     if (k.status === 201) res.ids.api_key = k.body.id;
     else note("api_key", k);
-    const m = await h.call("POST", "/v1/account/members", { bearer, body: { email: `member-${a.accountId.slice(-10)}@example.com`, password: "isolation member 123", role: "VIEWER" } });
+    const m = await h.call("POST", "/v1/account/members", {
+      bearer,
+      body: { email: `member-${a.accountId.slice(-10)}@example.com`, password: "isolation member 123", role: "VIEWER" },
+    });
     if (m.status === 201) res.ids.member = m.body.id;
     else note("member", m);
     // A destination (dashboard session only) and a payout to it, paid from the refund's charge.
-    const d = await h.call("POST", "/v1/payout_destinations", { bearer, body: { type: "pix_key", pix_key_type: "email", pix_key: `dest-${a.accountId.slice(-10)}@example.com` } });
+    const d = await h.call("POST", "/v1/payout_destinations", {
+      bearer,
+      body: { type: "pix_key", pix_key_type: "email", pix_key: `dest-${a.accountId.slice(-10)}@example.com` },
+    });
     if (d.status === 201) {
       res.ids.payout_destination = d.body.id;
-      const po = await h.call("POST", "/v1/payouts", { key, headers: idem(), body: { amount: 500, destination_id: d.body.id } });
+      const po = await h.call("POST", "/v1/payouts", {
+        key,
+        headers: idem(),
+        body: { amount: 500, destination_id: d.body.id },
+      });
       if (po.status === 201) res.ids.payout = po.body.id;
       else note("payout", po);
     } else note("payout_destination", d);
@@ -102,11 +136,21 @@ export async function createResources(h: Harness, a: SeededAccount, bearer?: str
   if (ids.charge) res.reads.push({ path: `/v1/charges/${ids.charge}` });
   if (ids.event) res.reads.push({ path: `/v1/events/${ids.event}` }, { path: "/v1/events" });
   if (ids.payment) res.reads.push({ path: `/v1/payments/${ids.payment}` });
-  if (forRefund) res.reads.push({ path: `/v1/payments/${forRefund.replace(/^ch_/, "")}/refunds` }, { path: `/v1/charges/${forRefund}` });
-  if (ids.med_case) res.reads.push({ path: `/v1/med/cases/${ids.med_case}` }, { path: `/v1/med/cases/${ids.med_case}/evidence` });
+  if (forRefund)
+    res.reads.push(
+      { path: `/v1/payments/${forRefund.replace(/^ch_/, "")}/refunds` },
+      { path: `/v1/charges/${forRefund}` },
+    );
+  if (ids.med_case)
+    res.reads.push({ path: `/v1/med/cases/${ids.med_case}` }, { path: `/v1/med/cases/${ids.med_case}/evidence` });
   if (ids.webhook_endpoint) res.reads.push({ path: "/v1/webhooks/endpoints" }, { path: "/v1/webhooks/deliveries" });
-  if (ids.payout) res.reads.push({ path: `/v1/payouts/${ids.payout}` }, { path: "/v1/payouts" }, { path: "/v1/payout_destinations" });
-  res.reads.push({ path: "/v1/wallets/balance" }, { path: "/v1/api-keys", bearer: true }, { path: "/v1/account/members", bearer: true });
+  if (ids.payout)
+    res.reads.push({ path: `/v1/payouts/${ids.payout}` }, { path: "/v1/payouts" }, { path: "/v1/payout_destinations" });
+  res.reads.push(
+    { path: "/v1/wallets/balance" },
+    { path: "/v1/api-keys", bearer: true },
+    { path: "/v1/account/members", bearer: true },
+  );
   return res;
 }
 

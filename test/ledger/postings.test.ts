@@ -4,7 +4,15 @@ import { createHarness, type Harness, type SeededAccount } from "../support/harn
 import { expectLedgerBalanced, ledgerBalance } from "../support/ledger";
 import { DomainError } from "../../src/domain/errors";
 import { statusOf } from "../../src/http/errors";
-import { creditChargePayment, debitRefund, getBalance, holdMed, LEDGER_RELEASE_JOB, restoreRefund, settleMedHold } from "../../src/domain/ledger";
+import {
+  creditChargePayment,
+  debitRefund,
+  getBalance,
+  holdMed,
+  LEDGER_RELEASE_JOB,
+  restoreRefund,
+  settleMedHold,
+} from "../../src/domain/ledger";
 import { LedgerInvariantError, postEntry } from "../../src/domain/ledger/post";
 import { testDb } from "../support/test-db";
 
@@ -18,10 +26,22 @@ beforeEach(async () => {
 });
 
 function credit(amount: number, fee: number, transactionId: string, livemode = false) {
-  return h.deps.store.tx((uow) => creditChargePayment(h.deps, uow, { accountId: a.accountId, livemode, currency: "BRL", amount, fee, transactionId }));
+  return h.deps.store.tx((uow) =>
+    creditChargePayment(h.deps, uow, { accountId: a.accountId, livemode, currency: "BRL", amount, fee, transactionId }),
+  );
 }
 function refund(amount: number, refundId: string, transactionId: string, pixOutFee?: number) {
-  return h.deps.store.tx((uow) => debitRefund(h.deps, uow, { accountId: a.accountId, livemode: false, currency: "BRL", amount, refundId, transactionId, pixOutFee }));
+  return h.deps.store.tx((uow) =>
+    debitRefund(h.deps, uow, {
+      accountId: a.accountId,
+      livemode: false,
+      currency: "BRL",
+      amount,
+      refundId,
+      transactionId,
+      pixOutFee,
+    }),
+  );
 }
 async function releaseAll() {
   h.clock.advance(DAY);
@@ -33,10 +53,22 @@ describe("crediting a paid charge", () => {
     const start = h.clock.nowMs();
     const { releaseAt } = await credit(10_000, 150, "tx_1");
     expect(releaseAt).toBe(start + DAY * 1000);
-    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({ available: 0, pending: 9_850, retained: 0, nextReleaseAt: releaseAt, nextReleaseAmount: 9_850 });
+    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({
+      available: 0,
+      pending: 9_850,
+      retained: 0,
+      nextReleaseAt: releaseAt,
+      nextReleaseAmount: 9_850,
+    });
     expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(1);
-    const lines = await testDb(h.deps).all<{ ledger_account: string; amount: number }>("select ledger_account, amount from ledger_lines");
-    expect(lines.map((l) => [l.ledger_account, l.amount]).sort()).toEqual([["external_payer", -10_000], ["pending", 9_850], ["platform_fee_revenue", 150]]);
+    const lines = await testDb(h.deps).all<{ ledger_account: string; amount: number }>(
+      "select ledger_account, amount from ledger_lines",
+    );
+    expect(lines.map((l) => [l.ledger_account, l.amount]).sort()).toEqual([
+      ["external_payer", -10_000],
+      ["pending", 9_850],
+      ["platform_fee_revenue", 150],
+    ]);
     await expectLedgerBalanced(h.deps);
   });
 
@@ -52,15 +84,36 @@ describe("crediting a paid charge", () => {
 
   test("uses the account's settlement delay, and a zero delay makes the net available at once", async () => {
     const b = await h.seedAccount({ settings: { settlementDelaySeconds: 0 } });
-    const { releaseAt } = await h.deps.store.tx((uow) => creditChargePayment(h.deps, uow, { accountId: b.accountId, livemode: false, currency: "BRL", amount: 500, fee: 0, transactionId: "tx_z" }));
+    const { releaseAt } = await h.deps.store.tx((uow) =>
+      creditChargePayment(h.deps, uow, {
+        accountId: b.accountId,
+        livemode: false,
+        currency: "BRL",
+        amount: 500,
+        fee: 0,
+        transactionId: "tx_z",
+      }),
+    );
     expect(releaseAt).toBe(h.clock.nowMs());
-    expect(await getBalance(h.deps.store.read, b.accountId, false, "BRL")).toEqual({ available: 500, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null });
+    expect(await getBalance(h.deps.store.read, b.accountId, false, "BRL")).toEqual({
+      available: 500,
+      pending: 0,
+      retained: 0,
+      nextReleaseAt: null,
+      nextReleaseAmount: null,
+    });
     await expectLedgerBalanced(h.deps);
   });
 
   test("a fee equal to the amount leaves nothing for the merchant and no tranche", async () => {
     await credit(100, 100, "tx_f");
-    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({ available: 0, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null });
+    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({
+      available: 0,
+      pending: 0,
+      retained: 0,
+      nextReleaseAt: null,
+      nextReleaseAmount: null,
+    });
     expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
     await expectLedgerBalanced(h.deps);
   });
@@ -82,7 +135,13 @@ describe("releasing pending tranches", () => {
     expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: 0, pending: 10_000, retained: 0 });
     h.clock.advance(1);
     await h.deps.jobs.drain();
-    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({ available: 10_000, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null });
+    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual({
+      available: 10_000,
+      pending: 0,
+      retained: 0,
+      nextReleaseAt: null,
+      nextReleaseAmount: null,
+    });
     expect(await h.deps.jobs.pending(LEDGER_RELEASE_JOB)).toBe(0);
     await expectLedgerBalanced(h.deps);
   });
@@ -144,7 +203,10 @@ describe("debiting refunds", () => {
     await releaseAll();
     await refund(4_000, "re_1", "tx_1", 90);
     expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: 5_910, pending: 0, retained: 0 });
-    const rows = await testDb(h.deps).all<{ amount: number }>("select amount from ledger_lines where ledger_account = ?", "platform_fee_revenue");
+    const rows = await testDb(h.deps).all<{ amount: number }>(
+      "select amount from ledger_lines where ledger_account = ?",
+      "platform_fee_revenue",
+    );
     expect(rows.map((r) => r.amount)).toEqual([90]);
     await expectLedgerBalanced(h.deps);
   });
@@ -198,7 +260,9 @@ describe("restoring failed refunds", () => {
 
 describe("MED holds", () => {
   function hold(amount: number, medCaseId: string, livemode = false) {
-    return h.deps.store.tx((uow) => holdMed(h.deps, uow, { accountId: a.accountId, livemode, currency: "BRL", amount, medCaseId }));
+    return h.deps.store.tx((uow) =>
+      holdMed(h.deps, uow, { accountId: a.accountId, livemode, currency: "BRL", amount, medCaseId }),
+    );
   }
   function settle(medCaseId: string, outcome: "refunded_to_merchant" | "closed_without_refund" | "lost") {
     return h.deps.store.tx((uow) => settleMedHold(h.deps, uow, { medCaseId, outcome }));
@@ -221,15 +285,21 @@ describe("MED holds", () => {
     await expectLedgerBalanced(h.deps);
   });
 
-  test.each(["lost", "closed_without_refund"] as const)("%s pays the held amount out and it stays debited", async (outcome) => {
-    await hold(3_000, "med_1");
-    await settle("med_1", outcome);
-    await settle("med_1", "refunded_to_merchant");
-    expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: -3_000, pending: 0, retained: 0 });
-    const payer = await testDb(h.deps).all<{ amount: number }>("select amount from ledger_lines where ledger_account = ?", "external_payer");
-    expect(payer.map((l) => l.amount)).toEqual([3_000]);
-    await expectLedgerBalanced(h.deps);
-  });
+  test.each(["lost", "closed_without_refund"] as const)(
+    "%s pays the held amount out and it stays debited",
+    async (outcome) => {
+      await hold(3_000, "med_1");
+      await settle("med_1", outcome);
+      await settle("med_1", "refunded_to_merchant");
+      expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: -3_000, pending: 0, retained: 0 });
+      const payer = await testDb(h.deps).all<{ amount: number }>(
+        "select amount from ledger_lines where ledger_account = ?",
+        "external_payer",
+      );
+      expect(payer.map((l) => l.amount)).toEqual([3_000]);
+      await expectLedgerBalanced(h.deps);
+    },
+  );
 
   test("settling a case without a hold throws and writes nothing", async () => {
     await expect(settle("med_none", "lost")).rejects.toThrow(LedgerInvariantError);
@@ -252,25 +322,81 @@ describe("test and live separation", () => {
     expect(await ledgerBalance(h.deps, a.accountId, true)).toEqual({ available: 0, pending: 7_000, retained: 0 });
     expect(await ledgerBalance(h.deps, a.accountId, false)).toEqual({ available: 0, pending: 1_000, retained: 0 });
     await expect(
-      h.deps.store.tx((uow) => debitRefund(h.deps, uow, { accountId: a.accountId, livemode: true, currency: "BRL", amount: 500, refundId: "re_x", transactionId: "tx_test" })),
+      h.deps.store.tx((uow) =>
+        debitRefund(h.deps, uow, {
+          accountId: a.accountId,
+          livemode: true,
+          currency: "BRL",
+          amount: 500,
+          refundId: "re_x",
+          transactionId: "tx_test",
+        }),
+      ),
     ).rejects.toThrow(DomainError);
     await expectLedgerBalanced(h.deps);
   });
 });
 
 describe("postEntry's balance rules", () => {
-  function post(lines: { ledgerAccount: "available" | "pending" | "retained" | "platform_fee_revenue" | "external_payer"; amount: number; trancheId?: string }[], allowNegativeAvailable = false) {
-    return h.deps.store.tx((uow) => postEntry(uow, { accountId: a.accountId, livemode: false, currency: "BRL", kind: "test", causeKind: "test", causeId: "c1", idempotencyKey: "test:c1", lines, allowNegativeAvailable, now: h.clock.nowMs() }),
+  function post(
+    lines: {
+      ledgerAccount: "available" | "pending" | "retained" | "platform_fee_revenue" | "external_payer";
+      amount: number;
+      trancheId?: string;
+    }[],
+    allowNegativeAvailable = false,
+  ) {
+    return h.deps.store.tx((uow) =>
+      postEntry(uow, {
+        accountId: a.accountId,
+        livemode: false,
+        currency: "BRL",
+        kind: "test",
+        causeKind: "test",
+        causeId: "c1",
+        idempotencyKey: "test:c1",
+        lines,
+        allowNegativeAvailable,
+        now: h.clock.nowMs(),
+      }),
     );
   }
 
   test("refuses to drive retained, platform revenue or (without a MED hold) available below zero, writing nothing", async () => {
-    await expect(post([{ ledgerAccount: "retained", amount: -1 }, { ledgerAccount: "external_payer", amount: 1 }])).rejects.toThrow(LedgerInvariantError);
-    await expect(post([{ ledgerAccount: "platform_fee_revenue", amount: -1 }, { ledgerAccount: "external_payer", amount: 1 }])).rejects.toThrow(LedgerInvariantError);
-    await expect(post([{ ledgerAccount: "available", amount: -1 }, { ledgerAccount: "external_payer", amount: 1 }])).rejects.toThrow(LedgerInvariantError);
-    await expect(post([{ ledgerAccount: "pending", amount: -1, trancheId: "tr_x" }, { ledgerAccount: "external_payer", amount: 1 }])).rejects.toThrow(LedgerInvariantError);
+    await expect(
+      post([
+        { ledgerAccount: "retained", amount: -1 },
+        { ledgerAccount: "external_payer", amount: 1 },
+      ]),
+    ).rejects.toThrow(LedgerInvariantError);
+    await expect(
+      post([
+        { ledgerAccount: "platform_fee_revenue", amount: -1 },
+        { ledgerAccount: "external_payer", amount: 1 },
+      ]),
+    ).rejects.toThrow(LedgerInvariantError);
+    await expect(
+      post([
+        { ledgerAccount: "available", amount: -1 },
+        { ledgerAccount: "external_payer", amount: 1 },
+      ]),
+    ).rejects.toThrow(LedgerInvariantError);
+    await expect(
+      post([
+        { ledgerAccount: "pending", amount: -1, trancheId: "tr_x" },
+        { ledgerAccount: "external_payer", amount: 1 },
+      ]),
+    ).rejects.toThrow(LedgerInvariantError);
     expect(await testDb(h.deps).all("select id from ledger_entries")).toHaveLength(0);
-    expect(await post([{ ledgerAccount: "available", amount: -1 }, { ledgerAccount: "retained", amount: 1 }], true)).toBeString();
+    expect(
+      await post(
+        [
+          { ledgerAccount: "available", amount: -1 },
+          { ledgerAccount: "retained", amount: 1 },
+        ],
+        true,
+      ),
+    ).toBeString();
     expect(await ledgerBalance(h.deps, a.accountId)).toEqual({ available: -1, pending: 0, retained: 1 });
   });
 });

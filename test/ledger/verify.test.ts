@@ -18,8 +18,19 @@ afterEach(() => {
 async function seeded() {
   const h = createHarness();
   const a = await h.seedAccount();
-  await h.deps.store.tx((uow) => creditChargePayment(h.deps, uow, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 1_000, fee: 30, transactionId: "tx_1" }));
-  await h.deps.store.tx((uow) => holdMed(h.deps, uow, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 200, medCaseId: "med_1" }));
+  await h.deps.store.tx((uow) =>
+    creditChargePayment(h.deps, uow, {
+      accountId: a.accountId,
+      livemode: false,
+      currency: "BRL",
+      amount: 1_000,
+      fee: 30,
+      transactionId: "tx_1",
+    }),
+  );
+  await h.deps.store.tx((uow) =>
+    holdMed(h.deps, uow, { accountId: a.accountId, livemode: false, currency: "BRL", amount: 200, medCaseId: "med_1" }),
+  );
   return { h, a };
 }
 
@@ -40,7 +51,16 @@ describe("verifyLedger", () => {
     const report = await verifyLedger(h.deps.store.read);
     expect(report.ok).toBe(false);
     expect(report.mismatches).toEqual([
-      { kind: "balance", accountId: a.accountId, livemode: false, currency: "BRL", ledgerAccount: "available", expected: -200, actual: -199, message: expect.any(String) },
+      {
+        kind: "balance",
+        accountId: a.accountId,
+        livemode: false,
+        currency: "BRL",
+        ledgerAccount: "available",
+        expected: -200,
+        actual: -199,
+        message: expect.any(String),
+      },
     ]);
   });
 
@@ -59,13 +79,29 @@ describe("cofre ledger verify", () => {
   async function makeDb() {
     const dir = mkdtempSync(join(tmpdir(), "cofre-ledger-"));
     dirs.push(dir);
-    const deps = testDeps({ dataDir: dir, clock: new ManualClock("2026-11-20T12:00:00.000Z"), config: { logLevel: "silent" } });
+    const deps = testDeps({
+      dataDir: dir,
+      clock: new ManualClock("2026-11-20T12:00:00.000Z"),
+      config: { logLevel: "silent" },
+    });
     await deps.store.tx((uow) => uow.accounts.insert({ id: "acct_cli", name: "CLI", createdAt: deps.clock.nowMs() }));
-    await deps.store.tx((uow) => creditChargePayment(deps, uow, { accountId: "acct_cli", livemode: true, currency: "BRL", amount: 5_000, fee: 0, transactionId: "tx_cli" }));
+    await deps.store.tx((uow) =>
+      creditChargePayment(deps, uow, {
+        accountId: "acct_cli",
+        livemode: true,
+        currency: "BRL",
+        amount: 5_000,
+        fee: 0,
+        transactionId: "tx_cli",
+      }),
+    );
     return { dir, deps };
   }
   function run(dir: string) {
-    const p = Bun.spawnSync(["bun", "src/main.ts", "ledger", "verify"], { cwd: ROOT, env: { ...process.env, ...serverEnv(dir), LOG_LEVEL: "silent" } });
+    const p = Bun.spawnSync(["bun", "src/main.ts", "ledger", "verify"], {
+      cwd: ROOT,
+      env: { ...process.env, ...serverEnv(dir), LOG_LEVEL: "silent" },
+    });
     return { code: p.exitCode, out: p.stdout.toString() };
   }
 
@@ -85,6 +121,15 @@ describe("cofre ledger verify", () => {
     expect(code).toBe(1);
     const report = JSON.parse(out);
     expect(report.ok).toBe(false);
-    expect(report.mismatches).toContainEqual(expect.objectContaining({ kind: "balance", accountId: "acct_cli", livemode: true, ledgerAccount: "pending", expected: 5_000, actual: 1 }));
+    expect(report.mismatches).toContainEqual(
+      expect.objectContaining({
+        kind: "balance",
+        accountId: "acct_cli",
+        livemode: true,
+        ledgerAccount: "pending",
+        expected: 5_000,
+        actual: 1,
+      }),
+    );
   });
 });

@@ -30,7 +30,17 @@ afterAll(async () => {
 });
 
 const UPLOAD_KEYS = ["expires_in", "id", "object", "upload_headers", "upload_method", "upload_url"];
-const EVIDENCE_KEYS = ["created_at", "file_name", "file_size", "id", "mime_type", "object", "uploaded_at", "uploaded_by", "view_url"];
+const EVIDENCE_KEYS = [
+  "created_at",
+  "file_name",
+  "file_size",
+  "id",
+  "mime_type",
+  "object",
+  "uploaded_at",
+  "uploaded_by",
+  "view_url",
+];
 
 /** A call to the listening server with the account's test key. */
 async function api(method: string, path: string, body?: unknown, key = a.testKey) {
@@ -71,7 +81,11 @@ async function newCase() {
 }
 
 async function requestUpload(caseId: string, file: { file_name?: string; file_size: number; mime_type?: string }) {
-  const res = await api("POST", `/v1/med/cases/${caseId}/evidence`, { file_name: "receipt.pdf", mime_type: "application/pdf", ...file });
+  const res = await api("POST", `/v1/med/cases/${caseId}/evidence`, {
+    file_name: "receipt.pdf",
+    mime_type: "application/pdf",
+    ...file,
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -140,10 +154,15 @@ describe("the three steps", () => {
   test("the list shows only confirmed files, newest first", async () => {
     const kase = await newCase();
     const ids: string[] = [];
-    for (const [name, type] of [["one.png", "image/png"], ["two.jpg", "image/jpeg"], ["three.gif", "image/gif"]]) {
+    for (const [name, type] of [
+      ["one.png", "image/png"],
+      ["two.jpg", "image/jpeg"],
+      ["three.gif", "image/gif"],
+    ]) {
       const up = await requestUpload(kase.id, { file_name: name, file_size: 16, mime_type: type });
       expect((await put(up.upload_url, pdfBytes(16), up.upload_headers)).status).toBe(200);
-      if (name !== "three.gif") expect((await api("POST", `/v1/med/cases/${kase.id}/evidence/${up.id}/complete`)).status).toBe(200);
+      if (name !== "three.gif")
+        expect((await api("POST", `/v1/med/cases/${kase.id}/evidence/${up.id}/complete`)).status).toBe(200);
       ids.push(up.id);
       h.clock.advance(5);
     }
@@ -212,9 +231,13 @@ describe("completion failures", () => {
     const kase = await newCase();
     const up = await requestUpload(kase.id, { file_size: 10 });
     await put(up.upload_url, pdfBytes(10), up.upload_headers);
-    expect((await api("POST", `/v1/med/cases/${kase.id}/evidence/${up.id}/complete`, undefined, other.testKey)).status).toBe(404);
+    expect(
+      (await api("POST", `/v1/med/cases/${kase.id}/evidence/${up.id}/complete`, undefined, other.testKey)).status,
+    ).toBe(404);
     expect((await api("GET", `/v1/med/cases/${kase.id}/evidence`, undefined, other.testKey)).status).toBe(404);
-    expect((await api("POST", `/v1/med/cases/${kase.id}/evidence/${up.id}/complete`, undefined, a.liveKey)).status).toBe(404);
+    expect(
+      (await api("POST", `/v1/med/cases/${kase.id}/evidence/${up.id}/complete`, undefined, a.liveKey)).status,
+    ).toBe(404);
     const wrongCase = await newCase();
     expect((await api("POST", `/v1/med/cases/${wrongCase.id}/evidence/${up.id}/complete`)).status).toBe(404);
   });
@@ -230,7 +253,9 @@ describe("upload URL security", () => {
       expect(res.body.error.type).toBe("invalid_request_error");
       expect(res.body.request_id).toMatch(/^req_/);
     }
-    expect((await api("POST", `/v1/med/cases/${kase.id}/evidence/${up.id}/complete`)).body.error.code).toBe("EVIDENCE_NOT_UPLOADED");
+    expect((await api("POST", `/v1/med/cases/${kase.id}/evidence/${up.id}/complete`)).body.error.code).toBe(
+      "EVIDENCE_NOT_UPLOADED",
+    );
   });
 
   test("a Content-Type other than the signed one is refused", async () => {
@@ -304,13 +329,20 @@ describe("upload request validation", () => {
       expect(res.body.error.param).toBe(param);
     }
     for (const type of ["image/png", "image/jpeg", "image/webp", "image/gif", "application/pdf"])
-      expect((await api("POST", `/v1/med/cases/${kase.id}/evidence`, { file_name: "f", file_size: 1, mime_type: type })).status).toBe(201);
+      expect(
+        (await api("POST", `/v1/med/cases/${kase.id}/evidence`, { file_name: "f", file_size: 1, mime_type: type }))
+          .status,
+      ).toBe(201);
   });
 
   test("a final case accepts no more evidence", async () => {
     const kase = await newCase();
     await api("POST", `/v1/med/cases/${kase.id}/accept`);
-    const res = await api("POST", `/v1/med/cases/${kase.id}/evidence`, { file_name: "a.pdf", file_size: 10, mime_type: "application/pdf" });
+    const res = await api("POST", `/v1/med/cases/${kase.id}/evidence`, {
+      file_name: "a.pdf",
+      file_size: 10,
+      mime_type: "application/pdf",
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_state");
   });

@@ -71,7 +71,12 @@ let viaApi: boolean | null = null;
  * transaction and credits the ledger the way settlement does. Jobs are drained afterwards so a
  * 0-second settlement delay makes the amount `available`.
  */
-export async function paidCharge(h: Harness, a: SeededAccount, amount = 10_000, opts: { livemode?: boolean } = {}): Promise<PaidCharge> {
+export async function paidCharge(
+  h: Harness,
+  a: SeededAccount,
+  amount = 10_000,
+  opts: { livemode?: boolean } = {},
+): Promise<PaidCharge> {
   const livemode = opts.livemode ?? false;
   if (!livemode && viaApi !== false) {
     const created = await h.call("POST", "/v1/charges", {
@@ -80,7 +85,10 @@ export async function paidCharge(h: Harness, a: SeededAccount, amount = 10_000, 
       body: { amount, payment_method: "pix", customer: { name: "Pagador Teste", document: "52998224725" } },
     });
     if (created.status === 201) {
-      const paid = await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/pay`, { key: a.testKey, body: {} });
+      const paid = await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/pay`, {
+        key: a.testKey,
+        body: {},
+      });
       if (paid.status === 200 && paid.body.status === "paid") {
         viaApi = true;
         await h.deps.jobs.drain();
@@ -111,7 +119,14 @@ export async function paidCharge(h: Harness, a: SeededAccount, amount = 10_000, 
         updatedAt: now,
       }),
     );
-    await creditChargePayment(h.deps, uow, { accountId: a.accountId, livemode, currency: "BRL", amount, fee: 0, transactionId: id });
+    await creditChargePayment(h.deps, uow, {
+      accountId: a.accountId,
+      livemode,
+      currency: "BRL",
+      amount,
+      fee: 0,
+      transactionId: id,
+    });
   });
   await h.deps.jobs.drain();
   return { chargeId: `ch_${id}`, rawId: id, amount };
@@ -132,7 +147,10 @@ export async function chargeStatus(h: Harness, a: SeededAccount, c: PaidCharge):
 
 /** `metadata.med` stored on the charge row. */
 export async function chargeMed(h: Harness, c: PaidCharge): Promise<Record<string, any>> {
-  const row = (await testDb(h.deps).get<{ metadata: string }>("select metadata from transactions where id = ?", c.rawId))!;
+  const row = (await testDb(h.deps).get<{ metadata: string }>(
+    "select metadata from transactions where id = ?",
+    c.rawId,
+  ))!;
   return JSON.parse(row.metadata).med;
 }
 
@@ -144,7 +162,12 @@ export async function eventsSince(h: Harness, a: SeededAccount, sinceMs = 0, liv
     livemode,
     sinceMs,
   );
-  return rows.map((e) => ({ type: e.type, family: e.family, transactionId: e.transaction_id, body: JSON.parse(e.body) }));
+  return rows.map((e) => ({
+    type: e.type,
+    family: e.family,
+    transactionId: e.transaction_id,
+    body: JSON.parse(e.body),
+  }));
 }
 
 /** Only the MED-family and charge-related events after `mark` (an index into eventsSince). */

@@ -40,7 +40,10 @@ describe("opening a MED (none -> open)", () => {
   test("creates an open case, holds the amount, marks the charge disputed and emits only med_case.created", async () => {
     expect(await balance(h, a)).toEqual({ available: 10_000, pending: 0, retained: 0 });
     const mark = (await eventsSince(h, a)).length;
-    const res = await act(`/v1/test_helpers/charges/${c.chargeId}/med`, { reason: "scam", response_deadline: "2026-11-27T12:00:00Z" });
+    const res = await act(`/v1/test_helpers/charges/${c.chargeId}/med`, {
+      reason: "scam",
+      response_deadline: "2026-11-27T12:00:00Z",
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
     expect(res.body.id).toMatch(/^med_[0-9a-f]{32}$/);
@@ -67,13 +70,23 @@ describe("opening a MED (none -> open)", () => {
     expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
     expect(await chargeStatus(h, a, c)).toBe("disputed");
     const med = await chargeMed(h, c);
-    expect(med).toMatchObject({ status: "created", method: "scam", reason: "scam", openedAt: NOW, updatedAt: NOW, lastEventAt: NOW });
+    expect(med).toMatchObject({
+      status: "created",
+      method: "scam",
+      reason: "scam",
+      openedAt: NOW,
+      updatedAt: NOW,
+      lastEventAt: NOW,
+    });
     expect(med.referenceId).toMatch(/^E\d{20}[a-zA-Z0-9]{11}$/);
     expect(med.amountMismatch).toBeUndefined();
     const evs = (await eventsSince(h, a)).slice(mark);
     // No charge.* event for a MED; the legacy family reports the transaction reaching DISPUTE.
     expect(eventTypes(evs)).toEqual(["payment.failed", "med_case.created"]);
-    expect(evs[0]!.body).toMatchObject({ event: "payment.failed", data: { transactionId: c.rawId, status: "DISPUTE", previousStatus: "PAID" } });
+    expect(evs[0]!.body).toMatchObject({
+      event: "payment.failed",
+      data: { transactionId: c.rawId, status: "DISPUTE", previousStatus: "PAID" },
+    });
     expect(evs[1]!.family).toBe("med");
     expect(evs[1]!.transactionId).toBe(c.rawId);
     expect(evs[1]!.body).toMatchObject({ object: "event", type: "med_case.created", data: { object: res.body } });
@@ -121,7 +134,9 @@ describe("merchant actions", () => {
     const kase = await openMed(h, a, c);
     h.clock.advance(60);
     const mark = (await eventsSince(h, a)).length;
-    const res = await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "  Goods were delivered, tracking attached.  " });
+    const res = await act(`/v1/med/cases/${kase.id}/appeal`, {
+      reason: "  Goods were delivered, tracking attached.  ",
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
     expect(res.body).toMatchObject({
@@ -164,7 +179,10 @@ describe("merchant actions", () => {
     });
     await expectLedgerBalanced(h.deps);
     for (const path of ["accept", "appeal"]) {
-      const again = await act(`/v1/med/cases/${kase.id}/${path}`, path === "appeal" ? { reason: "too late now" } : undefined);
+      const again = await act(
+        `/v1/med/cases/${kase.id}/${path}`,
+        path === "appeal" ? { reason: "too late now" } : undefined,
+      );
       expect(again.status).toBe(400);
       expect(again.body.error.code).toBe("invalid_state");
     }
@@ -211,7 +229,8 @@ describe("rulings", () => {
   for (const [outcome, from, status, money, charge, after] of rows) {
     test(`${outcome} on an ${from} case -> ${status} / ${money}, charge ${charge}`, async () => {
       const kase = await openMed(h, a, c);
-      if (from === "appealed") expect((await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "we shipped it" })).status).toBe(200);
+      if (from === "appealed")
+        expect((await act(`/v1/med/cases/${kase.id}/appeal`, { reason: "we shipped it" })).status).toBe(200);
       expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 10_000 });
       h.clock.advance(3600);
       const mark = (await eventsSince(h, a)).length;
@@ -273,7 +292,11 @@ describe("evidence requests and the response deadline", () => {
     expect((await act("/v1/test_helpers/clock/advance", { seconds: 1 })).status).toBe(200);
     expect(await h.deps.jobs.pending("med.deadline")).toBe(0);
     const after = await h.call("GET", `/v1/med/cases/${kase.id}`, { key: a.testKey });
-    expect(after.body).toMatchObject({ status: "accepted", money_outcome: "lost", closed_at: "2026-11-20T18:00:00.000Z" });
+    expect(after.body).toMatchObject({
+      status: "accepted",
+      money_outcome: "lost",
+      closed_at: "2026-11-20T18:00:00.000Z",
+    });
     expect(await balance(h, a)).toEqual({ available: 0, pending: 0, retained: 0 });
     expect(eventTypes((await eventsSince(h, a)).slice(mark))).toEqual(["med_case.updated", "med.resolved"]);
     await expectLedgerBalanced(h.deps);

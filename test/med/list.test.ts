@@ -25,7 +25,14 @@ beforeAll(async () => {
     h.clock.advance(60);
   }
   expect((await h.call("POST", `/v1/med/cases/${ids[3]}/accept`, { key: a.testKey })).status).toBe(200);
-  expect((await h.call("POST", `/v1/test_helpers/med/cases/${ids[4]}/resolve`, { key: a.testKey, body: { outcome: "withdrawn" } })).status).toBe(200);
+  expect(
+    (
+      await h.call("POST", `/v1/test_helpers/med/cases/${ids[4]}/resolve`, {
+        key: a.testKey,
+        body: { outcome: "withdrawn" },
+      })
+    ).status,
+  ).toBe(200);
   const oc = await paidCharge(h, other, 1_000);
   await openMed(h, other, oc);
 });
@@ -64,7 +71,9 @@ describe("listing", () => {
     expect(idsOf((await list("?type=dispute")).body)).toEqual([]);
     expect(idsOf((await list(`?charge_id=${charges[1]}`)).body)).toEqual([ids[1]]);
     // Cases were created at 12:00, 12:01, 12:02, 12:03, 12:04; both bounds are exclusive.
-    expect(idsOf((await list("?created_after=2026-11-20T12:01:00Z&created_before=2026-11-20T12:04:00Z")).body)).toEqual([ids[3], ids[2]]);
+    expect(idsOf((await list("?created_after=2026-11-20T12:01:00Z&created_before=2026-11-20T12:04:00Z")).body)).toEqual(
+      [ids[3], ids[2]],
+    );
     expect(idsOf((await list("?created_after=2026-11-20T09:02:00-03:00")).body)).toEqual([ids[4], ids[3]]);
     expect(idsOf((await list("?created_before=2026-11-20")).body)).toEqual([]);
   });
@@ -148,7 +157,10 @@ describe("scoping", () => {
   });
 
   test("sandbox helpers refuse a live key with 403 test_mode_only", async () => {
-    const res = await h.call("POST", `/v1/test_helpers/med/cases/${ids[0]}/resolve`, { key: a.liveKey, body: { outcome: "upheld" } });
+    const res = await h.call("POST", `/v1/test_helpers/med/cases/${ids[0]}/resolve`, {
+      key: a.liveKey,
+      body: { outcome: "upheld" },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("test_mode_only");
   });
@@ -162,7 +174,12 @@ describe("scoping", () => {
     ];
     for (const [path, body] of sent) {
       const res = await h.call("POST", path, { key: a.liveKey, body });
-      expect([path, res.status, res.body.error?.type, res.body.error?.code]).toEqual([path, 403, "permission_error", "test_mode_only"]);
+      expect([path, res.status, res.body.error?.type, res.body.error?.code]).toEqual([
+        path,
+        403,
+        "permission_error",
+        "test_mode_only",
+      ]);
     }
     const kase = await h.call("GET", `/v1/med/cases/${ids[0]}`, { key: a.testKey });
     expect([kase.body.status, kase.body.evidence_requested_at]).toEqual(["open", null]);
@@ -171,7 +188,7 @@ describe("scoping", () => {
   test("no key or a wrong key is 401 on every MED route", async () => {
     for (const path of ["/v1/med/cases", `/v1/med/cases/${ids[0]}`, "/v1/infractions"]) {
       expect((await h.call("GET", path)).status).toBe(401);
-      expect((await h.call("GET", path, { key: "ak_test_" + "x".repeat(32) })).status).toBe(401);
+      expect((await h.call("GET", path, { key: `ak_test_${"x".repeat(32)}` })).status).toBe(401);
     }
   });
 
@@ -185,25 +202,42 @@ describe("scoping", () => {
 describe("appeal and opening validation", () => {
   test("reason must be 5-2000 characters and present", async () => {
     const id = ids[0];
-    for (const body of [{ reason: "abcd" }, { reason: "    abcd   " }, { reason: "x".repeat(2001) }, {}, { reason: 12345 }, { reason: "valid reason", extra: 1 }]) {
+    for (const body of [
+      { reason: "abcd" },
+      { reason: "    abcd   " },
+      { reason: "x".repeat(2001) },
+      {},
+      { reason: 12345 },
+      { reason: "valid reason", extra: 1 },
+    ]) {
       const res = await h.call("POST", `/v1/med/cases/${id}/appeal`, { key: a.testKey, body });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("invalid_request");
     }
     expect((await h.call("GET", `/v1/med/cases/${id}`, { key: a.testKey })).body.status).toBe("open");
-    const ok = await h.call("POST", `/v1/med/cases/${id}/appeal`, { key: a.testKey, body: { reason: "x".repeat(2000) } });
+    const ok = await h.call("POST", `/v1/med/cases/${id}/appeal`, {
+      key: a.testKey,
+      body: { reason: "x".repeat(2000) },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.appeal_reason.length).toBe(2000);
   });
 
   test("a MED cannot open on an unpaid or unknown charge, nor with bad fields", async () => {
-    const created = await h.call("POST", "/v1/charges", { key: a.testKey, headers: { "idempotency-key": "med-unpaid-1" }, body: { amount: 500, payment_method: "pix" } });
+    const created = await h.call("POST", "/v1/charges", {
+      key: a.testKey,
+      headers: { "idempotency-key": "med-unpaid-1" },
+      body: { amount: 500, payment_method: "pix" },
+    });
     if (created.status === 201) {
       const res = await h.call("POST", `/v1/test_helpers/charges/${created.body.id}/med`, { key: a.testKey, body: {} });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("invalid_state");
     }
-    const unknown = await h.call("POST", "/v1/test_helpers/charges/ch_00000000000000000000000000000000/med", { key: a.testKey, body: {} });
+    const unknown = await h.call("POST", "/v1/test_helpers/charges/ch_00000000000000000000000000000000/med", {
+      key: a.testKey,
+      body: {},
+    });
     expect(unknown.status).toBe(404);
     const c = await paidCharge(h, a, 1_000);
     for (const [body, param] of [

@@ -25,14 +25,19 @@ const POLL_S = INFRACTION_POLL_EVERY_MS / 1000;
 const poll = () => advance(env, POLL_S);
 const available = async () => (await getBalance(env.h.deps.store.read, env.a.accountId, true, "BRL")).available;
 const casesOf = async (chargeId: string) =>
-  ((await env.h.call("GET", `/v1/med/cases?charge_id=${chargeId}`, { key: env.a.liveKey })).body.data ?? []) as Record<string, unknown>[];
+  ((await env.h.call("GET", `/v1/med/cases?charge_id=${chargeId}`, { key: env.a.liveKey })).body.data ?? []) as Record<
+    string,
+    unknown
+  >[];
 const openAtSim = async (body: Record<string, unknown>, query = "") => {
   const r = await env.sim.control("POST", `/_sim/infractions${query}`, body);
   expect(r.status).toBe(201);
   return r.body.infracao as { idInfracao: string; valor: number; dadosAnalise: { prazoFinalizacao: string } };
 };
-const endAtSim = async (id: string, how: "accept" | "reject" | "cancel") => expect((await env.sim.control("POST", `/_sim/infractions/${id}/${how}`)).status).toBe(200);
-const submitDefense = (caseId: string) => env.h.call("POST", `/v1/operator/med/cases/${caseId}/submit-defense`, { bearer: OPERATOR_TOKEN, body: {} });
+const endAtSim = async (id: string, how: "accept" | "reject" | "cancel") =>
+  expect((await env.sim.control("POST", `/_sim/infractions/${id}/${how}`)).status).toBe(200);
+const submitDefense = (caseId: string) =>
+  env.h.call("POST", `/v1/operator/med/cases/${caseId}/submit-defense`, { bearer: OPERATOR_TOKEN, body: {} });
 
 describe("an infraction at the PSP", () => {
   test("opens one MED case on the charge with its end-to-end id, holding the claimed amount, whatever the number of polls", async () => {
@@ -101,12 +106,21 @@ describe("an infraction at the PSP", () => {
     await poll();
     await poll();
     const logged = env.warnings.filter((w) => w.infraction_id === inf.idInfracao);
-    expect(logged.map((w) => [w.msg, w.end_to_end_id])).toEqual([["med: an infraction names an end-to-end id Cofre does not know", e2e]]);
+    expect(logged.map((w) => [w.msg, w.end_to_end_id])).toEqual([
+      ["med: an infraction names an end-to-end id Cofre does not know", e2e],
+    ]);
     const day = new Date(env.h.clock.nowMs() - 3 * 3600_000).toISOString().slice(0, 10);
     const r = await env.h.call("GET", `/v1/reconciliation?date=${day}`, { key: env.a.liveKey });
     expect(r.status).toBe(200);
     expect(r.body.differences.filter((d: { reference_id: string }) => d.reference_id === inf.idInfracao)).toEqual([
-      { kind: "missing_in_cofre", end_to_end_id: e2e, reference_id: inf.idInfracao, psp_amount: 1234, cofre_amount: null, healed: false },
+      {
+        kind: "missing_in_cofre",
+        end_to_end_id: e2e,
+        reference_id: inf.idInfracao,
+        psp_amount: 1234,
+        cofre_amount: null,
+        healed: false,
+      },
     ]);
   });
 });
@@ -118,11 +132,16 @@ describe("POST /v1/operator/med/cases/{id}/submit-defense", () => {
     await poll();
     const [kase] = await casesOf(c.id);
     const reason = "Mercadoria entregue, rastreio anexado.";
-    const appeal = await env.h.call("POST", `/v1/med/cases/${kase!.id}/appeal`, { key: env.a.liveKey, body: { reason } });
+    const appeal = await env.h.call("POST", `/v1/med/cases/${kase!.id}/appeal`, {
+      key: env.a.liveKey,
+      body: { reason },
+    });
     expect(appeal.status).toBe(200);
     const r = await submitDefense(String(kase!.id));
     expect([r.status, r.body.id, r.body.status, r.body.appeal_reason]).toEqual([200, kase!.id, "appealed", reason]);
-    const at = (await env.sim.control("GET", "/_sim/infractions")).body.infracoes.find((i: { idInfracao: string }) => i.idInfracao === inf.idInfracao);
+    const at = (await env.sim.control("GET", "/_sim/infractions")).body.infracoes.find(
+      (i: { idInfracao: string }) => i.idInfracao === inf.idInfracao,
+    );
     expect([at.status, at.defesa]).toEqual(["EM_DEFESA", reason]);
     const again = await submitDefense(String(kase!.id));
     expect([again.status, again.body.error.code]).toEqual([400, "invalid_state"]);
@@ -140,7 +159,10 @@ describe("POST /v1/operator/med/cases/{id}/submit-defense", () => {
     const open = await submitDefense(String(kase!.id));
     expect([open.status, open.body.error.code]).toEqual([400, "invalid_state"]);
     const other = await paidLive(env, 300);
-    const manual = await env.h.call("POST", `/v1/operator/charges/${other.charge.id}/med`, { bearer: OPERATOR_TOKEN, body: {} });
+    const manual = await env.h.call("POST", `/v1/operator/charges/${other.charge.id}/med`, {
+      bearer: OPERATOR_TOKEN,
+      body: {},
+    });
     expect(manual.status).toBe(201);
     const notPsp = await submitDefense(manual.body.id);
     expect([notPsp.status, notPsp.body.error.code]).toEqual([400, "invalid_state"]);

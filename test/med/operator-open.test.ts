@@ -6,7 +6,17 @@
 import { describe, expect, test } from "bun:test";
 import { rawId } from "../../src/lib/ids";
 import { expectLedgerBalanced } from "../support/ledger";
-import { balance, CASE_KEYS, chargeMed, chargeStatus, eventTypes, eventsSince, medHarness, paidCharge, seedMerchant } from "./fixtures";
+import {
+  balance,
+  CASE_KEYS,
+  chargeMed,
+  chargeStatus,
+  eventTypes,
+  eventsSince,
+  medHarness,
+  paidCharge,
+  seedMerchant,
+} from "./fixtures";
 import { transactionRow } from "../payments/support";
 
 const TOKEN = "op-secret-token-for-tests-0123456789";
@@ -26,7 +36,10 @@ describe("opening a MED on a live charge as the operator", () => {
     const { h, a, c } = await setup();
     expect(await balance(h, a, true)).toEqual({ available: 10_000, pending: 0, retained: 0 });
     const mark = (await eventsSince(h, a, 0, true)).length;
-    const res = await h.call("POST", path(c.chargeId), { bearer: TOKEN, body: { reason: "scam", response_deadline: "2026-11-27T12:00:00Z" } });
+    const res = await h.call("POST", path(c.chargeId), {
+      bearer: TOKEN,
+      body: { reason: "scam", response_deadline: "2026-11-27T12:00:00Z" },
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(CASE_KEYS);
     expect(res.body).toEqual({
@@ -96,7 +109,21 @@ describe("errors change nothing", () => {
     const id = rawId();
     const now = h.clock.nowMs();
     await h.deps.store.tx((uow) =>
-      uow.charges.insert(transactionRow({ id, accountId: a.accountId, livemode: true, amount: 900, currency: "BRL", status: "WAITING_PAYMENT", paymentMethods: '["PIX"]', origin: "charges", metadata: "{}", createdAt: now, updatedAt: now })),
+      uow.charges.insert(
+        transactionRow({
+          id,
+          accountId: a.accountId,
+          livemode: true,
+          amount: 900,
+          currency: "BRL",
+          status: "WAITING_PAYMENT",
+          paymentMethods: '["PIX"]',
+          origin: "charges",
+          metadata: "{}",
+          createdAt: now,
+          updatedAt: now,
+        }),
+      ),
     );
     const pending = await h.call("POST", path(`ch_${id}`), { bearer: TOKEN, body: {} });
     expect([pending.status, pending.body.error.code]).toEqual([400, "invalid_state"]);
@@ -118,7 +145,12 @@ describe("errors change nothing", () => {
     ];
     for (const [body, code, param] of cases) {
       const res = await h.call("POST", path(c.chargeId), { bearer: TOKEN, body });
-      expect([JSON.stringify(body), res.status, res.body.error.code, res.body.error.param]).toEqual([JSON.stringify(body), 400, code, param]);
+      expect([JSON.stringify(body), res.status, res.body.error.code, res.body.error.param]).toEqual([
+        JSON.stringify(body),
+        400,
+        code,
+        param,
+      ]);
     }
     expect(await balance(h, a, true)).toEqual(before);
     expect(await chargeStatus(h, a, c)).toBe("paid");
@@ -128,7 +160,14 @@ describe("errors change nothing", () => {
 describe("security", () => {
   test("no token, a wrong token or a merchant API key is 401 and opens nothing", async () => {
     const { h, a, c } = await setup();
-    for (const opts of [{}, { bearer: "wrong" }, { bearer: `${TOKEN}x` }, { key: a.liveKey }, { key: a.testKey }, { headers: { authorization: TOKEN } }]) {
+    for (const opts of [
+      {},
+      { bearer: "wrong" },
+      { bearer: `${TOKEN}x` },
+      { key: a.liveKey },
+      { key: a.testKey },
+      { headers: { authorization: TOKEN } },
+    ]) {
       const res = await h.call("POST", path(c.chargeId), { ...opts, body: {} });
       expect([res.status, res.body.error.type]).toEqual([401, "authentication_error"]);
     }

@@ -35,12 +35,21 @@ describe("MED webhooks", () => {
     const c = await paidCharge(h, a, 3_000);
     const ep = await h.call("POST", "/v1/webhooks/endpoints", {
       key: a.testKey,
-      body: { url: `http://127.0.0.1:${receiver.port}/hook`, events: ["med_case.created", "med_case.updated", "med.resolved", "charge.failed"] },
+      body: {
+        url: `http://127.0.0.1:${receiver.port}/hook`,
+        events: ["med_case.created", "med_case.updated", "med.resolved", "charge.failed"],
+      },
     });
     expect(ep.status).toBe(201);
     const kase = await openMed(h, a, c);
-    await h.call("POST", `/v1/med/cases/${kase.id}/appeal`, { key: a.testKey, body: { reason: "delivered in person" } });
-    await h.call("POST", `/v1/test_helpers/med/cases/${kase.id}/resolve`, { key: a.testKey, body: { outcome: "merchant_favor" } });
+    await h.call("POST", `/v1/med/cases/${kase.id}/appeal`, {
+      key: a.testKey,
+      body: { reason: "delivered in person" },
+    });
+    await h.call("POST", `/v1/test_helpers/med/cases/${kase.id}/resolve`, {
+      key: a.testKey,
+      body: { outcome: "merchant_favor" },
+    });
     await h.deps.jobs.drain();
     // Deliveries run concurrently (on PostgreSQL each on its own connection), so arrival order is
     // not the order of events: a receiver orders them by event id (time-ordered, evt_ + UUIDv7).
@@ -55,7 +64,14 @@ describe("MED webhooks", () => {
       const ts = t!.slice(2);
       expect(v1!.slice(3)).toBe(createHmac("sha256", ep.body.secret).update(`${ts}.${r.body}`).digest("hex"));
     }
-    expect(JSON.parse(received[0]!.body).data.object).toMatchObject({ id: kase.id, object: "med_case", status: "open" });
-    expect(JSON.parse(received[3]!.body).data.object).toMatchObject({ med_case_id: kase.id, money_outcome: "refunded_to_merchant" });
+    expect(JSON.parse(received[0]!.body).data.object).toMatchObject({
+      id: kase.id,
+      object: "med_case",
+      status: "open",
+    });
+    expect(JSON.parse(received[3]!.body).data.object).toMatchObject({
+      med_case_id: kase.id,
+      money_outcome: "refunded_to_merchant",
+    });
   });
 });

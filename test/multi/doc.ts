@@ -25,7 +25,7 @@ export function docBlocks(path = DOC): Map<string, string> {
     const m = body[0]?.match(MARK);
     if (m) {
       if (out.has(m[1]!)) throw new Error(`docs/deploy.md: two blocks named "${m[1]}"`);
-      out.set(m[1]!, body.slice(1).join("\n") + "\n");
+      out.set(m[1]!, `${body.slice(1).join("\n")}\n`);
     }
     i = end;
   }
@@ -62,7 +62,10 @@ export function haproxyConfig(block: string, bind: string, servers: string[]): s
     return line;
   });
   if (binds !== 1) throw new Error(`the HAProxy block of docs/deploy.md has ${binds} bind lines, expected 1`);
-  if (n !== servers.length) throw new Error(`the HAProxy block of docs/deploy.md has ${n} server lines, the test runs ${servers.length} instances`);
+  if (n !== servers.length)
+    throw new Error(
+      `the HAProxy block of docs/deploy.md has ${n} server lines, the test runs ${servers.length} instances`,
+    );
   return out.join("\n");
 }
 

@@ -37,17 +37,25 @@ beforeAll(async () => {
   receiver = new Receiver((id) => Bun.hash.crc32(id) % 8 === 0, 150);
   // Named `cofre`: the doc's backup block dumps the database of that name.
   d = await startDeployment({ instances: 3, database: "cofre" });
-  const settings = await api(d.base, "PATCH", `/v1/operator/accounts/${d.accountId}`, { bearer: OPERATOR_TOKEN, body: { settlement_delay_seconds: 0 } });
+  const settings = await api(d.base, "PATCH", `/v1/operator/accounts/${d.accountId}`, {
+    bearer: OPERATOR_TOKEN,
+    body: { settlement_delay_seconds: 0 },
+  });
   expect(settings.status).toBe(200);
   const login = await api(d.base, "POST", "/v1/auth/login", { body: OWNER });
   expect(login.status).toBe(200);
   token = login.body.access_token;
   const catalog = await api(d.base, "GET", "/v1/webhooks/event-catalog");
   const events = (catalog.body as { event: string }[]).map((e) => e.event);
-  const ep = await api(d.base, "POST", "/v1/webhooks/endpoints", { key: d.apiKey, body: { url: receiver.url, events } });
+  const ep = await api(d.base, "POST", "/v1/webhooks/endpoints", {
+    key: d.apiKey,
+    body: { url: receiver.url, events },
+  });
   expect(ep.status).toBe(201);
   endpointId = ep.body.id;
-  console.log(`multi: deployment up after ${elapsed()} (instances ${d.instances.map((i) => i.port).join(", ")}, balancer ${d.lb.port})`);
+  console.log(
+    `multi: deployment up after ${elapsed()} (instances ${d.instances.map((i) => i.port).join(", ")}, balancer ${d.lb.port})`,
+  );
 }, 120_000);
 
 /** POSTs a login to the balancer over a socket bound to `source`, claiming `X-Forwarded-For: forwardedFor`; resolves with the status. */
@@ -71,11 +79,15 @@ afterAll(async () => {
 
 describe("three instances behind HAProxy on one PostgreSQL database", () => {
   test("a key revoked through one instance is refused by the other two within a second", async () => {
-    const issued = await api(d.base, "POST", "/v1/api-keys", { bearer: token, body: { label: "to revoke", test: true } });
+    const issued = await api(d.base, "POST", "/v1/api-keys", {
+      bearer: token,
+      body: { label: "to revoke", test: true },
+    });
     expect(issued.status).toBe(201);
     const [a, ...others] = d.instances;
     // Every instance has the key in its cache.
-    for (const i of d.instances) expect((await api(i.base, "GET", "/v1/ping", { key: issued.body.apiKey })).status).toBe(200);
+    for (const i of d.instances)
+      expect((await api(i.base, "GET", "/v1/ping", { key: issued.body.apiKey })).status).toBe(200);
     const revoked = await api(a!.base, "DELETE", `/v1/api-keys/${issued.body.id}`, { bearer: token });
     expect(revoked.status).toBe(200);
     const start = performance.now();
@@ -90,7 +102,9 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
         }
       }),
     );
-    console.log(`multi: revoked key refused by the other instances after ${refusedAfter.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}`);
+    console.log(
+      `multi: revoked key refused by the other instances after ${refusedAfter.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}`,
+    );
     for (const ms of refusedAfter) expect(ms).toBeLessThan(1000);
   }, 30_000);
 
@@ -107,7 +121,11 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
     let advanced: any;
     try {
       for (const seconds of [3 * 3600, ...Array<number>(12).fill(60)]) {
-        const r = await api(a!.base, "POST", "/v1/test_helpers/clock/advance", { key: d.apiKey, body: { seconds }, timeoutMs: 60_000 });
+        const r = await api(a!.base, "POST", "/v1/test_helpers/clock/advance", {
+          key: d.apiKey,
+          body: { seconds },
+          timeoutMs: 60_000,
+        });
         expect(r.status).toBe(200);
         advanced = r.body;
       }
@@ -116,7 +134,8 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
       await background;
     }
     const target = Date.parse(advanced.now);
-    const [shared] = await d.database.sql`select value::int8::text as ms from shared_state where name = 'test_clock_offset_ms'`;
+    const [shared] = await d.database
+      .sql`select value::int8::text as ms from shared_state where name = 'test_clock_offset_ms'`;
     // The advancing instance is where the shared offset says (it may lag by what running the due work took, never lead).
     expect(target - Date.now()).toBeLessThanOrEqual(Number(shared.ms) + 1000);
     expect(target - Date.now()).toBeGreaterThan(3 * 3600_000 + 720_000 - 60_000);
@@ -125,7 +144,11 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
       let seen = 0;
       const start = performance.now();
       while (performance.now() - start < 1000) {
-        const c = await api(i.base, "POST", "/v1/pix/charges", { key: d.apiKey, body: { amount: 100, description: "clock probe" }, headers: { "idempotency-key": `clock-probe-${n}-${performance.now()}` } });
+        const c = await api(i.base, "POST", "/v1/pix/charges", {
+          key: d.apiKey,
+          body: { amount: 100, description: "clock probe" },
+          headers: { "idempotency-key": `clock-probe-${n}-${performance.now()}` },
+        });
         expect(c.status).toBe(201);
         seen = Date.parse(c.body.created_at);
         if (seen >= target) break;
@@ -138,21 +161,36 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
   test("MED evidence stored through one instance is confirmed by a second and served by the third (shared COFRE_DATA_DIR)", async () => {
     const [a, b, c] = d.instances as [Instance, Instance, Instance];
     const key = { key: d.apiKey };
-    const charge = await api(a.base, "POST", "/v1/pix/charges", { ...key, body: { amount: 4321, description: "evidence" }, headers: { "idempotency-key": "evidence-charge-1" } });
+    const charge = await api(a.base, "POST", "/v1/pix/charges", {
+      ...key,
+      body: { amount: 4321, description: "evidence" },
+      headers: { "idempotency-key": "evidence-charge-1" },
+    });
     expect(charge.status).toBe(201);
-    expect((await api(a.base, "POST", `/v1/test_helpers/charges/${charge.body.id}/pay`, { ...key, body: {} })).status).toBe(200);
+    expect(
+      (await api(a.base, "POST", `/v1/test_helpers/charges/${charge.body.id}/pay`, { ...key, body: {} })).status,
+    ).toBe(200);
     const kase = await api(a.base, "POST", `/v1/test_helpers/charges/${charge.body.id}/med`, { ...key, body: {} });
     expect(kase.status).toBe(201);
     const bytes = new Uint8Array(2048);
     const head = new TextEncoder().encode("%PDF-1.4\n");
     for (let i = 0; i < bytes.length; i++) bytes[i] = i < head.length ? head[i]! : (i * 31) % 251;
-    const up = await api(a.base, "POST", `/v1/med/cases/${kase.body.id}/evidence`, { ...key, body: { file_name: "receipt.pdf", mime_type: "application/pdf", file_size: bytes.length } });
+    const up = await api(a.base, "POST", `/v1/med/cases/${kase.body.id}/evidence`, {
+      ...key,
+      body: { file_name: "receipt.pdf", mime_type: "application/pdf", file_size: bytes.length },
+    });
     expect(up.status).toBe(201);
     // Links name COFRE_PUBLIC_URL, the balancer; each step goes to a chosen instance instead.
     expect(up.body.upload_url.startsWith(`${d.base}/`)).toBe(true);
-    const put = await fetch(up.body.upload_url.replace(d.base, a.base), { method: "PUT", headers: up.body.upload_headers, body: bytes });
+    const put = await fetch(up.body.upload_url.replace(d.base, a.base), {
+      method: "PUT",
+      headers: up.body.upload_headers,
+      body: bytes,
+    });
     expect(put.status).toBe(200);
-    expect((await api(b.base, "POST", `/v1/med/cases/${kase.body.id}/evidence/${up.body.id}/complete`, key)).status).toBe(200);
+    expect(
+      (await api(b.base, "POST", `/v1/med/cases/${kase.body.id}/evidence/${up.body.id}/complete`, key)).status,
+    ).toBe(200);
     const list = await api(c.base, "GET", `/v1/med/cases/${kase.body.id}/evidence`, key);
     expect(list.status).toBe(200);
     const view = await fetch(list.body.data[0].view_url.replace(d.base, c.base));
@@ -164,7 +202,8 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
     // HAProxy's `option forwardfor` appends the address it saw; COFRE_TRUSTED_PROXIES names HAProxy
     // (127.0.0.1) only. This client connects from 127.0.0.2 and claims another address each time:
     // the claims are left of HAProxy's hop and ignored, so its failures add up.
-    for (let i = 0; i < PAIR_LIMIT; i++) expect(await loginFrom("127.0.0.2", `203.0.113.${i + 1}`, `wrong-${i}`)).toBe(401);
+    for (let i = 0; i < PAIR_LIMIT; i++)
+      expect(await loginFrom("127.0.0.2", `203.0.113.${i + 1}`, `wrong-${i}`)).toBe(401);
     expect(await loginFrom("127.0.0.2", "198.51.100.7", OWNER.password)).toBe(429);
     // Another client of the same balancer is not locked out.
     expect(await loginFrom("127.0.0.3", "198.51.100.7", OWNER.password)).toBe(200);
@@ -202,7 +241,9 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
     expect(restart).not.toBeNull();
     await restart;
     expect(victim.starts).toBe(2);
-    console.log(`multi: load done in ${Date.now() - loadStart} ms (${elapsed()}): ${JSON.stringify(load.counts)}, ${load.charges.size} charges acknowledged, ${load.deferred.length} deferred, ${leasedAtKill} jobs leased when the instance was killed`);
+    console.log(
+      `multi: load done in ${Date.now() - loadStart} ms (${elapsed()}): ${JSON.stringify(load.counts)}, ${load.charges.size} charges acknowledged, ${load.deferred.length} deferred, ${leasedAtKill} jobs leased when the instance was killed`,
+    );
     expect(load.unexpected).toEqual([]);
 
     // Drain: move the shared clock so retries, refund steps, expiries and dead claims fall due
@@ -211,16 +252,24 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
     const drainStart = Date.now();
     let pending = -1;
     for (let round = 0; round < 12; round++) {
-      const adv = await api(d.base, "POST", "/v1/test_helpers/clock/advance", { key: d.apiKey, body: { seconds: round === 0 ? 900 : 300 }, timeoutMs: 150_000 });
+      const adv = await api(d.base, "POST", "/v1/test_helpers/clock/advance", {
+        key: d.apiKey,
+        body: { seconds: round === 0 ? 900 : 300 },
+        timeoutMs: 150_000,
+      });
       expect(adv.status).toBe(200);
       console.log(`multi: drain advance ${round} answered after ${Date.now() - drainStart} ms`);
       if (round === 0) expect(await retryDeferred(d.base, d.apiKey, load)).toEqual([]);
-      const [row] = await d.database.sql`select count(*)::int as n from webhook_deliveries where status in ('PENDING', 'PROCESSING')`;
+      const [row] = await d.database
+        .sql`select count(*)::int as n from webhook_deliveries where status in ('PENDING', 'PROCESSING')`;
       pending = row.n;
       if (pending === 0 && round > 0) break;
     }
-    const [cut] = await d.database.sql`select count(*)::int as n from webhook_attempts where outcome = 'interrupted' or error like 'interrupted%'`;
-    console.log(`multi: drained in ${Date.now() - drainStart} ms (${elapsed()}); receiver: ${receiver.posts} posts, ${receiver.refused} refused on purpose; ${cut.n} attempts cut by the kill`);
+    const [cut] = await d.database
+      .sql`select count(*)::int as n from webhook_attempts where outcome = 'interrupted' or error like 'interrupted%'`;
+    console.log(
+      `multi: drained in ${Date.now() - drainStart} ms (${elapsed()}); receiver: ${receiver.posts} posts, ${receiver.refused} refused on purpose; ${cut.n} attempts cut by the kill`,
+    );
     expect(pending).toBe(0);
   }, 150_000);
 
@@ -236,7 +285,9 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
       else expect(deferred.has(c.key) ? ["expired", "pending"] : ["expired"]).toContain(r.body.status);
       if (c.refunds.size) {
         const list = await api(d.base, "GET", `/v1/payments/${id.replace(/^ch_/, "")}/refunds`, { key: d.apiKey });
-        const byId = new Map((list.body.data as { id: string; amount: number; status: string }[]).map((x) => [x.id, x]));
+        const byId = new Map(
+          (list.body.data as { id: string; amount: number; status: string }[]).map((x) => [x.id, x]),
+        );
         for (const [rid, amount] of c.refunds) {
           expect(byId.get(rid)?.amount).toBe(amount);
           expect(byId.get(rid)?.status).toBe("REFUNDED");
@@ -257,7 +308,8 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
     const dup = await d.database.sql`select metadata::jsonb->>'description' as key, count(*)::int as n from transactions
       where metadata::jsonb->>'description' like 'multi-%' group by 1 having count(*) > 1`;
     expect(dup).toEqual([]);
-    const [row] = await d.database.sql`select count(*)::int as n from transactions where metadata::jsonb->>'description' like 'multi-%'`;
+    const [row] = await d.database
+      .sql`select count(*)::int as n from transactions where metadata::jsonb->>'description' like 'multi-%'`;
     expect(row.n).toBe(load.charges.size);
   }, 30_000);
 
@@ -281,7 +333,8 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
     const deferred = new Set(load.deferred.map((x) => x.key));
     expect(n["charge.expired"]).toBeGreaterThanOrEqual(acked.filter((c) => !c.paid && !deferred.has(c.key)).length);
     expect(n["charge.refunded"]).toBe(acked.reduce((s, c) => s + c.refunds.size, 0));
-    const twice = await d.database.sql`select delivery_id, attempt, count(*)::int as n from webhook_attempts group by 1, 2 having count(*) > 1`;
+    const twice = await d.database
+      .sql`select delivery_id, attempt, count(*)::int as n from webhook_attempts group by 1, 2 having count(*) > 1`;
     expect(twice).toEqual([]);
     const overlapping = await d.database.sql`select a.delivery_id from webhook_attempts a join webhook_attempts b
       on a.delivery_id = b.delivery_id and a.id < b.id
@@ -294,9 +347,12 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
     const missingDelivery = await d.database.sql`select e.id, e.type from events e
       where not exists (select 1 from webhook_deliveries w where w.event_id = e.id and w.endpoint_id = ${endpointId})`;
     expect(missingDelivery).toEqual([]);
-    const rows = await d.database.sql`select id, event_id, status from webhook_deliveries where endpoint_id = ${endpointId}`;
+    const rows = await d.database
+      .sql`select id, event_id, status from webhook_deliveries where endpoint_id = ${endpointId}`;
     expect(rows.length).toBeGreaterThan(300);
-    const notReceived = rows.filter((r: { id: string; event_id: string }) => !receiver.delivered.has(r.id) && !receiver.events.has(r.event_id));
+    const notReceived = rows.filter(
+      (r: { id: string; event_id: string }) => !receiver.delivered.has(r.id) && !receiver.events.has(r.event_id),
+    );
     expect(notReceived).toEqual([]);
     expect(receiver.refused).toBeGreaterThan(0);
   }, 30_000);
@@ -318,13 +374,23 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
       for (const name of ["backup", "restore"]) {
         const block = docBlock(name);
         expect(block).toContain("db.internal:5432");
-        const r = Bun.spawnSync(["sh", "-e", "-c", block.replaceAll("db.internal:5432", server)], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
-        expect({ block: name, code: r.exitCode, stderr: r.stderr.toString() }).toEqual({ block: name, code: 0, stderr: "" });
+        const r = Bun.spawnSync(["sh", "-e", "-c", block.replaceAll("db.internal:5432", server)], {
+          cwd: dir,
+          env,
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        expect({ block: name, code: r.exitCode, stderr: r.stderr.toString() }).toEqual({
+          block: name,
+          code: 0,
+          stderr: "",
+        });
         if (name === "restore") expect(JSON.parse(r.stdout.toString().trim().split("\n").pop()!).ok).toBe(true);
       }
       const copy = new Bun.SQL({ url: d.database.url.replace(/\/cofre$/, `/${restored}`), max: 1 });
       try {
-        const [a] = await d.database.sql`select count(*)::int as n, coalesce(sum(amount), 0)::int8::text as s from transactions`;
+        const [a] = await d.database
+          .sql`select count(*)::int as n, coalesce(sum(amount), 0)::int8::text as s from transactions`;
         const [b] = await copy`select count(*)::int as n, coalesce(sum(amount), 0)::int8::text as s from transactions`;
         expect(b).toEqual(a);
       } finally {

@@ -53,11 +53,23 @@ export interface LoadOptions {
 /** Drives the load and returns what was acknowledged (see the module header). */
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const total = o.charges ?? 90;
-  const res: LoadResult = { charges: new Map(), idsByKey: new Map(), deferred: [], deferredRefunds: [], unexpected: [], counts: { requests: 0, lost: 0, replays: 0, inUse: 0, concurrentSends: 0 } };
+  const res: LoadResult = {
+    charges: new Map(),
+    idsByKey: new Map(),
+    deferred: [],
+    deferredRefunds: [],
+    unexpected: [],
+    counts: { requests: 0, lost: 0, replays: 0, inUse: 0, concurrentSends: 0 },
+  };
   const deadline = Date.now() + 60_000;
 
   /** One request; a network failure is answered as status 0. */
-  const send = async (method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer> => {
+  const send = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Answer> => {
     res.counts.requests++;
     try {
       return await api(o.base, method, path, { key: o.key, body, headers, timeoutMs: 15_000 });
@@ -66,7 +78,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     }
   };
   const lost = (r: Answer) => r.status === 0 || LOST.has(r.status);
-  const note = (what: string, r: Answer) => res.unexpected.push(`${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  const note = (what: string, r: Answer) =>
+    res.unexpected.push(`${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
   const record = (key: string, r: Answer) => {
     let ids = res.idsByKey.get(key);
     if (!ids) res.idsByKey.set(key, (ids = new Set()));
@@ -82,7 +95,9 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const create = async (key: string, body: unknown, copies: number): Promise<Answer | null> => {
     let inUseRounds = 0;
     while (Date.now() < deadline) {
-      const answers = await Promise.all(Array.from({ length: copies }, () => send("POST", "/v1/pix/charges", body, { "idempotency-key": key })));
+      const answers = await Promise.all(
+        Array.from({ length: copies }, () => send("POST", "/v1/pix/charges", body, { "idempotency-key": key })),
+      );
       if (copies > 1) res.counts.concurrentSends++;
       copies = 1;
       let acked: Answer | null = null;
@@ -153,7 +168,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
         const body = { idempotencyKey: `re-${key}-${n}`, amount };
         const r = await until(() => send("POST", `/v1/payments/${raw}/refund`, body));
         if (r && r.status === 201) c.refunds.set(r.body.id, amount);
-        else if (r?.status === 409 && r.body?.error?.code === "idempotency_key_in_use") res.deferredRefunds.push({ chargeId: id, body });
+        else if (r?.status === 409 && r.body?.error?.code === "idempotency_key_in_use")
+          res.deferredRefunds.push({ chargeId: id, body });
         else if (r) note(`refund ${id}`, r);
       }
     } else if (i % 6 === 3) {
@@ -205,7 +221,11 @@ export async function retryDeferred(base: string, key: string, res: LoadResult):
   for (const d of res.deferred) {
     let done = false;
     for (let t = 0; t < 20 && !done; t++) {
-      const r = await api(base, "POST", "/v1/pix/charges", { key, body: d.body, headers: { "idempotency-key": d.key } }).catch(() => null);
+      const r = await api(base, "POST", "/v1/pix/charges", {
+        key,
+        body: d.body,
+        headers: { "idempotency-key": d.key },
+      }).catch(() => null);
       if (r && (r.status === 200 || r.status === 201)) {
         let ids = res.idsByKey.get(d.key);
         if (!ids) res.idsByKey.set(d.key, (ids = new Set()));
@@ -217,7 +237,10 @@ export async function retryDeferred(base: string, key: string, res: LoadResult):
     if (!done) left.push(d.key);
   }
   for (const d of res.deferredRefunds) {
-    const r = await api(base, "POST", `/v1/payments/${d.chargeId.replace(/^ch_/, "")}/refund`, { key, body: d.body }).catch(() => null);
+    const r = await api(base, "POST", `/v1/payments/${d.chargeId.replace(/^ch_/, "")}/refund`, {
+      key,
+      body: d.body,
+    }).catch(() => null);
     if (r?.status === 201 || r?.status === 200) res.charges.get(d.chargeId)!.refunds.set(r.body.id, d.body.amount);
     else left.push(`${d.body.idempotencyKey}: ${r?.status} ${JSON.stringify(r?.body)}`);
   }
@@ -227,5 +250,16 @@ export async function retryDeferred(base: string, key: string, res: LoadResult):
 /** The fields of a create answer that a later GET must repeat exactly (status, settlement and metadata.med move on). */
 export function stableFields(charge: any): Record<string, unknown> {
   const { id, object, amount, currency, payment_method, customer, pix, checkout_url, created_at, metadata } = charge;
-  return { id, object, amount, currency, payment_method, customer, pix, checkout_url, created_at, description: metadata?.description };
+  return {
+    id,
+    object,
+    amount,
+    currency,
+    payment_method,
+    customer,
+    pix,
+    checkout_url,
+    created_at,
+    description: metadata?.description,
+  };
 }

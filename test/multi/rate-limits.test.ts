@@ -31,12 +31,18 @@ test("three instances together admit a key's per-minute limit plus at most what 
   // so the burst (3 s) falls in one rate-limit window on every instance.
   const login = await api(d.base, "POST", "/v1/auth/login", { body: OWNER });
   expect(login.status).toBe(200);
-  const issued = await api(d.base, "POST", "/v1/api-keys", { bearer: login.body.access_token, body: { label: "burst", test: true } });
+  const issued = await api(d.base, "POST", "/v1/api-keys", {
+    bearer: login.body.access_token,
+    body: { label: "burst", test: true },
+  });
   expect(issued.status).toBe(201);
   const probe = await api(d.base, "POST", "/v1/test_helpers/clock/advance", { key: d.apiKey, body: { seconds: 1 } });
   expect(probe.status).toBe(200);
   const intoMinute = Date.parse(probe.body.now) % 60_000;
-  const aligned = await api(d.base, "POST", "/v1/test_helpers/clock/advance", { key: d.apiKey, body: { seconds: Math.ceil((60_000 - intoMinute) / 1000) + 2 } });
+  const aligned = await api(d.base, "POST", "/v1/test_helpers/clock/advance", {
+    key: d.apiKey,
+    body: { seconds: Math.ceil((60_000 - intoMinute) / 1000) + 2 },
+  });
   expect(aligned.status).toBe(200);
   expect(Date.parse(aligned.body.now) % 60_000).toBeLessThan(5_000);
   // Each instance has heard the clock notice: a charge it creates is stamped at or after `aligned`.
@@ -44,7 +50,11 @@ test("three instances together admit a key's per-minute limit plus at most what 
     let stamped = 0;
     for (let tries = 0; tries < 250 && stamped < Date.parse(aligned.body.now); tries++) {
       if (tries > 0) await Bun.sleep(20);
-      const c = await api(i.base, "POST", "/v1/pix/charges", { key: d.apiKey, body: { amount: 100, description: "clock probe" }, headers: { "idempotency-key": `rate-clock-${k}-${tries}` } });
+      const c = await api(i.base, "POST", "/v1/pix/charges", {
+        key: d.apiKey,
+        body: { amount: 100, description: "clock probe" },
+        headers: { "idempotency-key": `rate-clock-${k}-${tries}` },
+      });
       expect(c.status).toBe(201);
       stamped = Date.parse(c.body.created_at);
     }
@@ -70,7 +80,9 @@ test("three instances together admit a key's per-minute limit plus at most what 
   // each side (the admitting instance's, then the reading instance's), at its request rate.
   const perInstanceBetweenSyncs = Math.ceil((2 * SYNC_MS) / (n * PACE_MS)) + 1;
   const bound = LIMIT + (n - 1) * perInstanceBetweenSyncs;
-  console.log(`multi: ${admitted} of ${REQUESTS} requests admitted over ${n} instances in ${elapsed.toFixed(0)} ms (limit ${LIMIT}, bound ${bound}, unshared would be ${n * LIMIT})`);
+  console.log(
+    `multi: ${admitted} of ${REQUESTS} requests admitted over ${n} instances in ${elapsed.toFixed(0)} ms (limit ${LIMIT}, bound ${bound}, unshared would be ${n * LIMIT})`,
+  );
   expect(admitted).toBeGreaterThanOrEqual(LIMIT);
   expect(admitted).toBeLessThanOrEqual(bound);
   expect(bound).toBeLessThan(n * LIMIT);

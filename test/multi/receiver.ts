@@ -54,4 +54,3 @@ export class Receiver {
     this.server.stop(true);
   }
 }
-

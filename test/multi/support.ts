@@ -23,7 +23,10 @@ export const HAPROXY_INSTALL = "apt-get update && apt-get install -y --no-instal
 /** The haproxy binary; throws naming HAPROXY_INSTALL when it is not installed. */
 export function haproxyBinary(): string {
   const found = Bun.which("haproxy", { PATH: `${process.env.PATH ?? ""}:/usr/sbin:/usr/local/sbin:/sbin` });
-  if (!found) throw new Error(`HAProxy is not installed (no haproxy on PATH or in /usr/sbin): the multi-instance tests need it. Install it with:\n  ${HAPROXY_INSTALL}`);
+  if (!found)
+    throw new Error(
+      `HAProxy is not installed (no haproxy on PATH or in /usr/sbin): the multi-instance tests need it. Install it with:\n  ${HAPROXY_INSTALL}`,
+    );
   return found;
 }
 
@@ -68,9 +71,21 @@ function drain(stream: ReadableStream<Uint8Array> | null | undefined, tail: Tail
 }
 
 /** Runs `bun src/main.ts <args>` with `env`; resolves with its exit code and output. */
-export async function cofreCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const p = Bun.spawn(["bun", "src/main.ts", ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+export async function cofreCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const p = Bun.spawn(["bun", "src/main.ts", ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -95,7 +110,13 @@ export class Instance {
   async start(timeoutMs = 30_000): Promise<void> {
     const proc = Bun.spawn(["bun", "src/main.ts", "serve"], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...this.env, PORT: String(this.port), HOST: "127.0.0.1" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        ...this.env,
+        PORT: String(this.port),
+        HOST: "127.0.0.1",
+      },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
@@ -306,15 +327,32 @@ export async function startDeployment(opts: DeploymentOptions = {}): Promise<Dep
   const output = () => [...instances.map((i) => i.output()), `--- haproxy ---\n${lb.output()}`].join("\n");
   try {
     const migrated = await cli(["migrate"]);
-    if (migrated.code !== 0) throw new Error(`cofre migrate exited ${migrated.code}: ${migrated.stdout}${migrated.stderr}`);
-    const init = await cli(["init", "--email", OWNER.email, "--password", OWNER.password, "--account-name", "Loja Multi", "--test-key"]);
+    if (migrated.code !== 0)
+      throw new Error(`cofre migrate exited ${migrated.code}: ${migrated.stdout}${migrated.stderr}`);
+    const init = await cli([
+      "init",
+      "--email",
+      OWNER.email,
+      "--password",
+      OWNER.password,
+      "--account-name",
+      "Loja Multi",
+      "--test-key",
+    ]);
     if (init.code !== 0) throw new Error(`cofre init exited ${init.code}: ${init.stdout}${init.stderr}`);
     const created = JSON.parse(init.stdout.trim().split("\n").pop()!) as { account_id: string; test_api_key: string };
     const n = opts.instances ?? 3;
     for (let i = 0; i < n; i++) instances.push(new Instance(`cofre${i + 1}`, freePort(), env));
     await Promise.all(instances.map((i) => i.start()));
     writeFileSync(join(dataDir, "haproxy-global.cfg"), TEST_HAPROXY_GLOBAL);
-    writeFileSync(join(dataDir, "haproxy.cfg"), haproxyConfig(docBlock("haproxy"), `127.0.0.1:${lbPort}`, instances.map((i) => `127.0.0.1:${i.port}`)));
+    writeFileSync(
+      join(dataDir, "haproxy.cfg"),
+      haproxyConfig(
+        docBlock("haproxy"),
+        `127.0.0.1:${lbPort}`,
+        instances.map((i) => `127.0.0.1:${i.port}`),
+      ),
+    );
     await lb.start();
     return {
       instances,

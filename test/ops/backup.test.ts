@@ -36,7 +36,11 @@ describe("the restore drill", () => {
       // Money to refund and to pay out: paid payments, made available by a day of the test clock.
       const paid: string[] = [];
       for (let i = 0; i < 8; i++) {
-        const p = await s.call("POST", "/v1/payments", { amount: 20_000, paymentMethods: ["PIX"], idempotencyKey: idem("seed") });
+        const p = await s.call("POST", "/v1/payments", {
+          amount: 20_000,
+          paymentMethods: ["PIX"],
+          idempotencyKey: idem("seed"),
+        });
         expect(p.status).toBe(201);
         expect((await s.call("POST", `/v1/test_helpers/charges/${p.body.id}/pay`, {})).status).toBe(200);
         paid.push(p.body.id);
@@ -46,7 +50,12 @@ describe("the restore drill", () => {
       const dest = await fetch(`${base}/v1/payout_destinations`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: JSON.stringify({ type: "pix_key", pix_key_type: "email", pix_key: "owner@example.com", name: "Loja Drill" }),
+        body: JSON.stringify({
+          type: "pix_key",
+          pix_key_type: "email",
+          pix_key: "owner@example.com",
+          name: "Loja Drill",
+        }),
       });
       expect(dest.status).toBe(201);
       const destinationId = ((await dest.json()) as { id: string }).id;
@@ -59,7 +68,11 @@ describe("the restore drill", () => {
       let stop = false;
       const worker = async (w: number) => {
         for (let i = 0; !stop; i++) {
-          const p = await s.call("POST", "/v1/payments", { amount: 1000 + i, paymentMethods: ["PIX"], idempotencyKey: idem(`w${w}`) });
+          const p = await s.call("POST", "/v1/payments", {
+            amount: 1000 + i,
+            paymentMethods: ["PIX"],
+            idempotencyKey: idem(`w${w}`),
+          });
           expect(p.status).toBe(201);
           acks.push({ kind: "payment", id: p.body.id, at: performance.now() });
           expect((await s.call("POST", `/v1/test_helpers/charges/${p.body.id}/pay`, {})).status).toBe(200);
@@ -108,10 +121,17 @@ describe("the restore drill", () => {
       expect(report.secrets_included).toBe(true);
       expect(readdirSync(target).sort()).toEqual(["cofre.db", "files", "request-log.db", "secrets.key"]);
       expect(readFileSync(join(target, "secrets.key"))).toEqual(readFileSync(join(s.dir, "secrets.key")));
-      expect(new Uint8Array(readFileSync(join(target, "files", "med-evidence", "acct_drill", "evu_drill")))).toEqual(evidence);
+      expect(new Uint8Array(readFileSync(join(target, "files", "med-evidence", "acct_drill", "evu_drill")))).toEqual(
+        evidence,
+      );
       await s.server.stop();
 
-      restoredServer = await startServer(["bun", "src/main.ts", "serve"], { dataDir: target, cwd: ROOT, env: { COFRE_TEST_CLOCK: "1" }, timeoutMs: 20_000 });
+      restoredServer = await startServer(["bun", "src/main.ts", "serve"], {
+        dataDir: target,
+        cwd: ROOT,
+        env: { COFRE_TEST_CLOCK: "1" },
+        timeoutMs: 20_000,
+      });
       const rb = restoredServer.base;
       const get = async (path: string) => {
         const r = await fetch(`${rb}${path}`, { headers: { apikey: s.apiKey } });
@@ -138,7 +158,9 @@ describe("the restore drill", () => {
       }
       expect(missing).toEqual([]);
       // The request log came along: the restored owner sees requests made before the backup.
-      const logs = await fetch(`${rb}/v1/request-logs?limit=100`, { headers: { authorization: `Bearer ${await ownerToken(rb)}` } });
+      const logs = await fetch(`${rb}/v1/request-logs?limit=100`, {
+        headers: { authorization: `Bearer ${await ownerToken(rb)}` },
+      });
       expect(logs.status).toBe(200);
       expect(((await logs.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
     } finally {
@@ -158,14 +180,18 @@ describe("cofre backup and restore of a stopped instance", () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "cofre-backup-"));
     dataDir = join(work, "data");
-    const init = await cofre(["init", "--email", "owner@example.com", "--password", "a long passphrase"], { COFRE_DATA_DIR: dataDir });
+    const init = await cofre(["init", "--email", "owner@example.com", "--password", "a long passphrase"], {
+      COFRE_DATA_DIR: dataDir,
+    });
     expect(init.code).toBe(0);
     mkdirSync(join(dataDir, "files", "med-evidence", "acct_x"), { recursive: true });
     writeFileSync(join(dataDir, "files", "med-evidence", "acct_x", "evu_1"), "evidence bytes");
     plain = join(work, "plain.tar");
     withSecrets = join(work, "secrets.tar.gz");
     expect((await cofre(["backup", "--to", plain], { COFRE_DATA_DIR: dataDir })).code).toBe(0);
-    expect((await cofre(["backup", "--to", withSecrets, "--include-secrets"], { COFRE_DATA_DIR: dataDir })).code).toBe(0);
+    expect((await cofre(["backup", "--to", withSecrets, "--include-secrets"], { COFRE_DATA_DIR: dataDir })).code).toBe(
+      0,
+    );
   }, 60_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -196,7 +222,9 @@ describe("cofre backup and restore of a stopped instance", () => {
     const target = join(work, "r-bad");
     const r = await cofre(["restore", bad, "--data-dir", target], {});
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^cofre restore: .*bad\.tar is damaged: checksum mismatch for cofre\.db .*nothing was restored\n$/);
+    expect(r.stderr).toMatch(
+      /^cofre restore: .*bad\.tar is damaged: checksum mismatch for cofre\.db .*nothing was restored\n$/,
+    );
     expect(r.stdout).toBe("");
     expect(existsSync(target)).toBe(false);
     expect(readdirSync(work).filter((f) => f.startsWith(".cofre-restore-"))).toEqual([]);
@@ -210,7 +238,9 @@ describe("cofre backup and restore of a stopped instance", () => {
     mkdirSync(target);
     const r = await cofre(["restore", cut, "--data-dir", target], {});
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^cofre restore: .*cut\.tar\.gz is damaged or not a Cofre backup \(.+\); nothing was restored\n$/);
+    expect(r.stderr).toMatch(
+      /^cofre restore: .*cut\.tar\.gz is damaged or not a Cofre backup \(.+\); nothing was restored\n$/,
+    );
     expect(readdirSync(target)).toEqual([]);
   }, 30_000);
 
@@ -225,15 +255,22 @@ describe("cofre backup and restore of a stopped instance", () => {
   }, 30_000);
 
   test("on PostgreSQL cofre backup points at pg_dump and exits 2", async () => {
-    const r = await cofre(["backup", "--to", join(work, "pg.tar")], { COFRE_DATABASE_URL: "postgres://cofre@127.0.0.1:1/cofre" });
+    const r = await cofre(["backup", "--to", join(work, "pg.tar")], {
+      COFRE_DATABASE_URL: "postgres://cofre@127.0.0.1:1/cofre",
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('cofre backup: this instance uses PostgreSQL (COFRE_DATABASE_URL); back it up with pg_dump (docs/deploy.md, "Backup and restore")\n');
+    expect(r.stderr).toBe(
+      'cofre backup: this instance uses PostgreSQL (COFRE_DATABASE_URL); back it up with pg_dump (docs/deploy.md, "Backup and restore")\n',
+    );
     expect(existsSync(join(work, "pg.tar"))).toBe(false);
   }, 30_000);
 
   test("backup without --to and restore without --data-dir print their usage and exit 2", async () => {
     const b = await cofre(["backup"], { COFRE_DATA_DIR: dataDir });
-    expect([b.code, b.stderr]).toEqual([2, "usage: cofre backup --to FILE [--include-secrets]   (FILE ending in .gz or .tgz is gzip-compressed)\n"]);
+    expect([b.code, b.stderr]).toEqual([
+      2,
+      "usage: cofre backup --to FILE [--include-secrets]   (FILE ending in .gz or .tgz is gzip-compressed)\n",
+    ]);
     const r = await cofre(["restore", plain], {});
     expect([r.code, r.stderr]).toEqual([2, "usage: cofre restore FILE --data-dir DIR\n"]);
   }, 30_000);
@@ -241,7 +278,9 @@ describe("cofre backup and restore of a stopped instance", () => {
   test("a folder without a database is refused with exit 1 and no archive", async () => {
     const r = await cofre(["backup", "--to", join(work, "none.tar")], { COFRE_DATA_DIR: join(work, "nothing-here") });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`cofre backup: no database at ${join(work, "nothing-here", "cofre.db")} (set COFRE_DATA_DIR to the data folder)\n`);
+    expect(r.stderr).toBe(
+      `cofre backup: no database at ${join(work, "nothing-here", "cofre.db")} (set COFRE_DATA_DIR to the data folder)\n`,
+    );
     expect(existsSync(join(work, "none.tar"))).toBe(false);
   }, 30_000);
 

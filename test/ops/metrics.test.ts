@@ -14,7 +14,8 @@ afterEach(() => {
   while (receivers.length) receivers.pop()!.stop();
 });
 
-const scrape = (h: Harness, auth?: string) => h.call("GET", "/metrics", { headers: auth === undefined ? {} : { authorization: auth } });
+const scrape = (h: Harness, auth?: string) =>
+  h.call("GET", "/metrics", { headers: auth === undefined ? {} : { authorization: auth } });
 
 /** `name{labels} value` samples of an exposition, comments left out. */
 function samples(text: string): { name: string; labels: Record<string, string>; value: number }[] {
@@ -44,7 +45,9 @@ async function scrapeUntil(h: Harness, ready: (all: ReturnType<typeof samples>) 
 }
 
 const value = (all: ReturnType<typeof samples>, name: string, labels: Record<string, string> = {}) =>
-  all.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((n, s) => n + s.value, 0);
+  all
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((n, s) => n + s.value, 0);
 
 describe("GET /metrics: access", () => {
   test("without COFRE_METRICS_TOKEN it does not exist (404)", async () => {
@@ -81,12 +84,18 @@ describe("GET /metrics: what a sandbox flow records", () => {
     await register(h, a.testKey, rx.url, ["charge.paid"]);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const c = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": `metrics-${i}-key` }, body: { amount: 1000 + i } });
+      const c = await h.call("POST", "/v1/pix/charges", {
+        key: a.testKey,
+        headers: { "idempotency-key": `metrics-${i}-key` },
+        body: { amount: 1000 + i },
+      });
       expect(c.status).toBe(201);
       ids.push(c.body.id);
       expect((await h.call("GET", `/v1/charges/${c.body.id}`, { key: a.testKey })).status).toBe(200);
     }
-    expect((await h.call("POST", `/v1/test_helpers/charges/${ids[0]}/pay`, { key: a.testKey, body: {} })).status).toBe(200);
+    expect((await h.call("POST", `/v1/test_helpers/charges/${ids[0]}/pay`, { key: a.testKey, body: {} })).status).toBe(
+      200,
+    );
     expect((await h.call("GET", `/v1/charges/ch_${"0".repeat(32)}`, { key: a.testKey })).status).toBe(404);
     expect((await h.call("GET", `/nowhere/${ids[1]}`)).status).toBe(404);
     await h.deps.jobs.drain();
@@ -102,11 +111,19 @@ describe("GET /metrics: what a sandbox flow records", () => {
     expect(value(all, "cofre_charge_transitions_total", { transition: "paid" })).toBe(1);
     expect(value(all, "cofre_webhook_attempt_duration_seconds_count", { outcome: "delivered" })).toBe(1);
     expect(value(all, "cofre_webhook_delivery_lag_seconds_count")).toBe(1);
-    expect(value(all, "cofre_psp_request_duration_seconds_count", { provider: "sandbox", operation: "create", outcome: "ok" })).toBe(3);
+    expect(
+      value(all, "cofre_psp_request_duration_seconds_count", {
+        provider: "sandbox",
+        operation: "create",
+        outcome: "ok",
+      }),
+    ).toBe(3);
     expect(value(all, "cofre_job_start_lag_seconds_count", { kind: "webhook.deliver" })).toBe(1);
     expect(value(all, "cofre_db_transaction_duration_seconds_count", { outcome: "commit" })).toBeGreaterThan(3);
     expect(value(all, "cofre_webhook_queue_depth")).toBe(0);
-    expect(value(all, "cofre_jobs_queued", { kind: "charge.expiry_sweep" }) + value(all, "cofre_jobs_queued")).toBeGreaterThan(0);
+    expect(
+      value(all, "cofre_jobs_queued", { kind: "charge.expiry_sweep" }) + value(all, "cofre_jobs_queued"),
+    ).toBeGreaterThan(0);
     expect(all.some((s) => s.name === "cofre_process_resident_memory_bytes" && s.value > 0)).toBe(true);
   });
 
@@ -114,15 +131,28 @@ describe("GET /metrics: what a sandbox flow records", () => {
     const h = createHarness({ metricsToken: TOKEN });
     const a = await h.seedAccount();
     for (let i = 0; i < 5; i++) {
-      const c = await h.call("POST", "/v1/pix/charges", { key: a.testKey, headers: { "idempotency-key": `labels-${i}-key` }, body: { amount: 500 } });
+      const c = await h.call("POST", "/v1/pix/charges", {
+        key: a.testKey,
+        headers: { "idempotency-key": `labels-${i}-key` },
+        body: { amount: 500 },
+      });
       await h.call("GET", `/v1/charges/${c.body.id}`, { key: a.testKey });
       await h.call("GET", `/v1/charges/${c.body.id}/nothing`, { key: a.testKey });
       await h.call("GET", `/v1/events/evt_${c.body.id.slice(3)}`, { key: a.testKey });
     }
-    const all = await scrapeUntil(h, (x) => value(x, "cofre_http_request_duration_seconds_count", { route: "/v1/events/:id" }) === 5);
+    const all = await scrapeUntil(
+      h,
+      (x) => value(x, "cofre_http_request_duration_seconds_count", { route: "/v1/events/:id" }) === 5,
+    );
     const values = new Set(all.flatMap((s) => Object.values(s.labels)));
-    for (const v of values) expect({ v, id: /[0-9a-f]{24,}|(^|[^a-z])(ch|evt|wd|acct|ak|re|po|req|job)_[0-9a-zA-Z]{8,}/.test(v) }).toEqual({ v, id: false });
-    const routes = new Set(all.filter((s) => s.name === "cofre_http_request_duration_seconds_count").map((s) => s.labels.route));
+    for (const v of values)
+      expect({ v, id: /[0-9a-f]{24,}|(^|[^a-z])(ch|evt|wd|acct|ak|re|po|req|job)_[0-9a-zA-Z]{8,}/.test(v) }).toEqual({
+        v,
+        id: false,
+      });
+    const routes = new Set(
+      all.filter((s) => s.name === "cofre_http_request_duration_seconds_count").map((s) => s.labels.route),
+    );
     routes.delete("/docs/json"); // the harness reads the OpenAPI document once per process
     routes.delete("/metrics"); // there once an earlier scrape was recorded
     expect([...routes].sort()).toEqual(["/v1/charges/:id", "/v1/events/:id", "/v1/pix/charges", "unmatched"]);

@@ -21,10 +21,14 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const MIGRATIONS = TEST_PG ? "drizzle.__drizzle_migrations" : "__drizzle_migrations";
 const LAST_TAG = TEST_PG ? embeddedPgMigrations().at(-1)!.tag : knownSqliteMigrations().at(-1)!.tag;
-const portTaken = (port: number, host: string) => `cofre: port ${port} on ${host} is already in use (another cofre serve?); stop that process or choose another PORT\n`;
+const portTaken = (port: number, host: string) =>
+  `cofre: port ${port} on ${host} is already in use (another cofre serve?); stop that process or choose another PORT\n`;
 
 /** A migrated database in a new data folder (closed again); returns the folder. */
-async function migratedFolder(name: string, change?: (db: ReturnType<typeof testDb>) => Promise<void>): Promise<string> {
+async function migratedFolder(
+  name: string,
+  change?: (db: ReturnType<typeof testDb>) => Promise<void>,
+): Promise<string> {
   const dir = join(work, name);
   const deps = testDeps({ dataDir: dir });
   try {
@@ -41,9 +45,19 @@ describe("two serve on one port", () => {
     const s = await serveWithTestKey();
     try {
       const port = s.server.port;
-      const second = await cofre(["serve"], { ...serverEnv(s.dir), PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info" });
+      const second = await cofre(["serve"], {
+        ...serverEnv(s.dir),
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+      });
       expect([second.code, second.stderr, second.stdout]).toEqual([1, portTaken(port, "127.0.0.1"), ""]);
-      const wildcard = await cofre(["serve"], { ...serverEnv(s.dir), PORT: String(port), HOST: "0.0.0.0", LOG_LEVEL: "info" });
+      const wildcard = await cofre(["serve"], {
+        ...serverEnv(s.dir),
+        PORT: String(port),
+        HOST: "0.0.0.0",
+        LOG_LEVEL: "info",
+      });
       expect([wildcard.code, wildcard.stderr]).toEqual([1, portTaken(port, "0.0.0.0")]);
       for (let i = 0; i < 10; i++) expect((await s.call("GET", "/v1/ping")).status).toBe(200);
     } finally {
@@ -67,12 +81,22 @@ describe("two serve on one port", () => {
 describe("a database written by a newer Cofre", () => {
   test("serve, migrate and migrate --dry-run refuse it with exit 2 and one line", async () => {
     const dir = await migratedFolder("newer", async (db) => {
-      await db.run(`insert into ${MIGRATIONS} (hash, created_at) values (?, ?)`, "from-a-newer-cofre", 4_102_444_800_000);
+      await db.run(
+        `insert into ${MIGRATIONS} (hash, created_at) values (?, ?)`,
+        "from-a-newer-cofre",
+        4_102_444_800_000,
+      );
     });
-    const line = "cofre: the database was written by a newer Cofre (1 migration(s) this version does not know, the newest from 2100-01-01T00:00:00.000Z); run that version, or restore a backup taken before the upgrade\n";
+    const line =
+      "cofre: the database was written by a newer Cofre (1 migration(s) this version does not know, the newest from 2100-01-01T00:00:00.000Z); run that version, or restore a backup taken before the upgrade\n";
     for (const args of [["serve"], ["migrate"], ["migrate", "--dry-run"]]) {
       const r = await cofre(args, { ...serverEnv(dir), PORT: "0", HOST: "127.0.0.1" });
-      expect({ args, code: r.code, stderr: r.stderr, stdout: r.stdout }).toEqual({ args, code: 2, stderr: line, stdout: "" });
+      expect({ args, code: r.code, stderr: r.stderr, stdout: r.stdout }).toEqual({
+        args,
+        code: 2,
+        stderr: line,
+        stdout: "",
+      });
     }
   }, 60_000);
 });
@@ -82,7 +106,8 @@ describe("cofre migrate --dry-run", () => {
     const dir = await migratedFolder("dry-run", async (db) => {
       await db.run(`delete from ${MIGRATIONS} where created_at = (select max(created_at) from ${MIGRATIONS})`);
     });
-    const expected = JSON.stringify({ dry_run: true, database: TEST_PG ? "postgres" : "sqlite", pending: [LAST_TAG] }) + "\n";
+    const expected =
+      `${JSON.stringify({ dry_run: true, database: TEST_PG ? "postgres" : "sqlite", pending: [LAST_TAG] })}\n`;
     const first = await cofre(["migrate", "--dry-run"], serverEnv(dir));
     expect([first.code, first.stdout, first.stderr]).toEqual([0, expected, ""]);
     // Still pending: the first run applied nothing (a real `migrate` would leave none).
@@ -93,13 +118,23 @@ describe("cofre migrate --dry-run", () => {
 
 describe("bun run dev", () => {
   test("listens on 127.0.0.1 unless HOST says otherwise", async () => {
-    const loop = await startServer(["bun", "run", "dev"], { dataDir: join(work, "dev"), cwd: ROOT, env: { HOST: "" }, timeoutMs: 20_000 });
+    const loop = await startServer(["bun", "run", "dev"], {
+      dataDir: join(work, "dev"),
+      cwd: ROOT,
+      env: { HOST: "" },
+      timeoutMs: 20_000,
+    });
     try {
       expect(loop.lines().find((l) => l.port)?.host).toBe("127.0.0.1");
     } finally {
       await loop.stop();
     }
-    const any = await startServer(["bun", "run", "dev"], { dataDir: join(work, "dev"), cwd: ROOT, env: { HOST: "0.0.0.0" }, timeoutMs: 20_000 });
+    const any = await startServer(["bun", "run", "dev"], {
+      dataDir: join(work, "dev"),
+      cwd: ROOT,
+      env: { HOST: "0.0.0.0" },
+      timeoutMs: 20_000,
+    });
     try {
       expect(any.lines().find((l) => l.port)?.host).toBe("0.0.0.0");
     } finally {

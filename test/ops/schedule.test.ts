@@ -60,7 +60,9 @@ describe("the backup before migrations", () => {
     expect(files.length).toBe(1);
     expect(files[0]).toMatch(/^cofre-backup-\d{8}T\d{9}Z-pre-migration\.tar\.gz$/);
     expect(JSON.parse(m.stderr.trim()).pending).toEqual([tags.at(-1)]);
-    expect((await cofre(["migrate", "--dry-run"], { COFRE_DATA_DIR: data })).stdout).toBe(JSON.stringify({ dry_run: true, database: "sqlite", pending: [] }) + "\n");
+    expect((await cofre(["migrate", "--dry-run"], { COFRE_DATA_DIR: data })).stdout).toBe(
+      `${JSON.stringify({ dry_run: true, database: "sqlite", pending: [] })}\n`,
+    );
 
     const restored = join(work, "older-restored");
     const r = await cofre(["restore", join(backups, files[0]!), "--data-dir", restored], {});
@@ -69,7 +71,9 @@ describe("the backup before migrations", () => {
     expect(report.schema).toBe(tags.at(-2));
     expect(report.ledger).toEqual({ ok: true, checked: 0, mismatches: [], migrated_copy: true });
     // Restore verified a migrated copy: the folder itself is as the older release left it.
-    expect(JSON.parse((await cofre(["migrate", "--dry-run"], { COFRE_DATA_DIR: restored })).stdout).pending).toEqual([tags.at(-1)]);
+    expect(JSON.parse((await cofre(["migrate", "--dry-run"], { COFRE_DATA_DIR: restored })).stdout).pending).toEqual([
+      tags.at(-1),
+    ]);
   }, 60_000);
 
   test("a new database (nothing to lose) is migrated without a backup", async () => {
@@ -84,7 +88,13 @@ describe("retention", () => {
   test("keeps the newest N backups by their time-stamped names and never touches other files", () => {
     const dir = join(work, "retention");
     mkdirSync(dir);
-    const names = ["cofre-backup-20260101T000000000Z.tar.gz", "cofre-backup-20260102T000000000Z-pre-migration.tar.gz", "cofre-backup-20260103T000000000Z.tar.gz", "notes.txt", "manual.tar.gz"];
+    const names = [
+      "cofre-backup-20260101T000000000Z.tar.gz",
+      "cofre-backup-20260102T000000000Z-pre-migration.tar.gz",
+      "cofre-backup-20260103T000000000Z.tar.gz",
+      "notes.txt",
+      "manual.tar.gz",
+    ];
     for (const n of names) writeFileSync(join(dir, n), "x");
     expect(pruneBackups(dir, 2)).toEqual(["cofre-backup-20260101T000000000Z.tar.gz"]);
     expect(readdirSync(dir).sort()).toEqual(names.slice(1).sort());
@@ -94,7 +104,9 @@ describe("retention", () => {
 describe("backup configuration", () => {
   test("COFRE_BACKUP_INTERVAL takes a number and a unit, 0 turns the schedule off, and it defaults to a day", () => {
     const ms = (v?: string) => loadConfig({ COFRE_BACKUP_INTERVAL: v }).backupIntervalMs;
-    expect([ms("90s"), ms("30m"), ms("6h"), ms("1d"), ms("0"), ms(undefined)]).toEqual([90_000, 1_800_000, 21_600_000, 86_400_000, 0, 86_400_000]);
+    expect([ms("90s"), ms("30m"), ms("6h"), ms("1d"), ms("0"), ms(undefined)]).toEqual([
+      90_000, 1_800_000, 21_600_000, 86_400_000, 0, 86_400_000,
+    ]);
     expect(loadConfig({}).backupKeep).toBe(7);
     expect(loadConfig({}).backupDir).toBe(null);
   });

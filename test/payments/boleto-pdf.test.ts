@@ -26,7 +26,10 @@ describe("boleto PDF (boletoPdfUrl): FEBRABAN ficha de compensação in pt-BR", 
   test("carries the bank code, the linha digitável, beneficiário with CNPJ, nosso número, vencimento, valor, pagador and the slip's fields", async () => {
     const h = createHarness();
     const a = await h.seedAccount({ name: "Padaria Pão Quente" });
-    await updateAccountSettings(h.deps.store, a.accountId, { legal_name: "Padaria Pão Quente Ltda.", tax_id: "11222333000181" });
+    await updateAccountSettings(h.deps.store, a.accountId, {
+      legal_name: "Padaria Pão Quente Ltda.",
+      tax_id: "11222333000181",
+    });
     const p = await createPayment(h, a, {
       amount: 123456,
       paymentMethods: ["BOLETO"],
@@ -113,10 +116,16 @@ describe("boleto PDF (boletoPdfUrl): FEBRABAN ficha de compensação in pt-BR", 
     const a = await h.seedAccount();
     const legal = `Comércio de Artigos ${"Variados ".repeat(30)}`.slice(0, 200).trim();
     await updateAccountSettings(h.deps.store, a.accountId, { legal_name: legal, tax_id: "11222333000181" });
-    const p = await createPayment(h, a, { amount: 4990, paymentMethods: ["BOLETO"], metadata: { description: `Pedido ${"número ".repeat(40)}fim` } });
+    const p = await createPayment(h, a, {
+      amount: 4990,
+      paymentMethods: ["BOLETO"],
+      metadata: { description: `Pedido ${"número ".repeat(40)}fim` },
+    });
     const { bytes } = await fetchBoleto(h, a.testKey, p.id);
     const lines = (await pdfText(bytes)).split("\n");
-    expect(lines.some((l) => /^Comércio de Artigos Variados .*… — CNPJ 11\.222\.333\/0001-81 0001 \/ \d{7}$/.test(l))).toBe(true);
+    expect(
+      lines.some((l) => /^Comércio de Artigos Variados .*… — CNPJ 11\.222\.333\/0001-81 0001 \/ \d{7}$/.test(l)),
+    ).toBe(true);
     expect(lines.filter((l) => l.includes("número")).length).toBeGreaterThan(1);
     expect(lines).toContain("SANDBOX: boleto gerado em modo de teste; não pague este documento.");
     expect((await pdfInfo(bytes)).pages).toBe(1);

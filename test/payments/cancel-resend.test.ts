@@ -17,7 +17,11 @@ describe("POST /v1/payments/{id}/cancel", () => {
     const types = await eventTypes(h, p.id);
     expect(types).toContain("payment.failed");
     expect(types).toContain("charge.failed");
-    expect((await eventBodies(h, p.id, "payment.failed"))[0].data).toMatchObject({ transactionId: p.id, status: "CANCELLED", previousStatus: "WAITING_PAYMENT" });
+    expect((await eventBodies(h, p.id, "payment.failed"))[0].data).toMatchObject({
+      transactionId: p.id,
+      status: "CANCELLED",
+      previousStatus: "WAITING_PAYMENT",
+    });
     expect((await h.call("GET", `/v1/charges/ch_${p.id}`, { key: a.testKey })).body.status).toBe("cancelled");
     // the cancelled transaction left the expiry sweep: nothing changes when the window passes
     h.clock.advance(7200);
@@ -49,7 +53,9 @@ describe("POST /v1/payments/{id}/cancel", () => {
     expect(r.body.error.code).toBe("charge_not_cancellable");
     const c = await createPayment(h, a);
     await h.call("POST", `/v1/payments/${c.id}/cancel`, { key: a.testKey });
-    expect((await h.call("POST", `/v1/payments/${c.id}/cancel`, { key: a.testKey })).body.error.code).toBe("charge_not_cancellable");
+    expect((await h.call("POST", `/v1/payments/${c.id}/cancel`, { key: a.testKey })).body.error.code).toBe(
+      "charge_not_cancellable",
+    );
   });
 
   test("a Pix payment received and held by the payer lock (PROCESSING) cannot be cancelled: the payer's money is not in flight", async () => {
@@ -62,7 +68,10 @@ describe("POST /v1/payments/{id}/cancel", () => {
       body: { amount: 700, expected_payer_tax_id: "52998224725", customer: { name: "Maria" } },
     });
     expect(c.status).toBe(201);
-    const held = await h.call("POST", `/v1/test_helpers/charges/${c.body.id}/pay`, { key: a.testKey, body: { disclose_payer: false } });
+    const held = await h.call("POST", `/v1/test_helpers/charges/${c.body.id}/pay`, {
+      key: a.testKey,
+      body: { disclose_payer: false },
+    });
     expect(held.body.status).toBe("processing");
     const r = await h.call("POST", `/v1/payments/${c.body.id.slice(3)}/cancel`, { key: a.testKey });
     expect(r.status).toBe(400);
@@ -97,7 +106,12 @@ describe("POST /v1/payments/{id}/resend-webhook", () => {
     expect(r.body).toEqual({ resent: true, status: "PAID" });
     const after = await eventBodies(h, p.id, "payment.completed");
     expect(after).toHaveLength(2);
-    expect(after[1].data).toMatchObject({ transactionId: p.id, status: "PAID", previousStatus: "WAITING_PAYMENT", paidWith: "PIX" });
+    expect(after[1].data).toMatchObject({
+      transactionId: p.id,
+      status: "PAID",
+      previousStatus: "WAITING_PAYMENT",
+      paidWith: "PIX",
+    });
     const canonical = await eventBodies(h, p.id, "charge.paid");
     expect(canonical).toHaveLength(2);
     expect(canonical[0].id).not.toBe(canonical[1].id);
@@ -131,12 +145,23 @@ describe("resend-webhook of a refunded transaction", () => {
     const a = await h.seedAccount();
     const p = await createPayment(h, a, { amount: 800 });
     await pay(h, a, p.id);
-    const rf = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: "resend-refund-1" } });
-    await h.call("POST", `/v1/test_helpers/refunds/${rf.body.id}/advance`, { key: a.testKey, body: { to: "REFUNDED" } });
+    const rf = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: "resend-refund-1" },
+    });
+    await h.call("POST", `/v1/test_helpers/refunds/${rf.body.id}/advance`, {
+      key: a.testKey,
+      body: { to: "REFUNDED" },
+    });
     const r = await h.call("POST", `/v1/payments/${p.id}/resend-webhook`, { key: a.testKey });
     expect(r.body).toEqual({ resent: true, status: "REFUNDED" });
     const refunded = await eventBodies(h, p.id, "payment.refunded");
     expect(refunded).toHaveLength(2);
-    expect(refunded[1].data).toMatchObject({ transactionId: p.id, status: "REFUNDED", previousStatus: "PAID", refundedAmount: 800 });
+    expect(refunded[1].data).toMatchObject({
+      transactionId: p.id,
+      status: "REFUNDED",
+      previousStatus: "PAID",
+      refundedAmount: 800,
+    });
   });
 });

@@ -9,7 +9,14 @@ describe("POST /v1/payments (happy paths)", () => {
     const a = await h.seedAccount();
     const r = await h.call("POST", "/v1/payments", {
       key: a.testKey,
-      body: { amount: 2500, paymentMethods: ["PIX"], customerName: "Ana", customerDocument: "12345678909", customerEmail: "ana@example.com", idempotencyKey: key() },
+      body: {
+        amount: 2500,
+        paymentMethods: ["PIX"],
+        customerName: "Ana",
+        customerDocument: "12345678909",
+        customerEmail: "ana@example.com",
+        idempotencyKey: key(),
+      },
     });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(CREATE_FIELDS);
@@ -35,7 +42,23 @@ describe("POST /v1/payments (happy paths)", () => {
     const g = await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey });
     expect(g.status).toBe(200);
     expect(Object.keys(g.body).sort()).toEqual(GET_FIELDS);
-    for (const f of ["paidWith", "cardRedirectUrl", "mbEntity", "mbReference", "mbExpiresAt", "boletoBarcode", "boletoLine", "boletoPdfUrl", "boletoExpiresAt", "cryptoAddress", "cryptoAmount", "cryptoNetwork", "cryptoCurrency", "platformFee", "paidAt"])
+    for (const f of [
+      "paidWith",
+      "cardRedirectUrl",
+      "mbEntity",
+      "mbReference",
+      "mbExpiresAt",
+      "boletoBarcode",
+      "boletoLine",
+      "boletoPdfUrl",
+      "boletoExpiresAt",
+      "cryptoAddress",
+      "cryptoAmount",
+      "cryptoNetwork",
+      "cryptoCurrency",
+      "platformFee",
+      "paidAt",
+    ])
       expect(g.body[f]).toBeNull();
     expect(g.body.pixQrCode).toStartWith("data:image/png;base64,");
     expect(g.body.pixCopyPaste).toStartWith("000201");
@@ -74,7 +97,10 @@ describe("POST /v1/payments (happy paths)", () => {
       webhookUrl: "https://hooks.example.com/cofre",
     });
     expect(p.metadata).toEqual({ orderId: "A-1", returnUrl: "https://shop.example.com/done" });
-    const row = (await testDb(h.deps).get<{ webhook_url: string; origin: string }>("select webhook_url, origin from transactions where id = ?", p.id))!;
+    const row = (await testDb(h.deps).get<{ webhook_url: string; origin: string }>(
+      "select webhook_url, origin from transactions where id = ?",
+      p.id,
+    ))!;
     expect(row.webhook_url).toBe("https://hooks.example.com/cofre");
     expect(row.origin).toBe("payments");
   });
@@ -82,7 +108,11 @@ describe("POST /v1/payments (happy paths)", () => {
   test("MBWAY with an E.164 phone is accepted", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const p = await createPayment(h, a, { currency: "EUR", paymentMethods: ["MBWAY"], metadata: { phone: "+351912345678" } });
+    const p = await createPayment(h, a, {
+      currency: "EUR",
+      paymentMethods: ["MBWAY"],
+      metadata: { phone: "+351912345678" },
+    });
     expect(p.status).toBe("WAITING_PAYMENT");
   });
 
@@ -110,9 +140,21 @@ describe("POST /v1/payments (validation errors)", () => {
     ["an invalid customerEmail", { customerEmail: "not an email" }, "customerEmail"],
     ["an email with two @", { customerEmail: "a@b@example.com" }, "customerEmail"],
     ["MBWAY without a phone", { currency: "EUR", paymentMethods: ["MBWAY"] }, "metadata.phone"],
-    ["MBWAY with a national phone", { currency: "EUR", paymentMethods: ["MBWAY"], metadata: { phone: "912345678" } }, "metadata.phone"],
-    ["MBWAY with an impossible number", { currency: "EUR", paymentMethods: ["MBWAY"], metadata: { phone: "+3510000" } }, "metadata.phone"],
-    ["a returnUrl that is not http(s)", { paymentMethods: ["CREDIT_CARD"], metadata: { returnUrl: "javascript:alert(1)" } }, "metadata.returnUrl"],
+    [
+      "MBWAY with a national phone",
+      { currency: "EUR", paymentMethods: ["MBWAY"], metadata: { phone: "912345678" } },
+      "metadata.phone",
+    ],
+    [
+      "MBWAY with an impossible number",
+      { currency: "EUR", paymentMethods: ["MBWAY"], metadata: { phone: "+3510000" } },
+      "metadata.phone",
+    ],
+    [
+      "a returnUrl that is not http(s)",
+      { paymentMethods: ["CREDIT_CARD"], metadata: { returnUrl: "javascript:alert(1)" } },
+      "metadata.returnUrl",
+    ],
     ["a webhookUrl that is not a URL", { webhookUrl: "not a url" }, "webhookUrl", "invalid_url"],
     ["no idempotencyKey", { idempotencyKey: undefined }, "idempotencyKey"],
     ["a 7-character idempotencyKey", { idempotencyKey: "1234567" }, "idempotencyKey"],
@@ -141,7 +183,10 @@ describe("POST /v1/payments (validation errors)", () => {
     const a = await h.seedAccount();
     const k = key();
     await createPayment(h, a, { idempotencyKey: k });
-    const r = await h.call("POST", "/v1/payments", { key: a.testKey, body: { amount: 999, paymentMethods: ["PIX"], idempotencyKey: k } });
+    const r = await h.call("POST", "/v1/payments", {
+      key: a.testKey,
+      body: { amount: 999, paymentMethods: ["PIX"], idempotencyKey: k },
+    });
     expect(r.status).toBe(409);
     expect(r.body.error.code).toBe("idempotency_key_reused");
   });
@@ -152,7 +197,12 @@ describe("POST /v1/payments (validation errors)", () => {
     for (const m of ["PIX", "CREDIT_CARD", "MULTIBANCO", "BOLETO", "CRYPTO"]) {
       const r = await h.call("POST", "/v1/payments", {
         key: a.liveKey,
-        body: { amount: 1000, currency: m === "MULTIBANCO" ? "EUR" : "BRL", paymentMethods: [m], idempotencyKey: key() },
+        body: {
+          amount: 1000,
+          currency: m === "MULTIBANCO" ? "EUR" : "BRL",
+          paymentMethods: [m],
+          idempotencyKey: key(),
+        },
       });
       expect(r.status).toBe(422);
       expect(r.body.error.code).toBe("unprocessable_entity");
@@ -162,7 +212,9 @@ describe("POST /v1/payments (validation errors)", () => {
 
   test("without an API key -> 401", async () => {
     const h = createHarness();
-    const r = await h.call("POST", "/v1/payments", { body: { amount: 1000, paymentMethods: ["PIX"], idempotencyKey: key() } });
+    const r = await h.call("POST", "/v1/payments", {
+      body: { amount: 1000, paymentMethods: ["PIX"], idempotencyKey: key() },
+    });
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe("unauthorized");
   });
@@ -173,11 +225,17 @@ describe("POST /v1/payments with sandbox provider faults", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.testKey, body: { mode: "reject", count: 1 } });
-    const rejected = await h.call("POST", "/v1/payments", { key: a.testKey, body: { amount: 100, paymentMethods: ["BOLETO"], idempotencyKey: key() } });
+    const rejected = await h.call("POST", "/v1/payments", {
+      key: a.testKey,
+      body: { amount: 100, paymentMethods: ["BOLETO"], idempotencyKey: key() },
+    });
     expect(rejected.status).toBe(201);
     expect(rejected.body.status).toBe("REFUSED");
     expect(rejected.body.metadata.failure).toMatchObject({ reason: "provider_rejected" });
-    await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.testKey, body: { mode: "unavailable", count: 1 } });
+    await h.call("POST", "/v1/test_helpers/provider_faults", {
+      key: a.testKey,
+      body: { mode: "unavailable", count: 1 },
+    });
     const body = { amount: 100, paymentMethods: ["CRYPTO"], idempotencyKey: key() };
     const down = await h.call("POST", "/v1/payments", { key: a.testKey, body });
     expect(down.status).toBe(503);

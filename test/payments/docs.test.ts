@@ -21,6 +21,19 @@ test("the OpenAPI document lists every payments route and documents the metrics 
   ])
     expect(Object.keys(paths)).toContain(p);
   const metrics = paths["/v1/payments/metrics"]!.get!.description!;
-  for (const f of ["created", "paid", "failed", "expired", "cancelled", "refunded", "inFlight", "disputed", "conversionRate", "medianTimeToPaySeconds", "averageTicket", "Cost"])
+  for (const f of [
+    "created",
+    "paid",
+    "failed",
+    "expired",
+    "cancelled",
+    "refunded",
+    "inFlight",
+    "disputed",
+    "conversionRate",
+    "medianTimeToPaySeconds",
+    "averageTicket",
+    "Cost",
+  ])
     expect(metrics).toContain(f);
 });

@@ -59,7 +59,17 @@ describe("GET /v1/payments (happy paths)", () => {
     expect(byName.body.data.map((d: any) => d.customerName)).toEqual(["C1", "C2", "C3", "C4", "C5"]);
     const byPaid = await list("?sortBy=paidAt&sortOrder=desc");
     expect(byPaid.body.data[0].id).toBe(ids[1]);
-    for (const f of ["status", "currency", "paidWith", "platformFee", "pixExpiresAt", "mbReference", "boletoLine", "cryptoAmount", "id"])
+    for (const f of [
+      "status",
+      "currency",
+      "paidWith",
+      "platformFee",
+      "pixExpiresAt",
+      "mbReference",
+      "boletoLine",
+      "cryptoAmount",
+      "id",
+    ])
       expect((await list(`?sortBy=${f}`)).status).toBe(200);
   });
 
@@ -128,7 +138,12 @@ describe("repeated query parameters", () => {
   test("a filter given twice is a 400 naming it, on the payments list, stats and the deliveries list", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    for (const path of ["/v1/payments?status=PAID&status=REFUSED", "/v1/payments/stats?days=7&days=30", "/v1/payments/metrics?days=7&days=30", "/v1/webhooks/deliveries?status=FAILED&status=DELIVERED"]) {
+    for (const path of [
+      "/v1/payments?status=PAID&status=REFUSED",
+      "/v1/payments/stats?days=7&days=30",
+      "/v1/payments/metrics?days=7&days=30",
+      "/v1/webhooks/deliveries?status=FAILED&status=DELIVERED",
+    ]) {
       const r = await h.call("GET", path, { key: a.testKey });
       expect(r.status).toBe(400);
       expect(r.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_request" });

@@ -10,8 +10,14 @@ import { dbOf } from "../support/db";
 describe("GET /v1/payments?paymentMethod=: the SQLite unpaid count", () => {
   test("counts the unpaid rows on the covering partial index by distinct method arrays, never reading the table", () => {
     const h = createHarness();
-    const { sql, params } = new SQLiteSyncDialect().sqlToQuery(unpaidOfferingCount(dbOf(h.deps), "acct_1", false, "BOLETO").query);
-    const plan = (dbOf(h.deps).$client.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as never[])) as { detail: string }[]).map((r) => r.detail);
+    const { sql, params } = new SQLiteSyncDialect().sqlToQuery(
+      unpaidOfferingCount(dbOf(h.deps), "acct_1", false, "BOLETO").query,
+    );
+    const plan = (
+      dbOf(h.deps)
+        .$client.query(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...(params as never[])) as { detail: string }[]
+    ).map((r) => r.detail);
     const reads = plan.filter((d) => d.includes("transactions"));
     expect(reads).toEqual([
       "SEARCH transactions USING COVERING INDEX tx_account_unpaid_methods_idx (account_id=? AND livemode=? AND paid_with=?)",
@@ -23,11 +29,23 @@ describe("GET /v1/payments?paymentMethod=: the SQLite unpaid count", () => {
   test("the unpaid count matches a direct count for each method, in each mode", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    for (const methods of [["PIX"], ["PIX", "BOLETO"], ["BOLETO"], ["PIX", "CREDIT_CARD", "BOLETO"], ["PIX"]]) await createPayment(h, a, { paymentMethods: methods });
+    for (const methods of [["PIX"], ["PIX", "BOLETO"], ["BOLETO"], ["PIX", "CREDIT_CARD", "BOLETO"], ["PIX"]])
+      await createPayment(h, a, { paymentMethods: methods });
     const direct = (m: string, live: number) =>
-      (dbOf(h.deps).$client.query("select count(*) as n from transactions where account_id = ? and livemode = ? and paid_with is null and payment_methods like ?").get(a.accountId, live, `%"${m}"%`) as { n: number }).n;
+      (
+        dbOf(h.deps)
+          .$client.query(
+            "select count(*) as n from transactions where account_id = ? and livemode = ? and paid_with is null and payment_methods like ?",
+          )
+          .get(a.accountId, live, `%"${m}"%`) as { n: number }
+      ).n;
     for (const m of ["PIX", "BOLETO", "CREDIT_CARD", "CRYPTO"] as const)
-      for (const live of [false, true]) expect([m, live, unpaidOfferingCount(dbOf(h.deps), a.accountId, live, m).get()]).toEqual([m, live, direct(m, live ? 1 : 0)]);
+      for (const live of [false, true])
+        expect([m, live, unpaidOfferingCount(dbOf(h.deps), a.accountId, live, m).get()]).toEqual([
+          m,
+          live,
+          direct(m, live ? 1 : 0),
+        ]);
     expect(unpaidOfferingCount(dbOf(h.deps), a.accountId, false, "PIX").get()).toBe(4);
   });
 });

@@ -34,7 +34,12 @@ describe("GET /v1/payments?paymentMethod=", () => {
       const r = await h.call("GET", `/v1/payments?paymentMethod=${encodeURIComponent(bad)}`, { key: a.testKey });
       expect([bad, r.status, r.body.error.param]).toEqual([bad, 400, "paymentMethod"]);
     }
-    expect((await h.call("GET", "/v1/payments?paymentMethod=PIX", { key: a.testKey })).body).toEqual({ data: [], total: 0, page: 1, limit: 20 });
+    expect((await h.call("GET", "/v1/payments?paymentMethod=PIX", { key: a.testKey })).body).toEqual({
+      data: [],
+      total: 0,
+      page: 1,
+      limit: 20,
+    });
   });
 });
 
@@ -43,7 +48,14 @@ describe("GET /v1/payments?paymentMethod=: the total", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const b = await h.seedAccount();
-    const offers = [["PIX"], ["PIX", "CREDIT_CARD"], ["CREDIT_CARD"], ["BOLETO"], ["PIX", "BOLETO"], ["PIX", "CREDIT_CARD", "BOLETO"]];
+    const offers = [
+      ["PIX"],
+      ["PIX", "CREDIT_CARD"],
+      ["CREDIT_CARD"],
+      ["BOLETO"],
+      ["PIX", "BOLETO"],
+      ["PIX", "CREDIT_CARD", "BOLETO"],
+    ];
     for (let i = 0; i < 24; i++) {
       const methods = offers[i % offers.length]!;
       const p = await createPayment(h, a, { paymentMethods: methods });
@@ -52,12 +64,22 @@ describe("GET /v1/payments?paymentMethod=: the total", () => {
       if (i % 6 === 0) await forceStatus(h, p.id, "REFUNDED");
     }
     await createPayment(h, b, { paymentMethods: ["PIX", "BOLETO"] }, b.testKey);
-    const all = (await h.call("GET", "/v1/payments?limit=100", { key: a.testKey })).body.data as { paidWith: string | null; paymentMethods: string[] }[];
+    const all = (await h.call("GET", "/v1/payments?limit=100", { key: a.testKey })).body.data as {
+      paidWith: string | null;
+      paymentMethods: string[];
+    }[];
     expect(all).toHaveLength(24);
     for (const m of ["PIX", "CREDIT_CARD", "BOLETO", "MBWAY", "MULTIBANCO", "CRYPTO"]) {
-      const oracle = all.filter((p) => p.paidWith === m || (p.paidWith === null && p.paymentMethods.includes(m))).length;
+      const oracle = all.filter(
+        (p) => p.paidWith === m || (p.paidWith === null && p.paymentMethods.includes(m)),
+      ).length;
       const r = await h.call("GET", `/v1/payments?paymentMethod=${m}&limit=5&page=2`, { key: a.testKey });
-      expect([m, r.status, r.body.total, r.body.data.length]).toEqual([m, 200, oracle, Math.max(0, Math.min(5, oracle - 5))]);
+      expect([m, r.status, r.body.total, r.body.data.length]).toEqual([
+        m,
+        200,
+        oracle,
+        Math.max(0, Math.min(5, oracle - 5)),
+      ]);
     }
   });
 });

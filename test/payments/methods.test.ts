@@ -50,20 +50,30 @@ describe("BOLETO", () => {
     expect(dueDateFactor("2025-02-23")).toBe(1001);
     expect(dueDateFactor("2026-11-23")).toBe(1639);
     expect(() => dueDateFactor("2025-02-21")).toThrow();
-    const b = buildBoleto({ bank: "341", amount: 100000, dueDate: "2030-01-01", freeField: "1234567890123456789012345" });
+    const b = buildBoleto({
+      bank: "341",
+      amount: 100000,
+      dueDate: "2030-01-01",
+      freeField: "1234567890123456789012345",
+    });
     expect(boletoUtils.validarBoleto(b.line).sucesso).toBe(true);
     expect(isValidBoleto(b.line)).toBe(true);
   });
 
   test("every built boleto line passes @brazilian-utils, general digit 1 included (property)", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^\d{25}$/), fc.integer({ min: 0, max: 9_999_999_999 }), fc.integer({ min: 0, max: 8000 }), (free, amount, day) => {
-        const due = new Date(Date.UTC(2025, 1, 22) + day * 86400000).toISOString().slice(0, 10);
-        const b = buildBoleto({ bank: "001", amount, dueDate: due, freeField: free });
-        expect(isValidBoleto(b.line)).toBe(true);
-        expect(b.barcode.slice(5, 9)).toBe(String(1000 + day));
-        expect(boletoUtils.linhaDigitavel2CodBarras(b.line)).toBe(b.barcode);
-      }),
+      fc.property(
+        fc.stringMatching(/^\d{25}$/),
+        fc.integer({ min: 0, max: 9_999_999_999 }),
+        fc.integer({ min: 0, max: 8000 }),
+        (free, amount, day) => {
+          const due = new Date(Date.UTC(2025, 1, 22) + day * 86400000).toISOString().slice(0, 10);
+          const b = buildBoleto({ bank: "001", amount, dueDate: due, freeField: free });
+          expect(isValidBoleto(b.line)).toBe(true);
+          expect(b.barcode.slice(5, 9)).toBe(String(1000 + day));
+          expect(boletoUtils.linhaDigitavel2CodBarras(b.line)).toBe(b.barcode);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -116,10 +126,20 @@ describe("MBWAY", () => {
   test("stays WAITING_PAYMENT with no method fields until paid", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const p = await createPayment(h, a, { currency: "EUR", paymentMethods: ["MBWAY"], metadata: { phone: "+351912345678" } });
+    const p = await createPayment(h, a, {
+      currency: "EUR",
+      paymentMethods: ["MBWAY"],
+      metadata: { phone: "+351912345678" },
+    });
     const g = await getPayment(h, a.testKey, p.id);
     expect(g.status).toBe("WAITING_PAYMENT");
-    expect([g.pixCopyPaste, g.mbReference, g.boletoLine, g.cryptoAddress, g.cardRedirectUrl]).toEqual([null, null, null, null, null]);
+    expect([g.pixCopyPaste, g.mbReference, g.boletoLine, g.cryptoAddress, g.cardRedirectUrl]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
     await pay(h, a, p.id, { method: "MBWAY" });
     const paid = await getPayment(h, a.testKey, p.id);
     expect(paid).toMatchObject({ status: "PAID", paidWith: "MBWAY", paidAt: "2026-11-20T12:00:00.000Z" });
@@ -128,7 +148,11 @@ describe("MBWAY", () => {
   test("expires when the 5-minute request lapses", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const p = await createPayment(h, a, { currency: "EUR", paymentMethods: ["MBWAY"], metadata: { phone: "+351912345678" } });
+    const p = await createPayment(h, a, {
+      currency: "EUR",
+      paymentMethods: ["MBWAY"],
+      metadata: { phone: "+351912345678" },
+    });
     h.clock.advance(299);
     await h.deps.jobs.drain();
     expect((await getPayment(h, a.testKey, p.id)).status).toBe("WAITING_PAYMENT");
@@ -142,7 +166,11 @@ describe("CREDIT_CARD via the checkout", () => {
   const setup = async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const p = await createPayment(h, a, { amount: 5000, paymentMethods: ["CREDIT_CARD"], metadata: { returnUrl: "https://shop.example.com/ok" } });
+    const p = await createPayment(h, a, {
+      amount: 5000,
+      paymentMethods: ["CREDIT_CARD"],
+      metadata: { returnUrl: "https://shop.example.com/ok" },
+    });
     return { h, a, p };
   };
 
@@ -152,7 +180,8 @@ describe("CREDIT_CARD via the checkout", () => {
     expect(g.cardRedirectUrl).toBe(`http://localhost:3000/c/${p.id}`);
     const page = await h.call("GET", `/c/${p.id}`);
     expect(page.status).toBe(200);
-    for (const s of ["data-card-form", "4242424242424242", "4000000000000002", "4000000000003220", "SANDBOX"]) expect(page.text).toContain(s);
+    for (const s of ["data-card-form", "4242424242424242", "4000000000000002", "4000000000003220", "SANDBOX"])
+      expect(page.text).toContain(s);
   });
 
   test("the approve card makes it APPROVED with paidWith CREDIT_CARD", async () => {
@@ -171,7 +200,10 @@ describe("CREDIT_CARD via the checkout", () => {
   });
 
   test("3DS cards go PROCESSING, then APPROVED or REFUSED when the challenge completes", async () => {
-    for (const [number, final] of [["4000000000003220", "APPROVED"], ["4000000000003063", "REFUSED"]]) {
+    for (const [number, final] of [
+      ["4000000000003220", "APPROVED"],
+      ["4000000000003063", "REFUSED"],
+    ]) {
       const { h, a, p } = await setup();
       const r = await h.call("POST", `/c/${p.id}/card`, { body: { number } });
       expect(r.body.transactionStatus).toBe("PROCESSING");
@@ -193,7 +225,9 @@ describe("CREDIT_CARD via the checkout", () => {
     expect(again.body.error.code).toBe("invalid_state");
     const pix = await createPayment(h, a, { paymentMethods: ["PIX"] });
     expect((await h.call("POST", `/c/${pix.id}/card`, { body: { number: "4242424242424242" } })).status).toBe(400);
-    expect((await h.call("POST", `/c/${"f".repeat(32)}/card`, { body: { number: "4242424242424242" } })).status).toBe(404);
+    expect((await h.call("POST", `/c/${"f".repeat(32)}/card`, { body: { number: "4242424242424242" } })).status).toBe(
+      404,
+    );
   });
 
   test("the pay helper with outcome decline refuses a card payment", async () => {
@@ -223,9 +257,22 @@ describe("checkout sections of every method", () => {
     const br = await createPayment(h, a, { amount: 1234, paymentMethods: ["PIX", "BOLETO", "CRYPTO", "CREDIT_CARD"] });
     const g = (await h.call("GET", `/v1/payments/${br.id}`, { key: a.testKey })).body;
     const page = (await h.call("GET", `/c/${br.id}`)).text;
-    for (const s of ['data-testid="boleto-line"', g.boletoLine.slice(0, 5), `/v1/boletos/${br.id}.pdf`, g.cryptoAddress, g.cryptoAmount, "data-card-form", "br-code"])
+    for (const s of [
+      'data-testid="boleto-line"',
+      g.boletoLine.slice(0, 5),
+      `/v1/boletos/${br.id}.pdf`,
+      g.cryptoAddress,
+      g.cryptoAmount,
+      "data-card-form",
+      "br-code",
+    ])
       expect(page).toContain(s);
-    const eu = await createPayment(h, a, { amount: 990, currency: "EUR", paymentMethods: ["MULTIBANCO", "MBWAY"], metadata: { phone: "+351912345678" } });
+    const eu = await createPayment(h, a, {
+      amount: 990,
+      currency: "EUR",
+      paymentMethods: ["MULTIBANCO", "MBWAY"],
+      metadata: { phone: "+351912345678" },
+    });
     const ge = (await h.call("GET", `/v1/payments/${eu.id}`, { key: a.testKey })).body;
     const pe = (await h.call("GET", `/c/${eu.id}`)).text;
     expect(pe).toContain(ge.mbEntity);

@@ -28,7 +28,10 @@ describe("the payer reported at settlement", () => {
     const lines = (await pdfText(Buffer.from(receipt.body.base64, "base64"))).split("\n");
     expect(lines).toContain("Nome: Maria Souza");
     expect(lines).toContain("CPF/CNPJ: ***.982.247-**");
-    const row = await testDb(h.deps).get<{ method_details: string }>("select method_details from transactions where id = ?", p.id);
+    const row = await testDb(h.deps).get<{ method_details: string }>(
+      "select method_details from transactions where id = ?",
+      p.id,
+    );
     expect(row!.method_details).not.toContain("52998224725");
     expect(row!.method_details).not.toContain("529.982.247-25");
   });
@@ -38,7 +41,10 @@ describe("the payer reported at settlement", () => {
     const a = await h.seedAccount();
     const p = await createPayment(h, a, { amount: 500 });
     await pay(h, a, p.id, { payer_name: "Maria Souza", payer_tax_id: "529.982.247-25", disclose_payer: false });
-    expect((await h.call("GET", `/v1/payments/${p.id}/payer`, { key: a.testKey })).body).toEqual({ name: "Maria Souza", document: null });
+    expect((await h.call("GET", `/v1/payments/${p.id}/payer`, { key: a.testKey })).body).toEqual({
+      name: "Maria Souza",
+      document: null,
+    });
   });
 
   test("under the payer lock a different payer's money goes back and nothing of them is kept", async () => {
@@ -52,10 +58,16 @@ describe("the payer reported at settlement", () => {
     });
     expect(c.status).toBe(201);
     const id = c.body.id.replace(/^ch_/, "");
-    const paid = await h.call("POST", `/v1/test_helpers/charges/${c.body.id}/pay`, { key: a.testKey, body: { payer_tax_id: "11222333000181", payer_name: "Outra Empresa Ltda." } });
+    const paid = await h.call("POST", `/v1/test_helpers/charges/${c.body.id}/pay`, {
+      key: a.testKey,
+      body: { payer_tax_id: "11222333000181", payer_name: "Outra Empresa Ltda." },
+    });
     expect(paid.status).toBe(200);
     expect(paid.body.status).toBe("refunded");
-    expect((await h.call("GET", `/v1/payments/${id}/payer`, { key: a.testKey })).body).toEqual({ name: null, document: null });
+    expect((await h.call("GET", `/v1/payments/${id}/payer`, { key: a.testKey })).body).toEqual({
+      name: null,
+      document: null,
+    });
   });
 
   test("another account's payment is 404", async () => {

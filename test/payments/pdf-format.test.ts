@@ -2,7 +2,15 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { acceptsExplicitly } from "../../src/http/accept";
 import { bankCheckDigit } from "../../src/payments/boleto";
-import { calendarDateBR, dateBR, dateTimeBR, formatTaxId, maskTaxId, money, taxIdLabel } from "../../src/domain/payments/pdf/format";
+import {
+  calendarDateBR,
+  dateBR,
+  dateTimeBR,
+  formatTaxId,
+  maskTaxId,
+  money,
+  taxIdLabel,
+} from "../../src/domain/payments/pdf/format";
 
 describe("pt-BR formats of receipts and boletos", () => {
   test("amounts are R$ with . for thousands and , for centavos", () => {
@@ -18,12 +26,20 @@ describe("pt-BR formats of receipts and boletos", () => {
 
   test("amounts and São Paulo times agree with the runtime's ICU pt-BR formats (property)", () => {
     const brl = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
-    const when = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", dateStyle: "short", timeStyle: "medium" });
+    const when = new Intl.DateTimeFormat("pt-BR", {
+      timeZone: "America/Sao_Paulo",
+      dateStyle: "short",
+      timeStyle: "medium",
+    });
     fc.assert(
-      fc.property(fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 }), fc.integer({ min: 0, max: 4_102_444_800_000 }), (minor, ms) => {
-        expect(money(minor)).toBe(brl.format(minor / 100).replace(/\u00a0/g, " "));
-        expect(dateTimeBR(ms)).toBe(when.format(new Date(ms)).replace(", ", " "));
-      }),
+      fc.property(
+        fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 }),
+        fc.integer({ min: 0, max: 4_102_444_800_000 }),
+        (minor, ms) => {
+          expect(money(minor)).toBe(brl.format(minor / 100).replace(/\u00a0/g, " "));
+          expect(dateTimeBR(ms)).toBe(when.format(new Date(ms)).replace(", ", " "));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -51,7 +67,12 @@ describe("pt-BR formats of receipts and boletos", () => {
     expect(formatTaxId("11222333000181")).toBe("11.222.333/0001-81");
     expect(formatTaxId("12ABC34501DE35")).toBe("12.ABC.345/01DE-35");
     expect(formatTaxId("52998224725")).toBe("529.982.247-25");
-    expect([taxIdLabel("11222333000181"), taxIdLabel("12ABC34501DE35"), taxIdLabel("52998224725"), taxIdLabel("123")]).toEqual(["CNPJ", "CNPJ", "CPF", "Documento"]);
+    expect([
+      taxIdLabel("11222333000181"),
+      taxIdLabel("12ABC34501DE35"),
+      taxIdLabel("52998224725"),
+      taxIdLabel("123"),
+    ]).toEqual(["CNPJ", "CNPJ", "CPF", "Documento"]);
   });
 
   test("a payer's CPF shows only its six middle digits, masked or not on input; a CNPJ is shown whole", () => {
@@ -65,7 +86,8 @@ describe("pt-BR formats of receipts and boletos", () => {
 describe("boleto bank code digit", () => {
   test("matches the digits printed by the banks (mod 11, weights 2-4, 10 and 11 print 0)", () => {
     const known: Record<string, number> = { "001": 9, "033": 7, "104": 0, "237": 2, "341": 7, "745": 5, "756": 0 };
-    for (const [bank, digit] of Object.entries(known)) expect(`${bank}-${bankCheckDigit(bank)}`).toBe(`${bank}-${digit}`);
+    for (const [bank, digit] of Object.entries(known))
+      expect(`${bank}-${bankCheckDigit(bank)}`).toBe(`${bank}-${digit}`);
     expect(() => bankCheckDigit("01")).toThrow(RangeError);
   });
 });
@@ -86,6 +108,7 @@ describe("Accept negotiation of the receipt", () => {
       ["application/pdf;q=abc", false],
       ["text/html, application/pdf;q=0.9", true],
     ];
-    for (const [accept, want] of cases) expect([accept, acceptsExplicitly(accept, "application/pdf")]).toEqual([accept, want]);
+    for (const [accept, want] of cases)
+      expect([accept, acceptsExplicitly(accept, "application/pdf")]).toEqual([accept, want]);
   });
 });

@@ -20,19 +20,30 @@ const FIELDS: Record<string, string[]> = {
   MBWAY: [],
 };
 const BRL = { amount: 12345, currency: "BRL", paymentMethods: ["PIX", "CREDIT_CARD", "BOLETO", "CRYPTO"] };
-const EUR = { amount: 4200, currency: "EUR", paymentMethods: ["MULTIBANCO", "CREDIT_CARD", "MBWAY", "CRYPTO"], metadata: { phone: "+351912345678" } };
+const EUR = {
+  amount: 4200,
+  currency: "EUR",
+  paymentMethods: ["MULTIBANCO", "CREDIT_CARD", "MBWAY", "CRYPTO"],
+  metadata: { phone: "+351912345678" },
+};
 
 /** Asserts `body` has the get shape with every field of `methods` filled and the others null. */
 function expectReady(body: Record<string, unknown>, methods: string[]): void {
   expect(Object.keys(body).sort()).toEqual(GET_FIELDS);
   const filled = methods.flatMap((m) => FIELDS[m]!);
   for (const f of filled) expect({ f, v: typeof body[f] === "string" && body[f] !== "" }).toEqual({ f, v: true });
-  for (const f of Object.values(FIELDS).flat().filter((f) => !filled.includes(f))) expect({ f, v: body[f] }).toEqual({ f, v: null });
+  for (const f of Object.values(FIELDS)
+    .flat()
+    .filter((f) => !filled.includes(f)))
+    expect({ f, v: body[f] }).toEqual({ f, v: null });
   expectNoForbidden(body);
 }
 
 describe("method fields ready at creation (sandbox)", () => {
-  for (const [name, input] of [["BRL with PIX, card, boleto and crypto", BRL], ["EUR with Multibanco, card, MB WAY and crypto", EUR]] as const) {
+  for (const [name, input] of [
+    ["BRL with PIX, card, boleto and crypto", BRL],
+    ["EUR with Multibanco, card, MB WAY and crypto", EUR],
+  ] as const) {
     test(`a GET right after the 201 of a payment in ${name} carries every method's fields`, async () => {
       const h = createHarness();
       const a = await h.seedAccount();

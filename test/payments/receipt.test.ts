@@ -18,7 +18,10 @@ describe("GET /v1/payments/{id}/receipt: content (pt-BR)", () => {
   test("a paid Pix receipt shows the merchant's legal name and CNPJ, the masked payer, the description, R$ amounts and São Paulo times", async () => {
     const h = createHarness();
     const a = await h.seedAccount({ name: "Café São Jorge" });
-    await updateAccountSettings(h.deps.store, a.accountId, { legal_name: "Café São Jorge Comércio de Alimentos Ltda.", tax_id: "11.222.333/0001-81" });
+    await updateAccountSettings(h.deps.store, a.accountId, {
+      legal_name: "Café São Jorge Comércio de Alimentos Ltda.",
+      tax_id: "11.222.333/0001-81",
+    });
     const p = await createPayment(h, a, {
       amount: 123456,
       customerName: "João da Silva",
@@ -69,7 +72,12 @@ describe("GET /v1/payments/{id}/receipt: content (pt-BR)", () => {
     }
     expect((await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body.status).toBe("REFUNDED");
     const lines = (await pdfText(await receiptJsonPdf(h, a.testKey, p.id))).split("\n");
-    for (const line of ["Situação: Estornado (REFUNDED)", "Valor: R$ 50,00", "Valor estornado: R$ 50,00", "Estornado em: 20/11/2026 09:00:04"])
+    for (const line of [
+      "Situação: Estornado (REFUNDED)",
+      "Valor: R$ 50,00",
+      "Valor estornado: R$ 50,00",
+      "Estornado em: 20/11/2026 09:00:04",
+    ])
       expect(lines).toContain(line);
   });
 
@@ -108,7 +116,11 @@ describe("GET /v1/payments/{id}/receipt: content (pt-BR)", () => {
 
 describe("GET /v1/payments/{id}/receipt: as a file (Accept: application/pdf)", () => {
   const get = (h: Harness, apiKey: string, id: string, accept?: string) =>
-    h.app.handle(new Request(`http://localhost/v1/payments/${id}/receipt`, { headers: { apikey: apiKey, ...(accept ? { accept } : {}) } }));
+    h.app.handle(
+      new Request(`http://localhost/v1/payments/${id}/receipt`, {
+        headers: { apikey: apiKey, ...(accept ? { accept } : {}) },
+      }),
+    );
 
   test("answers the PDF bytes as an attachment named after the transaction, the same document as the JSON's base64", async () => {
     const h = createHarness();
@@ -132,7 +144,13 @@ describe("GET /v1/payments/{id}/receipt: as a file (Accept: application/pdf)", (
     const a = await h.seedAccount();
     const p = await createPayment(h, a);
     await pay(h, a, p.id);
-    for (const accept of [undefined, "application/json", "*/*", "application/pdf;q=0.5, application/json", "application/pdf;q=0"]) {
+    for (const accept of [
+      undefined,
+      "application/json",
+      "*/*",
+      "application/pdf;q=0.5, application/json",
+      "application/pdf;q=0",
+    ]) {
       const res = await get(h, a.testKey, p.id, accept);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toStartWith("application/json");

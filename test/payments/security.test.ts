@@ -10,9 +10,17 @@ describe("never-returned fields (interface.md Versioning 4)", () => {
     const all = ["PIX", "CREDIT_CARD", "BOLETO", "CRYPTO"];
     const p = await createPayment(h, a, { paymentMethods: all, metadata: { note: "x" } });
     // internal data that must never leak (provider ids in method details)
-    const row = (await testDb(h.deps).get<{ method_details: string }>("select method_details from transactions where id = ?", p.id))!;
+    const row = (await testDb(h.deps).get<{ method_details: string }>(
+      "select method_details from transactions where id = ?",
+      p.id,
+    ))!;
     const details = JSON.parse(row.method_details);
-    details.CREDIT_CARD = { ...details.CREDIT_CARD, cardClientSecret: "cs_secret", providerTransactionId: "prov_1", provider: "acme" };
+    details.CREDIT_CARD = {
+      ...details.CREDIT_CARD,
+      cardClientSecret: "cs_secret",
+      providerTransactionId: "prov_1",
+      provider: "acme",
+    };
     await testDb(h.deps).run("update transactions set method_details = ? where id = ?", JSON.stringify(details), p.id);
     expectNoForbidden(p);
     const w = await createPayment(h, a);
@@ -25,10 +33,18 @@ describe("never-returned fields (interface.md Versioning 4)", () => {
       await h.call("POST", `/v1/payments/${w.id}/resend-webhook`, { key: a.testKey }),
     ];
     await pay(h, a, p.id);
-    const refund = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key() } });
+    const refund = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key() },
+    });
     responses.push(refund);
     responses.push(await h.call("GET", `/v1/payments/${p.id}/refunds`, { key: a.testKey }));
-    responses.push(await h.call("POST", `/v1/test_helpers/refunds/${refund.body.id}/advance`, { key: a.testKey, body: { to: "IN_PROGRESS" } }));
+    responses.push(
+      await h.call("POST", `/v1/test_helpers/refunds/${refund.body.id}/advance`, {
+        key: a.testKey,
+        body: { to: "IN_PROGRESS" },
+      }),
+    );
     responses.push(await h.call("GET", `/v1/payments/${p.id}/receipt`, { key: a.testKey }));
     for (const r of responses) {
       expect(r.status).toBeLessThan(300);

@@ -31,7 +31,11 @@ async function timeline() {
 }
 
 const zeroMethods = (over: Record<string, [number, number]> = {}) =>
-  ["PIX", "CREDIT_CARD", "MBWAY", "MULTIBANCO", "BOLETO", "CRYPTO"].map((method) => ({ method, volume: over[method]?.[0] ?? 0, count: over[method]?.[1] ?? 0 }));
+  ["PIX", "CREDIT_CARD", "MBWAY", "MULTIBANCO", "BOLETO", "CRYPTO"].map((method) => ({
+    method,
+    volume: over[method]?.[0] ?? 0,
+    count: over[method]?.[1] ?? 0,
+  }));
 
 describe("GET /v1/payments/stats", () => {
   test("an account without transactions gets zeros and one empty point per day", async () => {
@@ -46,7 +50,15 @@ describe("GET /v1/payments/stats", () => {
       successRate: 0,
       volumeByCurrency: [],
       todayVolumeByCurrency: {},
-      dailyVolume: ["2026-11-14", "2026-11-15", "2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19", "2026-11-20"].map((date) => ({ date, currencies: {} })),
+      dailyVolume: [
+        "2026-11-14",
+        "2026-11-15",
+        "2026-11-16",
+        "2026-11-17",
+        "2026-11-18",
+        "2026-11-19",
+        "2026-11-20",
+      ].map((date) => ({ date, currencies: {} })),
       methodBreakdown: zeroMethods(),
     });
   });
@@ -86,7 +98,12 @@ describe("GET /v1/payments/stats", () => {
     expect(nine.body).toMatchObject({ totalTransactions: 6, paidTransactions: 4, successRate: 67 });
     expect(nine.body.dailyVolume[0]).toEqual({ date: "2026-11-12", currencies: { BRL: 9999, EUR: 0 } });
     const one = await get("/v1/payments/stats?days=1");
-    expect(one.body).toMatchObject({ totalTransactions: 2, paidTransactions: 1, todayTransactions: 2, successRate: 50 });
+    expect(one.body).toMatchObject({
+      totalTransactions: 2,
+      paidTransactions: 1,
+      todayTransactions: 2,
+      successRate: 50,
+    });
     expect(one.body.dailyVolume).toEqual([{ date: "2026-11-20", currencies: { BRL: 0, EUR: 500 } }]);
   });
 
@@ -156,10 +173,19 @@ describe("GET /v1/payments/metrics", () => {
   test("currency filters the funnel; cancellations and refunds move their steps", async () => {
     const { h, a, ids, get } = await timeline();
     await h.call("POST", `/v1/payments/${ids.F}/cancel`, { key: a.testKey });
-    const partial = await h.call("POST", `/v1/payments/${ids.C}/refund`, { key: a.testKey, body: { idempotencyKey: key(), amount: 500 } });
+    const partial = await h.call("POST", `/v1/payments/${ids.C}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key(), amount: 500 },
+    });
     expect(partial.body).toMatchObject({ status: "PENDING" });
-    const full = await h.call("POST", `/v1/payments/${ids.B}/refund`, { key: a.testKey, body: { idempotencyKey: key() } });
-    await h.call("POST", `/v1/test_helpers/refunds/${full.body.id}/advance`, { key: a.testKey, body: { to: "REFUNDED" } });
+    const full = await h.call("POST", `/v1/payments/${ids.B}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key() },
+    });
+    await h.call("POST", `/v1/test_helpers/refunds/${full.body.id}/advance`, {
+      key: a.testKey,
+      body: { to: "REFUNDED" },
+    });
     const r = await get("/v1/payments/metrics?currency=brl&days=7");
     expect(r.body).toMatchObject({
       currency: "BRL",
@@ -173,7 +199,12 @@ describe("GET /v1/payments/metrics", () => {
     expect(r.body.medianTimeToPaySeconds).toBeGreaterThanOrEqual(57);
     expect(r.body.medianTimeToPaySeconds).toBeLessThanOrEqual(63);
     const eur = await get("/v1/payments/metrics?currency=EUR");
-    expect(eur.body).toMatchObject({ created: { count: 1, volume: 500 }, paid: { count: 1, volume: 500 }, conversionRate: 100, medianTimeToPaySeconds: 0 });
+    expect(eur.body).toMatchObject({
+      created: { count: 1, volume: 500 },
+      paid: { count: 1, volume: 500 },
+      conversionRate: 100,
+      medianTimeToPaySeconds: 0,
+    });
     const stats = await get("/v1/payments/stats");
     expect(stats.body.paidTransactions).toBe(3);
   });
@@ -182,7 +213,13 @@ describe("GET /v1/payments/metrics", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const r = await h.call("GET", "/v1/payments/metrics?days=1000", { key: a.testKey });
-    expect(r.body).toMatchObject({ days: 1000, from: "2024-02-25", medianTimeToPaySeconds: null, averageTicket: null, conversionRate: 0 });
+    expect(r.body).toMatchObject({
+      days: 1000,
+      from: "2024-02-25",
+      medianTimeToPaySeconds: null,
+      averageTicket: null,
+      conversionRate: 0,
+    });
   });
 
   test("bad currency or days -> 400", async () => {
@@ -199,13 +236,20 @@ describe("daily aggregates", () => {
   test("the trigger-maintained aggregates equal a full recomputation after every kind of change", async () => {
     const { h, a, ids } = await timeline();
     await h.call("POST", `/v1/payments/${ids.F}/cancel`, { key: a.testKey });
-    const rf = await h.call("POST", `/v1/payments/${ids.C}/refund`, { key: a.testKey, body: { idempotencyKey: key(), amount: 700 } });
+    const rf = await h.call("POST", `/v1/payments/${ids.C}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key(), amount: 700 },
+    });
     await h.call("POST", `/v1/test_helpers/refunds/${rf.body.id}/advance`, { key: a.testKey, body: { to: "FAILED" } });
     const db = testDb(h.deps);
     if (db.kind === "sqlite") {
       const snapshot = () => ({
-        stats: dbOf(h.deps).$client.query("SELECT * FROM payment_daily_stats WHERE count != 0 OR refunded != 0 ORDER BY 1,2,3,4,5,6,7").all(),
-        hist: dbOf(h.deps).$client.query("SELECT * FROM payment_pay_time_hist WHERE count != 0 ORDER BY 1,2,3,4,5").all(),
+        stats: dbOf(h.deps)
+          .$client.query("SELECT * FROM payment_daily_stats WHERE count != 0 OR refunded != 0 ORDER BY 1,2,3,4,5,6,7")
+          .all(),
+        hist: dbOf(h.deps)
+          .$client.query("SELECT * FROM payment_pay_time_hist WHERE count != 0 ORDER BY 1,2,3,4,5")
+          .all(),
       });
       const live = snapshot();
       rebuildPaymentAggregates(dbOf(h.deps));
@@ -219,8 +263,12 @@ describe("daily aggregates", () => {
       stats: await db.all(
         "SELECT account_id, livemode, day, currency, method, status, paid, sum(count) AS count, sum(amount) AS amount, sum(refunded) AS refunded FROM payment_daily_stats GROUP BY 1,2,3,4,5,6,7 HAVING sum(count) != 0 OR sum(refunded) != 0 ORDER BY 1,2,3,4,5,6,7",
       ),
-      hist: await db.all("SELECT account_id, livemode, day, currency, bucket, sum(count) AS count FROM payment_pay_time_hist GROUP BY 1,2,3,4,5 HAVING sum(count) != 0 ORDER BY 1,2,3,4,5"),
-      monthly: await db.all("SELECT account_id, livemode, month, currency, bucket, sum(count) AS count FROM payment_pay_time_hist_monthly GROUP BY 1,2,3,4,5 HAVING sum(count) != 0 ORDER BY 1,2,3,4,5"),
+      hist: await db.all(
+        "SELECT account_id, livemode, day, currency, bucket, sum(count) AS count FROM payment_pay_time_hist GROUP BY 1,2,3,4,5 HAVING sum(count) != 0 ORDER BY 1,2,3,4,5",
+      ),
+      monthly: await db.all(
+        "SELECT account_id, livemode, month, currency, bucket, sum(count) AS count FROM payment_pay_time_hist_monthly GROUP BY 1,2,3,4,5 HAVING sum(count) != 0 ORDER BY 1,2,3,4,5",
+      ),
     };
     const full = {
       stats: await db.all(
@@ -241,9 +289,17 @@ describe("daily aggregates", () => {
 describe("long windows use the monthly time-to-pay roll-up", () => {
   test("splitWindow separates whole months from partial edge days", async () => {
     const { splitWindow } = await import("../../src/domain/payments/stats");
-    expect(splitWindow("2025-11-20", "2026-11-20")).toEqual({ head: ["2025-11-20", "2025-11-30"], months: ["2025-12", "2026-10"], tail: ["2026-11-01", "2026-11-20"] });
+    expect(splitWindow("2025-11-20", "2026-11-20")).toEqual({
+      head: ["2025-11-20", "2025-11-30"],
+      months: ["2025-12", "2026-10"],
+      tail: ["2026-11-01", "2026-11-20"],
+    });
     expect(splitWindow("2026-11-14", "2026-11-20").months).toEqual(["9999-99", "0000-00"]);
-    expect(splitWindow("2026-10-31", "2026-12-01")).toEqual({ head: ["2026-10-31", "2026-10-31"], months: ["2026-11", "2026-11"], tail: ["2026-12-01", "2026-12-01"] });
+    expect(splitWindow("2026-10-31", "2026-12-01")).toEqual({
+      head: ["2026-10-31", "2026-10-31"],
+      months: ["2026-11", "2026-11"],
+      tail: ["2026-12-01", "2026-12-01"],
+    });
   });
 
   test("the median over several months matches the exact median within the 5% bucket width", async () => {
@@ -263,7 +319,9 @@ describe("long windows use the monthly time-to-pay roll-up", () => {
     const r = await h.call("GET", `/v1/payments/metrics?days=200`, { key: a.testKey });
     expect(r.body.paid.count).toBe(25);
     expect(Math.abs(r.body.medianTimeToPaySeconds - exact) / exact).toBeLessThanOrEqual(0.05);
-    const monthly = await testDb(h.deps).get<{ n: number }>("SELECT sum(count) AS n FROM payment_pay_time_hist_monthly");
+    const monthly = await testDb(h.deps).get<{ n: number }>(
+      "SELECT sum(count) AS n FROM payment_pay_time_hist_monthly",
+    );
     expect(monthly!.n).toBe(25);
   });
 });

@@ -19,7 +19,18 @@ export const FORBIDDEN = [
   "netAmount",
 ];
 
-export const CREATE_FIELDS = ["amount", "createdAt", "currency", "customerDocument", "customerEmail", "customerName", "id", "metadata", "paymentMethods", "status"];
+export const CREATE_FIELDS = [
+  "amount",
+  "createdAt",
+  "currency",
+  "customerDocument",
+  "customerEmail",
+  "customerName",
+  "id",
+  "metadata",
+  "paymentMethods",
+  "status",
+];
 export const GET_FIELDS = [
   ...CREATE_FIELDS,
   "paidWith",
@@ -64,7 +75,12 @@ let n = 0;
 export const key = (p = "idem") => `${p}-${++n}-${Math.random().toString(36).slice(2, 10)}`;
 
 /** Creates a payment (201 expected) and returns its create body. */
-export async function createPayment(h: Harness, a: SeededAccount, body: Record<string, unknown> = {}, apiKey = a.testKey) {
+export async function createPayment(
+  h: Harness,
+  a: SeededAccount,
+  body: Record<string, unknown> = {},
+  apiKey = a.testKey,
+) {
   const r = await h.call("POST", "/v1/payments", {
     key: apiKey,
     body: { amount: 1000, paymentMethods: ["PIX"], idempotencyKey: key(), ...body },
@@ -89,13 +105,20 @@ export async function paidPayment(h: Harness, a: SeededAccount, amount = 1000, e
 
 /** Event types stored for transaction `id`, oldest first (by created_at, then id: UUIDv7, so write order). */
 export async function eventTypes(h: Harness, id: string): Promise<string[]> {
-  const rows = await testDb(h.deps).all<{ type: string }>("select type from events where transaction_id = ? order by created_at, id", id);
+  const rows = await testDb(h.deps).all<{ type: string }>(
+    "select type from events where transaction_id = ? order by created_at, id",
+    id,
+  );
   return rows.map((e) => e.type);
 }
 
 /** Bodies of events of `type` for `id`, oldest first. */
 export async function eventBodies(h: Harness, id: string, type: string): Promise<any[]> {
-  const rows = await testDb(h.deps).all<{ body: string }>("select body from events where transaction_id = ? and type = ? order by created_at, id", id, type);
+  const rows = await testDb(h.deps).all<{ body: string }>(
+    "select body from events where transaction_id = ? and type = ? order by created_at, id",
+    id,
+    type,
+  );
   return rows.map((e) => JSON.parse(e.body));
 }
 

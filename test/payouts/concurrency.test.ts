@@ -15,12 +15,17 @@ describe("many payouts at once", () => {
     const { h, a } = await setup({ payoutFeeFixed: 7 });
     await fund(h, a, 10_500);
     const d = await destination(h, a);
-    const answers = await Promise.all(Array.from({ length: 25 }, () => payout(h, a.testKey, { amount: 993, destination_id: d.id })));
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => payout(h, a.testKey, { amount: 993, destination_id: d.id })),
+    );
     const statuses = answers.map((r) => `${r.status} ${r.body.error?.code ?? ""}`.trim());
     expect(statuses.filter((s) => s === "201")).toHaveLength(Math.floor(10_500 / 1_000));
     expect(statuses.filter((s) => s === "400 insufficient_balance")).toHaveLength(25 - 10);
     expect(await available(h, a.testKey)).toBe(500);
-    const rows = await testDb(h.deps).all<{ n: number }>("select count(*) as n from payouts where account_id = ?", a.accountId);
+    const rows = await testDb(h.deps).all<{ n: number }>(
+      "select count(*) as n from payouts where account_id = ?",
+      a.accountId,
+    );
     expect(Number(rows[0]!.n)).toBe(10);
     expect((await verifyLedger(h.deps.store.read)).mismatches).toEqual([]);
   });
@@ -29,7 +34,9 @@ describe("many payouts at once", () => {
     const { h, a } = await setup({ payoutDailyLimit: 3_000 });
     await fund(h, a, 100_000);
     const d = await destination(h, a);
-    const answers = await Promise.all(Array.from({ length: 12 }, () => payout(h, a.testKey, { amount: 700, destination_id: d.id })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => payout(h, a.testKey, { amount: 700, destination_id: d.id })),
+    );
     expect(answers.filter((r) => r.status === 201)).toHaveLength(4);
     expect(answers.filter((r) => r.status === 400 && r.body.error.code === "payout_limit_exceeded")).toHaveLength(8);
     expect(await available(h, a.testKey)).toBe(100_000 - 2_800);

@@ -26,7 +26,16 @@ describe("payout events in the outbox", () => {
     expect(created).toMatchObject({ object: "event", type: "payout.created", data: { object: po } });
     expect(Object.keys(created.data.object).sort()).toEqual(PAYOUT_FIELDS);
     const [legacyCreated] = await eventBodies(h, po.id, "withdrawal.created");
-    expect(legacyCreated).toEqual({ event: "withdrawal.created", data: { transactionId: po.id, amount: 1_234, status: "PENDING", previousStatus: "PENDING", occurredAt: "2026-11-20T12:00:00.000Z" } });
+    expect(legacyCreated).toEqual({
+      event: "withdrawal.created",
+      data: {
+        transactionId: po.id,
+        amount: 1_234,
+        status: "PENDING",
+        previousStatus: "PENDING",
+        occurredAt: "2026-11-20T12:00:00.000Z",
+      },
+    });
 
     await h.deps.jobs.drain();
     h.clock.advance(10);
@@ -42,7 +51,13 @@ describe("payout events in the outbox", () => {
       ["PROCESSING", "COMPLETED"],
     ]);
     const [completed] = await eventBodies(h, po.id, "withdrawal.completed");
-    expect(completed.data).toEqual({ transactionId: po.id, amount: 1_234, status: "COMPLETED", previousStatus: "PROCESSING", occurredAt: "2026-11-20T12:00:10.000Z" });
+    expect(completed.data).toEqual({
+      transactionId: po.id,
+      amount: 1_234,
+      status: "COMPLETED",
+      previousStatus: "PROCESSING",
+      occurredAt: "2026-11-20T12:00:10.000Z",
+    });
     expect(await eventBodies(h, po.id, "payout.failed")).toEqual([]);
   });
 
@@ -52,13 +67,32 @@ describe("payout events in the outbox", () => {
     const d = await destination(h, a);
     const failed = (await payout(h, a.testKey, { amount: 100, destination_id: d.id })).body;
     const cancelled = (await payout(h, a.testKey, { amount: 200, destination_id: d.id })).body;
-    await h.call("POST", `/v1/test_helpers/payouts/${failed.id}/fail`, { key: a.testKey, body: { failure_code: "invalid_key" } });
+    await h.call("POST", `/v1/test_helpers/payouts/${failed.id}/fail`, {
+      key: a.testKey,
+      body: { failure_code: "invalid_key" },
+    });
     await h.call("POST", `/v1/payouts/${cancelled.id}/cancel`, { key: a.testKey, body: {} });
-    expect(await eventTypes(h, failed.id)).toEqual(["payout.created", "withdrawal.created", "payout.failed", "withdrawal.failed", "withdrawal.status_changed"]);
-    expect((await eventBodies(h, failed.id, "payout.failed"))[0].data.object).toMatchObject({ status: "failed", failure_code: "invalid_key" });
-    expect((await eventBodies(h, failed.id, "withdrawal.failed"))[0].data).toMatchObject({ status: "FAILED", previousStatus: "PENDING" });
+    expect(await eventTypes(h, failed.id)).toEqual([
+      "payout.created",
+      "withdrawal.created",
+      "payout.failed",
+      "withdrawal.failed",
+      "withdrawal.status_changed",
+    ]);
+    expect((await eventBodies(h, failed.id, "payout.failed"))[0].data.object).toMatchObject({
+      status: "failed",
+      failure_code: "invalid_key",
+    });
+    expect((await eventBodies(h, failed.id, "withdrawal.failed"))[0].data).toMatchObject({
+      status: "FAILED",
+      previousStatus: "PENDING",
+    });
     expect((await eventBodies(h, cancelled.id, "payout.failed"))[0].data.object).toMatchObject({ status: "cancelled" });
-    expect((await eventBodies(h, cancelled.id, "withdrawal.failed"))[0].data).toMatchObject({ status: "CANCELLED", previousStatus: "PENDING", amount: 200 });
+    expect((await eventBodies(h, cancelled.id, "withdrawal.failed"))[0].data).toMatchObject({
+      status: "CANCELLED",
+      previousStatus: "PENDING",
+      amount: 200,
+    });
   });
 });
 
@@ -83,11 +117,21 @@ describe("payout events delivered", () => {
     expect(Object.keys(byType).sort()).toEqual(["payout.created", "withdrawal.created"]);
     const wh = new Webhook(Buffer.from(ep.secret).toString("base64"));
     const canonical = byType["payout.created"]!;
-    expect(wh.verify(canonical.body, canonical.headers)).toMatchObject({ type: "payout.created", data: { object: { id: po.id, status: "pending" } } });
-    const event = await new Stripe("sk_test_x").webhooks.constructEventAsync(canonical.body, canonical.headers["x-cofre-signature"]!, ep.secret);
+    expect(wh.verify(canonical.body, canonical.headers)).toMatchObject({
+      type: "payout.created",
+      data: { object: { id: po.id, status: "pending" } },
+    });
+    const event = await new Stripe("sk_test_x").webhooks.constructEventAsync(
+      canonical.body,
+      canonical.headers["x-cofre-signature"]!,
+      ep.secret,
+    );
     expect(event.type as string).toBe("payout.created");
     const legacy = byType["withdrawal.created"]!;
-    expect(wh.verify(legacy.body, legacy.headers)).toMatchObject({ event: "withdrawal.created", data: { transactionId: po.id, status: "PENDING" } });
+    expect(wh.verify(legacy.body, legacy.headers)).toMatchObject({
+      event: "withdrawal.created",
+      data: { transactionId: po.id, status: "PENDING" },
+    });
     expect(legacy.headers["x-cofre-signature"]).toBe(`sha256=${hmacHex(ep.secret, legacy.body)}`);
   });
 });

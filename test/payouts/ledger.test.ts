@@ -14,7 +14,8 @@ describe("payout postings", () => {
     await fund(h, a, 10_000);
     const d = await destination(h, a);
     const ids = [];
-    for (const amount of [1_000, 2_000, 3_000, 500]) ids.push((await payout(h, a.testKey, { amount, destination_id: d.id })).body.id);
+    for (const amount of [1_000, 2_000, 3_000, 500])
+      ids.push((await payout(h, a.testKey, { amount, destination_id: d.id })).body.id);
     await h.call("POST", `/v1/test_helpers/payouts/${ids[1]}/fail`, { key: a.testKey, body: {} });
     await h.call("POST", `/v1/payouts/${ids[2]}/cancel`, { key: a.testKey, body: {} });
     h.clock.advance(30);
@@ -22,9 +23,16 @@ describe("payout postings", () => {
     h.clock.advance(10);
     await h.deps.jobs.drain(); // ... and paid
     expect(await available(h, a.testKey)).toBe(10_000 - 1_025 - 525);
-    const kinds = await testDb(h.deps).all<{ kind: string; cause_id: string }>("select kind, cause_id from ledger_entries where cause_kind = 'payout' order by created_at, id");
+    const kinds = await testDb(h.deps).all<{ kind: string; cause_id: string }>(
+      "select kind, cause_id from ledger_entries where cause_kind = 'payout' order by created_at, id",
+    );
     const of = (id: string) => kinds.filter((k) => k.cause_id === id).map((k) => k.kind);
-    expect([of(ids[0]), of(ids[1]), of(ids[2]), of(ids[3])]).toEqual([["payout", "payout_paid"], ["payout", "payout_reversal"], ["payout", "payout_reversal"], ["payout", "payout_paid"]]);
+    expect([of(ids[0]), of(ids[1]), of(ids[2]), of(ids[3])]).toEqual([
+      ["payout", "payout_paid"],
+      ["payout", "payout_reversal"],
+      ["payout", "payout_reversal"],
+      ["payout", "payout_paid"],
+    ]);
     const report = await verifyLedger(h.deps.store.read);
     expect(report.mismatches).toEqual([]);
     expect(report.ok).toBe(true);
@@ -39,7 +47,16 @@ describe("payout postings", () => {
     const report = await verifyLedger(h.deps.store.read);
     expect(report.ok).toBe(false);
     expect(report.mismatches).toEqual([
-      { kind: "payout", accountId: a.accountId, livemode: false, currency: "BRL", ledgerAccount: "payout_in_transit", expected: 0, actual: 400, message: "payout_in_transit differs from the payouts still pending or processing" },
+      {
+        kind: "payout",
+        accountId: a.accountId,
+        livemode: false,
+        currency: "BRL",
+        ledgerAccount: "payout_in_transit",
+        expected: 0,
+        actual: 400,
+        message: "payout_in_transit differs from the payouts still pending or processing",
+      },
     ]);
   });
 });

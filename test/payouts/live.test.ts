@@ -38,7 +38,8 @@ function psp() {
       const s = sent.get(req.sendId);
       if (!s) return { status: "absent" };
       if (script.settle === "paid") return { status: "paid", endToEndId: E2E };
-      if (script.settle === "rejected") return { status: "rejected", code: "SALDO_INSUFICIENTE", message: "Saldo insuficiente no PSP." };
+      if (script.settle === "rejected")
+        return { status: "rejected", code: "SALDO_INSUFICIENTE", message: "Saldo insuficiente no PSP." };
       return { status: "processing" };
     },
   } as unknown as PaymentProvider;
@@ -50,7 +51,11 @@ async function liveSetup() {
   const { h, a } = await setup();
   const { a: b } = await setup({}, h);
   const p = psp();
-  const noSend = { name: "no_send", methods: new Set(["PIX"]), connectionId: "ppc_nosend" } as unknown as PaymentProvider;
+  const noSend = {
+    name: "no_send",
+    methods: new Set(["PIX"]),
+    connectionId: "ppc_nosend",
+  } as unknown as PaymentProvider;
   const byConnection = new Map<string, PaymentProvider>([[CONNECTION, p.provider]]);
   h.deps.providers = new ProviderRegistry({
     config: h.deps.config,
@@ -75,7 +80,10 @@ describe("live payouts through the account's PSP", () => {
     const { h, a, sent, calls, script } = await liveSetup();
     const po = await livePayout(h, a);
     expect(po.livemode).toBe(true);
-    const [row] = await testDb(h.deps).all<{ provider_connection_id: string; send_id: string }>("select provider_connection_id, send_id from payouts where id = ?", po.id);
+    const [row] = await testDb(h.deps).all<{ provider_connection_id: string; send_id: string }>(
+      "select provider_connection_id, send_id from payouts where id = ?",
+      po.id,
+    );
     expect(row).toEqual({ provider_connection_id: CONNECTION, send_id: po.id.slice(3) });
     // The PSP takes the send, but the answer never arrives.
     script.answer = () => ({ status: "retryable", code: "timeout", message: "The PSP did not answer in time." });
@@ -90,12 +98,20 @@ describe("live payouts through the account's PSP", () => {
     expect(calls).toHaveLength(2);
     h.clock.advance(1);
     await h.deps.jobs.drain();
-    expect(calls.slice(0, 3)).toEqual([`send ${row!.send_id} resumed=false`, `send ${row!.send_id} resumed=true`, `status ${row!.send_id}`]);
+    expect(calls.slice(0, 3)).toEqual([
+      `send ${row!.send_id} resumed=false`,
+      `send ${row!.send_id} resumed=true`,
+      `status ${row!.send_id}`,
+    ]);
     expect(sent.size).toBe(1);
     const paid = (await h.call("GET", `/v1/payouts/${po.id}`, { key: a.liveKey })).body;
     expect(paid).toMatchObject({ status: "paid", end_to_end_id: E2E });
     expect(await available(h, a.liveKey)).toBe(9_000);
-    expect(sent.get(row!.send_id)!.req).toMatchObject({ amount: 1_000, description: "Saque", destination: { type: "pix_key", pixKey: "fulano@example.com", pixKeyType: "email" } });
+    expect(sent.get(row!.send_id)!.req).toMatchObject({
+      amount: 1_000,
+      description: "Saque",
+      destination: { type: "pix_key", pixKey: "fulano@example.com", pixKeyType: "email" },
+    });
   });
 
   test("a send the PSP refuses fails the payout with its code and message, and the balance comes back", async () => {
@@ -107,7 +123,12 @@ describe("live payouts through the account's PSP", () => {
     h.clock.advance(5);
     await h.deps.jobs.drain();
     const failed = (await h.call("GET", `/v1/payouts/${po.id}`, { key: a.liveKey })).body;
-    expect(failed).toMatchObject({ status: "failed", failure_code: "SALDO_INSUFICIENTE", failure_message: "Saldo insuficiente no PSP.", failed_at: "2026-11-20T12:00:05.000Z" });
+    expect(failed).toMatchObject({
+      status: "failed",
+      failure_code: "SALDO_INSUFICIENTE",
+      failure_message: "Saldo insuficiente no PSP.",
+      failed_at: "2026-11-20T12:00:05.000Z",
+    });
     expect(await available(h, a.liveKey)).toBe(10_000);
     expect((await verifyLedger(h.deps.store.read)).mismatches).toEqual([]);
   });
@@ -131,7 +152,12 @@ describe("live payouts through the account's PSP", () => {
     const { h, a, calls } = await liveSetup();
     const po = await livePayout(h, a);
     const original = h.deps.providers;
-    h.deps.providers = new ProviderRegistry({ config: h.deps.config, clock: h.clock, live: () => undefined, byConnection: (id) => original.forConnection(id) });
+    h.deps.providers = new ProviderRegistry({
+      config: h.deps.config,
+      clock: h.clock,
+      live: () => undefined,
+      byConnection: (id) => original.forConnection(id),
+    });
     await h.deps.jobs.drain();
     h.clock.advance(5);
     await h.deps.jobs.drain();
@@ -149,7 +175,9 @@ describe("live payouts through the account's PSP", () => {
     await h.deps.jobs.drain();
     expect(calls).toHaveLength(1);
     const scope = { accountId: a.accountId, livemode: true };
-    const asked = await h.deps.store.tx((uow) => hintSends(h.deps, uow, [po.id.slice(3), "unknownsendid", po.id.slice(3)], h.clock.nowMs(), scope));
+    const asked = await h.deps.store.tx((uow) =>
+      hintSends(h.deps, uow, [po.id.slice(3), "unknownsendid", po.id.slice(3)], h.clock.nowMs(), scope),
+    );
     expect(asked).toBe(1);
     await h.deps.jobs.drain();
     expect(calls.map((c) => c.split(" ")[0])).toEqual(["send", "status"]);
@@ -160,7 +188,11 @@ describe("live payouts through the account's PSP", () => {
   test("an account whose live provider cannot send Pix is 422 unprocessable_entity and nothing moves", async () => {
     const { h, b } = await liveSetup();
     const r = await payout(h, b.liveKey, { amount: 100, destination_id: (await destination(h, b)).id });
-    expect([r.status, r.body.error.type, r.body.error.code]).toEqual([422, "invalid_request_error", "unprocessable_entity"]);
+    expect([r.status, r.body.error.type, r.body.error.code]).toEqual([
+      422,
+      "invalid_request_error",
+      "unprocessable_entity",
+    ]);
     expect(await available(h, b.liveKey)).toBe(10_000);
   });
 });

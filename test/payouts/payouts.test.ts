@@ -15,7 +15,9 @@ async function counts(h: Parameters<typeof fund>[0], accountId: string) {
   return {
     payouts: await one("select count(*) as n from payouts where account_id = ?"),
     entries: await one("select count(*) as n from ledger_entries where account_id = ?"),
-    events: await one("select count(*) as n from events where account_id = ? and (type like 'payout.%' or type like 'withdrawal.%')"),
+    events: await one(
+      "select count(*) as n from events where account_id = ? and (type like 'payout.%' or type like 'withdrawal.%')",
+    ),
   };
 }
 
@@ -24,7 +26,12 @@ describe("a sandbox payout, start to end", () => {
     const { h, a } = await setup({ payoutFeeFixed: 90 });
     await fund(h, a, 10_000);
     const d = await destination(h, a);
-    const r = await payout(h, a.testKey, { amount: 2_500, destination_id: d.id, description: "Saque", metadata: { ref: "w47" } });
+    const r = await payout(h, a.testKey, {
+      amount: 2_500,
+      destination_id: d.id,
+      description: "Saque",
+      metadata: { ref: "w47" },
+    });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(PAYOUT_FIELDS);
     expect(r.body).toEqual({
@@ -63,7 +70,14 @@ describe("a sandbox payout, start to end", () => {
     const paid = (await h.call("GET", `/v1/payouts/${r.body.id}`, { key: a.testKey })).body;
     expect(paid).toEqual({ ...sent, status: "paid", paid_at: "2026-11-20T12:00:10.000Z" });
     expect(await available(h, a.testKey)).toBe(7_410);
-    expect(await eventTypes(h, r.body.id)).toEqual(["payout.created", "withdrawal.created", "withdrawal.status_changed", "payout.paid", "withdrawal.completed", "withdrawal.status_changed"]);
+    expect(await eventTypes(h, r.body.id)).toEqual([
+      "payout.created",
+      "withdrawal.created",
+      "withdrawal.status_changed",
+      "payout.paid",
+      "withdrawal.completed",
+      "withdrawal.status_changed",
+    ]);
     expect((await verifyLedger(h.deps.store.read)).mismatches).toEqual([]);
   });
 
@@ -86,7 +100,11 @@ describe("refusals write nothing", () => {
     const d = await destination(h, a);
     const before = await counts(h, a.accountId);
     const r = await payout(h, a.testKey, { amount: 1_000, destination_id: d.id });
-    expect([r.status, r.body.error.type, r.body.error.code]).toEqual([400, "invalid_request_error", "insufficient_balance"]);
+    expect([r.status, r.body.error.type, r.body.error.code]).toEqual([
+      400,
+      "invalid_request_error",
+      "insufficient_balance",
+    ]);
     expect(await counts(h, a.accountId)).toEqual(before);
     expect(await available(h, a.testKey)).toBe(1_000);
     expect((await payout(h, a.testKey, { amount: 999, destination_id: d.id })).status).toBe(201);
@@ -115,7 +133,11 @@ describe("refusals write nothing", () => {
     expect((await payout(h, a.testKey, { amount: 600, destination_id: d.id })).status).toBe(201);
     const failed = (await payout(h, a.testKey, { amount: 400, destination_id: d.id })).body;
     const over = await payout(h, a.testKey, { amount: 1, destination_id: d.id });
-    expect([over.status, over.body.error.code, over.body.error.param]).toEqual([400, "payout_limit_exceeded", "amount"]);
+    expect([over.status, over.body.error.code, over.body.error.param]).toEqual([
+      400,
+      "payout_limit_exceeded",
+      "amount",
+    ]);
     expect(await available(h, a.testKey)).toBe(9_000);
     await h.call("POST", `/v1/test_helpers/payouts/${failed.id}/fail`, { key: a.testKey, body: {} });
     expect((await payout(h, a.testKey, { amount: 400, destination_id: d.id })).status).toBe(201);
@@ -164,7 +186,12 @@ describe("cancel, delay and the test helpers", () => {
     expect(await available(h, a.testKey)).toBe(3_950);
     const c = await h.call("POST", `/v1/payouts/${po.id}/cancel`, { key: a.testKey, body: {} });
     expect(c.status).toBe(200);
-    expect(c.body).toMatchObject({ status: "cancelled", cancelled_at: "2026-11-20T12:59:59.000Z", paid_at: null, failed_at: null });
+    expect(c.body).toMatchObject({
+      status: "cancelled",
+      cancelled_at: "2026-11-20T12:59:59.000Z",
+      paid_at: null,
+      failed_at: null,
+    });
     expect(await available(h, a.testKey)).toBe(5_000);
     h.clock.advance(3600);
     await h.deps.jobs.drain();
@@ -189,9 +216,17 @@ describe("cancel, delay and the test helpers", () => {
     const po = (await payout(h, a.testKey, { amount: 500, destination_id: (await destination(h, a)).id })).body;
     await h.deps.jobs.drain();
     expect(await available(h, a.testKey)).toBe(490);
-    const f = await h.call("POST", `/v1/test_helpers/payouts/${po.id}/fail`, { key: a.testKey, body: { failure_code: "account_closed" } });
+    const f = await h.call("POST", `/v1/test_helpers/payouts/${po.id}/fail`, {
+      key: a.testKey,
+      body: { failure_code: "account_closed" },
+    });
     expect(f.status).toBe(200);
-    expect(f.body).toMatchObject({ status: "failed", failure_code: "account_closed", failed_at: "2026-11-20T12:00:00.000Z", paid_at: null });
+    expect(f.body).toMatchObject({
+      status: "failed",
+      failure_code: "account_closed",
+      failed_at: "2026-11-20T12:00:00.000Z",
+      paid_at: null,
+    });
     expect(typeof f.body.failure_message).toBe("string");
     expect(await available(h, a.testKey)).toBe(1_000);
     for (const helper of ["pay", "fail"]) {

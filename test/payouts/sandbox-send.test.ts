@@ -11,7 +11,14 @@ import { createSandboxProvider } from "../../src/providers/sandbox";
 import type { ProviderContext, SendRequest } from "../../src/providers/types";
 
 const START = Date.parse("2026-11-20T12:00:00.000Z");
-const req: SendRequest = { sendId: "01a2", amount: 100, destination: { type: "pix_key", pixKey: "a@b.co", pixKeyType: "email", taxId: null, name: null }, description: null, resumed: false, requestedAt: START };
+const req: SendRequest = {
+  sendId: "01a2",
+  amount: 100,
+  destination: { type: "pix_key", pixKey: "a@b.co", pixKeyType: "email", taxId: null, name: null },
+  description: null,
+  resumed: false,
+  requestedAt: START,
+};
 
 describe("sandbox send", () => {
   test("send and sendStatus answer processing until requestedAt + 10 s, then paid with a 32-character end-to-end id", async () => {

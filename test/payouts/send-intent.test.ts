@@ -38,7 +38,10 @@ function psp(h: Harness) {
     connectionId: CONNECTION,
     async send(_ctx: unknown, req: SendRequest): Promise<SendOutcome> {
       const groupOpen = h.deps.store.durable() !== null;
-      const committed = await testDb(h.deps).get<{ status: string; send_attempts: number }>("select status, send_attempts from payouts where send_id = ?", req.sendId);
+      const committed = await testDb(h.deps).get<{ status: string; send_attempts: number }>(
+        "select status, send_attempts from payouts where send_id = ?",
+        req.sendId,
+      );
       seen.push({ resumed: req.resumed, groupOpen, committed });
       const die = script.die;
       script.die = null;
@@ -83,7 +86,10 @@ describe("a live payout's send intent", () => {
     }
     expect(seen).toEqual([{ resumed: false, groupOpen: false, committed: { status: "processing", send_attempts: 1 } }]);
     expect(sent.size).toBe(1);
-    expect(await testDb(h.deps).get("select status, send_attempts from payouts where id = ?", id)).toEqual({ status: "processing", send_attempts: 1 });
+    expect(await testDb(h.deps).get("select status, send_attempts from payouts where id = ?", id)).toEqual({
+      status: "processing",
+      send_attempts: 1,
+    });
   });
 
   test("a run that dies between its committed intent and the PSP is followed by one send, which asks first", async () => {
@@ -111,6 +117,9 @@ describe("a live payout's send intent", () => {
     await h.deps.jobs.drain();
     expect(seen.map((s) => s.resumed)).toEqual([false, true]);
     expect(sent.size).toBe(1);
-    expect(await testDb(h.deps).get("select status, send_attempts from payouts where id = ?", id)).toEqual({ status: "processing", send_attempts: 2 });
+    expect(await testDb(h.deps).get("select status, send_attempts from payouts where id = ?", id)).toEqual({
+      status: "processing",
+      send_attempts: 2,
+    });
   });
 });

@@ -19,7 +19,10 @@ describe("payouts from a dashboard session", () => {
     const d = await s.call("POST", "/v1/payout_destinations", { body: DEST });
     expect(d.status).toBe(201);
     expect((await s.call("GET", "/v1/payout_destinations")).body.data).toEqual([d.body]);
-    const p = await s.call("POST", "/v1/payouts", { body: { amount: 500, destination_id: d.body.id }, headers: { "idempotency-key": idem() } });
+    const p = await s.call("POST", "/v1/payouts", {
+      body: { amount: 500, destination_id: d.body.id },
+      headers: { "idempotency-key": idem() },
+    });
     expect([p.status, p.body.status, p.body.livemode]).toEqual([201, "pending", false]);
     expect((await s.call("GET", `/v1/payouts/${p.body.id}`)).body.id).toBe(p.body.id);
     expect((await s.call("GET", "/v1/payouts", { mode: "live" })).body.data).toEqual([]);
@@ -36,7 +39,10 @@ describe("payouts from a dashboard session", () => {
     const owner = await dashboardLogin(h, a.email, a.password);
     const d = (await owner.call("POST", "/v1/payout_destinations", { body: DEST })).body;
     expect((await dev.call("GET", "/v1/payout_destinations")).body.data).toHaveLength(1);
-    const p = await dev.call("POST", "/v1/payouts", { body: { amount: 500, destination_id: d.id }, headers: { "idempotency-key": idem() } });
+    const p = await dev.call("POST", "/v1/payouts", {
+      body: { amount: 500, destination_id: d.id },
+      headers: { "idempotency-key": idem() },
+    });
     expect([p.status, p.body.error.code]).toEqual([403, "role_forbidden"]);
     expect((await dev.call("GET", "/v1/payouts")).status).toBe(200);
     expect(await available(h, a.testKey)).toBe(2_000);

@@ -26,13 +26,36 @@ export const PAYOUT_FIELDS = [
   "paid_at",
   "status",
 ];
-export const PIX_DESTINATION_FIELDS = ["created_at", "id", "name", "object", "pix_key", "pix_key_type", "tax_id", "type"];
-export const BANK_DESTINATION_FIELDS = ["account", "account_type", "branch", "created_at", "id", "ispb", "name", "object", "tax_id", "type"];
+export const PIX_DESTINATION_FIELDS = [
+  "created_at",
+  "id",
+  "name",
+  "object",
+  "pix_key",
+  "pix_key_type",
+  "tax_id",
+  "type",
+];
+export const BANK_DESTINATION_FIELDS = [
+  "account",
+  "account_type",
+  "branch",
+  "created_at",
+  "id",
+  "ispb",
+  "name",
+  "object",
+  "tax_id",
+  "type",
+];
 
 export type PayoutAccount = SeededAccount & { token: string };
 
 /** A harness whose outbox keeps every event, and an account (settlement at once, `settings` added) with a dashboard token. */
-export async function setup(settings: Record<string, unknown> = {}, harness?: Harness): Promise<{ h: Harness; a: PayoutAccount }> {
+export async function setup(
+  settings: Record<string, unknown> = {},
+  harness?: Harness,
+): Promise<{ h: Harness; a: PayoutAccount }> {
   const h = harness ?? createHarness();
   h.subscribeAllEvents = true;
   const a = await h.seedAccount({ settings: { settlementDelaySeconds: 0, ...settings } });
@@ -41,7 +64,16 @@ export async function setup(settings: Record<string, unknown> = {}, harness?: Ha
 
 /** Puts `amount` centavos in the account's `available` balance of a mode (a paid charge's credit, no fee). */
 export async function fund(h: Harness, a: SeededAccount, amount: number, livemode = false): Promise<void> {
-  await h.deps.store.tx((uow) => creditChargePayment(h.deps, uow, { accountId: a.accountId, livemode, currency: "BRL", amount, fee: 0, transactionId: rawId() }));
+  await h.deps.store.tx((uow) =>
+    creditChargePayment(h.deps, uow, {
+      accountId: a.accountId,
+      livemode,
+      currency: "BRL",
+      amount,
+      fee: 0,
+      transactionId: rawId(),
+    }),
+  );
 }
 
 /** The `available` balance of the key's mode (GET /v1/wallets/balance). */
@@ -52,7 +84,11 @@ export async function available(h: Harness, apiKey: string): Promise<number> {
 }
 
 /** Registers an e-mail Pix key destination with the owner's session (201 expected). */
-export async function destination(h: Harness, a: PayoutAccount, body: Record<string, unknown> = { type: "pix_key", pix_key_type: "email", pix_key: "fulano@example.com" }) {
+export async function destination(
+  h: Harness,
+  a: PayoutAccount,
+  body: Record<string, unknown> = { type: "pix_key", pix_key_type: "email", pix_key: "fulano@example.com" },
+) {
   const r = await h.call("POST", "/v1/payout_destinations", { bearer: a.token, body });
   expect(r.status).toBe(201);
   return r.body;
@@ -69,10 +105,21 @@ export function payout(h: Harness, apiKey: string, body: Record<string, unknown>
 
 /** Event types written for payout `id`, oldest first. */
 export async function eventTypes(h: Harness, id: string): Promise<string[]> {
-  return (await testDb(h.deps).all<{ type: string }>("select type from events where transaction_id = ? order by created_at, id", id)).map((e) => e.type);
+  return (
+    await testDb(h.deps).all<{ type: string }>(
+      "select type from events where transaction_id = ? order by created_at, id",
+      id,
+    )
+  ).map((e) => e.type);
 }
 
 /** Bodies of the events of `type` for payout `id`, oldest first. */
 export async function eventBodies(h: Harness, id: string, type: string): Promise<any[]> {
-  return (await testDb(h.deps).all<{ body: string }>("select body from events where transaction_id = ? and type = ? order by created_at, id", id, type)).map((e) => JSON.parse(e.body));
+  return (
+    await testDb(h.deps).all<{ body: string }>(
+      "select body from events where transaction_id = ? and type = ? order by created_at, id",
+      id,
+      type,
+    )
+  ).map((e) => JSON.parse(e.body));
 }

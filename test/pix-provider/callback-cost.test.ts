@@ -19,14 +19,23 @@ afterAll(() => env.stop());
 // Every test starts with a full token bucket: a second of the test clock refills it.
 beforeEach(() => env.h.clock.advance(2));
 
-const callback = (body: unknown, id = env.connectionId) => env.h.call("POST", `/v1/provider-webhooks/pix/${id}/pix`, { body });
+const callback = (body: unknown, id = env.connectionId) =>
+  env.h.call("POST", `/v1/provider-webhooks/pix/${id}/pix`, { body });
 let n = 0;
 const e2e = () => `E12345678202611201200${String(n++).padStart(11, "0")}`;
-const forged = (count: number) => Array.from({ length: count }, () => ({ endToEndId: e2e(), txid: `forged${String(n++).padStart(26, "0")}`, valor: "1.00" }));
+const forged = (count: number) =>
+  Array.from({ length: count }, () => ({
+    endToEndId: e2e(),
+    txid: `forged${String(n++).padStart(26, "0")}`,
+    valor: "1.00",
+  }));
 const checks = () => env.h.deps.jobs.pending("charge.status_check");
 /** The queued status checks of charge `chargeId` (`ch_...`): how many, and whether every one is due now. */
 async function checksOf(chargeId: string): Promise<{ jobs: number; dueNow: boolean }> {
-  const rows = await testDb(env.h.deps).all<{ due_at: number }>("select due_at from jobs where kind = 'charge.status_check' and dedupe_key like ?", `charge.status_check:${chargeId.slice(3)}%`);
+  const rows = await testDb(env.h.deps).all<{ due_at: number }>(
+    "select due_at from jobs where kind = 'charge.status_check' and dedupe_key like ?",
+    `charge.status_check:${chargeId.slice(3)}%`,
+  );
   return { jobs: rows.length, dueNow: rows.every((r) => Number(r.due_at) <= env.h.clock.nowMs()) };
 }
 
@@ -35,8 +44,14 @@ describe("the entry and size caps", () => {
     const c = await createLive(env, { amount: 1100 });
     const before = await checks();
     const r = await callback({ pix: [...forged(MAX_CALLBACK_ENTRIES), { endToEndId: e2e(), txid: c.pix.txid }] });
-    expect([r.status, r.body.error.type, r.body.error.code]).toEqual([413, "invalid_request_error", "payload_too_large"]);
-    expect(r.body.error.message).toBe("A callback may carry at most 100 Pix entries; this one has 101. Send them in several callbacks.");
+    expect([r.status, r.body.error.type, r.body.error.code]).toEqual([
+      413,
+      "invalid_request_error",
+      "payload_too_large",
+    ]);
+    expect(r.body.error.message).toBe(
+      "A callback may carry at most 100 Pix entries; this one has 101. Send them in several callbacks.",
+    );
     expect(await checks()).toBe(before);
   });
 
@@ -47,7 +62,11 @@ describe("the entry and size caps", () => {
 
   test("a body over 64 KiB is 413 payload_too_large even with few entries", async () => {
     const r = await callback({ pix: [{ endToEndId: e2e(), txid: "forged", padding: "x".repeat(70 * 1024) }] });
-    expect([r.status, r.body.error.code, r.body.error.message]).toEqual([413, "payload_too_large", "The request body is too large."]);
+    expect([r.status, r.body.error.code, r.body.error.message]).toEqual([
+      413,
+      "payload_too_large",
+      "The request body is too large.",
+    ]);
   });
 
   test("exactly the cap is accepted with 200 and an empty body", async () => {
@@ -80,16 +99,26 @@ describe("matching a batch", () => {
     await env.h.deps.jobs.drain();
     const before = await checks();
     const named = Array.from({ length: 40 }, (_, i) => ({ endToEndId: e2e(), txid: (i % 2 ? a : b).pix.txid }));
-    expect([await checksOf(a.id), await checksOf(b.id)]).toEqual([{ jobs: 1, dueNow: false }, { jobs: 1, dueNow: false }]); // the first poll
+    expect([await checksOf(a.id), await checksOf(b.id)]).toEqual([
+      { jobs: 1, dueNow: false },
+      { jobs: 1, dueNow: false },
+    ]); // the first poll
     const r = await callback({ pix: [...forged(60), ...named] });
     expect([r.status, r.text]).toEqual([200, ""]);
-    expect([await checksOf(a.id), await checksOf(b.id)]).toEqual([{ jobs: 1, dueNow: true }, { jobs: 1, dueNow: true }]);
+    expect([await checksOf(a.id), await checksOf(b.id)]).toEqual([
+      { jobs: 1, dueNow: true },
+      { jobs: 1, dueNow: true },
+    ]);
     expect(await checks()).toBe(before);
   });
 
   test("a txid of another account's charge counts as unknown and queues nothing", async () => {
     const other = await env.h.seedAccount({ name: "Outra Loja" });
-    const c = await env.h.call("POST", "/v1/pix/charges", { key: other.testKey, body: { amount: 900 }, headers: { "Idempotency-Key": `other-${n++}-cost` } });
+    const c = await env.h.call("POST", "/v1/pix/charges", {
+      key: other.testKey,
+      body: { amount: 900 },
+      headers: { "Idempotency-Key": `other-${n++}-cost` },
+    });
     expect(c.status).toBe(201);
     const before = await checks();
     expect((await callback({ pix: [{ endToEndId: e2e(), txid: c.body.pix.txid }] })).status).toBe(200);
@@ -108,7 +137,8 @@ describe("callbacks per connection per second", () => {
   });
 
   test("an unknown connection is 404 however often it is called, and uses no connection's budget", async () => {
-    for (let i = 0; i < CALLBACK_BURST + 5; i++) expect((await callback({ pix: [] }, "ppc_00000000000000000000000000000000")).status).toBe(404);
+    for (let i = 0; i < CALLBACK_BURST + 5; i++)
+      expect((await callback({ pix: [] }, "ppc_00000000000000000000000000000000")).status).toBe(404);
     expect((await callback({ pix: [] })).status).toBe(200);
   });
 });
@@ -145,8 +175,12 @@ describe("hints about one charge", () => {
     await env.h.deps.jobs.drain(); // the check ran: the PSP has no payment, the next poll is queued later
     expect(await checksOf(c.id)).toEqual({ jobs: 1, dueNow: false });
     const now = env.h.clock.nowMs();
-    for (let i = 0; i < 5; i++) expect((await callback({ pix: [{ endToEndId: e2e(), txid: c.pix.txid }] })).status).toBe(200);
-    const due = await testDb(env.h.deps).all<{ due_at: number }>("select due_at from jobs where kind = 'charge.status_check' and dedupe_key = ?", `charge.status_check:${c.id.slice(3)}`);
+    for (let i = 0; i < 5; i++)
+      expect((await callback({ pix: [{ endToEndId: e2e(), txid: c.pix.txid }] })).status).toBe(200);
+    const due = await testDb(env.h.deps).all<{ due_at: number }>(
+      "select due_at from jobs where kind = 'charge.status_check' and dedupe_key = ?",
+      `charge.status_check:${c.id.slice(3)}`,
+    );
     expect(due.map((r) => Number(r.due_at))).toEqual([now + HINT_CHECK_INTERVAL_MS]);
     env.h.clock.advance(HINT_CHECK_INTERVAL_MS / 1000);
     expect((await callback({ pix: [{ endToEndId: e2e(), txid: c.pix.txid }] })).status).toBe(200);
@@ -160,7 +194,10 @@ describe("the bare-array form", () => {
     await env.h.deps.jobs.drain();
     const paid = await env.sim.control("POST", "/_sim/callbacks/drop", { count: 1 });
     expect(paid.status).toBe(200);
-    const p = await env.sim.control("POST", `/_sim/cob/${c.pix.txid}/pay`, { pagador: { nome: "Pagador Teste", cpf: "52998224725" }, wait_callback: true });
+    const p = await env.sim.control("POST", `/_sim/cob/${c.pix.txid}/pay`, {
+      pagador: { nome: "Pagador Teste", cpf: "52998224725" },
+      wait_callback: true,
+    });
     expect(p.status).toBe(200);
     expect(await checksOf(c.id)).toEqual({ jobs: 1, dueNow: false });
     const r = await callback([{ endToEndId: p.body.pix.endToEndId, txid: c.pix.txid }]);

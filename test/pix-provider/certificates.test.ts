@@ -19,19 +19,33 @@ let h: Harness;
 let lines: string[] = [];
 beforeAll(async () => {
   fx = await startFixture();
-  h = createHarness({ operatorToken: OPERATOR_TOKEN }, START, createLogger("info", { write: (s: string) => void lines.push(s) }));
+  h = createHarness(
+    { operatorToken: OPERATOR_TOKEN },
+    START,
+    createLogger("info", { write: (s: string) => void lines.push(s) }),
+  );
 });
 afterAll(() => fx.cleanup());
 
 /** Warn lines about certificates, as parsed JSON. */
-const expiryWarnings = () => lines.map((l) => JSON.parse(l)).filter((l) => l.level === 40 && String(l.msg).includes("client certificate"));
+const expiryWarnings = () =>
+  lines.map((l) => JSON.parse(l)).filter((l) => l.level === 40 && String(l.msg).includes("client certificate"));
 
 /** The simulator's operator body with a client certificate from its CA valid for `days` from START. */
 async function bodyWithCertificate(days: number) {
-  const ca = { cert: readFileSync(join(fx.init.dir, "ca.crt"), "utf8"), key: readFileSync(join(fx.init.dir, "ca.key"), "utf8") };
+  const ca = {
+    cert: readFileSync(join(fx.init.dir, "ca.crt"), "utf8"),
+    key: readFileSync(join(fx.init.dir, "ca.key"), "utf8"),
+  };
   // notBefore is an hour before START: the certificate is valid now for the TLS handshake as well.
   const leaf = await issue(ca, "short-lived merchant client", "client", [], new Date(START), days);
-  return { ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl, certificate: leaf.cert, private_key: leaf.key };
+  return {
+    ...fx.init.body,
+    api_url: fx.sim.apiUrl,
+    token_url: fx.sim.tokenUrl,
+    certificate: leaf.cert,
+    private_key: leaf.key,
+  };
 }
 
 async function advanceDays(days: number) {
@@ -80,7 +94,10 @@ describe("certificate expiry warnings", () => {
   test("a certificate with more than 30 days left is not logged", async () => {
     const a = await h.seedAccount();
     lines = [];
-    const r = await h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body: await bodyWithCertificate(400) });
+    const r = await h.call("PUT", connectionPath(a.accountId), {
+      bearer: OPERATOR_TOKEN,
+      body: await bodyWithCertificate(400),
+    });
     expect(r.status).toBe(200);
     await advanceDays(1);
     expect(expiryWarnings().filter((l) => l.connection_id === r.body.id)).toEqual([]);

@@ -33,9 +33,13 @@ describe("tokens", () => {
     expect(tokenCall.method).toBe("POST");
     expect(tokenCall.body).toBe("grant_type=client_credentials");
     const conn = simConnection(fx);
-    expect(tokenCall.headers.authorization).toBe(`Basic ${Buffer.from(`${conn.clientId}:${conn.clientSecret}`).toString("base64")}`);
+    expect(tokenCall.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${conn.clientId}:${conn.clientSecret}`).toString("base64")}`,
+    );
     expect(tokenCall.headers["content-type"]).toBe("application/x-www-form-urlencoded");
-    expect(log.filter((e) => e.url !== fx.sim.tokenUrl).every((e) => e.headers.authorization?.startsWith("Bearer "))).toBe(true);
+    expect(
+      log.filter((e) => e.url !== fx.sim.tokenUrl).every((e) => e.headers.authorization?.startsWith("Bearer ")),
+    ).toBe(true);
   });
 
   test("keeps the token until 60 s before expires_in, then fetches a new one", async () => {
@@ -74,11 +78,19 @@ describe("tokens", () => {
         const url = String(input);
         seen.push(url === fx.sim.tokenUrl ? "token" : "api");
         if (url === fx.sim.tokenUrl) return fetch(input, init);
-        return new Response(JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401, detail: "token revoked" }), { status: 401 });
+        return new Response(
+          JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401, detail: "token revoked" }),
+          { status: 401 },
+        );
       },
     });
     const r = await client.call("GET", "/webhook");
-    expect(r).toEqual({ kind: "auth_failed", status: 401, error: null, message: "the API refused a fresh token: 401 Unauthorized: token revoked" });
+    expect(r).toEqual({
+      kind: "auth_failed",
+      status: 401,
+      error: null,
+      message: "the API refused a fresh token: 401 Unauthorized: token revoked",
+    });
     expect(seen).toEqual(["token", "api", "token", "api"]);
   });
 
@@ -88,7 +100,12 @@ describe("tokens", () => {
     expect(ok.log[0]!.body).toBe("grant_type=client_credentials&scope=cob.read+cob.write+webhook.read+webhook.write");
     const bad = simClient(fx, { scope: "cob.read rec.write" });
     const r = await bad.client.token();
-    expect(r).toEqual({ kind: "auth_failed", status: 400, error: "invalid_scope", message: "400 invalid_scope: unknown scope: rec.write" });
+    expect(r).toEqual({
+      kind: "auth_failed",
+      status: 400,
+      error: "invalid_scope",
+      message: "400 invalid_scope: unknown scope: rec.write",
+    });
   });
 
   test("puts the credentials in the form when the connection says so (no Authorization header)", async () => {
@@ -105,7 +122,12 @@ describe("failures", () => {
   test("a wrong client secret is an auth failure carrying the PSP's status and reason, never the secret", async () => {
     const { client } = simClient(fx, { clientSecret: "not-the-secret" });
     const r = await client.call("GET", "/webhook");
-    expect(r).toEqual({ kind: "auth_failed", status: 401, error: "invalid_client", message: "401 invalid_client: unknown client or wrong secret" });
+    expect(r).toEqual({
+      kind: "auth_failed",
+      status: 401,
+      error: "invalid_client",
+      message: "401 invalid_client: unknown client or wrong secret",
+    });
     expect(JSON.stringify(r)).not.toContain("not-the-secret");
   });
 
@@ -161,7 +183,8 @@ describe("timeouts", () => {
   const trickle = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    fetch: () => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode("{")) }), { status: 200 }),
+    fetch: () =>
+      new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode("{")) }), { status: 200 }),
   });
   afterAll(() => {
     silent.stop(true);
@@ -169,13 +192,29 @@ describe("timeouts", () => {
   });
 
   test("no response headers within the connect timeout is a connect timeout", async () => {
-    const { client } = simClient(fx, { tokenUrl: `http://127.0.0.1:${silent.port}/token` }, { connectTimeoutMs: 50, totalTimeoutMs: 5000 });
-    expect(await client.token()).toEqual({ kind: "timeout", phase: "connect", message: `POST http://127.0.0.1:${silent.port}/token: no answer within 50 ms` });
+    const { client } = simClient(
+      fx,
+      { tokenUrl: `http://127.0.0.1:${silent.port}/token` },
+      { connectTimeoutMs: 50, totalTimeoutMs: 5000 },
+    );
+    expect(await client.token()).toEqual({
+      kind: "timeout",
+      phase: "connect",
+      message: `POST http://127.0.0.1:${silent.port}/token: no answer within 50 ms`,
+    });
   });
 
   test("a body that never ends is a total timeout", async () => {
-    const { client } = simClient(fx, { tokenUrl: `http://127.0.0.1:${trickle.port}/token` }, { connectTimeoutMs: 5000, totalTimeoutMs: 80 });
-    expect(await client.token()).toEqual({ kind: "timeout", phase: "total", message: `POST http://127.0.0.1:${trickle.port}/token: no complete answer within 80 ms` });
+    const { client } = simClient(
+      fx,
+      { tokenUrl: `http://127.0.0.1:${trickle.port}/token` },
+      { connectTimeoutMs: 5000, totalTimeoutMs: 80 },
+    );
+    expect(await client.token()).toEqual({
+      kind: "timeout",
+      phase: "total",
+      message: `POST http://127.0.0.1:${trickle.port}/token: no complete answer within 80 ms`,
+    });
   });
 });
 

@@ -55,24 +55,31 @@ const create = (body: Record<string, unknown>, acct = a) =>
 const charge = async (id: string) => (await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body;
 /** Live balance (pending + available), centavos. */
 const balance = async () => {
-  const b = (await getBalance(h.deps.store.read, a.accountId, true, "BRL"));
+  const b = await getBalance(h.deps.store.read, a.accountId, true, "BRL");
   return b.pending + b.available;
 };
 const paidEvents = async (chargeId: string) =>
-  (await testDb(h.deps).get<{ n: number }>("select count(*) as n from events where type = 'charge.paid' and transaction_id = ?", chargeId.slice(3)))!.n;
+  (await testDb(h.deps).get<{ n: number }>(
+    "select count(*) as n from events where type = 'charge.paid' and transaction_id = ?",
+    chargeId.slice(3),
+  ))!.n;
 /** Moves the simulator's clock and Cofre's by `seconds`, running Cofre's jobs due on the way. */
 const advance = async (seconds: number) => {
   fx.clock.advance(seconds);
   await advanceClock(h.clock, h.deps.jobs, seconds);
 };
 const pay = (txid: string, extra: Record<string, unknown> = {}) =>
-  sim.control("POST", `/_sim/cob/${txid}/pay`, { pagador: { nome: "Pagador Teste", cpf: validCpf() }, wait_callback: true, ...extra });
+  sim.control("POST", `/_sim/cob/${txid}/pay`, {
+    pagador: { nome: "Pagador Teste", cpf: validCpf() },
+    wait_callback: true,
+    ...extra,
+  });
 const callback = (body: unknown, id = connectionId) => h.call("POST", `/v1/provider-webhooks/pix/${id}/pix`, { body });
 
 describe("the callback route", () => {
   test("answers 200 with an empty body and changes nothing until Cofre's own query confirms", async () => {
     const c = await create({ amount: 1500 });
-    const before = (await balance());
+    const before = await balance();
     const paid = await sim.control("POST", "/_sim/callbacks/drop", { count: 1 });
     expect(paid.status).toBe(200);
     const p = await pay(c.body.pix.txid);
@@ -80,7 +87,7 @@ describe("the callback route", () => {
     const r = await callback({ pix: [p.body.pix] });
     expect([r.status, r.text]).toEqual([200, ""]);
     expect((await charge(c.body.id)).status).toBe("pending");
-    expect((await balance())).toBe(before);
+    expect(await balance()).toBe(before);
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("paid");
     expect((await balance()) - before).toBe(1500);
@@ -105,7 +112,7 @@ describe("the callback route", () => {
 describe("paying by callback", () => {
   test("the simulator's callback reaches the served Cofre and the charge is paid once confirmed, crediting the live balance once", async () => {
     const c = await create({ amount: 2500 });
-    const before = (await balance());
+    const before = await balance();
     const p = await pay(c.body.pix.txid);
     expect(p.body.callback.status).toBe("sent");
     expect((await charge(c.body.id)).status).toBe("pending"); // the callback only queued a check
@@ -118,7 +125,7 @@ describe("paying by callback", () => {
 
   test("a repeated callback and a poll after it pay once: one charge.paid, the balance credited once", async () => {
     const c = await create({ amount: 3300 });
-    const before = (await balance());
+    const before = await balance();
     const p = await pay(c.body.pix.txid);
     await h.deps.jobs.drain();
     for (let i = 0; i < 3; i++) expect((await callback({ pix: [p.body.pix] })).status).toBe(200);
@@ -133,20 +140,34 @@ describe("paying by callback", () => {
 describe("forged callbacks", () => {
   test("an end-to-end id the PSP does not know changes nothing", async () => {
     const c = await create({ amount: 4100 });
-    const before = (await balance());
-    const forged = { endToEndId: "E99999999202611201200forgedforged1", txid: c.body.pix.txid, valor: "41.00", horario: new Date(h.clock.nowMs()).toISOString() };
+    const before = await balance();
+    const forged = {
+      endToEndId: "E99999999202611201200forgedforged1",
+      txid: c.body.pix.txid,
+      valor: "41.00",
+      horario: new Date(h.clock.nowMs()).toISOString(),
+    };
     expect((await callback({ pix: [forged] })).status).toBe(200);
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("pending");
-    expect((await balance())).toBe(before);
+    expect(await balance()).toBe(before);
     expect(await paidEvents(c.body.id)).toBe(0);
   });
 
   test("the txid of another account's charge changes nothing", async () => {
     const other = await h.seedAccount();
-    const theirs = await h.call("POST", "/v1/pix/charges", { key: other.testKey, body: { amount: 900 }, headers: { "Idempotency-Key": key("other") } });
+    const theirs = await h.call("POST", "/v1/pix/charges", {
+      key: other.testKey,
+      body: { amount: 900 },
+      headers: { "Idempotency-Key": key("other") },
+    });
     expect(theirs.status).toBe(201);
-    const forged = { endToEndId: "E99999999202611201200forgedforged2", txid: theirs.body.pix.txid, valor: "9.00", horario: new Date(h.clock.nowMs()).toISOString() };
+    const forged = {
+      endToEndId: "E99999999202611201200forgedforged2",
+      txid: theirs.body.pix.txid,
+      valor: "9.00",
+      horario: new Date(h.clock.nowMs()).toISOString(),
+    };
     const queued = await h.deps.jobs.pending("charge.status_check");
     expect((await callback({ pix: [forged] })).status).toBe(200);
     expect(await h.deps.jobs.pending("charge.status_check")).toBe(queued); // ignored: not a charge of the connection's account
@@ -158,7 +179,7 @@ describe("forged callbacks", () => {
 describe("callbacks dropped", () => {
   test("the poll 15 s after creation catches the payment", async () => {
     const c = await create({ amount: 5200 });
-    const before = (await balance());
+    const before = await balance();
     await sim.control("POST", "/_sim/callbacks/drop", { count: 1 });
     const p = await pay(c.body.pix.txid);
     expect(p.body.callback.status).toBe("dropped");
@@ -183,7 +204,7 @@ describe("callbacks dropped", () => {
   test("the sweep of GET /pix catches the payment before any poll", async () => {
     expect(await h.deps.jobs.pending(PIX_SWEEP_JOB)).toBe(1); // the recurring sweep is queued
     const c = await create({ amount: 6100 });
-    const before = (await balance());
+    const before = await balance();
     await sim.control("POST", "/_sim/callbacks/drop", { count: 1 });
     await pay(c.body.pix.txid);
     await h.deps.jobs.drain();
@@ -210,7 +231,7 @@ describe("callbacks dropped", () => {
 describe("expiry", () => {
   test("a live charge expires only when GET /cob/{txid} confirms nobody paid, not by the local sweep", async () => {
     const c = await create({ amount: 7100, expires_in: 60 });
-    const before = (await balance());
+    const before = await balance();
     await advance(20); // the 15 s poll: ATIVA; the next check is at expires_at
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: `GET /cob/${c.body.pix.txid}` });
     await advance(45); // 65 s: the check at expires_at met a 503
@@ -218,29 +239,31 @@ describe("expiry", () => {
     await advance(30); // the retry 30 s later confirms
     const after = await charge(c.body.id);
     expect(after.status).toBe("expired");
-    expect((await balance())).toBe(before);
+    expect(await balance()).toBe(before);
   });
 
   test("a payment after expiry is late: the charge expires and nothing is credited", async () => {
     const c = await create({ amount: 7200, expires_in: 60 });
-    const before = (await balance());
+    const before = await balance();
     await advance(20);
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: `GET /cob/${c.body.pix.txid}` });
     await advance(42); // 62 s: the expiry check failed
     const p = await pay(c.body.pix.txid); // paid at 62 s, after expires_at; its callback is confirmed now
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("expired");
-    expect((await balance())).toBe(before);
+    expect(await balance()).toBe(before);
     expect(await paidEvents(c.body.id)).toBe(0);
     // The operator is told, and the Pix goes back to its payer (late-payment.test.ts).
     const late = warnings.filter((w) => w.msg === "payment arrived after the charge expired: not credited");
-    expect(late.map((w) => [w.transactionId, w.endToEndId, w.amount])).toEqual([[c.body.id.slice(3), p.body.pix.endToEndId, 7200]]);
+    expect(late.map((w) => [w.transactionId, w.endToEndId, w.amount])).toEqual([
+      [c.body.id.slice(3), p.body.pix.endToEndId, 7200],
+    ]);
   });
 
   test("a Pix paid before expiry but confirmed after it pays the charge (the PSP's horario decides)", async () => {
     const c = await create({ amount: 7300, expires_in: 60 });
     const created = h.clock.nowMs();
-    const before = (await balance());
+    const before = await balance();
     await advance(20);
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: `GET /cob/${c.body.pix.txid}` });
     await advance(45); // 65 s: the expiry check failed
@@ -255,21 +278,23 @@ describe("expiry", () => {
     const c = await create({ amount: 7400, expires_in: 60 });
     await advance(61);
     expect((await charge(c.body.id)).status).toBe("expired");
-    const before = (await balance());
+    const before = await balance();
     const p = await pay(c.body.pix.txid);
     await h.deps.jobs.drain();
     expect((await charge(c.body.id)).status).toBe("expired");
-    expect((await balance())).toBe(before);
+    expect(await balance()).toBe(before);
     expect(await paidEvents(c.body.id)).toBe(0);
     const devs = (await sim.api("GET", `/pix/${p.body.pix.endToEndId}`)).body.devolucoes;
-    expect(devs.map((d: { valor: string; natureza: string }) => [d.valor, d.natureza])).toEqual([["74.00", "ORIGINAL"]]);
+    expect(devs.map((d: { valor: string; natureza: string }) => [d.valor, d.natureza])).toEqual([
+      ["74.00", "ORIGINAL"],
+    ]);
   });
 });
 
 describe("a deleted connection", () => {
   test("its charges keep settling through polls, and its callbacks are still confirmed", async () => {
     const c = await create({ amount: 8100 });
-    const before = (await balance());
+    const before = await balance();
     expect((await h.call("DELETE", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN })).status).toBe(204);
     const p = await pay(c.body.pix.txid, { wait_callback: false }); // the webhook is gone at the PSP
     expect(p.status).toBe(200);

@@ -30,11 +30,13 @@ const body = () => ({ ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim
 const rec = recordingFetch();
 afterAll(() => fx.cleanup());
 
-const put = (a: SeededAccount, body: unknown) => h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body });
+const put = (a: SeededAccount, body: unknown) =>
+  h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body });
 const get = (a: SeededAccount) => h.call("GET", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN });
 const del = (a: SeededAccount) => h.call("DELETE", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN });
 /** Every connection row, deleted or not (snake_case columns). */
-const stored = () => testDb(h.deps).all<{ account_id: string; deleted_at: number | null }>("select * from pix_provider_connections");
+const stored = () =>
+  testDb(h.deps).all<{ account_id: string; deleted_at: number | null }>("select * from pix_provider_connections");
 /** The webhook registered at psp-sim for the fixture's key, or null (404). */
 async function simWebhook(client = sim) {
   const r = await client.api("GET", `/webhook/${client.pixKey}`);
@@ -180,10 +182,30 @@ describe("the PSP refuses", () => {
 describe("bad input changes nothing and never reaches the PSP", () => {
   const cases: [string, (b: ReturnType<typeof body>) => unknown, string, string][] = [
     ["a certificate that is not PEM", (b) => ({ ...b, certificate: "hello" }), "invalid_request", "certificate"],
-    ["a PEM block that is not a certificate", (b) => ({ ...b, certificate: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n" }), "invalid_request", "certificate"],
-    ["a private key that is not a key", (b) => ({ ...b, private_key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n" }), "invalid_request", "private_key"],
-    ["a private key of another certificate", (b) => ({ ...b, private_key: readFileSync(join(fx.init.dir, "callback.key"), "utf8") }), "invalid_request", "private_key"],
-    ["ca_certificates without a certificate", (b) => ({ ...b, ca_certificates: "not a pem" }), "invalid_request", "ca_certificates"],
+    [
+      "a PEM block that is not a certificate",
+      (b) => ({ ...b, certificate: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n" }),
+      "invalid_request",
+      "certificate",
+    ],
+    [
+      "a private key that is not a key",
+      (b) => ({ ...b, private_key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n" }),
+      "invalid_request",
+      "private_key",
+    ],
+    [
+      "a private key of another certificate",
+      (b) => ({ ...b, private_key: readFileSync(join(fx.init.dir, "callback.key"), "utf8") }),
+      "invalid_request",
+      "private_key",
+    ],
+    [
+      "ca_certificates without a certificate",
+      (b) => ({ ...b, ca_certificates: "not a pem" }),
+      "invalid_request",
+      "ca_certificates",
+    ],
     ["an http api_url", (b) => ({ ...b, api_url: b.api_url.replace("https:", "http:") }), "invalid_url", "api_url"],
     ["a token_url that is not a URL", (b) => ({ ...b, token_url: "token endpoint" }), "invalid_url", "token_url"],
   ];
@@ -220,7 +242,10 @@ describe("bad input changes nothing and never reaches the PSP", () => {
   test("every route needs the operator token (401), and does not exist without one configured (404)", async () => {
     const a = await h.seedAccount();
     for (const method of ["PUT", "GET", "DELETE"]) {
-      const r = await h.call(method, connectionPath(a.accountId), { bearer: "wrong", ...(method === "PUT" ? { body: body() } : {}) });
+      const r = await h.call(method, connectionPath(a.accountId), {
+        bearer: "wrong",
+        ...(method === "PUT" ? { body: body() } : {}),
+      });
       expect(r.status).toBe(401);
       expect(r.body.error.code).toBe("unauthorized");
     }

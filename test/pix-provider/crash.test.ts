@@ -30,7 +30,10 @@ beforeAll(async () => {
   sim = new SimClient(fx);
   expect((await sim.login()).status).toBe(200);
   dir = mkdtempSync(join(tmpdir(), "cofre-crash-"));
-  const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", EMAIL, "--password", PASSWORD], { cwd: ROOT, env: { ...process.env, ...serverEnv(dir) } });
+  const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", EMAIL, "--password", PASSWORD], {
+    cwd: ROOT,
+    env: { ...process.env, ...serverEnv(dir) },
+  });
   expect(init.exitCode).toBe(0);
 });
 afterAll(async () => {
@@ -51,17 +54,26 @@ async function serve(env: Record<string, string> = {}): Promise<RunningServer> {
   return server;
 }
 
-async function call(method: string, path: string, opts: { key?: string; bearer?: string; body?: unknown; idem?: string } = {}): Promise<{ status: number; headers: Headers; body: any }> {
+async function call(
+  method: string,
+  path: string,
+  opts: { key?: string; bearer?: string; body?: unknown; idem?: string } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (opts.key) headers.apikey = opts.key;
   if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
   if (opts.idem) headers["idempotency-key"] = opts.idem;
-  const res = await fetch(`${server!.base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(`${server!.base}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
-const cobs = async (): Promise<{ txid: string; status: string }[]> => (await sim.control("GET", "/_sim/cobs")).body.cobs;
+const cobs = async (): Promise<{ txid: string; status: string }[]> =>
+  (await sim.control("GET", "/_sim/cobs")).body.cobs;
 
 /** Sends a live create that kills the server mid-way: the request never gets an answer. */
 async function createAndCrash(idem: string, body: unknown): Promise<void> {
@@ -85,7 +97,14 @@ test("a crash after the PSP created the cob leaves one cob, and the retry after 
   testKey = (await call("POST", "/v1/api-keys", { bearer, body: { label: "test", test: true } })).body.apiKey;
   expect([liveKey.length > 0, testKey.length > 0]).toEqual([true, true]);
   const connection = { ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl };
-  expect((await call("PUT", `/v1/operator/accounts/${account.body.id}/pix-provider`, { bearer: OPERATOR_TOKEN, body: connection })).status).toBe(200);
+  expect(
+    (
+      await call("PUT", `/v1/operator/accounts/${account.body.id}/pix-provider`, {
+        bearer: OPERATOR_TOKEN,
+        body: connection,
+      })
+    ).status,
+  ).toBe(200);
   await server!.stop();
 
   await serve({ COFRE_TEST_CRASH_AFTER_PSP_CREATE: "1" });
@@ -102,11 +121,19 @@ test("a crash after the PSP created the cob leaves one cob, and the retry after 
   expect(retry.body.pix.br_code).toBe((await sim.api("GET", `/cob/${cob!.txid}`)).body.pixCopiaECola);
   expect(await cobs()).toHaveLength(1);
   const replay = await call("POST", "/v1/pix/charges", { key: liveKey, idem: "crash-key-0001", body });
-  expect([replay.status, replay.headers.get("idempotent-replayed"), replay.body.id]).toEqual([201, "true", retry.body.id]);
+  expect([replay.status, replay.headers.get("idempotent-replayed"), replay.body.id]).toEqual([
+    201,
+    "true",
+    retry.body.id,
+  ]);
 
   // Paid at the PSP; the first status check (due 15 s after creation) confirms it.
-  expect((await sim.control("POST", `/_sim/cob/${cob!.txid}/pay`, { pagador: { nome: "Pagador", cpf: validCpf() } })).status).toBe(200);
-  expect((await call("POST", "/v1/test_helpers/clock/advance", { key: testKey, body: { seconds: 30 } })).status).toBe(200);
+  expect(
+    (await sim.control("POST", `/_sim/cob/${cob!.txid}/pay`, { pagador: { nome: "Pagador", cpf: validCpf() } })).status,
+  ).toBe(200);
+  expect((await call("POST", "/v1/test_helpers/clock/advance", { key: testKey, body: { seconds: 30 } })).status).toBe(
+    200,
+  );
   const paid = await call("GET", `/v1/charges/${retry.body.id}`, { key: liveKey });
   expect([paid.status, paid.body.status]).toEqual([200, "paid"]);
   await server!.stop();
@@ -123,11 +150,18 @@ test("a crash nobody retries is finished by the recovery job after restart; the 
 
   await serve();
   // Past the 2 min grace period: the recovery job (every minute) asks GET /cob and commits the charge.
-  expect((await call("POST", "/v1/test_helpers/clock/advance", { key: testKey, body: { seconds: 180 } })).status).toBe(200);
+  expect((await call("POST", "/v1/test_helpers/clock/advance", { key: testKey, body: { seconds: 180 } })).status).toBe(
+    200,
+  );
   const list = await call("GET", "/v1/charges?limit=10", { key: liveKey });
   const found = (list.body.data as any[]).find((c) => c.pix?.txid === created[0]!.txid);
   expect(found?.amount).toBe(777);
   const retry = await call("POST", "/v1/pix/charges", { key: liveKey, idem: "crash-key-0002", body });
-  expect([retry.status, retry.headers.get("idempotent-replayed"), retry.body.id, retry.body.pix.txid]).toEqual([201, "true", found.id, created[0]!.txid]);
+  expect([retry.status, retry.headers.get("idempotent-replayed"), retry.body.id, retry.body.pix.txid]).toEqual([
+    201,
+    "true",
+    found.id,
+    created[0]!.txid,
+  ]);
   expect((await cobs()).length).toBe(before + 1);
 }, 120_000);

@@ -48,14 +48,22 @@ function setTimeouts(options: BcbConnectionGateway["options"]): void {
   gateway.forget(connectionId);
 }
 
-const create = (idemKey: string, body: Record<string, unknown>) => h.call("POST", "/v1/pix/charges", { key: a.liveKey, body, headers: { "Idempotency-Key": idemKey } });
+const create = (idemKey: string, body: Record<string, unknown>) =>
+  h.call("POST", "/v1/pix/charges", { key: a.liveKey, body, headers: { "Idempotency-Key": idemKey } });
 /** The cobs the simulator holds, by txid. */
-const cobs = async (): Promise<{ txid: string; status: string }[]> => (await sim.control("GET", "/_sim/cobs")).body.cobs;
+const cobs = async (): Promise<{ txid: string; status: string }[]> =>
+  (await sim.control("GET", "/_sim/cobs")).body.cobs;
 /** Every create intent, as stored (snake_case columns), by id. */
-const intents = () => testDb(h.deps).all<{ id: string; txid: string; transaction_id: string }>("select * from create_intents order by id");
+const intents = () =>
+  testDb(h.deps).all<{ id: string; txid: string; transaction_id: string }>("select * from create_intents order by id");
 /** `METHOD /cob/...` of every call Cofre sent to the PSP's cob routes since `from`. */
-const cobCalls = (from: number) => log.slice(from).filter((e) => e.url.includes("/cob/")).map((e) => `${e.method} ${new URL(e.url).pathname.split("/").slice(-2, -1)[0]}`);
-const liveCharges = async () => (await h.call("GET", "/v1/charges?limit=100", { key: a.liveKey })).body.data as { id: string }[];
+const cobCalls = (from: number) =>
+  log
+    .slice(from)
+    .filter((e) => e.url.includes("/cob/"))
+    .map((e) => `${e.method} ${new URL(e.url).pathname.split("/").slice(-2, -1)[0]}`);
+const liveCharges = async () =>
+  (await h.call("GET", "/v1/charges?limit=100", { key: a.liveKey })).body.data as { id: string }[];
 
 describe("a retry with the same Idempotency-Key", () => {
   test("after a PSP 503 on PUT /cob reuses the same txid and charge id, and the PSP holds exactly one cob", async () => {
@@ -68,7 +76,11 @@ describe("a retry with the same Idempotency-Key", () => {
     // The intent is durable and names the txid the PUT used; no charge yet.
     const [intent] = await intents();
     expect(intent).toBeDefined();
-    const putTxid = log.filter((e) => e.method === "PUT" && e.url.includes("/cob/")).at(-1)!.url.split("/").pop();
+    const putTxid = log
+      .filter((e) => e.method === "PUT" && e.url.includes("/cob/"))
+      .at(-1)!
+      .url.split("/")
+      .pop();
     expect(intent!.txid).toBe(putTxid!);
     expect((await liveCharges()).length).toBe(chargesBefore);
 
@@ -128,8 +140,16 @@ describe("a retry with the same Idempotency-Key", () => {
     const [intent] = await intents();
     expect((await sim.control("POST", `/_sim/cob/${intent!.txid}/remove`)).status).toBe(200);
     const r = await create(k, { amount: 410 });
-    expect([r.status, r.body.id, r.body.status, r.body.pix]).toEqual([201, `ch_${intent!.transaction_id}`, "failed", null]);
-    expect(r.body.metadata.failure).toMatchObject({ reason: "provider_rejected", providerErrorCode: "REMOVIDA_PELO_PSP" });
+    expect([r.status, r.body.id, r.body.status, r.body.pix]).toEqual([
+      201,
+      `ch_${intent!.transaction_id}`,
+      "failed",
+      null,
+    ]);
+    expect(r.body.metadata.failure).toMatchObject({
+      reason: "provider_rejected",
+      providerErrorCode: "REMOVIDA_PELO_PSP",
+    });
     expect(await intents()).toEqual([]);
     expect((await cobs()).filter((c) => c.txid === intent!.txid)).toHaveLength(1);
   });
@@ -190,7 +210,10 @@ describe("the recovery job", () => {
     await sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "PUT /cob", after: true });
     expect((await create(k, { amount: 640 })).status).toBe(503);
     const [intent] = await intents();
-    expect((await sim.control("POST", `/_sim/cob/${intent!.txid}/pay`, { pagador: { nome: "Pagadora", cpf: validCpf() } })).status).toBe(200);
+    expect(
+      (await sim.control("POST", `/_sim/cob/${intent!.txid}/pay`, { pagador: { nome: "Pagadora", cpf: validCpf() } }))
+        .status,
+    ).toBe(200);
     await age();
     expect(await recoverIntents(h.deps)).toEqual({ finalised: 1, dropped: 0, kept: 0 });
     await runStatusCheck(h.deps, intent!.transaction_id, "PIX");
@@ -218,7 +241,12 @@ describe("a token that expires mid-run", () => {
     const mark = log.length;
     const r = await create(key("expired"), { amount: 101 });
     expect(r.status).toBe(201);
-    const calls = log.slice(mark).map((e) => `${e.method} ${e.url.includes("/oauth/token") ? "token" : new URL(e.url).pathname.split("/").slice(-2, -1)[0]} ${e.status}`);
+    const calls = log
+      .slice(mark)
+      .map(
+        (e) =>
+          `${e.method} ${e.url.includes("/oauth/token") ? "token" : new URL(e.url).pathname.split("/").slice(-2, -1)[0]} ${e.status}`,
+      );
     expect(calls).toEqual(["PUT cob 401", "POST token 200", "PUT cob 201"]);
     expect((await cobs()).filter((c) => c.txid === r.body.pix.txid)).toHaveLength(1);
   });
@@ -226,10 +254,21 @@ describe("a token that expires mid-run", () => {
 
 describe("sandbox creates", () => {
   test("write no intent, whatever the outcome", async () => {
-    const ok = await h.call("POST", "/v1/pix/charges", { key: a.testKey, body: { amount: 100 }, headers: { "Idempotency-Key": key("sbx") } });
+    const ok = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      body: { amount: 100 },
+      headers: { "Idempotency-Key": key("sbx") },
+    });
     expect(ok.status).toBe(201);
-    await h.call("POST", "/v1/test_helpers/provider_faults", { key: a.testKey, body: { mode: "unavailable", count: 1 } });
-    const down = await h.call("POST", "/v1/pix/charges", { key: a.testKey, body: { amount: 100 }, headers: { "Idempotency-Key": key("sbx") } });
+    await h.call("POST", "/v1/test_helpers/provider_faults", {
+      key: a.testKey,
+      body: { mode: "unavailable", count: 1 },
+    });
+    const down = await h.call("POST", "/v1/pix/charges", {
+      key: a.testKey,
+      body: { amount: 100 },
+      headers: { "Idempotency-Key": key("sbx") },
+    });
     expect(down.status).toBe(503);
     expect(await intents()).toEqual([]);
   });

@@ -17,13 +17,25 @@ import type { BcbConnectionGateway } from "../../src/providers/bcb-pix-v2/gatewa
 import { key } from "../payments/support";
 import { validCpf } from "../psp-sim/support";
 import { connectionPath, OPERATOR_TOKEN } from "./support";
-import { advance, balance, charge, createLive, expectLedgerClean, payAtSim, startLive, type LiveEnv } from "./live-support";
+import {
+  advance,
+  balance,
+  charge,
+  createLive,
+  expectLedgerClean,
+  payAtSim,
+  startLive,
+  type LiveEnv,
+} from "./live-support";
 
 let env: LiveEnv;
 let logDir: string;
 beforeAll(async () => {
   logDir = mkdtempSync(join(tmpdir(), "efi-log-"));
-  env = await startLive({ settings: { payoutFeeFixed: 90, settlementDelaySeconds: 0 } }, { type: "efi", sim: { sendResults: "manual", exchangeLog: join(logDir, "x.jsonl") } });
+  env = await startLive(
+    { settings: { payoutFeeFixed: 90, settlementDelaySeconds: 0 } },
+    { type: "efi", sim: { sendResults: "manual", exchangeLog: join(logDir, "x.jsonl") } },
+  );
 });
 afterAll(async () => {
   await env.stop();
@@ -31,9 +43,18 @@ afterAll(async () => {
 });
 
 const refund = (id: string, body: Record<string, unknown> = {}) =>
-  env.h.call("POST", `/v1/payments/${id}/refund`, { key: env.a.liveKey, body: { idempotencyKey: key("refund"), ...body } });
+  env.h.call("POST", `/v1/payments/${id}/refund`, {
+    key: env.a.liveKey,
+    body: { idempotencyKey: key("refund"), ...body },
+  });
 const stored = async (id: string) => (await env.h.deps.store.read.refunds.byId(id))!;
-const simSends = async () => (await env.sim.control("GET", "/_sim/sends")).body.sends as { idEnvio: string; valor: string; status: string; favorecido: Record<string, unknown> }[];
+const simSends = async () =>
+  (await env.sim.control("GET", "/_sim/sends")).body.sends as {
+    idEnvio: string;
+    valor: string;
+    status: string;
+    favorecido: Record<string, unknown>;
+  }[];
 const sendsOf = async (id: string) => (await simSends()).filter((s) => s.idEnvio === id);
 /** Ends send `id` at the simulator; its callback reaches Cofre before this returns. */
 const finish = async (id: string, how: "settle" | "fail", body: Record<string, unknown> = {}) => {
@@ -54,15 +75,28 @@ async function paidCharge(amount: number, cpf: string | null = validCpf()) {
 describe("the efi connection", () => {
   test("is stored with type efi, its webhook registered at /v2/webhook/{chave} with x-skip-mtls-checking: true", async () => {
     const view = await env.h.call("GET", connectionPath(env.a.accountId), { bearer: OPERATOR_TOKEN });
-    expect([view.status, view.body.type, view.body.api_url, view.body.webhook_registered]).toEqual([200, "efi", env.fx.sim.origin, true]);
-    const log = readFileSync(join(logDir, "x.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    const hook = log.find((e) => e.request.method === "PUT" && new URL(e.request.url).pathname === `/v2/webhook/${env.sim.pixKey}`);
+    expect([view.status, view.body.type, view.body.api_url, view.body.webhook_registered]).toEqual([
+      200,
+      "efi",
+      env.fx.sim.origin,
+      true,
+    ]);
+    const log = readFileSync(join(logDir, "x.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const hook = log.find(
+      (e) => e.request.method === "PUT" && new URL(e.request.url).pathname === `/v2/webhook/${env.sim.pixKey}`,
+    );
     expect([hook?.response.status, hook?.request.headers["x-skip-mtls-checking"]]).toEqual([200, "true"]);
   });
 
   test("an api_url with a path is 400 invalid_url on api_url (an efi api_url is the origin)", async () => {
     const a = await env.h.seedAccount();
-    const r = await env.h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body: { ...env.fx.init.efiBody, api_url: `${env.fx.sim.origin}/v2`, token_url: env.fx.sim.tokenUrl } });
+    const r = await env.h.call("PUT", connectionPath(a.accountId), {
+      bearer: OPERATOR_TOKEN,
+      body: { ...env.fx.init.efiBody, api_url: `${env.fx.sim.origin}/v2`, token_url: env.fx.sim.tokenUrl },
+    });
     expect([r.status, r.body.error.code, r.body.error.param]).toEqual([400, "invalid_url", "api_url"]);
   });
 });
@@ -81,7 +115,9 @@ describe("a cashout refund with no strategy", () => {
     await env.h.deps.jobs.drain();
     expect((await stored(r.body.id)).status).toBe("IN_PROGRESS");
     const sends = await sendsOf(sendId);
-    expect(sends.map((s) => [s.valor, s.status, s.favorecido])).toEqual([["20.00", "EM_PROCESSAMENTO", { chave: c.cpf, cpf: c.cpf }]]);
+    expect(sends.map((s) => [s.valor, s.status, s.favorecido])).toEqual([
+      ["20.00", "EM_PROCESSAMENTO", { chave: c.cpf, cpf: c.cpf }],
+    ]);
 
     await finish(sendId, "settle");
     await env.h.deps.jobs.drain();
@@ -166,7 +202,12 @@ describe("exactly one send under doubt", () => {
       const c = await paidCharge(2200);
       const r = await refund(c.id);
       const sendId = String(r.body.id).slice(3);
-      await env.sim.control("POST", "/_sim/faults/latency", { ms: 1000, count: 1, match: "PUT /v3/gn/pix/", after: true });
+      await env.sim.control("POST", "/_sim/faults/latency", {
+        ms: 1000,
+        count: 1,
+        match: "PUT /v3/gn/pix/",
+        after: true,
+      });
       await env.h.deps.jobs.drain();
       expect((await stored(r.body.id)).status).toBe("IN_PROGRESS");
       expect(await sendsOf(sendId)).toHaveLength(1);
@@ -186,7 +227,9 @@ describe("exactly one send under doubt", () => {
     // The killed process's call: it reached Efí, and its outcome was never recorded.
     const provider = env.h.deps.providers.forConnection(env.connectionId)!;
     const transaction = (await env.h.deps.store.read.charges.byId(c.rawId))!;
-    expect(await provider.refund(env.h.deps.providers.ctx, { refund: await stored(r.body.id), transaction })).toMatchObject({ status: "pending", inProgress: true });
+    expect(
+      await provider.refund(env.h.deps.providers.ctx, { refund: await stored(r.body.id), transaction }),
+    ).toMatchObject({ status: "pending", inProgress: true });
     expect((await stored(r.body.id)).status).toBe("PENDING");
     await env.h.deps.jobs.drain(); // the restarted job submits again
     expect((await stored(r.body.id)).status).toBe("IN_PROGRESS");

@@ -18,9 +18,15 @@ let env: LiveEnv;
 let token: string;
 let dest: { id: string };
 beforeAll(async () => {
-  env = await startLive({ settings: { payoutFeeFixed: 50, settlementDelaySeconds: 0 } }, { type: "efi", sim: { sendResults: "manual" } });
+  env = await startLive(
+    { settings: { payoutFeeFixed: 50, settlementDelaySeconds: 0 } },
+    { type: "efi", sim: { sendResults: "manual" } },
+  );
   token = await loginToken(env.h, env.a.email, env.a.password);
-  const r = await env.h.call("POST", "/v1/payout_destinations", { bearer: token, body: { type: "pix_key", pix_key_type: "email", pix_key: "fulano@example.com", name: "Fulano" } });
+  const r = await env.h.call("POST", "/v1/payout_destinations", {
+    bearer: token,
+    body: { type: "pix_key", pix_key_type: "email", pix_key: "fulano@example.com", name: "Fulano" },
+  });
   expect(r.status).toBe(201);
   dest = r.body;
   await fund(env.h, env.a, 1_000_000, true);
@@ -30,14 +36,27 @@ afterAll(async () => {
 });
 
 const create = async (amount: number) => {
-  const r = await env.h.call("POST", "/v1/payouts", { key: env.a.liveKey, body: { amount, destination_id: dest.id, description: "Saque" }, headers: { "idempotency-key": idem() } });
+  const r = await env.h.call("POST", "/v1/payouts", {
+    key: env.a.liveKey,
+    body: { amount, destination_id: dest.id, description: "Saque" },
+    headers: { "idempotency-key": idem() },
+  });
   expect([r.status, r.body.status, r.body.livemode]).toEqual([201, "pending", true]);
   return r.body as { id: string };
 };
 const get = async (id: string) => (await env.h.call("GET", `/v1/payouts/${id}`, { key: env.a.liveKey })).body;
 const sendIdOf = (id: string) => id.slice(3);
 const simSends = async (id: string) =>
-  ((await env.sim.control("GET", "/_sim/sends")).body.sends as { idEnvio: string; e2eId: string; valor: string; status: string; favorecido: unknown; pagador: unknown }[]).filter((s) => s.idEnvio === sendIdOf(id));
+  (
+    (await env.sim.control("GET", "/_sim/sends")).body.sends as {
+      idEnvio: string;
+      e2eId: string;
+      valor: string;
+      status: string;
+      favorecido: unknown;
+      pagador: unknown;
+    }[]
+  ).filter((s) => s.idEnvio === sendIdOf(id));
 const finish = async (id: string, how: "settle" | "fail", body: Record<string, unknown> = {}) => {
   const r = await env.sim.control("POST", `/_sim/sends/${sendIdOf(id)}/${how}`, { wait_callback: true, ...body });
   expect(r.status).toBe(200);
@@ -52,7 +71,9 @@ describe("a live payout", () => {
     await env.h.deps.jobs.drain();
     expect((await get(p.id)).status).toBe("processing");
     const sends = await simSends(p.id);
-    expect(sends.map((s) => [s.valor, s.status, s.favorecido, s.pagador])).toEqual([["5.00", "EM_PROCESSAMENTO", { chave: "fulano@example.com" }, { chave: env.sim.pixKey, infoPagador: "Saque" }]]);
+    expect(sends.map((s) => [s.valor, s.status, s.favorecido, s.pagador])).toEqual([
+      ["5.00", "EM_PROCESSAMENTO", { chave: "fulano@example.com" }, { chave: env.sim.pixKey, infoPagador: "Saque" }],
+    ]);
     await finish(p.id, "settle");
     await env.h.deps.jobs.drain();
     const paid = await get(p.id);
@@ -65,15 +86,36 @@ describe("a live payout", () => {
   test("to a bank account goes as contaBanco (ISPB, branch, account, cacc, the holder's CNPJ)", async () => {
     const bank = await env.h.call("POST", "/v1/payout_destinations", {
       bearer: token,
-      body: { type: "bank_account", name: "Loja Teste Ltda", tax_id: "11.222.333/0001-81", ispb: "00360305", branch: "0001", account: "1234567", account_type: "checking" },
+      body: {
+        type: "bank_account",
+        name: "Loja Teste Ltda",
+        tax_id: "11.222.333/0001-81",
+        ispb: "00360305",
+        branch: "0001",
+        account: "1234567",
+        account_type: "checking",
+      },
     });
     expect(bank.status).toBe(201);
-    const r = await env.h.call("POST", "/v1/payouts", { key: env.a.liveKey, body: { amount: 300, destination_id: bank.body.id }, headers: { "idempotency-key": idem() } });
+    const r = await env.h.call("POST", "/v1/payouts", {
+      key: env.a.liveKey,
+      body: { amount: 300, destination_id: bank.body.id },
+      headers: { "idempotency-key": idem() },
+    });
     expect(r.status).toBe(201);
     await env.h.deps.jobs.drain();
     expect((await get(r.body.id)).status).toBe("processing");
     expect((await simSends(r.body.id)).map((s) => s.favorecido)).toEqual([
-      { contaBanco: { nome: "Loja Teste Ltda", cnpj: "11222333000181", codigoBanco: "00360305", agencia: "0001", conta: "1234567", tipoConta: "cacc" } },
+      {
+        contaBanco: {
+          nome: "Loja Teste Ltda",
+          cnpj: "11222333000181",
+          codigoBanco: "00360305",
+          agencia: "0001",
+          conta: "1234567",
+          tipoConta: "cacc",
+        },
+      },
     ]);
   });
 
@@ -84,7 +126,11 @@ describe("a live payout", () => {
     await finish(p.id, "fail", { codigo: "AC03", motivo: "Conta inexistente" });
     await env.h.deps.jobs.drain();
     const failed = await get(p.id);
-    expect([failed.status, failed.failure_code, failed.failure_message]).toEqual(["failed", "AC03", "Conta inexistente"]);
+    expect([failed.status, failed.failure_code, failed.failure_message]).toEqual([
+      "failed",
+      "AC03",
+      "Conta inexistente",
+    ]);
     expect(await available(env.h, env.a.liveKey)).toBe(before);
     await expectLedgerClean(env);
   });
@@ -123,7 +169,12 @@ describe("exactly one send under doubt", () => {
     gateway.forget(env.connectionId);
     try {
       const p = await create(1000);
-      await env.sim.control("POST", "/_sim/faults/latency", { ms: 1000, count: 1, match: "PUT /v3/gn/pix/", after: true });
+      await env.sim.control("POST", "/_sim/faults/latency", {
+        ms: 1000,
+        count: 1,
+        match: "PUT /v3/gn/pix/",
+        after: true,
+      });
       await env.h.deps.jobs.drain();
       expect((await get(p.id)).status).toBe("processing");
       expect(await simSends(p.id)).toHaveLength(1);
@@ -138,7 +189,12 @@ describe("exactly one send under doubt", () => {
 
   test("a lost answer (500 after the send took effect) whose GET also fails is resolved by the next run asking first: one send", async () => {
     const p = await create(1100);
-    await env.sim.control("POST", "/_sim/faults/errors", { status: 500, count: 1, match: "PUT /v3/gn/pix/", after: true });
+    await env.sim.control("POST", "/_sim/faults/errors", {
+      status: 500,
+      count: 1,
+      match: "PUT /v3/gn/pix/",
+      after: true,
+    });
     await env.sim.control("POST", "/_sim/faults/errors", { status: 503, count: 1, match: "GET /v2/gn/pix/enviados/" });
     await env.h.deps.jobs.drain();
     expect(await simSends(p.id)).toHaveLength(1);
@@ -152,8 +208,24 @@ describe("exactly one send under doubt", () => {
     await env.h.deps.jobs.drain();
     expect(await simSends(p.id)).toHaveLength(1);
     const provider = env.h.deps.providers.forConnection(env.connectionId)!;
-    const req = { sendId: sendIdOf(p.id), amount: 1200, destination: { type: "pix_key", pixKey: "fulano@example.com", pixKeyType: "email", taxId: null, name: null } as const, description: null, resumed: false, requestedAt: env.h.clock.nowMs() };
-    expect(await provider.send!(env.h.deps.providers.ctx, req)).toMatchObject({ status: "processing", endToEndId: (await simSends(p.id))[0]!.e2eId });
+    const req = {
+      sendId: sendIdOf(p.id),
+      amount: 1200,
+      destination: {
+        type: "pix_key",
+        pixKey: "fulano@example.com",
+        pixKeyType: "email",
+        taxId: null,
+        name: null,
+      } as const,
+      description: null,
+      resumed: false,
+      requestedAt: env.h.clock.nowMs(),
+    };
+    expect(await provider.send!(env.h.deps.providers.ctx, req)).toMatchObject({
+      status: "processing",
+      endToEndId: (await simSends(p.id))[0]!.e2eId,
+    });
     expect(await simSends(p.id)).toHaveLength(1);
   });
 });

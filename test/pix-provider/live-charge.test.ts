@@ -38,7 +38,12 @@ describe("creating a live charge", () => {
   test("PUT /cob/{txid} carries the expiry, the amount in reais, the key, the debtor and the description; the BR Code is the PSP's", async () => {
     const document = validCpf();
     const description = "Pedido 42 - ".padEnd(150, "x");
-    const r = await create(a, { amount: 12345, description, expires_in: 600, customer: { name: "Fulana de Tal", document } });
+    const r = await create(a, {
+      amount: 12345,
+      description,
+      expires_in: 600,
+      customer: { name: "Fulana de Tal", document },
+    });
     expect(r.status).toBe(201);
     expect(r.body.status).toBe("pending");
     const txid: string = r.body.pix.txid;
@@ -85,16 +90,18 @@ describe("paying and cancelling", () => {
   test("a payment at the PSP becomes paid after a status check (GET /cob/{txid}), crediting the live balance", async () => {
     const r = await create(a, { amount: 2500 });
     const id = r.body.id.slice(3);
-    const before = (await getBalance(h.deps.store.read, a.accountId, true, "BRL"));
+    const before = await getBalance(h.deps.store.read, a.accountId, true, "BRL");
     await runStatusCheck(h.deps, id, "PIX");
     expect((await charge(id)).body.status).toBe("pending"); // ATIVA: nothing changes
-    const paid = await sim.control("POST", `/_sim/cob/${r.body.pix.txid}/pay`, { pagador: { nome: "Pagador Teste", cpf: validCpf() } });
+    const paid = await sim.control("POST", `/_sim/cob/${r.body.pix.txid}/pay`, {
+      pagador: { nome: "Pagador Teste", cpf: validCpf() },
+    });
     expect(paid.status).toBe(200);
     await runStatusCheck(h.deps, id, "PIX");
     const after = await charge(id);
     expect(after.body.status).toBe("paid");
     expect(after.body.amount).toBe(2500);
-    const balance = (await getBalance(h.deps.store.read, a.accountId, true, "BRL"));
+    const balance = await getBalance(h.deps.store.read, a.accountId, true, "BRL");
     expect(balance.pending + balance.available - (before.pending + before.available)).toBe(2500);
   });
 

@@ -31,7 +31,10 @@ export interface LiveEnv {
  * the simulator; `opts.type` "efi" connects it as an Efí connection (api_url = the simulator's
  * origin), `opts.sim` starts the simulator with those options.
  */
-export async function startLive(seed: Parameters<Harness["seedAccount"]>[0] = {}, opts: { type?: "bcb_pix_v2" | "efi"; sim?: Partial<PspSimOptions> } = {}): Promise<LiveEnv> {
+export async function startLive(
+  seed: Parameters<Harness["seedAccount"]>[0] = {},
+  opts: { type?: "bcb_pix_v2" | "efi"; sim?: Partial<PspSimOptions> } = {},
+): Promise<LiveEnv> {
   const fx = await startFixture(opts.sim);
   const sim = new SimClient(fx);
   expect((await sim.login()).status).toBe(200);
@@ -42,7 +45,10 @@ export async function startLive(seed: Parameters<Harness["seedAccount"]>[0] = {}
   const srv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => h.app.handle(req) });
   h.deps.config.publicUrl = `http://127.0.0.1:${srv.port}`;
   const a = await h.seedAccount({ name: "Loja Viva", ...seed });
-  const body = opts.type === "efi" ? { ...fx.init.efiBody, api_url: fx.sim.origin, token_url: fx.sim.tokenUrl } : { ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl };
+  const body =
+    opts.type === "efi"
+      ? { ...fx.init.efiBody, api_url: fx.sim.origin, token_url: fx.sim.tokenUrl }
+      : { ...fx.init.body, api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl };
   const r = await h.call("PUT", connectionPath(a.accountId), { bearer: OPERATOR_TOKEN, body });
   expect([r.status, r.body.webhook_registered]).toEqual([200, true]);
   return {
@@ -61,14 +67,22 @@ export async function startLive(seed: Parameters<Harness["seedAccount"]>[0] = {}
 
 /** Creates a live Pix charge (201 expected); returns its body. */
 export async function createLive(env: LiveEnv, body: Record<string, unknown>) {
-  const r = await env.h.call("POST", "/v1/pix/charges", { key: env.a.liveKey, body, headers: { "Idempotency-Key": key("live") } });
+  const r = await env.h.call("POST", "/v1/pix/charges", {
+    key: env.a.liveKey,
+    body,
+    headers: { "Idempotency-Key": key("live") },
+  });
   expect(r.status).toBe(201);
   return r.body;
 }
 
 /** Pays cob `txid` at the simulator (its callback awaited); returns the simulator's Pix. */
 export async function payAtSim(env: LiveEnv, txid: string, extra: Record<string, unknown> = {}) {
-  const p = await env.sim.control("POST", `/_sim/cob/${txid}/pay`, { pagador: { nome: "Pagador Teste", cpf: validCpf() }, wait_callback: true, ...extra });
+  const p = await env.sim.control("POST", `/_sim/cob/${txid}/pay`, {
+    pagador: { nome: "Pagador Teste", cpf: validCpf() },
+    wait_callback: true,
+    ...extra,
+  });
   expect(p.status).toBe(200);
   return p.body.pix as { endToEndId: string; txid: string; valor: string; [k: string]: unknown };
 }
@@ -82,7 +96,8 @@ export async function paidLive(env: LiveEnv, amount: number) {
   return { charge: c, pix, rawId: String(c.id).slice(3) };
 }
 
-export const charge = async (env: LiveEnv, id: string) => (await env.h.call("GET", `/v1/charges/${id}`, { key: env.a.liveKey })).body;
+export const charge = async (env: LiveEnv, id: string) =>
+  (await env.h.call("GET", `/v1/charges/${id}`, { key: env.a.liveKey })).body;
 
 /** Live balance (pending + available), centavos. */
 export async function balance(env: LiveEnv): Promise<number> {

@@ -18,7 +18,11 @@ let h: Harness;
 const lines: string[] = [];
 beforeAll(async () => {
   fx = await startFixture();
-  h = createHarness({ operatorToken: OPERATOR_TOKEN }, undefined, createLogger("trace", { write: (s: string) => void lines.push(s) }));
+  h = createHarness(
+    { operatorToken: OPERATOR_TOKEN },
+    undefined,
+    createLogger("trace", { write: (s: string) => void lines.push(s) }),
+  );
 });
 afterAll(() => fx.cleanup());
 
@@ -41,12 +45,20 @@ describe("secrets are never returned or logged", () => {
     expect((await call("PUT", good)).status).toBe(200);
     expect((await call("GET")).status).toBe(200);
     expect((await call("PUT", { ...good, pix_key: "not-this-clients-key" })).status).toBe(200); // webhook refused: a warn line
-    expect((await call("PUT", { ...good, private_key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n" })).status).toBe(400);
+    expect(
+      (await call("PUT", { ...good, private_key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n" }))
+        .status,
+    ).toBe(400);
     expect((await call("DELETE")).status).toBe(204);
     expect((await call("GET")).status).toBe(404);
 
     expect(lines.some((l) => l.includes('"level":40') && l.includes("webhook registration"))).toBe(true);
-    const secrets = [good.client_secret, good.private_key, pemBody(good.private_key), pemBody(good.private_key).slice(0, 40)];
+    const secrets = [
+      good.client_secret,
+      good.private_key,
+      pemBody(good.private_key),
+      pemBody(good.private_key).slice(0, 40),
+    ];
     for (const secret of secrets) {
       for (const r of answers) {
         expect(r.text).not.toContain(secret);
@@ -72,8 +84,12 @@ describe("secrets at rest", () => {
     expect(await open(key, row.clientSecretSealed, aadOf(row.id, "client_secret"))).toBe(good.client_secret);
     expect(await open(key, row.privateKeySealed, aadOf(row.id, "private_key"))).toBe(good.private_key);
     // Moved to the other field, or to another connection, a sealed value does not open.
-    await expect(open(key, row.clientSecretSealed, aadOf(row.id, "private_key"))).rejects.toBeInstanceOf(SecretBoxError);
-    await expect(open(key, row.clientSecretSealed, aadOf("ppc_other", "client_secret"))).rejects.toBeInstanceOf(SecretBoxError);
+    await expect(open(key, row.clientSecretSealed, aadOf(row.id, "private_key"))).rejects.toBeInstanceOf(
+      SecretBoxError,
+    );
+    await expect(open(key, row.clientSecretSealed, aadOf("ppc_other", "client_secret"))).rejects.toBeInstanceOf(
+      SecretBoxError,
+    );
     // The sealed secret is what Cofre uses: the stored connection still reaches the PSP.
     const client = new BcbPixClient(await openConnection(key, row), { fetch, clock: h.clock });
     const hook = await client.call<{ webhookUrl: string }>("GET", `/webhook/${good.pix_key}`);

@@ -32,7 +32,12 @@ describe("dynamic BR Code writer", () => {
   });
 
   test("writes the fields of a dynamic cob in order with amount and *** txid", () => {
-    const code = buildDynamicBrCode({ location: "pay.cofre.test/v1/pix/loc/ABCDEFGHIJKLMNOPQRSTUVWXYZ123456", merchantName: "Padaria São João Ltda", merchantCity: "São Paulo", amount: 1234 });
+    const code = buildDynamicBrCode({
+      location: "pay.cofre.test/v1/pix/loc/ABCDEFGHIJKLMNOPQRSTUVWXYZ123456",
+      merchantName: "Padaria São João Ltda",
+      merchantCity: "São Paulo",
+      amount: 1234,
+    });
     const f = parseTlv(code);
     expect([...f.keys()]).toEqual(["00", "01", "26", "52", "53", "54", "58", "59", "60", "62", "63"]);
     expect(f.get("01")).toBe("12");
@@ -50,7 +55,11 @@ describe("dynamic BR Code writer", () => {
   });
 
   test("folds names to ASCII and cuts them to 25 and cities to 15 characters", () => {
-    const code = buildDynamicBrCode({ location: "a.b/c", merchantName: "Ação Comércio de Alimentos Orgânicos", merchantCity: "Florianópolis do Norte" });
+    const code = buildDynamicBrCode({
+      location: "a.b/c",
+      merchantName: "Ação Comércio de Alimentos Orgânicos",
+      merchantCity: "Florianópolis do Norte",
+    });
     const f = parseTlv(code);
     expect(f.get("59")).toBe("Acao Comercio de Alimento");
     expect(f.get("59")!.length).toBe(25);
@@ -59,9 +68,15 @@ describe("dynamic BR Code writer", () => {
   });
 
   test("refuses a location with a scheme or longer than 77 characters", () => {
-    expect(() => buildDynamicBrCode({ location: "https://pix.example.com/x", merchantName: "A", merchantCity: "B" })).toThrow(RangeError);
-    expect(() => buildDynamicBrCode({ location: "p.example.com/" + "x".repeat(64), merchantName: "A", merchantCity: "B" })).toThrow(RangeError);
-    expect(() => buildDynamicBrCode({ location: "p.example.com/" + "x".repeat(63), merchantName: "A", merchantCity: "B" })).not.toThrow();
+    expect(() =>
+      buildDynamicBrCode({ location: "https://pix.example.com/x", merchantName: "A", merchantCity: "B" }),
+    ).toThrow(RangeError);
+    expect(() =>
+      buildDynamicBrCode({ location: `p.example.com/${"x".repeat(64)}`, merchantName: "A", merchantCity: "B" }),
+    ).toThrow(RangeError);
+    expect(() =>
+      buildDynamicBrCode({ location: `p.example.com/${"x".repeat(63)}`, merchantName: "A", merchantCity: "B" }),
+    ).not.toThrow();
   });
 
   test("formats centavos with two decimals and refuses amounts beyond field 54", () => {
@@ -69,7 +84,9 @@ describe("dynamic BR Code writer", () => {
     expect(formatAmount(100)).toBe("1.00");
     expect(formatAmount(123456)).toBe("1234.56");
     expect(() => formatAmount(0)).toThrow(RangeError);
-    expect(() => buildDynamicBrCode({ location: "a.b/c", merchantName: "A", merchantCity: "B", amount: 1_000_000_000_000 })).toThrow(RangeError);
+    expect(() =>
+      buildDynamicBrCode({ location: "a.b/c", merchantName: "A", merchantCity: "B", amount: 1_000_000_000_000 }),
+    ).toThrow(RangeError);
     expect(() => tlv("05", "x".repeat(100))).toThrow(RangeError);
   });
 

@@ -60,7 +60,15 @@ describe("tax ids", () => {
   });
 
   test("wrong check digits, repeated digits and wrong lengths are refused", () => {
-    for (const bad of ["52998224724", "11111111111", "11222333000182", "00000000000000", "1234", "529982247250", "AAAAAAAAAAAAAA"])
+    for (const bad of [
+      "52998224724",
+      "11111111111",
+      "11222333000182",
+      "00000000000000",
+      "1234",
+      "529982247250",
+      "AAAAAAAAAAAAAA",
+    ])
       expect(parseTaxId(bad)).toBeNull();
   });
 

@@ -23,7 +23,12 @@ describe("the Pix location URL", () => {
   test("GET returns the CobPayload as a JWS verifiable with the published key", async () => {
     const h = harness();
     const a = await h.seedAccount();
-    const c = await newCharge(h, a, { amount: 1234, description: "Pedido 42", expires_in: 900, customer: { name: "Maria", document: "52998224725" } });
+    const c = await newCharge(h, a, {
+      amount: 1234,
+      description: "Pedido 42",
+      expires_in: 900,
+      customer: { name: "Maria", document: "52998224725" },
+    });
     const r = await h.call("GET", locationPath(c.pix.br_code));
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("application/jose");
@@ -47,7 +52,9 @@ describe("the Pix location URL", () => {
     expect(typeof cob.chave).toBe("string");
     await h.call("POST", `/v1/test_helpers/charges/${c.id}/pay`, { key: a.testKey, body: {} });
     const after = await h.call("GET", locationPath(c.pix.br_code));
-    const paid = JSON.parse(new TextDecoder().decode((await compactVerify(after.text, createLocalJWKSet(jwks.body))).payload));
+    const paid = JSON.parse(
+      new TextDecoder().decode((await compactVerify(after.text, createLocalJWKSet(jwks.body))).payload),
+    );
     expect(paid.status).toBe("CONCLUIDA");
   });
 
@@ -118,7 +125,11 @@ describe("the QR image", () => {
 
   test("an unknown id or a malformed file name is 404", async () => {
     const h = harness();
-    for (const p of ["/v1/qr/0123456789abcdef0123456789abcdef.png", "/v1/qr/nothing.png", "/v1/qr/0123456789abcdef0123456789abcdef.jpg"])
+    for (const p of [
+      "/v1/qr/0123456789abcdef0123456789abcdef.png",
+      "/v1/qr/nothing.png",
+      "/v1/qr/0123456789abcdef0123456789abcdef.jpg",
+    ])
       expect((await h.call("GET", p)).status).toBe(404);
   });
 });

@@ -12,7 +12,14 @@ import { getBalance } from "../../src/domain/ledger";
 import { buildDynamicBrCode } from "../../src/pix/brcode";
 import { ProviderRegistry } from "../../src/providers/registry";
 import { createSandboxProvider } from "../../src/providers/sandbox";
-import type { CancelOutcome, CreateOutcome, PaymentOutcome, PaymentProvider, RefundOutcome, RefundPlan } from "../../src/providers/types";
+import type {
+  CancelOutcome,
+  CreateOutcome,
+  PaymentOutcome,
+  PaymentProvider,
+  RefundOutcome,
+  RefundPlan,
+} from "../../src/providers/types";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { eventTypes, key } from "../payments/support";
 
@@ -36,8 +43,16 @@ function scripted() {
       const out = script.create();
       if (out.status !== "pending") return out;
       const location = `psp.example.com/qr/v2/${TXID}`;
-      const pixBrCode = buildDynamicBrCode({ location, merchantName: req.merchant.name, merchantCity: req.merchant.city, amount: req.transaction.amount });
-      return { status: "pending", columns: { pixTxid: TXID, pixLocation: location, pixBrCode, expiresAt: req.transaction.expiresAt } };
+      const pixBrCode = buildDynamicBrCode({
+        location,
+        merchantName: req.merchant.name,
+        merchantCity: req.merchant.city,
+        amount: req.transaction.amount,
+      });
+      return {
+        status: "pending",
+        columns: { pixTxid: TXID, pixLocation: location, pixBrCode, expiresAt: req.transaction.expiresAt },
+      };
     },
     async queryStatus(_ctx, req) {
       calls.push(`query ${req.transaction.pixTxid} ${JSON.stringify(req.memo ?? null)}`);
@@ -46,13 +61,18 @@ function scripted() {
     // The standard's callback `{pix: [{endToEndId, txid, valor, horario}]}`: hints only.
     parseNotification(_ctx, req) {
       const pix = (req.body as { pix?: { txid?: string; endToEndId?: string }[] } | null)?.pix;
-      if (!Array.isArray(pix)) return { status: "invalid", code: "bad_callback", message: "The callback body has no pix list." };
+      if (!Array.isArray(pix))
+        return { status: "invalid", code: "bad_callback", message: "The callback body has no pix list." };
       return { status: "parsed", items: pix.map((p) => ({ ref: { txid: p.txid, endToEndId: p.endToEndId } })) };
     },
     planRefund(ctx, req): RefundPlan {
       calls.push(`plan ${req.strategy ?? "-"}`);
       if (req.strategy === "cashout" || req.destinationKey !== undefined)
-        return { status: "not_supported", code: "cashout_not_in_standard", message: "The BCB API Pix has no payment initiation: only a devolution can refund." };
+        return {
+          status: "not_supported",
+          code: "cashout_not_in_standard",
+          message: "The BCB API Pix has no payment initiation: only a devolution can refund.",
+        };
       return { status: "pending", checkAt: ctx.clock.nowMs(), strategy: "devolution", providerRefundId: null };
     },
     async refund(_ctx, req) {
@@ -115,7 +135,11 @@ describe("creating live charges through the account's provider", () => {
     }
     script.create = () => ({ status: "not_supported", code: "no_cob", message: "This PSP does not issue cob." });
     const ns = await liveCharge(h, a.liveKey);
-    expect([ns.status, ns.body.error.code, ns.body.error.message]).toEqual([422, "unprocessable_entity", "This PSP does not issue cob."]);
+    expect([ns.status, ns.body.error.code, ns.body.error.message]).toEqual([
+      422,
+      "unprocessable_entity",
+      "This PSP does not issue cob.",
+    ]);
     expect((await h.call("GET", "/v1/charges", { key: a.liveKey })).body.data).toEqual([]);
   });
 
@@ -126,7 +150,11 @@ describe("creating live charges through the account's provider", () => {
     expect(r.status).toBe(201);
     expect(r.body.status).toBe("failed");
     expect(r.body.pix).toBeNull();
-    expect(r.body.metadata.failure).toEqual({ reason: "provider_rejected", providerErrorCode: "InvalidKey", at: "2026-11-20T12:00:00.000Z" });
+    expect(r.body.metadata.failure).toEqual({
+      reason: "provider_rejected",
+      providerErrorCode: "InvalidKey",
+      at: "2026-11-20T12:00:00.000Z",
+    });
   });
 });
 
@@ -136,8 +164,17 @@ describe("status checks and refunds through the provider", () => {
     const { h, a, script, calls } = ctx;
     const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
     // a hint said "check again in 10 s" (what a callback or a poll will do)
-    await recordPaymentOutcome(h.deps, (await h.deps.store.read.charges.byId(id))!, "PIX", { status: "pending", checkAt: h.clock.nowMs() + 10_000, memo: { hint: "callback" } });
-    script.query = () => ({ status: "settled", method: "PIX", amount: 2500, endToEndId: "E12345678202611201200abcdefghijk" });
+    await recordPaymentOutcome(h.deps, (await h.deps.store.read.charges.byId(id))!, "PIX", {
+      status: "pending",
+      checkAt: h.clock.nowMs() + 10_000,
+      memo: { hint: "callback" },
+    });
+    script.query = () => ({
+      status: "settled",
+      method: "PIX",
+      amount: 2500,
+      endToEndId: "E12345678202611201200abcdefghijk",
+    });
     h.clock.advance(9);
     await h.deps.jobs.drain();
     expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("pending");
@@ -153,9 +190,11 @@ describe("status checks and refunds through the provider", () => {
     const id = await paidLive(ctx);
     const g = await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey });
     expect(g.body.status).toBe("paid");
-    expect(g.body.end_to_end_id ?? (await h.deps.store.read.charges.byId(id))!.endToEndId).toBe("E12345678202611201200abcdefghijk");
-    expect((await getBalance(h.deps.store.read, a.accountId, true, "BRL"))).toMatchObject({ pending: 2500 });
-    expect((await getBalance(h.deps.store.read, a.accountId, false, "BRL"))).toMatchObject({ available: 0, pending: 0 });
+    expect(g.body.end_to_end_id ?? (await h.deps.store.read.charges.byId(id))!.endToEndId).toBe(
+      "E12345678202611201200abcdefghijk",
+    );
+    expect(await getBalance(h.deps.store.read, a.accountId, true, "BRL")).toMatchObject({ pending: 2500 });
+    expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toMatchObject({ available: 0, pending: 0 });
     expect(await eventTypes(h, id)).toContain("charge.paid");
   });
 
@@ -163,12 +202,15 @@ describe("status checks and refunds through the provider", () => {
     const ctx = await setup();
     const { h, a } = ctx;
     const id = await paidLive(ctx);
-    const before = (await getBalance(h.deps.store.read, a.accountId, true, "BRL"));
-    const r = await h.call("POST", `/v1/payments/${id}/refund`, { key: a.liveKey, body: { idempotencyKey: key(), strategy: "cashout" } });
+    const before = await getBalance(h.deps.store.read, a.accountId, true, "BRL");
+    const r = await h.call("POST", `/v1/payments/${id}/refund`, {
+      key: a.liveKey,
+      body: { idempotencyKey: key(), strategy: "cashout" },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe("REFUND_NOT_SUPPORTED");
     expect(r.body.error.message).toContain("only a devolution");
-    expect((await getBalance(h.deps.store.read, a.accountId, true, "BRL"))).toEqual(before);
+    expect(await getBalance(h.deps.store.read, a.accountId, true, "BRL")).toEqual(before);
     expect((await h.call("GET", `/v1/payments/${id}/refunds`, { key: a.liveKey })).body.data).toEqual([]);
   });
 
@@ -176,11 +218,15 @@ describe("status checks and refunds through the provider", () => {
     const ctx = await setup();
     const { h, a, calls, script } = ctx;
     const id = await paidLive(ctx);
-    const r = await h.call("POST", `/v1/payments/${id}/refund`, { key: a.liveKey, body: { idempotencyKey: key(), amount: 1000 } });
+    const r = await h.call("POST", `/v1/payments/${id}/refund`, {
+      key: a.liveKey,
+      body: { idempotencyKey: key(), amount: 1000 },
+    });
     expect(r.status).toBe(201);
     expect(r.body.status).toBe("PENDING");
     expect((await getBalance(h.deps.store.read, a.accountId, true, "BRL")).pending).toBe(1500);
-    const list = async () => (await h.call("GET", `/v1/payments/${id}/refunds`, { key: a.liveKey })).body.data[0].status;
+    const list = async () =>
+      (await h.call("GET", `/v1/payments/${id}/refunds`, { key: a.liveKey })).body.data[0].status;
     // the PSP is down at first: the refund stays PENDING and is submitted again 30 s later
     script.refund = () => ({ status: "retryable", code: "timeout", message: "timeout" });
     await h.deps.jobs.drain();
@@ -192,7 +238,12 @@ describe("status checks and refunds through the provider", () => {
     h.clock.advance(5);
     await h.deps.jobs.drain();
     expect(await list()).toBe("REFUNDED");
-    expect(calls.filter((c) => c.startsWith("refund") || c.startsWith("plan"))).toEqual(["plan -", "refund 1000 PENDING", "refund 1000 PENDING", "refundStatus IN_PROGRESS"]);
+    expect(calls.filter((c) => c.startsWith("refund") || c.startsWith("plan"))).toEqual([
+      "plan -",
+      "refund 1000 PENDING",
+      "refund 1000 PENDING",
+      "refundStatus IN_PROGRESS",
+    ]);
     expect((await getBalance(h.deps.store.read, a.accountId, true, "BRL")).pending).toBe(1500);
     expect(await eventTypes(h, id)).toContain("charge.refunded");
   });
@@ -212,7 +263,8 @@ describe("status checks and refunds through the provider", () => {
 });
 
 describe("cancelling through the provider", () => {
-  const cancel = (h: Harness, a: SeededAccount, id: string) => h.call("POST", `/v1/payments/${id}/cancel`, { key: a.liveKey, body: {} });
+  const cancel = (h: Harness, a: SeededAccount, id: string) =>
+    h.call("POST", `/v1/payments/${id}/cancel`, { key: a.liveKey, body: {} });
 
   test("the provider withdraws the cob first; then the transaction is CANCELLED", async () => {
     const { h, a, calls } = await setup();
@@ -240,7 +292,11 @@ describe("cancelling through the provider", () => {
     const ctx = await setup();
     const { h, a, calls } = ctx;
     const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
-    await recordPaymentOutcome(h.deps, (await h.deps.store.read.charges.byId(id))!, "PIX", { status: "settled", method: "PIX", amount: 2500 });
+    await recordPaymentOutcome(h.deps, (await h.deps.store.read.charges.byId(id))!, "PIX", {
+      status: "settled",
+      method: "PIX",
+      amount: 2500,
+    });
     const r = await cancel(h, a, id);
     expect([r.status, r.body.error.code]).toEqual([400, "charge_not_cancellable"]);
     expect(calls.filter((c) => c.startsWith("cancel"))).toEqual([]);
@@ -253,10 +309,19 @@ describe("notifications are hints confirmed by a status query", () => {
   test("a callback naming the charge queues a query; only the query's answer pays it", async () => {
     const { h, a, b, calls, script, provider } = await setup();
     const id = (await liveCharge(h, a.liveKey)).body.id.slice(3);
-    const body = { pix: [{ endToEndId: E2E, txid: TXID, valor: "25.00" }, { endToEndId: E2E, txid: "Unknown00000000000000000000" }] };
+    const body = {
+      pix: [
+        { endToEndId: E2E, txid: TXID, valor: "25.00" },
+        { endToEndId: E2E, txid: "Unknown00000000000000000000" },
+      ],
+    };
     // another account's connection cannot reach this charge
-    expect(await acceptNotification(h.deps, { accountId: b.accountId, livemode: true }, provider, "PIX", body)).toEqual({ accepted: 0, unknown: 2 });
-    expect(await acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", body)).toEqual({ accepted: 1, unknown: 1 });
+    expect(await acceptNotification(h.deps, { accountId: b.accountId, livemode: true }, provider, "PIX", body)).toEqual(
+      { accepted: 0, unknown: 2 },
+    );
+    expect(await acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", body)).toEqual(
+      { accepted: 1, unknown: 1 },
+    );
     expect((await h.call("GET", `/v1/charges/${id}`, { key: a.liveKey })).body.status).toBe("pending");
     // the PSP does not know the payment yet: nothing changes
     await h.deps.jobs.drain();
@@ -273,7 +338,9 @@ describe("notifications are hints confirmed by a status query", () => {
   test("a body the provider cannot read is 400 and queues nothing", async () => {
     const { h, a, provider } = await setup();
     await liveCharge(h, a.liveKey);
-    await expect(acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", { nope: 1 })).rejects.toThrow("The callback body has no pix list.");
+    await expect(
+      acceptNotification(h.deps, { accountId: a.accountId, livemode: true }, provider, "PIX", { nope: 1 }),
+    ).rejects.toThrow("The callback body has no pix list.");
     expect(await h.deps.jobs.pending("charge.status_check")).toBe(0);
   });
 });

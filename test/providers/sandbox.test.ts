@@ -12,7 +12,14 @@ import { ManualClock } from "../../src/lib/clock";
 import { DEVOLUTION_RE, E2E_RE, TXID_RE } from "../../src/pix/ids";
 import { createSandboxProvider } from "../../src/providers/sandbox";
 import { transactionRow } from "../payments/support";
-import type { FaultMode, PaymentOutcome, ProviderContext, RefundRecord, SandboxPayerEvent, TransactionRow } from "../../src/providers/types";
+import type {
+  FaultMode,
+  PaymentOutcome,
+  ProviderContext,
+  RefundRecord,
+  SandboxPayerEvent,
+  TransactionRow,
+} from "../../src/providers/types";
 
 const NOW = "2026-11-20T12:00:00.000Z";
 const T0 = Date.parse(NOW);
@@ -27,7 +34,11 @@ function setup(faults: FaultMode[] = [], publicUrl = "http://localhost:3000") {
       },
     },
   });
-  const ctx: ProviderContext = { config: { ...loadConfig({}), publicUrl }, clock: new ManualClock(NOW), fetch: () => Promise.reject(new Error("the sandbox never calls out")) };
+  const ctx: ProviderContext = {
+    config: { ...loadConfig({}), publicUrl },
+    clock: new ManualClock(NOW),
+    fetch: () => Promise.reject(new Error("the sandbox never calls out")),
+  };
   return { provider, ctx, taken };
 }
 
@@ -56,23 +67,42 @@ describe("create", () => {
   test("a Pix charge is pending with a txid, a location on the public host and a BR Code for the amount", () => {
     const { provider, ctx, taken } = setup();
     const out = provider.create(ctx, { transaction: row(), methods: ["PIX"], settings, merchant });
-    if (out instanceof Promise || out.status !== "pending") throw new Error(`expected pending, got ${JSON.stringify(out)}`);
+    if (out instanceof Promise || out.status !== "pending")
+      throw new Error(`expected pending, got ${JSON.stringify(out)}`);
     expect(Object.keys(out.columns!).sort()).toEqual(["expiresAt", "pixBrCode", "pixLocation", "pixTxid"]);
     expect(out.columns!.pixTxid).toMatch(TXID_RE);
     expect(out.columns!.pixLocation).toBe(`localhost:3000/v1/pix/loc/${out.columns!.pixTxid}`);
     expect(out.columns!.expiresAt).toBe(T0 + 3600_000);
     const decoded = parsePix(out.columns!.pixBrCode!) as any;
     expect(hasError(decoded)).toBe(false);
-    expect([decoded.type, decoded.url, decoded.merchantName, decoded.merchantCity]).toEqual(["DYNAMIC", out.columns!.pixLocation, "Loja Teste", "SAO PAULO"]);
+    expect([decoded.type, decoded.url, decoded.merchantName, decoded.merchantCity]).toEqual([
+      "DYNAMIC",
+      out.columns!.pixLocation,
+      "Loja Teste",
+      "SAO PAULO",
+    ]);
     expect(out.details).toBeUndefined();
     expect(taken).toEqual(["acct_1"]);
   });
 
   test("a fault `unavailable` is a retryable failure and `reject` a rejection, one fault per creation whatever its methods", () => {
     const { provider, ctx, taken } = setup(["unavailable", "reject"]);
-    const req = { transaction: row({ paymentMethods: '["PIX","BOLETO"]' }), methods: ["PIX", "BOLETO"] as const, settings, merchant };
-    expect(provider.create(ctx, req)).toEqual({ status: "retryable", code: "sandbox_unavailable", message: "The sandbox provider is unreachable (provider fault)." });
-    expect(provider.create(ctx, req)).toEqual({ status: "rejected", code: "sandbox_rejected", message: "The sandbox provider rejected the charge (provider fault)." });
+    const req = {
+      transaction: row({ paymentMethods: '["PIX","BOLETO"]' }),
+      methods: ["PIX", "BOLETO"] as const,
+      settings,
+      merchant,
+    };
+    expect(provider.create(ctx, req)).toEqual({
+      status: "retryable",
+      code: "sandbox_unavailable",
+      message: "The sandbox provider is unreachable (provider fault).",
+    });
+    expect(provider.create(ctx, req)).toEqual({
+      status: "rejected",
+      code: "sandbox_rejected",
+      message: "The sandbox provider rejected the charge (provider fault).",
+    });
     const third = provider.create(ctx, req) as { status: string; details: Record<string, unknown> };
     expect(third.status).toBe("pending");
     expect(Object.keys(third.details)).toEqual(["BOLETO"]);
@@ -87,8 +117,18 @@ describe("create", () => {
 
   test("several methods: each gets its details, and a transaction without PIX expires with its longest-lived method", () => {
     const { provider, ctx } = setup();
-    const tx = row({ paymentMethods: '["MBWAY","MULTIBANCO","CRYPTO","CREDIT_CARD"]', expiresAt: null, ttlSeconds: null, currency: "EUR" });
-    const out = provider.create(ctx, { transaction: tx, methods: ["MBWAY", "MULTIBANCO", "CRYPTO", "CREDIT_CARD"], settings, merchant }) as any;
+    const tx = row({
+      paymentMethods: '["MBWAY","MULTIBANCO","CRYPTO","CREDIT_CARD"]',
+      expiresAt: null,
+      ttlSeconds: null,
+      currency: "EUR",
+    });
+    const out = provider.create(ctx, {
+      transaction: tx,
+      methods: ["MBWAY", "MULTIBANCO", "CRYPTO", "CREDIT_CARD"],
+      settings,
+      merchant,
+    }) as any;
     expect(out.status).toBe("pending");
     expect(Object.keys(out.details).sort()).toEqual(["CREDIT_CARD", "CRYPTO", "MBWAY", "MULTIBANCO"]);
     expect(out.columns).toEqual({ expiresAt: T0 + 3 * 86400_000 }); // Multibanco's 3 days beat MB WAY's 5 minutes and crypto's hour
@@ -121,7 +161,14 @@ describe("notifications (the sandbox payer)", () => {
 
   test("a Pix payment is settled with a new end-to-end id and the payer as sent", () => {
     const o = outcomeOf(pay()) as Extract<PaymentOutcome, { status: "settled" }>;
-    expect(o).toMatchObject({ status: "settled", method: "PIX", amount: 1234, payerTaxId: "52998224725", payerName: "Fulano", disclosed: true });
+    expect(o).toMatchObject({
+      status: "settled",
+      method: "PIX",
+      amount: 1234,
+      payerTaxId: "52998224725",
+      payerName: "Fulano",
+      disclosed: true,
+    });
     expect(o.endToEndId).toMatch(E2E_RE);
     expect(o.endToEndId!.slice(9, 21)).toBe("202611201200");
   });
@@ -150,20 +197,41 @@ describe("notifications (the sandbox payer)", () => {
       ["4242424242424242", { status: "settled", method: "CREDIT_CARD", amount: 1234 }],
       ["4242 4242 4242 4242", { status: "settled", method: "CREDIT_CARD", amount: 1234 }],
       ["5555555555554444", { status: "settled", method: "CREDIT_CARD", amount: 1234 }],
-      ["4000000000000002", { status: "rejected", method: "CREDIT_CARD", reason: "card_declined", code: "sandbox_card_declined", message: "The card was declined." }],
+      [
+        "4000000000000002",
+        {
+          status: "rejected",
+          method: "CREDIT_CARD",
+          reason: "card_declined",
+          code: "sandbox_card_declined",
+          message: "The card was declined.",
+        },
+      ],
       ["4000000000003220", { status: "pending", processing: true, checkAt: T0 + 3000, memo: { threeDs: "approve" } }],
-      ["4000-0000-0000-3063", { status: "pending", processing: true, checkAt: T0 + 3000, memo: { threeDs: "decline" } }],
+      [
+        "4000-0000-0000-3063",
+        { status: "pending", processing: true, checkAt: T0 + 3000, memo: { threeDs: "decline" } },
+      ],
     ];
-    for (const [number, outcome] of table) expect([number, outcomeOf({ kind: "card", number })]).toEqual([number, outcome]);
+    for (const [number, outcome] of table)
+      expect([number, outcomeOf({ kind: "card", number })]).toEqual([number, outcome]);
   });
 
   test("a card number that is not Luhn-valid is invalid on `number`, and an unknown body or no transaction is invalid", () => {
     for (const number of ["4242424242424241", "1234", ""])
-      expect(parse({ kind: "card", number })).toEqual({ status: "invalid", param: "number", code: "invalid_card_number", message: "The card number is not valid (use one of the sandbox test cards)." });
+      expect(parse({ kind: "card", number })).toEqual({
+        status: "invalid",
+        param: "number",
+        code: "invalid_card_number",
+        message: "The card number is not valid (use one of the sandbox test cards).",
+      });
     expect(parse({ pix: [] })).toMatchObject({ status: "invalid", code: "sandbox_bad_event" });
     expect(parse(null)).toMatchObject({ status: "invalid", code: "sandbox_bad_event" });
     const { provider, ctx } = setup();
-    expect(provider.parseNotification(ctx, { body: pay() })).toMatchObject({ status: "invalid", code: "sandbox_bad_event" });
+    expect(provider.parseNotification(ctx, { body: pay() })).toMatchObject({
+      status: "invalid",
+      code: "sandbox_bad_event",
+    });
   });
 });
 
@@ -171,7 +239,11 @@ describe("status query", () => {
   test("the 3DS memo decides; without a memo nothing is new", () => {
     const { provider, ctx } = setup();
     const tx = row({ status: "PROCESSING" });
-    expect(provider.queryStatus(ctx, { transaction: tx, memo: { threeDs: "approve" } })).toEqual({ status: "settled", method: "CREDIT_CARD", amount: 1234 });
+    expect(provider.queryStatus(ctx, { transaction: tx, memo: { threeDs: "approve" } })).toEqual({
+      status: "settled",
+      method: "CREDIT_CARD",
+      amount: 1234,
+    });
     expect(provider.queryStatus(ctx, { transaction: tx, memo: { threeDs: "decline" } })).toEqual({
       status: "rejected",
       method: "CREDIT_CARD",
@@ -194,13 +266,24 @@ describe("refunds", () => {
 
   test("Pix and card refunds are planned 2 s ahead; Pix defaults to cashout and a devolution gets a D id", () => {
     const { provider, ctx } = setup();
-    const plan = (method: "PIX" | "CREDIT_CARD", strategy?: "devolution" | "cashout") => provider.planRefund(ctx, { transaction: row(), refundId: "re_1", method, strategy });
+    const plan = (method: "PIX" | "CREDIT_CARD", strategy?: "devolution" | "cashout") =>
+      provider.planRefund(ctx, { transaction: row(), refundId: "re_1", method, strategy });
     expect(plan("PIX")).toEqual({ status: "pending", checkAt: T0 + 2000, strategy: "cashout", providerRefundId: null });
-    expect(plan("PIX", "cashout")).toEqual({ status: "pending", checkAt: T0 + 2000, strategy: "cashout", providerRefundId: null });
+    expect(plan("PIX", "cashout")).toEqual({
+      status: "pending",
+      checkAt: T0 + 2000,
+      strategy: "cashout",
+      providerRefundId: null,
+    });
     const dev = plan("PIX", "devolution") as { strategy: string; providerRefundId: string };
     expect(dev.strategy).toBe("devolution");
     expect(dev.providerRefundId).toMatch(DEVOLUTION_RE);
-    expect(plan("CREDIT_CARD")).toEqual({ status: "pending", checkAt: T0 + 2000, strategy: null, providerRefundId: null });
+    expect(plan("CREDIT_CARD")).toEqual({
+      status: "pending",
+      checkAt: T0 + 2000,
+      strategy: null,
+      providerRefundId: null,
+    });
   });
 
   test("other methods are not supported", () => {
@@ -217,7 +300,11 @@ describe("refunds", () => {
     const { provider, ctx } = setup();
     const req = (status: string) => ({ refund: refund(status), transaction: row({ status: "PAID" }) });
     expect(provider.refund(ctx, req("PENDING"))).toEqual({ status: "pending", inProgress: true, checkAt: T0 + 2000 });
-    expect(provider.refundStatus(ctx, req("PENDING"))).toEqual({ status: "pending", inProgress: true, checkAt: T0 + 2000 });
+    expect(provider.refundStatus(ctx, req("PENDING"))).toEqual({
+      status: "pending",
+      inProgress: true,
+      checkAt: T0 + 2000,
+    });
     expect(provider.refundStatus(ctx, req("IN_PROGRESS"))).toEqual({ status: "settled" });
   });
 });
@@ -225,7 +312,16 @@ describe("refunds", () => {
 describe("the domain's side: outcome -> status", () => {
   const tx = row();
   test("payment outcomes become settlement notices; pending and failures that are not refusals change nothing", () => {
-    expect(noticeOf(tx, "PIX", { status: "settled", method: "PIX", amount: 5, endToEndId: "E1", payerTaxId: null, disclosed: false })).toEqual({
+    expect(
+      noticeOf(tx, "PIX", {
+        status: "settled",
+        method: "PIX",
+        amount: 5,
+        endToEndId: "E1",
+        payerTaxId: null,
+        disclosed: false,
+      }),
+    ).toEqual({
       transactionId: tx.id,
       kind: "paid",
       method: "PIX",
@@ -234,7 +330,11 @@ describe("the domain's side: outcome -> status", () => {
       payerTaxId: null,
       disclosed: false,
     });
-    expect(noticeOf(tx, "CREDIT_CARD", { status: "pending", processing: true })).toEqual({ transactionId: tx.id, kind: "processing", method: "CREDIT_CARD" });
+    expect(noticeOf(tx, "CREDIT_CARD", { status: "pending", processing: true })).toEqual({
+      transactionId: tx.id,
+      kind: "processing",
+      method: "CREDIT_CARD",
+    });
     expect(noticeOf(tx, "PIX", { status: "pending", checkAt: 1 })).toBeNull();
     expect(noticeOf(tx, "PIX", { status: "expired" })).toEqual({ transactionId: tx.id, kind: "expired" });
     expect(noticeOf(tx, "CREDIT_CARD", { status: "rejected", code: "x", message: "m" })).toEqual({
@@ -244,7 +344,8 @@ describe("the domain's side: outcome -> status", () => {
       reason: "declined",
       providerErrorCode: "x",
     });
-    for (const status of ["retryable", "auth_failed", "not_supported", "invalid"] as const) expect(noticeOf(tx, "PIX", { status, code: "c", message: "m" })).toBeNull();
+    for (const status of ["retryable", "auth_failed", "not_supported", "invalid"] as const)
+      expect(noticeOf(tx, "PIX", { status, code: "c", message: "m" })).toBeNull();
   });
 
   test("refund outcomes become refund statuses; failures to retry say nothing", () => {
@@ -252,6 +353,7 @@ describe("the domain's side: outcome -> status", () => {
     expect(refundStatusOf({ status: "pending", inProgress: false })).toBe("PENDING");
     expect(refundStatusOf({ status: "pending", inProgress: true, checkAt: 1 })).toBe("IN_PROGRESS");
     expect(refundStatusOf({ status: "rejected", code: "NAO_REALIZADO", message: "m" })).toBe("FAILED");
-    for (const status of ["retryable", "auth_failed", "not_supported", "invalid"] as const) expect(refundStatusOf({ status, code: "c", message: "m" })).toBeNull();
+    for (const status of ["retryable", "auth_failed", "not_supported", "invalid"] as const)
+      expect(refundStatusOf({ status, code: "c", message: "m" })).toBeNull();
   });
 });

@@ -21,7 +21,9 @@ function sources(dir: string): string[] {
 /** Module specifiers of every import / export-from / dynamic import in `code`. */
 function specifiers(code: string): string[] {
   const out: string[] = [];
-  for (const m of code.matchAll(/(?:^|\s)(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|(?:^|\s)import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm))
+  for (const m of code.matchAll(
+    /(?:^|\s)(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|(?:^|\s)import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm,
+  ))
     out.push((m[1] ?? m[2] ?? m[3])!);
   return out;
 }
@@ -49,14 +51,17 @@ describe("the checks themselves", () => {
     ].join("\n");
     const specs = specifiers(code);
     expect(specs).toHaveLength(6);
-    expect(specs.filter(concreteProvider)).toEqual(["../../providers/sandbox", "../../providers/sandbox/card", "../providers/bcb-pix-v2/client", "../../providers/sandbox/pix"]);
-    expect(["../../db/client", "../../../db/schema", "drizzle-orm", "bun:sqlite", "../../deps", "../../pix/ids"].filter(databaseModule)).toEqual([
-      "../../db/client",
-      "../../../db/schema",
-      "drizzle-orm",
-      "bun:sqlite",
-      "../../deps",
+    expect(specs.filter(concreteProvider)).toEqual([
+      "../../providers/sandbox",
+      "../../providers/sandbox/card",
+      "../providers/bcb-pix-v2/client",
+      "../../providers/sandbox/pix",
     ]);
+    expect(
+      ["../../db/client", "../../../db/schema", "drizzle-orm", "bun:sqlite", "../../deps", "../../pix/ids"].filter(
+        databaseModule,
+      ),
+    ).toEqual(["../../db/client", "../../../db/schema", "drizzle-orm", "bun:sqlite", "../../deps"]);
   });
 });
 
@@ -64,14 +69,22 @@ describe("the seam over the source tree", () => {
   test("no file under src/domain imports a concrete provider", () => {
     const files = sources("src/domain");
     expect(files.length).toBeGreaterThan(50);
-    const offending = files.flatMap((f) => specifiers(readFileSync(join(ROOT, f), "utf8")).filter(concreteProvider).map((s) => `${f}: ${s}`));
+    const offending = files.flatMap((f) =>
+      specifiers(readFileSync(join(ROOT, f), "utf8"))
+        .filter(concreteProvider)
+        .map((s) => `${f}: ${s}`),
+    );
     expect(offending).toEqual([]);
   });
 
   test("no file under src/providers imports the database, drizzle or the deps bag", () => {
     const files = sources("src/providers");
     expect(files).toContain("src/providers/sandbox/index.ts");
-    const offending = files.flatMap((f) => specifiers(readFileSync(join(ROOT, f), "utf8")).filter(databaseModule).map((s) => `${f}: ${s}`));
+    const offending = files.flatMap((f) =>
+      specifiers(readFileSync(join(ROOT, f), "utf8"))
+        .filter(databaseModule)
+        .map((s) => `${f}: ${s}`),
+    );
     // Row *types* (TransactionRow, RefundRecord) come from the storage port's plain rows.
     expect(offending).toEqual([]);
     expect(readFileSync(join(ROOT, "src/providers/types.ts"), "utf8")).toContain('from "../store/rows";');

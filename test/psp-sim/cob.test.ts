@@ -35,7 +35,13 @@ describe("PUT /cob/{txid}", () => {
     expect(r.body.chave).toBe(c.pixKey);
     expect(r.body.devedor).toEqual({ cpf: doc, nome: "Maria da Silva" });
     expect(r.body.location).toMatch(new RegExp(`^127\\.0\\.0\\.1:${fx.sim.port}/qr/v2/[0-9a-f]{32}$`));
-    expect(r.body.loc).toEqual({ id: expect.any(Number), location: r.body.location, tipoCob: "cob", criacao: "2026-11-20T12:00:00.000Z", txid: id });
+    expect(r.body.loc).toEqual({
+      id: expect.any(Number),
+      location: r.body.location,
+      tipoCob: "cob",
+      criacao: "2026-11-20T12:00:00.000Z",
+      txid: id,
+    });
     const code = r.body.pixCopiaECola as string;
     expect(hasValidCrc(code)).toBe(true);
     const parsed = parsePix(code) as any;
@@ -107,7 +113,9 @@ describe("PUT /cob/{txid}", () => {
       const r = await c.putCob(txid(), { valor: { original } });
       expect(r.status).toBe(400);
       expect(r.body.type).toBe("https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida");
-      expect(r.body.violacoes).toEqual([{ razao, propriedade: "cob.valor.original", valor: typeof original === "string" ? original : "12.3" }]);
+      expect(r.body.violacoes).toEqual([
+        { razao, propriedade: "cob.valor.original", valor: typeof original === "string" ? original : "12.3" },
+      ]);
     }
     expect(await cobCount()).toBe(before);
   });
@@ -129,12 +137,16 @@ describe("PUT /cob/{txid}", () => {
       "cob.solicitacaoPagador",
       "cob.loc.id",
     ]);
-    expect(r.body.violacoes[2].razao).toBe("O campo cob.chave corresponde a uma conta que não pertence a este usuário recebedor.");
+    expect(r.body.violacoes[2].razao).toBe(
+      "O campo cob.chave corresponde a uma conta que não pertence a este usuário recebedor.",
+    );
   });
 
   test("a CPF with wrong check digits and a body that is not JSON are 400", async () => {
     const r = await c.putCob(txid(), { devedor: { cpf: "12345678900", nome: "Fulano" } });
-    expect(r.body.violacoes).toEqual([{ razao: "O campo cob.devedor.cpf não é um CPF válido.", propriedade: "cob.devedor.cpf", valor: "12345678900" }]);
+    expect(r.body.violacoes).toEqual([
+      { razao: "O campo cob.devedor.cpf não é um CPF válido.", propriedade: "cob.devedor.cpf", valor: "12345678900" },
+    ]);
     const nj = await c.api("PUT", `/cob/${txid()}`, "{not json");
     expect(nj.status).toBe(400);
     expect(nj.body.violacoes).toEqual([{ razao: "JSON inválido", propriedade: "body" }]);
@@ -159,7 +171,10 @@ describe("PATCH and GET /cob/{txid}", () => {
   test("PATCH revises fields (revisao + 1) and PATCH status REMOVIDA_PELO_USUARIO_RECEBEDOR removes the cob", async () => {
     const id = txid();
     await c.putCob(id);
-    const revised = await c.api("PATCH", `/cob/${id}`, { solicitacaoPagador: "Nova mensagem", calendario: { expiracao: 600 } });
+    const revised = await c.api("PATCH", `/cob/${id}`, {
+      solicitacaoPagador: "Nova mensagem",
+      calendario: { expiracao: 600 },
+    });
     expect(revised.status).toBe(200);
     expect(revised.body.revisao).toBe(1);
     expect(revised.body.solicitacaoPagador).toBe("Nova mensagem");
@@ -180,7 +195,9 @@ describe("PATCH and GET /cob/{txid}", () => {
     expect(patch.body.detail).toBe("A cobrança não está ATIVA, e a presente requisição busca alterá-la.");
     const put = await c.putCob(id);
     expect(put.status).toBe(400);
-    expect(put.body.detail).toBe("A cobrança já existe, não está no status ATIVA, e a presente requisição busca alterá-la.");
+    expect(put.body.detail).toBe(
+      "A cobrança já existe, não está no status ATIVA, e a presente requisição busca alterá-la.",
+    );
     const pay = await c.control("POST", `/_sim/cob/${id}/pay`);
     expect(pay.status).toBe(409);
     expect(pay.body.type).toBe("urn:psp-sim:error:EstadoInvalido");
@@ -190,9 +207,14 @@ describe("PATCH and GET /cob/{txid}", () => {
   test("removal together with other changes, or another status, is 400 and changes nothing", async () => {
     const id = txid();
     await c.putCob(id);
-    const both = await c.api("PATCH", `/cob/${id}`, { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR", valor: { original: "1.00" } });
+    const both = await c.api("PATCH", `/cob/${id}`, {
+      status: "REMOVIDA_PELO_USUARIO_RECEBEDOR",
+      valor: { original: "1.00" },
+    });
     expect(both.status).toBe(400);
-    expect(both.body.violacoes).toEqual([{ razao: "A cobrança não pode ser removida juntamente com outras alterações.", propriedade: "cob.status" }]);
+    expect(both.body.violacoes).toEqual([
+      { razao: "A cobrança não pode ser removida juntamente com outras alterações.", propriedade: "cob.status" },
+    ]);
     const other = await c.api("PATCH", `/cob/${id}`, { status: "CONCLUIDA" });
     expect(other.body.violacoes[0].propriedade).toBe("cob.status");
     const now = await c.api("GET", `/cob/${id}`);
@@ -218,7 +240,11 @@ describe("PATCH and GET /cob/{txid}", () => {
 
 describe("operations the simulator does not offer", () => {
   test("POST /cob (txid chosen by the PSP) and unknown paths are 404 NaoEncontrado", async () => {
-    for (const [method, path] of [["POST", "/cob"], ["POST", `/cob/${txid()}`], ["GET", "/cobv/x"]]) {
+    for (const [method, path] of [
+      ["POST", "/cob"],
+      ["POST", `/cob/${txid()}`],
+      ["GET", "/cobv/x"],
+    ]) {
       const r = await c.api(method!, path!);
       expect(r.status).toBe(404);
       expect(r.body.type).toBe("https://pix.bcb.gov.br/api/v2/error/NaoEncontrado");

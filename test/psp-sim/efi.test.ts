@@ -8,7 +8,16 @@
  * across a restart.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type Receiver, SimClient, simCa, startFixture, startReceiver, txid, validCpf, type SimFixture } from "./support";
+import {
+  type Receiver,
+  SimClient,
+  simCa,
+  startFixture,
+  startReceiver,
+  txid,
+  validCpf,
+  type SimFixture,
+} from "./support";
 
 let fx: SimFixture;
 let c: SimClient;
@@ -19,7 +28,9 @@ beforeAll(async () => {
   await fx.restart({ callbackCa: [rx.receiverCa], sendResults: "manual" });
   c = new SimClient(fx);
   await c.login();
-  expect((await c.efi("PUT", `/v2/webhook/${c.pixKey}`, { webhookUrl: rx.url }, { "x-skip-mtls-checking": "true" })).status).toBe(200);
+  expect(
+    (await c.efi("PUT", `/v2/webhook/${c.pixKey}`, { webhookUrl: rx.url }, { "x-skip-mtls-checking": "true" })).status,
+  ).toBe(200);
 });
 afterAll(async () => {
   rx.stop();
@@ -34,14 +45,23 @@ beforeEach(async () => {
 let n = 0;
 const newId = () => `envio${Date.now().toString(36)}${n++}`;
 const CPF = validCpf();
-const body = (valor = "12.34", over: Record<string, unknown> = {}) => ({ valor, pagador: { chave: c.pixKey, infoPagador: "Saque" }, favorecido: { chave: CPF, cpf: CPF }, ...over });
+const body = (valor = "12.34", over: Record<string, unknown> = {}) => ({
+  valor,
+  pagador: { chave: c.pixKey, infoPagador: "Saque" },
+  favorecido: { chave: CPF, cpf: CPF },
+  ...over,
+});
 const saldo = async () => (await c.efi("GET", "/v2/gn/saldo")).body.saldo as string;
 const SEND_KEYS = ["chave", "e2eId", "favorecido", "gnExtras", "horario", "idEnvio", "pagador", "status", "valor"];
 
 describe("the standard under /v2", () => {
   test("an efi connection's origin serves cob and webhook under /v2", async () => {
     const id = txid();
-    const r = await c.efi("PUT", `/v2/cob/${id}`, { calendario: { expiracao: 3600 }, valor: { original: "1.00" }, chave: c.pixKey });
+    const r = await c.efi("PUT", `/v2/cob/${id}`, {
+      calendario: { expiracao: 3600 },
+      valor: { original: "1.00" },
+      chave: c.pixKey,
+    });
     expect([r.status, r.body.txid]).toEqual([201, id]);
     expect((await c.efi("GET", `/v2/webhook/${c.pixKey}`)).body.webhookUrl).toBe(rx.url);
   });
@@ -59,7 +79,14 @@ describe("PUT /v3/gn/pix/{idEnvio}", () => {
     const byId = await c.efi("GET", `/v2/gn/pix/enviados/id-envio/${id}`);
     expect(byId.status).toBe(200);
     expect(Object.keys(byId.body).sort()).toEqual(SEND_KEYS);
-    expect(byId.body).toMatchObject({ idEnvio: id, e2eId: r.body.e2eId, status: "EM_PROCESSAMENTO", chave: CPF, favorecido: { chave: CPF, cpf: CPF }, gnExtras: { idEnvio: id } });
+    expect(byId.body).toMatchObject({
+      idEnvio: id,
+      e2eId: r.body.e2eId,
+      status: "EM_PROCESSAMENTO",
+      chave: CPF,
+      favorecido: { chave: CPF, cpf: CPF },
+      gnExtras: { idEnvio: id },
+    });
     expect((await c.efi("GET", `/v2/gn/pix/enviados/${r.body.e2eId}`)).body).toEqual(byId.body);
   });
 
@@ -85,7 +112,14 @@ describe("PUT /v3/gn/pix/{idEnvio}", () => {
       [body("1.00", { pagador: { chave: "outra@example.com" } }), "chave_invalida"],
       [body("1,00"), "valor_invalido"],
       [body("1.00", { favorecido: { nome: "x" } }), "json_invalido"],
-      [body("1.00", { favorecido: { contaBanco: { nome: "X", cpf: CPF, codigoBanco: "123", agencia: "1", conta: "1", tipoConta: "cacc" } } }), "json_invalido"],
+      [
+        body("1.00", {
+          favorecido: {
+            contaBanco: { nome: "X", cpf: CPF, codigoBanco: "123", agencia: "1", conta: "1", tipoConta: "cacc" },
+          },
+        }),
+        "json_invalido",
+      ],
     ];
     for (const [b, nome] of cases) {
       const r = await c.efi("PUT", `/v3/gn/pix/${newId()}`, b);
@@ -96,13 +130,26 @@ describe("PUT /v3/gn/pix/{idEnvio}", () => {
   test("a favorecido whose document is blocked is 400 documento_bloqueado, nothing taken from the balance", async () => {
     const blocked = validCpf();
     expect((await c.control("POST", "/_sim/faults/block-document", { document: blocked })).status).toBe(200);
-    const r = await c.efi("PUT", `/v3/gn/pix/${newId()}`, body("1.00", { favorecido: { chave: blocked, cpf: blocked } }));
+    const r = await c.efi(
+      "PUT",
+      `/v3/gn/pix/${newId()}`,
+      body("1.00", { favorecido: { chave: blocked, cpf: blocked } }),
+    );
     expect([r.status, r.body.nome]).toEqual([400, "documento_bloqueado"]);
     expect(await saldo()).toBe("1000.00");
   });
 
   test("a bank account favorecido (contaBanco) is accepted", async () => {
-    const favorecido = { contaBanco: { nome: "Empresa X", cnpj: "11222333000181", codigoBanco: "60746948", agencia: "1234", conta: "123456", tipoConta: "cacc" } };
+    const favorecido = {
+      contaBanco: {
+        nome: "Empresa X",
+        cnpj: "11222333000181",
+        codigoBanco: "60746948",
+        agencia: "1234",
+        conta: "123456",
+        tipoConta: "cacc",
+      },
+    };
     const r = await c.efi("PUT", `/v3/gn/pix/${newId()}`, body("1.00", { favorecido }));
     expect(r.status).toBe(201);
   });
@@ -127,7 +174,17 @@ describe("results by control route", () => {
     const cb = rx.received.at(-1)!;
     expect(cb.path).toBe("/hooks/cofre/pix");
     expect(cb.body).toEqual({
-      pix: [{ endToEndId: put.body.e2eId, chave: c.pixKey, tipo: "SOLICITACAO", status: "REALIZADO", valor: "3.00", horario: r.body.send.horario.liquidacao, gnExtras: { idEnvio: id } }],
+      pix: [
+        {
+          endToEndId: put.body.e2eId,
+          chave: c.pixKey,
+          tipo: "SOLICITACAO",
+          status: "REALIZADO",
+          valor: "3.00",
+          horario: r.body.send.horario.liquidacao,
+          gnExtras: { idEnvio: id },
+        },
+      ],
     });
     expect(await saldo()).toBe("997.00");
     const twice = await c.control("POST", `/_sim/sends/${id}/settle`, {});
@@ -138,9 +195,19 @@ describe("results by control route", () => {
     const id = newId();
     await c.efi("PUT", `/v3/gn/pix/${id}`, body("7.00"));
     expect(await saldo()).toBe("993.00");
-    const r = await c.control("POST", `/_sim/sends/${id}/fail`, { codigo: "AC03", motivo: "Conta inexistente", wait_callback: true });
-    expect(r.body.send).toMatchObject({ status: "NAO_REALIZADO", gnExtras: { idEnvio: id, erro: { codigo: "AC03", origem: "psp-sim", motivo: "Conta inexistente" } } });
-    expect(rx.received.at(-1)!.body.pix[0]).toMatchObject({ status: "NAO_REALIZADO", gnExtras: { idEnvio: id, erro: { codigo: "AC03" } } });
+    const r = await c.control("POST", `/_sim/sends/${id}/fail`, {
+      codigo: "AC03",
+      motivo: "Conta inexistente",
+      wait_callback: true,
+    });
+    expect(r.body.send).toMatchObject({
+      status: "NAO_REALIZADO",
+      gnExtras: { idEnvio: id, erro: { codigo: "AC03", origem: "psp-sim", motivo: "Conta inexistente" } },
+    });
+    expect(rx.received.at(-1)!.body.pix[0]).toMatchObject({
+      status: "NAO_REALIZADO",
+      gnExtras: { idEnvio: id, erro: { codigo: "AC03" } },
+    });
     expect(await saldo()).toBe("1000.00");
   });
 });
@@ -154,7 +221,9 @@ describe("results by rule (Efí's homologation bands)", () => {
     expect((await c.efi("PUT", `/v3/gn/pix/${paid}`, body("10.00"))).status).toBe(201);
     expect((await c.efi("PUT", `/v3/gn/pix/${refused}`, body("10.01"))).status).toBe(201);
     while (rx.received.length < before + 2) await rx.next();
-    const statuses = Object.fromEntries(rx.received.slice(before).map((r) => [r.body.pix[0].gnExtras.idEnvio, r.body.pix[0].status]));
+    const statuses = Object.fromEntries(
+      rx.received.slice(before).map((r) => [r.body.pix[0].gnExtras.idEnvio, r.body.pix[0].status]),
+    );
     expect(statuses).toEqual({ [paid]: "REALIZADO", [refused]: "NAO_REALIZADO" });
     expect((await c.efi("GET", `/v2/gn/pix/enviados/id-envio/${refused}`)).body.gnExtras.erro.codigo).toBe("AC03");
     const big = await c.efi("PUT", `/v3/gn/pix/${newId()}`, body("20.01"));
@@ -194,7 +263,11 @@ describe("a restart", () => {
     await c.efi("PUT", `/v3/gn/pix/${id}`, body("5.00"));
     await fx.restart({ callbackCa: [rx.receiverCa], sendResults: "manual" });
     await c.login();
-    expect((await c.efi("GET", `/v2/gn/pix/enviados/id-envio/${id}`)).body).toMatchObject({ idEnvio: id, status: "EM_PROCESSAMENTO", valor: "5.00" });
+    expect((await c.efi("GET", `/v2/gn/pix/enviados/id-envio/${id}`)).body).toMatchObject({
+      idEnvio: id,
+      status: "EM_PROCESSAMENTO",
+      valor: "5.00",
+    });
     expect(await saldo()).toBe("995.00");
     const sends = (await c.control("GET", "/_sim/sends")).body.sends as { idEnvio: string }[];
     expect(sends.some((s) => s.idEnvio === id)).toBe(true);

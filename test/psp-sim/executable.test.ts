@@ -14,13 +14,24 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 test("the executable runs psp-sim init and serves the simulator over mTLS", async () => {
   const exe = join(root, "cofre");
-  const build = Bun.spawnSync(["bun", "build", join(import.meta.dir, "../../src/main.ts"), "--compile", "--outfile", exe], { stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawnSync(
+    ["bun", "build", join(import.meta.dir, "../../src/main.ts"), "--compile", "--outfile", exe],
+    { stdout: "pipe", stderr: "pipe" },
+  );
   expect(`${build.exitCode} ${build.exitCode === 0 ? "" : build.stderr.toString()}`).toBe("0 ");
-  const init = Bun.spawnSync([exe, "psp-sim", "init", join(root, "sim")], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const init = Bun.spawnSync([exe, "psp-sim", "init", join(root, "sim")], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(`${init.exitCode} ${init.stderr.toString()}`).toBe("0 ");
   expect(init.stdout.toString()).toContain("/pix-provider'");
   const body = JSON.parse(readFileSync(join(root, "sim", "pix-provider.json"), "utf8"));
-  const sim = await startServer([exe, "psp-sim", "--dir", join(root, "sim"), "--port", "0"], { dataDir: root, cwd: root, timeoutMs: 20_000 });
+  const sim = await startServer([exe, "psp-sim", "--dir", join(root, "sim"), "--port", "0"], {
+    dataDir: root,
+    cwd: root,
+    timeoutMs: 20_000,
+  });
   try {
     const res = await fetch(`https://127.0.0.1:${sim.port}/_sim/state`, {
       tls: { cert: body.certificate, key: body.private_key, ca: body.ca_certificates },

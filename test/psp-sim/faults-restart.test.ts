@@ -92,7 +92,11 @@ describe("restart", () => {
     const pay = await c.control("POST", `/_sim/cob/${id}/pay`, { valor: "7.00" });
     const e2e = pay.body.pix.endToEndId;
     await c.api("PUT", `/pix/${e2e}/devolucao/r1`, { valor: "2.00" });
-    const before = { cob: (await c.api("GET", `/cob/${id}`)).body, pix: (await c.api("GET", `/pix/${e2e}`)).body, counts: (await c.control("GET", "/_sim/state")).body.counts };
+    const before = {
+      cob: (await c.api("GET", `/cob/${id}`)).body,
+      pix: (await c.api("GET", `/pix/${e2e}`)).body,
+      counts: (await c.control("GET", "/_sim/state")).body.counts,
+    };
     await fx.restart();
     // Same token (stored), same answers.
     expect((await c.api("GET", `/cob/${id}`)).body).toEqual(before.cob);
@@ -118,7 +122,12 @@ describe("callbacks cut by a crash", () => {
     });
     try {
       const url = `http://127.0.0.1:${http.port}/cut/pix`;
-      const id = fx.sim.env.store.insertCallback(fx.init.config.client_id, url, JSON.stringify({ pix: [] }), fx.clock.nowMs());
+      const id = fx.sim.env.store.insertCallback(
+        fx.init.config.client_id,
+        url,
+        JSON.stringify({ pix: [] }),
+        fx.clock.nowMs(),
+      );
       await fx.restart({ exchangeLog: join(fx.root, "exchanges.jsonl") });
       expect(await arrived).toEqual({ path: "/cut/pix", body: { pix: [] } });
       await fx.restart({ exchangeLog: join(fx.root, "exchanges.jsonl") }); // stop() waits for the attempt to be recorded
@@ -132,12 +141,17 @@ describe("callbacks cut by a crash", () => {
 
 describe("exchange log", () => {
   test("every token call, API call and callback is one JSON line with route, request and response, secrets redacted", async () => {
-    const lines = readFileSync(join(fx.root, "exchanges.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(join(fx.root, "exchanges.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const token = lines.find((l) => l.kind === "token" && l.response.status === 200)!;
     expect(token.route).toBe("/oauth/token");
     expect(token.request.headers.authorization).toBe("Basic [redacted]");
     expect(token.response.body.access_token).toBe("[redacted]");
-    const put = lines.find((l) => l.kind === "api" && l.request.method === "PUT" && l.route === "/cob/{txid}" && l.response.status === 201)!;
+    const put = lines.find(
+      (l) => l.kind === "api" && l.request.method === "PUT" && l.route === "/cob/{txid}" && l.response.status === 201,
+    )!;
     expect(Object.keys(put).sort()).toEqual(["at", "duration_ms", "kind", "request", "response", "route"]);
     expect(put.request.path).toMatch(/^\/cob\/[a-zA-Z0-9]{32}$/);
     expect(put.request.headers).toEqual({ "content-type": "application/json", authorization: "Bearer [redacted]" });
@@ -187,10 +201,23 @@ describe("cofre psp-sim (the process)", () => {
     const dir = fx.init.dir;
     await fx.sim.stop();
     const log = join(fx.root, "process.jsonl");
-    const proc = await startServer(["bun", join(import.meta.dir, "../../src/main.ts"), "psp-sim", "--dir", dir, "--port", "0", "--exchange-log", log], {
-      dataDir: fx.root,
-      timeoutMs: 20_000,
-    });
+    const proc = await startServer(
+      [
+        "bun",
+        join(import.meta.dir, "../../src/main.ts"),
+        "psp-sim",
+        "--dir",
+        dir,
+        "--port",
+        "0",
+        "--exchange-log",
+        log,
+      ],
+      {
+        dataDir: fx.root,
+        timeoutMs: 20_000,
+      },
+    );
     try {
       const line = proc.lines().find((l) => l.msg?.startsWith("psp-sim listening"))!;
       expect(line.api_url).toBe(`https://127.0.0.1:${proc.port}/api/v2`);
@@ -209,7 +236,12 @@ describe("cofre psp-sim (the process)", () => {
     } finally {
       expect(await proc.stop()).toBe(0);
     }
-    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l).kind)).toEqual(["token"]);
+    expect(
+      readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).kind),
+    ).toEqual(["token"]);
     await fx.restart();
   }, 60_000);
 });

@@ -37,7 +37,10 @@ describe("psp-sim init", () => {
       expect(statSync(join(dir, `${name}.key`)).mode & 0o777).toBe(0o600);
     }
     const server = new x509.X509Certificate(readFileSync(join(dir, "server.crt"), "utf8"));
-    const names = server.getExtension(x509.SubjectAlternativeNameExtension)!.names.toJSON().map((n) => n.value);
+    const names = server
+      .getExtension(x509.SubjectAlternativeNameExtension)!
+      .names.toJSON()
+      .map((n) => n.value);
     expect(names).toEqual(expect.arrayContaining(["localhost", "127.0.0.1"]));
     expect(statSync(join(dir, "ca.key")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, "pix-provider.json")).mode & 0o777).toBe(0o600);
@@ -46,7 +49,17 @@ describe("psp-sim init", () => {
   test("pix-provider.json is the operator body of extensions.md with the client certificate, key and CA", () => {
     const body = JSON.parse(readFileSync(join(fx.init.dir, "pix-provider.json"), "utf8"));
     expect(Object.keys(body).sort()).toEqual(
-      ["type", "api_url", "token_url", "client_id", "client_secret", "certificate", "private_key", "ca_certificates", "pix_key"].sort(),
+      [
+        "type",
+        "api_url",
+        "token_url",
+        "client_id",
+        "client_secret",
+        "certificate",
+        "private_key",
+        "ca_certificates",
+        "pix_key",
+      ].sort(),
     );
     expect(body.type).toBe("bcb_pix_v2");
     expect(body.api_url).toBe("https://127.0.0.1:0/api/v2");
@@ -67,13 +80,27 @@ describe("psp-sim init", () => {
   test("the CLI prints the operator PUT command for the account and exits 0; a bad port is a usage error (exit 2)", () => {
     const root = mkdtempSync(join(tmpdir(), "psp-sim-cli-"));
     try {
-      const ok = Bun.spawnSync(["bun", MAIN, "psp-sim", "init", join(root, "s"), "--port", "9443", "--account", "acct_123", "--cofre-url", "http://127.0.0.1:3000"]);
+      const ok = Bun.spawnSync([
+        "bun",
+        MAIN,
+        "psp-sim",
+        "init",
+        join(root, "s"),
+        "--port",
+        "9443",
+        "--account",
+        "acct_123",
+        "--cofre-url",
+        "http://127.0.0.1:3000",
+      ]);
       const out = ok.stdout.toString();
       expect(ok.exitCode).toBe(0);
       expect(out).toContain("curl -sS -X PUT 'http://127.0.0.1:3000/v1/operator/accounts/acct_123/pix-provider'");
       expect(out).toContain('-H "Authorization: Bearer $COFRE_OPERATOR_TOKEN"');
       expect(out).toContain(`--data @'${join(root, "s", "pix-provider.json")}'`);
-      expect(JSON.parse(readFileSync(join(root, "s", "pix-provider.json"), "utf8")).api_url).toBe("https://127.0.0.1:9443/api/v2");
+      expect(JSON.parse(readFileSync(join(root, "s", "pix-provider.json"), "utf8")).api_url).toBe(
+        "https://127.0.0.1:9443/api/v2",
+      );
       const bad = Bun.spawnSync(["bun", MAIN, "psp-sim", "init", join(root, "t"), "--port", "99999"]);
       expect(bad.exitCode).toBe(2);
       expect(bad.stderr.toString()).toContain("--port must be 1-65535");
@@ -112,7 +139,12 @@ describe("mutual TLS on every call", () => {
     const c = new SimClient(fx);
     const none = await c.api("GET", "/webhook");
     expect(none.status).toBe(401);
-    expect(none.body).toEqual({ type: "about:blank", title: "Unauthorized", status: 401, detail: "missing bearer token" });
+    expect(none.body).toEqual({
+      type: "about:blank",
+      title: "Unauthorized",
+      status: 401,
+      detail: "missing bearer token",
+    });
     expect((await c.login()).status).toBe(200);
     expect((await c.api("GET", "/webhook")).status).toBe(200);
   });

@@ -18,15 +18,24 @@ describe("POST /oauth/token", () => {
     expect(Object.keys(r.body).sort()).toEqual(["access_token", "expires_in", "scope", "token_type"]);
     expect(r.body.token_type).toBe("Bearer");
     expect(r.body.expires_in).toBe(3600);
-    expect(r.body.scope).toBe("cob.write cob.read pix.write pix.read webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read gn.infractions.read gn.infractions.write");
+    expect(r.body.scope).toBe(
+      "cob.write cob.read pix.write pix.read webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read gn.infractions.read gn.infractions.write",
+    );
     expect(r.body.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(r.headers.get("cache-control")).toBe("no-store");
   });
 
   test("credentials in the form body (client_secret_post) are accepted too", async () => {
     const c = new SimClient(fx);
-    const form = new URLSearchParams({ grant_type: "client_credentials", client_id: fx.init.body.client_id, client_secret: fx.init.body.client_secret });
-    const r = await c.raw("POST", fx.sim.tokenUrl, { body: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: fx.init.body.client_id,
+      client_secret: fx.init.body.client_secret,
+    });
+    const r = await c.raw("POST", fx.sim.tokenUrl, {
+      body: form.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(r.status).toBe(200);
   });
 
@@ -81,7 +90,9 @@ describe("bearer tokens on the API", () => {
     const r = await c.api("GET", "/webhook");
     expect(r.status).toBe(401);
     expect(r.body.detail).toBe("token expired");
-    expect(r.headers.get("www-authenticate")).toBe('Bearer realm="psp-sim", error="invalid_token", error_description="token expired"');
+    expect(r.headers.get("www-authenticate")).toBe(
+      'Bearer realm="psp-sim", error="invalid_token", error_description="token expired"',
+    );
     await c.login();
     expect((await c.api("GET", "/webhook")).status).toBe(200);
   });
@@ -138,7 +149,12 @@ describe("more clients", () => {
     const made = await a.control("POST", "/_sim/clients", { name: "Segunda Loja" });
     expect(made.status).toBe(201);
     expect(Object.keys(made.body).sort()).toEqual(Object.keys(fx.init.body).sort());
-    expect(made.body).toMatchObject({ type: "bcb_pix_v2", api_url: fx.sim.apiUrl, token_url: fx.sim.tokenUrl, certificate: fx.init.body.certificate });
+    expect(made.body).toMatchObject({
+      type: "bcb_pix_v2",
+      api_url: fx.sim.apiUrl,
+      token_url: fx.sim.tokenUrl,
+      certificate: fx.init.body.certificate,
+    });
     expect(made.body.client_id).not.toBe(fx.init.body.client_id);
     const b = new SimClient(fx, undefined, made.body);
     expect((await b.login()).status).toBe(200);

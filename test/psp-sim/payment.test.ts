@@ -6,7 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createCa, issue } from "../../src/psp-sim/certs";
-import { type Receiver, SimClient, simCa, startFixture, startReceiver, txid, validCpf, type SimFixture } from "./support";
+import {
+  type Receiver,
+  SimClient,
+  simCa,
+  startFixture,
+  startReceiver,
+  txid,
+  validCpf,
+  type SimFixture,
+} from "./support";
 
 let fx: SimFixture;
 let c: SimClient;
@@ -42,7 +51,12 @@ describe("webhook registration", () => {
     expect(one.body.cnpj).toBe(fx.init.config.receiver.cnpj);
     const list = await c.api("GET", "/webhook");
     expect(list.body.webhooks).toEqual([one.body]);
-    expect(list.body.parametros.paginacao).toEqual({ paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 });
+    expect(list.body.parametros.paginacao).toEqual({
+      paginaAtual: 0,
+      itensPorPagina: 100,
+      quantidadeDePaginas: 1,
+      quantidadeTotalDeItens: 1,
+    });
   });
 
   test("a key that is not the client's, or a URL that is not http(s), is 400 WebhookOperacaoInvalida", async () => {
@@ -59,7 +73,9 @@ describe("webhook registration", () => {
       await c2.login();
       await c2.api("PUT", `/webhook/${c2.pixKey}`, { webhookUrl: "https://127.0.0.1:9/never" });
       expect((await c2.api("DELETE", `/webhook/${c2.pixKey}`)).status).toBe(204);
-      expect((await c2.api("GET", `/webhook/${c2.pixKey}`)).body.type).toBe("https://pix.bcb.gov.br/api/v2/error/WebhookNaoEncontrado");
+      expect((await c2.api("GET", `/webhook/${c2.pixKey}`)).body.type).toBe(
+        "https://pix.bcb.gov.br/api/v2/error/WebhookNaoEncontrado",
+      );
       expect((await c2.api("DELETE", `/webhook/${c2.pixKey}`)).status).toBe(404);
       const id = txid();
       await c2.putCob(id);
@@ -114,7 +130,12 @@ describe("paying a cob", () => {
   test("a bad payer or amount on the control route is 400 and pays nothing", async () => {
     const id = txid();
     await c.putCob(id);
-    for (const body of [{ valor: "1,00" }, { pagador: { nome: "X", cpf: "11111111111" } }, { pagador: { nome: "X" } }, { surprise: 1 }]) {
+    for (const body of [
+      { valor: "1,00" },
+      { pagador: { nome: "X", cpf: "11111111111" } },
+      { pagador: { nome: "X" } },
+      { surprise: 1 },
+    ]) {
       const r = await c.control("POST", `/_sim/cob/${id}/pay`, body);
       expect(r.status).toBe(400);
       expect(r.body.type).toBe("urn:psp-sim:error:ControleInvalido");
@@ -123,7 +144,9 @@ describe("paying a cob", () => {
   });
 
   test("GET /pix/{e2eid} of an unknown Pix is 404 PixNaoEncontrado; a malformed e2eid 400", async () => {
-    expect((await c.api("GET", "/pix/E99999999202611201200zzzzzzzzzzz")).body.type).toBe("https://pix.bcb.gov.br/api/v2/error/PixNaoEncontrado");
+    expect((await c.api("GET", "/pix/E99999999202611201200zzzzzzzzzzz")).body.type).toBe(
+      "https://pix.bcb.gov.br/api/v2/error/PixNaoEncontrado",
+    );
     expect((await c.api("GET", "/pix/E123")).status).toBe(400);
   });
 });
@@ -153,12 +176,20 @@ describe("GET /pix?inicio&fim", () => {
     });
     const page = await c.api("GET", `/pix?inicio=${from}&fim=${to}&paginacao.itensPorPagina=2&paginacao.paginaAtual=1`);
     expect(page.body.pix.map((p: any) => p.endToEndId)).toEqual([cc.pix.endToEndId]);
-    expect(page.body.parametros.paginacao).toEqual({ paginaAtual: 1, itensPorPagina: 2, quantidadeDePaginas: 2, quantidadeTotalDeItens: 3 });
+    expect(page.body.parametros.paginacao).toEqual({
+      paginaAtual: 1,
+      itensPorPagina: 2,
+      quantidadeDePaginas: 2,
+      quantidadeTotalDeItens: 3,
+    });
     const byTxid = await c.api("GET", `/pix?inicio=${from}&fim=${to}&txid=${b.txid}`);
     expect(byTxid.body.pix.map((p: any) => p.txid)).toEqual([b.txid]);
     const byCpf = await c.api("GET", `/pix?inicio=${from}&fim=${to}&cpf=${doc}`);
     expect(byCpf.body.pix.map((p: any) => p.endToEndId)).toEqual([a.pix.endToEndId]);
-    const before = await c.api("GET", `/pix?inicio=2020-01-01T00:00:00Z&fim=${from.replace("12:00:00.000Z", "11:59:59.999Z")}`);
+    const before = await c.api(
+      "GET",
+      `/pix?inicio=2020-01-01T00:00:00Z&fim=${from.replace("12:00:00.000Z", "11:59:59.999Z")}`,
+    );
     expect(before.body.pix.map((p: any) => p.endToEndId)).not.toContain(a.pix.endToEndId);
     const empty = await c.api("GET", "/pix?inicio=2020-01-01T00:00:00Z&fim=2020-01-02T00:00:00Z");
     expect(empty.body.pix).toEqual([]);
@@ -171,7 +202,10 @@ describe("GET /pix?inicio&fim", () => {
       ["inicio=2026-11-21T00:00:00Z&fim=2026-11-20T00:00:00Z", "fim"],
       ["inicio=2026-11-20&fim=2026-11-21T00:00:00Z", "inicio"],
       ["inicio=2026-11-20T00:00:00Z&fim=2026-11-21T00:00:00Z&cpf=12345678909&cnpj=11222333000181", "cpf"],
-      ["inicio=2026-11-20T00:00:00Z&fim=2026-11-21T00:00:00Z&paginacao.itensPorPagina=1001", "paginacao.itensPorPagina"],
+      [
+        "inicio=2026-11-20T00:00:00Z&fim=2026-11-21T00:00:00Z&paginacao.itensPorPagina=1001",
+        "paginacao.itensPorPagina",
+      ],
       ["inicio=2026-11-20T00:00:00Z&fim=2026-11-21T00:00:00Z&txIdPresente=yes", "txIdPresente"],
     ]) {
       const r = await c.api("GET", `/pix?${q}`);
@@ -207,7 +241,11 @@ describe("devolução", () => {
     expect(settle.body.devolucao.status).toBe("DEVOLVIDO");
     expect(settle.body.callback.status).toBe("sent");
     const got = await c.api("GET", `/pix/${e2e}/devolucao/re0001`);
-    expect(got.body).toEqual({ ...put.body, status: "DEVOLVIDO", horario: { solicitacao: put.body.horario.solicitacao, liquidacao: new Date(fx.clock.nowMs()).toISOString() } });
+    expect(got.body).toEqual({
+      ...put.body,
+      status: "DEVOLVIDO",
+      horario: { solicitacao: put.body.horario.solicitacao, liquidacao: new Date(fx.clock.nowMs()).toISOString() },
+    });
     const cb = await rx.next();
     expect(cb.body.pix).toHaveLength(1);
     expect(cb.body.pix[0].endToEndId).toBe(e2e);
@@ -224,12 +262,20 @@ describe("devolução", () => {
     expect((await c.api("PUT", `/pix/${e2e}/devolucao/d1`, { valor: "20.00" })).status).toBe(201);
     const over = await c.api("PUT", `/pix/${e2e}/devolucao/d2`, { valor: "0.01" });
     expect(over.status).toBe(400);
-    expect(over.body.detail).toBe("A presente requisição de devolução, em conjunto com as demais prévias devoluções, excederia o valor do pix originário.");
-    const fail = await c.control("POST", `/_sim/pix/${e2e}/devolucao/d1/fail`, { motivo: "Conta do pagador encerrada" });
+    expect(over.body.detail).toBe(
+      "A presente requisição de devolução, em conjunto com as demais prévias devoluções, excederia o valor do pix originário.",
+    );
+    const fail = await c.control("POST", `/_sim/pix/${e2e}/devolucao/d1/fail`, {
+      motivo: "Conta do pagador encerrada",
+    });
     expect(fail.body.devolucao).toMatchObject({ status: "NAO_REALIZADO", motivo: "Conta do pagador encerrada" });
     expect(fail.body.devolucao.horario.liquidacao).toBeUndefined();
     const cb = await rx.next();
-    expect(cb.body.pix[0].devolucoes[0]).toMatchObject({ id: "d1", status: "NAO_REALIZADO", motivo: "Conta do pagador encerrada" });
+    expect(cb.body.pix[0].devolucoes[0]).toMatchObject({
+      id: "d1",
+      status: "NAO_REALIZADO",
+      motivo: "Conta do pagador encerrada",
+    });
     expect((await c.api("PUT", `/pix/${e2e}/devolucao/d2`, { valor: "20.00" })).status).toBe(201);
   });
 
@@ -240,13 +286,22 @@ describe("devolução", () => {
     await c.api("PUT", `/pix/${e2e}/devolucao/x1`, { valor: "1.00" });
     const reuse = await c.api("PUT", `/pix/${e2e}/devolucao/x1`, { valor: "2.00" });
     expect(reuse.body.violacoes).toEqual([{ razao: "id já utilizado", propriedade: "id", valor: "x1" }]);
-    expect((await c.api("PUT", `/pix/${e2e}/devolucao/x2`, { valor: "1" })).body.violacoes[0].propriedade).toBe("devolucao.valor");
-    expect((await c.api("PUT", `/pix/${e2e}/devolucao/x3`, { valor: "1.00", natureza: "RETIRADA" })).body.violacoes[0].propriedade).toBe("devolucao.natureza");
+    expect((await c.api("PUT", `/pix/${e2e}/devolucao/x2`, { valor: "1" })).body.violacoes[0].propriedade).toBe(
+      "devolucao.valor",
+    );
+    expect(
+      (await c.api("PUT", `/pix/${e2e}/devolucao/x3`, { valor: "1.00", natureza: "RETIRADA" })).body.violacoes[0]
+        .propriedade,
+    ).toBe("devolucao.natureza");
     const badId = await c.api("PUT", `/pix/${e2e}/devolucao/re_x`, { valor: "1.00" });
     expect(badId.status).toBe(400);
     expect(badId.body.type).toBe("https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida");
-    expect((await c.api("GET", `/pix/${e2e}/devolucao/nope`)).body.type).toBe("https://pix.bcb.gov.br/api/v2/error/PixDevolucaoNaoEncontrada");
-    expect((await c.api("PUT", "/pix/E99999999202611201200zzzzzzzzzzz/devolucao/x1", { valor: "1.00" })).status).toBe(404);
+    expect((await c.api("GET", `/pix/${e2e}/devolucao/nope`)).body.type).toBe(
+      "https://pix.bcb.gov.br/api/v2/error/PixDevolucaoNaoEncontrada",
+    );
+    expect((await c.api("PUT", "/pix/E99999999202611201200zzzzzzzzzzz/devolucao/x1", { valor: "1.00" })).status).toBe(
+      404,
+    );
     expect((await c.api("GET", `/pix/${e2e}`)).body.devolucoes.map((d: any) => d.id)).toEqual(["x1"]);
   });
 });
@@ -278,7 +333,9 @@ describe("callbacks", () => {
       },
     });
     try {
-      await c.api("PUT", `/webhook/${c.pixKey}`, { webhookUrl: `http://127.0.0.1:${http.port}/v1/provider-webhooks/pix/conn_1` });
+      await c.api("PUT", `/webhook/${c.pixKey}`, {
+        webhookUrl: `http://127.0.0.1:${http.port}/v1/provider-webhooks/pix/conn_1`,
+      });
       const p = await paid();
       expect(p.callback).toMatchObject({ status: "sent", http_status: 200 });
       expect(got).toEqual([{ path: "/v1/provider-webhooks/pix/conn_1/pix", body: { pix: [p.pix] } }]);

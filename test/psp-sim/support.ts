@@ -75,7 +75,11 @@ export class SimClient {
     return this.conn.pix_key;
   }
 
-  async raw(method: string, url: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async raw(
+    method: string,
+    url: string,
+    init: { body?: string; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const res = await fetch(url, {
       method,
       headers: init.headers,
@@ -123,7 +127,12 @@ export class SimClient {
 
   /** PUT /cob/{txid} with a valid body (`over` replaces fields). */
   putCob(txid: string, over: Record<string, unknown> = {}): Promise<Answer> {
-    return this.api("PUT", `/cob/${txid}`, { calendario: { expiracao: 3600 }, valor: { original: "123.45" }, chave: this.pixKey, ...over });
+    return this.api("PUT", `/cob/${txid}`, {
+      calendario: { expiracao: 3600 },
+      valor: { original: "123.45" },
+      chave: this.pixKey,
+      ...over,
+    });
   }
 }
 

@@ -15,7 +15,10 @@ test("two partial refunds confirmed at once leave the fully refunded charge REFU
   const p = await paidPayment(h, a, 1000);
   const ids: string[] = [];
   for (const amount of [400, 600]) {
-    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("race"), amount } });
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key("race"), amount },
+    });
     expect(r.status).toBe(201);
     ids.push(r.body.id);
   }

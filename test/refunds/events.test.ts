@@ -8,7 +8,20 @@ import { createHarness, type Harness, type SeededAccount } from "../support/harn
 import { REFUND_FIELDS, createPayment, eventBodies, eventTypes, key, pay } from "../payments/support";
 
 /** Exact field set of a public Charge (interface.md "Charge"), copied here as the oracle. */
-const CHARGE_FIELDS = ["amount", "checkout_url", "created_at", "currency", "customer", "id", "metadata", "object", "payment_method", "pix", "settlement", "status"];
+const CHARGE_FIELDS = [
+  "amount",
+  "checkout_url",
+  "created_at",
+  "currency",
+  "customer",
+  "id",
+  "metadata",
+  "object",
+  "payment_method",
+  "pix",
+  "settlement",
+  "status",
+];
 const ENVELOPE_FIELDS = ["api_version", "created_at", "data", "id", "object", "type"];
 
 async function setup() {
@@ -19,7 +32,10 @@ async function setup() {
 }
 
 function refund(h: Harness, a: SeededAccount, id: string, body: Record<string, unknown> = {}) {
-  return h.call("POST", `/v1/payments/${id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), ...body } });
+  return h.call("POST", `/v1/payments/${id}/refund`, {
+    key: a.testKey,
+    body: { idempotencyKey: key("refund"), ...body },
+  });
 }
 
 async function advance(h: Harness, a: SeededAccount, refundId: string, to: string) {
@@ -85,7 +101,10 @@ describe("charge.refunded", () => {
   test("an endpoint subscribed to charge.refunded alone gets exactly one delivery per confirmed refund", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    const ep = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "https://hooks.example.com/refunds", events: ["charge.refunded"] } });
+    const ep = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "https://hooks.example.com/refunds", events: ["charge.refunded"] },
+    });
     expect(ep.status).toBe(201);
     const p = await createPayment(h, a);
     await pay(h, a, p.id);
@@ -95,7 +114,9 @@ describe("charge.refunded", () => {
     await advance(h, a, r2.id, "REFUNDED");
     const d = await h.call("GET", "/v1/webhooks/deliveries?limit=100", { key: a.testKey });
     expect(d.body.data.map((x: { eventType: string }) => x.eventType)).toEqual(["charge.refunded", "charge.refunded"]);
-    const refunds = d.body.data.map((x: { payload: { data: { refund: { id: string } } } }) => x.payload.data.refund.id).sort();
+    const refunds = d.body.data
+      .map((x: { payload: { data: { refund: { id: string } } } }) => x.payload.data.refund.id)
+      .sort();
     expect(refunds).toEqual([r1.id, r2.id].sort());
   });
 
@@ -136,7 +157,12 @@ describe("charge.refunded", () => {
     expect(sent.at(-1).data.object).toMatchObject({ status: "refunded" });
     const legacy = await eventBodies(h, p.id, "payment.refunded");
     expect(legacy).toHaveLength(legacyBefore + 1);
-    expect(legacy.at(-1).data).toMatchObject({ refundId: first.id, refundAmount: 300, refundedAmount: 1000, status: "REFUNDED" });
+    expect(legacy.at(-1).data).toMatchObject({
+      refundId: first.id,
+      refundAmount: 300,
+      refundedAmount: 1000,
+      status: "REFUNDED",
+    });
   });
 });
 
@@ -167,7 +193,12 @@ describe("the canonical family only for transactions with a charge view", () => 
     const p = await createPayment(h, a, { paymentMethods: ["PIX", "CREDIT_CARD"] });
     await h.call("POST", `/c/${p.id}/card`, { body: { number: "4242424242424242" } });
     expect((await h.call("GET", `/v1/charges/ch_${p.id}`, { key: a.testKey })).status).toBe(200);
-    expect(await eventTypes(h, p.id)).toEqual(["charge.created", "payment.created", "charge.paid", "payment.completed"]);
+    expect(await eventTypes(h, p.id)).toEqual([
+      "charge.created",
+      "payment.created",
+      "charge.paid",
+      "payment.completed",
+    ]);
     const r = await refund(h, a, p.id);
     await advance(h, a, r.body.id, "REFUNDED");
     const [ev] = await eventBodies(h, p.id, "charge.refunded");

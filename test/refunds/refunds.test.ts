@@ -1,7 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import { getBalance } from "../../src/domain/ledger";
 import { createHarness } from "../support/harness";
-import { REFUND_FIELDS, createPayment, eventBodies, eventTypes, expectNoForbidden, forceStatus, key, paidPayment, pay } from "../payments/support";
+import {
+  REFUND_FIELDS,
+  createPayment,
+  eventBodies,
+  eventTypes,
+  expectNoForbidden,
+  forceStatus,
+  key,
+  paidPayment,
+  pay,
+} from "../payments/support";
 
 const setup = async (amount = 1000, settings = {}) => {
   const h = createHarness();
@@ -12,7 +22,8 @@ const setup = async (amount = 1000, settings = {}) => {
     h.call("POST", `/v1/payments/${id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), ...body } });
   const balance = () => getBalance(h.deps.store.read, a.accountId, false, "BRL");
   const tx = async () => (await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body;
-  const advance = (id: string, to: string) => h.call("POST", `/v1/test_helpers/refunds/${id}/advance`, { key: a.testKey, body: { to } });
+  const advance = (id: string, to: string) =>
+    h.call("POST", `/v1/test_helpers/refunds/${id}/advance`, { key: a.testKey, body: { to } });
   return { h, a, p, refund, balance, tx, advance };
 };
 
@@ -23,7 +34,14 @@ describe("refunds (happy paths)", () => {
     const r = await refund({ reason: "customer asked" });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(REFUND_FIELDS);
-    expect(r.body).toMatchObject({ transactionId: p.id, amount: 1000, currency: "BRL", status: "PENDING", reason: "customer asked", createdAt: "2026-11-20T12:00:00.000Z" });
+    expect(r.body).toMatchObject({
+      transactionId: p.id,
+      amount: 1000,
+      currency: "BRL",
+      status: "PENDING",
+      reason: "customer asked",
+      createdAt: "2026-11-20T12:00:00.000Z",
+    });
     expect(r.body.id).toMatch(/^re_[0-9a-f]{32}$/);
     expectNoForbidden(r.body);
     expect(await balance()).toMatchObject({ available: 0, pending: 0 });
@@ -35,7 +53,14 @@ describe("refunds (happy paths)", () => {
     expect((await tx()).status).toBe("REFUNDED");
     expect(await eventTypes(h, p.id)).toContain("payment.refunded");
     const ev = (await eventBodies(h, p.id, "payment.refunded"))[0];
-    expect(ev.data).toMatchObject({ transactionId: p.id, status: "REFUNDED", previousStatus: "PAID", refundId: r.body.id, refundAmount: 1000, refundedAmount: 1000 });
+    expect(ev.data).toMatchObject({
+      transactionId: p.id,
+      status: "REFUNDED",
+      previousStatus: "PAID",
+      refundId: r.body.id,
+      refundAmount: 1000,
+      refundedAmount: 1000,
+    });
     const charge = await h.call("GET", `/v1/charges/ch_${p.id}`, { key: a.testKey });
     expect(charge.body.status).toBe("refunded");
   });
@@ -53,7 +78,8 @@ describe("refunds (happy paths)", () => {
   test("sandbox refunds advance by themselves: IN_PROGRESS after 2 s, REFUNDED after 4 s", async () => {
     const { h, a, p, refund } = await setup(1000);
     const r = await refund({ amount: 400 });
-    const list = async () => (await h.call("GET", `/v1/payments/${p.id}/refunds`, { key: a.testKey })).body.data[0].status;
+    const list = async () =>
+      (await h.call("GET", `/v1/payments/${p.id}/refunds`, { key: a.testKey })).body.data[0].status;
     expect(await list()).toBe("PENDING");
     h.clock.advance(2);
     await h.deps.jobs.drain();
@@ -107,17 +133,29 @@ describe("refunds (happy paths)", () => {
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
     expect((await balance()).pending).toBe(750);
-    const changed = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { ...body, amount: 100 } });
+    const changed = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: a.testKey,
+      body: { ...body, amount: 100 },
+    });
     expect(changed.status).toBe(409);
     expect(changed.body.error.code).toBe("idempotency_key_reused");
   });
 
   test("a cashout with passFeeToTenant debits the payout fee (payout_fee_fixed, not the Pix fee) from the available balance", async () => {
-    const { h, refund, balance } = await setup(10000, { pixFeeBps: 100, payoutFeeFixed: 75, settlementDelaySeconds: 60 });
+    const { h, refund, balance } = await setup(10000, {
+      pixFeeBps: 100,
+      payoutFeeFixed: 75,
+      settlementDelaySeconds: 60,
+    });
     h.clock.advance(61);
     await h.deps.jobs.drain();
     expect(await balance()).toMatchObject({ available: 9900, pending: 0 });
-    const r = await refund({ amount: 5000, strategy: "cashout", passFeeToTenant: true, destinationKey: "+5511999998888" });
+    const r = await refund({
+      amount: 5000,
+      strategy: "cashout",
+      passFeeToTenant: true,
+      destinationKey: "+5511999998888",
+    });
     expect(r.status).toBe(201);
     expect((await balance()).available).toBe(9900 - 5000 - 75);
   });
@@ -170,13 +208,20 @@ describe("refunds (errors)", () => {
   });
 
   test("methods whose provider has no refunds -> REFUND_NOT_SUPPORTED", async () => {
-    for (const [method, currency] of [["BOLETO", "BRL"], ["MULTIBANCO", "EUR"], ["CRYPTO", "USDT"]] as const) {
+    for (const [method, currency] of [
+      ["BOLETO", "BRL"],
+      ["MULTIBANCO", "EUR"],
+      ["CRYPTO", "USDT"],
+    ] as const) {
       const h = createHarness();
       h.subscribeAllEvents = true; // tests read the outbox
       const a = await h.seedAccount();
       const p = await createPayment(h, a, { paymentMethods: [method], currency });
       await pay(h, a, p.id, { method });
-      const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key() } });
+      const r = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+        key: a.testKey,
+        body: { idempotencyKey: key() },
+      });
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe("REFUND_NOT_SUPPORTED");
     }
@@ -210,7 +255,10 @@ describe("refunds (errors)", () => {
     const a = await h.seedAccount();
     const p = await createPayment(h, a, { paymentMethods: ["CREDIT_CARD"] });
     await h.call("POST", `/c/${p.id}/card`, { body: { number: "4242424242424242" } });
-    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key(), strategy: "cashout" } });
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key(), strategy: "cashout" },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe("strategy");
   });
@@ -218,14 +266,22 @@ describe("refunds (errors)", () => {
   test("concurrent refunds never exceed the amount", async () => {
     const { h, a, p, balance } = await setup(1000);
     const results = await Promise.all(
-      Array.from({ length: 12 }, () => h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("c"), amount: 300 } })),
+      Array.from({ length: 12 }, () =>
+        h.call("POST", `/v1/payments/${p.id}/refund`, {
+          key: a.testKey,
+          body: { idempotencyKey: key("c"), amount: 300 },
+        }),
+      ),
     );
     const ok = results.filter((r) => r.status === 201);
     expect(ok).toHaveLength(3);
-    for (const r of results.filter((r) => r.status !== 201)) expect(r.body.error.code).toBe("refund_amount_exceeds_remaining");
+    for (const r of results.filter((r) => r.status !== 201))
+      expect(r.body.error.code).toBe("refund_amount_exceeds_remaining");
     expect((await balance()).pending).toBe(100);
     const full = await Promise.all(
-      Array.from({ length: 5 }, () => h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("f") } })),
+      Array.from({ length: 5 }, () =>
+        h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("f") } }),
+      ),
     );
     expect(full.filter((r) => r.status === 201).map((r) => r.body.amount)).toEqual([100]);
     expect((await balance()).pending).toBe(0);
@@ -238,7 +294,10 @@ describe("refunds (errors)", () => {
     const again = await advance(r.body.id, "FAILED");
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("invalid_state");
-    const live = await h.call("POST", `/v1/test_helpers/refunds/${r.body.id}/advance`, { key: a.liveKey, body: { to: "FAILED" } });
+    const live = await h.call("POST", `/v1/test_helpers/refunds/${r.body.id}/advance`, {
+      key: a.liveKey,
+      body: { to: "FAILED" },
+    });
     expect(live.status).toBe(403);
     expect(live.body.error.code).toBe("test_mode_only");
     const bad = await advance(r.body.id, "PENDING");
@@ -251,10 +310,16 @@ describe("refunds (security)", () => {
     const { h, p, refund } = await setup();
     const other = await h.seedAccount();
     const r = await refund();
-    const post = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: other.testKey, body: { idempotencyKey: key() } });
+    const post = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: other.testKey,
+      body: { idempotencyKey: key() },
+    });
     expect(post.status).toBe(404);
     expect((await h.call("GET", `/v1/payments/${p.id}/refunds`, { key: other.testKey })).status).toBe(404);
-    const adv = await h.call("POST", `/v1/test_helpers/refunds/${r.body.id}/advance`, { key: other.testKey, body: { to: "FAILED" } });
+    const adv = await h.call("POST", `/v1/test_helpers/refunds/${r.body.id}/advance`, {
+      key: other.testKey,
+      body: { to: "FAILED" },
+    });
     expect(adv.status).toBe(404);
   });
 

@@ -43,7 +43,9 @@ function betweenReadAndWrite(h: Harness, between: () => Promise<unknown>): void 
         return uow.refunds.reserveRefundable(...args);
       };
       // A proxy, not a prototype: adapters' units may read their repositories through getters over private fields.
-      return fn(new Proxy(uow, { get: (target, name) => (name === "refunds" ? refunds : Reflect.get(target, name, target)) }));
+      return fn(
+        new Proxy(uow, { get: (target, name) => (name === "refunds" ? refunds : Reflect.get(target, name, target)) }),
+      );
     });
 }
 
@@ -52,7 +54,8 @@ describe("the refundable remainder's conditional write", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const p = await paidPayment(h, a, 1000);
-    const reserve = (amount: number) => h.deps.store.tx((uow) => uow.refunds.reserveRefundable(p.id, amount, SETTLED, h.deps.clock.nowMs()));
+    const reserve = (amount: number) =>
+      h.deps.store.tx((uow) => uow.refunds.reserveRefundable(p.id, amount, SETTLED, h.deps.clock.nowMs()));
     expect(await reserve(600)).toBe(true);
     expect((await stored(h, p.id)).refundedAmount).toBe(600);
     expect(await reserve(401)).toBe(false);
@@ -71,27 +74,50 @@ describe("the refundable remainder's conditional write", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const p = await paidPayment(h, a, 1000);
-    const before = { balance: await getBalance(h.deps.store.read, a.accountId, false, "BRL"), stored: await stored(h, p.id) };
+    const before = {
+      balance: await getBalance(h.deps.store.read, a.accountId, false, "BRL"),
+      stored: await stored(h, p.id),
+    };
     betweenReadAndWrite(h, () => forceStatus(h, p.id, "DISPUTE"));
-    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 300 } });
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key("refund"), amount: 300 },
+    });
     expect([r.status, r.body.error.code]).toEqual([400, "charge_disputed"]);
     expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual(before.balance);
     // The unit rolled back whole: nothing was reserved, stored or queued; on SQLite the forced status went with it.
     expect(await stored(h, p.id)).toEqual(before.stored);
-    expect((await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body.status).toBe(h.deps.store.kind === "sqlite" ? "PAID" : "DISPUTE");
+    expect((await h.call("GET", `/v1/payments/${p.id}`, { key: a.testKey })).body.status).toBe(
+      h.deps.store.kind === "sqlite" ? "PAID" : "DISPUTE",
+    );
   });
 
   test("refuses a refund when another reserved the remainder after it was read with 400 refund_amount_exceeds_remaining, and changes nothing", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const p = await paidPayment(h, a, 1000);
-    const before = { balance: await getBalance(h.deps.store.read, a.accountId, false, "BRL"), stored: await stored(h, p.id) };
-    betweenReadAndWrite(h, () => testDb(h.deps).run("UPDATE transactions SET refunded_amount = 800 WHERE id = ?", p.id));
-    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 300 } });
-    expect([r.status, r.body.error.code, r.body.error.param]).toEqual([400, "refund_amount_exceeds_remaining", "amount"]);
+    const before = {
+      balance: await getBalance(h.deps.store.read, a.accountId, false, "BRL"),
+      stored: await stored(h, p.id),
+    };
+    betweenReadAndWrite(h, () =>
+      testDb(h.deps).run("UPDATE transactions SET refunded_amount = 800 WHERE id = ?", p.id),
+    );
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key("refund"), amount: 300 },
+    });
+    expect([r.status, r.body.error.code, r.body.error.param]).toEqual([
+      400,
+      "refund_amount_exceeds_remaining",
+      "amount",
+    ]);
     expect(await getBalance(h.deps.store.read, a.accountId, false, "BRL")).toEqual(before.balance);
     // The refund changed nothing; on PostgreSQL the other writer's committed 800 stays.
-    expect(await stored(h, p.id)).toEqual({ ...before.stored, refundedAmount: h.deps.store.kind === "sqlite" ? 0 : 800 });
+    expect(await stored(h, p.id)).toEqual({
+      ...before.stored,
+      refundedAmount: h.deps.store.kind === "sqlite" ? 0 : 800,
+    });
     expect(before.stored).toEqual({ refundedAmount: 0, refunds: 0, jobs: 0 });
   });
 });
@@ -101,14 +127,30 @@ describe("a refund's status moves with a conditional write", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const p = await paidPayment(h, a, 1000);
-    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 400 } });
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key("refund"), amount: 400 },
+    });
     expect([r.status, r.body.status]).toEqual([201, "PENDING"]);
     const now = h.deps.clock.nowMs();
-    const moved = await h.deps.store.tx((uow) => uow.refunds.moveFrom(r.body.id, "PENDING", { status: "IN_PROGRESS", updatedAt: now }));
+    const moved = await h.deps.store.tx((uow) =>
+      uow.refunds.moveFrom(r.body.id, "PENDING", { status: "IN_PROGRESS", updatedAt: now }),
+    );
     expect(moved).toMatchObject({ id: r.body.id, status: "IN_PROGRESS", amount: 400 });
     // A second mover that read PENDING too finds nothing to move and writes nothing.
-    expect(await h.deps.store.tx((uow) => uow.refunds.moveFrom(r.body.id, "PENDING", { status: "FAILED", updatedAt: now, failureReason: "late" }))).toBeUndefined();
-    expect(await h.deps.store.read.refunds.byId(r.body.id)).toMatchObject({ status: "IN_PROGRESS", failureReason: null });
-    expect(await h.deps.store.tx((uow) => uow.refunds.moveFrom("re_missing", "PENDING", { status: "FAILED", updatedAt: now }))).toBeUndefined();
+    expect(
+      await h.deps.store.tx((uow) =>
+        uow.refunds.moveFrom(r.body.id, "PENDING", { status: "FAILED", updatedAt: now, failureReason: "late" }),
+      ),
+    ).toBeUndefined();
+    expect(await h.deps.store.read.refunds.byId(r.body.id)).toMatchObject({
+      status: "IN_PROGRESS",
+      failureReason: null,
+    });
+    expect(
+      await h.deps.store.tx((uow) =>
+        uow.refunds.moveFrom("re_missing", "PENDING", { status: "FAILED", updatedAt: now }),
+      ),
+    ).toBeUndefined();
   });
 });

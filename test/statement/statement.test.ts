@@ -8,9 +8,26 @@ import { createHarness, type Harness, type SeededAccount } from "../support/harn
 import { dashboardLogin } from "../dashboard/support";
 import { available, destination, fund, payout, setup } from "../payouts/support";
 import { key, paidPayment } from "../payments/support";
-import { LINE_FIELDS, LIST_FIELDS, allLines, charge, endHold, endPayout, failRefund, hold, payoutPosted, refund, statement, total, type Wallet } from "./support";
+import {
+  LINE_FIELDS,
+  LIST_FIELDS,
+  allLines,
+  charge,
+  endHold,
+  endPayout,
+  failRefund,
+  hold,
+  payoutPosted,
+  refund,
+  statement,
+  total,
+  type Wallet,
+} from "./support";
 
-async function account(settings: Record<string, unknown> = { settlementDelaySeconds: 0 }, start?: string): Promise<{ h: Harness; a: SeededAccount; w: Wallet }> {
+async function account(
+  settings: Record<string, unknown> = { settlementDelaySeconds: 0 },
+  start?: string,
+): Promise<{ h: Harness; a: SeededAccount; w: Wallet }> {
   const h = createHarness({}, start);
   const a = await h.seedAccount({ settings });
   return { h, a, w: { h, a } };
@@ -64,7 +81,20 @@ describe("statement lines", () => {
       ["charge", 10_000, 10_000],
     ]);
     expect(body.data[0].balance_after).toBe(await total(h, a.testKey));
-    expect(body.data.map((l: any) => l.reference_id)).toEqual([med2, med1, med1, po2, po1, po1, po1, re, re, re, tx, tx]);
+    expect(body.data.map((l: any) => l.reference_id)).toEqual([
+      med2,
+      med1,
+      med1,
+      po2,
+      po1,
+      po1,
+      po1,
+      re,
+      re,
+      re,
+      tx,
+      tx,
+    ]);
     expect(body.data.map((l: any) => l.description)).toEqual([
       "Bloqueio MED",
       "Liberação MED",
@@ -107,7 +137,14 @@ describe("statement lines", () => {
     expect(after.data).toEqual(before.data);
     const re = await refund(w, (await statement(h, a.testKey)).data[0].reference_id, 900);
     const now = new Date(h.clock.nowMs()).toISOString();
-    expect((await statement(h, a.testKey)).data[0]).toMatchObject({ type: "refund", amount: -900, balance_after: 4_000, created_at: now, available_on: now, reference_id: re });
+    expect((await statement(h, a.testKey)).data[0]).toMatchObject({
+      type: "refund",
+      amount: -900,
+      balance_after: 4_000,
+      created_at: now,
+      available_on: now,
+      reference_id: re,
+    });
   });
 
   test("a payout that fails through the API shows its payout, fee and reversal lines", async () => {
@@ -133,10 +170,16 @@ describe("statement lines", () => {
     const { h, a } = await account({ settlementDelaySeconds: 0, pixFeeFixed: 100 });
     const p = await paidPayment(h, a, 5_000);
     h.clock.advance(60);
-    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, { key: a.testKey, body: { idempotencyKey: key("refund"), amount: 1_200 } });
+    const r = await h.call("POST", `/v1/payments/${p.id}/refund`, {
+      key: a.testKey,
+      body: { idempotencyKey: key("refund"), amount: 1_200 },
+    });
     expect(r.status).toBe(201);
     h.clock.advance(1);
-    const failed = await h.call("POST", `/v1/test_helpers/refunds/${r.body.id}/advance`, { key: a.testKey, body: { to: "FAILED" } });
+    const failed = await h.call("POST", `/v1/test_helpers/refunds/${r.body.id}/advance`, {
+      key: a.testKey,
+      body: { to: "FAILED" },
+    });
     expect(failed.body.status).toBe("FAILED");
     const lines = (await statement(h, a.testKey)).data;
     expect(lines.map((l: any) => [l.type, l.amount, l.balance_after, l.reference_id])).toEqual([
@@ -152,7 +195,10 @@ describe("statement lines", () => {
     const { h, a } = await account();
     const p = await paidPayment(h, a, 3_000);
     h.clock.advance(60);
-    const med = await h.call("POST", `/v1/test_helpers/charges/ch_${p.id}/med`, { key: a.testKey, body: { reason: "scam", response_deadline: "2030-01-01T00:00:00.000Z" } });
+    const med = await h.call("POST", `/v1/test_helpers/charges/ch_${p.id}/med`, {
+      key: a.testKey,
+      body: { reason: "scam", response_deadline: "2030-01-01T00:00:00.000Z" },
+    });
     expect(med.status).toBeLessThan(300);
     const lines = (await statement(h, a.testKey)).data;
     expect(lines.map((l: any) => [l.type, l.amount, l.balance_after, l.reference_id])).toEqual([

@@ -1,11 +1,29 @@
 /** Helpers of the statement tests (extensions.md "Statement, exports and reconciliation"): movements posted through the ledger's own entry points, and readers. */
 import { expect } from "bun:test";
-import { creditChargePayment, debitPayout, debitRefund, holdMed, restoreRefund, reversePayout, settleMedHold, settlePayout } from "../../src/domain/ledger";
+import {
+  creditChargePayment,
+  debitPayout,
+  debitRefund,
+  holdMed,
+  restoreRefund,
+  reversePayout,
+  settleMedHold,
+  settlePayout,
+} from "../../src/domain/ledger";
 import { newId, rawId } from "../../src/lib/ids";
 import type { Harness, SeededAccount } from "../support/harness";
 
 /** The fields of a statement line, copied from the spec as the oracle. */
-export const LINE_FIELDS = ["amount", "available_on", "balance_after", "created_at", "description", "id", "reference_id", "type"];
+export const LINE_FIELDS = [
+  "amount",
+  "available_on",
+  "balance_after",
+  "created_at",
+  "description",
+  "id",
+  "reference_id",
+  "type",
+];
 export const LIST_FIELDS = ["data", "has_more", "next_cursor", "object"];
 
 /** Who moves money: the harness, the account and the mode. */
@@ -27,7 +45,9 @@ export async function charge(w: Wallet, amount: number, fee = 0): Promise<string
 /** A refund of `amount` of `transactionId` (optional Pix-out fee); resolves to its id. */
 export async function refund(w: Wallet, transactionId: string, amount: number, pixOutFee = 0): Promise<string> {
   const refundId = newId("refund");
-  await w.h.deps.store.tx((uow) => debitRefund(w.h.deps, uow, { ...scope(w), amount, refundId, transactionId, pixOutFee }));
+  await w.h.deps.store.tx((uow) =>
+    debitRefund(w.h.deps, uow, { ...scope(w), amount, refundId, transactionId, pixOutFee }),
+  );
   return refundId;
 }
 
@@ -45,7 +65,9 @@ export async function payoutPosted(w: Wallet, amount: number, fee = 0): Promise<
 
 /** The payout was paid (`paid`) or failed/cancelled (`reversed`). */
 export async function endPayout(w: Wallet, payoutId: string, how: "paid" | "reversed"): Promise<void> {
-  await w.h.deps.store.tx((uow) => (how === "paid" ? settlePayout(w.h.deps, uow, payoutId) : reversePayout(w.h.deps, uow, payoutId)));
+  await w.h.deps.store.tx((uow) =>
+    how === "paid" ? settlePayout(w.h.deps, uow, payoutId) : reversePayout(w.h.deps, uow, payoutId),
+  );
 }
 
 /** A MED hold of `amount`; resolves to the case id. */

@@ -35,10 +35,38 @@ function prng(seed: number): () => number {
 
 function row(accountId: string, id: string, over: Partial<TransactionRow>): TransactionRow {
   return {
-    id, accountId, livemode: false, amount: 1_000, currency: "BRL", status: "WAITING_PAYMENT", paymentMethods: '["PIX"]', paidWith: null, origin: "charges",
-    customerId: null, customerName: null, customerDocument: null, customerEmail: null, customerPhone: null, expectedPayerTaxId: null, payerLockApplied: false,
-    metadata: "{}", webhookUrl: null, pixBrCode: null, pixTxid: null, pixLocation: null, expiresAt: null, providerConnectionId: null, ttlSeconds: null,
-    methodDetails: "{}", endToEndId: null, platformFee: null, refundedAmount: 0, paidAt: null, createdAt: MIDNIGHT_SP, updatedAt: MIDNIGHT_SP, ...over,
+    id,
+    accountId,
+    livemode: false,
+    amount: 1_000,
+    currency: "BRL",
+    status: "WAITING_PAYMENT",
+    paymentMethods: '["PIX"]',
+    paidWith: null,
+    origin: "charges",
+    customerId: null,
+    customerName: null,
+    customerDocument: null,
+    customerEmail: null,
+    customerPhone: null,
+    expectedPayerTaxId: null,
+    payerLockApplied: false,
+    metadata: "{}",
+    webhookUrl: null,
+    pixBrCode: null,
+    pixTxid: null,
+    pixLocation: null,
+    expiresAt: null,
+    providerConnectionId: null,
+    ttlSeconds: null,
+    methodDetails: "{}",
+    endToEndId: null,
+    platformFee: null,
+    refundedAmount: 0,
+    paidAt: null,
+    createdAt: MIDNIGHT_SP,
+    updatedAt: MIDNIGHT_SP,
+    ...over,
   };
 }
 
@@ -60,7 +88,8 @@ function add(cells: Cells, key: unknown[], values: number[]) {
   values.forEach((v, i) => (cur[i]! += v));
 }
 /** Only cells that hold something (a cell emptied by later changes reads as zeros on both sides). */
-const nonZero = (cells: Cells): Cells => Object.fromEntries(Object.entries(cells).filter(([, v]) => v.some((x) => x !== 0)));
+const nonZero = (cells: Cells): Cells =>
+  Object.fromEntries(Object.entries(cells).filter(([, v]) => v.some((x) => x !== 0)));
 
 function oracle(rows: Record<string, any>[]): { daily: Cells; hist: Cells; monthly: Cells } {
   const daily: Cells = {};
@@ -69,7 +98,11 @@ function oracle(rows: Record<string, any>[]): { daily: Cells; hist: Cells; month
   for (const r of rows) {
     const [createdAt, paidAt] = [Number(r.created_at), r.paid_at === null ? null : Number(r.paid_at)];
     const day = spDay(createdAt);
-    add(daily, [r.account_id, r.livemode, day, r.currency, r.paid_with ?? "", r.status, paidAt === null ? 0 : 1], [1, Number(r.amount), Number(r.refunded_amount)]);
+    add(
+      daily,
+      [r.account_id, r.livemode, day, r.currency, r.paid_with ?? "", r.status, paidAt === null ? 0 : 1],
+      [1, Number(r.amount), Number(r.refunded_amount)],
+    );
     if (paidAt === null) continue;
     const b = bucketOf(createdAt, paidAt);
     add(hist, [r.account_id, r.livemode, day, r.currency, b], [1]);
@@ -83,7 +116,11 @@ async function summed(store: PgStore): Promise<{ daily: Cells; hist: Cells; mont
   const daily: Cells = {};
   for (const r of await store.sql`select account_id, livemode, day, currency, method, status, paid, sum(count) as c, sum(amount) as a, sum(refunded) as f
       from payment_daily_stats group by 1, 2, 3, 4, 5, 6, 7`)
-    add(daily, [r.account_id, r.livemode, r.day, r.currency, r.method, r.status, Number(r.paid)], [Number(r.c), Number(r.a), Number(r.f)]);
+    add(
+      daily,
+      [r.account_id, r.livemode, r.day, r.currency, r.method, r.status, Number(r.paid)],
+      [Number(r.c), Number(r.a), Number(r.f)],
+    );
   const hist: Cells = {};
   for (const r of await store.sql`select account_id, livemode, day, currency, bucket, sum(count) as c from payment_pay_time_hist group by 1, 2, 3, 4, 5`)
     add(hist, [r.account_id, r.livemode, r.day, r.currency, Number(r.bucket)], [Number(r.c)]);
@@ -124,7 +161,9 @@ describe("the payment aggregates on PostgreSQL", () => {
       const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
       const someId = () => (ids.length ? pick(ids) : "none");
       // Around São Paulo midnights, days and months apart (2026-02-28 is a month's last day).
-      const when = () => pick([MIDNIGHT_SP, MIDNIGHT_SP - 10 * DAY, MIDNIGHT_SP - 10 * DAY - 1]) + pick([-1, 0, 1, -999, 1_000, 3_600_000]) * pick([1, 1, 7]);
+      const when = () =>
+        pick([MIDNIGHT_SP, MIDNIGHT_SP - 10 * DAY, MIDNIGHT_SP - 10 * DAY - 1]) +
+        pick([-1, 0, 1, -999, 1_000, 3_600_000]) * pick([1, 1, 7]);
       for (let i = 0; i < 70; i++) {
         const op = rnd();
         const id = someId();
@@ -149,7 +188,12 @@ describe("the payment aggregates on PostgreSQL", () => {
           await store.tx(async (u) => {
             const t = await u.charges.lockForChange(id);
             if (!t || !["WAITING_PAYMENT", "PENDING"].includes(t.status)) return;
-            await u.charges.transition(id, t.status, { status: "PAID", paidWith: pick(["PIX", "CREDIT_CARD"]), paidAt: t.createdAt + Math.floor(rnd() * 90_000_000), updatedAt: 1 });
+            await u.charges.transition(id, t.status, {
+              status: "PAID",
+              paidWith: pick(["PIX", "CREDIT_CARD"]),
+              paidAt: t.createdAt + Math.floor(rnd() * 90_000_000),
+              updatedAt: 1,
+            });
           });
         } else if (op < 0.62) {
           // A refund reserved, sometimes released again in the same unit, sometimes completing the refund.
@@ -159,10 +203,22 @@ describe("the payment aggregates on PostgreSQL", () => {
             if (ok && rnd() < 0.3) await u.charges.transition(id, "PAID", { status: "REFUNDED", updatedAt: 4 });
           });
         } else if (op < 0.72) {
-          await store.tx((u) => u.charges.transition(id, pick(["WAITING_PAYMENT", "PENDING"]), { status: pick(["EXPIRED", "CANCELLED"]), updatedAt: 5 }));
+          await store.tx((u) =>
+            u.charges.transition(id, pick(["WAITING_PAYMENT", "PENDING"]), {
+              status: pick(["EXPIRED", "CANCELLED"]),
+              updatedAt: 5,
+            }),
+          );
         } else if (op < 0.8) {
           // Columns that move a row to another cell: its day, amount, currency, mode, account.
-          const patch = pick<Partial<TransactionRow>>([{ createdAt: when() }, { amount: 777 }, { currency: "EUR" }, { livemode: true }, { accountId: pick(accounts) }, { paidAt: null, paidWith: null }]);
+          const patch = pick<Partial<TransactionRow>>([
+            { createdAt: when() },
+            { amount: 777 },
+            { currency: "EUR" },
+            { livemode: true },
+            { accountId: pick(accounts) },
+            { paidAt: null, paidWith: null },
+          ]);
           await store.tx(async (u) => {
             if (await u.charges.lockForChange(id)) await u.charges.update(id, patch);
           });
@@ -185,18 +241,33 @@ describe("the payment aggregates on PostgreSQL", () => {
     expect({ seed, ...got }).toEqual({ seed, ...want });
     expect(Object.keys(want.hist).length).toBeGreaterThan(3);
     // Every session wrote its own shard rows, and only those.
-    const used = (await stores[0]!.sql`select distinct shard from payment_daily_stats order by shard`).map((r: { shard: string }) => Number(r.shard));
+    const used = (await stores[0]!.sql`select distinct shard from payment_daily_stats order by shard`).map(
+      (r: { shard: string }) => Number(r.shard),
+    );
     expect(used.length).toBeGreaterThan(1);
     expect(used.every((s: number) => shards.includes(s))).toBe(true);
     // The repository reads the same cells (one merchant's, summed over the shards).
-    const cells = (await stores[1]!.read.stats.cells(accounts[0]!, false, "2026-01-01", "2026-12-31")).filter((c) => c.count !== 0 || c.refunded !== 0 || c.amount !== 0);
+    const cells = (await stores[1]!.read.stats.cells(accounts[0]!, false, "2026-01-01", "2026-12-31")).filter(
+      (c) => c.count !== 0 || c.refunded !== 0 || c.amount !== 0,
+    );
     const fromOracle = Object.entries(want.daily)
       .map(([k, v]) => [JSON.parse(k), v] as [[string, boolean, string, string, string, string, number], number[]])
       .filter(([k]) => k[0] === accounts[0] && k[1] === false)
-      .map(([k, v]) => ({ day: k[2], currency: k[3], method: k[4], status: k[5], paid: k[6], count: v[0], amount: v[1], refunded: v[2] }));
+      .map(([k, v]) => ({
+        day: k[2],
+        currency: k[3],
+        method: k[4],
+        status: k[5],
+        paid: k[6],
+        count: v[0],
+        amount: v[1],
+        refunded: v[2],
+      }));
     const byKey = (c: StatsCell) => JSON.stringify([c.day, c.currency, c.method, c.status, c.paid]);
     expect(cells.map(byKey)).toEqual([...cells.map(byKey)].sort());
-    expect([...cells].sort((a, b) => byKey(a).localeCompare(byKey(b)))).toEqual(fromOracle.sort((a, b) => byKey(a).localeCompare(byKey(b))));
+    expect([...cells].sort((a, b) => byKey(a).localeCompare(byKey(b)))).toEqual(
+      fromOracle.sort((a, b) => byKey(a).localeCompare(byKey(b))),
+    );
   }, 60_000);
 
   test("let two units writing the same merchant's same day proceed without waiting on each other", async () => {
@@ -213,7 +284,13 @@ describe("the payment aggregates on PostgreSQL", () => {
     const second = b.tx((u) => u.charges.insert(row(acct, `w2${acct}`, {})));
     expect(await settlesWithin(second, 5_000)).toBe(true);
     // The same for a status change of the first row's cell, made while the first unit is still open.
-    const third = b.tx((u) => u.charges.transition(`w2${acct}`, "WAITING_PAYMENT", { status: "PAID", paidAt: MIDNIGHT_SP + 5_000, paidWith: "PIX" }));
+    const third = b.tx((u) =>
+      u.charges.transition(`w2${acct}`, "WAITING_PAYMENT", {
+        status: "PAID",
+        paidAt: MIDNIGHT_SP + 5_000,
+        paidWith: "PIX",
+      }),
+    );
     expect(await settlesWithin(third, 5_000)).toBe(true);
     hold.resolve();
     await first;
@@ -229,7 +306,8 @@ describe("the payment aggregates on PostgreSQL", () => {
     const acct = merchant();
     await a.tx((u) => u.charges.insert(row(acct, `n1${acct}`, {})));
     await b.tx((u) => u.charges.transition(`n1${acct}`, "WAITING_PAYMENT", { status: "EXPIRED" }));
-    const rows = await a.sql`select status, shard, count from payment_daily_stats where account_id = ${acct} order by status, shard`;
+    const rows =
+      await a.sql`select status, shard, count from payment_daily_stats where account_id = ${acct} order by status, shard`;
     expect(rows.map((r: Record<string, string>) => [r.status, Number(r.shard), Number(r.count)])).toEqual(
       [
         ["EXPIRED", shards[3], 1],
@@ -259,7 +337,9 @@ describe("migrating a database that already holds transactions", () => {
     // The database as it was before this migration: the earlier ones applied and recorded.
     await db.sql.begin(async (t) => {
       await t.unsafe("create schema drizzle");
-      await t.unsafe("create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)");
+      await t.unsafe(
+        "create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)",
+      );
       for (const m of all.slice(0, mine)) {
         for (const s of m.statements) if (s.trim()) await t.unsafe(s);
         await t`insert into drizzle.__drizzle_migrations (hash, created_at) values (${m.hash}, ${m.folderMillis})`;
@@ -269,8 +349,17 @@ describe("migrating a database that already holds transactions", () => {
     try {
       const acct = merchant();
       await store.tx(async (u) => {
-        await u.charges.insert(row(acct, "b1", { status: "PAID", paidWith: "PIX", paidAt: MIDNIGHT_SP + 61_000, createdAt: MIDNIGHT_SP - 1 }));
-        await u.charges.insert(row(acct, "b2", { status: "PAID", paidWith: "PIX", paidAt: MIDNIGHT_SP + 9_000, refundedAmount: 300 }));
+        await u.charges.insert(
+          row(acct, "b1", {
+            status: "PAID",
+            paidWith: "PIX",
+            paidAt: MIDNIGHT_SP + 61_000,
+            createdAt: MIDNIGHT_SP - 1,
+          }),
+        );
+        await u.charges.insert(
+          row(acct, "b2", { status: "PAID", paidWith: "PIX", paidAt: MIDNIGHT_SP + 9_000, refundedAmount: 300 }),
+        );
         await u.charges.insert(row(acct, "b3", { createdAt: MIDNIGHT_SP + 5 }));
       });
       expect(await summed(store)).toEqual({ daily: {}, hist: {}, monthly: {} });
@@ -278,7 +367,9 @@ describe("migrating a database that already holds transactions", () => {
       const rows = await store.sql`select * from transactions`;
       expect(await summed(store)).toEqual(oracle(rows));
       // And from now on the triggers keep them.
-      await store.tx((u) => u.charges.transition("b3", "WAITING_PAYMENT", { status: "PAID", paidWith: "PIX", paidAt: MIDNIGHT_SP + 100 }));
+      await store.tx((u) =>
+        u.charges.transition("b3", "WAITING_PAYMENT", { status: "PAID", paidWith: "PIX", paidAt: MIDNIGHT_SP + 100 }),
+      );
       expect(await summed(store)).toEqual(oracle(await store.sql`select * from transactions`));
     } finally {
       await store.close();

@@ -48,7 +48,9 @@ export function fixture(a: string): TransactionRow[] {
     const status = statuses[n % statuses.length]!;
     const paid = ["PAID", "REFUNDED"].includes(status);
     const createdAt = T0 - (n % 5) * DAY + (n % 3) * 1_000;
-    const methods = ['["PIX","CREDIT_CARD"]', '["BOLETO","PIX"]', '["CRYPTO"]', '["PIX"]', '["MULTIBANCO","PIX"]'][n % 5]!;
+    const methods = ['["PIX","CREDIT_CARD"]', '["BOLETO","PIX"]', '["CRYPTO"]', '["PIX"]', '["MULTIBANCO","PIX"]'][
+      n % 5
+    ]!;
     rows.push(
       tx(a, id(n), {
         livemode: n % 7 === 6,
@@ -80,8 +82,32 @@ export function fixture(a: string): TransactionRow[] {
 }
 
 export const SORT_FIELDS: PaymentSortField[] = [
-  "id", "status", "amount", "currency", "paymentMethods", "customerName", "customerDocument", "customerEmail", "metadata", "createdAt",
-  "paidWith", "pixQrCode", "pixCopyPaste", "pixExpiresAt", "cardRedirectUrl", "mbEntity", "mbReference", "mbExpiresAt", "boletoBarcode",
-  "boletoLine", "boletoPdfUrl", "boletoExpiresAt", "cryptoAddress", "cryptoAmount", "cryptoNetwork", "cryptoCurrency", "platformFee", "paidAt",
+  "id",
+  "status",
+  "amount",
+  "currency",
+  "paymentMethods",
+  "customerName",
+  "customerDocument",
+  "customerEmail",
+  "metadata",
+  "createdAt",
+  "paidWith",
+  "pixQrCode",
+  "pixCopyPaste",
+  "pixExpiresAt",
+  "cardRedirectUrl",
+  "mbEntity",
+  "mbReference",
+  "mbExpiresAt",
+  "boletoBarcode",
+  "boletoLine",
+  "boletoPdfUrl",
+  "boletoExpiresAt",
+  "cryptoAddress",
+  "cryptoAmount",
+  "cryptoNetwork",
+  "cryptoCurrency",
+  "platformFee",
+  "paidAt",
 ];
-

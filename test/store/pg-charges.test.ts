@@ -14,7 +14,16 @@ import { sqliteDbOf } from "../../src/store/sqlite";
 import { installPaymentAggregates } from "../../src/store/sqlite/stats-aggregates";
 
 import { DAY, fixture, SORT_FIELDS, T0, tx } from "./pg-charges-fixture";
-import { deferred, fileStores, type PgDatabase, pgDatabase, pgStoreOn, raw, settlesWithin, sqliteStore } from "./pg-twins";
+import {
+  deferred,
+  fileStores,
+  type PgDatabase,
+  pgDatabase,
+  pgStoreOn,
+  raw,
+  settlesWithin,
+  sqliteStore,
+} from "./pg-twins";
 import { ALIVE } from "../../src/domain/charges/model";
 
 let db: PgDatabase;
@@ -44,8 +53,21 @@ async function seed(store: Store, a: string, rows: TransactionRow[]): Promise<vo
     for (const r of rows) await u.charges.insert(r);
   });
   const first = rows[0]!.id;
-  for (const [i, body, at] of [[1, '{"data":{"status":"PAID"}}', 5], [2, '{"data":{"status":"A"}}', 7], [3, '{"data":{"status":"B"}}', 7], [4, '{"data":{"status":"C"}}', 3]] as const)
-    await sql.run("insert into events (id, account_id, livemode, type, family, body, transaction_id, created_at) values (?, ?, false, 't', ?, ?, ?, ?)", `evt_${a}_${i}`, a, i === 4 ? "canonical" : "legacy", body, first, at);
+  for (const [i, body, at] of [
+    [1, '{"data":{"status":"PAID"}}', 5],
+    [2, '{"data":{"status":"A"}}', 7],
+    [3, '{"data":{"status":"B"}}', 7],
+    [4, '{"data":{"status":"C"}}', 3],
+  ] as const)
+    await sql.run(
+      "insert into events (id, account_id, livemode, type, family, body, transaction_id, created_at) values (?, ?, false, 't', ?, ?, ?, ?)",
+      `evt_${a}_${i}`,
+      a,
+      i === 4 ? "canonical" : "legacy",
+      body,
+      first,
+      at,
+    );
 }
 
 /** The read answers of the charges, payments and stats repositories over the fixture. */
@@ -53,13 +75,23 @@ async function reads(store: Store, a: string, rows: TransactionRow[]) {
   const r = store.read;
   const out: Record<string, unknown> = {};
   const [x, y] = [rows[1]!, rows[2]!];
-  out.scoped = [await r.charges.byScopedId(a, x.livemode, x.id), await r.charges.byScopedId("other", x.livemode, x.id), await r.charges.byScopedId(a, !x.livemode, x.id)];
+  out.scoped = [
+    await r.charges.byScopedId(a, x.livemode, x.id),
+    await r.charges.byScopedId("other", x.livemode, x.id),
+    await r.charges.byScopedId(a, !x.livemode, x.id),
+  ];
   out.byId = [await r.charges.byId(y.id), await r.charges.byId("none")];
   out.byTxid = [await r.charges.byTxid(y.pixTxid!), await r.charges.byTxid("none")];
   const since = T0 - 2 * DAY;
   out.alive = [
     await r.charges.countAlive({ accountId: a, livemode: false, statuses: ALIVE, sinceMs: since }),
-    await r.charges.countAlive({ accountId: a, livemode: false, statuses: ALIVE, sinceMs: since, document: "12345678909" }),
+    await r.charges.countAlive({
+      accountId: a,
+      livemode: false,
+      statuses: ALIVE,
+      sinceMs: since,
+      document: "12345678909",
+    }),
     await r.charges.countAlive({ accountId: a, livemode: true, statuses: ALIVE, sinceMs: 0 }),
   ];
   const ids = (l: TransactionRow[]) => l.map((t) => t.id);
@@ -69,12 +101,32 @@ async function reads(store: Store, a: string, rows: TransactionRow[]) {
     ids(page1),
     ids(page2),
     ids(await r.charges.list({ accountId: a, livemode: false, limit: 50, statuses: ["PAID", "EXPIRED"] })),
-    ids(await r.charges.list({ accountId: a, livemode: false, limit: 50, createdFromMs: T0 - DAY, createdToMs: T0 + 1_000 })),
+    ids(
+      await r.charges.list({
+        accountId: a,
+        livemode: false,
+        limit: 50,
+        createdFromMs: T0 - DAY,
+        createdToMs: T0 + 1_000,
+      }),
+    ),
     ids(await r.charges.list({ accountId: a, livemode: false, limit: 50, document: "12345678909" })),
   ];
-  out.account = [await r.charges.accountForCreate(a), await r.charges.accountForCreate("none"), await r.charges.merchantName(a), await r.charges.merchantName("none")];
+  out.account = [
+    await r.charges.accountForCreate(a),
+    await r.charges.accountForCreate("none"),
+    await r.charges.merchantName(a),
+    await r.charges.merchantName("none"),
+  ];
   out.legacy = await r.payments.recentLegacyEventBodies(rows[0]!.id, 20);
-  const base: PaymentListQuery = { accountId: a, livemode: false, page: 1, limit: 100, sortBy: "createdAt", sortOrder: "desc" };
+  const base: PaymentListQuery = {
+    accountId: a,
+    livemode: false,
+    page: 1,
+    limit: 100,
+    sortBy: "createdAt",
+    sortOrder: "desc",
+  };
   const pages: unknown[] = [];
   for (const sortBy of SORT_FIELDS)
     for (const sortOrder of ["asc", "desc"] as const) {
@@ -109,11 +161,29 @@ async function reads(store: Store, a: string, rows: TransactionRow[]) {
     await r.stats.cells(a, true, "2026-01-01", "2026-12-31"),
   ];
   out.buckets = [
-    await r.stats.payTimeBuckets(a, false, { head: ["2026-03-06", "2026-03-31"], months: ["2026-04", "2026-03"], tail: ["2026-04-01", "2026-03-31"] }),
-    await r.stats.payTimeBuckets(a, false, { head: ["2026-02-01", "2026-01-31"], months: ["2026-03", "2026-03"], tail: ["2026-04-01", "2026-03-31"] }, "BRL"),
-    await r.stats.payTimeBuckets(a, false, { head: ["2026-03-09", "2026-03-09"], months: ["2026-04", "2026-03"], tail: ["2026-03-10", "2026-03-10"] }),
+    await r.stats.payTimeBuckets(a, false, {
+      head: ["2026-03-06", "2026-03-31"],
+      months: ["2026-04", "2026-03"],
+      tail: ["2026-04-01", "2026-03-31"],
+    }),
+    await r.stats.payTimeBuckets(
+      a,
+      false,
+      { head: ["2026-02-01", "2026-01-31"], months: ["2026-03", "2026-03"], tail: ["2026-04-01", "2026-03-31"] },
+      "BRL",
+    ),
+    await r.stats.payTimeBuckets(a, false, {
+      head: ["2026-03-09", "2026-03-09"],
+      months: ["2026-04", "2026-03"],
+      tail: ["2026-03-10", "2026-03-10"],
+    }),
   ];
-  out.expiry = [await r.charges.dueForExpiry(T0 + 60_000, 3), await r.charges.dueForExpiry(T0 + 600_000, 50), await r.charges.nextExpiryAfter(T0), await r.charges.nextExpiryAfter(T0 + 600_000)];
+  out.expiry = [
+    await r.charges.dueForExpiry(T0 + 60_000, 3),
+    await r.charges.dueForExpiry(T0 + 600_000, 50),
+    await r.charges.nextExpiryAfter(T0),
+    await r.charges.nextExpiryAfter(T0 + 600_000),
+  ];
   return out;
 }
 
@@ -130,8 +200,24 @@ async function writes(store: Store, a: string, rows: TransactionRow[]) {
     await store.tx((u) => u.charges.lockForChange("none")),
   ];
   const refund = (id: string, status: string, amount: number, createdAt: number) => ({
-    id, accountId: a, livemode: p.livemode, transactionId: p.id, amount, currency: "BRL", status, reason: null, strategy: null, passFeeToTenant: false,
-    destinationKey: null, pixOutFee: 0, method: "PIX", providerRefundId: null, failureReason: null, createdAt, updatedAt: createdAt, refundedAt: null,
+    id,
+    accountId: a,
+    livemode: p.livemode,
+    transactionId: p.id,
+    amount,
+    currency: "BRL",
+    status,
+    reason: null,
+    strategy: null,
+    passFeeToTenant: false,
+    destinationKey: null,
+    pixOutFee: 0,
+    method: "PIX",
+    providerRefundId: null,
+    failureReason: null,
+    createdAt,
+    updatedAt: createdAt,
+    refundedAt: null,
   });
   out.refunds = await store.tx(async (u) => {
     const got: unknown[] = [];
@@ -139,7 +225,11 @@ async function writes(store: Store, a: string, rows: TransactionRow[]) {
     got.push(await u.refunds.reserveRefundable(p.id, 401, ["PAID"], T0 + 6));
     got.push(await u.refunds.reserveRefundable(p.id, 400, ["REFUNDED"], T0 + 7));
     got.push(await u.refunds.reserveRefundable(p.id, 400, ["REFUNDED", "PAID"], T0 + 8));
-    for (const [id, st, amt, at] of [["re_b", "PENDING", 600, 10], ["re_a", "REFUNDED", 100, 10], ["re_c", "REFUNDED", 300, 9]] as const)
+    for (const [id, st, amt, at] of [
+      ["re_b", "PENDING", 600, 10],
+      ["re_a", "REFUNDED", 100, 10],
+      ["re_c", "REFUNDED", 300, 9],
+    ] as const)
       await u.refunds.insert(refund(id, st, amt, at));
     got.push(await u.refunds.moveFrom("re_b", "REFUNDED", { status: "FAILED" }));
     got.push(await u.refunds.moveFrom("re_b", "PENDING", { status: "FAILED", failureReason: "x", updatedAt: 11 }));
@@ -159,7 +249,18 @@ async function writes(store: Store, a: string, rows: TransactionRow[]) {
     await store.read.refunds.confirmedTotal("none"),
   ];
   const intent = (id: string, key: string, createdAt: number) => ({
-    id, accountId: a, livemode: false, scope: "POST /v1/charges", key, requestHash: "h", txid: `t${id}`, transactionId: `x${id}`, connectionId: "ppc_1", row: "{}", view: "{}", createdAt,
+    id,
+    accountId: a,
+    livemode: false,
+    scope: "POST /v1/charges",
+    key,
+    requestHash: "h",
+    txid: `t${id}`,
+    transactionId: `x${id}`,
+    connectionId: "ppc_1",
+    row: "{}",
+    view: "{}",
+    createdAt,
   });
   out.intents = await store.tx(async (u) => {
     const got: unknown[] = [await u.charges.hasOpenIntents()];
@@ -167,28 +268,54 @@ async function writes(store: Store, a: string, rows: TransactionRow[]) {
     await u.charges.openIntent(intent(`i1${a}`, "k1", 50));
     await u.charges.openIntent(intent(`i2${a}`, "k2", 50));
     await u.charges.openIntent(intent(`i3${a}`, "k3", 70));
-    got.push(await u.charges.hasOpenIntents(), await u.charges.intentOf({ accountId: a, livemode: false, scope: "POST /v1/charges", key: "k1" }));
+    got.push(
+      await u.charges.hasOpenIntents(),
+      await u.charges.intentOf({ accountId: a, livemode: false, scope: "POST /v1/charges", key: "k1" }),
+    );
     got.push(await u.charges.intentOf({ accountId: a, livemode: true, scope: "POST /v1/charges", key: "k1" }));
-    got.push((await u.charges.staleIntents(60, 10)).map((i) => i.id), (await u.charges.staleIntents(100, 2)).map((i) => i.id));
+    got.push(
+      (await u.charges.staleIntents(60, 10)).map((i) => i.id),
+      (await u.charges.staleIntents(100, 2)).map((i) => i.id),
+    );
     got.push(await u.charges.dropIntent(`i1${a}`), await u.charges.dropIntent(`i1${a}`));
     return got;
   });
   out.keys = await store.tx(async (u) => {
     const before = await u.charges.signingKey();
-    for (const [kid, at] of [["kb", 20], ["ka", 25], ["k0", 30]] as const)
-      await u.charges.addSigningKey({ kid: `${kid}${a}`, alg: "PS256", privateJwk: "{}", publicJwk: "{}", createdAt: at });
+    for (const [kid, at] of [
+      ["kb", 20],
+      ["ka", 25],
+      ["k0", 30],
+    ] as const)
+      await u.charges.addSigningKey({
+        kid: `${kid}${a}`,
+        alg: "PS256",
+        privateJwk: "{}",
+        publicJwk: "{}",
+        createdAt: at,
+      });
     return [before === undefined, (await u.charges.signingKey())?.kid];
   });
   out.faults = await store.tx(async (u) => {
     const got: unknown[] = [await u.charges.faultsLeft(a), await u.charges.takeFault(a)];
     await u.charges.setFaults(a, "reject", 5, 1);
     await u.charges.setFaults(a, "unavailable", 2, 2);
-    got.push(await u.charges.faultsLeft(a), await u.charges.takeFault(a), await u.charges.faultsLeft(a), await u.charges.takeFault(a), await u.charges.faultsLeft(a), await u.charges.takeFault(a));
+    got.push(
+      await u.charges.faultsLeft(a),
+      await u.charges.takeFault(a),
+      await u.charges.faultsLeft(a),
+      await u.charges.takeFault(a),
+      await u.charges.faultsLeft(a),
+      await u.charges.takeFault(a),
+    );
     await u.charges.setFaults(a, "reject", 0, 3);
     got.push(await u.charges.faultsLeft(a), await u.charges.takeFault(a));
     return got;
   });
-  out.faultRows = await raw(store).all("select account_id, mode, remaining from sandbox_provider_faults where account_id = ?", a);
+  out.faultRows = await raw(store).all(
+    "select account_id, mode, remaining from sandbox_provider_faults where account_id = ?",
+    a,
+  );
   return out;
 }
 
@@ -258,7 +385,9 @@ describe("two units racing on PostgreSQL", () => {
     const a = merchant();
     const t = tx(a, `r${a}`, { status: "PAID", paidWith: "PIX", paidAt: T0 + 1_000, amount: 1_000 });
     await pg.tx((u) => u.charges.insert(t));
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => pg.tx((u) => u.refunds.reserveRefundable(t.id, 300, ["PAID"], T0 + i))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => pg.tx((u) => u.refunds.reserveRefundable(t.id, 300, ["PAID"], T0 + i))),
+    );
     expect(results.filter(Boolean)).toHaveLength(3);
     expect((await pg.read.charges.byId(t.id))!.refundedAmount).toBe(900);
   });
@@ -270,13 +399,19 @@ describe("two units racing on PostgreSQL", () => {
     const hold = deferred();
     const reached = deferred();
     const first = pg.tx(async (u) => {
-      const row = await u.charges.transition(t.id, "WAITING_PAYMENT", { status: "PAID", paidAt: T0 + 1, paidWith: "PIX" });
+      const row = await u.charges.transition(t.id, "WAITING_PAYMENT", {
+        status: "PAID",
+        paidAt: T0 + 1,
+        paidWith: "PIX",
+      });
       reached.resolve();
       await hold.promise;
       return row?.status;
     });
     await reached.promise; // the first unit holds its locks now
-    const second = pg.tx(async (u) => (await u.charges.transition(t.id, "WAITING_PAYMENT", { status: "EXPIRED" }))?.status);
+    const second = pg.tx(
+      async (u) => (await u.charges.transition(t.id, "WAITING_PAYMENT", { status: "EXPIRED" }))?.status,
+    );
     expect(await settlesWithin(second, 200)).toBe(false);
     hold.resolve();
     expect([await first, await second]).toEqual(["PAID", undefined]);
@@ -312,7 +447,12 @@ describe("two units racing on PostgreSQL", () => {
       await hold2.promise;
     });
     await reached2.promise; // the first unit holds its locks now
-    expect(await settlesWithin(pg.tx((u) => u.charges.countAlive({ accountId: other, livemode: false, statuses: ALIVE, sinceMs: 0 })), 5_000)).toBe(true);
+    expect(
+      await settlesWithin(
+        pg.tx((u) => u.charges.countAlive({ accountId: other, livemode: false, statuses: ALIVE, sinceMs: 0 })),
+        5_000,
+      ),
+    ).toBe(true);
     hold2.resolve();
     await held;
   });

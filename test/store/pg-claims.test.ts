@@ -18,7 +18,10 @@ fileStores([], (d) => (db = d), open);
 
 /** A named instance (its own pool, notices on: it keeps a session for as long as it lives). */
 function instance(name: string): { store: PgStore; claims: PgIdempotencyClaims } {
-  const store = createPgStore(openPgPool(db.url, { max: 2, applicationName: name }), { migrate: false, instanceName: name });
+  const store = createPgStore(openPgPool(db.url, { max: 2, applicationName: name }), {
+    migrate: false,
+    instanceName: name,
+  });
   open.push(store);
   return { store, claims: new PgIdempotencyClaims(store) };
 }
@@ -39,7 +42,15 @@ async function sessionsGone(name: string): Promise<void> {
 let n = 0;
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 function claim(key: string, requestHash = "hash-a"): ClaimRef {
-  return { id: `idem_${++n}`, accountId: "acct_1", livemode: true, scope: "POST /v1/pix/charges", key, requestHash, createdAt: NOW };
+  return {
+    id: `idem_${++n}`,
+    accountId: "acct_1",
+    livemode: true,
+    scope: "POST /v1/pix/charges",
+    key,
+    requestHash,
+    createdAt: NOW,
+  };
 }
 
 describe("durable idempotency claims across instances", () => {
@@ -48,7 +59,9 @@ describe("durable idempotency claims across instances", () => {
     const b = instance("cofre-test-b1");
     expect(await a.claims.acquire("k", claim("live-holder"), NOW, NOW + 60_000)).toBeNull();
     expect(await b.claims.acquire("k", claim("live-holder"), NOW + 1, NOW + 60_001)).toEqual({ requestHash: "hash-a" });
-    expect(await b.claims.acquire("k", claim("live-holder", "hash-b"), NOW + 1, NOW + 60_001)).toEqual({ requestHash: "hash-a" });
+    expect(await b.claims.acquire("k", claim("live-holder", "hash-b"), NOW + 1, NOW + 60_001)).toEqual({
+      requestHash: "hash-a",
+    });
   });
 
   test("the same request takes over at once the claim of an instance that died, keeping the record's id", async () => {
@@ -71,7 +84,9 @@ describe("durable idempotency claims across instances", () => {
     expect(await a.claims.acquire("k", claim("dead-other-body"), NOW, NOW + 60_000)).toBeNull();
     await a.store.close();
     await sessionsGone("cofre-test-a3");
-    expect(await b.claims.acquire("k", claim("dead-other-body", "hash-b"), NOW + 1_000, NOW + 61_000)).toEqual({ requestHash: "hash-a" });
+    expect(await b.claims.acquire("k", claim("dead-other-body", "hash-b"), NOW + 1_000, NOW + 61_000)).toEqual({
+      requestHash: "hash-a",
+    });
   });
 
   test("two retries racing for a dead instance's claim take it once", async () => {
@@ -80,7 +95,10 @@ describe("durable idempotency claims across instances", () => {
     const c = instance("cofre-test-c4");
     expect(await a.claims.acquire("k", claim("race"), NOW, NOW + 60_000)).toBeNull();
     await a.store.close();
-    const results = await Promise.all([b.claims.acquire("k", claim("race"), NOW + 1, NOW + 60_001), c.claims.acquire("k", claim("race"), NOW + 1, NOW + 60_001)]);
+    const results = await Promise.all([
+      b.claims.acquire("k", claim("race"), NOW + 1, NOW + 60_001),
+      c.claims.acquire("k", claim("race"), NOW + 1, NOW + 60_001),
+    ]);
     expect(results.filter((r) => r === null)).toHaveLength(1);
   });
 

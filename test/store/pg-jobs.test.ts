@@ -51,7 +51,15 @@ function scheduler(store: PgStore, clock: ManualClock, concurrency = 32): Schedu
   return s;
 }
 
-const job = (over: Partial<NewJob> = {}): NewJob => ({ id: newId("job"), kind: "t.job", payload: "{}", dueAt: T0, dedupeKey: null, createdAt: T0, ...over });
+const job = (over: Partial<NewJob> = {}): NewJob => ({
+  id: newId("job"),
+  kind: "t.job",
+  payload: "{}",
+  dueAt: T0,
+  dedupeKey: null,
+  createdAt: T0,
+  ...over,
+});
 const sweep = (dueAt: number, now = T0) => ({ ...job({ kind: KEY, dueAt, createdAt: now }), dedupeKey: KEY });
 
 interface Line {
@@ -64,7 +72,8 @@ interface Line {
 }
 /** The sweep row, with its row version (`xmin` changes on every write). */
 async function sweepRow(): Promise<Line | undefined> {
-  const [r] = await db.sql`select id, due_at, wake_at, lease_until, state, xmin::text as xmin from jobs where dedupe_key = ${KEY}`;
+  const [r] =
+    await db.sql`select id, due_at, wake_at, lease_until, state, xmin::text as xmin from jobs where dedupe_key = ${KEY}`;
   return r as Line | undefined;
 }
 
@@ -117,7 +126,9 @@ describe("claims", () => {
     const got = await a.tx((u) => u.jobs.claimDue({ now: T0 + 5, limit: 5, running, leaseMs: () => 10 }));
     expect(got.map((j) => j.id)).toEqual([j2.id]);
     // Past its lease the other one is claimable again, by anyone not running it.
-    const again = await a.tx((u) => u.jobs.claimDue({ now: T0 + 100, limit: 5, running: new Map(), leaseMs: () => 10 }));
+    const again = await a.tx((u) =>
+      u.jobs.claimDue({ now: T0 + 100, limit: 5, running: new Map(), leaseMs: () => 10 }),
+    );
     expect(again.map((j) => [j.id, j.attempts])).toEqual([
       [j1.id, 1],
       [j2.id, 2],
@@ -152,7 +163,9 @@ describe("notices", () => {
     const heard: (string | null)[] = [];
     b.onChange("jobs", (p) => heard.push(p));
     await a.tx((u) => u.jobs.enqueue(job({ dueAt: T0 + 5, dedupeKey: "k" })));
-    await a.tx((u) => u.jobs.enqueueMany([job({ dueAt: T0 + 9 }), job({ dueAt: T0 + 7 }), job({ dueAt: T0 + 1, dedupeKey: "k" })]));
+    await a.tx((u) =>
+      u.jobs.enqueueMany([job({ dueAt: T0 + 9 }), job({ dueAt: T0 + 7 }), job({ dueAt: T0 + 1, dedupeKey: "k" })]),
+    );
     await a.tx((u) => u.jobs.enqueue(job({ dueAt: T0 + 3, dedupeKey: "k" })));
     await a.tx((u) => u.jobs.enqueueNoLaterThan(sweep(T0 + 50)));
     await a.tx((u) => u.jobs.enqueueNoLaterThan(sweep(T0 + 40_000 + MARGIN_MS)));
@@ -248,7 +261,8 @@ describe("enqueueNoLaterThan on a shared sweep row", () => {
 
   test("asked while another instance runs it: the run's outcome requeues it no later than asked", async () => {
     const [a, b] = [await instance(), await instance()];
-    const claim = (s: PgStore) => s.tx((u) => u.jobs.claimDue({ now: T0, limit: 1, running: new Map(), leaseMs: () => 60_000 }));
+    const claim = (s: PgStore) =>
+      s.tx((u) => u.jobs.claimDue({ now: T0, limit: 1, running: new Map(), leaseMs: () => 60_000 }));
     const ask = (s: PgStore, x: number) => s.tx((u) => u.jobs.enqueueNoLaterThan(sweep(x)));
     // reschedule later than asked
     await ask(a, T0);
@@ -340,7 +354,9 @@ describe("enqueueNoLaterThan on a shared sweep row", () => {
       await held.wait;
     });
     await until(() => asked);
-    const claimed = await a.tx((u) => u.jobs.claimDue({ now: T0, limit: 1, running: new Map(), leaseMs: () => 60_000 }));
+    const claimed = await a.tx((u) =>
+      u.jobs.claimDue({ now: T0, limit: 1, running: new Map(), leaseMs: () => 60_000 }),
+    );
     expect(claimed.map((r) => r.dedupeKey)).toEqual([KEY]);
     held.open();
     await asking;
@@ -367,7 +383,9 @@ describe("enqueueNoLaterThan on a shared sweep row", () => {
   test("a run completing while the ask waits re-inserts the row", async () => {
     const [a, b] = [await instance(), await instance()];
     await a.tx((u) => u.jobs.enqueueNoLaterThan(sweep(T0 + 600_000)));
-    const [run] = await a.tx((u) => u.jobs.claimDue({ now: T0 + 600_000, limit: 1, running: new Map(), leaseMs: () => 60_000 }));
+    const [run] = await a.tx((u) =>
+      u.jobs.claimDue({ now: T0 + 600_000, limit: 1, running: new Map(), leaseMs: () => 60_000 }),
+    );
     // The run's outcome unit deletes the row but has not committed when the ask comes.
     const held = gate();
     let deleted = false;

@@ -43,9 +43,39 @@ function posting(accountId: string, n: number, lines: Line[], now = 1_000 + n): 
 async function ledgerScript(store: Store, acct: string) {
   const out: Record<string, unknown> = {};
   out.post1 = await store.tx(async (u) => {
-    await u.ledger.insertTranche({ id: `tr_${acct}_1`, accountId: acct, livemode: false, currency: "BRL", transactionId: "tx1", amount: 900, remaining: 900, releaseAt: 5_000, createdAt: 1_000 });
-    await u.ledger.insertTranche({ id: `tr_${acct}_2`, accountId: acct, livemode: false, currency: "BRL", transactionId: "tx2", amount: 450, remaining: 450, releaseAt: 5_000, createdAt: 1_000 });
-    await u.ledger.insertTranche({ id: `tr_${acct}_3`, accountId: acct, livemode: false, currency: "BRL", transactionId: "tx3", amount: 50, remaining: 50, releaseAt: 7_000, createdAt: 1_000 });
+    await u.ledger.insertTranche({
+      id: `tr_${acct}_1`,
+      accountId: acct,
+      livemode: false,
+      currency: "BRL",
+      transactionId: "tx1",
+      amount: 900,
+      remaining: 900,
+      releaseAt: 5_000,
+      createdAt: 1_000,
+    });
+    await u.ledger.insertTranche({
+      id: `tr_${acct}_2`,
+      accountId: acct,
+      livemode: false,
+      currency: "BRL",
+      transactionId: "tx2",
+      amount: 450,
+      remaining: 450,
+      releaseAt: 5_000,
+      createdAt: 1_000,
+    });
+    await u.ledger.insertTranche({
+      id: `tr_${acct}_3`,
+      accountId: acct,
+      livemode: false,
+      currency: "BRL",
+      transactionId: "tx3",
+      amount: 50,
+      remaining: 50,
+      releaseAt: 7_000,
+      createdAt: 1_000,
+    });
     return u.ledger.post(
       posting(acct, 1, [
         { ledgerAccount: "external_payer", amount: -1_500 },
@@ -67,9 +97,22 @@ async function ledgerScript(store: Store, acct: string) {
       ]),
     ),
   );
-  out.post3 = await store.tx((u) => u.ledger.post(posting(acct, 3, [{ ledgerAccount: "available", amount: -2_000 }, { ledgerAccount: "retained", amount: 2_000 }])));
+  out.post3 = await store.tx((u) =>
+    u.ledger.post(
+      posting(acct, 3, [
+        { ledgerAccount: "available", amount: -2_000 },
+        { ledgerAccount: "retained", amount: 2_000 },
+      ]),
+    ),
+  );
   out.post4 = await store.tx((u) =>
-    u.ledger.post({ ...posting(acct, 4, [{ ledgerAccount: "external_payer", amount: -70 }, { ledgerAccount: "available", amount: 70 }]), currency: "USD" }),
+    u.ledger.post({
+      ...posting(acct, 4, [
+        { ledgerAccount: "external_payer", amount: -70 },
+        { ledgerAccount: "available", amount: 70 },
+      ]),
+      currency: "USD",
+    }),
   );
   await store.tx(async (u) => {
     await u.ledger.setTrancheRemaining(`tr_${acct}_1`, 0);
@@ -81,7 +124,9 @@ async function ledgerScript(store: Store, acct: string) {
   out.entry = await r.entryByKey(`${acct}:2`);
   out.noEntry = await r.entryByKey(`${acct}:nope`);
   out.lines = (await r.entryLines(`je_${acct}_2`)).map(({ id: _id, ...l }) => l);
-  out.lineIdsAscending = (await r.entryLines(`je_${acct}_1`)).map((l) => l.id).every((id, i, a) => i === 0 || id > a[i - 1]!);
+  out.lineIdsAscending = (await r.entryLines(`je_${acct}_1`))
+    .map((l) => l.id)
+    .every((id, i, a) => i === 0 || id > a[i - 1]!);
   out.balances = {
     available: await r.accountBalance(acct, false, "BRL", "available"),
     pending: await r.accountBalance(acct, false, "BRL", "pending"),
@@ -102,8 +147,15 @@ async function ledgerScript(store: Store, acct: string) {
 async function scanOf(store: Store, acct: string) {
   const s = await store.read.ledger.scan();
   const mine = <T extends { accountId?: string; id?: string; entryId?: string }>(rows: T[]) =>
-    rows.filter((x) => (x.accountId ?? x.id ?? x.entryId ?? "").includes(acct)).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-  return { entries: mine(s.entries), unbalanced: mine(s.unbalancedCurrencies), balances: mine(s.balances), tranches: mine(s.tranches) };
+    rows
+      .filter((x) => (x.accountId ?? x.id ?? x.entryId ?? "").includes(acct))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  return {
+    entries: mine(s.entries),
+    unbalanced: mine(s.unbalancedCurrencies),
+    balances: mine(s.balances),
+    tranches: mine(s.tranches),
+  };
 }
 
 describe("the PostgreSQL ledger repository", () => {
@@ -118,21 +170,57 @@ describe("the PostgreSQL ledger repository", () => {
 
   test("sums every shard of a balance and reports line groups without a balance row", async () => {
     const acct = merchant();
-    await pg.tx((u) => u.ledger.post(posting(acct, 1, [{ ledgerAccount: "external_payer", amount: -300 }, { ledgerAccount: "available", amount: 300 }])));
+    await pg.tx((u) =>
+      u.ledger.post(
+        posting(acct, 1, [
+          { ledgerAccount: "external_payer", amount: -300 },
+          { ledgerAccount: "available", amount: 300 },
+        ]),
+      ),
+    );
     const sql = raw(pg);
     // Other sessions' shards of the same balance (what other instances wrote).
-    await sql.run("insert into ledger_balances (account_id, livemode, currency, ledger_account, balance, updated_at, shard) values (?, false, 'BRL', 'available', 40, 0, 5000), (?, false, 'BRL', 'available', -15, 0, 5001)", acct, acct);
+    await sql.run(
+      "insert into ledger_balances (account_id, livemode, currency, ledger_account, balance, updated_at, shard) values (?, false, 'BRL', 'available', 40, 0, 5000), (?, false, 'BRL', 'available', -15, 0, 5001)",
+      acct,
+      acct,
+    );
     expect(await pg.read.ledger.accountBalance(acct, false, "BRL", "available")).toBe(325);
     expect((await pg.read.ledger.merchantBalances(acct, false, ["BRL"]))[0]!.available).toBe(325);
     // The balance a posting answers counts the other shards too.
-    const after = await pg.tx((u) => u.ledger.post(posting(acct, 2, [{ ledgerAccount: "available", amount: -25 }, { ledgerAccount: "external_payer", amount: 25 }])));
+    const after = await pg.tx((u) =>
+      u.ledger.post(
+        posting(acct, 2, [
+          { ledgerAccount: "available", amount: -25 },
+          { ledgerAccount: "external_payer", amount: 25 },
+        ]),
+      ),
+    );
     expect(after).toEqual([300, 25 - 300]);
     // A balance is one scan row (shards summed); lines whose balance rows are gone are reported.
-    await sql.run("insert into ledger_lines (entry_id, account_id, livemode, currency, ledger_account, amount) values (?, ?, false, 'BRL', 'ghost', 9)", `je_${acct}_1`, acct);
+    await sql.run(
+      "insert into ledger_lines (entry_id, account_id, livemode, currency, ledger_account, amount) values (?, ?, false, 'BRL', 'ghost', 9)",
+      `je_${acct}_1`,
+      acct,
+    );
     const { balances } = await scanOf(pg, acct);
     expect(balances).toEqual([
-      { accountId: acct, livemode: false, currency: "BRL", ledgerAccount: "available", materialised: 300, recomputed: 275 },
-      { accountId: acct, livemode: false, currency: "BRL", ledgerAccount: "external_payer", materialised: -275, recomputed: -275 },
+      {
+        accountId: acct,
+        livemode: false,
+        currency: "BRL",
+        ledgerAccount: "available",
+        materialised: 300,
+        recomputed: 275,
+      },
+      {
+        accountId: acct,
+        livemode: false,
+        currency: "BRL",
+        ledgerAccount: "external_payer",
+        materialised: -275,
+        recomputed: -275,
+      },
       { accountId: acct, livemode: false, currency: "BRL", ledgerAccount: "ghost", materialised: null, recomputed: 9 },
     ]);
   });
@@ -173,9 +261,16 @@ describe("concurrent postings on PostgreSQL", () => {
       await hold;
       return id;
     });
-  const credit = (store: Store, acct: string, key: string, amount: number, hold?: Promise<void>) => move(store, acct, key, amount, hold);
-  const debit = (store: Store, acct: string, key: string, amount: number, hold?: Promise<void>, onPosted?: () => void) =>
-    move(store, acct, key, -amount, hold, onPosted);
+  const credit = (store: Store, acct: string, key: string, amount: number, hold?: Promise<void>) =>
+    move(store, acct, key, amount, hold);
+  const debit = (
+    store: Store,
+    acct: string,
+    key: string,
+    amount: number,
+    hold?: Promise<void>,
+    onPosted?: () => void,
+  ) => move(store, acct, key, -amount, hold, onPosted);
 
   test("credits of one merchant from several sessions never wait on each other", async () => {
     const acct = merchant();
@@ -189,7 +284,10 @@ describe("concurrent postings on PostgreSQL", () => {
     hold.resolve();
     await open;
     expect(await pg.read.ledger.accountBalance(acct, false, "BRL", "available")).toBe(123);
-    const rows = await raw(pg).all<{ shard: number }>("select shard from ledger_balances where account_id = ? and ledger_account = 'available' order by shard", acct);
+    const rows = await raw(pg).all<{ shard: number }>(
+      "select shard from ledger_balances where account_id = ? and ledger_account = 'available' order by shard",
+      acct,
+    );
     expect(rows.map((r) => r.shard)).toEqual([...shards.slice(0, 3)].sort((x, y) => x - y));
   });
 
@@ -286,8 +384,31 @@ describe("concurrent postings on PostgreSQL", () => {
     const hold = deferred();
     const posted = deferred();
     const first = a.tx(async (u) => {
-      await u.ledger.insertTranche({ id: `tr_${acct}`, accountId: acct, livemode: false, currency: "BRL", transactionId: "tx", amount: 5, remaining: 5, releaseAt: 9, createdAt: 1 });
-      const id = await postEntry(u, { accountId: acct, livemode: false, currency: "BRL", kind: "t", causeKind: "t", causeId: "x", idempotencyKey: `${acct}:same`, lines: [{ ledgerAccount: "external_payer", amount: -5 }, { ledgerAccount: "available", amount: 5 }], now: 1 });
+      await u.ledger.insertTranche({
+        id: `tr_${acct}`,
+        accountId: acct,
+        livemode: false,
+        currency: "BRL",
+        transactionId: "tx",
+        amount: 5,
+        remaining: 5,
+        releaseAt: 9,
+        createdAt: 1,
+      });
+      const id = await postEntry(u, {
+        accountId: acct,
+        livemode: false,
+        currency: "BRL",
+        kind: "t",
+        causeKind: "t",
+        causeId: "x",
+        idempotencyKey: `${acct}:same`,
+        lines: [
+          { ledgerAccount: "external_payer", amount: -5 },
+          { ledgerAccount: "available", amount: 5 },
+        ],
+        now: 1,
+      });
       posted.resolve();
       await hold.promise;
       return id;
@@ -297,7 +418,17 @@ describe("concurrent postings on PostgreSQL", () => {
     const second = b.tx(async (u) => {
       runs++;
       if (await u.ledger.trancheOfTransaction(acct, false, "tx")) return "tranche seen";
-      await u.ledger.insertTranche({ id: `tr_${acct}_2`, accountId: acct, livemode: false, currency: "BRL", transactionId: "tx", amount: 5, remaining: 5, releaseAt: 9, createdAt: 1 });
+      await u.ledger.insertTranche({
+        id: `tr_${acct}_2`,
+        accountId: acct,
+        livemode: false,
+        currency: "BRL",
+        transactionId: "tx",
+        amount: 5,
+        remaining: 5,
+        releaseAt: 9,
+        createdAt: 1,
+      });
       return "inserted";
     });
     const third = credit(c, acct, `${acct}:same`, 5);
@@ -344,7 +475,11 @@ describe("concurrent postings on PostgreSQL", () => {
     }
     const report = await verifyLedger(pg.read);
     expect(report.mismatches.filter((m) => accts.includes(m.accountId ?? ""))).toEqual([]);
-    const used = await raw(pg).all<{ n: number }>("select count(distinct shard) as n from ledger_balances where account_id = any(array[?, ?])", accts[0], accts[1]);
+    const used = await raw(pg).all<{ n: number }>(
+      "select count(distinct shard) as n from ledger_balances where account_id = any(array[?, ?])",
+      accts[0],
+      accts[1],
+    );
     expect(used[0]!.n).toBeGreaterThan(1);
   }, 60_000);
 });

@@ -28,7 +28,21 @@ async function insertTransaction(store: Store, id: string, metadata: string): Pr
 }
 
 function medCase(id: string, tx: string, createdAt: number, over: Partial<NewMedCaseRow> = {}): NewMedCaseRow {
-  return { id, accountId: "acct_m", livemode: false, transactionId: tx, type: "med", status: "open", amount: 1000, currency: "BRL", chargeStatusBefore: "PAID", openedAt: createdAt, createdAt, updatedAt: createdAt, ...over };
+  return {
+    id,
+    accountId: "acct_m",
+    livemode: false,
+    transactionId: tx,
+    type: "med",
+    status: "open",
+    amount: 1000,
+    currency: "BRL",
+    chargeStatusBefore: "PAID",
+    openedAt: createdAt,
+    createdAt,
+    updatedAt: createdAt,
+    ...over,
+  };
 }
 
 /** What one script of med calls returns on `store`. */
@@ -37,13 +51,17 @@ async function medScript(store: Store, p: string) {
   await insertTransaction(store, `${p}tx1`, '{"order":"A-1","z":{"deep":[1,2]},"med":{"old":true},"a":"last"}');
   await insertTransaction(store, `${p}tx2`, "not json");
   const scope = { accountId: "acct_m", livemode: false };
-  out.inserted = await store.tx((u) => u.med.insertCase(medCase(`${p}c1`, `${p}tx1`, 100, { externalId: `${p}ext`, heldAmount: 500, reason: "fraud" })));
+  out.inserted = await store.tx((u) =>
+    u.med.insertCase(medCase(`${p}c1`, `${p}tx1`, 100, { externalId: `${p}ext`, heldAmount: 500, reason: "fraud" })),
+  );
   await store.tx(async (u) => {
     await u.med.insertCase(medCase(`${p}c2`, `${p}tx2`, 100));
     await u.med.insertCase(medCase(`${p}c3`, `${p}tx2`, 200, { status: "closed", type: "other" }));
     await u.med.insertCase(medCase(`${p}c4`, `${p}tx2`, 300, { status: "accepted", livemode: true }));
   });
-  out.updated = await store.tx((u) => u.med.updateCase(`${p}c1`, { status: "appealed", appealReason: "no", review: null, updatedAt: 150 }));
+  out.updated = await store.tx((u) =>
+    u.med.updateCase(`${p}c1`, { status: "appealed", appealReason: "no", review: null, updatedAt: 150 }),
+  );
   await store.tx((u) => u.med.incrementEvidenceCount(`${p}c1`, 160));
   const r = store.read.med;
   out.inScope = await r.caseInScope(scope, `${p}c1`);
@@ -57,21 +75,71 @@ async function medScript(store: Store, p: string) {
   out.list = ids(await r.listCases(scope, { limit: 10 }));
   out.listLimit = ids(await r.listCases(scope, { limit: 1 }));
   out.listCursor = ids(await r.listCases(scope, { limit: 10, after: { createdAt: 100, id: `${p}c2` } }));
-  out.listFiltered = ids(await r.listCases(scope, { limit: 10, status: "closed", type: "other", transactionId: `${p}tx2`, createdAfter: 150, createdBefore: 250 }));
+  out.listFiltered = ids(
+    await r.listCases(scope, {
+      limit: 10,
+      status: "closed",
+      type: "other",
+      transactionId: `${p}tx2`,
+      createdAfter: 150,
+      createdBefore: 250,
+    }),
+  );
   out.medBefore = await r.chargeMed(`${p}tx1`);
   out.medUnreadable = await r.chargeMed(`${p}tx2`);
   out.medMissing = await r.chargeMed(`${p}none`);
   await store.tx((u) => u.med.writeChargeMed(`${p}tx1`, { status: "open", n: 1 }, 170));
   await store.tx((u) => u.med.writeChargeMed(`${p}tx2`, { status: "closed" }, 180));
-  out.charges = await raw(store).all("select metadata, status, updated_at from transactions where id in (?, ?) order by id", `${p}tx1`, `${p}tx2`);
+  out.charges = await raw(store).all(
+    "select metadata, status, updated_at from transactions where id in (?, ?) order by id",
+    `${p}tx1`,
+    `${p}tx2`,
+  );
   out.evidence = await store.tx((u) =>
-    u.med.insertEvidence({ id: `${p}e1`, caseId: `${p}c1`, accountId: "acct_m", livemode: false, fileName: "a.pdf", fileSize: 10, mimeType: "application/pdf", uploadedBy: "merchant", state: "requested", uploadExpiresAt: 999, createdAt: 100 }),
+    u.med.insertEvidence({
+      id: `${p}e1`,
+      caseId: `${p}c1`,
+      accountId: "acct_m",
+      livemode: false,
+      fileName: "a.pdf",
+      fileSize: 10,
+      mimeType: "application/pdf",
+      uploadedBy: "merchant",
+      state: "requested",
+      uploadExpiresAt: 999,
+      createdAt: 100,
+    }),
   );
   await store.tx(async (u) => {
-    for (const [id, at] of [["e2", 200], ["e3", 200], ["e4", 100]] as const)
-      await u.med.insertEvidence({ id: `${p}${id}`, caseId: `${p}c1`, accountId: "acct_m", livemode: false, fileName: "b.png", fileSize: 5, mimeType: "image/png", uploadedBy: "merchant", state: "confirmed", uploadExpiresAt: 999, uploadedAt: at, createdAt: 100 });
+    for (const [id, at] of [
+      ["e2", 200],
+      ["e3", 200],
+      ["e4", 100],
+    ] as const)
+      await u.med.insertEvidence({
+        id: `${p}${id}`,
+        caseId: `${p}c1`,
+        accountId: "acct_m",
+        livemode: false,
+        fileName: "b.png",
+        fileSize: 5,
+        mimeType: "image/png",
+        uploadedBy: "merchant",
+        state: "confirmed",
+        uploadExpiresAt: 999,
+        uploadedAt: at,
+        createdAt: 100,
+      });
   });
-  out.evidenceUpdated = await store.tx((u) => u.med.updateEvidence(`${p}e1`, { state: "received", storedSize: 10, sha256: "ab", storageKey: "k", receivedAt: 120 }));
+  out.evidenceUpdated = await store.tx((u) =>
+    u.med.updateEvidence(`${p}e1`, {
+      state: "received",
+      storedSize: 10,
+      sha256: "ab",
+      storageKey: "k",
+      receivedAt: 120,
+    }),
+  );
   out.evidenceOfCase = await r.evidenceOfCase(`${p}c1`, `${p}e1`);
   out.evidenceOtherCase = await r.evidenceOfCase(`${p}c2`, `${p}e1`);
   out.evidenceById = await store.tx((u) => u.med.evidenceById(`${p}e2`));
@@ -94,7 +162,10 @@ describe("the PostgreSQL med repository", () => {
 
   test("keeps the first of two concurrent secrets", async () => {
     const name = `s${++seq}`;
-    const kept = await Promise.all([pg.tx((u) => u.med.keepSecret(name, "a", 1)), other.tx((u) => u.med.keepSecret(name, "b", 1))]);
+    const kept = await Promise.all([
+      pg.tx((u) => u.med.keepSecret(name, "a", 1)),
+      other.tx((u) => u.med.keepSecret(name, "b", 1)),
+    ]);
     expect(kept[0]).toBe(kept[1]);
   });
 
@@ -129,7 +200,9 @@ describe("the PostgreSQL med repository", () => {
       await u.med.updateCase(row.id, { status: "accepted" });
     });
     await read.promise;
-    const second = other.tx(async (u) => (await u.med.caseInScope({ accountId: "acct_m", livemode: false }, `${p}c1`))?.status);
+    const second = other.tx(
+      async (u) => (await u.med.caseInScope({ accountId: "acct_m", livemode: false }, `${p}c1`))?.status,
+    );
     expect(await settlesWithin(second, 300)).toBe(false);
     expect((await other.read.med.caseById(`${p}c1`))?.status).toBe("open"); // reads outside a unit never wait
     hold.resolve();

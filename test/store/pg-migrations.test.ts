@@ -33,7 +33,8 @@ const TYPES: Record<string, string> = { bigint: "int64", boolean: "boolean", tex
 /** The shape of the `public` schema of a live database, read from its catalog. */
 async function liveShape(sql: SQL): Promise<SchemaShape> {
   const out: SchemaShape = {};
-  const table = (name: string): TableShape => (out[name] ??= { columns: {}, primaryKey: [], indexes: {}, foreignKeys: {} });
+  const table = (name: string): TableShape =>
+    (out[name] ??= { columns: {}, primaryKey: [], indexes: {}, foreignKeys: {} });
   const columns = await sql`
     select table_name, column_name, data_type, is_nullable, column_default, is_identity
     from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`;
@@ -65,7 +66,11 @@ async function liveShape(sql: SQL): Promise<SchemaShape> {
     from pg_constraint c join pg_class t on t.oid = c.conrelid join pg_class f on f.oid = c.confrelid
     join pg_namespace n on n.oid = t.relnamespace where c.contype = 'f' and n.nspname = 'public'`;
   for (const k of fks) {
-    table(k.table).foreignKeys[k.name] = { columns: k.columns.split(","), foreignTable: k.foreign_table, foreignColumns: k.foreign_columns.split(",") };
+    table(k.table).foreignKeys[k.name] = {
+      columns: k.columns.split(","),
+      foreignTable: k.foreign_table,
+      foreignColumns: k.foreign_columns.split(","),
+    };
   }
   return out;
 }
@@ -78,8 +83,11 @@ async function withPgPredicates(sql: SQL, shape: SchemaShape): Promise<SchemaSha
       if (idx.where === null) continue;
       idx.where = await sql.begin(async (tx) => {
         await tx.unsafe(`create temp table probe (like "${name}") on commit drop`);
-        await tx.unsafe(`create index probe_idx on probe (${idx.columns.map((c) => `"${c}"`).join(", ")}) where ${idx.where}`);
-        const [row] = await tx`select pg_get_expr(x.indpred, x.indrelid) as predicate from pg_index x join pg_class i on i.oid = x.indexrelid where i.relname = 'probe_idx'`;
+        await tx.unsafe(
+          `create index probe_idx on probe (${idx.columns.map((c) => `"${c}"`).join(", ")}) where ${idx.where}`,
+        );
+        const [row] =
+          await tx`select pg_get_expr(x.indpred, x.indrelid) as predicate from pg_index x join pg_class i on i.oid = x.indexrelid where i.relname = 'probe_idx'`;
         return row.predicate as string;
       });
     }
@@ -91,13 +99,16 @@ describe("embedded PostgreSQL migrations", () => {
   test("the embedded list equals what drizzle-kit generated in db/migrations-pg", () => {
     const fromFolder = readMigrationFiles({ migrationsFolder: "db/migrations-pg" });
     expect(fromFolder.length).toBeGreaterThan(0);
-    expect(embeddedPgMigrations().map((m) => ({ sql: m.statements, folderMillis: m.folderMillis, hash: m.hash }))).toEqual(
-      fromFolder.map((m) => ({ sql: m.sql, folderMillis: m.folderMillis, hash: m.hash })),
-    );
+    expect(
+      embeddedPgMigrations().map((m) => ({ sql: m.statements, folderMillis: m.folderMillis, hash: m.hash })),
+    ).toEqual(fromFolder.map((m) => ({ sql: m.sql, folderMillis: m.folderMillis, hash: m.hash })));
   });
 
   test("every SQL file of db/migrations-pg is embedded", () => {
-    const files = readdirSync("db/migrations-pg").filter((f) => f.endsWith(".sql")).map((f) => f.replace(/\.sql$/, "")).sort();
+    const files = readdirSync("db/migrations-pg")
+      .filter((f) => f.endsWith(".sql"))
+      .map((f) => f.replace(/\.sql$/, ""))
+      .sort();
     expect(Object.keys(EMBEDDED_PG).sort()).toEqual(files);
   });
 });
@@ -110,8 +121,13 @@ describe("applying the migrations to a server", () => {
   afterAll(() => db.drop());
 
   const publicTables = async () =>
-    (await db.sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`).map((r: { table_name: string }) => r.table_name);
-  const recorded = async () => (await db.sql`select hash, created_at from drizzle.__drizzle_migrations order by id`).map((r: { hash: string; created_at: string }) => [r.hash, Number(r.created_at)]);
+    (
+      await db.sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`
+    ).map((r: { table_name: string }) => r.table_name);
+  const recorded = async () =>
+    (await db.sql`select hash, created_at from drizzle.__drizzle_migrations order by id`).map(
+      (r: { hash: string; created_at: string }) => [r.hash, Number(r.created_at)],
+    );
 
   test("creates every table of db/schema in an empty database and records each migration", async () => {
     expect(await publicTables()).toEqual([]);
@@ -163,21 +179,32 @@ describe("the live catalog of a migrated database", () => {
     expect(Object.keys(live).filter((t) => !(t in expected))).toEqual([]);
   });
 
-  test.each(Object.keys(expected).sort())("matches db/schema for %s (columns, primary key, indexes, foreign keys)", (name) => {
-    expect(live[name]).toBeDefined();
-    expect(diffShapes({ [name]: want[name]! }, { [name]: live[name]! })).toEqual([]);
-  });
+  test.each(Object.keys(expected).sort())(
+    "matches db/schema for %s (columns, primary key, indexes, foreign keys)",
+    (name) => {
+      expect(live[name]).toBeDefined();
+      expect(diffShapes({ [name]: want[name]! }, { [name]: live[name]! })).toEqual([]);
+    },
+  );
 
   test("prints the partial predicates as PostgreSQL parses them (the probe is not an echo of the live index)", () => {
     expect(live.transactions!.indexes.tx_txid_uq!.where).toBe("(pix_txid IS NOT NULL)");
-    expect(want.transactions!.indexes.tx_waiting_expiry_idx!.where).toBe(live.transactions!.indexes.tx_waiting_expiry_idx!.where);
+    expect(want.transactions!.indexes.tx_waiting_expiry_idx!.where).toBe(
+      live.transactions!.indexes.tx_waiting_expiry_idx!.where,
+    );
     expect(want.transactions!.indexes.tx_waiting_expiry_idx!.where).toContain("'WAITING_PAYMENT'");
   });
 
   test("gives a row inserted with only its required columns db/schema's defaults, an identity and full epoch ms", async () => {
     await db.sql`insert into accounts (id, name, created_at) values ('acct_1', 'Loja', ${1_795_501_753_626})`;
-    const [a] = await db.sql`select payer_lock_enabled, default_expires_in, velocity_window_seconds, created_at from accounts where id = 'acct_1'`;
-    expect({ ...a, created_at: Number(a.created_at), default_expires_in: Number(a.default_expires_in), velocity_window_seconds: Number(a.velocity_window_seconds) }).toEqual({
+    const [a] =
+      await db.sql`select payer_lock_enabled, default_expires_in, velocity_window_seconds, created_at from accounts where id = 'acct_1'`;
+    expect({
+      ...a,
+      created_at: Number(a.created_at),
+      default_expires_in: Number(a.default_expires_in),
+      velocity_window_seconds: Number(a.velocity_window_seconds),
+    }).toEqual({
       payer_lock_enabled: false,
       default_expires_in: 3600,
       velocity_window_seconds: 3600,
@@ -185,7 +212,8 @@ describe("the live catalog of a migrated database", () => {
     });
     await db.sql`insert into ledger_entries (id, account_id, livemode, currency, kind, cause_kind, cause_id, idempotency_key, created_at)
                  values ('le_1', 'acct_1', false, 'BRL', 'charge_payment', 'charge', 'c1', 'charge_payment:c1', 0)`;
-    const lines = await db.sql`insert into ledger_lines (entry_id, account_id, livemode, currency, ledger_account, amount)
+    const lines =
+      await db.sql`insert into ledger_lines (entry_id, account_id, livemode, currency, ledger_account, amount)
                  values ('le_1', 'acct_1', false, 'BRL', 'available', 100), ('le_1', 'acct_1', false, 'BRL', 'external_payer', -100) returning id`;
     expect(lines.map((r: { id: string | number }) => Number(r.id))).toEqual([1, 2]);
   });
@@ -231,7 +259,7 @@ describe("a catalog that drifted from db/schema", () => {
       create table stray (id text primary key)`);
     const want = await withPgPredicates(db.sql, expected);
     expect(diffShapes(want, await liveShape(db.sql))).toEqual([
-      'accounts.name: notNull false, expected true',
+      "accounts.name: notNull false, expected true",
       'accounts.pix_fee_bps: type "integer", expected "int64"',
       'jobs.state: default "\\"dead\\"", expected "\\"queued\\""',
       "sessions.note: column not in the expected schema",

@@ -61,7 +61,8 @@ describe("request log on PostgreSQL", () => {
     for (const e of fromB) b.read.requestLog.append(e);
     await b.read.requestLog.flushed();
     const all = [...fromA, ...fromB].reverse();
-    for (const s of [a, b]) expect(ids(await s.read.requestLog.page(ACCT, { limit: 10 }))).toEqual(all.map((e) => e.id));
+    for (const s of [a, b])
+      expect(ids(await s.read.requestLog.page(ACCT, { limit: 10 }))).toEqual(all.map((e) => e.id));
     const [newest] = (await a.read.requestLog.page(ACCT, { limit: 1 }))!;
     expect(newest).toEqual({ seq: expect.any(Number), ...fromB[1]! });
     const [b404] = (await a.read.requestLog.page(ACCT, { limit: 10, status: 404 }))!;
@@ -128,7 +129,11 @@ describe("request log on PostgreSQL", () => {
   test("a failed batch is logged and dropped; later entries are still written", async () => {
     const errors: unknown[] = [];
     const logger = { error: (o: unknown) => void errors.push(o), warn: () => {} };
-    const s = createPgStore(openPgPool(db.url, { max: 2 }), { migrate: false, notices: false, logger: logger as never });
+    const s = createPgStore(openPgPool(db.url, { max: 2 }), {
+      migrate: false,
+      notices: false,
+      logger: logger as never,
+    });
     open.push(s);
     await s.started;
     const dup = entry();

@@ -46,7 +46,9 @@ describe("db/schema-pg against db/schema", () => {
     const db = new Database(":memory:");
     for (const text of Object.values(EMBEDDED)) db.run(text.replaceAll("--> statement-breakpoint", ""));
     const tables = db
-      .query<{ name: string }, []>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+      .query<{ name: string }, []>(
+        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+      )
       .all()
       .map((r) => r.name);
     db.close();
@@ -55,9 +57,24 @@ describe("db/schema-pg against db/schema", () => {
   });
 
   test("maps the types as the study says: integers to bigint, booleans to boolean, AUTOINCREMENT to identity", () => {
-    expect(actual.accounts!.columns.created_at).toEqual({ type: "int64", notNull: true, default: null, identity: false });
-    expect(actual.accounts!.columns.payer_lock_enabled).toEqual({ type: "boolean", notNull: true, default: "false", identity: false });
-    expect(actual.transactions!.columns.metadata).toEqual({ type: "text", notNull: true, default: '"{}"', identity: false });
+    expect(actual.accounts!.columns.created_at).toEqual({
+      type: "int64",
+      notNull: true,
+      default: null,
+      identity: false,
+    });
+    expect(actual.accounts!.columns.payer_lock_enabled).toEqual({
+      type: "boolean",
+      notNull: true,
+      default: "false",
+      identity: false,
+    });
+    expect(actual.transactions!.columns.metadata).toEqual({
+      type: "text",
+      notNull: true,
+      default: '"{}"',
+      identity: false,
+    });
     expect(actual.ledger_lines!.columns.id).toEqual({ type: "int64", notNull: true, default: null, identity: true });
     expect(actual.transactions!.indexes.tx_waiting_expiry_idx).toEqual({
       columns: ["expires_at"],
@@ -77,9 +94,27 @@ describe("db/schema-pg against db/schema", () => {
 describe("the comparison catches drift in a doctored copy of db/schema-pg", () => {
   const cases: [string, string, string, string, string[]][] = [
     ["a dropped column", "accounts.ts", `    taxId: text("tax_id"),\n`, "", ["accounts.tax_id: column missing"]],
-    ["an extra column", "accounts.ts", `    taxId: text("tax_id"),\n`, `    taxId: text("tax_id"),\n    nickname: text("nickname"),\n`, ["accounts.nickname: column not in the expected schema"]],
-    ["a lost NOT NULL", "accounts.ts", `name: text("name").notNull(),`, `name: text("name"),`, ["accounts.name: notNull false, expected true"]],
-    ["a changed default", "accounts.ts", `"default_expires_in", { mode: "number" }).notNull().default(3600)`, `"default_expires_in", { mode: "number" }).notNull().default(60)`, ['accounts.default_expires_in: default "60", expected "3600"']],
+    [
+      "an extra column",
+      "accounts.ts",
+      `    taxId: text("tax_id"),\n`,
+      `    taxId: text("tax_id"),\n    nickname: text("nickname"),\n`,
+      ["accounts.nickname: column not in the expected schema"],
+    ],
+    [
+      "a lost NOT NULL",
+      "accounts.ts",
+      `name: text("name").notNull(),`,
+      `name: text("name"),`,
+      ["accounts.name: notNull false, expected true"],
+    ],
+    [
+      "a changed default",
+      "accounts.ts",
+      `"default_expires_in", { mode: "number" }).notNull().default(3600)`,
+      `"default_expires_in", { mode: "number" }).notNull().default(60)`,
+      ['accounts.default_expires_in: default "60", expected "3600"'],
+    ],
     [
       "a 32-bit integer where epoch ms need bigint",
       "accounts.ts",
@@ -87,38 +122,87 @@ describe("the comparison catches drift in a doctored copy of db/schema-pg", () =
       `pixFeeBps: integer("pix_fee_bps")`,
       ['accounts.pix_fee_bps: type "PgInteger", expected "int64"'],
     ],
-    ["a lost identity", "ledger.ts", ".primaryKey().generatedByDefaultAsIdentity()", ".primaryKey()", ["ledger_lines.id: identity false, expected true"]],
-    ["a unique index made plain", "accounts.ts", `uniqueIndex("users_email_uq")`, `index("users_email_uq")`, ["users: index users_email_uq unique false, expected true"]],
+    [
+      "a lost identity",
+      "ledger.ts",
+      ".primaryKey().generatedByDefaultAsIdentity()",
+      ".primaryKey()",
+      ["ledger_lines.id: identity false, expected true"],
+    ],
+    [
+      "a unique index made plain",
+      "accounts.ts",
+      `uniqueIndex("users_email_uq")`,
+      `index("users_email_uq")`,
+      ["users: index users_email_uq unique false, expected true"],
+    ],
     [
       "reordered index columns",
       "charges.ts",
       `index("tx_account_created_idx").on(t.accountId, t.livemode, t.createdAt)`,
       `index("tx_account_created_idx").on(t.livemode, t.accountId, t.createdAt)`,
-      ['transactions: index tx_account_created_idx columns ["livemode","account_id","created_at"], expected ["account_id","livemode","created_at"]'],
+      [
+        'transactions: index tx_account_created_idx columns ["livemode","account_id","created_at"], expected ["account_id","livemode","created_at"]',
+      ],
     ],
-    ["a partial index made total", "charges.ts", ".on(t.pixTxid).where(sql`${t.pixTxid} is not null`)", ".on(t.pixTxid)", ['transactions: index tx_txid_uq where null, expected "pix_txid is not null"']],
+    [
+      "a partial index made total",
+      "charges.ts",
+      ".on(t.pixTxid).where(sql`${t.pixTxid} is not null`)",
+      ".on(t.pixTxid)",
+      ['transactions: index tx_txid_uq where null, expected "pix_txid is not null"'],
+    ],
     [
       "a changed predicate",
       "charges.ts",
       "in ('PENDING', 'WAITING_PAYMENT')",
       "in ('PENDING')",
-      [`transactions: index tx_waiting_expiry_idx where "status in ('PENDING') and expires_at is not null", expected "status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null"`],
+      [
+        `transactions: index tx_waiting_expiry_idx where "status in ('PENDING') and expires_at is not null", expected "status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null"`,
+      ],
     ],
-    ["an extra index", "charges.ts", `    index("tx_account_created_idx")`, `    index("tx_extra_idx").on(t.currency),\n    index("tx_account_created_idx")`, ["transactions: index tx_extra_idx not in the expected schema"]],
-    ["a shortened composite primary key", "webhooks.ts", "primaryKey({ columns: [t.accountId, t.livemode] })", "primaryKey({ columns: [t.accountId] })", ['webhook_transaction_secrets: primary key ["account_id"], expected ["account_id","livemode"]']],
-    ["a dropped foreign key", "ledger.ts", `    foreignKey({ name: "ledger_lines_entry_id_ledger_entries_id_fk", columns: [t.entryId], foreignColumns: [ledgerEntries.id] }),\n`, "", ["ledger_lines: foreign key ledger_lines_entry_id_ledger_entries_id_fk missing"]],
+    [
+      "an extra index",
+      "charges.ts",
+      `    index("tx_account_created_idx")`,
+      `    index("tx_extra_idx").on(t.currency),\n    index("tx_account_created_idx")`,
+      ["transactions: index tx_extra_idx not in the expected schema"],
+    ],
+    [
+      "a shortened composite primary key",
+      "webhooks.ts",
+      "primaryKey({ columns: [t.accountId, t.livemode] })",
+      "primaryKey({ columns: [t.accountId] })",
+      ['webhook_transaction_secrets: primary key ["account_id"], expected ["account_id","livemode"]'],
+    ],
+    [
+      "a dropped foreign key",
+      "ledger.ts",
+      `    foreignKey({ name: "ledger_lines_entry_id_ledger_entries_id_fk", columns: [t.entryId], foreignColumns: [ledgerEntries.id] }),\n`,
+      "",
+      ["ledger_lines: foreign key ledger_lines_entry_id_ledger_entries_id_fk missing"],
+    ],
     ["a missing table", "index.ts", `export * from "./events";\n`, "", ["events: table missing"]],
   ];
 
   test.each(cases)("reports %s", async (_what, file, find, replace, drift) => {
     const dir = doctoredCopy("db/schema-pg", file, find, replace);
     // The 32-bit case needs pg-core's `integer` imported as well.
-    if (replace.includes("integer(")) writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace("import { bigint,", "import { integer, bigint,"));
+    if (replace.includes("integer("))
+      writeFileSync(
+        join(dir, file),
+        readFileSync(join(dir, file), "utf8").replace("import { bigint,", "import { integer, bigint,"),
+      );
     expect(diffShapes(expected, await importShape(dir, pgShape))).toEqual(drift);
   });
 
   test("a column added to db/schema but not generated is reported, and re-running the generator clears it", async () => {
-    const source = doctoredCopy("db/schema", "accounts.ts", `  taxId: text("tax_id"),\n`, `  taxId: text("tax_id"),\n  nickname: text("nickname").notNull().default(""),\n`);
+    const source = doctoredCopy(
+      "db/schema",
+      "accounts.ts",
+      `  taxId: text("tax_id"),\n`,
+      `  taxId: text("tax_id"),\n  nickname: text("nickname").notNull().default(""),\n`,
+    );
     const grown = await importShape(source, sqliteShape);
     expect(diffShapes(grown, actual)).toEqual(["accounts.nickname: column missing"]);
 

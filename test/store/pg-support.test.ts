@@ -23,19 +23,23 @@ test("picks the newest installed major version", () => {
   expect(pgBinDir(join(root, "lib"), "")).toBe(join(root, "lib", "15", "bin"));
 });
 
-test("gives each caller its own database copied from the migrated template", async () => {
-  const [a, b] = [await pgDatabase(), await pgDatabase()];
-  try {
-    expect(a.name).not.toBe(b.name);
-    await a.sql`insert into service_secrets (name, value, created_at) values ('k', 'v', 0)`;
-    const count = async (s: typeof a.sql) => (await s`select count(*)::int as n from service_secrets`)[0].n;
-    expect([await count(a.sql), await count(b.sql)]).toEqual([1, 0]);
-  } finally {
-    await a.drop();
-    await b.drop();
-  }
-  const c = await pgDatabase();
-  const [gone] = await c.sql`select count(*)::int as n from pg_database where datname in (${a.name}, ${b.name})`;
-  await c.drop();
-  expect(gone.n).toBe(0);
-}, PG_START_TIMEOUT);
+test(
+  "gives each caller its own database copied from the migrated template",
+  async () => {
+    const [a, b] = [await pgDatabase(), await pgDatabase()];
+    try {
+      expect(a.name).not.toBe(b.name);
+      await a.sql`insert into service_secrets (name, value, created_at) values ('k', 'v', 0)`;
+      const count = async (s: typeof a.sql) => (await s`select count(*)::int as n from service_secrets`)[0].n;
+      expect([await count(a.sql), await count(b.sql)]).toEqual([1, 0]);
+    } finally {
+      await a.drop();
+      await b.drop();
+    }
+    const c = await pgDatabase();
+    const [gone] = await c.sql`select count(*)::int as n from pg_database where datname in (${a.name}, ${b.name})`;
+    await c.drop();
+    expect(gone.n).toBe(0);
+  },
+  PG_START_TIMEOUT,
+);

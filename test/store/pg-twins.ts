@@ -33,7 +33,11 @@ export async function pgStoreOn(db: PgDatabase, max = 1): Promise<PgStore> {
  * it per entry of `pools` (that store's pool size); `use` receives both once they are open. Stores
  * the file opens later are closed with them when it pushes them to `opened`.
  */
-export function fileStores(pools: number[], use: (db: PgDatabase, stores: PgStore[]) => void, opened: PgStore[] = []): void {
+export function fileStores(
+  pools: number[],
+  use: (db: PgDatabase, stores: PgStore[]) => void,
+  opened: PgStore[] = [],
+): void {
   let db: PgDatabase | undefined;
   const stores: PgStore[] = [];
   beforeAll(async () => {

@@ -20,20 +20,74 @@ fileStores([4, 2], (d, [a, b]) => ([db, pg, other] = [d, a!, b!]));
 
 let seq = 0;
 
-function endpoint(p: string, id: string, createdAt: number, over: Partial<WebhookEndpointRow> = {}): WebhookEndpointRow {
-  return { id: `${p}${id}`, accountId: `${p}acct`, livemode: false, url: `https://h/${id}`, events: '["charge.paid"]', status: "ACTIVE", secret: `sec_${id}`, createdAt, updatedAt: createdAt, ...over };
+function endpoint(
+  p: string,
+  id: string,
+  createdAt: number,
+  over: Partial<WebhookEndpointRow> = {},
+): WebhookEndpointRow {
+  return {
+    id: `${p}${id}`,
+    accountId: `${p}acct`,
+    livemode: false,
+    url: `https://h/${id}`,
+    events: '["charge.paid"]',
+    status: "ACTIVE",
+    secret: `sec_${id}`,
+    createdAt,
+    updatedAt: createdAt,
+    ...over,
+  };
 }
 
-function delivery(p: string, id: string, eventId: string, createdAt: number, over: Partial<NewWebhookDeliveryRow> = {}): NewWebhookDeliveryRow {
-  return { id: `${p}${id}`, accountId: `${p}acct`, livemode: false, endpointId: `${p}ep1`, eventId: `${p}${eventId}`, eventType: "charge.paid", family: "canonical", status: "PENDING", maxAttempts: 5, createdAt, updatedAt: createdAt, ...over };
+function delivery(
+  p: string,
+  id: string,
+  eventId: string,
+  createdAt: number,
+  over: Partial<NewWebhookDeliveryRow> = {},
+): NewWebhookDeliveryRow {
+  return {
+    id: `${p}${id}`,
+    accountId: `${p}acct`,
+    livemode: false,
+    endpointId: `${p}ep1`,
+    eventId: `${p}${eventId}`,
+    eventType: "charge.paid",
+    family: "canonical",
+    status: "PENDING",
+    maxAttempts: 5,
+    createdAt,
+    updatedAt: createdAt,
+    ...over,
+  };
 }
 
 async function insertEvent(store: Store, p: string, id: string, tx: string | null): Promise<void> {
-  await raw(store).run("insert into events (id, account_id, livemode, type, family, body, transaction_id, created_at) values (?, ?, false, 'charge.paid', 'canonical', ?, ?, 1)", `${p}${id}`, `${p}acct`, `{"id":"${id}"}`, tx);
+  await raw(store).run(
+    "insert into events (id, account_id, livemode, type, family, body, transaction_id, created_at) values (?, ?, false, 'charge.paid', 'canonical', ?, ?, 1)",
+    `${p}${id}`,
+    `${p}acct`,
+    `{"id":"${id}"}`,
+    tx,
+  );
 }
 
 function outcome(p: string, d: string, a: string, over: Partial<AttemptOutcome> = {}): AttemptOutcome {
-  return { deliveryId: `${p}${d}`, attemptId: `${p}${a}`, status: "PENDING", attemptStatus: "failed", outcome: "http_error", statusCode: 500, error: "HTTP 500", responseBody: "no", durationMs: 12, nextRetryAt: 9_000, deliveredAt: null, now: 600 };
+  return {
+    deliveryId: `${p}${d}`,
+    attemptId: `${p}${a}`,
+    status: "PENDING",
+    attemptStatus: "failed",
+    outcome: "http_error",
+    statusCode: 500,
+    error: "HTTP 500",
+    responseBody: "no",
+    durationMs: 12,
+    nextRetryAt: 9_000,
+    deliveredAt: null,
+    now: 600,
+  };
 }
 
 /** What one script of webhooks calls returns on `store`. */
@@ -59,7 +113,12 @@ async function webhooksScript(store: Store, p: string) {
   await store.tx((u) =>
     u.webhooks.insertDeliveries([
       delivery(p, "d1", "ev1", 400),
-      delivery(p, "d2", "ev1", 400, { endpointId: null, targetUrl: "https://legacy", family: "legacy", eventType: "payment.paid" }),
+      delivery(p, "d2", "ev1", 400, {
+        endpointId: null,
+        targetUrl: "https://legacy",
+        family: "legacy",
+        eventType: "payment.paid",
+      }),
       delivery(p, "d3", "ev2", 500, { endpointId: `${p}ep2` }),
       delivery(p, "d4", "gone", 500), // its event is gone: counted, never listed
       delivery(p, "d5", "ev2", 450, { endpointId: `${p}ep3` }),
@@ -73,7 +132,12 @@ async function webhooksScript(store: Store, p: string) {
   out.page2 = await w.pageDeliveries(scope, {}, 2, 1);
   out.pageFar = await w.pageDeliveries(scope, {}, 2, 50);
   out.pageInUnit = await store.tx((u) => u.webhooks.pageDeliveries(scope, { status: "PENDING" }, 3, 0));
-  out.filtered = await w.pageDeliveries(scope, { status: "PENDING", eventType: "charge.paid", endpointId: `${p}ep1` }, 10, 0);
+  out.filtered = await w.pageDeliveries(
+    scope,
+    { status: "PENDING", eventType: "charge.paid", endpointId: `${p}ep1` },
+    10,
+    0,
+  );
   out.ofTransaction = await w.pageDeliveries(scope, { transactionId: "tx1" }, 10, 0);
   out.counts = await w.countByStatus(scope);
   out.countsNone = await w.countByStatus({ ...scope, livemode: true });
@@ -83,14 +147,33 @@ async function webhooksScript(store: Store, p: string) {
   out.claim = await store.tx((u) => u.webhooks.claimView(`${p}d1`));
   out.claimLegacy = await w.claimView(`${p}d2`);
   out.claimNone = await w.claimView(`${p}nope`);
-  await store.tx((u) => u.webhooks.startAttempt({ deliveryId: `${p}d1`, attemptId: `${p}a1`, attempt: 1, trigger: "scheduled", now: 500 }));
+  await store.tx((u) =>
+    u.webhooks.startAttempt({ deliveryId: `${p}d1`, attemptId: `${p}a1`, attempt: 1, trigger: "scheduled", now: 500 }),
+  );
   out.started = await w.deliveryById(`${p}d1`);
   out.finished = await store.tx((u) => u.webhooks.finishAttempt(outcome(p, "d1", "a1")));
-  await store.tx((u) => u.webhooks.startAttempt({ deliveryId: `${p}d1`, attemptId: `${p}a2`, attempt: 2, trigger: "manual", now: 700 }));
-  await store.tx((u) => u.webhooks.startAttempt({ deliveryId: `${p}d3`, attemptId: `${p}a3`, attempt: 1, trigger: "scheduled", now: 700 }));
-  await store.tx((u) => u.webhooks.updateDeliveries([`${p}d1`, `${p}d3`], { status: "CANCELLED", nextRetryAt: null, updatedAt: 750 }));
+  await store.tx((u) =>
+    u.webhooks.startAttempt({ deliveryId: `${p}d1`, attemptId: `${p}a2`, attempt: 2, trigger: "manual", now: 700 }),
+  );
+  await store.tx((u) =>
+    u.webhooks.startAttempt({ deliveryId: `${p}d3`, attemptId: `${p}a3`, attempt: 1, trigger: "scheduled", now: 700 }),
+  );
+  await store.tx((u) =>
+    u.webhooks.updateDeliveries([`${p}d1`, `${p}d3`], { status: "CANCELLED", nextRetryAt: null, updatedAt: 750 }),
+  );
   await store.tx((u) => u.webhooks.updateDeliveries([], { status: "FAILED" }));
-  out.finishedLate = await store.tx((u) => u.webhooks.finishAttempt({ ...outcome(p, "d1", "a2"), status: "DELIVERED", attemptStatus: "succeeded", outcome: "delivered", statusCode: 200, error: null, deliveredAt: 800, now: 800 }));
+  out.finishedLate = await store.tx((u) =>
+    u.webhooks.finishAttempt({
+      ...outcome(p, "d1", "a2"),
+      status: "DELIVERED",
+      attemptStatus: "succeeded",
+      outcome: "delivered",
+      statusCode: 200,
+      error: null,
+      deliveredAt: 800,
+      now: 800,
+    }),
+  );
   await store.tx((u) => u.webhooks.failOpenAttempts(`${p}d3`, 900, "interrupted: x"));
   out.attempts1 = await w.attemptsOf(`${p}d1`);
   out.attempts3 = await w.attemptsOf(`${p}d3`);
@@ -130,7 +213,13 @@ describe("the PostgreSQL webhooks repository", () => {
       const v = (await u.webhooks.claimView(`${p}d1`))!;
       claimed.resolve();
       await hold.promise;
-      await u.webhooks.startAttempt({ deliveryId: v.d.id, attemptId: `${p}a1`, attempt: v.d.attempts + 1, trigger: "scheduled", now: 2 });
+      await u.webhooks.startAttempt({
+        deliveryId: v.d.id,
+        attemptId: `${p}a1`,
+        attempt: v.d.attempts + 1,
+        trigger: "scheduled",
+        now: 2,
+      });
     });
     await claimed.promise;
     const second = other.tx(async (u) => (await u.webhooks.claimView(`${p}d1`))!.d);
@@ -151,15 +240,24 @@ test("the transaction filter reads the transaction's events (events_tx_idx), the
   await sql`insert into webhook_deliveries (id, account_id, livemode, endpoint_id, event_id, event_type, family, status, attempts, max_attempts, created_at, updated_at)
     select ${p} || 'd' || g, ${p} || 'acct', false, 'ep', ${p} || 'ev' || g, 'charge.paid', 'canonical', 'DELIVERED', 1, 5, g, g from generate_series(1, 20000) g`;
   await sql`analyze events, webhook_deliveries`;
-  const page = await pg.read.webhooks.pageDeliveries({ accountId: `${p}acct`, livemode: false }, { transactionId: `${p}tx77` }, 20, 0);
+  const page = await pg.read.webhooks.pageDeliveries(
+    { accountId: `${p}acct`, livemode: false },
+    { transactionId: `${p}tx77` },
+    20,
+    0,
+  );
   expect([page.rows.map((r) => r.d.id), page.total]).toEqual([[`${p}d155`, `${p}d154`], 2]);
   // The listing's statement, as the repository builds it (webhooks-deliveries.ts pageDeliveries).
-  const plan = ((await sql.unsafe(
-    `explain select d.*, e.body as event_body from webhook_deliveries d join events e on e.id = d.event_id
+  const plan = (
+    (await sql.unsafe(
+      `explain select d.*, e.body as event_body from webhook_deliveries d join events e on e.id = d.event_id
       where d.account_id = $1 and d.livemode = false and d.event_id in (select id from events where transaction_id = $2)
       order by d.created_at desc, d.id desc limit 20 offset 0`,
-    [`${p}acct`, `${p}tx77`],
-  )) as Record<string, string>[]).map((r) => r["QUERY PLAN"]).join("\n");
+      [`${p}acct`, `${p}tx77`],
+    )) as Record<string, string>[]
+  )
+    .map((r) => r["QUERY PLAN"])
+    .join("\n");
   expect(plan).toContain("events_tx_idx");
   expect(plan).toContain("wd_event_idx");
   expect(plan).not.toContain("Seq Scan on webhook_deliveries");

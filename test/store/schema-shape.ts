@@ -61,7 +61,11 @@ export function predicateText(where: SQL): string {
   return out.replace(/\s+/g, " ").trim();
 }
 
-const SQLITE_TYPES: Record<string, TypeFamily> = { SQLiteText: "text", SQLiteInteger: "int64", SQLiteBoolean: "boolean" };
+const SQLITE_TYPES: Record<string, TypeFamily> = {
+  SQLiteText: "text",
+  SQLiteInteger: "int64",
+  SQLiteBoolean: "boolean",
+};
 const PG_TYPES: Record<string, TypeFamily> = { PgText: "text", PgBigInt53: "int64", PgBoolean: "boolean" };
 
 function literal(c: Column, identity: boolean): string | null {
@@ -72,15 +76,26 @@ function literal(c: Column, identity: boolean): string | null {
 
 type AnyConfig = ReturnType<typeof sqliteConfig> | ReturnType<typeof pgConfig>;
 
-function shapeOf(table: Table, config: AnyConfig, types: Record<string, TypeFamily>, identityOf: (c: Column) => boolean): TableShape {
+function shapeOf(
+  table: Table,
+  config: AnyConfig,
+  types: Record<string, TypeFamily>,
+  identityOf: (c: Column) => boolean,
+): TableShape {
   const columns: Record<string, ColumnShape> = {};
   const indexes: Record<string, IndexShape> = {};
   const primaryKey: string[] = [];
   for (const c of Object.values(getTableColumns(table)) as Column[]) {
     const identity = identityOf(c);
-    columns[c.name] = { type: types[c.columnType] ?? c.columnType, notNull: c.notNull, default: literal(c, identity), identity };
+    columns[c.name] = {
+      type: types[c.columnType] ?? c.columnType,
+      notNull: c.notNull,
+      default: literal(c, identity),
+      identity,
+    };
     if (c.primary) primaryKey.push(c.name);
-    if (c.isUnique) indexes[c.uniqueName ?? `${config.name}_${c.name}_unique`] = { columns: [c.name], unique: true, where: null };
+    if (c.isUnique)
+      indexes[c.uniqueName ?? `${config.name}_${c.name}_unique`] = { columns: [c.name], unique: true, where: null };
   }
   for (const pk of config.primaryKeys) primaryKey.push(...pk.columns.map((c) => c.name));
   for (const idx of config.indexes) {
@@ -92,7 +107,8 @@ function shapeOf(table: Table, config: AnyConfig, types: Record<string, TypeFami
       where: where ? predicateText(where) : null,
     };
   }
-  if (config.uniqueConstraints.length) throw new Error(`table ${config.name}: table-level unique constraints are not shaped`);
+  if (config.uniqueConstraints.length)
+    throw new Error(`table ${config.name}: table-level unique constraints are not shaped`);
   const foreignKeys: Record<string, ForeignKeyShape> = {};
   for (const fk of config.foreignKeys) {
     const r = fk.reference();
@@ -111,7 +127,12 @@ export function sqliteShape(tables: Table[]): SchemaShape {
   for (const t of tables) {
     if (!is(t, SQLiteTable)) throw new Error("not a sqlite-core table");
     const config = sqliteConfig(t);
-    out[config.name] = shapeOf(t, config, SQLITE_TYPES, (c) => (c as unknown as { autoIncrement?: boolean }).autoIncrement === true);
+    out[config.name] = shapeOf(
+      t,
+      config,
+      SQLITE_TYPES,
+      (c) => (c as unknown as { autoIncrement?: boolean }).autoIncrement === true,
+    );
   }
   return out;
 }
@@ -122,7 +143,12 @@ export function pgShape(tables: Table[]): SchemaShape {
   for (const t of tables) {
     if (!is(t, PgTable)) throw new Error("not a pg-core table");
     const config = pgConfig(t);
-    out[config.name] = shapeOf(t, config, PG_TYPES, (c) => (c as unknown as { generatedIdentity?: unknown }).generatedIdentity !== undefined);
+    out[config.name] = shapeOf(
+      t,
+      config,
+      PG_TYPES,
+      (c) => (c as unknown as { generatedIdentity?: unknown }).generatedIdentity !== undefined,
+    );
   }
   return out;
 }
@@ -144,15 +170,20 @@ export function diffShapes(expected: SchemaShape, actual: SchemaShape): string[]
       const ac = a.columns[c];
       if (!ac) out.push(`${t}.${c}: column missing`);
       else if (!ec) out.push(`${t}.${c}: column not in the expected schema`);
-      else for (const f of ["type", "notNull", "default", "identity"] as const) if (ec[f] !== ac[f]) out.push(`${t}.${c}: ${f} ${show(ac[f])}, expected ${show(ec[f])}`);
+      else
+        for (const f of ["type", "notNull", "default", "identity"] as const)
+          if (ec[f] !== ac[f]) out.push(`${t}.${c}: ${f} ${show(ac[f])}, expected ${show(ec[f])}`);
     }
-    if (show(e.primaryKey) !== show(a.primaryKey)) out.push(`${t}: primary key ${show(a.primaryKey)}, expected ${show(e.primaryKey)}`);
+    if (show(e.primaryKey) !== show(a.primaryKey))
+      out.push(`${t}: primary key ${show(a.primaryKey)}, expected ${show(e.primaryKey)}`);
     for (const i of keys(e.indexes, a.indexes)) {
       const ei = e.indexes[i];
       const ai = a.indexes[i];
       if (!ai) out.push(`${t}: index ${i} missing`);
       else if (!ei) out.push(`${t}: index ${i} not in the expected schema`);
-      else for (const f of ["columns", "unique", "where"] as const) if (show(ei[f]) !== show(ai[f])) out.push(`${t}: index ${i} ${f} ${show(ai[f])}, expected ${show(ei[f])}`);
+      else
+        for (const f of ["columns", "unique", "where"] as const)
+          if (show(ei[f]) !== show(ai[f])) out.push(`${t}: index ${i} ${f} ${show(ai[f])}, expected ${show(ei[f])}`);
     }
     for (const k of keys(e.foreignKeys, a.foreignKeys)) {
       const ek = e.foreignKeys[k];

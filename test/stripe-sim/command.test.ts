@@ -16,7 +16,11 @@ const main = join(import.meta.dir, "../../src/main.ts");
 
 test("init writes card-provider.json and the started simulator accepts its key", async () => {
   const dir = join(root, "sim");
-  const init = Bun.spawnSync(["bun", main, "stripe-sim", "init", dir, "--account", "acct_1"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const init = Bun.spawnSync(["bun", main, "stripe-sim", "init", dir, "--account", "acct_1"], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(`${init.exitCode} ${init.stderr.toString()}`).toBe("0 ");
   const out = init.stdout.toString();
   expect(out).toContain("/v1/operator/accounts/acct_1/card-provider'");
@@ -26,20 +30,40 @@ test("init writes card-provider.json and the started simulator accepts its key",
   expect(Object.keys(body).sort()).toEqual(["api_base", "secret_key", "type"]);
   expect({ type: body.type, api_base: body.api_base }).toEqual({ type: "stripe", api_base: "http://127.0.0.1:12111" });
   expect(body.secret_key).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
-  const sim = await startServer(["bun", main, "stripe-sim", "--dir", dir, "--port", "0"], { dataDir: root, cwd: root, timeoutMs: 20_000 });
+  const sim = await startServer(["bun", main, "stripe-sim", "--dir", dir, "--port", "0"], {
+    dataDir: root,
+    cwd: root,
+    timeoutMs: 20_000,
+  });
   try {
-    const stripe = new Stripe(body.secret_key, { host: "127.0.0.1", port: sim.port, protocol: "http", maxNetworkRetries: 0 });
+    const stripe = new Stripe(body.secret_key, {
+      host: "127.0.0.1",
+      port: sim.port,
+      protocol: "http",
+      maxNetworkRetries: 0,
+    });
     const acct = await stripe.accounts.retrieveCurrent();
     expect(acct.id).toStartWith("acct_");
     const state = await (await fetch(`http://127.0.0.1:${sim.port}/_sim/state`)).json();
-    expect(state.counts).toEqual({ "checkout.session": 0, payment_intent: 0, charge: 0, refund: 0, dispute: 0, webhook_endpoint: 0 });
+    expect(state.counts).toEqual({
+      "checkout.session": 0,
+      payment_intent: 0,
+      charge: 0,
+      refund: 0,
+      dispute: 0,
+      webhook_endpoint: 0,
+    });
   } finally {
     expect(await sim.stop()).toBe(0);
   }
 }, 60_000);
 
 test("a bad port exits 2 with the usage", () => {
-  const r = Bun.spawnSync(["bun", main, "stripe-sim", "--port", "99999"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(["bun", main, "stripe-sim", "--port", "99999"], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(r.exitCode).toBe(2);
   expect(r.stderr.toString()).toContain("cofre stripe-sim: --port must be 0-65535");
   expect(r.stderr.toString()).toContain("usage:");

@@ -34,13 +34,19 @@ function freePort(): number {
 
 test("README: the simulator block initialises, starts and drives the simulator", async () => {
   const port = freePort();
-  const lines = block().map((l) => l.replaceAll("./stripe-sim", join(dir, "stripe-sim")).replaceAll("12111", String(port)));
+  const lines = block().map((l) =>
+    l.replaceAll("./stripe-sim", join(dir, "stripe-sim")).replaceAll("12111", String(port)),
+  );
   const [initLine, startLine, ...rest] = lines;
   expect(initLine).toStartWith("bun src/main.ts stripe-sim init ");
   expect(startLine).toContain("stripe-sim --dir ");
   // init on the test's port (the block's default 12111 is the folder's config): a changed port only.
   const initOnPort = initLine!.replace(/(stripe-sim init \S+)/, `$1 --port ${port}`);
-  const init = Bun.spawnSync(["bash", "-euo", "pipefail", "-c", initOnPort], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const init = Bun.spawnSync(["bash", "-euo", "pipefail", "-c", initOnPort], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(`${init.exitCode} ${init.stderr.toString()}`).toBe("0 ");
   // The start line as typed, minus its `&` (the test owns the process); the port comes from init.
   const start = startLine!.replace(/\s*&\s*(#.*)?$/, "");
@@ -53,7 +59,11 @@ test("README: the simulator block initialises, starts and drives the simulator",
     const SIM = `http://127.0.0.1:${port}`;
     await fetch(`${SIM}/_sim/settings`, { method: "POST", body: JSON.stringify({ refund_delay_ms: null }) });
     const boleto = await stripe.paymentIntents.create(boletoParams());
-    const session = await stripe.checkout.sessions.create({ mode: "payment", line_items: [{ quantity: 1, price_data: { currency: "brl", unit_amount: 5000, product_data: { name: "x" } } }], success_url: "http://shop.test/ok" });
+    const session = await stripe.checkout.sessions.create({
+      mode: "payment",
+      line_items: [{ quantity: 1, price_data: { currency: "brl", unit_amount: 5000, product_data: { name: "x" } } }],
+      success_url: "http://shop.test/ok",
+    });
     const form = new URLSearchParams({ method: "card", number: "4242424242424242", exp: "12/40", cvc: "123" });
     expect((await fetch(session.url!, { method: "POST", body: form, redirect: "manual" })).status).toBe(303);
     const pi = (await stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
@@ -67,9 +77,19 @@ test("README: the simulator block initialises, starts and drives the simulator",
     });
     expect(`${run.exitCode} ${run.stderr.toString()}`).toBe("0 ");
     // One answer per command (the SIM= line prints nothing).
-    const outputs = run.stdout.toString().split("%%").map((t) => t.trim()).filter((t) => t !== "").map((t) => JSON.parse(t));
+    const outputs = run.stdout
+      .toString()
+      .split("%%")
+      .map((t) => t.trim())
+      .filter((t) => t !== "")
+      .map((t) => JSON.parse(t));
     expect(outputs.length).toBe(5);
-    expect({ paid: outputs[0].status, dispute: outputs[1].status, refund: outputs[2].status, drop: outputs[3].drop_remaining }).toEqual({ paid: "succeeded", dispute: "won", refund: "failed", drop: 1 });
+    expect({
+      paid: outputs[0].status,
+      dispute: outputs[1].status,
+      refund: outputs[2].status,
+      drop: outputs[3].drop_remaining,
+    }).toEqual({ paid: "succeeded", dispute: "won", refund: "failed", drop: 1 });
     expect(outputs[4].data.map((e: { type: string }) => e.type)).toContain("charge.dispute.closed");
     expect((await stripe.paymentIntents.retrieve(boleto.id)).status).toBe("succeeded");
   } finally {

@@ -44,7 +44,8 @@ export async function startFixture(opts: Partial<StripeSimOptions> = {}): Promis
     settings: { refund_delay_ms: null, dispute_delay_ms: null },
     ...opts,
   };
-  const client = (key: string) => new Stripe(key, { host: "127.0.0.1", port: fx.sim.port, protocol: "http", maxNetworkRetries: 0 });
+  const client = (key: string) =>
+    new Stripe(key, { host: "127.0.0.1", port: fx.sim.port, protocol: "http", maxNetworkRetries: 0 });
   const fx: SimFixture = {
     root,
     clock,
@@ -52,7 +53,11 @@ export async function startFixture(opts: Partial<StripeSimOptions> = {}): Promis
     stripe: undefined as unknown as Stripe,
     client,
     async control(method, path, body) {
-      const res = await fetch(fx.sim.origin + path, { method, headers: { "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await fetch(fx.sim.origin + path, {
+        method,
+        headers: { "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       return { status: res.status, body: await res.json() };
     },
     async restart(more = {}) {
@@ -104,7 +109,11 @@ export function startReceiver(): Receiver {
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
-      const d: Delivery = { raw: await req.text(), signature: req.headers.get("stripe-signature") ?? "", headers: req.headers };
+      const d: Delivery = {
+        raw: await req.text(),
+        signature: req.headers.get("stripe-signature") ?? "",
+        headers: req.headers,
+      };
       received.push(d);
       const status = typeof r.answer === "function" ? r.answer(d, received.length) : r.answer;
       if (status >= 200 && status < 300) offer(received.length - 1);
@@ -139,15 +148,29 @@ export async function listen(fx: SimFixture, receiver: Receiver, stripe = fx.str
  * under Bun the package's crypto provider is SubtleCrypto, which the synchronous form refuses).
  */
 export function verify(fx: SimFixture, d: Delivery, secret: string): Promise<Stripe.Event> {
-  return fx.stripe.webhooks.constructEventAsync(d.raw, d.signature, secret, 300, undefined, Math.floor(fx.clock.nowMs() / 1000));
+  return fx.stripe.webhooks.constructEventAsync(
+    d.raw,
+    d.signature,
+    secret,
+    300,
+    undefined,
+    Math.floor(fx.clock.nowMs() / 1000),
+  );
 }
 
 /** A Checkout Session as Cofre creates one (R$ 150.00 unless `amount`). */
-export function createSession(fx: SimFixture, over: Partial<Stripe.Checkout.SessionCreateParams> = {}, stripe = fx.stripe, opts?: Stripe.RequestOptions) {
+export function createSession(
+  fx: SimFixture,
+  over: Partial<Stripe.Checkout.SessionCreateParams> = {},
+  stripe = fx.stripe,
+  opts?: Stripe.RequestOptions,
+) {
   return stripe.checkout.sessions.create(
     {
       mode: "payment",
-      line_items: [{ quantity: 1, price_data: { currency: "brl", unit_amount: 15000, product_data: { name: "Pedido 42" } } }],
+      line_items: [
+        { quantity: 1, price_data: { currency: "brl", unit_amount: 15000, product_data: { name: "Pedido 42" } } },
+      ],
       success_url: "http://shop.test/ok?session={CHECKOUT_SESSION_ID}",
       cancel_url: "http://shop.test/cancel",
       client_reference_id: "tx_123",
@@ -160,8 +183,16 @@ export function createSession(fx: SimFixture, over: Partial<Stripe.Checkout.Sess
 }
 
 /** Posts a form to a hosted page like a browser (no redirect following). */
-export async function postForm(url: string, fields: Record<string, string>): Promise<{ status: number; location: string | null; html: string }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" });
+export async function postForm(
+  url: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; location: string | null; html: string }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
   return { status: res.status, location: res.headers.get("location"), html: await res.text() };
 }
 
@@ -178,7 +209,11 @@ export function boletoParams(amount = 25000): Stripe.PaymentIntentCreateParams {
     allowed_payment_method_types: ["boleto"],
     payment_method_data: {
       type: "boleto",
-      billing_details: { name: "Maria Silva", email: "maria@example.com", address: { line1: "Rua A, 10", city: "São Paulo", state: "SP", postal_code: "01001-000", country: "BR" } },
+      billing_details: {
+        name: "Maria Silva",
+        email: "maria@example.com",
+        address: { line1: "Rua A, 10", city: "São Paulo", state: "SP", postal_code: "01001-000", country: "BR" },
+      },
       boleto: { tax_id: "52998224725" },
     },
     confirm: true,

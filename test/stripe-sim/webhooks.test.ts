@@ -6,7 +6,16 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import Stripe from "stripe";
-import { createSession, listen, payWithCard, type Receiver, type SimFixture, startFixture, startReceiver, verify } from "./support";
+import {
+  createSession,
+  listen,
+  payWithCard,
+  type Receiver,
+  type SimFixture,
+  startFixture,
+  startReceiver,
+  verify,
+} from "./support";
 
 let fx: SimFixture;
 let rx: Receiver;
@@ -29,7 +38,17 @@ async function settled(predicate: () => Promise<boolean>, ms = 3000): Promise<vo
 }
 
 function simEvents() {
-  return fx.control("GET", "/_sim/events").then((r) => r.body.data as { id: string; type: string; dropped: boolean; deliveries: { status: string; attempts: { http_status: number | null }[] }[] }[]);
+  return fx
+    .control("GET", "/_sim/events")
+    .then(
+      (r) =>
+        r.body.data as {
+          id: string;
+          type: string;
+          dropped: boolean;
+          deliveries: { status: string; attempts: { http_status: number | null }[] }[];
+        }[],
+    );
 }
 
 test("a delivery verifies with its endpoint's secret and not with another one", async () => {
@@ -41,9 +60,15 @@ test("a delivery verifies with its endpoint's secret and not with another one", 
   expect(d.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   expect(d.headers.get("content-type")).toBe("application/json; charset=utf-8");
   expect((await verify(fx, d, secret)).type).toBe("checkout.session.expired");
-  const forged = await verify(fx, d, "whsec_not_the_secret").then(() => null, (e: unknown) => e);
+  const forged = await verify(fx, d, "whsec_not_the_secret").then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(forged).toBeInstanceOf(Stripe.errors.StripeSignatureVerificationError);
-  const tampered = await verify(fx, { ...d, raw: d.raw.replace("expired", "complete") }, secret).then(() => null, (e: unknown) => e);
+  const tampered = await verify(fx, { ...d, raw: d.raw.replace("expired", "complete") }, secret).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(tampered).toBeInstanceOf(Stripe.errors.StripeSignatureVerificationError);
 });
 

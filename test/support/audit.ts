@@ -15,13 +15,19 @@ export function listAuditEntries(db: DbOrTx, accountId: string, action?: AuditAc
   return db
     .select()
     .from(auditLog)
-    .where(action ? and(eq(auditLog.accountId, accountId), eq(auditLog.action, action)) : eq(auditLog.accountId, accountId))
+    .where(
+      action ? and(eq(auditLog.accountId, accountId), eq(auditLog.action, action)) : eq(auditLog.accountId, accountId),
+    )
     .orderBy(asc(auditLog.createdAt), asc(auditLog.id))
     .all();
 }
 
 /** Entries of `accountId` in `deps`'s database (either backend), oldest first (optionally one action only). */
-export async function auditEntries(deps: Pick<Deps, "store">, accountId: string, action?: AuditAction): Promise<AuditEntry[]> {
+export async function auditEntries(
+  deps: Pick<Deps, "store">,
+  accountId: string,
+  action?: AuditAction,
+): Promise<AuditEntry[]> {
   const rows = await testDb(deps).all(
     `select * from audit_log where account_id = ?${action ? " and action = ?" : ""} order by created_at, id`,
     ...(action ? [accountId, action] : [accountId]),

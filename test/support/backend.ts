@@ -38,7 +38,11 @@ export function testStore(opts: TestStoreOptions = {}): Store | undefined {
   if (!TEST_PG) return undefined;
   const dir = opts.dataDir && opts.dataDir !== ":memory:" ? opts.dataDir : undefined;
   const url = dir ? pgUrlOfDir(dir) : pgDatabaseSync().url;
-  return createPgStore(openPgPool(url, { max: 8, idleTimeout: 1 }), { migrate: false, notices: opts.notices ?? false, logger: opts.logger });
+  return createPgStore(openPgPool(url, { max: 8, idleTimeout: 1 }), {
+    migrate: false,
+    notices: opts.notices ?? false,
+    logger: opts.logger,
+  });
 }
 
 /** The PostgreSQL database URL of data folder `dataDir` (created on first use); only under COFRE_TEST_PG=1. */
@@ -60,7 +64,10 @@ export function serverEnv(dataDir: string): Record<string, string> {
 /** createDeps on the backend of this run (see the module header). */
 export function testDeps(opts: DepsOptions & { notices?: boolean } = {}): Deps {
   const dataDir = opts.dataDir ?? opts.config?.dataDir;
-  return createDeps({ ...opts, store: opts.store ?? testStore({ dataDir, logger: opts.logger, notices: opts.notices }) });
+  return createDeps({
+    ...opts,
+    store: opts.store ?? testStore({ dataDir, logger: opts.logger, notices: opts.notices }),
+  });
 }
 
 /** The PostgreSQL store under `deps` (tests that reach PostgreSQL directly); throws on SQLite. */

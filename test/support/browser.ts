@@ -84,7 +84,13 @@ async function axeUrl(): Promise<string> {
     axeServer = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
-      fetch: () => new Response(bytes, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=31536000, immutable" } }),
+      fetch: () =>
+        new Response(bytes, {
+          headers: {
+            "content-type": "text/javascript; charset=utf-8",
+            "cache-control": "public, max-age=31536000, immutable",
+          },
+        }),
     });
     const server = axeServer;
     const { atSuiteEnd } = await import("./suite-end");
@@ -106,7 +112,13 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ url: await axeUrl() });
   const found: { id: string; impact: string; targets: string[] }[] = await page.evaluate(async () => {
     const r = await (window as any).axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n: any) => n.target.join(" ")) }));
+    return r.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n: any) => n.target.join(" ")),
+    }));
   });
-  return found.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.targets.join(", ")}`);
+  return found
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.targets.join(", ")}`);
 }

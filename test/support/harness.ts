@@ -74,21 +74,37 @@ export interface SeededAccount {
 }
 
 /** `logger`: optional (e.g. `createLogger("info", {write})` to capture log lines); default silent. */
-export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T12:00:00.000Z", logger?: Logger): Harness {
+export function createHarness(
+  config: Partial<Config> = {},
+  start = "2026-11-20T12:00:00.000Z",
+  logger?: Logger,
+): Harness {
   const clock = new ManualClock(start);
   const deps = testDeps({
     dataDir: config.dataDir ?? ":memory:", // a folder only for tests of file-backed pieces
     clock,
     logger,
-    config: { logLevel: "silent", publicUrl: "http://localhost:3000", checkoutUrlBase: "http://localhost:3000/c", ...config },
+    config: {
+      logLevel: "silent",
+      publicUrl: "http://localhost:3000",
+      checkoutUrlBase: "http://localhost:3000/c",
+      ...config,
+    },
   });
   const app = createApp(deps);
   // The document depends only on these settings: harnesses that share them share one checker.
-  const docKey = JSON.stringify([deps.config.checkoutUrlBase, !!deps.config.operatorToken, !!deps.config.testClock, !!deps.config.metricsToken]);
+  const docKey = JSON.stringify([
+    deps.config.checkoutUrlBase,
+    !!deps.config.operatorToken,
+    !!deps.config.testClock,
+    !!deps.config.metricsToken,
+  ]);
   const docChecker = () => {
     let c = checkers.get(docKey);
     if (!c) {
-      c = app.handle(new Request(`http://localhost${OPENAPI_PATH}`)).then(async (res) => checkerFor((await res.json()) as OpenApiDoc));
+      c = app
+        .handle(new Request(`http://localhost${OPENAPI_PATH}`))
+        .then(async (res) => checkerFor((await res.json()) as OpenApiDoc));
       checkers.set(docKey, c);
     }
     return c;
@@ -109,7 +125,14 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
     try {
       parsed = JSON.parse(text);
     } catch {}
-    const problems = (await docChecker()).problems({ method, path, status: res.status, contentType: res.headers.get("content-type"), body: parsed, text });
+    const problems = (await docChecker()).problems({
+      method,
+      path,
+      status: res.status,
+      contentType: res.headers.get("content-type"),
+      body: parsed,
+      text,
+    });
     if (problems.length) throw new Error(`The answer does not match the OpenAPI document:\n${problems.join("\n")}`);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
@@ -127,7 +150,15 @@ export function createHarness(config: Partial<Config> = {}, start = "2026-11-20T
       await uow.accounts.insert({ id: accountId, name: opts.name ?? "Loja Teste", createdAt: now, ...opts.settings });
       await uow.accounts.insertUser({ id: userId, accountId, email, passwordHash, role: "OWNER", createdAt: now });
       for (const mode of ["test", "live"] as const)
-        await uow.apiKeys.insert({ id: newId("apiKey"), accountId, mode, fingerprint: sha256Hex(keys[mode]), prefix: keys[mode].slice(0, 12), label: "seed", createdAt: now });
+        await uow.apiKeys.insert({
+          id: newId("apiKey"),
+          accountId,
+          mode,
+          fingerprint: sha256Hex(keys[mode]),
+          prefix: keys[mode].slice(0, 12),
+          label: "seed",
+          createdAt: now,
+        });
     });
     if (opts.subscribeAllEvents ?? h.subscribeAllEvents) await subscribeAll(deps, accountId, now);
     return { accountId, userId, email, password, testKey: keys.test, liveKey: keys.live };
@@ -157,8 +188,12 @@ async function subscribeAll(deps: Deps, accountId: string, now: number): Promise
   sinks.add(deps);
   const { fetch: realFetch, lookup: realLookup } = webhookRuntime(deps);
   configureWebhookRuntime(deps, {
-    fetch: (url, init) => (url.startsWith(OUTBOX_SINK_URL) ? Promise.resolve(new Response("ok")) : realFetch(url, init)),
-    lookup: (host) => (host === new URL(OUTBOX_SINK_URL).hostname ? Promise.resolve([{ address: "93.184.216.34", family: 4 }]) : realLookup(host)),
+    fetch: (url, init) =>
+      url.startsWith(OUTBOX_SINK_URL) ? Promise.resolve(new Response("ok")) : realFetch(url, init),
+    lookup: (host) =>
+      host === new URL(OUTBOX_SINK_URL).hostname
+        ? Promise.resolve([{ address: "93.184.216.34", family: 4 }])
+        : realLookup(host),
   });
 }
 /** Document checkers by the settings the served document depends on. */

@@ -14,7 +14,10 @@ import type { ValidateFunction } from "ajv";
 type Media = { schema?: unknown };
 type Response = { content?: Record<string, Media> };
 type Operation = { responses?: Record<string, Response> };
-export type OpenApiDoc = { paths: Record<string, Record<string, Operation>>; components: { schemas?: Record<string, unknown> } };
+export type OpenApiDoc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas?: Record<string, unknown> };
+};
 
 export interface Answer {
   method: string;
@@ -55,7 +58,8 @@ export class DocChecker {
   operationOf(method: string, path: string): { template: string; op: Operation } | undefined {
     const bare = path.split("?")[0]!;
     const m = method.toLowerCase();
-    for (const { re, template } of this.matchers) if (re.test(bare) && this.doc.paths[template]![m]) return { template, op: this.doc.paths[template]![m]! };
+    for (const { re, template } of this.matchers)
+      if (re.test(bare) && this.doc.paths[template]![m]) return { template, op: this.doc.paths[template]![m]! };
     return undefined;
   }
 
@@ -70,17 +74,25 @@ export class DocChecker {
     // test/docs/openapi.test.ts.
     if (!found || !found.op.responses?.["500"]) {
       // Undocumented routes: the reference's own pages, test-only routes, and errors of unknown paths/methods.
-      if (answer.status >= 400 && json) return this.check(this.envelopeValidator(), answer.body, `${where} (no operation)`);
+      if (answer.status >= 400 && json)
+        return this.check(this.envelopeValidator(), answer.body, `${where} (no operation)`);
       return [];
     }
     const response = found.op.responses?.[String(answer.status)];
-    if (!response) return [`${where}: status ${answer.status} is not documented for ${answer.method.toUpperCase()} ${found.template} (documented: ${Object.keys(found.op.responses ?? {}).join(", ") || "none"})`];
+    if (!response)
+      return [
+        `${where}: status ${answer.status} is not documented for ${answer.method.toUpperCase()} ${found.template} (documented: ${Object.keys(found.op.responses ?? {}).join(", ") || "none"})`,
+      ];
     const content = response.content ?? {};
     const types = Object.keys(content);
-    if (types.length === 0) return answer.text === "" ? [] : [`${where}: documented without a body, got ${answer.contentType}`];
+    if (types.length === 0)
+      return answer.text === "" ? [] : [`${where}: documented without a body, got ${answer.contentType}`];
     const sent = (answer.contentType ?? "").split(";")[0]!.trim().toLowerCase();
-    const media = types.find((t) => t === sent) ?? types.find((t) => t === "application/octet-stream" && sent !== "application/json");
-    if (!media) return [`${where}: content type ${sent || "(none)"} is not documented (documented: ${types.join(", ")})`];
+    const media =
+      types.find((t) => t === sent) ??
+      types.find((t) => t === "application/octet-stream" && sent !== "application/json");
+    if (!media)
+      return [`${where}: content type ${sent || "(none)"} is not documented (documented: ${types.join(", ")})`];
     if (media !== "application/json") return [];
     const body = answer.body;
     if (typeof body === "string") return [`${where}: the body is not JSON`];
@@ -101,7 +113,10 @@ export class DocChecker {
 
   private check(validate: ValidateFunction, body: unknown, where: string): string[] {
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((e) => `${where}: body${e.instancePath} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${e.params.additionalProperty})` : ""}`);
+    return (validate.errors ?? []).map(
+      (e) =>
+        `${where}: body${e.instancePath} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${e.params.additionalProperty})` : ""}`,
+    );
   }
 }
 

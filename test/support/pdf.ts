@@ -23,7 +23,12 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
     pages.push(
       [...lines.entries()]
         .sort((a, b) => b[0] - a[0])
-        .map(([, items]) => items.sort((a, b) => a.x - b.x).map((i) => i.s).join(" "))
+        .map(([, items]) =>
+          items
+            .sort((a, b) => a.x - b.x)
+            .map((i) => i.s)
+            .join(" "),
+        )
         .join("\n"),
     );
   }
@@ -41,7 +46,9 @@ export async function pdfInfo(bytes: Uint8Array): Promise<{ pages: number; info:
 }
 
 /** Embedded images of every page as RGBA pixels. */
-export async function pdfImages(bytes: Uint8Array): Promise<{ width: number; height: number; rgba: Uint8ClampedArray }[]> {
+export async function pdfImages(
+  bytes: Uint8Array,
+): Promise<{ width: number; height: number; rgba: Uint8ClampedArray }[]> {
   const doc = await getDocumentProxy(new Uint8Array(bytes));
   const out: { width: number; height: number; rgba: Uint8ClampedArray }[] = [];
   for (let n = 1; n <= doc.numPages; n++) {

@@ -58,7 +58,9 @@ export function pgBinDir(root = "/usr/lib/postgresql", path = process.env.PATH ?
   if (majors.length) return join(root, majors[0]!, "bin");
   const onPath = Bun.which("initdb", { PATH: path });
   if (onPath) return onPath.slice(0, onPath.lastIndexOf("/"));
-  throw new Error(`PostgreSQL is not installed (no ${root}/*/bin/initdb, no initdb on PATH): the PostgreSQL tests need it. Install it with:\n  ${PG_INSTALL}`);
+  throw new Error(
+    `PostgreSQL is not installed (no ${root}/*/bin/initdb, no initdb on PATH): the PostgreSQL tests need it. Install it with:\n  ${PG_INSTALL}`,
+  );
 }
 
 /** Prefix that runs a server command as `postgres` when we are root; empty otherwise. */
@@ -70,7 +72,10 @@ function asOwner(): string[] {
 function run(cmd: string[], what: string): void {
   // cwd "/": the postgres user may not enter the caller's folder (a private temporary checkout).
   const r = Bun.spawnSync([...asOwner(), ...cmd], { cwd: "/", stdout: "pipe", stderr: "pipe" });
-  if (r.exitCode !== 0) throw new Error(`${what} failed (exit ${r.exitCode}): ${cmd.join(" ")}\n${r.stdout.toString()}${r.stderr.toString()}`);
+  if (r.exitCode !== 0)
+    throw new Error(
+      `${what} failed (exit ${r.exitCode}): ${cmd.join(" ")}\n${r.stdout.toString()}${r.stderr.toString()}`,
+    );
 }
 
 /** `s` quoted for sh. */
@@ -90,7 +95,8 @@ async function startCluster(): Promise<Cluster> {
   if (process.getuid?.() === 0) {
     const uid = Number(Bun.spawnSync(["id", "-u", "postgres"]).stdout.toString());
     const gid = Number(Bun.spawnSync(["id", "-g", "postgres"]).stdout.toString());
-    if (!uid) throw new Error(`running as root but there is no "postgres" user to own the cluster (${PG_INSTALL} creates it)`);
+    if (!uid)
+      throw new Error(`running as root but there is no "postgres" user to own the cluster (${PG_INSTALL} creates it)`);
     chownSync(dir, uid, gid);
   }
   const data = join(dir, "data");
@@ -102,21 +108,44 @@ async function startCluster(): Promise<Cluster> {
   const watchdog = `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.2; done; ${stop} >/dev/null 2>&1; rm -rf ${sh(dir)}`;
   Bun.spawn(["setsid", "-f", "sh", "-c", watchdog], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
 
-  run([join(bin, "initdb"), "-D", data, "-A", "trust", "-U", "cofre", "--no-sync", "-E", "UTF8", "--locale=C", "--no-instructions"], "initdb");
+  run(
+    [
+      join(bin, "initdb"),
+      "-D",
+      data,
+      "-A",
+      "trust",
+      "-U",
+      "cofre",
+      "--no-sync",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-instructions",
+    ],
+    "initdb",
+  );
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = freePort();
     // max_connections: a PostgreSQL run of the suite keeps a pool per harness (idle ones close after 1 s).
     // COFRE_PG_DURABLE=1 (benchmarks, soaks): fsync, synchronous_commit and full-page writes on,
     // as in production; tests leave them off for speed.
-    const durability = process.env.COFRE_PG_DURABLE === "1" ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+    const durability =
+      process.env.COFRE_PG_DURABLE === "1" ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
     const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=400`;
     try {
-      run([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-w", "-t", "60", "-o", opts, "start"], "pg_ctl start");
+      run(
+        [join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-w", "-t", "60", "-o", opts, "start"],
+        "pg_ctl start",
+      );
       break;
     } catch (e) {
       // The port may have been taken between freePort() and the bind: try another, then give up.
-      if (attempt === 3) throw new Error(`${(e as Error).message}\n${existsSync(join(dir, "log")) ? readFileSync(join(dir, "log"), "utf8") : ""}`);
+      if (attempt === 3)
+        throw new Error(
+          `${(e as Error).message}\n${existsSync(join(dir, "log")) ? readFileSync(join(dir, "log"), "utf8") : ""}`,
+        );
     }
   }
   const admin = new SQL({ url: `postgres://cofre@127.0.0.1:${port}/postgres`, max: 2 });
@@ -148,9 +177,15 @@ export function pgCluster(): Promise<Cluster> {
  */
 export function pgDatabaseSync(): { name: string; url: string } {
   const c = startedCluster;
-  if (!c) throw new Error("the PostgreSQL test cluster is not started: run the suite with COFRE_TEST_PG=1 (bun run test:pg), whose preload starts it");
+  if (!c)
+    throw new Error(
+      "the PostgreSQL test cluster is not started: run the suite with COFRE_TEST_PG=1 (bun run test:pg), whose preload starts it",
+    );
   const name = `cofre_s${process.pid}_${++seq}`;
-  const r = Bun.spawnSync(["createdb", "-h", "127.0.0.1", "-p", String(c.port), "-U", "cofre", "-T", PG_TEMPLATE, name], { stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(
+    ["createdb", "-h", "127.0.0.1", "-p", String(c.port), "-U", "cofre", "-T", PG_TEMPLATE, name],
+    { stdout: "pipe", stderr: "pipe" },
+  );
   if (r.exitCode !== 0) throw new Error(`createdb ${name} failed: ${r.stderr.toString()}`);
   return { name, url: `postgres://cofre@127.0.0.1:${c.port}/${name}` };
 }

@@ -22,21 +22,41 @@ export interface ServedAccount {
 /** `cofre init`, then `serve` (extra `env`), login and a test key issued through the API. */
 export async function serveWithTestKey(env: Record<string, string> = {}): Promise<ServedAccount> {
   const dir = mkdtempSync(join(tmpdir(), "cofre-serve-"));
-  const init = Bun.spawnSync(["bun", "src/main.ts", "init", "--email", "e2e@example.com", "--password", "a long passphrase"], {
-    cwd: ROOT,
-    env: { ...process.env, ...serverEnv(dir) },
-  });
+  const init = Bun.spawnSync(
+    ["bun", "src/main.ts", "init", "--email", "e2e@example.com", "--password", "a long passphrase"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...serverEnv(dir) },
+    },
+  );
   expect(init.exitCode).toBe(0);
-  const server = await startServer(["bun", "src/main.ts", "serve"], { dataDir: dir, cwd: ROOT, env: { LOG_LEVEL: "info", ...env }, timeoutMs: 20_000 });
+  const server = await startServer(["bun", "src/main.ts", "serve"], {
+    dataDir: dir,
+    cwd: ROOT,
+    env: { LOG_LEVEL: "info", ...env },
+    timeoutMs: 20_000,
+  });
   const json = { "content-type": "application/json" };
-  const login = await fetch(`${server.base}/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email: "e2e@example.com", password: "a long passphrase" }) });
+  const login = await fetch(`${server.base}/v1/auth/login`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email: "e2e@example.com", password: "a long passphrase" }),
+  });
   expect(login.status).toBe(200);
   const { access_token } = (await login.json()) as { access_token: string };
-  const issued = await fetch(`${server.base}/v1/api-keys`, { method: "POST", headers: { ...json, authorization: `Bearer ${access_token}` }, body: JSON.stringify({ label: "e2e", test: true }) });
+  const issued = await fetch(`${server.base}/v1/api-keys`, {
+    method: "POST",
+    headers: { ...json, authorization: `Bearer ${access_token}` },
+    body: JSON.stringify({ label: "e2e", test: true }),
+  });
   expect(issued.status).toBe(201);
   const { apiKey } = (await issued.json()) as { apiKey: string };
   const call: ServedAccount["call"] = async (method, path, body) => {
-    const res = await fetch(`${server.base}${path}`, { method, headers: { ...json, apikey: apiKey }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.base}${path}`, {
+      method,
+      headers: { ...json, apikey: apiKey },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {

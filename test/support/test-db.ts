@@ -77,7 +77,8 @@ export function testDb(deps: Pick<Deps, "store">): TestDb {
   return {
     kind: "sqlite",
     all: (async (q: string, ...params: unknown[]) => client.query(q).all(...bind(params))) as TestDb["all"],
-    get: (async (q: string, ...params: unknown[]) => client.query(q).get(...bind(params)) ?? undefined) as TestDb["get"],
+    get: (async (q: string, ...params: unknown[]) =>
+      client.query(q).get(...bind(params)) ?? undefined) as TestDb["get"],
     async run(q, ...params) {
       return client.query(q).run(...bind(params)).changes;
     },

@@ -38,7 +38,13 @@ describe("delivery attempts", () => {
       expect(Number.isInteger(x.duration_ms) && x.duration_ms >= 0).toBe(true);
     }
     expect(r.body.data.map(({ duration_ms: _, ...x }: any) => x)).toEqual([
-      { attempt: 1, status_code: 500, error: "HTTP 500", response_body: "boom", attempted_at: "2026-11-20T12:00:00.000Z" },
+      {
+        attempt: 1,
+        status_code: 500,
+        error: "HTTP 500",
+        response_body: "boom",
+        attempted_at: "2026-11-20T12:00:00.000Z",
+      },
       { attempt: 2, status_code: 200, error: null, response_body: "fine", attempted_at: "2026-11-20T12:00:05.000Z" },
     ]);
   });
@@ -52,7 +58,9 @@ describe("delivery attempts", () => {
     await register(h, a.testKey, rx.url);
     await emitChargePaid(h, a.accountId);
     const pending = await onlyDelivery(h, a.testKey);
-    expect((await h.call("GET", `/v1/webhooks/deliveries/${pending.id}/attempts`, { key: a.testKey })).body).toEqual({ data: [] });
+    expect((await h.call("GET", `/v1/webhooks/deliveries/${pending.id}/attempts`, { key: a.testKey })).body).toEqual({
+      data: [],
+    });
     await h.deps.jobs.drain();
     const r = await h.call("GET", `/v1/webhooks/deliveries/${pending.id}/attempts`, { key: a.testKey });
     expect(r.body.data).toHaveLength(1);

@@ -25,7 +25,9 @@ describe("delivery concurrency", () => {
     await register(h, a.testKey, slow.url, ["charge.paid"]);
     await register(h, a.testKey, fast.url, ["charge.created"]);
     for (let i = 0; i < 5; i++) await emitChargePaid(h, a.accountId);
-    await h.deps.store.tx((uow) => emitCanonical(h.deps, uow, { accountId: a.accountId, livemode: false }, "charge.created", { id: "ch_x" }));
+    await h.deps.store.tx((uow) =>
+      emitCanonical(h.deps, uow, { accountId: a.accountId, livemode: false }, "charge.created", { id: "ch_x" }),
+    );
 
     const draining = h.deps.jobs.drain();
     // Wait (bounded) until the fast delivery is recorded, not merely received: the worker records

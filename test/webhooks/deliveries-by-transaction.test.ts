@@ -12,7 +12,10 @@ describe("deliveries of one transaction", () => {
     const other = await paidPayment(h, a, 2000);
     await createPayment(h, a);
     const all = (await h.call("GET", "/v1/webhooks/deliveries?limit=100", { key: a.testKey })).body.data;
-    const expected = all.filter((d: any) => JSON.stringify(d.payload).includes(paid.id)).map((d: any) => d.id).sort();
+    const expected = all
+      .filter((d: any) => JSON.stringify(d.payload).includes(paid.id))
+      .map((d: any) => d.id)
+      .sort();
     expect(expected.length).toBeGreaterThan(0);
     for (const id of [paid.id, `ch_${paid.id}`]) {
       const r = await h.call("GET", `/v1/webhooks/deliveries?transactionId=${id}`, { key: a.testKey });
@@ -22,7 +25,11 @@ describe("deliveries of one transaction", () => {
       expect(JSON.stringify(r.body.data)).not.toContain(other.id);
     }
     const b = await h.seedAccount();
-    expect((await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paid.id}`, { key: b.testKey })).body).toMatchObject({ data: [], total: 0 });
-    expect((await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paid.id}`, { key: a.liveKey })).body).toMatchObject({ data: [], total: 0 });
+    expect(
+      (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paid.id}`, { key: b.testKey })).body,
+    ).toMatchObject({ data: [], total: 0 });
+    expect(
+      (await h.call("GET", `/v1/webhooks/deliveries?transactionId=${paid.id}`, { key: a.liveKey })).body,
+    ).toMatchObject({ data: [], total: 0 });
   });
 });

@@ -2,7 +2,17 @@ import { afterEach, describe, expect, test } from "bun:test";
 import Stripe from "stripe";
 import { Webhook } from "standardwebhooks";
 import { createHarness, type Harness } from "../support/harness";
-import { chargeObject, deterministic, emitChargePaid, emitMedCreated, emitPaymentCompleted, onlyDelivery, register, startReceiver, type Receiver } from "./support";
+import {
+  chargeObject,
+  deterministic,
+  emitChargePaid,
+  emitMedCreated,
+  emitPaymentCompleted,
+  onlyDelivery,
+  register,
+  startReceiver,
+  type Receiver,
+} from "./support";
 import { hmacHex } from "../../src/lib/crypto";
 import { testDb } from "../support/test-db";
 
@@ -32,15 +42,37 @@ async function deliverOne<T>(h: Harness, eventType: string, emit: (accountId: st
   expect(rx.requests).toHaveLength(1);
   return { a, ep, evt, ...rx.requests[0]! };
 }
-const DELIVERY_KEYS = ["attempts", "createdAt", "deliveredAt", "endpointId", "eventType", "id", "lastError", "lastResponseBody", "lastStatusCode", "maxAttempts", "nextRetryAt", "payload", "status", "updatedAt"];
+const DELIVERY_KEYS = [
+  "attempts",
+  "createdAt",
+  "deliveredAt",
+  "endpointId",
+  "eventType",
+  "id",
+  "lastError",
+  "lastResponseBody",
+  "lastStatusCode",
+  "maxAttempts",
+  "nextRetryAt",
+  "payload",
+  "status",
+  "updatedAt",
+];
 
 describe("webhook delivery: envelopes and signatures", () => {
   test("a canonical event is delivered with headers both libraries verify", async () => {
     const h = realtimeHarness();
-    const { a, ep, evt, headers, body } = await deliverOne(h, "charge.paid", (acc) => emitChargePaid(h, acc, false, chargeObject("ch_abc")));
+    const { a, ep, evt, headers, body } = await deliverOne(h, "charge.paid", (acc) =>
+      emitChargePaid(h, acc, false, chargeObject("ch_abc")),
+    );
     const envelope = JSON.parse(body);
     expect(Object.keys(envelope).sort()).toEqual(["api_version", "created_at", "data", "id", "object", "type"]);
-    expect(envelope).toMatchObject({ id: evt, object: "event", type: "charge.paid", data: { object: chargeObject("ch_abc") } });
+    expect(envelope).toMatchObject({
+      id: evt,
+      object: "event",
+      type: "charge.paid",
+      data: { object: chargeObject("ch_abc") },
+    });
     expect(headers["content-type"]).toBe("application/json");
     expect(headers["x-cofre-event-type"]).toBe("charge.paid");
     expect(headers["x-cofre-delivery-id"]).toMatch(/^wd_[0-9a-f]{32}$/);
@@ -50,10 +82,23 @@ describe("webhook delivery: envelopes and signatures", () => {
     expect(event.id).toBe(evt);
     const wh = new Webhook(Buffer.from(ep.secret).toString("base64"));
     expect(wh.verify(body, headers)).toEqual(envelope);
-    await expect(stripe.webhooks.constructEventAsync(body, headers["x-cofre-signature"]!, "0".repeat(64))).rejects.toThrow();
+    await expect(
+      stripe.webhooks.constructEventAsync(body, headers["x-cofre-signature"]!, "0".repeat(64)),
+    ).rejects.toThrow();
     const d = await onlyDelivery(h, a.testKey);
     expect(Object.keys(d).sort()).toEqual(DELIVERY_KEYS);
-    expect(d).toMatchObject({ id: headers["x-cofre-delivery-id"], endpointId: ep.id, eventType: "charge.paid", status: "DELIVERED", attempts: 1, maxAttempts: 15, lastStatusCode: 200, lastError: null, lastResponseBody: "ok", nextRetryAt: null });
+    expect(d).toMatchObject({
+      id: headers["x-cofre-delivery-id"],
+      endpointId: ep.id,
+      eventType: "charge.paid",
+      status: "DELIVERED",
+      attempts: 1,
+      maxAttempts: 15,
+      lastStatusCode: 200,
+      lastError: null,
+      lastResponseBody: "ok",
+      nextRetryAt: null,
+    });
     expect(d.payload).toEqual(envelope);
     expect(d.deliveredAt).not.toBeNull();
   });
@@ -62,7 +107,9 @@ describe("webhook delivery: envelopes and signatures", () => {
     const h = createHarness({ webhookAllowPrivate: true }, "2026-01-01T00:00:00.000Z");
     deterministic(h);
     h.clock.advance(3 * 86400);
-    const { ep, evt, headers, body } = await deliverOne(h, "charge.paid", (acc) => emitChargePaid(h, acc, false, chargeObject("ch_late")));
+    const { ep, evt, headers, body } = await deliverOne(h, "charge.paid", (acc) =>
+      emitChargePaid(h, acc, false, chargeObject("ch_late")),
+    );
     const event = await stripe.webhooks.constructEventAsync(body, headers["x-cofre-signature"]!, ep.secret);
     expect(event.id).toBe(evt);
     expect(() => new Webhook(Buffer.from(ep.secret).toString("base64")).verify(body, headers)).not.toThrow();
@@ -73,7 +120,15 @@ describe("webhook delivery: envelopes and signatures", () => {
     const { ep, headers, body } = await deliverOne(h, "payment.completed", (acc) => emitPaymentCompleted(h, acc));
     expect(JSON.parse(body)).toEqual({
       event: "payment.completed",
-      data: { transactionId: "0193deadbeef", amount: 1500, status: "PAID", previousStatus: "WAITING_PAYMENT", paidWith: "PIX", platformFee: 30, occurredAt: "2026-11-20T12:00:00.000Z" },
+      data: {
+        transactionId: "0193deadbeef",
+        amount: 1500,
+        status: "PAID",
+        previousStatus: "WAITING_PAYMENT",
+        paidWith: "PIX",
+        platformFee: 30,
+        occurredAt: "2026-11-20T12:00:00.000Z",
+      },
     });
     expect(headers["x-cofre-signature"]).toBe(`sha256=${hmacHex(ep.secret, body)}`);
     expect(headers["x-cofre-event-type"]).toBe("payment.completed");
@@ -84,7 +139,9 @@ describe("webhook delivery: envelopes and signatures", () => {
     const h = realtimeHarness();
     const { ep, headers, body } = await deliverOne(h, "med_case.created", (acc) => emitMedCreated(h, acc));
     expect(JSON.parse(body).type).toBe("med_case.created");
-    expect(await stripe.webhooks.signature!.verifyHeaderAsync(body, headers["x-cofre-signature"]!, ep.secret)).toBe(true);
+    expect(await stripe.webhooks.signature!.verifyHeaderAsync(body, headers["x-cofre-signature"]!, ep.secret)).toBe(
+      true,
+    );
   });
 
   test("only subscribed endpoints of the same account and mode receive an event", async () => {
@@ -113,7 +170,13 @@ describe("webhook delivery: retries", () => {
     await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     let d = await onlyDelivery(h, a.testKey);
-    expect(d).toMatchObject({ status: "PENDING", attempts: 1, lastStatusCode: 500, lastError: "HTTP 500", lastResponseBody: "boom" });
+    expect(d).toMatchObject({
+      status: "PENDING",
+      attempts: 1,
+      lastStatusCode: 500,
+      lastError: "HTTP 500",
+      lastResponseBody: "boom",
+    });
     expect(Date.parse(d.nextRetryAt) - h.clock.nowMs()).toBe(5000);
     h.clock.advance(4);
     await h.deps.jobs.drain();
@@ -124,7 +187,13 @@ describe("webhook delivery: retries", () => {
     expect(rx.requests[1]!.headers["x-cofre-delivery-id"]).toBe(rx.requests[0]!.headers["x-cofre-delivery-id"]!);
     expect(rx.requests[1]!.body).toBe(rx.requests[0]!.body);
     d = await onlyDelivery(h, a.testKey);
-    expect(d).toMatchObject({ status: "DELIVERED", attempts: 2, lastStatusCode: 200, lastError: null, nextRetryAt: null });
+    expect(d).toMatchObject({
+      status: "DELIVERED",
+      attempts: 2,
+      lastStatusCode: 200,
+      lastError: null,
+      nextRetryAt: null,
+    });
     const attempts = await h.deps.store.read.webhooks.attemptsOf(d.id);
     expect(attempts.map((x) => [x.attempt, x.status, x.outcome, x.statusCode])).toEqual([
       [1, "failed", "http_error", 500],
@@ -136,7 +205,9 @@ describe("webhook delivery: retries", () => {
   test("a 429 with Retry-After is rescheduled after exactly that many seconds", async () => {
     const h = realtimeHarness();
     const a = await h.seedAccount();
-    const rx = receiver((n) => (n === 0 ? new Response("slow down", { status: 429, headers: { "Retry-After": "120" } }) : new Response("ok")));
+    const rx = receiver((n) =>
+      n === 0 ? new Response("slow down", { status: 429, headers: { "Retry-After": "120" } }) : new Response("ok"),
+    );
     await register(h, a.testKey, rx.url);
     await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
@@ -232,14 +303,27 @@ describe("webhook delivery: retries", () => {
       await h.deps.jobs.drain();
     }
     const dead = await onlyDelivery(h, a.testKey);
-    expect(dead).toMatchObject({ status: "FAILED", attempts: 15, maxAttempts: 15, nextRetryAt: null, lastStatusCode: 503 });
+    expect(dead).toMatchObject({
+      status: "FAILED",
+      attempts: 15,
+      maxAttempts: 15,
+      nextRetryAt: null,
+      lastStatusCode: 503,
+    });
     expect(rx.requests).toHaveLength(15);
     expect(new Set(rx.requests.map((r) => r.headers["x-cofre-delivery-id"])).size).toBe(1);
     expect((h.clock.nowMs() - start) / 86_400_000).toBeCloseTo(3.07, 1);
     h.clock.advance(86_400 * 30);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(15);
-    expect((await h.call("GET", "/v1/webhooks/stats", { key: a.testKey })).body).toEqual({ total: 1, PENDING: 0, PROCESSING: 0, DELIVERED: 0, FAILED: 1, CANCELLED: 0 });
+    expect((await h.call("GET", "/v1/webhooks/stats", { key: a.testKey })).body).toEqual({
+      total: 1,
+      PENDING: 0,
+      PROCESSING: 0,
+      DELIVERED: 0,
+      FAILED: 1,
+      CANCELLED: 0,
+    });
 
     up = true;
     const r = await h.call("POST", `/v1/webhooks/deliveries/${dead.id}/retry`, { key: a.testKey });
@@ -249,7 +333,11 @@ describe("webhook delivery: retries", () => {
     await h.deps.jobs.drain();
     expect(await onlyDelivery(h, a.testKey)).toMatchObject({ status: "DELIVERED", attempts: 16, lastStatusCode: 200 });
     expect(rx.requests).toHaveLength(16);
-    expect((await h.deps.store.read.webhooks.attemptsOf(dead.id)).at(-1)).toMatchObject({ attempt: 16, trigger: "manual", status: "succeeded" });
+    expect((await h.deps.store.read.webhooks.attemptsOf(dead.id)).at(-1)).toMatchObject({
+      attempt: 16,
+      trigger: "manual",
+      status: "succeeded",
+    });
     const again = await h.call("POST", `/v1/webhooks/deliveries/${dead.id}/retry`, { key: a.testKey });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("invalid_state");
@@ -284,7 +372,11 @@ describe("webhook delivery: endpoint lifecycle", () => {
     h.clock.advance(3600);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(1);
-    expect(await onlyDelivery(h, a.testKey)).toMatchObject({ status: "CANCELLED", lastError: "endpoint inactive", attempts: 1 });
+    expect(await onlyDelivery(h, a.testKey)).toMatchObject({
+      status: "CANCELLED",
+      lastError: "endpoint inactive",
+      attempts: 1,
+    });
   });
 
   test("deleting an endpoint cancels its pending deliveries and they are never sent", async () => {
@@ -317,18 +409,31 @@ describe("webhook delivery: endpoint lifecycle", () => {
     const ep = await register(h, a.testKey, rx.url);
     await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
-    const rot = await h.call("POST", `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, { key: a.testKey, body: { id: ep.id } });
+    const rot = await h.call("POST", `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, {
+      key: a.testKey,
+      body: { id: ep.id },
+    });
     h.clock.advance(5);
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(2);
     const first = rx.requests[0]!;
     const second = rx.requests[1]!;
-    expect(await stripe.webhooks.signature!.verifyHeaderAsync(first.body, first.headers["x-cofre-signature"]!, ep.secret)).toBe(true);
-    await expect(stripe.webhooks.constructEventAsync(second.body, second.headers["x-cofre-signature"]!, ep.secret)).rejects.toThrow();
-    const verified = await stripe.webhooks.constructEventAsync(second.body, second.headers["x-cofre-signature"]!, rot.body.secret);
+    expect(
+      await stripe.webhooks.signature!.verifyHeaderAsync(first.body, first.headers["x-cofre-signature"]!, ep.secret),
+    ).toBe(true);
+    await expect(
+      stripe.webhooks.constructEventAsync(second.body, second.headers["x-cofre-signature"]!, ep.secret),
+    ).rejects.toThrow();
+    const verified = await stripe.webhooks.constructEventAsync(
+      second.body,
+      second.headers["x-cofre-signature"]!,
+      rot.body.secret,
+    );
     expect(String(verified.type)).toBe("charge.paid");
     expect(() => new Webhook(Buffer.from(ep.secret).toString("base64")).verify(second.body, second.headers)).toThrow();
-    expect(() => new Webhook(Buffer.from(rot.body.secret).toString("base64")).verify(second.body, second.headers)).not.toThrow();
+    expect(() =>
+      new Webhook(Buffer.from(rot.body.secret).toString("base64")).verify(second.body, second.headers),
+    ).not.toThrow();
   });
 });
 
@@ -356,7 +461,10 @@ describe("webhook delivery: endpoint changes apply to the next attempt", () => {
     await emitChargePaid(h, a.accountId);
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
-    await testDb(h.deps).run("update webhook_deliveries set status = 'FAILED', next_retry_at = null where id = ?", d.id);
+    await testDb(h.deps).run(
+      "update webhook_deliveries set status = 'FAILED', next_retry_at = null where id = ?",
+      d.id,
+    );
     await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { status: "INACTIVE" } });
     const refused = await h.call("POST", `/v1/webhooks/deliveries/${d.id}/retry`, { key: a.testKey });
     expect(refused.status).toBe(400);
@@ -390,7 +498,9 @@ describe("webhook deliveries API", () => {
     expect(byEndpoint.body.data.every((d: { status: string }) => d.status === "PENDING")).toBe(true);
     const legacy = await h.call("GET", "/v1/webhooks/deliveries?eventType=payment.completed", { key: a.testKey });
     expect(legacy.body.data.map((d: { endpointId: string }) => d.endpointId)).toEqual([e1.id]);
-    const delivered = await h.call("GET", "/v1/webhooks/deliveries?status=DELIVERED&limit=2&offset=1", { key: a.testKey });
+    const delivered = await h.call("GET", "/v1/webhooks/deliveries?status=DELIVERED&limit=2&offset=1", {
+      key: a.testKey,
+    });
     expect(delivered.body).toMatchObject({ total: 3, limit: 2, offset: 1 });
     expect(delivered.body.data).toHaveLength(2);
     const stats = await h.call("GET", "/v1/webhooks/stats", { key: a.testKey });
@@ -401,7 +511,15 @@ describe("webhook deliveries API", () => {
   test("bad filter values are 400, never ignored", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    for (const q of ["limit=0", "limit=101", "limit=abc", "limit=1.5", "offset=-1", "status=DONE", "eventType=charge.disputed"]) {
+    for (const q of [
+      "limit=0",
+      "limit=101",
+      "limit=abc",
+      "limit=1.5",
+      "offset=-1",
+      "status=DONE",
+      "eventType=charge.disputed",
+    ]) {
       const r = await h.call("GET", `/v1/webhooks/deliveries?${q}`, { key: a.testKey });
       expect({ q, status: r.status }).toEqual({ q, status: 400 });
     }

@@ -8,7 +8,10 @@ describe("webhook endpoints: happy paths", () => {
   test("registering returns 201 with a 64-hex secret shown once", async () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
-    const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost:9999/hook", events: ["charge.paid", "payment.completed"] } });
+    const r = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost:9999/hook", events: ["charge.paid", "payment.completed"] },
+    });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual([...VIEW_KEYS, "secret"].sort());
     expect(r.body.id).toMatch(/^wh_[0-9a-f]{32}$/);
@@ -27,21 +30,42 @@ describe("webhook endpoints: happy paths", () => {
   test("PATCH changes only the fields sent and never returns the secret", async () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
-    const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost:1/a", events: ["charge.paid"] } });
+    const c = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost:1/a", events: ["charge.paid"] },
+    });
     h.clock.advance(60);
-    const p = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, { key: a.testKey, body: { status: "INACTIVE" } });
+    const p = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, {
+      key: a.testKey,
+      body: { status: "INACTIVE" },
+    });
     expect(p.status).toBe(200);
     expect(Object.keys(p.body).sort()).toEqual(VIEW_KEYS);
-    expect(p.body).toMatchObject({ id: c.body.id, url: "http://localhost:1/a", events: ["charge.paid"], status: "INACTIVE", updatedAt: "2026-11-20T12:01:00.000Z" });
-    const p2 = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, { key: a.testKey, body: { url: "https://example.com/x", events: ["charge.created", "charge.created"] } });
+    expect(p.body).toMatchObject({
+      id: c.body.id,
+      url: "http://localhost:1/a",
+      events: ["charge.paid"],
+      status: "INACTIVE",
+      updatedAt: "2026-11-20T12:01:00.000Z",
+    });
+    const p2 = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, {
+      key: a.testKey,
+      body: { url: "https://example.com/x", events: ["charge.created", "charge.created"] },
+    });
     expect(p2.body).toMatchObject({ url: "https://example.com/x", events: ["charge.created"], status: "INACTIVE" });
   });
 
   test("rotate-secret returns a new secret and DELETE answers deleted true", async () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
-    const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost:1/a", events: ["charge.paid"] } });
-    const r = await h.call("POST", `/v1/webhooks/endpoints/${c.body.id}/rotate-secret`, { key: a.testKey, body: { id: c.body.id } });
+    const c = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost:1/a", events: ["charge.paid"] },
+    });
+    const r = await h.call("POST", `/v1/webhooks/endpoints/${c.body.id}/rotate-secret`, {
+      key: a.testKey,
+      body: { id: c.body.id },
+    });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(["id", "secret"]);
     expect(r.body.secret).toMatch(/^[0-9a-f]{64}$/);
@@ -57,10 +81,33 @@ describe("webhook endpoints: happy paths", () => {
     const r = await h.call("GET", "/v1/webhooks/event-catalog");
     expect(r.status).toBe(200);
     const names = r.body.map((e: { event: string }) => e.event);
-    for (const n of ["charge.created", "charge.paid", "charge.failed", "charge.expired", "charge.refunded", "payout.created", "payout.paid", "payout.failed", "med_case.created", "med_case.updated", "med.resolved"])
+    for (const n of [
+      "charge.created",
+      "charge.paid",
+      "charge.failed",
+      "charge.expired",
+      "charge.refunded",
+      "payout.created",
+      "payout.paid",
+      "payout.failed",
+      "med_case.created",
+      "med_case.updated",
+      "med.resolved",
+    ])
       expect(names).toContain(n);
     const legacy = r.body.filter((e: { legacy?: boolean }) => e.legacy === true).map((e: { event: string }) => e.event);
-    expect(legacy.sort()).toEqual(["payment.completed", "payment.created", "payment.expired", "payment.failed", "payment.refunded", "payment.status_changed", "withdrawal.completed", "withdrawal.created", "withdrawal.failed", "withdrawal.status_changed"]);
+    expect(legacy.sort()).toEqual([
+      "payment.completed",
+      "payment.created",
+      "payment.expired",
+      "payment.failed",
+      "payment.refunded",
+      "payment.status_changed",
+      "withdrawal.completed",
+      "withdrawal.created",
+      "withdrawal.failed",
+      "withdrawal.status_changed",
+    ]);
     const paid = r.body.find((e: { event: string }) => e.event === "charge.paid");
     expect(Object.keys(paid).sort()).toEqual(["description", "event"]);
     expect(r.body).toHaveLength(EVENT_CATALOG.length);
@@ -69,14 +116,20 @@ describe("webhook endpoints: happy paths", () => {
   test("live mode accepts a public https URL", async () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
-    const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.liveKey, body: { url: "https://hooks.example.com/cofre", events: ["charge.paid"] } });
+    const r = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.liveKey,
+      body: { url: "https://hooks.example.com/cofre", events: ["charge.paid"] },
+    });
     expect(r.status).toBe(201);
   });
 
   test("COFRE_WEBHOOK_ALLOW_PRIVATE lets live endpoints use http and loopback", async () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
-    const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.liveKey, body: { url: "http://127.0.0.1:8080/hook", events: ["charge.paid"] } });
+    const r = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.liveKey,
+      body: { url: "http://127.0.0.1:8080/hook", events: ["charge.paid"] },
+    });
     expect(r.status).toBe(201);
   });
 });
@@ -85,14 +138,26 @@ describe("webhook endpoints: errors", () => {
   test("unknown event names are rejected with 400", async () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
-    const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid", "charge.disputed"] } });
+    const r = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost/x", events: ["charge.paid", "charge.disputed"] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe("invalid_event_type");
     expect(r.body.error.param).toBe("events.1");
-    const empty = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: [] } });
+    const empty = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost/x", events: [] },
+    });
     expect(empty.status).toBe(400);
-    const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"] } });
-    const p = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, { key: a.testKey, body: { events: ["nope"] } });
+    const c = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost/x", events: ["charge.paid"] },
+    });
+    const p = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, {
+      key: a.testKey,
+      body: { events: ["nope"] },
+    });
     expect(p.status).toBe(400);
     expect(p.body.error.code).toBe("invalid_event_type");
   });
@@ -101,24 +166,44 @@ describe("webhook endpoints: errors", () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     for (const url of ["not a url", "ftp://example.com/x", "https://user:pw@example.com/x", ""]) {
-      const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url, events: ["charge.paid"] } });
+      const r = await h.call("POST", "/v1/webhooks/endpoints", {
+        key: a.testKey,
+        body: { url, events: ["charge.paid"] },
+      });
       expect(r.status).toBe(400);
     }
-    expect((await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { events: ["charge.paid"] } })).status).toBe(400);
-    const extra = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"], secret: "x" } });
+    expect(
+      (await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { events: ["charge.paid"] } })).status,
+    ).toBe(400);
+    const extra = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost/x", events: ["charge.paid"], secret: "x" },
+    });
     expect(extra.status).toBe(400);
     expect(extra.body.error.param).toBe("secret");
     expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data).toEqual([]);
-    const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"] } });
-    const bad = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, { key: a.testKey, body: { status: "PAUSED" } });
+    const c = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost/x", events: ["charge.paid"] },
+    });
+    const bad = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, {
+      key: a.testKey,
+      body: { status: "PAUSED" },
+    });
     expect(bad.status).toBe(400);
   });
 
   test("rotate-secret with a body id that differs from the path is 400 and changes nothing", async () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
-    const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"] } });
-    const r = await h.call("POST", `/v1/webhooks/endpoints/${c.body.id}/rotate-secret`, { key: a.testKey, body: { id: "wh_other" } });
+    const c = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost/x", events: ["charge.paid"] },
+    });
+    const r = await h.call("POST", `/v1/webhooks/endpoints/${c.body.id}/rotate-secret`, {
+      key: a.testKey,
+      body: { id: "wh_other" },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe("id");
     const none = await h.call("POST", `/v1/webhooks/endpoints/${c.body.id}/rotate-secret`, { key: a.testKey });
@@ -128,9 +213,14 @@ describe("webhook endpoints: errors", () => {
   test("unknown endpoint ids are 404", async () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
-    expect((await h.call("PATCH", "/v1/webhooks/endpoints/wh_nope", { key: a.testKey, body: { status: "ACTIVE" } })).status).toBe(404);
+    expect(
+      (await h.call("PATCH", "/v1/webhooks/endpoints/wh_nope", { key: a.testKey, body: { status: "ACTIVE" } })).status,
+    ).toBe(404);
     expect((await h.call("DELETE", "/v1/webhooks/endpoints/wh_nope", { key: a.testKey })).status).toBe(404);
-    const r = await h.call("POST", "/v1/webhooks/endpoints/wh_nope/rotate-secret", { key: a.testKey, body: { id: "wh_nope" } });
+    const r = await h.call("POST", "/v1/webhooks/endpoints/wh_nope/rotate-secret", {
+      key: a.testKey,
+      body: { id: "wh_nope" },
+    });
     expect(r.status).toBe(404);
     expect(r.body.error.code).toBe("not_found");
   });
@@ -140,7 +230,10 @@ describe("webhook endpoints: security", () => {
   test("every route but the catalog needs an API key", async () => {
     const h = createHarness({ webhookAllowPrivate: true });
     expect((await h.call("GET", "/v1/webhooks/endpoints")).status).toBe(401);
-    expect((await h.call("POST", "/v1/webhooks/endpoints", { body: { url: "http://localhost/x", events: ["charge.paid"] } })).status).toBe(401);
+    expect(
+      (await h.call("POST", "/v1/webhooks/endpoints", { body: { url: "http://localhost/x", events: ["charge.paid"] } }))
+        .status,
+    ).toBe(401);
     expect((await h.call("GET", "/v1/webhooks/deliveries")).status).toBe(401);
     expect((await h.call("GET", "/v1/webhooks/stats")).status).toBe(401);
     expect((await h.call("POST", "/v1/webhooks/deliveries/wd_x/retry")).status).toBe(401);
@@ -150,11 +243,19 @@ describe("webhook endpoints: security", () => {
     const h = createHarness({ webhookAllowPrivate: true });
     const a = await h.seedAccount();
     const b = await h.seedAccount();
-    const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "http://localhost/x", events: ["charge.paid"] } });
+    const c = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "http://localhost/x", events: ["charge.paid"] },
+    });
     for (const key of [b.testKey, a.liveKey]) {
       expect((await h.call("GET", "/v1/webhooks/endpoints", { key })).body.data).toEqual([]);
-      expect((await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, { key, body: { status: "INACTIVE" } })).status).toBe(404);
-      expect((await h.call("POST", `/v1/webhooks/endpoints/${c.body.id}/rotate-secret`, { key, body: { id: c.body.id } })).status).toBe(404);
+      expect(
+        (await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, { key, body: { status: "INACTIVE" } })).status,
+      ).toBe(404);
+      expect(
+        (await h.call("POST", `/v1/webhooks/endpoints/${c.body.id}/rotate-secret`, { key, body: { id: c.body.id } }))
+          .status,
+      ).toBe(404);
       expect((await h.call("DELETE", `/v1/webhooks/endpoints/${c.body.id}`, { key })).status).toBe(404);
     }
     const still = await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey });
@@ -178,12 +279,21 @@ describe("webhook endpoints: security", () => {
       "https://api.localhost/x",
       "https://2130706433/x",
     ]) {
-      const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.liveKey, body: { url, events: ["charge.paid"] } });
+      const r = await h.call("POST", "/v1/webhooks/endpoints", {
+        key: a.liveKey,
+        body: { url, events: ["charge.paid"] },
+      });
       const code = url.startsWith("http:") ? "invalid_url" : "webhook_url_not_allowed";
       expect({ url, status: r.status, code: r.body.error?.code }).toEqual({ url, status: 400, code });
     }
-    const c = await h.call("POST", "/v1/webhooks/endpoints", { key: a.liveKey, body: { url: "https://hooks.example.com/x", events: ["charge.paid"] } });
-    const p = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, { key: a.liveKey, body: { url: "https://10.0.0.1/x" } });
+    const c = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.liveKey,
+      body: { url: "https://hooks.example.com/x", events: ["charge.paid"] },
+    });
+    const p = await h.call("PATCH", `/v1/webhooks/endpoints/${c.body.id}`, {
+      key: a.liveKey,
+      body: { url: "https://10.0.0.1/x" },
+    });
     expect(p.status).toBe(400);
     expect(p.body.error.code).toBe("webhook_url_not_allowed");
   });
@@ -191,12 +301,31 @@ describe("webhook endpoints: security", () => {
   test("rejects a URL with characters a URI may not contain (RFC 3986) and stores nothing", async () => {
     const h = createHarness();
     const a = await h.seedAccount();
-    for (const url of ["https://hooks.example.com/<b>x</b>", 'https://hooks.example.com/a"b', "https://hooks.example.com/a b", "https://hooks.example.com/\u202eexe.gpj", "https://hooks.example.com/{x}"]) {
-      const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url, events: ["charge.paid"] } });
-      expect({ url, status: r.status, code: r.body.error?.code, param: r.body.error?.param }).toEqual({ url, status: 400, code: "invalid_url", param: "url" });
+    for (const url of [
+      "https://hooks.example.com/<b>x</b>",
+      'https://hooks.example.com/a"b',
+      "https://hooks.example.com/a b",
+      "https://hooks.example.com/\u202eexe.gpj",
+      "https://hooks.example.com/{x}",
+    ]) {
+      const r = await h.call("POST", "/v1/webhooks/endpoints", {
+        key: a.testKey,
+        body: { url, events: ["charge.paid"] },
+      });
+      expect({ url, status: r.status, code: r.body.error?.code, param: r.body.error?.param }).toEqual({
+        url,
+        status: 400,
+        code: "invalid_url",
+        param: "url",
+      });
     }
-    const ok = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url: "https://hooks.example.com/a%3Cb%3E?x=1&y=2", events: ["charge.paid"] } });
+    const ok = await h.call("POST", "/v1/webhooks/endpoints", {
+      key: a.testKey,
+      body: { url: "https://hooks.example.com/a%3Cb%3E?x=1&y=2", events: ["charge.paid"] },
+    });
     expect(ok.status).toBe(201);
-    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.map((e: { url: string }) => e.url)).toEqual(["https://hooks.example.com/a%3Cb%3E?x=1&y=2"]);
+    expect(
+      (await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data.map((e: { url: string }) => e.url),
+    ).toEqual(["https://hooks.example.com/a%3Cb%3E?x=1&y=2"]);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { backoffMs, MAX_ATTEMPTS, nextDelayMs, parseRetryAfter, RETRY_SCHEDULE_SECONDS } from "../../src/domain/webhooks/model";
+import {
+  backoffMs,
+  MAX_ATTEMPTS,
+  nextDelayMs,
+  parseRetryAfter,
+  RETRY_SCHEDULE_SECONDS,
+} from "../../src/domain/webhooks/model";
 import { cofreSignature, deliveryHeaders } from "../../src/domain/webhooks/signing";
 
 describe("retry schedule", () => {
@@ -10,7 +16,8 @@ describe("retry schedule", () => {
     expect(total).toBe(265_655);
     expect(total / 86_400).toBeGreaterThan(2.9);
     expect(total / 86_400).toBeLessThan(3.2);
-    for (let i = 1; i < RETRY_SCHEDULE_SECONDS.length; i++) expect(RETRY_SCHEDULE_SECONDS[i]!).toBeGreaterThan(RETRY_SCHEDULE_SECONDS[i - 1]!);
+    for (let i = 1; i < RETRY_SCHEDULE_SECONDS.length; i++)
+      expect(RETRY_SCHEDULE_SECONDS[i]!).toBeGreaterThan(RETRY_SCHEDULE_SECONDS[i - 1]!);
   });
 
   test("jitter stays within +-20% and comes only from the injected source", () => {
@@ -33,14 +40,24 @@ describe("retry schedule", () => {
 
   test("Retry-After applies to 429 and 503 only; other failures follow the schedule", () => {
     const r = () => 0.5;
-    expect(nextDelayMs({ kind: "http_error", statusCode: 429, body: "", retryAfterSeconds: 30, durationMs: 1 }, 3, r)).toBe(30_000);
-    expect(nextDelayMs({ kind: "http_error", statusCode: 500, body: "", retryAfterSeconds: 30, durationMs: 1 }, 3, r)).toBe(120_000);
+    expect(
+      nextDelayMs({ kind: "http_error", statusCode: 429, body: "", retryAfterSeconds: 30, durationMs: 1 }, 3, r),
+    ).toBe(30_000);
+    expect(
+      nextDelayMs({ kind: "http_error", statusCode: 500, body: "", retryAfterSeconds: 30, durationMs: 1 }, 3, r),
+    ).toBe(120_000);
     expect(nextDelayMs({ kind: "timeout", error: "t", durationMs: 1 }, 1, r)).toBe(5000);
   });
 });
 
 describe("signatures", () => {
-  const base = { deliveryId: "wd_1", eventType: "charge.paid", body: '{"a":1}', secret: "ab".repeat(32), timestamp: 1_700_000_000 };
+  const base = {
+    deliveryId: "wd_1",
+    eventType: "charge.paid",
+    body: '{"a":1}',
+    secret: "ab".repeat(32),
+    timestamp: 1_700_000_000,
+  };
   test("canonical and MED use t=,v1=; legacy uses sha256=", () => {
     expect(cofreSignature({ ...base, family: "canonical" })).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/);
     expect(cofreSignature({ ...base, family: "med" })).toBe(cofreSignature({ ...base, family: "canonical" }));
@@ -48,7 +65,16 @@ describe("signatures", () => {
   });
   test("every header is present", () => {
     expect(Object.keys(deliveryHeaders({ ...base, family: "canonical" })).sort()).toEqual(
-      ["Content-Type", "User-Agent", "X-Cofre-Delivery-Id", "X-Cofre-Event-Type", "X-Cofre-Signature", "webhook-id", "webhook-signature", "webhook-timestamp"].sort(),
+      [
+        "Content-Type",
+        "User-Agent",
+        "X-Cofre-Delivery-Id",
+        "X-Cofre-Event-Type",
+        "X-Cofre-Signature",
+        "webhook-id",
+        "webhook-signature",
+        "webhook-timestamp",
+      ].sort(),
     );
   });
 });

@@ -52,7 +52,13 @@ describe("a webhook URL whose name resolves to a private address", () => {
     const start = h.clock.nowMs();
     await h.deps.jobs.drain();
     const d = await onlyDelivery(h, a.testKey);
-    expect(d).toMatchObject({ status: "PENDING", attempts: 1, lastError: REFUSAL, lastStatusCode: null, lastResponseBody: null });
+    expect(d).toMatchObject({
+      status: "PENDING",
+      attempts: 1,
+      lastError: REFUSAL,
+      lastStatusCode: null,
+      lastResponseBody: null,
+    });
     expect(Date.parse(d.nextRetryAt) - start).toBe(RETRY_SCHEDULE_SECONDS[0]! * 1000);
     expect(fetched).toEqual([]);
   });
@@ -72,16 +78,33 @@ describe("a webhook URL whose name resolves to a private address", () => {
       await h.deps.jobs.drain();
     }
     const d = await onlyDelivery(h, a.testKey);
-    expect(d).toMatchObject({ status: "FAILED", attempts: MAX_ATTEMPTS, maxAttempts: MAX_ATTEMPTS, lastError: REFUSAL, lastStatusCode: null, nextRetryAt: null });
+    expect(d).toMatchObject({
+      status: "FAILED",
+      attempts: MAX_ATTEMPTS,
+      maxAttempts: MAX_ATTEMPTS,
+      lastError: REFUSAL,
+      lastStatusCode: null,
+      nextRetryAt: null,
+    });
     expect(fetched).toEqual([]);
     expect(lookedUp).toEqual(Array(MAX_ATTEMPTS).fill(NAME)); // resolved afresh at each attempt
     const attempts = await h.call("GET", `/v1/webhooks/deliveries/${d.id}/attempts`, { key: a.testKey });
     expect(attempts.status).toBe(200);
-    const list = attempts.body.data as { attempt: number; status_code: number | null; error: string; attempted_at: string }[];
-    expect(list.map((x) => [x.attempt, x.status_code, x.error])).toEqual(Array.from({ length: MAX_ATTEMPTS }, (_, i) => [i + 1, null, REFUSAL])); // oldest first
+    const list = attempts.body.data as {
+      attempt: number;
+      status_code: number | null;
+      error: string;
+      attempted_at: string;
+    }[];
+    expect(list.map((x) => [x.attempt, x.status_code, x.error])).toEqual(
+      Array.from({ length: MAX_ATTEMPTS }, (_, i) => [i + 1, null, REFUSAL]),
+    ); // oldest first
     // Attempt n+1 started the schedule's n-th delay after attempt n.
     let at = 0;
-    expect(list.map((x) => Date.parse(x.attempted_at) - start)).toEqual([0, ...RETRY_SCHEDULE_SECONDS.map((s) => (at += s * 1000))]);
+    expect(list.map((x) => Date.parse(x.attempted_at) - start)).toEqual([
+      0,
+      ...RETRY_SCHEDULE_SECONDS.map((s) => (at += s * 1000)),
+    ]);
     const stats = await h.call("GET", "/v1/webhooks/stats", { key: a.testKey });
     expect(stats.body).toEqual({ total: 1, PENDING: 0, PROCESSING: 0, DELIVERED: 0, FAILED: 1, CANCELLED: 0 });
   }, 30_000);

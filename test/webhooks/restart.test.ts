@@ -33,7 +33,9 @@ describe("webhook delivery survives a crash", () => {
 
     const first = open(dir, clock);
     const ep = await createEndpoint(first, scope, { url: rx.url, events: ["charge.paid"] });
-    const evt = await first.store.tx((uow) => emitCanonical(first, uow, scope, "charge.paid", { id: "ch_1", object: "charge" }));
+    const evt = await first.store.tx((uow) =>
+      emitCanonical(first, uow, scope, "charge.paid", { id: "ch_1", object: "charge" }),
+    );
     await first.store.close(); // "killed": no job ever ran
     expect(rx.requests).toHaveLength(0);
 
@@ -45,8 +47,13 @@ describe("webhook delivery survives a crash", () => {
     expect(rx.requests).toHaveLength(1);
     expect(JSON.parse(rx.requests[0]!.body).id).toBe(evt);
     const id = (await testDb(second).get<{ id: string }>("select id from webhook_deliveries"))!.id;
-    for (let i = 0; i < 500 && (await second.store.read.webhooks.deliveryById(id))!.status !== "DELIVERED"; i++) await Bun.sleep(10);
-    expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({ status: "DELIVERED", attempts: 1, endpointId: ep.id });
+    for (let i = 0; i < 500 && (await second.store.read.webhooks.deliveryById(id))!.status !== "DELIVERED"; i++)
+      await Bun.sleep(10);
+    expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({
+      status: "DELIVERED",
+      attempts: 1,
+      endpointId: ep.id,
+    });
   });
 
   test("an attempt interrupted mid-flight is recorded as interrupted and sent again once its lease expires", async () => {
@@ -62,9 +69,16 @@ describe("webhook delivery survives a crash", () => {
     const db = testDb(first);
     const id = (await db.get<{ id: string }>("select id from webhook_deliveries"))!.id;
     // Simulate death after the claim committed: the job is leased and the delivery is PROCESSING.
-    await db.run("update jobs set lease_until = ?, attempts = 1 where kind = 'webhook.deliver'", clock.nowMs() + 90_000);
+    await db.run(
+      "update jobs set lease_until = ?, attempts = 1 where kind = 'webhook.deliver'",
+      clock.nowMs() + 90_000,
+    );
     await db.run("update webhook_deliveries set status = 'PROCESSING', attempts = 1 where id = ?", id);
-    await db.run("insert into webhook_attempts (id, delivery_id, attempt, trigger, status, started_at) values ('a1', ?, 1, 'scheduled', 'sending', ?)", id, clock.nowMs());
+    await db.run(
+      "insert into webhook_attempts (id, delivery_id, attempt, trigger, status, started_at) values ('a1', ?, 1, 'scheduled', 'sending', ?)",
+      id,
+      clock.nowMs(),
+    );
     await first.store.close();
 
     const second = open(dir, clock);
@@ -74,7 +88,10 @@ describe("webhook delivery survives a crash", () => {
     await second.jobs.drain();
     expect(rx.requests).toHaveLength(1);
     expect(await second.store.read.webhooks.deliveryById(id)).toMatchObject({ status: "DELIVERED", attempts: 2 });
-    const attempts = await testDb(second).all("select attempt, status, outcome from webhook_attempts where delivery_id = ? order by attempt", id);
+    const attempts = await testDb(second).all(
+      "select attempt, status, outcome from webhook_attempts where delivery_id = ? order by attempt",
+      id,
+    );
     expect(attempts).toEqual([
       { attempt: 1, status: "failed", outcome: "interrupted" },
       { attempt: 2, status: "succeeded", outcome: "delivered" },

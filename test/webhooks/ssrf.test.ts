@@ -11,9 +11,25 @@ afterEach(() => {
 
 describe("SSRF guard: address classification", () => {
   test("only public unicast addresses pass", () => {
-    for (const bad of ["127.0.0.1", "10.0.0.5", "172.16.3.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "fd12::1", "fe80::1", "::", "224.0.0.1"])
+    for (const bad of [
+      "127.0.0.1",
+      "10.0.0.5",
+      "172.16.3.4",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "::ffff:127.0.0.1",
+      "::ffff:10.0.0.1",
+      "fd12::1",
+      "fe80::1",
+      "::",
+      "224.0.0.1",
+    ])
       expect({ bad, reason: forbiddenAddressReason(bad) === null }).toEqual({ bad, reason: false });
-    for (const good of ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111"]) expect(forbiddenAddressReason(good)).toBeNull();
+    for (const good of ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111"])
+      expect(forbiddenAddressReason(good)).toBeNull();
   });
 
   test("a host name that resolves to loopback is refused by its DNS answer", async () => {
@@ -81,7 +97,9 @@ describe("SSRF guard: live deliveries", () => {
     await emitChargePaid(h, a.accountId, true);
     await h.deps.jobs.drain();
     expect(lookups).toBe(1);
-    expect(seen).toEqual([{ url: "https://93.184.216.34:8443/cofre?x=1", host: "hooks.example.com:8443", serverName: "hooks.example.com" }]);
+    expect(seen).toEqual([
+      { url: "https://93.184.216.34:8443/cofre?x=1", host: "hooks.example.com:8443", serverName: "hooks.example.com" },
+    ]);
     expect((await onlyDelivery(h, a.liveKey)).status).toBe("DELIVERED");
   });
 
@@ -127,10 +145,15 @@ describe("SSRF guard: IPv6 forms that embed IPv4", () => {
   test("every embedding form is refused by the classifier, whatever the IPv4 address inside", () => {
     for (const [name, address] of EMBEDDED_IPV4) {
       const reason = forbiddenAddressReason(address);
-      expect({ name, reason: typeof reason === "string" && /embedding IPv4/.test(reason) }).toEqual({ name, reason: true });
+      expect({ name, reason: typeof reason === "string" && /embedding IPv4/.test(reason) }).toEqual({
+        name,
+        reason: true,
+      });
     }
     // As the URL parser writes [::127.0.0.1] (ipaddr.js would read the dotted form as IPv4-mapped).
-    expect(forbiddenAddressReason("::7f00:1")).toBe("::7f00:1 is an IPv4-compatible (::a.b.c.d) address embedding IPv4 127.0.0.1");
+    expect(forbiddenAddressReason("::7f00:1")).toBe(
+      "::7f00:1 is an IPv4-compatible (::a.b.c.d) address embedding IPv4 127.0.0.1",
+    );
     expect(forbiddenAddressReason("2606:4700:4700::1111")).toBeNull();
   });
 
@@ -140,18 +163,34 @@ describe("SSRF guard: IPv6 forms that embed IPv4", () => {
       const a = await h.seedAccount();
       const key = mode === "live" ? a.liveKey : a.testKey;
       for (const [, address] of EMBEDDED_IPV4) {
-        const r = await h.call("POST", "/v1/webhooks/endpoints", { key, body: { url: `https://[${address}]/hook`, events: ["charge.paid"] } });
-        expect({ address, status: r.status, code: r.body.error?.code, param: r.body.error?.param }).toEqual({ address, status: 400, code: "webhook_url_not_allowed", param: "url" });
+        const r = await h.call("POST", "/v1/webhooks/endpoints", {
+          key,
+          body: { url: `https://[${address}]/hook`, events: ["charge.paid"] },
+        });
+        expect({ address, status: r.status, code: r.body.error?.code, param: r.body.error?.param }).toEqual({
+          address,
+          status: 400,
+          code: "webhook_url_not_allowed",
+          param: "url",
+        });
         expect(r.body.error.message).toContain("COFRE_WEBHOOK_ALLOW_PRIVATE=1");
       }
       expect((await h.call("GET", "/v1/webhooks/endpoints", { key })).body).toEqual({ data: [] });
     });
 
-  for (const [name, address] of [["::127.0.0.1", "::127.0.0.1"], ["NAT64 64:ff9b::a9fe:a9fe", "64:ff9b::a9fe:a9fe"], ["6to4", "2002:a00:1::1"]] as const)
+  for (const [name, address] of [
+    ["::127.0.0.1", "::127.0.0.1"],
+    ["NAT64 64:ff9b::a9fe:a9fe", "64:ff9b::a9fe:a9fe"],
+    ["6to4", "2002:a00:1::1"],
+  ] as const)
     test(`a live endpoint whose name resolves to ${name} is never contacted`, async () => {
       const h = createHarness({}, new Date().toISOString());
       const calls: string[] = [];
-      configureWebhookRuntime(h.deps, { random: () => 0.5, lookup: async () => [{ address, family: 6 }], fetch: async (url) => (calls.push(url), new Response("secret")) });
+      configureWebhookRuntime(h.deps, {
+        random: () => 0.5,
+        lookup: async () => [{ address, family: 6 }],
+        fetch: async (url) => (calls.push(url), new Response("secret")),
+      });
       const a = await h.seedAccount();
       await register(h, a.liveKey, "https://rebind.example.com/hook");
       await emitChargePaid(h, a.accountId, true);
@@ -164,13 +203,26 @@ describe("SSRF guard: IPv6 forms that embed IPv4", () => {
 });
 
 describe("SSRF guard: test mode has the same rule", () => {
-  for (const url of ["http://127.0.0.1:8080/hook", "http://localhost:8080/hook", "http://10.0.0.5/hook", "http://169.254.169.254/latest/meta-data", "http://[::1]/hook"])
+  for (const url of [
+    "http://127.0.0.1:8080/hook",
+    "http://localhost:8080/hook",
+    "http://10.0.0.5/hook",
+    "http://169.254.169.254/latest/meta-data",
+    "http://[::1]/hook",
+  ])
     test(`a test-mode endpoint at ${url} is refused with 400 webhook_url_not_allowed`, async () => {
       const h = createHarness();
       const a = await h.seedAccount();
-      const r = await h.call("POST", "/v1/webhooks/endpoints", { key: a.testKey, body: { url, events: ["charge.paid"] } });
+      const r = await h.call("POST", "/v1/webhooks/endpoints", {
+        key: a.testKey,
+        body: { url, events: ["charge.paid"] },
+      });
       expect(r.status).toBe(400);
-      expect(r.body.error).toMatchObject({ type: "invalid_request_error", code: "webhook_url_not_allowed", param: "url" });
+      expect(r.body.error).toMatchObject({
+        type: "invalid_request_error",
+        code: "webhook_url_not_allowed",
+        param: "url",
+      });
       expect(r.body.error.message).toContain("COFRE_WEBHOOK_ALLOW_PRIVATE=1");
       expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body).toEqual({ data: [] });
     });
@@ -179,10 +231,15 @@ describe("SSRF guard: test mode has the same rule", () => {
     const h = createHarness();
     const a = await h.seedAccount();
     const ep = await register(h, a.testKey, "http://hooks.example.com/x");
-    const p = await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { key: a.testKey, body: { url: "http://127.0.0.1:9/x" } });
+    const p = await h.call("PATCH", `/v1/webhooks/endpoints/${ep.id}`, {
+      key: a.testKey,
+      body: { url: "http://127.0.0.1:9/x" },
+    });
     expect(p.status).toBe(400);
     expect(p.body.error.code).toBe("webhook_url_not_allowed");
-    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data[0].url).toBe("http://hooks.example.com/x");
+    expect((await h.call("GET", "/v1/webhooks/endpoints", { key: a.testKey })).body.data[0].url).toBe(
+      "http://hooks.example.com/x",
+    );
   });
 
   test("a test-mode transaction with a loopback webhookUrl is refused and nothing is created", async () => {
@@ -190,7 +247,13 @@ describe("SSRF guard: test mode has the same rule", () => {
     const a = await h.seedAccount();
     const r = await h.call("POST", "/v1/payments", {
       key: a.testKey,
-      body: { idempotencyKey: "ssrf-tx-0001", amount: 1000, currency: "BRL", paymentMethods: ["PIX"], webhookUrl: "http://127.0.0.1:6379/" },
+      body: {
+        idempotencyKey: "ssrf-tx-0001",
+        amount: 1000,
+        currency: "BRL",
+        paymentMethods: ["PIX"],
+        webhookUrl: "http://127.0.0.1:6379/",
+      },
     });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: "webhook_url_not_allowed", param: "webhookUrl" });

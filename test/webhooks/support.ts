@@ -31,7 +31,11 @@ export function startReceiver(respond?: Receiver["respond"]): Receiver {
     port: 0,
     hostname: "127.0.0.1",
     fetch: async (req) => {
-      const rec: Received = { headers: Object.fromEntries(req.headers.entries()), body: await req.text(), path: new URL(req.url).pathname };
+      const rec: Received = {
+        headers: Object.fromEntries(req.headers.entries()),
+        body: await req.text(),
+        path: new URL(req.url).pathname,
+      };
       const n = r.requests.length;
       r.requests.push(rec);
       return r.respond(n, rec);
@@ -53,12 +57,22 @@ export function chargeObject(id = "ch_0193abc") {
 }
 
 /** Emits `charge.paid` (canonical) for the scope in its own unit of work; returns the evt_ id. */
-export function emitChargePaid(h: Harness, accountId: string, livemode = false, object: unknown = chargeObject()): Promise<string> {
+export function emitChargePaid(
+  h: Harness,
+  accountId: string,
+  livemode = false,
+  object: unknown = chargeObject(),
+): Promise<string> {
   return h.deps.store.tx((uow) => emitCanonical(h.deps, uow, { accountId, livemode }, "charge.paid", object));
 }
 
 /** Emits legacy `payment.completed`; returns the evt_ id. */
-export function emitPaymentCompleted(h: Harness, accountId: string, livemode = false, transactionId: string | null = null): Promise<string> {
+export function emitPaymentCompleted(
+  h: Harness,
+  accountId: string,
+  livemode = false,
+  transactionId: string | null = null,
+): Promise<string> {
   return h.deps.store.tx((uow) =>
     emitLegacy(h.deps, uow, { accountId, livemode, transactionId }, "payment.completed", {
       transactionId: transactionId ?? "0193deadbeef",
@@ -74,7 +88,13 @@ export function emitPaymentCompleted(h: Harness, accountId: string, livemode = f
 
 /** Emits `med_case.created`; returns the evt_ id. */
 export function emitMedCreated(h: Harness, accountId: string, livemode = false): Promise<string> {
-  return h.deps.store.tx((uow) => emitMed(h.deps, uow, { accountId, livemode }, "med_case.created", { id: "med_1", object: "med_case", status: "open" }));
+  return h.deps.store.tx((uow) =>
+    emitMed(h.deps, uow, { accountId, livemode }, "med_case.created", {
+      id: "med_1",
+      object: "med_case",
+      status: "open",
+    }),
+  );
 }
 
 /** Registers an endpoint through the API; returns the 201 body. */

@@ -12,11 +12,30 @@ afterEach(() => {
   while (receivers.length) receivers.pop()!.stop();
 });
 
-async function insertTransaction(h: ReturnType<typeof createHarness>, accountId: string, webhookUrl: string | null, livemode = false): Promise<string> {
+async function insertTransaction(
+  h: ReturnType<typeof createHarness>,
+  accountId: string,
+  webhookUrl: string | null,
+  livemode = false,
+): Promise<string> {
   const id = rawId();
   const now = h.clock.nowMs();
   await h.deps.store.tx((uow) =>
-    uow.charges.insert(transactionRow({ id, accountId, livemode, amount: 1500, currency: "BRL", status: "PAID", paymentMethods: '["PIX"]', origin: "payments", webhookUrl, createdAt: now, updatedAt: now })),
+    uow.charges.insert(
+      transactionRow({
+        id,
+        accountId,
+        livemode,
+        amount: 1500,
+        currency: "BRL",
+        status: "PAID",
+        paymentMethods: '["PIX"]',
+        origin: "payments",
+        webhookUrl,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    ),
   );
   return id;
 }
@@ -34,7 +53,11 @@ describe("per-transaction webhookUrl", () => {
     expect(Object.keys(sec.body)).toEqual(["secret"]);
     expect(sec.body.secret).toMatch(/^[0-9a-f]{64}$/);
     await emitPaymentCompleted(h, a.accountId, false, txId);
-    await h.deps.store.tx((uow) => emitCanonical(h.deps, uow, { accountId: a.accountId, livemode: false, transactionId: txId }, "charge.paid", { id: `ch_${txId}` }));
+    await h.deps.store.tx((uow) =>
+      emitCanonical(h.deps, uow, { accountId: a.accountId, livemode: false, transactionId: txId }, "charge.paid", {
+        id: `ch_${txId}`,
+      }),
+    );
     await h.deps.jobs.drain();
     expect(rx.requests).toHaveLength(1);
     const req = rx.requests[0]!;
@@ -42,7 +65,9 @@ describe("per-transaction webhookUrl", () => {
     expect(JSON.parse(req.body).data.transactionId).toBe(txId);
     expect(req.headers["x-cofre-signature"]).toBe(`sha256=${hmacHex(sec.body.secret, req.body)}`);
     const list = await h.call("GET", "/v1/webhooks/deliveries", { key: a.testKey });
-    expect(list.body.data.map((d: { endpointId: string | null; status: string }) => [d.endpointId, d.status])).toEqual([[null, "DELIVERED"]]);
+    expect(list.body.data.map((d: { endpointId: string | null; status: string }) => [d.endpointId, d.status])).toEqual([
+      [null, "DELIVERED"],
+    ]);
   });
 
   test("an endpoint with the same URL receives the event once, and transactions without webhookUrl get nothing extra", async () => {
@@ -91,5 +116,4 @@ describe("per-transaction webhookUrl", () => {
     const open = createHarness({ webhookAllowPrivate: true });
     expect(checkTransactionWebhookUrl(open.deps, "http://localhost:3000/x", false)).toBe("http://localhost:3000/x");
   });
-
 });

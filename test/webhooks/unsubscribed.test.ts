@@ -14,10 +14,16 @@ afterEach(() => {
 });
 
 const storedTypes = async (h: ReturnType<typeof createHarness>, rawId: string) =>
-  (await testDb(h.deps).all<{ type: string }>("select type from events where transaction_id = ?", rawId)).map((e) => e.type).sort();
+  (await testDb(h.deps).all<{ type: string }>("select type from events where transaction_id = ?", rawId))
+    .map((e) => e.type)
+    .sort();
 
 async function createCharge(h: ReturnType<typeof createHarness>, key: string, n: number) {
-  const r = await h.call("POST", "/v1/pix/charges", { key, headers: { "idempotency-key": `unsubscribed-${n}` }, body: { amount: 1500 } });
+  const r = await h.call("POST", "/v1/pix/charges", {
+    key,
+    headers: { "idempotency-key": `unsubscribed-${n}` },
+    body: { amount: 1500 },
+  });
   expect(r.status).toBe(201);
   return (r.body.id as string).replace(/^ch_/, "");
 }

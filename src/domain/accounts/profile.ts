@@ -68,7 +68,12 @@ export function profileColumns(patch: ProfilePatch & { profile_locked?: boolean 
     if (patch.tax_id === null) set.taxId = null;
     else {
       const parsed = parseTaxId(patch.tax_id);
-      if (!parsed) throw invalidParam("tax_id", "tax_id must be a checksum-valid CNPJ (14 characters) or CPF (11 digits).", "invalid_tax_id");
+      if (!parsed)
+        throw invalidParam(
+          "tax_id",
+          "tax_id must be a checksum-valid CNPJ (14 characters) or CPF (11 digits).",
+          "invalid_tax_id",
+        );
       set.taxId = parsed.value;
     }
   }
@@ -76,7 +81,8 @@ export function profileColumns(patch: ProfilePatch & { profile_locked?: boolean 
     if (patch.support_email === null) set.supportEmail = null;
     else {
       const e = normalizeEmail(patch.support_email);
-      if (e.length > 254 || !isEmailAddress(e)) throw invalidParam("support_email", "support_email must be a valid e-mail address.");
+      if (e.length > 254 || !isEmailAddress(e))
+        throw invalidParam("support_email", "support_email must be a valid e-mail address.");
       set.supportEmail = e;
     }
   }
@@ -85,7 +91,11 @@ export function profileColumns(patch: ProfilePatch & { profile_locked?: boolean 
     else {
       const raw = patch.support_phone.trim();
       const phone = /^\+[1-9]\d{7,14}$/.test(raw) ? parsePhoneNumberFromString(raw) : undefined;
-      if (!phone?.isValid()) throw invalidParam("support_phone", "support_phone must be a valid phone number in E.164 form (e.g. +5511987654321).");
+      if (!phone?.isValid())
+        throw invalidParam(
+          "support_phone",
+          "support_phone must be a valid phone number in E.164 form (e.g. +5511987654321).",
+        );
       set.supportPhone = phone.number;
     }
   }
@@ -105,13 +115,22 @@ export async function getProfile(deps: Pick<Deps, "store">, accountId: string): 
  * (else 403 `API_KEY_ROLE_REQUIRED`); 403 `profile_locked` once the operator locked it; 400 as
  * `profileColumns`. One unit of work; answers the profile after the change.
  */
-export async function updateOwnProfile(deps: Pick<Deps, "store">, actor: { accountId: string; role: string }, patch: ProfilePatch): Promise<MerchantProfile> {
-  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Editing the merchant profile requires the OWNER or ADMIN role.");
+export async function updateOwnProfile(
+  deps: Pick<Deps, "store">,
+  actor: { accountId: string; role: string },
+  patch: ProfilePatch,
+): Promise<MerchantProfile> {
+  if (!canManage(actor.role))
+    throw new DomainError("API_KEY_ROLE_REQUIRED", "Editing the merchant profile requires the OWNER or ADMIN role.");
   const set = profileColumns(patch);
   return deps.store.tx(async (uow) => {
     const a = await uow.accounts.byId(actor.accountId);
     if (!a) throw notFound("account");
-    if (a.profileLocked) throw new DomainError("profile_locked", "The platform's operations team locked this profile; ask them to change it.");
+    if (a.profileLocked)
+      throw new DomainError(
+        "profile_locked",
+        "The platform's operations team locked this profile; ask them to change it.",
+      );
     await uow.accounts.updateSettings(actor.accountId, set);
     return profileOf((await uow.accounts.byId(actor.accountId))!);
   });

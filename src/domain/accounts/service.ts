@@ -55,14 +55,22 @@ export async function createAccountWithOwner(
   const name = (input.accountName ?? "").trim() || email;
   const passwordHash = await hashPassword(input.password);
   return deps.store.tx(async (uow) => {
-    if (await uow.accounts.userByEmail(email)) throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
+    if (await uow.accounts.userByEmail(email))
+      throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
     const now = deps.clock.nowMs();
     const accountId = newId("account");
     const userId = newId("user");
     await uow.accounts.insert({ id: accountId, name, createdAt: now });
     await uow.accounts.insertUser({ id: userId, accountId, email, passwordHash, role: "OWNER", createdAt: now });
     if (!input.testKey) return { accountId, userId, email };
-    const key = await writeIssuedKey(uow, deps.apiKeyCache, { accountId, userId, role: "OWNER" }, "test", "cofre init", now);
+    const key = await writeIssuedKey(
+      uow,
+      deps.apiKeyCache,
+      { accountId, userId, role: "OWNER" },
+      "test",
+      "cofre init",
+      now,
+    );
     return { accountId, userId, email, testApiKey: key.apiKey };
   });
 }
@@ -74,15 +82,28 @@ export async function createAccountWithOwner(
  * "cofre init") in one transaction; the account name is left as it is. Any other case (unknown
  * email, wrong password, not an OWNER) throws 409 `email_taken` with nothing written.
  */
-export async function reopenAccountWithOwner(deps: AccountServiceDeps, input: { email: string; password: string; testKey?: boolean }): Promise<CreatedAccount> {
+export async function reopenAccountWithOwner(
+  deps: AccountServiceDeps,
+  input: { email: string; password: string; testKey?: boolean },
+): Promise<CreatedAccount> {
   const email = normalizeEmail(input.email);
   const user = await deps.store.read.accounts.userByEmail(email);
   const ok = user !== undefined && user.role === "OWNER" && (await verifyPassword(input.password, user.passwordHash));
-  if (!user || !ok) throw new DomainError("email_taken", "A user with this email already exists (with another password).", { param: "email" });
+  if (!user || !ok)
+    throw new DomainError("email_taken", "A user with this email already exists (with another password).", {
+      param: "email",
+    });
   const found = { accountId: user.accountId, userId: user.id, email: user.email };
   if (!input.testKey) return found;
   return deps.store.tx(async (uow) => {
-    const key = await writeIssuedKey(uow, deps.apiKeyCache, { accountId: user.accountId, userId: user.id, role: "OWNER" }, "test", "cofre init", deps.clock.nowMs());
+    const key = await writeIssuedKey(
+      uow,
+      deps.apiKeyCache,
+      { accountId: user.accountId, userId: user.id, role: "OWNER" },
+      "test",
+      "cofre init",
+      deps.clock.nowMs(),
+    );
     return { ...found, testApiKey: key.apiKey };
   });
 }
@@ -96,15 +117,26 @@ export async function addMember(
   actor: { accountId: string; role: string },
   input: { email: string; password: string; role: string },
 ): Promise<UserRow> {
-  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Adding members requires the OWNER or ADMIN role.");
-  if (!(ROLES as readonly string[]).includes(input.role)) throw invalidParam("role", `Must be one of ${ROLES.join(", ")}.`);
-  if (input.role === "OWNER" && actor.role !== "OWNER") throw new DomainError("forbidden", "Only an OWNER can add another OWNER.", { param: "role" });
+  if (!canManage(actor.role))
+    throw new DomainError("API_KEY_ROLE_REQUIRED", "Adding members requires the OWNER or ADMIN role.");
+  if (!(ROLES as readonly string[]).includes(input.role))
+    throw invalidParam("role", `Must be one of ${ROLES.join(", ")}.`);
+  if (input.role === "OWNER" && actor.role !== "OWNER")
+    throw new DomainError("forbidden", "Only an OWNER can add another OWNER.", { param: "role" });
   const email = checkNewEmail(input.email);
   checkNewPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   return deps.store.tx(async (uow) => {
-    if (await uow.accounts.userByEmail(email)) throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
-    const row: UserRow = { id: newId("user"), accountId: actor.accountId, email, passwordHash, role: input.role as Role, createdAt: deps.clock.nowMs() };
+    if (await uow.accounts.userByEmail(email))
+      throw new DomainError("email_taken", "A user with this email already exists.", { param: "email" });
+    const row: UserRow = {
+      id: newId("user"),
+      accountId: actor.accountId,
+      email,
+      passwordHash,
+      role: input.role as Role,
+      createdAt: deps.clock.nowMs(),
+    };
     await uow.accounts.insertUser(row);
     return row;
   });
@@ -135,7 +167,8 @@ export function listMembers(deps: Pick<Deps, "store">, accountId: string): Promi
 async function memberToChange(uow: Uow, actor: { accountId: string; role: string }, userId: string): Promise<UserRow> {
   const user = await uow.accounts.userById(userId);
   if (!user || user.accountId !== actor.accountId) throw notFound("member");
-  if (user.role === "OWNER" && actor.role !== "OWNER") throw new DomainError("forbidden", "Only an OWNER can change or remove an OWNER.");
+  if (user.role === "OWNER" && actor.role !== "OWNER")
+    throw new DomainError("forbidden", "Only an OWNER can change or remove an OWNER.");
   return user;
 }
 
@@ -146,17 +179,34 @@ async function memberToChange(uow: Uow, actor: { accountId: string; role: string
  * another account's user is 404. The new role applies to the member's live sessions at once
  * (their role is read on every request). Audit entry `member.role_changed` in the same unit of work.
  */
-export async function changeMemberRole(deps: Pick<Deps, "store" | "clock">, actor: { accountId: string; userId: string; role: string }, userId: string, role: string): Promise<UserRow> {
-  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Changing members requires the OWNER or ADMIN role.");
+export async function changeMemberRole(
+  deps: Pick<Deps, "store" | "clock">,
+  actor: { accountId: string; userId: string; role: string },
+  userId: string,
+  role: string,
+): Promise<UserRow> {
+  if (!canManage(actor.role))
+    throw new DomainError("API_KEY_ROLE_REQUIRED", "Changing members requires the OWNER or ADMIN role.");
   if (!(ROLES as readonly string[]).includes(role)) throw invalidParam("role", `Must be one of ${ROLES.join(", ")}.`);
   return deps.store.tx(async (uow) => {
     const user = await memberToChange(uow, actor, userId);
-    if (role === "OWNER" && actor.role !== "OWNER") throw new DomainError("forbidden", "Only an OWNER can make another OWNER.", { param: "role" });
+    if (role === "OWNER" && actor.role !== "OWNER")
+      throw new DomainError("forbidden", "Only an OWNER can make another OWNER.", { param: "role" });
     if (user.role === role) return user;
     if (user.role === "OWNER" && (await uow.accounts.countOwners(actor.accountId)) <= 1)
-      throw new DomainError("last_owner", "The account's last OWNER cannot be demoted; make another member OWNER first.");
+      throw new DomainError(
+        "last_owner",
+        "The account's last OWNER cannot be demoted; make another member OWNER first.",
+      );
     await uow.accounts.setUserRole(user.id, role);
-    await recordMemberAction(uow, { accountId: actor.accountId, actorUserId: actor.userId, action: "member.role_changed", userId: user.id, detail: { email: user.email, from: user.role, to: role }, at: deps.clock.nowMs() });
+    await recordMemberAction(uow, {
+      accountId: actor.accountId,
+      actorUserId: actor.userId,
+      action: "member.role_changed",
+      userId: user.id,
+      detail: { email: user.email, from: user.role, to: role },
+      at: deps.clock.nowMs(),
+    });
     return { ...user, role };
   });
 }
@@ -167,14 +217,29 @@ export async function changeMemberRole(deps: Pick<Deps, "store" | "clock">, acto
  * `member.removed`. Same checks as changeMemberRole; removing the last OWNER is 409 `last_owner`.
  * API keys the member issued belong to the account and keep working.
  */
-export async function removeMember(deps: Pick<Deps, "store" | "clock">, actor: { accountId: string; userId: string; role: string }, userId: string): Promise<void> {
-  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", "Removing members requires the OWNER or ADMIN role.");
+export async function removeMember(
+  deps: Pick<Deps, "store" | "clock">,
+  actor: { accountId: string; userId: string; role: string },
+  userId: string,
+): Promise<void> {
+  if (!canManage(actor.role))
+    throw new DomainError("API_KEY_ROLE_REQUIRED", "Removing members requires the OWNER or ADMIN role.");
   await deps.store.tx(async (uow) => {
     const user = await memberToChange(uow, actor, userId);
     if (user.role === "OWNER" && (await uow.accounts.countOwners(actor.accountId)) <= 1)
-      throw new DomainError("last_owner", "The account's last OWNER cannot be removed; make another member OWNER first.");
+      throw new DomainError(
+        "last_owner",
+        "The account's last OWNER cannot be removed; make another member OWNER first.",
+      );
     const now = deps.clock.nowMs();
     await uow.accounts.removeUserAndSessions(user.id, now);
-    await recordMemberAction(uow, { accountId: actor.accountId, actorUserId: actor.userId, action: "member.removed", userId: user.id, detail: { email: user.email, role: user.role }, at: now });
+    await recordMemberAction(uow, {
+      accountId: actor.accountId,
+      actorUserId: actor.userId,
+      action: "member.removed",
+      userId: user.id,
+      detail: { email: user.email, role: user.role },
+      at: now,
+    });
   });
 }

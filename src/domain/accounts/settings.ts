@@ -93,7 +93,12 @@ const COLUMNS = {
  * validated by profile.ts `profileColumns`). Throws DomainError 400 `invalid_request` (blank
  * legal_name) or `invalid_tax_id`, before writing anything.
  */
-export function updateAccountSettings(store: Store, accountId: string, patch: Partial<AccountSettings>, extra: AccountSettingsColumns = {}): Promise<AccountSettings | undefined> {
+export function updateAccountSettings(
+  store: Store,
+  accountId: string,
+  patch: Partial<AccountSettings>,
+  extra: AccountSettingsColumns = {},
+): Promise<AccountSettings | undefined> {
   const set = { ...settingsColumns(patch), ...extra };
   return store.tx(async (uow) => {
     await uow.accounts.updateSettings(accountId, set);
@@ -110,7 +115,12 @@ function settingsColumns(patch: Partial<AccountSettings>): AccountSettingsColumn
   }
   if (typeof patch.tax_id === "string") {
     const parsed = parseTaxId(patch.tax_id);
-    if (!parsed) throw invalidParam("tax_id", "tax_id must be a checksum-valid CNPJ (14 characters) or CPF (11 digits).", "invalid_tax_id");
+    if (!parsed)
+      throw invalidParam(
+        "tax_id",
+        "tax_id must be a checksum-valid CNPJ (14 characters) or CPF (11 digits).",
+        "invalid_tax_id",
+      );
     patch.tax_id = parsed.value;
   }
   const set: AccountSettingsColumns = {};

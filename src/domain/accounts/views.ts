@@ -16,10 +16,23 @@ export const AccountSettingsSchema = View("AccountSettings", {
   account_velocity_max: Nullable(Type.Integer({ minimum: 0 })),
   velocity_window_seconds: Type.Integer({ minimum: 1, description: "Seconds." }),
   legal_name: Nullable(Type.String({ maxLength: 200, description: "Razão social printed on receipts and boletos." })),
-  tax_id: Nullable(Type.String({ description: "CNPJ or CPF without punctuation, printed on receipts and as the boleto's beneficiário." })),
-  payout_fee_fixed: Type.Integer({ minimum: 0, description: "Fixed fee of each payout (and of a cashout refund with passFeeToTenant), centavos." }),
-  payout_daily_limit: Nullable(Type.Integer({ minimum: 0, description: "Most a São Paulo day of payouts may sum, centavos; null = no limit." })),
-  payout_delay_seconds: Type.Integer({ minimum: 0, maximum: 86400, description: "Seconds a payout stays pending (cancellable) before it is sent." }),
+  tax_id: Nullable(
+    Type.String({
+      description: "CNPJ or CPF without punctuation, printed on receipts and as the boleto's beneficiário.",
+    }),
+  ),
+  payout_fee_fixed: Type.Integer({
+    minimum: 0,
+    description: "Fixed fee of each payout (and of a cashout refund with passFeeToTenant), centavos.",
+  }),
+  payout_daily_limit: Nullable(
+    Type.Integer({ minimum: 0, description: "Most a São Paulo day of payouts may sum, centavos; null = no limit." }),
+  ),
+  payout_delay_seconds: Type.Integer({
+    minimum: 0,
+    maximum: 86400,
+    description: "Seconds a payout stays pending (cancellable) before it is sent.",
+  }),
 });
 // Compile-time tie, both directions: the settings type and its schema describe the same keys.
 const _settings: Static<typeof AccountSettingsSchema> = {} as AccountSettings;
@@ -38,7 +51,11 @@ export const AccountSchema = View("Account", {
 export const MemberSchema = View("Member", { id: Type.String(), email: Type.String(), role: OneOf(ROLES) });
 
 /** GET /v1/account: `{id, name, role, settings}`; `role` is the caller's. */
-export function accountView(account: AccountRow, role: string, settings: AccountSettings): Static<typeof AccountSchema> {
+export function accountView(
+  account: AccountRow,
+  role: string,
+  settings: AccountSettings,
+): Static<typeof AccountSchema> {
   return { id: account.id, name: account.name, role: role as Role, settings };
 }
 
@@ -52,12 +69,27 @@ export const MemberListSchema = View("MemberList", { data: Type.Array(MemberSche
 
 /** GET and PATCH /v1/account/profile (extensions.md "Merchant profile and a repeatable first run"). */
 export const MerchantProfileSchema = View("MerchantProfile", {
-  legal_name: Nullable(Type.String({ maxLength: 200, description: "Razão social, printed on receipts and as the boleto's beneficiário." })),
-  trade_name: Nullable(Type.String({ maxLength: 200, description: "Nome fantasia shown to payers on the checkout page and receipts; null = the account name." })),
-  tax_id: Nullable(Type.String({ description: "CNPJ or CPF without punctuation; the checkout shows it masked as payers expect (a CPF's middle digits only)." })),
+  legal_name: Nullable(
+    Type.String({ maxLength: 200, description: "Razão social, printed on receipts and as the boleto's beneficiário." }),
+  ),
+  trade_name: Nullable(
+    Type.String({
+      maxLength: 200,
+      description: "Nome fantasia shown to payers on the checkout page and receipts; null = the account name.",
+    }),
+  ),
+  tax_id: Nullable(
+    Type.String({
+      description:
+        "CNPJ or CPF without punctuation; the checkout shows it masked as payers expect (a CPF's middle digits only).",
+    }),
+  ),
   support_email: Nullable(Type.String({ description: "Support e-mail shown to payers (normalised)." })),
   support_phone: Nullable(Type.String({ description: "Support phone in E.164 form.", examples: ["+5511987654321"] })),
-  profile_locked: Type.Boolean({ description: "true once the platform's operations team locked the profile: PATCH then answers 403 `profile_locked`." }),
+  profile_locked: Type.Boolean({
+    description:
+      "true once the platform's operations team locked the profile: PATCH then answers 403 `profile_locked`.",
+  }),
 });
 const _profile: Static<typeof MerchantProfileSchema> = {} as MerchantProfile;
 const _profileSchema: MerchantProfile = {} as Static<typeof MerchantProfileSchema>;

@@ -122,7 +122,10 @@ export interface ApiKeyDeps {
  * answered synchronously; a miss returns a Promise of the store's answer (remembered when
  * active). `raw` should already have the key shape: callers reject malformed keys first.
  */
-export function resolveApiKey(deps: ApiKeyDeps, raw: string): ResolvedApiKey | undefined | Promise<ResolvedApiKey | undefined> {
+export function resolveApiKey(
+  deps: ApiKeyDeps,
+  raw: string,
+): ResolvedApiKey | undefined | Promise<ResolvedApiKey | undefined> {
   const hit = deps.apiKeyCache.get(raw);
   return hit ?? resolveMiss(deps, raw);
 }

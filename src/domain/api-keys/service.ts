@@ -44,17 +44,34 @@ export function generateKey(mode: KeyMode): { cleartext: string; fingerprint: st
  * is OWNER or ADMIN; the message says what `action` needs (issue 30 §6), and the actor's role.
  */
 export function requireManager(actor: Pick<Actor, "role">, action = "Issuing, rotating and revoking API keys"): void {
-  if (!canManage(actor.role)) throw new DomainError("API_KEY_ROLE_REQUIRED", `${action} requires the OWNER or ADMIN role; yours is ${actor.role}.`);
+  if (!canManage(actor.role))
+    throw new DomainError(
+      "API_KEY_ROLE_REQUIRED",
+      `${action} requires the OWNER or ADMIN role; yours is ${actor.role}.`,
+    );
 }
 
 function checkLabel(label: string | undefined): void {
   if (label !== undefined && [...label].length > LABEL_MAX)
-    throw new DomainError("invalid_request", `label must be at most ${LABEL_MAX} characters.`, { param: "label", details: [{ param: "label", message: `At most ${LABEL_MAX} characters.` }] });
+    throw new DomainError("invalid_request", `label must be at most ${LABEL_MAX} characters.`, {
+      param: "label",
+      details: [{ param: "label", message: `At most ${LABEL_MAX} characters.` }],
+    });
 }
 
 function newKeyRow(actor: Actor, mode: KeyMode, label: string, now: number) {
   const k = generateKey(mode);
-  const row: ApiKeyRow = { id: newId("apiKey"), accountId: actor.accountId, mode, fingerprint: k.fingerprint, prefix: k.prefix, label, createdBy: actor.userId, createdAt: now, revokedAt: null };
+  const row: ApiKeyRow = {
+    id: newId("apiKey"),
+    accountId: actor.accountId,
+    mode,
+    fingerprint: k.fingerprint,
+    prefix: k.prefix,
+    label,
+    createdBy: actor.userId,
+    createdAt: now,
+    revokedAt: null,
+  };
   return { row, cleartext: k.cleartext };
 }
 
@@ -62,7 +79,9 @@ function newKeyRow(actor: Actor, mode: KeyMode, label: string, now: number) {
 export async function issueKey(deps: ApiKeyServiceDeps, actor: Actor, input: { label?: string; test?: boolean }) {
   requireManager(actor);
   checkLabel(input.label);
-  return deps.store.tx((uow) => writeIssuedKey(uow, deps.apiKeyCache, actor, input.test ? "test" : "live", input.label ?? "", deps.clock.nowMs()));
+  return deps.store.tx((uow) =>
+    writeIssuedKey(uow, deps.apiKeyCache, actor, input.test ? "test" : "live", input.label ?? "", deps.clock.nowMs()),
+  );
 }
 
 /**
@@ -71,11 +90,25 @@ export async function issueKey(deps: ApiKeyServiceDeps, actor: Actor, input: { l
  * issue view (cleartext included). Used by `issueKey` and by `cofre init --test-key` (the account
  * and its first key in one unit). No role check: callers check.
  */
-export async function writeIssuedKey(uow: Uow, cache: ApiKeyCache, actor: Actor, mode: KeyMode, label: string, now: number) {
+export async function writeIssuedKey(
+  uow: Uow,
+  cache: ApiKeyCache,
+  actor: Actor,
+  mode: KeyMode,
+  label: string,
+  now: number,
+) {
   const { row, cleartext } = newKeyRow(actor, mode, label, now);
   await uow.apiKeys.insert(row);
   uow.afterCommit(() => cache.clear());
-  await recordAudit(uow, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.issued", keyId: row.id, keyFingerprint: row.fingerprint, at: now });
+  await recordAudit(uow, {
+    accountId: actor.accountId,
+    actorUserId: actor.userId,
+    action: "api_key.issued",
+    keyId: row.id,
+    keyFingerprint: row.fingerprint,
+    at: now,
+  });
   return issuedKeyView(row, cleartext);
 }
 
@@ -118,12 +151,22 @@ export async function revokeKey(deps: ApiKeyServiceDeps, actor: Actor, id: strin
     const now = deps.clock.nowMs();
     await uow.apiKeys.revoke(actor.accountId, key.id, now);
     uow.afterCommit(() => deps.apiKeyCache.clear());
-    await recordAudit(uow, { accountId: actor.accountId, actorUserId: actor.userId, action: "api_key.revoked", keyId: key.id, keyFingerprint: key.fingerprint, at: now });
+    await recordAudit(uow, {
+      accountId: actor.accountId,
+      actorUserId: actor.userId,
+      action: "api_key.revoked",
+      keyId: key.id,
+      keyFingerprint: key.fingerprint,
+      at: now,
+    });
     return { revoked: true as const };
   });
 }
 
 /** GET /v1/api-keys: the account's active keys (no cleartext) and whether the caller may manage them. */
 export async function listKeys(deps: Pick<Deps, "store">, actor: Pick<Actor, "accountId" | "role">) {
-  return { data: (await deps.store.read.apiKeys.listActive(actor.accountId)).map(keyListItemView), access: { canManage: canManage(actor.role) } };
+  return {
+    data: (await deps.store.read.apiKeys.listActive(actor.accountId)).map(keyListItemView),
+    access: { canManage: canManage(actor.role) },
+  };
 }

@@ -15,8 +15,16 @@ const listFields = {
 /** Issue and rotate (201). */
 export const IssuedKeySchema = View("IssuedApiKey", {
   id: listFields.id,
-  apiKey: Type.String({ description: "The cleartext key, shown exactly once.", pattern: "^ak_(test|live)_[A-Za-z0-9_-]{32}$", examples: ["ak_test_Qm9vdHN0cmFwS2V5RXhhbXBsZTEyMzQ1"] }),
-  fingerprint: Type.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 hex of the key.", examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"] }),
+  apiKey: Type.String({
+    description: "The cleartext key, shown exactly once.",
+    pattern: "^ak_(test|live)_[A-Za-z0-9_-]{32}$",
+    examples: ["ak_test_Qm9vdHN0cmFwS2V5RXhhbXBsZTEyMzQ1"],
+  }),
+  fingerprint: Type.String({
+    pattern: "^[0-9a-f]{64}$",
+    description: "SHA-256 hex of the key.",
+    examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"],
+  }),
   prefix: listFields.prefix,
   label: listFields.label,
   createdAt: listFields.createdAt,
@@ -47,5 +55,11 @@ export function issuedKeyView(row: ApiKeyRow, cleartext: string): Static<typeof 
 
 /** List item: no cleartext, no fingerprint. */
 export function keyListItemView(row: ApiKeyRow): Static<typeof ApiKeySchema> {
-  return { id: row.id, prefix: row.prefix, label: row.label, createdAt: iso(row.createdAt), mode: row.mode as "test" | "live" };
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    label: row.label,
+    createdAt: iso(row.createdAt),
+    mode: row.mode as "test" | "live",
+  };
 }

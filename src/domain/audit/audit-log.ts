@@ -104,9 +104,24 @@ export function auditDashboardRequest(deps: Pick<Deps, "store">, e: DashboardAct
  */
 export function recordMemberAction(
   uow: Uow,
-  e: { accountId: string; actorUserId: string; action: "member.role_changed" | "member.removed"; userId: string; detail: Record<string, string>; at: number },
+  e: {
+    accountId: string;
+    actorUserId: string;
+    action: "member.role_changed" | "member.removed";
+    userId: string;
+    detail: Record<string, string>;
+    at: number;
+  },
 ): Promise<void> {
-  return uow.audit.append({ id: newId("auditLog"), accountId: e.accountId, actorUserId: e.actorUserId, action: e.action, target: e.userId, detail: JSON.stringify(e.detail), createdAt: e.at });
+  return uow.audit.append({
+    id: newId("auditLog"),
+    accountId: e.accountId,
+    actorUserId: e.actorUserId,
+    action: e.action,
+    target: e.userId,
+    detail: JSON.stringify(e.detail),
+    createdAt: e.at,
+  });
 }
 
 /** The newest `limit` entries of `accountId`, newest first (the dashboard's audit page). */

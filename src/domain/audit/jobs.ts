@@ -11,8 +11,13 @@ const DAY_MS = 86_400 * 1000;
  * grows without bound (at 8,000 requests/s, ~2 GB an hour); 0 days keeps every row.
  */
 export function registerAuditJobs(deps: Deps): void {
-  deps.jobs.every(REQUEST_LOG_PRUNE_JOB, EVERY_MS, async () => {
-    const days = deps.config.requestLogRetentionDays;
-    if (days > 0) await pruneRequestLog(deps, deps.clock.nowMs() - days * DAY_MS);
-  }, { catchUp: true }); // one prune does what the earlier ones would: a clock advance runs only the last (Scheduler.deferRecurring)
+  deps.jobs.every(
+    REQUEST_LOG_PRUNE_JOB,
+    EVERY_MS,
+    async () => {
+      const days = deps.config.requestLogRetentionDays;
+      if (days > 0) await pruneRequestLog(deps, deps.clock.nowMs() - days * DAY_MS);
+    },
+    { catchUp: true },
+  ); // one prune does what the earlier ones would: a clock advance runs only the last (Scheduler.deferRecurring)
 }

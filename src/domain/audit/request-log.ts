@@ -83,7 +83,12 @@ export function requestLogView(r: RequestLogRow) {
 export async function listRequestLogs(deps: Pick<Deps, "store">, accountId: string, q: RequestLogQuery) {
   const log = deps.store.read.requestLog;
   await log.flushed();
-  const rows = await log.page(accountId, { limit: q.limit + 1, startingAfter: q.startingAfter, status: q.status, keyFingerprint: q.fingerprint });
+  const rows = await log.page(accountId, {
+    limit: q.limit + 1,
+    startingAfter: q.startingAfter,
+    status: q.status,
+    keyFingerprint: q.fingerprint,
+  });
   if (!rows) throw invalidParam("starting_after", "Not a request log entry of this account.", "invalid_cursor");
   const hasMore = rows.length > q.limit;
   const data = rows.slice(0, q.limit).map(requestLogView);

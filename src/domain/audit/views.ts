@@ -4,12 +4,28 @@ import type { AuditEntry } from "./audit-log";
 
 export const AuditEntrySchema = View("AuditEntry", {
   id: Type.String(),
-  action: Type.String({ description: "api_key.issued | api_key.rotated | api_key.revoked | dashboard.request | member.role_changed | member.removed | payout_destination.created | payout_destination.deleted" }),
+  action: Type.String({
+    description:
+      "api_key.issued | api_key.rotated | api_key.revoked | dashboard.request | member.role_changed | member.removed | payout_destination.created | payout_destination.deleted",
+  }),
   actor_user_id: Type.String(),
-  target: Nullable(Type.String({ description: "The key id (api_key.*), the method and path (dashboard.request), or the member's user id (member.*)." })),
+  target: Nullable(
+    Type.String({
+      description:
+        "The key id (api_key.*), the method and path (dashboard.request), or the member's user id (member.*).",
+    }),
+  ),
   status: Nullable(Type.Integer({ description: "dashboard.request: the HTTP status answered; null otherwise." })),
-  detail: Nullable(JsonObject({ description: "dashboard.request: `{mode, request_id}` (mode `test`, `live`, or null on account routes); member.role_changed: `{email, from, to}`; member.removed: `{email, role}`; null otherwise.", examples: [{ mode: "test", request_id: "req_1" }] })),
-  key_fingerprint: Nullable(Type.String({ description: "api_key.*: the fingerprint of the key in `target`; null otherwise." })),
+  detail: Nullable(
+    JsonObject({
+      description:
+        "dashboard.request: `{mode, request_id}` (mode `test`, `live`, or null on account routes); member.role_changed: `{email, from, to}`; member.removed: `{email, role}`; null otherwise.",
+      examples: [{ mode: "test", request_id: "req_1" }],
+    }),
+  ),
+  key_fingerprint: Nullable(
+    Type.String({ description: "api_key.*: the fingerprint of the key in `target`; null otherwise." }),
+  ),
   previous_key_id: Nullable(Type.String({ description: "api_key.rotated: the revoked key; null otherwise." })),
   created_at: DateTime(),
 });

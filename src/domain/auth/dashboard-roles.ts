@@ -24,12 +24,16 @@ export function isSafeMethod(method: string): boolean {
 /** True when `role` may send `method` to `path` (a pathname) through a dashboard session. */
 export function roleMay(role: Role, method: string, path: string): boolean {
   if (isSafeMethod(method) || role === "OWNER" || role === "ADMIN") return true;
-  if (role === "DEVELOPER") return DEVELOPER_WRITES.some((p) => path.startsWith(p)) || (method === "POST" && DEVELOPER_POSTS.test(path));
+  if (role === "DEVELOPER")
+    return DEVELOPER_WRITES.some((p) => path.startsWith(p)) || (method === "POST" && DEVELOPER_POSTS.test(path));
   return false;
 }
 
 /** Throws 403 `role_forbidden` unless roleMay(role, method, path). */
 export function requireRole(role: Role, method: string, path: string): void {
   if (!roleMay(role, method, path))
-    throw new DomainError("role_forbidden", role === "VIEWER" ? "A VIEWER may only read." : `The ${role} role may not do this; ask an OWNER or ADMIN.`);
+    throw new DomainError(
+      "role_forbidden",
+      role === "VIEWER" ? "A VIEWER may only read." : `The ${role} role may not do this; ask an OWNER or ADMIN.`,
+    );
 }

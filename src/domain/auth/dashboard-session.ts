@@ -26,7 +26,8 @@ export interface DashboardSession {
 
 const VALUE_SHAPE = /^([A-Za-z0-9_-]{10,64})\.([A-Za-z0-9_-]{43})$/;
 
-const mac = (key: Uint8Array, label: string, jti: string) => hmacBase64(key, `${label}:${jti}`).replace(/=+$/, "").replaceAll("+", "-").replaceAll("/", "_");
+const mac = (key: Uint8Array, label: string, jti: string) =>
+  hmacBase64(key, `${label}:${jti}`).replace(/=+$/, "").replaceAll("+", "-").replaceAll("/", "_");
 
 /** The CSRF token of session `jti` (43 base64url characters); stable for the session's life. */
 export async function csrfTokenFor(deps: AuthDeps, jti: string): Promise<string> {
@@ -42,12 +43,25 @@ export async function csrfMatches(deps: AuthDeps, jti: string, sent: string | nu
  * Opens a session for `user` (12 hours, like a bearer token). Returns the cookie value, the CSRF
  * token and the lifetime in seconds.
  */
-export async function openDashboardSession(deps: AuthDeps, user: { id: string; accountId: string }): Promise<{ value: string; csrfToken: string; expiresIn: number; jti: string }> {
+export async function openDashboardSession(
+  deps: AuthDeps,
+  user: { id: string; accountId: string },
+): Promise<{ value: string; csrfToken: string; expiresIn: number; jti: string }> {
   const now = deps.clock.nowMs();
   const jti = rawId();
   const key = await signingKey(deps);
-  await recordSession(deps, now, { jti, accountId: user.accountId, userId: user.id, expiresAt: now + TOKEN_TTL_SECONDS * 1000 });
-  return { value: `${jti}.${mac(key, "session", jti)}`, csrfToken: mac(key, "csrf", jti), expiresIn: TOKEN_TTL_SECONDS, jti };
+  await recordSession(deps, now, {
+    jti,
+    accountId: user.accountId,
+    userId: user.id,
+    expiresAt: now + TOKEN_TTL_SECONDS * 1000,
+  });
+  return {
+    value: `${jti}.${mac(key, "session", jti)}`,
+    csrfToken: mac(key, "csrf", jti),
+    expiresIn: TOKEN_TTL_SECONDS,
+    jti,
+  };
 }
 
 /**

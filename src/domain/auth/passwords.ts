@@ -8,7 +8,9 @@ type HashOptions = { algorithm: "argon2id"; memoryCost?: number; timeCost?: numb
 
 /** Hashing parameters in effect (cheap under NODE_ENV=test). */
 export function hashOptions(): HashOptions {
-  return process.env.NODE_ENV === "test" ? { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 } : { algorithm: "argon2id" };
+  return process.env.NODE_ENV === "test"
+    ? { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 }
+    : { algorithm: "argon2id" };
 }
 
 /**

@@ -31,10 +31,19 @@ export interface LoginResult {
  * `invalid_credentials`, or 429 `rate_limited` (with Retry-After, seconds) when the attempt is
  * over a limit of `deps.loginThrottle` (./throttle.ts).
  */
-export async function login(deps: LoginDeps, input: { email: string; password: string; address: string }): Promise<LoginResult> {
+export async function login(
+  deps: LoginDeps,
+  input: { email: string; password: string; address: string },
+): Promise<LoginResult> {
   const user = await checkCredentials(deps, input);
   const { token, expiresIn } = await issueToken(deps, user);
-  return { access_token: token, token_type: "Bearer", expires_in: expiresIn, account_id: user.accountId, role: user.role };
+  return {
+    access_token: token,
+    token_type: "Bearer",
+    expires_in: expiresIn,
+    account_id: user.accountId,
+    role: user.role,
+  };
 }
 
 /**
@@ -47,7 +56,9 @@ export async function checkCredentials(deps: LoginDeps, input: { email: string; 
   const throttle = deps.loginThrottle;
   const wait = await throttle.admit(email, input.address);
   if (wait > 0)
-    throw new DomainError("rate_limited", "Too many login attempts; try again later.", { headers: { "Retry-After": String(wait) } });
+    throw new DomainError("rate_limited", "Too many login attempts; try again later.", {
+      headers: { "Retry-After": String(wait) },
+    });
   const user = await deps.store.read.accounts.userByEmail(email);
   const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
   if (!ok || !user) throw new DomainError("invalid_credentials", "Invalid email or password.");
@@ -68,7 +79,14 @@ export async function dashboardLogin(deps: LoginDeps, input: { email: string; pa
   const user = await checkCredentials(deps, input);
   const opened = await openDashboardSession(deps, user);
   const account = (await deps.store.read.accounts.byId(user.accountId))!;
-  const view = dashboardSessionView({ accountId: user.accountId, accountName: account.name, userId: user.id, email: user.email, role: user.role as Role, csrfToken: opened.csrfToken });
+  const view = dashboardSessionView({
+    accountId: user.accountId,
+    accountName: account.name,
+    userId: user.id,
+    email: user.email,
+    role: user.role as Role,
+    csrfToken: opened.csrfToken,
+  });
   return { cookieValue: opened.value, maxAge: opened.expiresIn, view };
 }
 
@@ -76,5 +94,12 @@ export async function dashboardLogin(deps: LoginDeps, input: { email: string; pa
 export async function dashboardSessionOf(deps: Pick<Deps, "store" | "clock">, s: DashboardSession) {
   const user = (await deps.store.read.accounts.userById(s.userId))!;
   const account = (await deps.store.read.accounts.byId(s.accountId))!;
-  return dashboardSessionView({ accountId: s.accountId, accountName: account.name, userId: s.userId, email: user.email, role: s.role, csrfToken: await csrfTokenFor(deps, s.jti) });
+  return dashboardSessionView({
+    accountId: s.accountId,
+    accountName: account.name,
+    userId: s.userId,
+    email: user.email,
+    role: s.role,
+    csrfToken: await csrfTokenFor(deps, s.jti),
+  });
 }

@@ -9,10 +9,27 @@ export const DashboardSessionSchema = View("DashboardSession", {
   user_id: Type.String(),
   email: Type.String(),
   role: OneOf(ROLES, { description: "The signed-in member's current role." }),
-  csrf_token: Type.String({ description: "Send as `X-CSRF-Token` on every state-changing request made with the session cookie." }),
+  csrf_token: Type.String({
+    description: "Send as `X-CSRF-Token` on every state-changing request made with the session cookie.",
+  }),
 });
 
 /** `{object, account_id, account_name, user_id, email, role, csrf_token}`. */
-export function dashboardSessionView(s: { accountId: string; accountName: string; userId: string; email: string; role: Role; csrfToken: string }): Static<typeof DashboardSessionSchema> {
-  return { object: "dashboard_session", account_id: s.accountId, account_name: s.accountName, user_id: s.userId, email: s.email, role: s.role, csrf_token: s.csrfToken };
+export function dashboardSessionView(s: {
+  accountId: string;
+  accountName: string;
+  userId: string;
+  email: string;
+  role: Role;
+  csrfToken: string;
+}): Static<typeof DashboardSessionSchema> {
+  return {
+    object: "dashboard_session",
+    account_id: s.accountId,
+    account_name: s.accountName,
+    user_id: s.userId,
+    email: s.email,
+    role: s.role,
+    csrf_token: s.csrfToken,
+  };
 }

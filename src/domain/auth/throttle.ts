@@ -115,7 +115,8 @@ export class MemoryLoginBuckets implements LoginBucketStore {
   };
 
   transact<T>(_lockKeys: string[], _keys: string[], now: number, fn: (view: LoginBucketView) => T): T {
-    if (this.buckets.size > MAX_ENTRIES) for (const [k, b] of this.buckets) if (b.resetAt <= now) this.buckets.delete(k);
+    if (this.buckets.size > MAX_ENTRIES)
+      for (const [k, b] of this.buckets) if (b.resetAt <= now) this.buckets.delete(k);
     return fn(this.view);
   }
 }
@@ -133,7 +134,12 @@ function live(b: LoginBucketView, key: string, now: number): LoginBucket | undef
 /** Counts one attempt in bucket `key` (a new window starts at `now` when there is none). */
 function bump(b: LoginBucketView, key: string, now: number): void {
   const bucket = live(b, key, now);
-  b.set(key, bucket ? { count: bucket.count + 1, resetAt: bucket.resetAt, lastAt: now } : { count: 1, resetAt: now + LOGIN_WINDOW_SECONDS * 1000, lastAt: now });
+  b.set(
+    key,
+    bucket
+      ? { count: bucket.count + 1, resetAt: bucket.resetAt, lastAt: now }
+      : { count: 1, resetAt: now + LOGIN_WINDOW_SECONDS * 1000, lastAt: now },
+  );
 }
 
 function secondsUntil(at: number, now: number): number {

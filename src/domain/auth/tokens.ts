@@ -41,7 +41,9 @@ export function signingKey(deps: AuthDeps): Promise<Uint8Array> {
   if (!key) {
     const candidate = randomBase64Url(32);
     const now = deps.clock.nowMs();
-    key = deps.store.tx((uow) => uow.auth.ensureServiceSecret(SECRET_NAME, candidate, now)).then((value) => new Uint8Array(Buffer.from(value, "base64url")));
+    key = deps.store
+      .tx((uow) => uow.auth.ensureServiceSecret(SECRET_NAME, candidate, now))
+      .then((value) => new Uint8Array(Buffer.from(value, "base64url")));
     key.catch(() => secrets.delete(deps.store));
     secrets.set(deps.store, key);
   }
@@ -49,7 +51,10 @@ export function signingKey(deps: AuthDeps): Promise<Uint8Array> {
 }
 
 /** Issues a token for `user` and records its session. Returns the token and its lifetime (seconds). */
-export async function issueToken(deps: AuthDeps, user: { id: string; accountId: string; role: string }): Promise<{ token: string; expiresIn: number }> {
+export async function issueToken(
+  deps: AuthDeps,
+  user: { id: string; accountId: string; role: string },
+): Promise<{ token: string; expiresIn: number }> {
   const now = deps.clock.nowMs();
   const iat = Math.floor(now / 1000);
   const jti = rawId();
@@ -62,7 +67,12 @@ export async function issueToken(deps: AuthDeps, user: { id: string; accountId: 
     .setIssuedAt(iat)
     .setExpirationTime(iat + TOKEN_TTL_SECONDS)
     .sign(await signingKey(deps));
-  await recordSession(deps, now, { jti, accountId: user.accountId, userId: user.id, expiresAt: (iat + TOKEN_TTL_SECONDS) * 1000 });
+  await recordSession(deps, now, {
+    jti,
+    accountId: user.accountId,
+    userId: user.id,
+    expiresAt: (iat + TOKEN_TTL_SECONDS) * 1000,
+  });
   return { token, expiresIn: TOKEN_TTL_SECONDS };
 }
 
@@ -71,7 +81,11 @@ export async function issueToken(deps: AuthDeps, user: { id: string; accountId: 
  * Pruning expired sessions and recording the new one commit together (one unit of work). Times
  * are epoch ms.
  */
-export async function recordSession(deps: Pick<Deps, "store">, now: number, row: { jti: string; accountId: string; userId: string; expiresAt: number }): Promise<void> {
+export async function recordSession(
+  deps: Pick<Deps, "store">,
+  now: number,
+  row: { jti: string; accountId: string; userId: string; expiresAt: number },
+): Promise<void> {
   await deps.store.tx((uow) => uow.auth.recordSession({ ...row, issuedAt: now }));
 }
 

@@ -22,23 +22,41 @@ export async function runDisputeCheck(deps: Deps, connectionId: string, disputeI
   const provider = conn && deps.providers.forConnection(conn.id);
   if (!conn || !provider?.disputeStatus) return;
   const o = await provider.disputeStatus(deps.providers.ctx, { disputeId });
-  if (o.status === "retryable" || o.status === "auth_failed") return { retryAt: o.retryAt ?? deps.clock.nowMs() + RETRY_MS };
+  if (o.status === "retryable" || o.status === "auth_failed")
+    return { retryAt: o.retryAt ?? deps.clock.nowMs() + RETRY_MS };
   if (o.status !== "open" && o.status !== "won" && o.status !== "lost") {
-    deps.logger.warn({ connection_id: conn.id, dispute_id: disputeId, code: "code" in o ? o.code : null }, "card provider: a dispute hint names nothing Stripe knows");
+    deps.logger.warn(
+      { connection_id: conn.id, dispute_id: disputeId, code: "code" in o ? o.code : null },
+      "card provider: a dispute hint names nothing Stripe knows",
+    );
     return;
   }
   if (!o.transactionId) {
-    deps.logger.warn({ connection_id: conn.id, dispute_id: disputeId }, "card provider: a dispute names no Cofre payment");
+    deps.logger.warn(
+      { connection_id: conn.id, dispute_id: disputeId },
+      "card provider: a dispute names no Cofre payment",
+    );
     return;
   }
   const scope = { accountId: conn.accountId, livemode: true };
   let medCase;
   try {
-    medCase = await applyMedNotice(deps, { ...scope, transactionId: o.transactionId, externalId: o.disputeId, type: "dispute", amount: o.amount, reason: o.reason, partial: true });
+    medCase = await applyMedNotice(deps, {
+      ...scope,
+      transactionId: o.transactionId,
+      externalId: o.disputeId,
+      type: "dispute",
+      amount: o.amount,
+      reason: o.reason,
+      partial: true,
+    });
   } catch (err) {
     // Not a payment of this account, or not disputable (e.g. already refunded): nothing to hold.
     if (err instanceof DomainError) {
-      deps.logger.warn({ connection_id: conn.id, dispute_id: disputeId, transaction_id: o.transactionId, reason: err.message }, "card provider: the dispute could not open a case");
+      deps.logger.warn(
+        { connection_id: conn.id, dispute_id: disputeId, transaction_id: o.transactionId, reason: err.message },
+        "card provider: the dispute could not open a case",
+      );
       return;
     }
     throw err;

@@ -37,7 +37,10 @@ export interface EventResult {
   disputes: number;
 }
 
-async function connectionOf(deps: Deps, connectionId: string): Promise<{ conn: CardProviderConnectionRow; provider: PaymentProvider; spec: CardConnectionSpec }> {
+async function connectionOf(
+  deps: Deps,
+  connectionId: string,
+): Promise<{ conn: CardProviderConnectionRow; provider: PaymentProvider; spec: CardConnectionSpec }> {
   // Not even the shape of a connection id (a probe, a NUL byte PostgreSQL would refuse): 404 without a read.
   if (!isIdOf("cardProviderConnection", connectionId)) throw notFound("card provider connection");
   const conn = await deps.store.read.cardProvider.byId(connectionId);
@@ -51,19 +54,32 @@ async function connectionOf(deps: Deps, connectionId: string): Promise<{ conn: C
  * their payments keep settling). Throws 404 `not_found` (no such connection), 400
  * `invalid_request` (signature missing, wrong or too old: nothing changes).
  */
-export async function acceptCardEvent(deps: Deps, connectionId: string, rawBody: string, signature: string | null): Promise<EventResult> {
+export async function acceptCardEvent(
+  deps: Deps,
+  connectionId: string,
+  rawBody: string,
+  signature: string | null,
+): Promise<EventResult> {
   const { conn, provider, spec } = await connectionOf(deps, connectionId);
   if (!signature) throw new DomainError("invalid_request", "The Stripe-Signature header is missing.");
   const v = await deps.cardConnections.verify(spec, rawBody, signature, Math.floor(deps.clock.nowMs() / 1000));
   if (!v.ok) {
-    deps.logger.warn({ connection_id: conn.id, reason: v.message }, "card provider: an event with a bad signature was refused");
+    deps.logger.warn(
+      { connection_id: conn.id, reason: v.message },
+      "card provider: an event with a bad signature was refused",
+    );
     throw new DomainError("invalid_request", "The event's signature does not verify.");
   }
   return handleEvent(deps, conn, provider, { id: v.id, type: v.type, event: v.event });
 }
 
 /** Takes one verified event (webhook or sweep), once per event id. */
-async function handleEvent(deps: Deps, conn: CardProviderConnectionRow, provider: PaymentProvider, e: { id: string; type: string; event: unknown }): Promise<EventResult> {
+async function handleEvent(
+  deps: Deps,
+  conn: CardProviderConnectionRow,
+  provider: PaymentProvider,
+  e: { id: string; type: string; event: unknown },
+): Promise<EventResult> {
   const parsed = provider.parseNotification(deps.providers.ctx, { body: e.event });
   if (parsed.status !== "parsed") throw new DomainError("invalid_request", parsed.message);
   const scope = { accountId: conn.accountId, livemode: true };
@@ -74,7 +90,8 @@ async function handleEvent(deps: Deps, conn: CardProviderConnectionRow, provider
   // Recorded first, a kill there would leave the event "seen" with no check queued. Queuing twice
   // costs nothing: the checks are deduplicated jobs that confirm by retrieving the object.
   let accepted = 0;
-  for (const [method, items] of byMethod(parsed.items)) accepted += (await acceptNotificationItems(deps, scope, method, items)).accepted;
+  for (const [method, items] of byMethod(parsed.items))
+    accepted += (await acceptNotificationItems(deps, scope, method, items)).accepted;
   // The event id is recorded with the dispute checks it asks for: a redelivery finds it and does nothing more.
   const fresh = await deps.store.tx(async (uow) => {
     if (!(await uow.cardProvider.recordEvent(conn.id, e.id, e.type, now))) return false;
@@ -88,7 +105,10 @@ async function handleEvent(deps: Deps, conn: CardProviderConnectionRow, provider
     return true;
   });
   if (!fresh) return { fresh: false, accepted: 0, disputes: 0 };
-  deps.logger.info({ connection_id: conn.id, event_id: e.id, type: e.type, accepted, disputes: disputes.length }, "card provider: event queued for confirmation");
+  deps.logger.info(
+    { connection_id: conn.id, event_id: e.id, type: e.type, accepted, disputes: disputes.length },
+    "card provider: event queued for confirmation",
+  );
   return { fresh: true, accepted, disputes: disputes.length };
 }
 
@@ -119,7 +139,10 @@ export async function sweepCardEvents(deps: Deps): Promise<number> {
       for (let page = 0; page < EVENT_SWEEP_MAX_PAGES; page++) {
         const listed = await deps.cardConnections.listEvents(spec, since, after);
         if (!listed.ok) {
-          deps.logger.warn({ connection_id: conn.id, reason: listed.message }, "card provider: the event sweep could not list events");
+          deps.logger.warn(
+            { connection_id: conn.id, reason: listed.message },
+            "card provider: the event sweep could not list events",
+          );
           break;
         }
         for (const e of listed.events) {
@@ -129,9 +152,13 @@ export async function sweepCardEvents(deps: Deps): Promise<number> {
         if (!listed.hasMore || listed.events.length === 0) break;
         after = listed.events.at(-1)!.id;
       }
-      if (newest > (conn.eventsSeenUntil ?? 0)) await deps.store.tx((uow) => uow.cardProvider.setEventsSeenUntil(conn.id, newest));
+      if (newest > (conn.eventsSeenUntil ?? 0))
+        await deps.store.tx((uow) => uow.cardProvider.setEventsSeenUntil(conn.id, newest));
     } catch (err) {
-      deps.logger.warn({ connection_id: row.id, reason: (err as Error).message }, "card provider: the event sweep failed");
+      deps.logger.warn(
+        { connection_id: row.id, reason: (err as Error).message },
+        "card provider: the event sweep failed",
+      );
     }
   }
   return taken;

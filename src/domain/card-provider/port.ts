@@ -20,10 +20,14 @@ export type CardConnectResult =
   | { ok: false; message: string };
 
 /** A provider event whose signature verified: its id and type, and the event itself for the provider to read. */
-export type VerifiedEvent = { ok: true; id: string; type: string; created: number; event: unknown } | { ok: false; message: string };
+export type VerifiedEvent =
+  | { ok: true; id: string; type: string; created: number; event: unknown }
+  | { ok: false; message: string };
 
 /** One page of the provider's recent events (the periodic sweep), newest first. */
-export type EventPage = { ok: true; events: { id: string; type: string; created: number; event: unknown }[]; hasMore: boolean } | { ok: false; message: string };
+export type EventPage =
+  | { ok: true; events: { id: string; type: string; created: number; event: unknown }[]; hasMore: boolean }
+  | { ok: false; message: string };
 
 export interface CardConnectionGateway {
   /** Checks the key (the provider's account of it), then creates the webhook endpoint `webhookUrl` for every event. */

@@ -37,9 +37,15 @@ function apiOrigin(value: string | undefined): string {
   } catch {
     throw invalidParam("api_base", "api_base must be an absolute URL.", "invalid_url");
   }
-  if (u.protocol !== "https:" && u.protocol !== "http:") throw invalidParam("api_base", "api_base must use https (or http for a local simulator).", "invalid_url");
+  if (u.protocol !== "https:" && u.protocol !== "http:")
+    throw invalidParam("api_base", "api_base must use https (or http for a local simulator).", "invalid_url");
   if (u.username || u.password) throw invalidParam("api_base", "api_base must not carry credentials.", "invalid_url");
-  if (u.pathname !== "/" || u.search || u.hash) throw invalidParam("api_base", "api_base is an origin such as https://api.stripe.com (Cofre adds /v1/...).", "invalid_url");
+  if (u.pathname !== "/" || u.search || u.hash)
+    throw invalidParam(
+      "api_base",
+      "api_base is an origin such as https://api.stripe.com (Cofre adds /v1/...).",
+      "invalid_url",
+    );
   return u.origin;
 }
 
@@ -57,7 +63,10 @@ export async function connectCardProvider(deps: Deps, accountId: string, input: 
   const id = newId("cardProviderConnection");
   const webhookUrl = cardWebhookUrlOf(deps, id);
   const r = await deps.cardConnections.connect({ apiBase, secretKey: input.secret_key }, webhookUrl);
-  if (!r.ok) throw new DomainError("provider_connection_failed", `The card provider refused the connection: ${r.message}`, { param: "secret_key" });
+  if (!r.ok)
+    throw new DomainError("provider_connection_failed", `The card provider refused the connection: ${r.message}`, {
+      param: "secret_key",
+    });
   const now = deps.clock.nowMs();
   const row: ConnectionRow = {
     id,
@@ -75,7 +84,10 @@ export async function connectCardProvider(deps: Deps, accountId: string, input: 
     deletedAt: null,
   };
   await deps.store.tx((uow) => uow.cardProvider.saveActive(row));
-  deps.logger.info({ connection_id: id, account_id: accountId, provider_account_id: r.providerAccountId }, "card provider: connected");
+  deps.logger.info(
+    { connection_id: id, account_id: accountId, provider_account_id: r.providerAccountId },
+    "card provider: connected",
+  );
   if (existing) await removeEndpoint(deps, existing);
   return cardConnectionView(row);
 }
@@ -109,9 +121,19 @@ export async function deleteCardConnection(deps: Deps, accountId: string): Promi
 /** Deletes connection `row`'s webhook endpoint at the provider; a failure is logged (no secret). */
 async function removeEndpoint(deps: Deps, row: ConnectionRow): Promise<void> {
   try {
-    const r = await deps.cardConnections.disconnect(await openCardConnection(await deps.secretsKey, row), row.webhookEndpointId);
-    if (!r.ok) deps.logger.warn({ connection_id: row.id, reason: r.message }, "card provider: the webhook endpoint could not be removed");
+    const r = await deps.cardConnections.disconnect(
+      await openCardConnection(await deps.secretsKey, row),
+      row.webhookEndpointId,
+    );
+    if (!r.ok)
+      deps.logger.warn(
+        { connection_id: row.id, reason: r.message },
+        "card provider: the webhook endpoint could not be removed",
+      );
   } catch (err) {
-    deps.logger.warn({ connection_id: row.id, reason: (err as Error).message }, "card provider: the webhook endpoint could not be removed");
+    deps.logger.warn(
+      { connection_id: row.id, reason: (err as Error).message },
+      "card provider: the webhook endpoint could not be removed",
+    );
   }
 }

@@ -9,8 +9,12 @@ export const CardProviderConnectionSchema = View("CardProviderConnection", {
   type: OneOf(["stripe"] as const),
   api_base: Url({ description: "The API origin the connection calls (Stripe's, or the simulator's)." }),
   key_last4: Type.String({ description: "Last four characters of the secret key (the key itself is never returned)." }),
-  provider_account_id: Type.Union([Type.String(), Type.Null()], { description: "The Stripe account the key belongs to (`acct_...`)." }),
-  webhook_url: Url({ description: "`{COFRE_PUBLIC_URL}/v1/provider-webhooks/stripe/{id}`, registered at Stripe for every event." }),
+  provider_account_id: Type.Union([Type.String(), Type.Null()], {
+    description: "The Stripe account the key belongs to (`acct_...`).",
+  }),
+  webhook_url: Url({
+    description: "`{COFRE_PUBLIC_URL}/v1/provider-webhooks/stripe/{id}`, registered at Stripe for every event.",
+  }),
   webhook_endpoint_id: Type.String({ description: "Stripe's id of that endpoint (`we_...`)." }),
   created_at: DateTime(),
   updated_at: DateTime(),
@@ -41,5 +45,10 @@ export const AccountCardProviderSchema = View("AccountCardProvider", {
 
 /** The account's view `{type, key_last4, provider_account_id, updated_at}`: no id, URL or secret. */
 export function accountCardConnectionView(row: ConnectionRow): Static<typeof AccountCardProviderSchema> {
-  return { type: "stripe", key_last4: row.keyLast4, provider_account_id: row.providerAccountId, updated_at: iso(row.updatedAt) };
+  return {
+    type: "stripe",
+    key_last4: row.keyLast4,
+    provider_account_id: row.providerAccountId,
+    updated_at: iso(row.updatedAt),
+  };
 }

@@ -15,7 +15,14 @@ import { DomainError, invalidParam } from "../errors";
 import type { Caller } from "../scope";
 import { iso } from "../../lib/clock";
 import { rawId } from "../../lib/ids";
-import type { CreateOutcome, PaymentProvider, ProviderFailure, ProviderMemo, Reservation, TransactionRow } from "../../providers/types";
+import type {
+  CreateOutcome,
+  PaymentProvider,
+  ProviderFailure,
+  ProviderMemo,
+  Reservation,
+  TransactionRow,
+} from "../../providers/types";
 import type { AccountRules } from "../accounts/settings";
 import type { Claim } from "../idempotency/store";
 import { emitTransition } from "./events";
@@ -81,7 +88,12 @@ export async function createTransaction(
 ): Promise<TransactionRow> {
   let providers: PaymentProvider[] = input.methods.map((m) => {
     const p = deps.providers.forMethod(auth, m);
-    if (!p) throw new DomainError("unprocessable_entity", `No ${auth.livemode ? "live" : "sandbox"} provider is configured for ${m}.`, { param: "payment_method" });
+    if (!p)
+      throw new DomainError(
+        "unprocessable_entity",
+        `No ${auth.livemode ? "live" : "sandbox"} provider is configured for ${m}.`,
+        { param: "payment_method" },
+      );
     return p;
   });
   const account = await deps.store.read.charges.accountForCreate(auth.accountId);
@@ -92,15 +104,23 @@ export async function createTransaction(
   const velocity = { accountId: auth.accountId, livemode: auth.livemode, document, nowMs: now };
 
   // A live PSP's create is made durable first (one cob per charge under retries and crashes).
-  const reserving = idem && providers[0]!.reserve && providers.every((p) => p === providers[0]) ? providers[0]! : undefined;
+  const reserving =
+    idem && providers[0]!.reserve && providers.every((p) => p === providers[0]) ? providers[0]! : undefined;
   const record = reserving ? deps.idempotency.recordOf(idem!.claim) : undefined;
   const resumed = record ? await findIntent(deps.store.read.charges, record) : undefined;
   if (resumed && resumed.record.requestHash !== record!.requestHash)
-    throw new DomainError("idempotency_key_reused", "This idempotency key was already used with a different request body.");
+    throw new DomainError(
+      "idempotency_key_reused",
+      "This idempotency key was already used with a different request body.",
+    );
   if (resumed) {
     // The connection that may have created the cob serves the retry, even if replaced since.
     const p = deps.providers.forConnection(resumed.connectionId);
-    if (!p) throw new DomainError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
+    if (!p)
+      throw new DomainError(
+        "service_unavailable",
+        "The payment provider is unavailable; retry with the same Idempotency-Key.",
+      );
     providers = providers.map(() => p);
   } else if (velocityLimited(settings)) await checkVelocity(deps.store.read.charges, settings, velocity);
 
@@ -164,21 +184,36 @@ export async function createTransaction(
     const p = providers[i]!;
     if (providers.indexOf(p) < i) continue; // served with the methods of its first occurrence
     const methods = providers.length === 1 ? input.methods : input.methods.filter((_, j) => providers[j] === p);
-    const out: CreateOutcome = await p.create(deps.providers.ctx, { transaction: row, methods, settings, merchant, ...(reservation ? { reservation } : {}) });
+    const out: CreateOutcome = await p.create(deps.providers.ctx, {
+      transaction: row,
+      methods,
+      settings,
+      merchant,
+      ...(reservation ? { reservation } : {}),
+    });
     if (out.status === "absent") failure = { status: "retryable", code: "absent", message: "The PSP has no such cob." };
     else if (out.status !== "pending") failure = out;
     else {
       if (out.columns) Object.assign(row, out.columns);
-      if (out.checkAt !== undefined) checks.push({ method: methods[0]!, at: out.checkAt, ...(out.memo ? { memo: out.memo } : {}) });
-      if (out.details) for (const m in out.details) details[m] = { ...(details[m] as object), ...out.details[m as PaymentMethod] };
+      if (out.checkAt !== undefined)
+        checks.push({ method: methods[0]!, at: out.checkAt, ...(out.memo ? { memo: out.memo } : {}) });
+      if (out.details)
+        for (const m in out.details) details[m] = { ...(details[m] as object), ...out.details[m as PaymentMethod] };
     }
   }
   // Test-only (COFRE_TEST_CRASH_AFTER_PSP_CREATE=1): die between the PSP's answer and our commit.
   if (intent && deps.config.testCrashAfterPspCreate) process.kill(process.pid, "SIGKILL");
   if (failure) {
     if (failure.status === "retryable" || failure.status === "auth_failed") {
-      if (failure.status === "auth_failed") deps.logger.error({ accountId: auth.accountId, code: failure.code }, "payment provider refused our credentials");
-      throw new DomainError("service_unavailable", "The payment provider is unavailable; retry with the same Idempotency-Key.");
+      if (failure.status === "auth_failed")
+        deps.logger.error(
+          { accountId: auth.accountId, code: failure.code },
+          "payment provider refused our credentials",
+        );
+      throw new DomainError(
+        "service_unavailable",
+        "The payment provider is unavailable; retry with the same Idempotency-Key.",
+      );
     }
     if (failure.status !== "rejected") {
       if (intent) await deps.store.tx((uow) => dropIntent(uow, intent!.id));
@@ -188,9 +223,19 @@ export async function createTransaction(
     }
   }
   row.methodDetails = JSON.stringify(details);
-  const render = idem ? { claim: idem.claim, status: idem.status ?? 201, render: idem.render, chargeView: (idem.view ?? "charge") === "charge" } : undefined;
+  const render = idem
+    ? {
+        claim: idem.claim,
+        status: idem.status ?? 201,
+        render: idem.render,
+        chargeView: (idem.view ?? "charge") === "charge",
+      }
+    : undefined;
   try {
-    return await commitCreate(deps, row, failure, checks, render, { intentId: intent?.id, velocity: resumed ? undefined : { settings, input: velocity } });
+    return await commitCreate(deps, row, failure, checks, render, {
+      intentId: intent?.id,
+      velocity: resumed ? undefined : { settings, input: velocity },
+    });
   } catch (err) {
     // Refused at commit (velocity raced): the cob exists but no charge will; withdraw it, best effort.
     if (err instanceof DomainError && intent && reserving && row.pixTxid) {
@@ -225,7 +270,11 @@ export function commitCreate(
   checks: readonly CreateCheck[],
   /** `chargeView`: `render` returns the public Charge (the `charge.*` events' object), so they share it. */
   idem: { claim: Claim; status: number; render: (row: TransactionRow) => unknown; chargeView?: boolean } | undefined,
-  opts: { intentId?: string; onlyOpenIntent?: boolean; velocity?: { settings: AccountRules; input: Parameters<typeof checkVelocity>[2] } },
+  opts: {
+    intentId?: string;
+    onlyOpenIntent?: boolean;
+    velocity?: { settings: AccountRules; input: Parameters<typeof checkVelocity>[2] };
+  },
 ): Promise<TransactionRow> {
   if (failure) {
     // The rejected charge never had a Pix QR, hence no expiry and no ttlSeconds.
@@ -242,9 +291,11 @@ export function commitCreate(
   }
   // The state machine (model.ts): a create inserts WAITING_PAYMENT, or REFUSED through "reject".
   assertTransition(null, "create", "WAITING_PAYMENT", row.id);
-  if (row.status !== "WAITING_PAYMENT") assertTransition("WAITING_PAYMENT", "reject", row.status as TransactionStatus, row.id);
+  if (row.status !== "WAITING_PAYMENT")
+    assertTransition("WAITING_PAYMENT", "reject", row.status as TransactionStatus, row.id);
   return deps.store.tx(async (uow) => {
-    if (opts.velocity && velocityLimited(opts.velocity.settings)) await checkVelocity(uow.charges, opts.velocity.settings, opts.velocity.input);
+    if (opts.velocity && velocityLimited(opts.velocity.settings))
+      await checkVelocity(uow.charges, opts.velocity.settings, opts.velocity.input);
     if (opts.intentId && !(await dropIntent(uow, opts.intentId))) {
       const done = await uow.charges.byId(row.id);
       if (done) return done;
@@ -253,8 +304,10 @@ export function commitCreate(
     }
     await uow.charges.insert(row);
     // A live PSP's charge expires only once its status check confirms nobody paid (expiry.ts).
-    if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null && row.providerConnectionId === null) await ensureExpirySweep(deps, uow, row.expiresAt);
-    if (row.status === "WAITING_PAYMENT") for (const c of checks) await scheduleStatusCheck(deps, uow, row.id, c.method, c.at, c.memo);
+    if (row.status === "WAITING_PAYMENT" && row.expiresAt !== null && row.providerConnectionId === null)
+      await ensureExpirySweep(deps, uow, row.expiresAt);
+    if (row.status === "WAITING_PAYMENT")
+      for (const c of checks) await scheduleStatusCheck(deps, uow, row.id, c.method, c.at, c.memo);
     // charge.created carries the charge as the API returns it (already `failed` when rejected).
     // The answer's view, built once for the event and the answer (idem.render caches it).
     const view = idem?.chargeView ? () => idem.render(row) : undefined;

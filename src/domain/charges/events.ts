@@ -47,7 +47,9 @@ export function legacyData(row: TransactionRow, previousStatus: string, occurred
 type ChargeTransitionType = "charge.created" | "charge.paid" | "charge.failed" | "charge.expired";
 
 /** One event of a transition: its family and type. */
-export type TransitionEvent = { family: "canonical"; type: ChargeTransitionType } | { family: "legacy"; type: LegacyType };
+export type TransitionEvent =
+  | { family: "canonical"; type: ChargeTransitionType }
+  | { family: "legacy"; type: LegacyType };
 
 /**
  * The events, in order, of `row` having just moved from `previousStatus` (null = just created):
@@ -67,7 +69,12 @@ export function transitionEvents(row: TransactionRow, previousStatus: string | n
 
 /** The outbox scope of `row`'s events. */
 function scopeOf(row: TransactionRow) {
-  return { accountId: row.accountId, livemode: row.livemode, transactionId: row.id, webhookUrl: row.webhookUrl ?? null };
+  return {
+    accountId: row.accountId,
+    livemode: row.livemode,
+    transactionId: row.id,
+    webhookUrl: row.webhookUrl ?? null,
+  };
 }
 
 /**
@@ -75,7 +82,13 @@ function scopeOf(row: TransactionRow) {
  * the caller's unit of work `uow` (transitionEvents). Returns the `evt_` ids written. `view`, when
  * given, returns `toPublicCharge(row)` already built for the answer (creation: one build, not two).
  */
-export async function emitTransition(deps: Deps, uow: Uow, row: TransactionRow, previousStatus: string | null, view?: () => unknown): Promise<string[]> {
+export async function emitTransition(
+  deps: Deps,
+  uow: Uow,
+  row: TransactionRow,
+  previousStatus: string | null,
+  view?: () => unknown,
+): Promise<string[]> {
   const scope = scopeOf(row);
   const now = deps.clock.nowMs();
   const ids: string[] = [];
@@ -97,5 +110,7 @@ export async function emitTransition(deps: Deps, uow: Uow, row: TransactionRow, 
  */
 export async function emitRefunded(deps: Deps, uow: Uow, row: TransactionRow, refund: unknown): Promise<string | null> {
   if (!hasChargeView(row)) return null;
-  return await emitCanonical(deps, uow, scopeOf(row), "charge.refunded", () => toPublicCharge(row, deps.config), { refund });
+  return await emitCanonical(deps, uow, scopeOf(row), "charge.refunded", () => toPublicCharge(row, deps.config), {
+    refund,
+  });
 }

@@ -51,7 +51,11 @@ const FAILED_RETRY_MS = 5_000;
  */
 export function ensureExpirySweep(deps: Deps, uow: Uow, expiresAtMs: number): Promise<void> {
   // Returned, not awaited here: one await fewer on the create hot path (the caller awaits).
-  return deps.jobs.enqueueNoLaterThan(uow, { kind: CHARGE_EXPIRE_DUE_JOB, dedupeKey: SWEEP_DEDUPE_KEY, dueAt: expiresAtMs });
+  return deps.jobs.enqueueNoLaterThan(uow, {
+    kind: CHARGE_EXPIRE_DUE_JOB,
+    dedupeKey: SWEEP_DEDUPE_KEY,
+    dueAt: expiresAtMs,
+  });
 }
 
 /**
@@ -71,7 +75,10 @@ export async function sweepExpiredCharges(deps: Deps): Promise<JobOutcome> {
       await applySettlementNotice(deps, { transactionId: id, kind: "expired" });
     } catch (err) {
       failed++;
-      deps.logger.error({ transactionId: id, err: err instanceof Error ? err.message : String(err) }, "charge expiry failed");
+      deps.logger.error(
+        { transactionId: id, err: err instanceof Error ? err.message : String(err) },
+        "charge expiry failed",
+      );
     }
   }
   // More charges may be due behind a full batch: run again at once (a later event-loop turn).
@@ -99,7 +106,12 @@ export function registerChargeJobs(deps: Deps): Promise<void> {
     const { transactionId } = job.payload as { transactionId: string };
     await applySettlementNotice(deps, { transactionId, kind: "expired" });
   });
-  return scheduleSweepAtStart(deps).catch((err) => deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, "charge expiry: scheduling the sweep at start failed"));
+  return scheduleSweepAtStart(deps).catch((err) =>
+    deps.logger.error(
+      { err: err instanceof Error ? err.message : String(err) },
+      "charge expiry: scheduling the sweep at start failed",
+    ),
+  );
 }
 
 /** Makes the sweep due no later than the earliest waiting `expires_at` stored (startup). */

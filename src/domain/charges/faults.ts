@@ -10,7 +10,12 @@ import type { FaultMode, SandboxFaultStore } from "../../providers/types";
 import type { Store } from "../../store/port";
 
 /** Replaces the account's pending faults (one unit of work); returns `{mode, remaining}`. */
-export async function setProviderFaults(deps: Deps, accountId: string, mode: FaultMode, count: number): Promise<{ mode: FaultMode; remaining: number }> {
+export async function setProviderFaults(
+  deps: Deps,
+  accountId: string,
+  mode: FaultMode,
+  count: number,
+): Promise<{ mode: FaultMode; remaining: number }> {
   const now = deps.clock.nowMs();
   await deps.store.tx((uow) => uow.charges.setFaults(accountId, mode, count, now));
   return { mode, remaining: count };
@@ -25,7 +30,11 @@ export function sandboxFaultStore(store: () => Store): SandboxFaultStore {
   return {
     take(accountId) {
       const s = store();
-      return s.read.charges.faultsLeft(accountId).then((left) => (left <= 0 ? null : (s.tx((uow) => uow.charges.takeFault(accountId)) as Promise<FaultMode | null>)));
+      return s.read.charges
+        .faultsLeft(accountId)
+        .then((left) =>
+          left <= 0 ? null : (s.tx((uow) => uow.charges.takeFault(accountId)) as Promise<FaultMode | null>),
+        );
     },
   };
 }

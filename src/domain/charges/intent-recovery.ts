@@ -59,20 +59,34 @@ async function recoverOne(deps: Deps, intent: OpenIntent): Promise<keyof Recover
   });
   if (out.status === "absent") {
     await deps.store.tx((uow) => dropIntent(uow, intent.id));
-    deps.logger.info({ intent_id: intent.id, txid: intent.txid }, "create intent: the PSP never created the cob; dropped");
+    deps.logger.info(
+      { intent_id: intent.id, txid: intent.txid },
+      "create intent: the PSP never created the cob; dropped",
+    );
     return "dropped";
   }
   if (out.status !== "pending" && out.status !== "rejected") {
-    deps.logger.warn({ intent_id: intent.id, code: out.code, reason: out.message }, "create intent: the PSP could not be asked; kept");
+    deps.logger.warn(
+      { intent_id: intent.id, code: out.code, reason: out.message },
+      "create intent: the PSP could not be asked; kept",
+    );
     return "kept";
   }
   const checks: CreateCheck[] = [];
   if (out.status === "pending") {
     if (out.columns) Object.assign(row, out.columns);
-    if (out.checkAt !== undefined) checks.push({ method: methods[0]!, at: out.checkAt, ...(out.memo ? { memo: out.memo } : {}) });
+    if (out.checkAt !== undefined)
+      checks.push({ method: methods[0]!, at: out.checkAt, ...(out.memo ? { memo: out.memo } : {}) });
   }
-  const idem = { claim: deps.idempotency.claimOf(intent.record), status: 201, render: (r: typeof row) => renderIntentView(deps, intent.view, r) };
-  await commitCreate(deps, row, out.status === "rejected" ? out : null, checks, idem, { intentId: intent.id, onlyOpenIntent: true });
+  const idem = {
+    claim: deps.idempotency.claimOf(intent.record),
+    status: 201,
+    render: (r: typeof row) => renderIntentView(deps, intent.view, r),
+  };
+  await commitCreate(deps, row, out.status === "rejected" ? out : null, checks, idem, {
+    intentId: intent.id,
+    onlyOpenIntent: true,
+  });
   deps.logger.info({ intent_id: intent.id, txid: intent.txid, transaction_id: row.id }, "create intent: recovered");
   return "finalised";
 }
@@ -84,8 +98,15 @@ async function recoverOne(deps: Deps, intent: OpenIntent): Promise<keyof Recover
  */
 export function registerIntentJobs(deps: Deps): Promise<void> {
   // Idle without open intents: a clock advance skips its empty minutes (Scheduler.deferRecurring).
-  deps.jobs.every(INTENT_RECOVERY_JOB, RECOVERY_EVERY_MS, () => recoverIntents(deps), { idle: async () => !(await hasOpenIntents(deps)) });
-  return recoverAtStart(deps).catch((err) => deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, "create intent: scheduling the recovery at start failed"));
+  deps.jobs.every(INTENT_RECOVERY_JOB, RECOVERY_EVERY_MS, () => recoverIntents(deps), {
+    idle: async () => !(await hasOpenIntents(deps)),
+  });
+  return recoverAtStart(deps).catch((err) =>
+    deps.logger.error(
+      { err: err instanceof Error ? err.message : String(err) },
+      "create intent: scheduling the recovery at start failed",
+    ),
+  );
 }
 
 /** Makes the recovery due now when an intent is open (startup). */

@@ -57,7 +57,14 @@ export function renderIntentView(deps: Pick<Deps, "config">, view: IntentView, r
 function toOpen(r: CreateIntentRow): OpenIntent {
   return {
     id: r.id,
-    record: { accountId: r.accountId, livemode: r.livemode, scope: r.scope, key: r.key, requestHash: r.requestHash, createdAt: r.createdAt },
+    record: {
+      accountId: r.accountId,
+      livemode: r.livemode,
+      scope: r.scope,
+      key: r.key,
+      requestHash: r.requestHash,
+      createdAt: r.createdAt,
+    },
     txid: r.txid,
     connectionId: r.connectionId,
     row: JSON.parse(r.row) as TransactionRow,
@@ -70,13 +77,20 @@ function toOpen(r: CreateIntentRow): OpenIntent {
  * The open intent of an idempotency record's key (its hash may differ: the caller compares), or
  * undefined. `charges`: `deps.store.read.charges`, or `uow.charges` inside a unit.
  */
-export async function findIntent(charges: ChargesRepo, rec: Pick<ClaimRecord, "accountId" | "livemode" | "scope" | "key">): Promise<OpenIntent | undefined> {
+export async function findIntent(
+  charges: ChargesRepo,
+  rec: Pick<ClaimRecord, "accountId" | "livemode" | "scope" | "key">,
+): Promise<OpenIntent | undefined> {
   const r = await charges.intentOf(rec);
   return r ? toOpen(r) : undefined;
 }
 
 /** Open intents created at or before `beforeMs` (epoch ms), oldest first, at most `limit`. */
-export async function listStaleIntents(deps: Pick<Deps, "store">, beforeMs: number, limit: number): Promise<OpenIntent[]> {
+export async function listStaleIntents(
+  deps: Pick<Deps, "store">,
+  beforeMs: number,
+  limit: number,
+): Promise<OpenIntent[]> {
   return (await deps.store.read.charges.staleIntents(beforeMs, limit)).map(toOpen);
 }
 
@@ -96,7 +110,15 @@ export async function openIntent(
   row: TransactionRow,
   view: IntentView,
 ): Promise<OpenIntent> {
-  const intent: OpenIntent = { id: rawId(), record, txid: reservation.txid, connectionId: reservation.connectionId, row, view, createdAt: deps.clock.nowMs() };
+  const intent: OpenIntent = {
+    id: rawId(),
+    record,
+    txid: reservation.txid,
+    connectionId: reservation.connectionId,
+    row,
+    view,
+    createdAt: deps.clock.nowMs(),
+  };
   await deps.store.tx((uow) =>
     uow.charges.openIntent({
       id: intent.id,

@@ -33,7 +33,13 @@ async function loadOrCreate(deps: Deps): Promise<LoadedKey> {
     const kid = randomHex(8);
     const publicJwk = { ...(await exportJWK(pair.publicKey)), kid, alg: LOCATION_ALG, use: "sig" };
     const privateJwk = { ...(await exportJWK(pair.privateKey)), kid, alg: LOCATION_ALG };
-    const key = { kid, alg: LOCATION_ALG, privateJwk: JSON.stringify(privateJwk), publicJwk: JSON.stringify(publicJwk), createdAt: deps.clock.nowMs() };
+    const key = {
+      kid,
+      alg: LOCATION_ALG,
+      privateJwk: JSON.stringify(privateJwk),
+      publicJwk: JSON.stringify(publicJwk),
+      createdAt: deps.clock.nowMs(),
+    };
     await deps.store.tx((uow) => uow.charges.addSigningKey(key));
     // The oldest key wins should two starts have raced.
     row = (await deps.store.read.charges.signingKey())!;

@@ -48,7 +48,16 @@ export const TRANSACTION_STATUSES = [
 ] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
-export const CHARGE_STATUSES = ["pending", "processing", "paid", "failed", "expired", "cancelled", "refunded", "disputed"] as const;
+export const CHARGE_STATUSES = [
+  "pending",
+  "processing",
+  "paid",
+  "failed",
+  "expired",
+  "cancelled",
+  "refunded",
+  "disputed",
+] as const;
 export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
 
 /** Public charge status of each transaction status (the spec's mapping table, verbatim). */
@@ -171,8 +180,14 @@ export const TRANSACTION_TRANSITIONS: readonly TransactionTransition[] = [
 ];
 
 /** The row of the table that lets `trigger` move a transaction from `from` (null: not created yet) to `to`, or undefined. */
-export function transitionOf(from: string | null, trigger: TransactionTrigger, to: string): TransactionTransition | undefined {
-  return TRANSACTION_TRANSITIONS.find((t) => t.trigger === trigger && t.to === to && (t.from as readonly (string | null)[]).includes(from));
+export function transitionOf(
+  from: string | null,
+  trigger: TransactionTrigger,
+  to: string,
+): TransactionTransition | undefined {
+  return TRANSACTION_TRANSITIONS.find(
+    (t) => t.trigger === trigger && t.to === to && (t.from as readonly (string | null)[]).includes(from),
+  );
 }
 
 /** True when the table lets `trigger` move a transaction from `from` to `to`. */
@@ -187,7 +202,9 @@ export function canTransition(from: string | null, trigger: TransactionTrigger, 
  */
 export function eventsOf(from: string | null, to: string): readonly TransitionEventType[] {
   if (from === to) return [];
-  const rows = TRANSACTION_TRANSITIONS.filter((t) => (from === null ? t.from.includes(null) : t.to === to && !t.from.includes(null)));
+  const rows = TRANSACTION_TRANSITIONS.filter((t) =>
+    from === null ? t.from.includes(null) : t.to === to && !t.from.includes(null),
+  );
   if (from === null) return rows[0]!.events;
   return (rows.find((t) => (t.from as readonly (string | null)[]).includes(from)) ?? rows[0])?.events ?? CHANGED;
 }

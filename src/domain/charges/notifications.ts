@@ -37,7 +37,11 @@ export async function acceptNotification(
   const result = await acceptNotificationItems(deps, scope, method, parsed.items);
   // Pix the account sent (payouts, cashout refunds): hints for their own status checks.
   if (parsed.sendIds?.length) await acceptSendHints(deps, scope, parsed.sendIds);
-  if (result.unknown > 0) deps.logger.warn({ accountId: scope.accountId, unknown: result.unknown }, "provider notification names unknown transactions");
+  if (result.unknown > 0)
+    deps.logger.warn(
+      { accountId: scope.accountId, unknown: result.unknown },
+      "provider notification names unknown transactions",
+    );
   return result;
 }
 
@@ -61,7 +65,9 @@ export async function acceptNotificationItems(
   items: NotificationItem[],
 ): Promise<NotificationResult> {
   if (items.length === 0) return { accepted: 0, unknown: 0 };
-  const known = new Set((await deps.store.read.charges.byTxids(scope.accountId, scope.livemode, txidsOf(items))).map((r) => r.pixTxid));
+  const known = new Set(
+    (await deps.store.read.charges.byTxids(scope.accountId, scope.livemode, txidsOf(items))).map((r) => r.pixTxid),
+  );
   const relevant = items.filter((i) => !!i.ref.transactionId || (!!i.ref.txid && known.has(i.ref.txid)));
   const unknown = items.length - relevant.length;
   if (relevant.length === 0) return { accepted: 0, unknown };
@@ -69,7 +75,9 @@ export async function acceptNotificationItems(
   return deps.store.tx(async (uow) => {
     const result: NotificationResult = { accepted: 0, unknown };
     const now = deps.clock.nowMs();
-    const byTxid = new Map((await uow.charges.byTxids(scope.accountId, scope.livemode, txidsOf(relevant))).map((r) => [r.pixTxid, r]));
+    const byTxid = new Map(
+      (await uow.charges.byTxids(scope.accountId, scope.livemode, txidsOf(relevant))).map((r) => [r.pixTxid, r]),
+    );
     const seen = new Set<string>();
     for (const item of relevant) {
       let row = item.ref.transactionId ? await uow.charges.byId(item.ref.transactionId) : byTxid.get(item.ref.txid!);
@@ -86,7 +94,15 @@ export async function acceptNotificationItems(
         // A charge already over checks each named Pix on its own (outcomes.ts scheduleStatusCheck `perPix`).
         const perPix = !CHECKABLE.has(row.status);
         const at = hintedCheckAt(deps, uow, perPix ? `${row.id}:${item.ref.endToEndId}` : row.id, now);
-        await scheduleStatusCheck(deps, uow, row.id, method, at, item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined, perPix);
+        await scheduleStatusCheck(
+          deps,
+          uow,
+          row.id,
+          method,
+          at,
+          item.ref.endToEndId ? { endToEndId: item.ref.endToEndId } : undefined,
+          perPix,
+        );
       }
       if (item.refundIds?.length) {
         await hintRefunds(deps, uow, row, item.refundIds, now);

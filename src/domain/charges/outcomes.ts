@@ -14,7 +14,12 @@ import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../../provide
 import type { JobOutcome } from "../../jobs/scheduler";
 import { IN_FLIGHT, isIn, OVER, type PaymentMethod } from "./model";
 import { isPixReturnQueued } from "./pix-returns";
-import { applySettlementNotice, applySettlementNoticeIn, type SettlementNotice, type SettlementResult } from "./settlement";
+import {
+  applySettlementNotice,
+  applySettlementNoticeIn,
+  type SettlementNotice,
+  type SettlementResult,
+} from "./settlement";
 import type { Uow } from "../../store/port";
 
 /** Job kind of a provider status query; payload `{transactionId, method, memo?}`, dedupe `charge.status_check:<id>` (PIX) or `charge.status_check:<id>:<METHOD>`. */
@@ -38,7 +43,13 @@ const LATE_LOG: Readonly<Record<string, string>> = {
  */
 export function needsCheck(row: TransactionRow, endToEndId?: string): boolean {
   if (CHECKABLE.has(row.status)) return true;
-  return !!endToEndId && !!row.providerConnectionId && isIn(OVER, row.status) && row.endToEndId !== endToEndId && !isPixReturnQueued(row, endToEndId);
+  return (
+    !!endToEndId &&
+    !!row.providerConnectionId &&
+    isIn(OVER, row.status) &&
+    row.endToEndId !== endToEndId &&
+    !isPixReturnQueued(row, endToEndId)
+  );
 }
 
 /**
@@ -67,7 +78,13 @@ export function noticeOf(row: TransactionRow, method: PaymentMethod, o: PaymentO
     case "expired":
       return { transactionId: row.id, kind: "expired" };
     case "rejected":
-      return { transactionId: row.id, kind: "declined", method: o.method ?? method, reason: o.reason ?? "declined", providerErrorCode: o.code };
+      return {
+        transactionId: row.id,
+        kind: "declined",
+        method: o.method ?? method,
+        reason: o.reason ?? "declined",
+        providerErrorCode: o.code,
+      };
     default:
       return null;
   }
@@ -79,7 +96,13 @@ export function noticeOf(row: TransactionRow, method: PaymentMethod, o: PaymentO
  * payment in flight is never left with nothing to complete it. Returns the settlement result,
  * or `{outcome: "ignored", row}` when nothing changed.
  */
-export async function recordPaymentOutcomeIn(deps: Deps, uow: Uow, row: TransactionRow, method: PaymentMethod, o: PaymentOutcome): Promise<SettlementResult> {
+export async function recordPaymentOutcomeIn(
+  deps: Deps,
+  uow: Uow,
+  row: TransactionRow,
+  method: PaymentMethod,
+  o: PaymentOutcome,
+): Promise<SettlementResult> {
   const notice = noticeOf(row, method, o);
   const result = notice ? await applySettlementNoticeIn(deps, uow, notice) : { outcome: "ignored" as const, row };
   if (o.status === "pending" && o.checkAt !== undefined && (!notice || result.outcome !== "ignored"))
@@ -88,7 +111,12 @@ export async function recordPaymentOutcomeIn(deps: Deps, uow: Uow, row: Transact
 }
 
 /** recordPaymentOutcomeIn in its own unit of work. */
-export function recordPaymentOutcome(deps: Deps, row: TransactionRow, method: PaymentMethod, o: PaymentOutcome): Promise<SettlementResult> {
+export function recordPaymentOutcome(
+  deps: Deps,
+  row: TransactionRow,
+  method: PaymentMethod,
+  o: PaymentOutcome,
+): Promise<SettlementResult> {
   return deps.store.tx((uow) => recordPaymentOutcomeIn(deps, uow, row, method, o));
 }
 
@@ -127,7 +155,12 @@ export async function scheduleStatusCheck(
  * outcome; "pending, check at T" runs again at T with the same memo, a retryable failure 30 s
  * later (or when the provider said). A transaction that no longer waits is left alone.
  */
-export async function runStatusCheck(deps: Deps, transactionId: string, method: PaymentMethod, memo?: ProviderMemo): Promise<JobOutcome> {
+export async function runStatusCheck(
+  deps: Deps,
+  transactionId: string,
+  method: PaymentMethod,
+  memo?: ProviderMemo,
+): Promise<JobOutcome> {
   const row = await deps.store.read.charges.byId(transactionId);
   const named = typeof memo?.endToEndId === "string" ? memo.endToEndId : undefined;
   if (row && row.livemode && row.status === "EXPIRED" && method !== "PIX") return withdrawOffer(deps, row, method);
@@ -136,11 +169,15 @@ export async function runStatusCheck(deps: Deps, transactionId: string, method: 
   const provider = deps.providers.forTransaction(row, method);
   if (!provider) return;
   const o = await provider.queryStatus(deps.providers.ctx, { transaction: row, memo });
-  if (o.status === "retryable" || o.status === "auth_failed") return { retryAt: o.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
+  if (o.status === "retryable" || o.status === "auth_failed")
+    return { retryAt: o.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
   const notice = noticeOf(row, method, o);
   const result = notice ? await applySettlementNotice(deps, notice) : null;
   // A payment made after expires_at (or on a charge already over) is refused: it goes back (pix-returns.ts).
-  if (o.status === "settled" && (result?.outcome === "expired" || (result?.outcome === "returned" && !CHECKABLE.has(row.status))))
+  if (
+    o.status === "settled" &&
+    (result?.outcome === "expired" || (result?.outcome === "returned" && !CHECKABLE.has(row.status)))
+  )
     deps.logger.warn(
       { transactionId: row.id, endToEndId: o.endToEndId ?? null, amount: o.amount },
       LATE_LOG[row.status] ?? "payment arrived after the charge expired: not credited",
@@ -158,14 +195,23 @@ async function withdrawOffer(deps: Deps, row: TransactionRow, method: PaymentMet
   const provider = deps.providers.forTransaction(row, method);
   if (!provider) return;
   const out = await provider.cancel(deps.providers.ctx, { transaction: row });
-  if (out.status === "retryable" || out.status === "auth_failed") return { retryAt: out.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
-  if (out.status === "rejected") deps.logger.warn({ transactionId: row.id, method, code: out.code, reason: out.message }, "payment provider: an expired transaction's offer could not be withdrawn");
+  if (out.status === "retryable" || out.status === "auth_failed")
+    return { retryAt: out.retryAt ?? deps.clock.nowMs() + QUERY_RETRY_MS };
+  if (out.status === "rejected")
+    deps.logger.warn(
+      { transactionId: row.id, method, code: out.code, reason: out.message },
+      "payment provider: an expired transaction's offer could not be withdrawn",
+    );
 }
 
 /** Registers the status check and the legacy 3DS completion (called from registerChargeJobs). */
 export function registerStatusCheckJobs(deps: Deps): void {
   deps.jobs.register(CHARGE_STATUS_CHECK_JOB, (job) => {
-    const { transactionId, method, memo } = job.payload as { transactionId: string; method: PaymentMethod; memo?: ProviderMemo };
+    const { transactionId, method, memo } = job.payload as {
+      transactionId: string;
+      method: PaymentMethod;
+      memo?: ProviderMemo;
+    };
     return runStatusCheck(deps, transactionId, method, memo);
   });
   deps.jobs.register(LEGACY_CARD_3DS_JOB, (job) => {

@@ -48,7 +48,12 @@ export interface PixReturnRecord {
 }
 
 function isRecord(v: unknown): v is PixReturnRecord {
-  return !!v && typeof v === "object" && typeof (v as PixReturnRecord).endToEndId === "string" && typeof (v as PixReturnRecord).id === "string";
+  return (
+    !!v &&
+    typeof v === "object" &&
+    typeof (v as PixReturnRecord).endToEndId === "string" &&
+    typeof (v as PixReturnRecord).id === "string"
+  );
 }
 
 /** Every return recorded on `row` (`PIX.returns`, plus a `PIX.return` written before the list existed), oldest first. */
@@ -61,7 +66,10 @@ export function pixReturnsOf(row: Pick<TransactionRow, "methodDetails">): PixRet
 }
 
 /** The row's recorded return of Pix `endToEndId`, or undefined. */
-export function pixReturnOf(row: Pick<TransactionRow, "methodDetails">, endToEndId: string): PixReturnRecord | undefined {
+export function pixReturnOf(
+  row: Pick<TransactionRow, "methodDetails">,
+  endToEndId: string,
+): PixReturnRecord | undefined {
   return pixReturnsOf(row).find((r) => r.endToEndId === endToEndId);
 }
 
@@ -101,10 +109,21 @@ export async function queuePixReturnIn(
   const updated = await uow.charges.update(row.id, { methodDetails: withReturn(row, record), updatedAt: now });
   await deps.jobs.enqueue(uow, {
     kind: PIX_RETURN_JOB,
-    payload: { transactionId: row.id, endToEndId: record.endToEndId, returnId: record.id, amount: record.amount, requestedAt: now },
+    payload: {
+      transactionId: row.id,
+      endToEndId: record.endToEndId,
+      returnId: record.id,
+      amount: record.amount,
+      requestedAt: now,
+    },
     dedupeKey: `${PIX_RETURN_JOB}:${record.endToEndId}`,
   });
-  uow.afterCommit(() => deps.logger.info({ transactionId: row.id, endToEndId: record.endToEndId, returnId: record.id, reason: record.reason }, "pix return: queued"));
+  uow.afterCommit(() =>
+    deps.logger.info(
+      { transactionId: row.id, endToEndId: record.endToEndId, returnId: record.id, reason: record.reason },
+      "pix return: queued",
+    ),
+  );
   return { row: updated, queued: true };
 }
 
@@ -112,14 +131,26 @@ export async function queuePixReturnIn(
  * Inside `uow`: a notification names devoluções `ids` of a Pix of `row` (a callback's
  * `devolucoes[].id`): each of the row's returns still under way that it names is checked now by its job.
  */
-export async function hintPixReturn(deps: Deps, uow: Uow, row: TransactionRow, ids: readonly string[], now: number): Promise<void> {
+export async function hintPixReturn(
+  deps: Deps,
+  uow: Uow,
+  row: TransactionRow,
+  ids: readonly string[],
+  now: number,
+): Promise<void> {
   if (!row.providerConnectionId) return;
   for (const r of pixReturnsOf(row)) {
     if (!ids.includes(r.id) || (r.status !== "PENDING" && r.status !== "IN_PROGRESS")) continue;
     const requestedAt = Date.parse(r.at);
     await deps.jobs.enqueueNoLaterThan(uow, {
       kind: PIX_RETURN_JOB,
-      payload: { transactionId: row.id, endToEndId: r.endToEndId, returnId: r.id, amount: r.amount, requestedAt: Number.isFinite(requestedAt) ? requestedAt : now },
+      payload: {
+        transactionId: row.id,
+        endToEndId: r.endToEndId,
+        returnId: r.id,
+        amount: r.amount,
+        requestedAt: Number.isFinite(requestedAt) ? requestedAt : now,
+      },
       dueAt: now,
       dedupeKey: `${PIX_RETURN_JOB}:${r.endToEndId}`,
     });
@@ -150,24 +181,48 @@ export async function runPixReturn(deps: Deps, job: PixReturnJob): Promise<JobOu
   if (current === "RETURNED" || current === "FAILED") return;
   const provider = deps.providers.forTransaction(row, "PIX");
   if (!provider?.returnPayment || !provider.returnStatus) {
-    deps.logger.warn({ transactionId: row.id, endToEndId: job.endToEndId }, "pix return: the charge's provider cannot return a Pix");
+    deps.logger.warn(
+      { transactionId: row.id, endToEndId: job.endToEndId },
+      "pix return: the charge's provider cannot return a Pix",
+    );
     return;
   }
-  const req: PaymentReturnRequest = { transaction: row, endToEndId: job.endToEndId, returnId: job.returnId, amount: job.amount, requestedAt: job.requestedAt };
-  const o = current === "PENDING" ? await provider.returnPayment(deps.providers.ctx, req) : await provider.returnStatus(deps.providers.ctx, req);
+  const req: PaymentReturnRequest = {
+    transaction: row,
+    endToEndId: job.endToEndId,
+    returnId: job.returnId,
+    amount: job.amount,
+    requestedAt: job.requestedAt,
+  };
+  const o =
+    current === "PENDING"
+      ? await provider.returnPayment(deps.providers.ctx, req)
+      : await provider.returnStatus(deps.providers.ctx, req);
   const to = pixReturnStatusOf(o);
   const log = { transactionId: row.id, endToEndId: job.endToEndId, returnId: job.returnId, amount: job.amount };
   if (to === null) {
     const f = o as Exclude<RefundOutcome, { status: "settled" | "pending" }>;
-    if (f.status === "auth_failed") deps.logger.warn({ ...log, code: f.code, reason: f.message }, "pix return: the provider refused our credentials; retrying later");
+    if (f.status === "auth_failed")
+      deps.logger.warn(
+        { ...log, code: f.code, reason: f.message },
+        "pix return: the provider refused our credentials; retrying later",
+      );
     return { retryAt: f.retryAt ?? deps.clock.nowMs() + RETRY_MS };
   }
-  if (o.status === "rejected") deps.logger.warn({ ...log, code: o.code, reason: o.message }, "pix return: the PSP did not return the Pix (NAO_REALIZADO): the operator must act");
+  if (o.status === "rejected")
+    deps.logger.warn(
+      { ...log, code: o.code, reason: o.message },
+      "pix return: the PSP did not return the Pix (NAO_REALIZADO): the operator must act",
+    );
   await deps.store.tx(async (uow) => {
     const now = await uow.charges.lockForChange(row.id);
     const rec = now && pixReturnOf(now, job.endToEndId);
     if (!now || !rec || rec.status === to) return;
-    const next: PixReturnRecord = { ...rec, status: to, ...(o.status === "rejected" ? { failureReason: `${o.code}: ${o.message}`.slice(0, 300) } : {}) };
+    const next: PixReturnRecord = {
+      ...rec,
+      status: to,
+      ...(o.status === "rejected" ? { failureReason: `${o.code}: ${o.message}`.slice(0, 300) } : {}),
+    };
     await uow.charges.update(now.id, { methodDetails: withReturn(now, next), updatedAt: deps.clock.nowMs() });
   });
   if (o.status === "pending") return { retryAt: o.checkAt ?? deps.clock.nowMs() + RETRY_MS };

@@ -18,7 +18,6 @@ export function chargeByTxid(deps: Pick<Deps, "store">, txid: string): Promise<T
   return deps.store.read.charges.byTxid(txid);
 }
 
-
 /** Who the payer is paying, as the checkout page shows it (extensions.md "Merchant profile and a repeatable first run"). */
 export interface CheckoutMerchant {
   /** The trade name, else the account name ("Cofre" when the account is gone). */

@@ -29,12 +29,23 @@ export interface SimulatedPayment {
  * not pending or its `expires_at` has passed (it is expired then), 400 `invalid_request` for a
  * method it does not offer, 403 `test_mode_only` for live rows.
  */
-export async function simulatePayment(deps: Deps, row: TransactionRow, input: SimulatedPayment): Promise<SettlementResult> {
+export async function simulatePayment(
+  deps: Deps,
+  row: TransactionRow,
+  input: SimulatedPayment,
+): Promise<SettlementResult> {
   if (row.livemode) throw new DomainError("test_mode_only", "Only sandbox charges can be paid by simulation.");
   if (PUBLIC_STATUS[row.status as TransactionStatus] !== "pending")
-    throw new DomainError("invalid_state", `The charge is ${PUBLIC_STATUS[row.status as TransactionStatus]}; only a pending charge can be paid.`);
+    throw new DomainError(
+      "invalid_state",
+      `The charge is ${PUBLIC_STATUS[row.status as TransactionStatus]}; only a pending charge can be paid.`,
+    );
   const offered = JSON.parse(row.paymentMethods) as string[];
-  const method = (input.method ?? (offered.includes("PIX") ? "PIX" : offered[0]) ?? "PIX").toUpperCase() as PaymentMethod;
+  const method = (
+    input.method ??
+    (offered.includes("PIX") ? "PIX" : offered[0]) ??
+    "PIX"
+  ).toUpperCase() as PaymentMethod;
   if (!PAYMENT_METHODS.includes(method) || !offered.includes(method))
     throw invalidParam("method", `The charge does not offer ${input.method}; offered: ${offered.join(", ")}.`);
   const provider = deps.providers.forMethod(row, method);
@@ -60,6 +71,7 @@ export async function simulatePayment(deps: Deps, row: TransactionRow, input: Si
   if (!outcome) throw new Error(`the sandbox provider did not understand a payer event (${parsed.status})`);
   const result = await recordPaymentOutcome(deps, row, method, outcome);
   // The window passed before the payer paid: the charge just expired (committed), nothing was paid.
-  if (result.outcome === "expired") throw new DomainError("invalid_state", "The charge is expired; only a pending charge can be paid.");
+  if (result.outcome === "expired")
+    throw new DomainError("invalid_state", "The charge is expired; only a pending charge can be paid.");
   return result;
 }

@@ -38,12 +38,20 @@ type Auth = Pick<Caller, "accountId" | "livemode">;
  * Throws DomainError 400 (`invalid_request`, `invalid_amount`, `invalid_currency`, `invalid_tax_id`),
  * plus every error of createTransaction.
  */
-export async function createCharge(deps: Deps, auth: Auth, body: CreateChargeBody, claim?: Claim): Promise<PublicCharge> {
-  if (!Number.isSafeInteger(body.amount) || body.amount <= 0) throw invalidParam("amount", "amount must be an integer > 0.", "invalid_amount");
-  if (body.amount > MAX_PIX_AMOUNT) throw invalidParam("amount", `amount must be at most ${MAX_PIX_AMOUNT} for Pix.`, "invalid_amount");
+export async function createCharge(
+  deps: Deps,
+  auth: Auth,
+  body: CreateChargeBody,
+  claim?: Claim,
+): Promise<PublicCharge> {
+  if (!Number.isSafeInteger(body.amount) || body.amount <= 0)
+    throw invalidParam("amount", "amount must be an integer > 0.", "invalid_amount");
+  if (body.amount > MAX_PIX_AMOUNT)
+    throw invalidParam("amount", `amount must be at most ${MAX_PIX_AMOUNT} for Pix.`, "invalid_amount");
   const currency = (body.currency ?? "BRL").toUpperCase();
   if (currency !== "BRL") throw invalidParam("currency", "Pix charges accept only BRL.", "invalid_currency");
-  if (body.payment_method === undefined) throw invalidParam("payment_method", "payment_method is required (only `pix` is accepted).");
+  if (body.payment_method === undefined)
+    throw invalidParam("payment_method", "payment_method is required (only `pix` is accepted).");
   if (body.payment_method !== "pix") throw invalidParam("payment_method", "Only `pix` is accepted.");
   if (body.description !== undefined && body.description.length > MAX_DESCRIPTION)
     throw invalidParam("description", `description must be at most ${MAX_DESCRIPTION} characters.`);
@@ -54,18 +62,29 @@ export async function createCharge(deps: Deps, auth: Auth, body: CreateChargeBod
   let document: string | null = null;
   if (c.document !== undefined) {
     const parsed = parseTaxId(c.document);
-    if (!parsed) throw invalidParam("customer.document", "customer.document must be a valid CPF or CNPJ.", "invalid_tax_id");
+    if (!parsed)
+      throw invalidParam("customer.document", "customer.document must be a valid CPF or CNPJ.", "invalid_tax_id");
     document = parsed.value;
   }
-  if (c.email !== undefined && !isEmailAddress(c.email)) throw invalidParam("customer.email", "customer.email must be a valid email address.");
+  if (c.email !== undefined && !isEmailAddress(c.email))
+    throw invalidParam("customer.email", "customer.email must be a valid email address.");
   let expected: string | null = null;
   if (body.expected_payer_tax_id !== undefined) {
     const parsed = parseTaxId(body.expected_payer_tax_id);
-    if (!parsed) throw invalidParam("expected_payer_tax_id", "expected_payer_tax_id must be a checksum-valid CPF (11 digits) or CNPJ (14 characters).", "invalid_tax_id");
+    if (!parsed)
+      throw invalidParam(
+        "expected_payer_tax_id",
+        "expected_payer_tax_id must be a checksum-valid CPF (11 digits) or CNPJ (14 characters).",
+        "invalid_tax_id",
+      );
     expected = parsed.value;
-    if (!c.name || !c.name.trim()) throw invalidParam("customer.name", "customer.name is required when expected_payer_tax_id is sent.");
+    if (!c.name || !c.name.trim())
+      throw invalidParam("customer.name", "customer.name is required when expected_payer_tax_id is sent.");
     if (document !== null && document !== expected)
-      throw invalidParam("expected_payer_tax_id", "expected_payer_tax_id must equal customer.document when both are sent.");
+      throw invalidParam(
+        "expected_payer_tax_id",
+        "expected_payer_tax_id must equal customer.document when both are sent.",
+      );
   }
 
   const metadata = sanitizeMetadata(body.metadata);
@@ -135,7 +154,8 @@ function parseDate(param: string, value: string): number {
  */
 export async function listCharges(deps: Deps, auth: Auth, query: Record<string, string | undefined>) {
   for (const k of Object.keys(query)) {
-    if (k === "page" || k === "offset") throw invalidParam(k, `${k} is not accepted; paginate with starting_after (cursor).`);
+    if (k === "page" || k === "offset")
+      throw invalidParam(k, `${k} is not accepted; paginate with starting_after (cursor).`);
     if (!LIST_PARAMS.has(k)) throw invalidParam(k, `Unknown query parameter ${k}.`);
   }
   let limit = 25;
@@ -151,17 +171,23 @@ export async function listCharges(deps: Deps, auth: Auth, query: Record<string, 
     statuses = transactionStatusesFor(query.status as ChargeStatus);
   }
   const createdFromMs = query.created_after !== undefined ? parseDate("created_after", query.created_after) : undefined;
-  const createdToMs = query.created_before !== undefined ? parseDate("created_before", query.created_before) : undefined;
+  const createdToMs =
+    query.created_before !== undefined ? parseDate("created_before", query.created_before) : undefined;
   let document: string | undefined;
   if (query.customer_id !== undefined) {
     if (query.customer_id.trim() === "") throw invalidParam("customer_id", "customer_id must not be empty.");
-    document = parseTaxId(query.customer_id)?.value ?? query.customer_id.replace(/[.\/\-\s]/g, "").toUpperCase();
+    document = parseTaxId(query.customer_id)?.value ?? query.customer_id.replace(/[./\-\s]/g, "").toUpperCase();
   }
   let after;
   if (query.starting_after !== undefined) {
     const raw = query.starting_after.startsWith(CHARGE_ID_PREFIX) ? parseChargeId(query.starting_after) : null;
     const row = raw ? await deps.store.read.charges.byScopedId(auth.accountId, auth.livemode, raw) : undefined;
-    if (!row) throw invalidParam("starting_after", "starting_after must be the id (ch_...) of one of your charges.", "invalid_cursor");
+    if (!row)
+      throw invalidParam(
+        "starting_after",
+        "starting_after must be the id (ch_...) of one of your charges.",
+        "invalid_cursor",
+      );
     after = row;
   }
   const rows = await deps.store.read.charges.list({

@@ -29,7 +29,15 @@ import type { TransactionRow } from "../../providers/types";
 import { getAccountSettings, pixFee } from "../accounts/settings";
 import { creditChargePayment } from "../ledger/service";
 import { emitTransition } from "./events";
-import { IN_FLIGHT, isIn, OVER, WAITING, type PaymentMethod, type TransactionStatus, type TransactionTrigger } from "./model";
+import {
+  IN_FLIGHT,
+  isIn,
+  OVER,
+  WAITING,
+  type PaymentMethod,
+  type TransactionStatus,
+  type TransactionTrigger,
+} from "./model";
 import { moveTransaction } from "./transition";
 import { failureBlock } from "./metadata";
 import { methodDetails, offeredMethods } from "../payments/views";
@@ -61,7 +69,15 @@ export type SettlementNotice =
   | { transactionId: string; kind: "processing"; method: PaymentMethod }
   | { transactionId: string; kind: "expired" };
 
-export type SettlementOutcome = "paid" | "returned" | "refunded" | "held" | "declined" | "processing" | "expired" | "ignored";
+export type SettlementOutcome =
+  | "paid"
+  | "returned"
+  | "refunded"
+  | "held"
+  | "declined"
+  | "processing"
+  | "expired"
+  | "ignored";
 
 export interface SettlementResult {
   outcome: SettlementOutcome;
@@ -85,7 +101,12 @@ async function returnLate(
 ): Promise<SettlementResult> {
   if (!notice.endToEndId || notice.method !== "PIX" || !result.row.providerConnectionId) return result;
   const devolutionId = pixReturnOf(result.row, notice.endToEndId)?.id ?? newDevolutionId(new Date(deps.clock.nowMs()));
-  const r = await queuePixReturnIn(deps, uow, result.row, { id: devolutionId, endToEndId: notice.endToEndId, amount: notice.amount, reason: "late_payment" });
+  const r = await queuePixReturnIn(deps, uow, result.row, {
+    id: devolutionId,
+    endToEndId: notice.endToEndId,
+    amount: notice.amount,
+    reason: "late_payment",
+  });
   if (!r.queued) return result;
   return { ...result, row: r.row, devolutionId, ...(outcome ? { outcome } : {}) };
 }
@@ -101,7 +122,11 @@ export function applySettlementNotice(deps: Deps, notice: SettlementNotice): Pro
  * (`moveTransaction`, model.ts): a conditional write from the status read (an Error when it moved
  * meanwhile, which rolls the unit back; never on SQLite, whose units do not interleave).
  */
-export async function applySettlementNoticeIn(deps: Deps, uow: Uow, notice: SettlementNotice): Promise<SettlementResult> {
+export async function applySettlementNoticeIn(
+  deps: Deps,
+  uow: Uow,
+  notice: SettlementNotice,
+): Promise<SettlementResult> {
   const row = await uow.charges.lockForChange(notice.transactionId);
   if (!row) throw new Error(`settlement notice for unknown transaction ${notice.transactionId}`);
   const now = deps.clock.nowMs();
@@ -114,7 +139,12 @@ export async function applySettlementNoticeIn(deps: Deps, uow: Uow, notice: Sett
   };
 
   const expire = () =>
-    change("expire", "EXPIRED", { metadata: withFailure(row, failureBlock("expired", null, row.ttlSeconds, iso(now))) }, "expired");
+    change(
+      "expire",
+      "EXPIRED",
+      { metadata: withFailure(row, failureBlock("expired", null, row.ttlSeconds, iso(now))) },
+      "expired",
+    );
 
   switch (notice.kind) {
     case "expired": {
@@ -133,7 +163,8 @@ export async function applySettlementNoticeIn(deps: Deps, uow: Uow, notice: Sett
       // Paid past pix.expires_at the charge is over even if the expiry sweep has not run yet: the
       // payment is refused and the charge expires now (the sweep then finds nothing to do).
       // A PSP's `horario` before expiry makes a payment confirmed after it still on time.
-      if (isIn(WAITING, row.status) && row.expiresAt !== null && (notice.paidAt ?? now) >= row.expiresAt) return returnLate(deps, uow, await expire(), notice);
+      if (isIn(WAITING, row.status) && row.expiresAt !== null && (notice.paidAt ?? now) >= row.expiresAt)
+        return returnLate(deps, uow, await expire(), notice);
       return applyPaid(deps, uow, row, notice, now, change, ignored);
   }
 }
@@ -174,8 +205,20 @@ async function applyPaid(
     const devolutionId = live?.id ?? newDevolutionId(at);
     let current = row;
     if (row.providerConnectionId && offeredMethods(row).every((m) => m === "PIX"))
-      current = (await change("amount_mismatch", "REFUSED", { metadata: withFailure(row, failureBlock("amount_mismatch", null, row.ttlSeconds, iso(now))) }, "returned")).row;
-    const r = await queuePixReturnIn(deps, uow, current, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "amount_mismatch" });
+      current = (
+        await change(
+          "amount_mismatch",
+          "REFUSED",
+          { metadata: withFailure(row, failureBlock("amount_mismatch", null, row.ttlSeconds, iso(now))) },
+          "returned",
+        )
+      ).row;
+    const r = await queuePixReturnIn(deps, uow, current, {
+      id: devolutionId,
+      endToEndId: endToEndId!,
+      amount: notice.amount,
+      reason: "amount_mismatch",
+    });
     return { outcome: "returned", row: r.row, devolutionId };
   }
 
@@ -190,8 +233,24 @@ async function applyPaid(
       const details = withDetail(row, "PIX", {
         return: { id: devolutionId, endToEndId, amount: notice.amount, reason: "payer_mismatch", at: iso(now) },
       });
-      const r = await change("payer_mismatch", "REFUNDED", { endToEndId, paidWith: "PIX", refundedAmount: row.amount, methodDetails: details }, "refunded", { devolutionId });
-      return { ...r, row: (await queuePixReturnIn(deps, uow, r.row, { id: devolutionId, endToEndId: endToEndId!, amount: notice.amount, reason: "payer_mismatch" })).row };
+      const r = await change(
+        "payer_mismatch",
+        "REFUNDED",
+        { endToEndId, paidWith: "PIX", refundedAmount: row.amount, methodDetails: details },
+        "refunded",
+        { devolutionId },
+      );
+      return {
+        ...r,
+        row: (
+          await queuePixReturnIn(deps, uow, r.row, {
+            id: devolutionId,
+            endToEndId: endToEndId!,
+            amount: notice.amount,
+            reason: "payer_mismatch",
+          })
+        ).row,
+      };
     }
   }
 
@@ -201,7 +260,14 @@ async function applyPaid(
   // the document only masked (payments/payer.ts), only when the bank disclosed it.
   const payer = payerBlock(notice.payerName, notice.disclosed !== false ? notice.payerTaxId : null);
   const details = notice.details || payer ? { ...(notice.details ?? {}), ...(payer ? { payer } : {}) } : undefined;
-  await creditChargePayment(deps, uow, { accountId: row.accountId, livemode: row.livemode, currency: row.currency, amount: row.amount, fee, transactionId: row.id });
+  await creditChargePayment(deps, uow, {
+    accountId: row.accountId,
+    livemode: row.livemode,
+    currency: row.currency,
+    amount: row.amount,
+    fee,
+    transactionId: row.id,
+  });
   return change(
     "settle",
     notice.method === "CREDIT_CARD" ? "APPROVED" : "PAID",

@@ -14,9 +14,16 @@ import { canTransition, type TransactionStatus, type TransactionTrigger } from "
  * Throws an Error (a bug in the caller: it checked the wrong group) unless the table lets
  * `trigger` move a transaction from `from` (null: not created yet) to `to`; `id` names it in the message.
  */
-export function assertTransition(from: string | null, trigger: TransactionTrigger, to: TransactionStatus, id: string): void {
+export function assertTransition(
+  from: string | null,
+  trigger: TransactionTrigger,
+  to: TransactionStatus,
+  id: string,
+): void {
   if (!canTransition(from, trigger, to))
-    throw new Error(`the transaction state machine has no "${trigger}" from ${from ?? "(none)"} to ${to} (transaction ${id})`);
+    throw new Error(
+      `the transaction state machine has no "${trigger}" from ${from ?? "(none)"} to ${to} (transaction ${id})`,
+    );
 }
 
 /**

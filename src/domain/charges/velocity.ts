@@ -27,11 +27,17 @@ export async function checkVelocity(charges: ChargesRepo, settings: AccountRules
   const scope = { accountId: v.accountId, livemode: v.livemode, statuses: ALIVE, sinceMs };
   if (settings.customer_velocity_max !== null && v.document) {
     if ((await charges.countAlive({ ...scope, document: v.document })) >= settings.customer_velocity_max)
-      throw new DomainError("fraud.customer_velocity_exceeded", "Too many charges for this payer document in the velocity window.");
+      throw new DomainError(
+        "fraud.customer_velocity_exceeded",
+        "Too many charges for this payer document in the velocity window.",
+      );
   }
   if (settings.account_velocity_max !== null) {
     if ((await charges.countAlive(scope)) >= settings.account_velocity_max)
-      throw new DomainError("fraud.account_velocity_exceeded", "Too many charges for this account in the velocity window.");
+      throw new DomainError(
+        "fraud.account_velocity_exceeded",
+        "Too many charges for this account in the velocity window.",
+      );
   }
 }
 

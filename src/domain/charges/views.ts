@@ -5,7 +5,19 @@
 import type { Config } from "../../config";
 import { iso } from "../../lib/clock";
 import type { TransactionRow } from "../../providers/types";
-import { Closed, Currency, DateTime, JsonObject, Money, Nullable, OneOf, Type, Url, View, type Static } from "../../lib/view-schema";
+import {
+  Closed,
+  Currency,
+  DateTime,
+  JsonObject,
+  Money,
+  Nullable,
+  OneOf,
+  Type,
+  Url,
+  View,
+  type Static,
+} from "../../lib/view-schema";
 import { CHARGE_STATUSES, PUBLIC_STATUS, type TransactionStatus } from "./model";
 
 export const CHARGE_ID_PREFIX = "ch_";
@@ -20,29 +32,51 @@ export function hasChargeView(row: Pick<TransactionRow, "paymentMethods">): bool
 
 /** The Charge object (interface.md "Charge"): the response schema of every charge route. */
 export const ChargeSchema = View("Charge", {
-  id: Type.String({ description: "`ch_` + the raw transaction id.", examples: ["ch_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
+  id: Type.String({
+    description: "`ch_` + the raw transaction id.",
+    examples: ["ch_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"],
+  }),
   object: Type.Literal("charge"),
   amount: Money(),
   currency: Currency(),
   status: OneOf(CHARGE_STATUSES),
   payment_method: Type.Literal("pix"),
-  customer: Closed({ name: Nullable(Type.String({ examples: ["Fulano de Tal"] })), document: Nullable(Type.String({ description: "Digits of the CPF/CNPJ.", examples: ["12345678909"] })) }),
+  customer: Closed({
+    name: Nullable(Type.String({ examples: ["Fulano de Tal"] })),
+    document: Nullable(Type.String({ description: "Digits of the CPF/CNPJ.", examples: ["12345678909"] })),
+  }),
   pix: Nullable(
     Closed({
       br_code: Type.String({
         description: "Pix copia e cola (EMV BR Code).",
-        examples: ["00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***630464E4"],
+        examples: [
+          "00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***630464E4",
+        ],
       }),
-      qr_code_url: Url({ description: "PNG of the BR Code.", examples: ["https://pay.example.com/v1/qr/0193a6f2c1d87c4e9b1a2f3e4d5c6b7a.png"] }),
+      qr_code_url: Url({
+        description: "PNG of the BR Code.",
+        examples: ["https://pay.example.com/v1/qr/0193a6f2c1d87c4e9b1a2f3e4d5c6b7a.png"],
+      }),
       expires_at: Nullable(DateTime()),
-      txid: Type.Optional(Type.String({ pattern: "^[a-zA-Z0-9]{26,35}$", examples: ["0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] })),
+      txid: Type.Optional(
+        Type.String({ pattern: "^[a-zA-Z0-9]{26,35}$", examples: ["0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
+      ),
     }),
   ),
   checkout_url: Url({ examples: ["https://pay.example.com/c/0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
-  settlement: Closed({ end_to_end_id: Type.Optional(Type.String({ description: "Present once paid and credited.", examples: ["E1234567820261120120012345678901"] })) }, { examples: [{}] }),
+  settlement: Closed(
+    {
+      end_to_end_id: Type.Optional(
+        Type.String({ description: "Present once paid and credited.", examples: ["E1234567820261120120012345678901"] }),
+      ),
+    },
+    { examples: [{}] },
+  ),
   metadata: JsonObject(),
   created_at: DateTime(),
-  expected_payer_tax_id: Type.Optional(Type.String({ description: "Only when the payer lock applies.", examples: ["12345678909"] })),
+  expected_payer_tax_id: Type.Optional(
+    Type.String({ description: "Only when the payer lock applies.", examples: ["12345678909"] }),
+  ),
 });
 
 export type PublicCharge = Static<typeof ChargeSchema>;
@@ -81,7 +115,10 @@ function settled(row: TransactionRow): boolean {
 }
 
 /** The exact public Charge of `row`. */
-export function toPublicCharge(row: TransactionRow, config: Pick<Config, "publicUrl" | "checkoutUrlBase">): PublicCharge {
+export function toPublicCharge(
+  row: TransactionRow,
+  config: Pick<Config, "publicUrl" | "checkoutUrlBase">,
+): PublicCharge {
   const out: PublicCharge = {
     id: CHARGE_ID_PREFIX + row.id,
     object: "charge",

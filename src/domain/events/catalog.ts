@@ -17,7 +17,8 @@ const CANONICAL: Record<CanonicalType, string> = {
   "charge.paid": "A charge was paid and the payment settled.",
   "charge.failed": "A charge failed or was cancelled before completion.",
   "charge.expired": "A charge expired without payment.",
-  "charge.refunded": "A refund of a charge was confirmed (partial or full); data.object is the charge as it stands, data.refund the refund.",
+  "charge.refunded":
+    "A refund of a charge was confirmed (partial or full); data.object is the charge as it stands, data.refund the refund.",
   "payout.created": "A payout was requested.",
   "payout.paid": "A payout was settled.",
   "payout.failed": "A payout failed, was rejected or was cancelled.",

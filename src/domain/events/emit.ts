@@ -116,7 +116,13 @@ export function emitMed(deps: Deps, uow: Uow, scope: EventScope, type: MedType, 
 }
 
 /** Legacy `payment.*` / `withdrawal.*` event: `{event, data}`. Returns the `evt_` id. */
-export function emitLegacy(deps: Deps, uow: Uow, scope: EventScope, type: LegacyType, data: LegacyData): Promise<string> {
+export function emitLegacy(
+  deps: Deps,
+  uow: Uow,
+  scope: EventScope,
+  type: LegacyType,
+  data: LegacyData,
+): Promise<string> {
   return storeInUnit(deps, uow, scope, type, "legacy", () => ({ event: type, data }));
 }
 
@@ -124,7 +130,14 @@ export function emitLegacy(deps: Deps, uow: Uow, scope: EventScope, type: Legacy
 export type BuildEnvelope = (id: string, now: number) => unknown;
 
 /** The outbox row of event `id` of `scope`, its envelope built now. */
-export function eventRow(deps: Deps, id: string, scope: EventScope, type: string, family: StoredEvent["family"], build: BuildEnvelope): StoredEvent {
+export function eventRow(
+  deps: Deps,
+  id: string,
+  scope: EventScope,
+  type: string,
+  family: StoredEvent["family"],
+  build: BuildEnvelope,
+): StoredEvent {
   const now = deps.clock.nowMs();
   return {
     id,
@@ -138,10 +151,24 @@ export function eventRow(deps: Deps, id: string, scope: EventScope, type: string
   };
 }
 
-async function storeInUnit(deps: Deps, uow: Uow, scope: EventScope, type: string, family: StoredEvent["family"], build: BuildEnvelope): Promise<string> {
+async function storeInUnit(
+  deps: Deps,
+  uow: Uow,
+  scope: EventScope,
+  type: string,
+  family: StoredEvent["family"],
+  build: BuildEnvelope,
+): Promise<string> {
   const id = newId("event");
   const transactionId = scope.transactionId ?? null;
-  const targets = await deliveryTargets(deps, uow, { accountId: scope.accountId, livemode: scope.livemode, type, family, transactionId, webhookUrl: scope.webhookUrl });
+  const targets = await deliveryTargets(deps, uow, {
+    accountId: scope.accountId,
+    livemode: scope.livemode,
+    type,
+    family,
+    transactionId,
+    webhookUrl: scope.webhookUrl,
+  });
   if (targets.length === 0 && family !== "canonical") return id; // nobody to tell: no outbox row (module doc)
   const row = eventRow(deps, id, scope, type, family, build);
   await uow.events.append(row);

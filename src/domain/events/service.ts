@@ -18,20 +18,26 @@ const LIST_PARAMS = new Set(["type", "created_after", "created_before", "limit",
 
 /** Canonical names (the only ones the API serves) and their families (`charge.*`, `payout.*`). */
 function canonicalNames(): string[] {
-  return EVENT_CATALOG.filter((e) => !e.legacy && (e.event.startsWith("charge.") || e.event.startsWith("payout."))).map((e) => e.event);
+  return EVENT_CATALOG.filter((e) => !e.legacy && (e.event.startsWith("charge.") || e.event.startsWith("payout."))).map(
+    (e) => e.event,
+  );
 }
 
 /** `type` of GET /v1/events: comma-separated names or families (`charge.*`). */
 function parseTypes(raw: string): { types: string[]; typePrefixes: string[] } {
   const names = canonicalNames();
-  const families = new Set(names.map((n) => n.slice(0, n.indexOf(".")) + ".*"));
+  const families = new Set(names.map((n) => `${n.slice(0, n.indexOf("."))}.*`));
   const types: string[] = [];
   const typePrefixes: string[] = [];
   for (const part of raw.split(",").map((s) => s.trim())) {
     if (families.has(part)) typePrefixes.push(part.slice(0, -1));
     else if (names.includes(part)) types.push(part);
     else
-      throw invalidParam("type", `type must be a canonical event name (${names.join(", ")}) or a family (${[...families].join(", ")}), comma-separated.`, "invalid_event_type");
+      throw invalidParam(
+        "type",
+        `type must be a canonical event name (${names.join(", ")}) or a family (${[...families].join(", ")}), comma-separated.`,
+        "invalid_event_type",
+      );
   }
   return { types, typePrefixes };
 }
@@ -39,7 +45,8 @@ function parseTypes(raw: string): { types: string[]; typePrefixes: string[] } {
 /** An ISO 8601 timestamp -> epoch ms (400 `invalid_request` otherwise). */
 function parseTime(param: string, value: string): number {
   const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) throw invalidParam(param, `${param} must be an ISO 8601 timestamp (e.g. 2026-11-20T12:00:00Z).`);
+  if (Number.isNaN(ms))
+    throw invalidParam(param, `${param} must be an ISO 8601 timestamp (e.g. 2026-11-20T12:00:00Z).`);
   return ms;
 }
 
@@ -49,7 +56,11 @@ function parseTime(param: string, value: string): number {
  * (exclusive), `limit` 1-100 (default 25), `starting_after` an `evt_` id of the scope (its page
  * continues with older events). Only the last 30 days. Unknown parameters or bad values -> 400.
  */
-export async function listEvents(deps: Deps, scope: Scope, query: Record<string, string | undefined>): Promise<EventList> {
+export async function listEvents(
+  deps: Deps,
+  scope: Scope,
+  query: Record<string, string | undefined>,
+): Promise<EventList> {
   for (const k of Object.keys(query)) if (!LIST_PARAMS.has(k)) throw invalidParam(k, `Unknown query parameter ${k}.`);
   let limit = 25;
   if (query.limit !== undefined) {
@@ -60,17 +71,32 @@ export async function listEvents(deps: Deps, scope: Scope, query: Record<string,
   const q: EventListQuery = { accountId: scope.accountId, livemode: scope.livemode, limit: limit + 1 };
   if (query.type !== undefined) Object.assign(q, parseTypes(query.type));
   const oldest = deps.clock.nowMs() - EVENT_RETENTION_MS;
-  q.createdAfterMs = Math.max(oldest - 1, query.created_after !== undefined ? parseTime("created_after", query.created_after) : -Infinity);
+  q.createdAfterMs = Math.max(
+    oldest - 1,
+    query.created_after !== undefined ? parseTime("created_after", query.created_after) : -Infinity,
+  );
   if (query.created_before !== undefined) q.createdBeforeMs = parseTime("created_before", query.created_before);
   if (query.starting_after !== undefined) {
-    const row = query.starting_after.startsWith("evt_") ? await deps.store.read.events.byScopedId(scope.accountId, scope.livemode, query.starting_after) : undefined;
-    if (!row) throw invalidParam("starting_after", "starting_after must be the id (evt_...) of one of your events.", "invalid_cursor");
+    const row = query.starting_after.startsWith("evt_")
+      ? await deps.store.read.events.byScopedId(scope.accountId, scope.livemode, query.starting_after)
+      : undefined;
+    if (!row)
+      throw invalidParam(
+        "starting_after",
+        "starting_after must be the id (evt_...) of one of your events.",
+        "invalid_cursor",
+      );
     q.after = { createdAt: row.createdAt, id: row.id };
   }
   const rows = await deps.store.read.events.list(q);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
-  return { object: "list", data: page.map((r) => toPublicEvent(r.body)), has_more: hasMore, next_cursor: hasMore ? page[page.length - 1]!.id : null };
+  return {
+    object: "list",
+    data: page.map((r) => toPublicEvent(r.body)),
+    has_more: hasMore,
+    next_cursor: hasMore ? page[page.length - 1]!.id : null,
+  };
 }
 
 /** GET /v1/events/{id}: the event exactly as delivered; 404 when unknown, another scope's or older than 30 days. */

@@ -6,12 +6,17 @@ import { DateTime, JsonObject, Nullable, Type, View, type Static } from "../../l
 
 /** A canonical event envelope: `data.object` is the public Charge (or Payout) of the REST API. */
 export const EventSchema = View("Event", {
-  id: Type.String({ description: "`evt_...`; the same id every webhook delivery of this event carried.", examples: ["evt_0193a1b2c3d4e5f60718293a4b5c6d7e"] }),
+  id: Type.String({
+    description: "`evt_...`; the same id every webhook delivery of this event carried.",
+    examples: ["evt_0193a1b2c3d4e5f60718293a4b5c6d7e"],
+  }),
   object: Type.Literal("event"),
   api_version: Type.String({ description: "Contract version (a date)." }),
   type: Type.String({ description: "A canonical event name, e.g. `charge.paid`.", examples: ["charge.paid"] }),
   created_at: DateTime(),
-  data: JsonObject({ description: "`object`: the Charge or Payout as the REST API returned it then; `charge.refunded` adds `refund`." }),
+  data: JsonObject({
+    description: "`object`: the Charge or Payout as the REST API returned it then; `charge.refunded` adds `refund`.",
+  }),
 });
 
 /** GET /v1/events: newest first. */

@@ -83,7 +83,15 @@ export class IdempotencyStore {
     const hash = sha256Hex(canonicalJson(req.body ?? null));
     const now = this.clock.nowMs();
     const k = mapKey(req);
-    const claim: OwnedClaim = { id: newId("idempotency"), accountId: req.accountId, livemode: req.livemode, scope: req.scope, key: req.key, requestHash: hash, createdAt: now };
+    const claim: OwnedClaim = {
+      id: newId("idempotency"),
+      accountId: req.accountId,
+      livemode: req.livemode,
+      scope: req.scope,
+      key: req.key,
+      requestHash: hash,
+      createdAt: now,
+    };
     // The in-flight claim is taken before the stored record is read: a request that finds the key
     // free only then reads the store, so it sees the record of any request that held the key
     // before it (records are written before their claim is let go). A durable claim (PostgreSQL)
@@ -100,7 +108,8 @@ export class IdempotencyStore {
     }
     let refusal: DomainError | BeginResult | null = null;
     if (row && row.requestHash !== hash) refusal = reused();
-    else if (row?.state === "completed") refusal = { kind: "replay", status: row.responseStatus!, body: JSON.parse(row.responseBody!) };
+    else if (row?.state === "completed")
+      refusal = { kind: "replay", status: row.responseStatus!, body: JSON.parse(row.responseBody!) };
     else if (holder) refusal = holder.requestHash !== hash ? reused() : inUse();
     else if (row && (row.lockedUntil ?? 0) > now) refusal = inUse();
     if (refusal) {
@@ -126,7 +135,14 @@ export class IdempotencyStore {
   /** What identifies the claim's record (the key of a live create's durable intent, charges/intents.ts). */
   recordOf(claim: Claim): ClaimRecord {
     const c = claim as OwnedClaim;
-    return { accountId: c.accountId, livemode: c.livemode, scope: c.scope, key: c.key, requestHash: c.requestHash, createdAt: c.createdAt };
+    return {
+      accountId: c.accountId,
+      livemode: c.livemode,
+      scope: c.scope,
+      key: c.key,
+      requestHash: c.requestHash,
+      createdAt: c.createdAt,
+    };
   }
 
   /**
@@ -188,9 +204,14 @@ function mapKey(r: { accountId: string; livemode: boolean; scope: string; key: s
 }
 
 function reused(): DomainError {
-  return new DomainError("idempotency_key_reused", "This idempotency key was already used with a different request body.");
+  return new DomainError(
+    "idempotency_key_reused",
+    "This idempotency key was already used with a different request body.",
+  );
 }
 
 function inUse(): DomainError {
-  return new DomainError("idempotency_key_in_use", "A request with this idempotency key is still being processed.", { headers: { "Retry-After": "1" } });
+  return new DomainError("idempotency_key_in_use", "A request with this idempotency key is still being processed.", {
+    headers: { "Retry-After": "1" },
+  });
 }

@@ -11,13 +11,23 @@ import type { LedgerReader } from "./unit";
  * earliest unreleased tranche's release time (epoch ms) with the amount releasing then.
  * Zeros and nulls for an account without activity. `reader`: `deps.store.read` or a uow.
  */
-export async function getBalance(reader: LedgerReader, accountId: string, livemode: boolean, currency: string): Promise<Balance> {
+export async function getBalance(
+  reader: LedgerReader,
+  accountId: string,
+  livemode: boolean,
+  currency: string,
+): Promise<Balance> {
   const [b] = await reader.ledger.merchantBalances(accountId, livemode, [currency]);
   return b!;
 }
 
 /** Balances of several currencies of (account, mode), in the order given (one read). */
-export function getBalances(reader: LedgerReader, accountId: string, livemode: boolean, currencies: readonly string[]): Promise<Balance[]> {
+export function getBalances(
+  reader: LedgerReader,
+  accountId: string,
+  livemode: boolean,
+  currencies: readonly string[],
+): Promise<Balance[]> {
   return reader.ledger.merchantBalances(accountId, livemode, currencies);
 }
 

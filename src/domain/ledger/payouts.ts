@@ -41,9 +41,13 @@ export async function debitPayout(deps: Deps, uow: LedgerUnit, p: DebitPayoutInp
   if (await uow.ledger.entryByKey(key)) return;
   const available = await uow.ledger.accountBalance(p.accountId, p.livemode, p.currency, "available");
   if (p.amount + p.fee > available)
-    throw new DomainError("insufficient_balance", `The available balance (${Math.max(0, available)}) does not cover the amount plus the payout fee (${p.amount + p.fee}).`, {
-      param: "amount",
-    });
+    throw new DomainError(
+      "insufficient_balance",
+      `The available balance (${Math.max(0, available)}) does not cover the amount plus the payout fee (${p.amount + p.fee}).`,
+      {
+        param: "amount",
+      },
+    );
   await postEntry(uow, {
     accountId: p.accountId,
     livemode: p.livemode,
@@ -63,12 +67,21 @@ export async function debitPayout(deps: Deps, uow: LedgerUnit, p: DebitPayoutInp
 
 /** Payout `payoutId` was paid: its amount leaves `payout_in_transit` to the payee. No-op without the accepted entry or when already posted. */
 export async function settlePayout(deps: Deps, uow: LedgerUnit, payoutId: string): Promise<void> {
-  await follow(deps, uow, payoutId, "payout_paid", (l) => (l.ledgerAccount === "payout_in_transit" ? [{ ledgerAccount: "payout_in_transit", amount: -l.amount }, { ledgerAccount: "external_payer", amount: l.amount }] : []));
+  await follow(deps, uow, payoutId, "payout_paid", (l) =>
+    l.ledgerAccount === "payout_in_transit"
+      ? [
+          { ledgerAccount: "payout_in_transit", amount: -l.amount },
+          { ledgerAccount: "external_payer", amount: l.amount },
+        ]
+      : [],
+  );
 }
 
 /** Payout `payoutId` failed or was cancelled: the accepted entry negated, `amount + fee` back to `available`. No-op without it or when already posted. */
 export async function reversePayout(deps: Deps, uow: LedgerUnit, payoutId: string): Promise<void> {
-  await follow(deps, uow, payoutId, "payout_reversal", (l) => [{ ledgerAccount: l.ledgerAccount as LedgerAccount, amount: -l.amount }]);
+  await follow(deps, uow, payoutId, "payout_reversal", (l) => [
+    { ledgerAccount: l.ledgerAccount as LedgerAccount, amount: -l.amount },
+  ]);
 }
 
 /** Posts `kind` (`<kind>:<payoutId>`) from the lines of the accepted entry mapped by `map`. */

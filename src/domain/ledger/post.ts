@@ -11,13 +11,24 @@ import type { Uow } from "../../store/port";
  * Merchant wallets plus the counterparts that make every entry balance. `payout_in_transit`: the
  * amount of the merchant's payouts accepted and not yet paid, failed or cancelled (payouts.ts).
  */
-export type LedgerAccount = "available" | "pending" | "retained" | "platform_fee_revenue" | "external_payer" | "payout_in_transit";
+export type LedgerAccount =
+  | "available"
+  | "pending"
+  | "retained"
+  | "platform_fee_revenue"
+  | "external_payer"
+  | "payout_in_transit";
 
 /** The merchant-owned ledger accounts (what the wallet endpoints show). */
 export const MERCHANT_ACCOUNTS: readonly LedgerAccount[] = ["available", "pending", "retained"];
 
 /** Ledger accounts that may never hold a negative balance (verifyLedger reports them; postEntry lets only `external_payer` and, for MED holds, `available` go negative). */
-export const NEVER_NEGATIVE: readonly LedgerAccount[] = ["pending", "retained", "platform_fee_revenue", "payout_in_transit"];
+export const NEVER_NEGATIVE: readonly LedgerAccount[] = [
+  "pending",
+  "retained",
+  "platform_fee_revenue",
+  "payout_in_transit",
+];
 
 /** A broken ledger rule (a bug in the caller, not a client error). */
 export class LedgerInvariantError extends Error {}
@@ -60,14 +71,17 @@ export async function postEntry(uow: Uow, e: EntryInput): Promise<string | null>
   }
   const lines = [...merged.values()].filter((l) => l.amount !== 0);
   for (const l of lines) {
-    if (!Number.isSafeInteger(l.amount)) throw new LedgerInvariantError(`ledger line amount must be an integer: ${l.amount}`);
+    if (!Number.isSafeInteger(l.amount))
+      throw new LedgerInvariantError(`ledger line amount must be an integer: ${l.amount}`);
     if (l.ledgerAccount === "pending" && !l.trancheId) throw new LedgerInvariantError("pending lines need a tranche");
   }
-  if (lines.length < 2) throw new LedgerInvariantError(`ledger entry ${e.idempotencyKey} needs two or more non-zero lines`);
+  if (lines.length < 2)
+    throw new LedgerInvariantError(`ledger entry ${e.idempotencyKey} needs two or more non-zero lines`);
   const sum = lines.reduce((s, l) => s + l.amount, 0);
   if (sum !== 0) throw new LedgerInvariantError(`ledger entry ${e.idempotencyKey} does not balance (sum ${sum})`);
 
-  const mayGoNegative = (ledgerAccount: string) => ledgerAccount === "external_payer" || (ledgerAccount === "available" && !!e.allowNegativeAvailable);
+  const mayGoNegative = (ledgerAccount: string) =>
+    ledgerAccount === "external_payer" || (ledgerAccount === "available" && !!e.allowNegativeAvailable);
   const entryId = newId("ledgerEntry");
   const after = await uow.ledger.post({
     id: entryId,
@@ -79,13 +93,21 @@ export async function postEntry(uow: Uow, e: EntryInput): Promise<string | null>
     causeId: e.causeId,
     idempotencyKey: e.idempotencyKey,
     meta: e.meta === undefined ? null : JSON.stringify(e.meta),
-    lines: lines.map((l) => ({ ledgerAccount: l.ledgerAccount, amount: l.amount, trancheId: l.trancheId ?? null, mayGoNegative: mayGoNegative(l.ledgerAccount) })),
+    lines: lines.map((l) => ({
+      ledgerAccount: l.ledgerAccount,
+      amount: l.amount,
+      trancheId: l.trancheId ?? null,
+      mayGoNegative: mayGoNegative(l.ledgerAccount),
+    })),
     now: e.now,
   });
   // Throwing rolls the whole unit back (the lines just written included).
   lines.forEach((l, i) => {
     if (l.amount < 0 && after[i]! < 0) {
-      if (!mayGoNegative(l.ledgerAccount)) throw new LedgerInvariantError(`ledger account ${l.ledgerAccount} of ${e.accountId} would go negative (${after[i]})`);
+      if (!mayGoNegative(l.ledgerAccount))
+        throw new LedgerInvariantError(
+          `ledger account ${l.ledgerAccount} of ${e.accountId} would go negative (${after[i]})`,
+        );
     }
   });
   return entryId;

@@ -18,7 +18,8 @@ import type { CreditChargePaymentInput, DebitRefundInput, HoldMedInput, SettleMe
 export { LEDGER_RELEASE_JOB, registerLedgerJobs } from "./tranches";
 
 function assertAmount(name: string, v: number, min = 1): void {
-  if (!Number.isSafeInteger(v) || v < min) throw new LedgerInvariantError(`${name} must be an integer >= ${min} (got ${v})`);
+  if (!Number.isSafeInteger(v) || v < min)
+    throw new LedgerInvariantError(`${name} must be an integer >= ${min} (got ${v})`);
 }
 
 /**
@@ -29,7 +30,11 @@ function assertAmount(name: string, v: number, min = 1): void {
  * returns the first call's `releaseAt` and posts nothing. Rejects with LedgerInvariantError on a bad
  * amount or fee, or an unknown account.
  */
-export function creditChargePayment(deps: Deps, uow: LedgerUnit, p: CreditChargePaymentInput): Promise<{ releaseAt: number }> {
+export function creditChargePayment(
+  deps: Deps,
+  uow: LedgerUnit,
+  p: CreditChargePaymentInput,
+): Promise<{ releaseAt: number }> {
   return credit(deps, uow, p);
 }
 
@@ -50,7 +55,17 @@ async function credit(deps: Deps, uow: Uow, p: CreditChargePaymentInput): Promis
   const net = p.amount - p.fee;
   const trancheId = newId("tranche");
   if (net > 0) {
-    await uow.ledger.insertTranche({ id: trancheId, accountId: p.accountId, livemode: p.livemode, currency: p.currency, transactionId: p.transactionId, amount: net, remaining: net, releaseAt, createdAt: now });
+    await uow.ledger.insertTranche({
+      id: trancheId,
+      accountId: p.accountId,
+      livemode: p.livemode,
+      currency: p.currency,
+      transactionId: p.transactionId,
+      amount: net,
+      remaining: net,
+      releaseAt,
+      createdAt: now,
+    });
   }
   await postEntry(uow, {
     accountId: p.accountId,

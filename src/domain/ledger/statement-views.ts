@@ -6,7 +6,17 @@
 import { DateTime, Money, Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
 
 /** Every statement line type, in the order the spec lists them. */
-export const STATEMENT_LINE_TYPES = ["charge", "fee", "refund", "refund_reversal", "payout", "payout_fee", "payout_reversal", "med_hold", "med_release"] as const;
+export const STATEMENT_LINE_TYPES = [
+  "charge",
+  "fee",
+  "refund",
+  "refund_reversal",
+  "payout",
+  "payout_fee",
+  "payout_reversal",
+  "med_hold",
+  "med_release",
+] as const;
 export type StatementLineType = (typeof STATEMENT_LINE_TYPES)[number];
 
 /** One statement line. */
@@ -17,11 +27,24 @@ export const StatementLineSchema = View("StatementLine", {
   }),
   created_at: DateTime(),
   type: OneOf(STATEMENT_LINE_TYPES),
-  amount: Money({ description: "Signed minor units: positive credits the wallet, negative debits it.", examples: [1500] }),
-  balance_after: Money({ description: "The wallet's total (available + pending) right after this line, minor units.", examples: [98500] }),
-  available_on: DateTime({ description: "When this amount is or was available (a charge: its release; anything else: at once)." }),
+  amount: Money({
+    description: "Signed minor units: positive credits the wallet, negative debits it.",
+    examples: [1500],
+  }),
+  balance_after: Money({
+    description: "The wallet's total (available + pending) right after this line, minor units.",
+    examples: [98500],
+  }),
+  available_on: DateTime({
+    description: "When this amount is or was available (a charge: its release; anything else: at once).",
+  }),
   description: Type.String({ examples: ["Recebimento"] }),
-  reference_id: Nullable(Type.String({ description: "What caused it: the payment (raw transaction id), `re_`, `po_` or `med_` id.", examples: ["0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] })),
+  reference_id: Nullable(
+    Type.String({
+      description: "What caused it: the payment (raw transaction id), `re_`, `po_` or `med_` id.",
+      examples: ["0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"],
+    }),
+  ),
 });
 export type StatementLine = Static<typeof StatementLineSchema>;
 
@@ -30,6 +53,11 @@ export const StatementListSchema = View("StatementList", {
   object: Type.Literal("list"),
   data: Type.Array(StatementLineSchema),
   has_more: Type.Boolean(),
-  next_cursor: Nullable(Type.String({ description: "The last line's id: pass it as starting_after.", examples: ["sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0"] })),
+  next_cursor: Nullable(
+    Type.String({
+      description: "The last line's id: pass it as starting_after.",
+      examples: ["sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0"],
+    }),
+  ),
 });
 export type StatementList = Static<typeof StatementListSchema>;

@@ -130,28 +130,52 @@ function day(param: string, value: string): string {
  * parameter; a cursor that is not one of the caller's lines -> 400 `invalid_cursor`). Exports
  * answer the whole period, so `limit` and `starting_after` are refused with them.
  */
-export async function parseStatementQuery(deps: Deps, scope: Scope, query: Record<string, string>, format?: StatementFormat): Promise<StatementRequest> {
+export async function parseStatementQuery(
+  deps: Deps,
+  scope: Scope,
+  query: Record<string, string>,
+  format?: StatementFormat,
+): Promise<StatementRequest> {
   for (const k of Object.keys(query)) {
-    if (k === "page" || k === "offset") throw invalidParam(k, `${k} is not accepted; paginate with starting_after (cursor).`);
+    if (k === "page" || k === "offset")
+      throw invalidParam(k, `${k} is not accepted; paginate with starting_after (cursor).`);
     if (!PARAMS.has(k)) throw invalidParam(k, `Unknown query parameter ${k}.`);
-    if (format && (k === "limit" || k === "starting_after")) throw invalidParam(k, `${k} does not apply to an export: it answers the whole period.`);
+    if (format && (k === "limit" || k === "starting_after"))
+      throw invalidParam(k, `${k} does not apply to an export: it answers the whole period.`);
   }
   const from = query.from === undefined ? null : day("from", query.from);
   const to = query.to === undefined ? null : day("to", query.to);
   if (from && to && from > to) throw invalidParam("from", "from must not be after to.");
   let limit = 25;
   if (query.limit !== undefined) {
-    if (!/^\d{1,3}$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > 100) throw invalidParam("limit", "limit must be an integer from 1 to 100.");
+    if (!/^\d{1,3}$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > 100)
+      throw invalidParam("limit", "limit must be an integer from 1 to 100.");
     limit = Number(query.limit);
   }
-  const req: StatementRequest = { from, to, fromMs: from ? startOfSaoPauloDay(from) : 0, toMs: to ? endOfSaoPauloDay(to) : Number.MAX_SAFE_INTEGER, limit };
+  const req: StatementRequest = {
+    from,
+    to,
+    fromMs: from ? startOfSaoPauloDay(from) : 0,
+    toMs: to ? endOfSaoPauloDay(to) : Number.MAX_SAFE_INTEGER,
+    limit,
+  };
   if (query.starting_after !== undefined) {
     const m = LINE_ID.exec(query.starting_after);
-    const position = m ? await deps.store.read.ledger.statementPosition(scope.accountId, scope.livemode, `je_${m[1]}`) : undefined;
+    const position = m
+      ? await deps.store.read.ledger.statementPosition(scope.accountId, scope.livemode, `je_${m[1]}`)
+      : undefined;
     if (!m || !position || position.currency !== PRIMARY_CURRENCY)
-      throw invalidParam("starting_after", "starting_after must be the id (sl_...) of one of your statement lines.", "invalid_cursor");
+      throw invalidParam(
+        "starting_after",
+        "starting_after must be the id (sl_...) of one of your statement lines.",
+        "invalid_cursor",
+      );
     // After a fee line (`_1`) comes the movement of the same entry; after a movement, older entries.
-    req.cursor = { lineId: query.starting_after, position: { createdAt: position.createdAt, id: position.id }, inclusive: m[2] === "1" };
+    req.cursor = {
+      lineId: query.starting_after,
+      position: { createdAt: position.createdAt, id: position.id },
+      inclusive: m[2] === "1",
+    };
   }
   return req;
 }
@@ -160,8 +184,20 @@ export async function parseStatementQuery(deps: Deps, scope: Scope, query: Recor
  * The statement's lines of `scope` in `req`'s period from its cursor on, newest first, one store
  * page (`pageSize` entries) at a time: each yielded array is one page's lines.
  */
-async function* statementPages(reader: LedgerReader, scope: Scope, req: StatementRequest, pageSize: number): AsyncGenerator<StatementLine[]> {
-  const base = { accountId: scope.accountId, livemode: scope.livemode, currency: PRIMARY_CURRENCY, fromMs: req.fromMs, toMs: req.toMs, limit: pageSize };
+async function* statementPages(
+  reader: LedgerReader,
+  scope: Scope,
+  req: StatementRequest,
+  pageSize: number,
+): AsyncGenerator<StatementLine[]> {
+  const base = {
+    accountId: scope.accountId,
+    livemode: scope.livemode,
+    currency: PRIMARY_CURRENCY,
+    fromMs: req.fromMs,
+    toMs: req.toMs,
+    limit: pageSize,
+  };
   let after = req.cursor?.position;
   let inclusive = req.cursor?.inclusive ?? false;
   // Resuming inside an entry (after its fee line): only its lines below the cursor remain.
@@ -209,14 +245,25 @@ export interface StatementExport {
  * in centavos) or OFX 1.0.2 SGML. Nothing is read until the stream is pulled; each pull reads one
  * page of entries, so memory stays flat whatever the period's size.
  */
-export async function exportStatement(deps: Deps, scope: Scope, req: StatementRequest, format: StatementFormat): Promise<StatementExport> {
+export async function exportStatement(
+  deps: Deps,
+  scope: Scope,
+  req: StatementRequest,
+  format: StatementFormat,
+): Promise<StatementExport> {
   const now = deps.clock.nowMs();
   const name = `extrato-${req.from ?? "inicio"}-${req.to ?? saoPauloDate(now)}`;
   const pages = statementPages(deps.store.read, scope, req, EXPORT_PAGE);
-  if (format === "csv") return { body: streamOf(csvChunks(pages)), contentType: "text/csv; charset=utf-8", filename: `${name}.csv` };
+  if (format === "csv")
+    return { body: streamOf(csvChunks(pages)), contentType: "text/csv; charset=utf-8", filename: `${name}.csv` };
   // LEDGERBAL: the total at the end of the period (or now), read before the lines.
   const asOf = Math.min(req.toMs, now);
-  const ledgerBalance = await deps.store.read.ledger.statementTotalAt(scope.accountId, scope.livemode, PRIMARY_CURRENCY, { createdAt: asOf });
+  const ledgerBalance = await deps.store.read.ledger.statementTotalAt(
+    scope.accountId,
+    scope.livemode,
+    PRIMARY_CURRENCY,
+    { createdAt: asOf },
+  );
   const ofx = ofxChunks(pages, { scope, now, startMs: req.fromMs, endMs: asOf, ledgerBalance });
   return { body: streamOf(ofx), contentType: "application/x-ofx", filename: `${name}.ofx` };
 }
@@ -236,7 +283,16 @@ function streamOf(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
   });
 }
 
-const CSV_COLUMNS = ["id", "created_at", "type", "amount", "balance_after", "available_on", "description", "reference_id"] as const;
+const CSV_COLUMNS = [
+  "id",
+  "created_at",
+  "type",
+  "amount",
+  "balance_after",
+  "available_on",
+  "description",
+  "reference_id",
+] as const;
 
 /** One RFC 4180 field: quoted when it holds a comma, a quote, CR or LF (quotes doubled). */
 function csvField(v: string | number | null): string {
@@ -245,8 +301,9 @@ function csvField(v: string | number | null): string {
 }
 
 async function* csvChunks(pages: AsyncGenerator<StatementLine[]>): AsyncGenerator<string> {
-  yield CSV_COLUMNS.join(",") + "\r\n";
-  for await (const page of pages) yield page.map((l) => CSV_COLUMNS.map((c) => csvField(l[c])).join(",") + "\r\n").join("");
+  yield `${CSV_COLUMNS.join(",")}\r\n`;
+  for await (const page of pages)
+    yield page.map((l) => `${CSV_COLUMNS.map((c) => csvField(l[c])).join(",")}\r\n`).join("");
 }
 
 /** Centavos as reais with a dot and two decimals (`-1500` -> `-15.00`; src/lib/money.ts). */
@@ -271,7 +328,9 @@ function offsetMs(ms: number): number {
   if (off === undefined) {
     const at = hour * 3_600_000;
     const p = Object.fromEntries(SP_PARTS.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
-    off = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - at;
+    off =
+      Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) -
+      at;
     if (offsets.size > 10_000) offsets.clear();
     offsets.set(hour, off);
   }

@@ -51,8 +51,17 @@ export async function releaseTranche(deps: Deps, uow: Uow, trancheId: string): P
 }
 
 /** Queues the release job of a tranche at its release time (durable, deduplicated per tranche). */
-export async function scheduleRelease(deps: Deps, uow: Uow, tranche: Pick<TrancheRow, "id" | "releaseAt">): Promise<void> {
-  await deps.jobs.enqueue(uow, { kind: LEDGER_RELEASE_JOB, payload: { trancheId: tranche.id }, dueAt: tranche.releaseAt, dedupeKey: `ledger.release:${tranche.id}` });
+export async function scheduleRelease(
+  deps: Deps,
+  uow: Uow,
+  tranche: Pick<TrancheRow, "id" | "releaseAt">,
+): Promise<void> {
+  await deps.jobs.enqueue(uow, {
+    kind: LEDGER_RELEASE_JOB,
+    payload: { trancheId: tranche.id },
+    dueAt: tranche.releaseAt,
+    dedupeKey: `ledger.release:${tranche.id}`,
+  });
 }
 
 /** Registers the release handler with the scheduler (called from src/jobs/registry.ts). */

@@ -25,18 +25,47 @@ export async function verifyLedger(reader: LedgerReader): Promise<LedgerReport> 
   checked += scan.entries.length;
   for (const e of scan.entries) {
     if (e.lines < 2 || e.total !== 0)
-      mismatches.push({ kind: "entry_unbalanced", entryId: e.id, expected: 0, actual: e.total, message: `entry has ${e.lines} lines summing to ${e.total}` });
+      mismatches.push({
+        kind: "entry_unbalanced",
+        entryId: e.id,
+        expected: 0,
+        actual: e.total,
+        message: `entry has ${e.lines} lines summing to ${e.total}`,
+      });
   }
   for (const r of scan.unbalancedCurrencies)
-    mismatches.push({ kind: "entry_unbalanced", entryId: r.entryId, currency: r.currency, expected: 0, actual: r.total, message: "lines do not sum to zero in this currency" });
+    mismatches.push({
+      kind: "entry_unbalanced",
+      entryId: r.entryId,
+      currency: r.currency,
+      expected: 0,
+      actual: r.total,
+      message: "lines do not sum to zero in this currency",
+    });
 
   checked += scan.balances.length;
   for (const b of scan.balances) {
-    const where = { accountId: b.accountId, livemode: b.livemode, currency: b.currency, ledgerAccount: b.ledgerAccount };
+    const where = {
+      accountId: b.accountId,
+      livemode: b.livemode,
+      currency: b.currency,
+      ledgerAccount: b.ledgerAccount,
+    };
     if (b.materialised === null || b.materialised !== b.recomputed)
-      mismatches.push({ kind: "balance", ...where, expected: b.recomputed, actual: b.materialised ?? 0, message: "materialised balance differs from the journal" });
+      mismatches.push({
+        kind: "balance",
+        ...where,
+        expected: b.recomputed,
+        actual: b.materialised ?? 0,
+        message: "materialised balance differs from the journal",
+      });
     if (b.recomputed < 0 && (NEVER_NEGATIVE as readonly string[]).includes(where.ledgerAccount))
-      mismatches.push({ kind: "negative", ...where, actual: b.recomputed, message: `${where.ledgerAccount} is negative` });
+      mismatches.push({
+        kind: "negative",
+        ...where,
+        actual: b.recomputed,
+        message: `${where.ledgerAccount} is negative`,
+      });
   }
 
   checked += scan.tranches.length;
@@ -55,7 +84,11 @@ export async function verifyLedger(reader: LedgerReader): Promise<LedgerReport> 
       });
   }
   if (scan.orphanPendingLines > 0)
-    mismatches.push({ kind: "tranche", actual: scan.orphanPendingLines, message: "pending lines without a known tranche" });
+    mismatches.push({
+      kind: "tranche",
+      actual: scan.orphanPendingLines,
+      message: "pending lines without a known tranche",
+    });
 
   if (reader.payouts) checked += await checkPayouts(reader.payouts, scan.balances, mismatches);
 
@@ -63,10 +96,16 @@ export async function verifyLedger(reader: LedgerReader): Promise<LedgerReport> 
 }
 
 /** Check (5): `payout_in_transit` of each merchant against its payouts in flight; returns how many merchants were compared. */
-async function checkPayouts(payouts: NonNullable<LedgerReader["payouts"]>, balances: LedgerScan["balances"], mismatches: LedgerMismatch[]): Promise<number> {
-  const key = (r: { accountId: string; livemode: boolean; currency: string }) => `${r.accountId}|${r.livemode}|${r.currency}`;
+async function checkPayouts(
+  payouts: NonNullable<LedgerReader["payouts"]>,
+  balances: LedgerScan["balances"],
+  mismatches: LedgerMismatch[],
+): Promise<number> {
+  const key = (r: { accountId: string; livemode: boolean; currency: string }) =>
+    `${r.accountId}|${r.livemode}|${r.currency}`;
   const expected = new Map<string, { accountId: string; livemode: boolean; currency: string; amount: number }>();
-  for (const t of await payouts.inFlightTotals()) expected.set(key(t), { ...t, livemode: Boolean(t.livemode), amount: Number(t.amount) });
+  for (const t of await payouts.inFlightTotals())
+    expected.set(key(t), { ...t, livemode: Boolean(t.livemode), amount: Number(t.amount) });
   const actual = new Map<string, number>();
   for (const b of balances) if (b.ledgerAccount === "payout_in_transit") actual.set(key(b), b.recomputed);
   const keys = new Set([...expected.keys(), ...[...actual.entries()].filter(([, v]) => v !== 0).map(([k]) => k)]);
@@ -75,7 +114,16 @@ async function checkPayouts(payouts: NonNullable<LedgerReader["payouts"]>, balan
     const got = actual.get(k) ?? 0;
     if (want === got) continue;
     const [accountId, livemode, currency] = k.split("|");
-    mismatches.push({ kind: "payout", accountId, livemode: livemode === "true", currency, ledgerAccount: "payout_in_transit", expected: want, actual: got, message: "payout_in_transit differs from the payouts still pending or processing" });
+    mismatches.push({
+      kind: "payout",
+      accountId,
+      livemode: livemode === "true",
+      currency,
+      ledgerAccount: "payout_in_transit",
+      expected: want,
+      actual: got,
+      message: "payout_in_transit differs from the payouts still pending or processing",
+    });
   }
   return keys.size;
 }

@@ -12,7 +12,12 @@ import { Currency, DateTime, Money, Nullable, Type, View, type Static } from "..
 export const PRIMARY_CURRENCY = "BRL";
 
 /** `{currency, available, pending, total}` of one currency (minor units). */
-export const BalanceItemSchema = View("BalanceItem", { currency: Currency(), available: Money(), pending: Money(), total: Money() });
+export const BalanceItemSchema = View("BalanceItem", {
+  currency: Currency(),
+  available: Money(),
+  pending: Money(),
+  total: Money(),
+});
 
 /** GET /v1/wallets/balance without `currency`: the primary currency flat, plus every currency. */
 export const FullBalanceSchema = View("Balance", {
@@ -61,7 +66,12 @@ export function parseCurrency(raw: string): string | null {
  * payments group accepts (3-8 letters or digits, e.g. `USDT`) that the account holds a balance in
  * for this mode. Upper case, or null when neither.
  */
-export async function walletCurrency(reader: LedgerReader, accountId: string, livemode: boolean, raw: string): Promise<string | null> {
+export async function walletCurrency(
+  reader: LedgerReader,
+  accountId: string,
+  livemode: boolean,
+  raw: string,
+): Promise<string | null> {
   const iso4217 = parseCurrency(raw);
   if (iso4217) return iso4217;
   if (!/^[A-Za-z0-9]{3,8}$/.test(raw)) return null;
@@ -74,14 +84,19 @@ export function balanceItem(currency: string, b: Balance): Static<typeof Balance
   return { currency, available: b.available, pending: b.pending, total: b.available + b.pending };
 }
 
-
 /**
  * Full shape of GET /v1/wallets/balance (no `currency` query). `reader`: `deps.store.read`.
  * One read whatever the number of currencies.
  */
-export async function fullBalanceView(reader: LedgerReader, accountId: string, livemode: boolean): Promise<Static<typeof FullBalanceSchema>> {
+export async function fullBalanceView(
+  reader: LedgerReader,
+  accountId: string,
+  livemode: boolean,
+): Promise<Static<typeof FullBalanceSchema>> {
   // One read (one await) for the currencies and their balances: the route's hot path.
-  const items = (await reader.ledger.merchantBalanceSheet(accountId, livemode, PRIMARY_CURRENCY)).map(({ currency, balance }) => ({ c: currency, b: balance }));
+  const items = (await reader.ledger.merchantBalanceSheet(accountId, livemode, PRIMARY_CURRENCY)).map(
+    ({ currency, balance }) => ({ c: currency, b: balance }),
+  );
   const { b: p } = items[0]!;
   const primary = balanceItem(PRIMARY_CURRENCY, p);
   return {
@@ -98,7 +113,12 @@ export async function fullBalanceView(reader: LedgerReader, accountId: string, l
 }
 
 /** Flat single-currency shape of GET /v1/wallets/balance?currency=XXX. `reader`: `deps.store.read`. */
-export async function flatBalanceView(reader: LedgerReader, accountId: string, livemode: boolean, currency: string): Promise<Static<typeof FlatBalanceSchema>> {
+export async function flatBalanceView(
+  reader: LedgerReader,
+  accountId: string,
+  livemode: boolean,
+  currency: string,
+): Promise<Static<typeof FlatBalanceSchema>> {
   const b = await getBalance(reader, accountId, livemode, currency);
   return {
     available: b.available,
@@ -110,7 +130,16 @@ export async function flatBalanceView(reader: LedgerReader, accountId: string, l
 }
 
 /** GET /v1/wallets: one OPERATIONAL wallet per currency (primary first). `reader`: `deps.store.read`. */
-export async function walletListView(reader: LedgerReader, accountId: string, livemode: boolean): Promise<Static<typeof WalletSchema>[]> {
+export async function walletListView(
+  reader: LedgerReader,
+  accountId: string,
+  livemode: boolean,
+): Promise<Static<typeof WalletSchema>[]> {
   const sheet = await reader.ledger.merchantBalanceSheet(accountId, livemode, PRIMARY_CURRENCY);
-  return sheet.map(({ currency, balance: b }) => ({ currency, walletType: "OPERATIONAL" as const, balance: b.available, pendingBalance: b.pending }));
+  return sheet.map(({ currency, balance: b }) => ({
+    currency,
+    walletType: "OPERATIONAL" as const,
+    balance: b.available,
+    pendingBalance: b.pending,
+  }));
 }

@@ -32,14 +32,23 @@ export interface UploadRequestInput {
 export async function requestUpload(deps: Deps, scope: Scope, caseId: string, input: UploadRequestInput) {
   const { file_name: name, file_size: size, mime_type: mime } = input;
   if (typeof name !== "string" || name.trim() === "" || [...name].length > 255 || /[\x00-\x1f\x7f/\\]/.test(name))
-    throw invalidParam("file_name", "file_name must be 1-255 characters without slashes or control characters.", "invalid_file");
+    throw invalidParam(
+      "file_name",
+      "file_name must be 1-255 characters without slashes or control characters.",
+      "invalid_file",
+    );
   if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 1 || size > EVIDENCE_MAX_BYTES)
-    throw invalidParam("file_size", `file_size must be the exact size in bytes, from 1 to ${EVIDENCE_MAX_BYTES} (10 MB).`, "invalid_file");
+    throw invalidParam(
+      "file_size",
+      `file_size must be the exact size in bytes, from 1 to ${EVIDENCE_MAX_BYTES} (10 MB).`,
+      "invalid_file",
+    );
   if (typeof mime !== "string" || !(EVIDENCE_MIME_TYPES as readonly string[]).includes(mime))
     throw invalidParam("mime_type", `mime_type must be one of ${EVIDENCE_MIME_TYPES.join(", ")}.`, "invalid_file");
   const kase = await deps.store.read.med.caseInScope(scope, caseId);
   if (!kase) throw notFound("MED case");
-  if (isFinal(kase.status)) throw new DomainError("invalid_state", `The MED case is already ${kase.status}; no more evidence is accepted.`);
+  if (isFinal(kase.status))
+    throw new DomainError("invalid_state", `The MED case is already ${kase.status}; no more evidence is accepted.`);
   assertWritable(deps);
   const now = deps.clock.nowMs();
   const expiresS = Math.floor(now / 1000) + UPLOAD_URL_TTL_S;
@@ -78,22 +87,44 @@ export interface UploadPut {
  * `upload_url_expired`, 409 `conflict` (already confirmed), 415 `unsupported_media_type`
  * (Content-Type differs from the signed type), 413 (over 10 MB), 503 (storage).
  */
-export async function receiveUpload(deps: Deps, put: UploadPut): Promise<{ id: string; received_bytes: number; sha256: string }> {
+export async function receiveUpload(
+  deps: Deps,
+  put: UploadPut,
+): Promise<{ id: string; received_bytes: number; sha256: string }> {
   const row = await deps.store.read.med.evidenceById(put.evidenceId);
   const expiresS = Number(put.expires);
-  if (!row || !put.signature || !/^\d{1,12}$/.test(put.expires ?? "") || !safeEqual(put.signature, uploadSignature(await secret(deps), row, expiresS)))
+  if (
+    !row ||
+    !put.signature ||
+    !/^\d{1,12}$/.test(put.expires ?? "") ||
+    !safeEqual(put.signature, uploadSignature(await secret(deps), row, expiresS))
+  )
     throw new DomainError("invalid_signature", "The upload URL signature is invalid.");
   if (deps.clock.nowMs() > expiresS * 1000 || expiresS * 1000 !== row.uploadExpiresAt)
     throw new DomainError("upload_url_expired", "The upload URL has expired; request a new one.");
-  if (row.state === "confirmed") throw new DomainError("conflict", "This evidence is already confirmed; request a new upload URL for another file.");
+  if (row.state === "confirmed")
+    throw new DomainError("conflict", "This evidence is already confirmed; request a new upload URL for another file.");
   const sent = (put.contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (sent !== row.mimeType)
-    throw new DomainError("unsupported_media_type", `Content-Type must be ${row.mimeType}, as signed in the upload URL.`, { param: "Content-Type" });
-  if (put.bytes.byteLength > EVIDENCE_MAX_BYTES) throw new DomainError("payload_too_large", "Evidence files are at most 10 MB.");
+    throw new DomainError(
+      "unsupported_media_type",
+      `Content-Type must be ${row.mimeType}, as signed in the upload URL.`,
+      { param: "Content-Type" },
+    );
+  if (put.bytes.byteLength > EVIDENCE_MAX_BYTES)
+    throw new DomainError("payload_too_large", "Evidence files are at most 10 MB.");
   const key = `med-evidence/${row.accountId}/${row.id}`;
   const stored = putFile(deps, key, put.bytes);
   const receivedAt = deps.clock.nowMs();
-  await deps.store.tx((uow) => uow.med.updateEvidence(row.id, { state: "received", storedSize: stored.size, sha256: stored.sha256, storageKey: key, receivedAt }));
+  await deps.store.tx((uow) =>
+    uow.med.updateEvidence(row.id, {
+      state: "received",
+      storedSize: stored.size,
+      sha256: stored.sha256,
+      storageKey: key,
+      receivedAt,
+    }),
+  );
   return { id: row.id, received_bytes: stored.size, sha256: stored.sha256 };
 }
 
@@ -106,12 +137,21 @@ export async function completeUpload(deps: Deps, scope: Scope, caseId: string, e
   if (row.state !== "confirmed") {
     const now = deps.clock.nowMs();
     if (row.state !== "received" || now > row.uploadExpiresAt || !row.storageKey)
-      throw new DomainError("EVIDENCE_NOT_UPLOADED", "The file was not uploaded (or the upload URL expired); request a new upload URL.");
+      throw new DomainError(
+        "EVIDENCE_NOT_UPLOADED",
+        "The file was not uploaded (or the upload URL expired); request a new upload URL.",
+      );
     if (row.storedSize !== row.fileSize)
-      throw new DomainError("EVIDENCE_SIZE_MISMATCH", `The uploaded file has ${row.storedSize} bytes; ${row.fileSize} were declared.`);
+      throw new DomainError(
+        "EVIDENCE_SIZE_MISMATCH",
+        `The uploaded file has ${row.storedSize} bytes; ${row.fileSize} were declared.`,
+      );
     const bytes = getFile(deps, row.storageKey);
     if (!bytes || bytes.byteLength !== row.fileSize || sha256Hex(bytes) !== row.sha256)
-      throw new DomainError("EVIDENCE_NOT_UPLOADED", "The stored file is missing or changed; request a new upload URL.");
+      throw new DomainError(
+        "EVIDENCE_NOT_UPLOADED",
+        "The stored file is missing or changed; request a new upload URL.",
+      );
     await deps.store.tx(async (uow) => {
       const fresh = (await uow.med.evidenceById(row.id))!;
       if (fresh.state === "confirmed") return;
@@ -138,9 +178,15 @@ export async function listEvidence(deps: Deps, scope: Scope, caseId: string) {
 export async function viewEvidence(deps: Deps, id: string, expires: string | null, signature: string | null) {
   const row = await deps.store.read.med.evidenceById(id);
   const expiresS = Number(expires);
-  if (!row || !signature || !/^\d{1,12}$/.test(expires ?? "") || !safeEqual(signature, viewSignature(await secret(deps), id, expiresS)))
+  if (
+    !row ||
+    !signature ||
+    !/^\d{1,12}$/.test(expires ?? "") ||
+    !safeEqual(signature, viewSignature(await secret(deps), id, expiresS))
+  )
     throw new DomainError("invalid_signature", "The link signature is invalid.");
-  if (deps.clock.nowMs() > expiresS * 1000) throw new DomainError("upload_url_expired", "The link has expired; list the evidence again for a fresh one.");
+  if (deps.clock.nowMs() > expiresS * 1000)
+    throw new DomainError("upload_url_expired", "The link has expired; list the evidence again for a fresh one.");
   if (row.state !== "confirmed" || !row.storageKey) throw notFound("evidence");
   const bytes = getFile(deps, row.storageKey);
   if (!bytes) throw notFound("evidence");

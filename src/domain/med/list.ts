@@ -33,19 +33,27 @@ export function parseCaseListQuery(params: Map<string, string[]>): CaseListQuery
     const v = values[0]!;
     switch (name) {
       case "limit":
-        if (!/^\d{1,3}$/.test(v) || Number(v) < 1 || Number(v) > 100) throw invalidParam("limit", "limit must be an integer from 1 to 100.");
+        if (!/^\d{1,3}$/.test(v) || Number(v) < 1 || Number(v) > 100)
+          throw invalidParam("limit", "limit must be an integer from 1 to 100.");
         q.limit = Number(v);
         break;
       case "starting_after":
-        if (!/^med_[0-9a-f]{32}$/.test(v)) throw invalidParam("starting_after", "starting_after must be the id of one of your MED cases.", "invalid_cursor");
+        if (!/^med_[0-9a-f]{32}$/.test(v))
+          throw invalidParam(
+            "starting_after",
+            "starting_after must be the id of one of your MED cases.",
+            "invalid_cursor",
+          );
         q.startingAfter = v;
         break;
       case "status":
-        if (!(MED_CASE_STATUSES as readonly string[]).includes(v)) throw invalidParam("status", `status must be one of ${MED_CASE_STATUSES.join(", ")}.`);
+        if (!(MED_CASE_STATUSES as readonly string[]).includes(v))
+          throw invalidParam("status", `status must be one of ${MED_CASE_STATUSES.join(", ")}.`);
         q.status = v as MedCaseStatus;
         break;
       case "type":
-        if (!(MED_CASE_TYPES as readonly string[]).includes(v)) throw invalidParam("type", `type must be one of ${MED_CASE_TYPES.join(", ")}.`);
+        if (!(MED_CASE_TYPES as readonly string[]).includes(v))
+          throw invalidParam("type", `type must be one of ${MED_CASE_TYPES.join(", ")}.`);
         q.type = v as MedCaseType;
         break;
       case "charge_id":
@@ -85,7 +93,10 @@ export async function listCases(deps: Deps, scope: Scope, q: CaseListQuery) {
   let after: { createdAt: number; id: string } | undefined;
   if (q.startingAfter) {
     const c = await deps.store.read.med.caseInScope(scope, q.startingAfter);
-    if (!c) throw new DomainError("invalid_cursor", "starting_after must be the id of one of your MED cases.", { param: "starting_after" });
+    if (!c)
+      throw new DomainError("invalid_cursor", "starting_after must be the id of one of your MED cases.", {
+        param: "starting_after",
+      });
     after = { createdAt: c.createdAt, id: c.id };
   }
   const rows = await deps.store.read.med.listCases(scope, {

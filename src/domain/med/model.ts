@@ -73,7 +73,10 @@ export const UPLOAD_URL_TTL_S = 900;
 export const VIEW_URL_TTL_S = 300;
 
 /** `metadata.med.status` of the charge for a case status and ending (informational). */
-export function noticeStatus(status: MedCaseStatus, resolution: Resolution | null): "created" | "delivered" | "closed" | "canceled" {
+export function noticeStatus(
+  status: MedCaseStatus,
+  resolution: Resolution | null,
+): "created" | "delivered" | "closed" | "canceled" {
   if (resolution === "withdrawn") return "canceled";
   if (status === "open") return "created";
   if (status === "appealed") return "delivered";

@@ -27,7 +27,12 @@ export interface OpenMedBody {
  * Throws 400 `invalid_request` (response_deadline not a future date-time), 404 `not_found`,
  * 400 `invalid_state` (not paid, or a MED already open), 400 `invalid_amount`.
  */
-export async function openMedCase(deps: Deps, scope: { accountId: string; livemode: boolean }, transactionId: string, body: OpenMedBody): Promise<MedCaseRow> {
+export async function openMedCase(
+  deps: Deps,
+  scope: { accountId: string; livemode: boolean },
+  transactionId: string,
+  body: OpenMedBody,
+): Promise<MedCaseRow> {
   let responseDeadline: number | null = null;
   if (body.response_deadline !== undefined) {
     responseDeadline = parseIsoDate(body.response_deadline);
@@ -35,8 +40,17 @@ export async function openMedCase(deps: Deps, scope: { accountId: string; livemo
       throw invalidParam("response_deadline", "response_deadline must be a future ISO 8601 date-time.");
   }
   const reason = body.reason ?? null;
-  const method: MedMethod = reason && (MED_METHODS as readonly string[]).includes(reason) ? (reason as MedMethod) : "other";
-  return applyMedNotice(deps, { ...scope, transactionId, type: body.type, amount: body.amount, reason, method, responseDeadline });
+  const method: MedMethod =
+    reason && (MED_METHODS as readonly string[]).includes(reason) ? (reason as MedMethod) : "other";
+  return applyMedNotice(deps, {
+    ...scope,
+    transactionId,
+    type: body.type,
+    amount: body.amount,
+    reason,
+    method,
+    responseDeadline,
+  });
 }
 
 /**
@@ -49,6 +63,9 @@ export async function openLiveMedCase(deps: Deps, id: string, body: OpenMedBody)
   const charge = raw ? await deps.store.read.charges.byId(raw) : undefined;
   if (!charge) throw notFound("charge");
   if (!charge.livemode)
-    throw new DomainError("live_mode_only", "This is a test-mode charge; open its MED with POST /v1/test_helpers/charges/{id}/med and a test key.");
+    throw new DomainError(
+      "live_mode_only",
+      "This is a test-mode charge; open its MED with POST /v1/test_helpers/charges/{id}/med and a test key.",
+    );
   return openMedCase(deps, { accountId: charge.accountId, livemode: true }, charge.id, body);
 }

@@ -92,12 +92,16 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRo
       if (seen) return seen;
     }
     if (!isIn(DISPUTABLE, charge.status))
-      throw new DomainError("invalid_state", `A MED can only open on a paid charge; this charge is ${PUBLIC_STATUS[charge.status as TransactionStatus]}.`);
+      throw new DomainError(
+        "invalid_state",
+        `A MED can only open on a paid charge; this charge is ${PUBLIC_STATUS[charge.status as TransactionStatus]}.`,
+      );
     if (await uow.med.activeCaseOfTransaction(charge.id, FINAL_STATUSES))
       throw new DomainError("invalid_state", "This charge already has a MED case that is not final.");
     const now = deps.clock.nowMs();
     const amount = notice.amount ?? charge.amount;
-    if (!Number.isSafeInteger(amount) || amount <= 0) throw invalidParam("amount", "amount must be a positive integer.", "invalid_amount");
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+      throw invalidParam("amount", "amount must be a positive integer.", "invalid_amount");
     const mismatch = amount !== charge.amount && !(notice.partial && amount < charge.amount);
     const held = Math.min(amount, charge.amount);
     const id = newId("medCase");
@@ -125,18 +129,32 @@ export function applyMedNotice(deps: Deps, notice: MedNotice): Promise<MedCaseRo
       createdAt: now,
       updatedAt: now,
     });
-    await holdMed(deps, uow, { accountId: charge.accountId, livemode: charge.livemode, currency: charge.currency, amount: held, medCaseId: id });
+    await holdMed(deps, uow, {
+      accountId: charge.accountId,
+      livemode: charge.livemode,
+      currency: charge.currency,
+      amount: held,
+      medCaseId: id,
+    });
     if (mismatch) await uow.med.writeChargeMed(charge.id, chargeMedBlock(row, {}, now), now);
     else {
       // Legacy family: a transaction reaching DISPUTE fires `payment.failed`; emitTransition sends
       // no charge.* event for MED statuses (interface.md "Emission rules").
-      const moved = await moveTransaction(uow, charge, "dispute", DISPUTED, { metadata: withMed(charge, chargeMedBlock(row, {}, now)), updatedAt: now });
+      const moved = await moveTransaction(uow, charge, "dispute", DISPUTED, {
+        metadata: withMed(charge, chargeMedBlock(row, {}, now)),
+        updatedAt: now,
+      });
       if (!moved) throw new Error(`transaction ${charge.id} left ${charge.status} while a MED opened`);
       await emitTransition(deps, uow, moved, charge.status);
     }
     await emitMed(deps, uow, eventScope(row), "med_case.created", toPublicCase(row));
     if (row.responseDeadline !== null && !mismatch)
-      await deps.jobs.enqueue(uow, { kind: MED_DEADLINE_JOB, payload: { caseId: id }, dueAt: row.responseDeadline, dedupeKey: deadlineKey(id) });
+      await deps.jobs.enqueue(uow, {
+        kind: MED_DEADLINE_JOB,
+        payload: { caseId: id },
+        dueAt: row.responseDeadline,
+        dedupeKey: deadlineKey(id),
+      });
     return row;
   });
 }
@@ -163,7 +181,12 @@ export async function appealCase(deps: Deps, scope: Scope, id: string, reason: u
     if (!row) throw notFound("MED case");
     assertFrom(row, APPEAL_FROM, "appealed");
     const now = deps.clock.nowMs();
-    const next = await uow.med.updateCase(id, { status: "appealed", appealReason: text, appealedAt: now, updatedAt: now });
+    const next = await uow.med.updateCase(id, {
+      status: "appealed",
+      appealReason: text,
+      appealedAt: now,
+      updatedAt: now,
+    });
     await deps.jobs.cancel(uow, deadlineKey(id));
     await touchCharge(uow, next, now);
     await emitMed(deps, uow, eventScope(next), "med_case.updated", toPublicCase(next));
@@ -240,13 +263,19 @@ async function endCase(deps: Deps, uow: Uow, row: MedCaseRow, how: Resolution): 
   if (charge && ending.outcome === "refunded_to_merchant" && charge.status === DISPUTED) {
     const med = chargeMedBlock(next, await uow.med.chargeMed(charge.id), now);
     const back = next.chargeStatusBefore as TransactionStatus;
-    const moved = await moveTransaction(uow, charge, "dispute_won", back, { metadata: withMed(charge, med), updatedAt: now });
+    const moved = await moveTransaction(uow, charge, "dispute_won", back, {
+      metadata: withMed(charge, med),
+      updatedAt: now,
+    });
     if (!moved) throw new Error(`transaction ${charge.id} left ${charge.status} while its MED case ended`);
     await emitTransition(deps, uow, moved, charge.status);
   } else if (charge && ending.outcome === "lost" && row.type === "dispute" && charge.status === DISPUTED) {
     // A card dispute lost is a chargeback (extensions.md "Live cards and boletos through Stripe").
     const med = chargeMedBlock(next, await uow.med.chargeMed(charge.id), now);
-    const moved = await moveTransaction(uow, charge, "chargeback", "CHARGEBACK", { metadata: withMed(charge, med), updatedAt: now });
+    const moved = await moveTransaction(uow, charge, "chargeback", "CHARGEBACK", {
+      metadata: withMed(charge, med),
+      updatedAt: now,
+    });
     if (!moved) throw new Error(`transaction ${charge.id} left ${charge.status} while its dispute was lost`);
     await emitTransition(deps, uow, moved, charge.status);
   } else await touchCharge(uow, next, now);
@@ -262,7 +291,11 @@ function assertFrom(row: MedCaseRow, from: readonly MedCaseStatus[], to: MedCase
 
 /** Rewrites the charge's informational `metadata.med` (never its status). */
 async function touchCharge(uow: Uow, row: MedCaseRow, now: number): Promise<void> {
-  await uow.med.writeChargeMed(row.transactionId, chargeMedBlock(row, await uow.med.chargeMed(row.transactionId), now), now);
+  await uow.med.writeChargeMed(
+    row.transactionId,
+    chargeMedBlock(row, await uow.med.chargeMed(row.transactionId), now),
+    now,
+  );
 }
 
 /** The `metadata` text of `charge` with its `med` block set to `med` (the other keys as stored; see writeChargeMed). */

@@ -6,7 +6,16 @@
  * disk is 503 `service_unavailable` (interface.md: evidence routes answer 503 when document
  * storage is unavailable).
  */
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Deps } from "../../deps";

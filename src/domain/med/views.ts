@@ -5,8 +5,27 @@
  */
 import { iso } from "../../lib/clock";
 import type { MedCaseRow, MedEvidenceRow } from "../../store/rows";
-import { Closed, Currency, DateTime, Money, Nullable, OneOf, Type, Url, View, type Static } from "../../lib/view-schema";
-import { EVIDENCE_MIME_TYPES, MED_CASE_STATUSES, MED_CASE_TYPES, MONEY_OUTCOMES, type MedCaseStatus, type MedCaseType, type MoneyOutcome } from "./model";
+import {
+  Closed,
+  Currency,
+  DateTime,
+  Money,
+  Nullable,
+  OneOf,
+  Type,
+  Url,
+  View,
+  type Static,
+} from "../../lib/view-schema";
+import {
+  EVIDENCE_MIME_TYPES,
+  MED_CASE_STATUSES,
+  MED_CASE_TYPES,
+  MONEY_OUTCOMES,
+  type MedCaseStatus,
+  type MedCaseType,
+  type MoneyOutcome,
+} from "./model";
 
 const isoOrNull = (v: number | null) => (v === null ? null : iso(v));
 
@@ -54,7 +73,10 @@ export const MedEvidenceSchema = View("MedEvidence", {
 });
 
 /** GET /v1/med/cases/{id}/evidence. */
-export const MedEvidenceListSchema = View("MedEvidenceList", { object: Type.Literal("list"), data: Type.Array(MedEvidenceSchema) });
+export const MedEvidenceListSchema = View("MedEvidenceList", {
+  object: Type.Literal("list"),
+  data: Type.Array(MedEvidenceSchema),
+});
 
 /** 201 of POST /v1/med/cases/{id}/evidence: where and how to PUT the file. */
 export const UploadRequestSchema = View("MedEvidenceUpload", {
@@ -70,7 +92,10 @@ export const UploadRequestSchema = View("MedEvidenceUpload", {
 export const UploadReceiptSchema = View("MedEvidenceReceived", {
   id: Type.String(),
   received_bytes: Type.Integer({ minimum: 0 }),
-  sha256: Type.String({ pattern: "^[0-9a-f]{64}$", examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"] }),
+  sha256: Type.String({
+    pattern: "^[0-9a-f]{64}$",
+    examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"],
+  }),
 });
 
 /** Public med_case (fields of interface.md "MED case", in that order). */
@@ -115,7 +140,11 @@ export function toPublicEvidence(row: MedEvidenceRow, viewUrl: string): Static<t
 }
 
 /** Upload-request object (step 1 of the evidence upload). */
-export function toUploadRequest(row: MedEvidenceRow, uploadUrl: string, expiresIn: number): Static<typeof UploadRequestSchema> {
+export function toUploadRequest(
+  row: MedEvidenceRow,
+  uploadUrl: string,
+  expiresIn: number,
+): Static<typeof UploadRequestSchema> {
   return {
     id: row.id,
     object: "med_case_evidence_upload" as const,

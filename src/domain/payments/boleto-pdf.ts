@@ -29,7 +29,11 @@ const BANK_NAMES: Record<string, string> = {
  * layout (the sandbox's, src/providers/sandbox/boleto.ts): 6 zeros, nosso número (17 digits,
  * starting with the 7-digit agreement, the "código do beneficiário"), carteira (2 digits).
  */
-export async function boletoSlip(deps: Deps, row: TransactionRow, b: { barcode: string; line: string; dueDate: string }): Promise<BoletoSlip> {
+export async function boletoSlip(
+  deps: Deps,
+  row: TransactionRow,
+  b: { barcode: string; line: string; dueDate: string },
+): Promise<BoletoSlip> {
   const account = await deps.store.read.accounts.byId(row.accountId);
   const bank = b.barcode.slice(0, 3);
   const ourNumber = b.barcode.slice(25, 42);

@@ -14,7 +14,8 @@ import { offeredMethods } from "./views";
 /** Pays sandbox transaction `row` with card `number`; returns the row after the outcome. Throws 400/404. */
 export async function payWithSandboxCard(deps: Deps, row: TransactionRow, number: string): Promise<TransactionRow> {
   if (row.livemode) throw new DomainError("not_found", "No such checkout.");
-  if (!offeredMethods(row).includes("CREDIT_CARD")) throw invalidParam("number", "This transaction does not offer CREDIT_CARD.");
+  if (!offeredMethods(row).includes("CREDIT_CARD"))
+    throw invalidParam("number", "This transaction does not offer CREDIT_CARD.");
   if (!isIn(WAITING, row.status))
     throw new DomainError("invalid_state", `The transaction is ${row.status}; only one awaiting payment can be paid.`);
   const provider = deps.providers.forMethod(row, "CREDIT_CARD");

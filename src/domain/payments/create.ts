@@ -41,28 +41,47 @@ const BRL_ONLY: PaymentMethod[] = ["PIX", "BOLETO"];
 export async function createPayment(deps: Deps, auth: Caller, body: CreatePaymentBody) {
   checkIdempotencyKey(body.idempotencyKey, "idempotencyKey");
   const methods = checkMethods(body.paymentMethods);
-  if (!Number.isSafeInteger(body.amount) || body.amount <= 0) throw invalidParam("amount", "amount must be an integer > 0.", "invalid_amount");
+  if (!Number.isSafeInteger(body.amount) || body.amount <= 0)
+    throw invalidParam("amount", "amount must be an integer > 0.", "invalid_amount");
   const currency = (body.currency ?? "BRL").toUpperCase();
-  if (!/^[A-Z0-9]{3,8}$/.test(currency)) throw invalidParam("currency", "currency must be 3-8 letters or digits (e.g. BRL, EUR, USDT).", "invalid_currency");
+  if (!/^[A-Z0-9]{3,8}$/.test(currency))
+    throw invalidParam("currency", "currency must be 3-8 letters or digits (e.g. BRL, EUR, USDT).", "invalid_currency");
   const brlOnly = methods.filter((m) => BRL_ONLY.includes(m));
-  if (brlOnly.length > 0 && currency !== "BRL") throw invalidParam("currency", `${brlOnly.join(" and ")} accept only BRL.`, "invalid_currency");
-  if (methods.includes("PIX") && body.amount > MAX_PIX_AMOUNT) throw invalidParam("amount", `amount must be at most ${MAX_PIX_AMOUNT} for PIX.`, "invalid_amount");
-  if (methods.includes("BOLETO") && body.amount > 9_999_999_999) throw invalidParam("amount", "amount must be at most 9999999999 for BOLETO.", "invalid_amount");
+  if (brlOnly.length > 0 && currency !== "BRL")
+    throw invalidParam("currency", `${brlOnly.join(" and ")} accept only BRL.`, "invalid_currency");
+  if (methods.includes("PIX") && body.amount > MAX_PIX_AMOUNT)
+    throw invalidParam("amount", `amount must be at most ${MAX_PIX_AMOUNT} for PIX.`, "invalid_amount");
+  if (methods.includes("BOLETO") && body.amount > 9_999_999_999)
+    throw invalidParam("amount", "amount must be at most 9999999999 for BOLETO.", "invalid_amount");
   if (body.customerEmail !== undefined && !isEmailAddress(body.customerEmail, { allow_utf8_local_part: false }))
     throw invalidParam("customerEmail", "customerEmail must be a valid email address (RFC 5322).");
   const metadata = sanitizeMetadata(body.metadata ?? {});
   const returnUrl = metadata.returnUrl;
-  if (returnUrl !== undefined && !isHttpUrl(returnUrl)) throw invalidParam("metadata.returnUrl", "metadata.returnUrl must be an absolute http(s) URL.");
+  if (returnUrl !== undefined && !isHttpUrl(returnUrl))
+    throw invalidParam("metadata.returnUrl", "metadata.returnUrl must be an absolute http(s) URL.");
   const phone = metadata.phone;
   if (methods.includes("MBWAY")) {
-    if (phone === undefined) throw invalidParam("metadata.phone", "MBWAY requires metadata.phone in E.164 format (e.g. +351912345678).");
+    if (phone === undefined)
+      throw invalidParam("metadata.phone", "MBWAY requires metadata.phone in E.164 format (e.g. +351912345678).");
     if (typeof phone !== "string" || !E164.test(phone) || !isValidPhoneNumber(phone))
-      throw invalidParam("metadata.phone", "metadata.phone must be a valid phone number in E.164 format (e.g. +351912345678).");
+      throw invalidParam(
+        "metadata.phone",
+        "metadata.phone must be a valid phone number in E.164 format (e.g. +351912345678).",
+      );
   }
-  const webhookUrl = body.webhookUrl === undefined ? null : checkWebhookUrl(body.webhookUrl, auth.livemode, deps.config.webhookAllowPrivate, "webhookUrl");
+  const webhookUrl =
+    body.webhookUrl === undefined
+      ? null
+      : checkWebhookUrl(body.webhookUrl, auth.livemode, deps.config.webhookAllowPrivate, "webhookUrl");
 
   return deps.idempotency.run(
-    { accountId: auth.accountId, livemode: auth.livemode, scope: PAYMENTS_CREATE_SCOPE, key: body.idempotencyKey, body },
+    {
+      accountId: auth.accountId,
+      livemode: auth.livemode,
+      scope: PAYMENTS_CREATE_SCOPE,
+      key: body.idempotencyKey,
+      body,
+    },
     async (claim) => {
       const row = await createTransaction(
         deps,
@@ -90,11 +109,15 @@ export async function createPayment(deps: Deps, auth: Caller, body: CreatePaymen
 }
 
 function checkMethods(methods: string[]): PaymentMethod[] {
-  if (!Array.isArray(methods) || methods.length === 0) throw invalidParam("paymentMethods", "paymentMethods must list at least one method.");
+  if (!Array.isArray(methods) || methods.length === 0)
+    throw invalidParam("paymentMethods", "paymentMethods must list at least one method.");
   const seen = new Set<string>();
   for (const m of methods) {
     if (!PAYMENT_METHODS.includes(m as PaymentMethod))
-      throw invalidParam("paymentMethods", `Unknown payment method ${JSON.stringify(m)}; use ${PAYMENT_METHODS.join(", ")}.`);
+      throw invalidParam(
+        "paymentMethods",
+        `Unknown payment method ${JSON.stringify(m)}; use ${PAYMENT_METHODS.join(", ")}.`,
+      );
     if (seen.has(m)) throw invalidParam("paymentMethods", `${m} is listed twice.`);
     seen.add(m);
   }

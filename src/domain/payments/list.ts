@@ -21,36 +21,39 @@ import type { PaymentMethod, TransactionStatus } from "../charges/model";
  * Sortable top-level fields of the transaction shape. A null-prototype object: `sortBy` comes
  * from the query string, so `"constructor" in SORTABLE` must be false.
  */
-export const SORTABLE: Readonly<Record<PaymentSortField, true>> = Object.assign(Object.create(null) as Record<PaymentSortField, true>, {
-  id: true,
-  status: true,
-  amount: true,
-  currency: true,
-  paymentMethods: true,
-  customerName: true,
-  customerDocument: true,
-  customerEmail: true,
-  metadata: true,
-  createdAt: true,
-  paidWith: true,
-  pixQrCode: true,
-  pixCopyPaste: true,
-  pixExpiresAt: true,
-  cardRedirectUrl: true,
-  mbEntity: true,
-  mbReference: true,
-  mbExpiresAt: true,
-  boletoBarcode: true,
-  boletoLine: true,
-  boletoPdfUrl: true,
-  boletoExpiresAt: true,
-  cryptoAddress: true,
-  cryptoAmount: true,
-  cryptoNetwork: true,
-  cryptoCurrency: true,
-  platformFee: true,
-  paidAt: true,
-} satisfies Record<PaymentSortField, true>);
+export const SORTABLE: Readonly<Record<PaymentSortField, true>> = Object.assign(
+  Object.create(null) as Record<PaymentSortField, true>,
+  {
+    id: true,
+    status: true,
+    amount: true,
+    currency: true,
+    paymentMethods: true,
+    customerName: true,
+    customerDocument: true,
+    customerEmail: true,
+    metadata: true,
+    createdAt: true,
+    paidWith: true,
+    pixQrCode: true,
+    pixCopyPaste: true,
+    pixExpiresAt: true,
+    cardRedirectUrl: true,
+    mbEntity: true,
+    mbReference: true,
+    mbExpiresAt: true,
+    boletoBarcode: true,
+    boletoLine: true,
+    boletoPdfUrl: true,
+    boletoExpiresAt: true,
+    cryptoAddress: true,
+    cryptoAmount: true,
+    cryptoNetwork: true,
+    cryptoCurrency: true,
+    platformFee: true,
+    paidAt: true,
+  } satisfies Record<PaymentSortField, true>,
+);
 
 /** A validated `GET /v1/payments` request (times in epoch ms; see the module header). */
 export interface PaymentListRequest extends PaymentListQuery {
@@ -59,7 +62,10 @@ export interface PaymentListRequest extends PaymentListQuery {
 }
 
 /** One page of the caller's transactions and the exact total matching the filters (see the module header). */
-export async function listPayments(deps: Pick<Deps, "store">, q: PaymentListRequest): Promise<{ rows: TransactionRow[]; total: number }> {
+export async function listPayments(
+  deps: Pick<Deps, "store">,
+  q: PaymentListRequest,
+): Promise<{ rows: TransactionRow[]; total: number }> {
   return deps.store.read.payments.page(q);
 }
 

@@ -37,7 +37,12 @@ export function payerOf(row: Pick<TransactionRow, "methodDetails" | "paidWith">)
 /** GET /v1/payments/{id}/payer. */
 export const PayerSchema = View("PaymentPayer", {
   name: Nullable(Type.String({ description: "The payer's name as their bank or the PSP reported it." })),
-  document: Nullable(Type.String({ description: "The payer's CPF masked as banks print it (`***.982.247-**`), or a company's CNPJ; never a whole CPF." })),
+  document: Nullable(
+    Type.String({
+      description:
+        "The payer's CPF masked as banks print it (`***.982.247-**`), or a company's CNPJ; never a whole CPF.",
+    }),
+  ),
 });
 const _payer: Static<typeof PayerSchema> = {} as Payer;
 void _payer;

@@ -49,17 +49,26 @@ export function descriptionOf(row: TransactionRow): string | null {
 }
 
 /** `{contentType: "application/pdf", base64}` of the receipt (the contract's JSON). Throws as receiptPdf. */
-export async function buildReceipt(deps: Deps, row: TransactionRow): Promise<{ contentType: "application/pdf"; base64: string }> {
+export async function buildReceipt(
+  deps: Deps,
+  row: TransactionRow,
+): Promise<{ contentType: "application/pdf"; base64: string }> {
   return { contentType: "application/pdf", base64: Buffer.from(await receiptPdf(deps, row)).toString("base64") };
 }
 
 /** PDF bytes of the receipt of `row`. Throws DomainError 400 `receipt_not_available` when the outcome is not final. */
 export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8Array> {
   if (!RECEIPT_STATUSES.has(row.status))
-    throw new DomainError("receipt_not_available", `No receipt yet: the transaction is ${row.status}; receipts exist for final outcomes only.`);
+    throw new DomainError(
+      "receipt_not_available",
+      `No receipt yet: the transaction is ${row.status}; receipts exist for final outcomes only.`,
+    );
   const account = await deps.store.read.accounts.byId(row.accountId);
   const refunds = (await deps.store.read.refunds.listForTransaction(row.id)).filter((r) => r.status === "REFUNDED");
-  const refundedAt = refunds.reduce<number | null>((a, r) => (r.refundedAt !== null && (a === null || r.refundedAt > a) ? r.refundedAt : a), null);
+  const refundedAt = refunds.reduce<number | null>(
+    (a, r) => (r.refundedAt !== null && (a === null || r.refundedAt > a) ? r.refundedAt : a),
+    null,
+  );
   const refundedTotal = refunds.reduce((a, r) => a + r.amount, 0);
   const verifyUrl = checkoutUrl(deps.config, row.id);
 
@@ -74,7 +83,14 @@ export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8
   if (payerDocument) payer.push(["CPF/CNPJ", payerDocument]);
   const payment: [string, string][] = [
     ["Valor", money(row.amount, row.currency)],
-    ["Forma de pagamento", row.paidWith ? (METHOD_PT[row.paidWith] ?? row.paidWith) : offeredMethods(row).map((m) => METHOD_PT[m] ?? m).join(", ")],
+    [
+      "Forma de pagamento",
+      row.paidWith
+        ? (METHOD_PT[row.paidWith] ?? row.paidWith)
+        : offeredMethods(row)
+            .map((m) => METHOD_PT[m] ?? m)
+            .join(", "),
+    ],
     ["Situação", `${STATUS_PT[row.status] ?? row.status} (${row.status})`],
   ];
   const description = descriptionOf(row);
@@ -92,7 +108,11 @@ export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8
   text(pen, "Comprovante de pagamento", 50, 780, { size: 20, bold: true });
   text(pen, account ? merchantName : "", 50, 758, { size: 12, color: GREY, width: 495 });
   let y = 722;
-  for (const [title, lines] of [["Recebedor", merchant], ["Pagador", payer], ["Pagamento", payment]] as const) {
+  for (const [title, lines] of [
+    ["Recebedor", merchant],
+    ["Pagador", payer],
+    ["Pagamento", payment],
+  ] as const) {
     text(pen, title, 50, y, { size: 11, bold: true });
     rule(pen, 50, 545, y - 5);
     y -= 21;
@@ -111,6 +131,9 @@ export async function receiptPdf(deps: Deps, row: TransactionRow): Promise<Uint8
   pen.page.drawImage(await doc.embedPng(png), { x: 50, y: y - 120, width: 110, height: 110 });
   text(pen, "Verifique este comprovante:", 175, y - 50, { size: 9.5, bold: true });
   text(pen, verifyUrl, 175, y - 65, { size: 8, width: 370 });
-  text(pen, "Emitido por Cofre. Horários de Brasília (America/Sao_Paulo); datas no formato dd/mm/aaaa.", 50, 50, { size: 7.5, color: GREY });
+  text(pen, "Emitido por Cofre. Horários de Brasília (America/Sao_Paulo); datas no formato dd/mm/aaaa.", 50, 50, {
+    size: 7.5,
+    color: GREY,
+  });
   return doc.save({ useObjectStreams: false });
 }

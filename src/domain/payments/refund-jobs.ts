@@ -43,13 +43,28 @@ export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOu
   const provider = transaction && deps.providers.forTransaction(transaction, refund.method as PaymentMethod);
   if (!transaction || !provider) return;
   const req = { refund, transaction };
-  const o = refund.status === "PENDING" ? await provider.refund(deps.providers.ctx, req) : await provider.refundStatus(deps.providers.ctx, req);
+  const o =
+    refund.status === "PENDING"
+      ? await provider.refund(deps.providers.ctx, req)
+      : await provider.refundStatus(deps.providers.ctx, req);
   // Test-only (COFRE_TEST_CRASH_AFTER_PSP_SEND=1): die between a cashout's send and our commit.
-  if (deps.config.testCrashAfterPspSend && refund.status === "PENDING" && refund.strategy === "cashout" && transaction.livemode) process.kill(process.pid, "SIGKILL");
+  if (
+    deps.config.testCrashAfterPspSend &&
+    refund.status === "PENDING" &&
+    refund.strategy === "cashout" &&
+    transaction.livemode
+  )
+    process.kill(process.pid, "SIGKILL");
   const to = refundStatusOf(o);
   if (to === null) {
-    if (o.status === "auth_failed") deps.logger.warn({ refundId, code: o.code, reason: o.message }, "refund: the provider refused our credentials; retrying later");
-    return { retryAt: (o.status !== "settled" && o.status !== "pending" && o.retryAt) || deps.clock.nowMs() + RETRY_MS };
+    if (o.status === "auth_failed")
+      deps.logger.warn(
+        { refundId, code: o.code, reason: o.message },
+        "refund: the provider refused our credentials; retrying later",
+      );
+    return {
+      retryAt: (o.status !== "settled" && o.status !== "pending" && o.retryAt) || deps.clock.nowMs() + RETRY_MS,
+    };
   }
   return deps.store.tx(async (uow) => {
     const now = await uow.refunds.byId(refundId);
@@ -67,12 +82,23 @@ export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOu
  * now by its job (never from the notification's body). Returns how many were asked. Ids of no
  * refund of the transaction (a forged hint, a return of pix-returns.ts) are ignored here.
  */
-export async function hintRefunds(deps: Deps, uow: Uow, row: { id: string }, providerIds: readonly string[], now: number): Promise<number> {
+export async function hintRefunds(
+  deps: Deps,
+  uow: Uow,
+  row: { id: string },
+  providerIds: readonly string[],
+  now: number,
+): Promise<number> {
   const ids = new Set(providerIds);
   let asked = 0;
   for (const r of await uow.refunds.listForTransaction(row.id)) {
     if (!r.providerRefundId || !ids.has(r.providerRefundId) || isFinal(r.status as RefundStatus)) continue;
-    await deps.jobs.enqueueNoLaterThan(uow, { kind: REFUND_ADVANCE_JOB, payload: { refundId: r.id }, dueAt: now, dedupeKey: `${REFUND_ADVANCE_JOB}:${r.id}` });
+    await deps.jobs.enqueueNoLaterThan(uow, {
+      kind: REFUND_ADVANCE_JOB,
+      payload: { refundId: r.id },
+      dueAt: now,
+      dedupeKey: `${REFUND_ADVANCE_JOB}:${r.id}`,
+    });
     asked++;
   }
   return asked;
@@ -85,13 +111,31 @@ export async function hintRefunds(deps: Deps, uow: Uow, row: { id: string }, pro
  * status checked now by their job (never from the notification's body). Returns how many were
  * asked; ids of no cashout refund of the scope (payouts, forged hints) are ignored here.
  */
-export async function hintRefundSends(deps: Deps, uow: Uow, scope: { accountId: string; livemode: boolean }, sendIds: readonly string[], now: number): Promise<number> {
+export async function hintRefundSends(
+  deps: Deps,
+  uow: Uow,
+  scope: { accountId: string; livemode: boolean },
+  sendIds: readonly string[],
+  now: number,
+): Promise<number> {
   let asked = 0;
   for (const sendId of new Set(sendIds)) {
     const r = await uow.refunds.byId(`re_${sendId}`);
-    if (!r || r.accountId !== scope.accountId || r.livemode !== scope.livemode || r.strategy !== "cashout" || r.providerRefundId !== sendId) continue;
+    if (
+      !r ||
+      r.accountId !== scope.accountId ||
+      r.livemode !== scope.livemode ||
+      r.strategy !== "cashout" ||
+      r.providerRefundId !== sendId
+    )
+      continue;
     if (isFinal(r.status as RefundStatus)) continue;
-    await deps.jobs.enqueueNoLaterThan(uow, { kind: REFUND_ADVANCE_JOB, payload: { refundId: r.id }, dueAt: now, dedupeKey: `${REFUND_ADVANCE_JOB}:${r.id}` });
+    await deps.jobs.enqueueNoLaterThan(uow, {
+      kind: REFUND_ADVANCE_JOB,
+      payload: { refundId: r.id },
+      dueAt: now,
+      dedupeKey: `${REFUND_ADVANCE_JOB}:${r.id}`,
+    });
     asked++;
   }
   return asked;

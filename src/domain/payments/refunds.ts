@@ -56,7 +56,13 @@ export async function createRefund(deps: Deps, auth: Caller, id: string, req: Re
   // Like every other payments route (getPayment), a `ch_` prefix is tolerated.
   const rawId = id.startsWith("ch_") ? id.slice(3) : id;
   return deps.idempotency.run(
-    { accountId: auth.accountId, livemode: auth.livemode, scope: REFUND_SCOPE, key: req.idempotencyKey, body: { transactionId: rawId, ...req } },
+    {
+      accountId: auth.accountId,
+      livemode: auth.livemode,
+      scope: REFUND_SCOPE,
+      key: req.idempotencyKey,
+      body: { transactionId: rawId, ...req },
+    },
     (claim) =>
       deps.store.tx(async (uow) => {
         const row = await requestRefund(deps, uow, auth, rawId, req);
@@ -68,7 +74,13 @@ export async function createRefund(deps: Deps, auth: Caller, id: string, req: Re
 }
 
 /** Inside `uow`: validates the request against the transaction and its provider's plan, then reserves, debits, stores and queues (see the module header). */
-async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, req: RefundRequest): Promise<RefundRow> {
+async function requestRefund(
+  deps: Deps,
+  uow: Uow,
+  auth: Caller,
+  rawId: string,
+  req: RefundRequest,
+): Promise<RefundRow> {
   const trx = await uow.charges.byScopedId(auth.accountId, auth.livemode, rawId);
   if (!trx) throw notFound("transaction");
   checkRefundable(trx.status);
@@ -78,16 +90,26 @@ async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, 
   if (!provider) throw new DomainError("REFUND_NOT_SUPPORTED", `Refunds are not supported for ${method} payments.`);
   // The id is known before the plan: a PSP's devolução id derives from it.
   const id = newId("refund");
-  const plan = provider.planRefund(deps.providers.ctx, { transaction: trx, refundId: id, method, strategy: req.strategy, destinationKey: req.destinationKey });
+  const plan = provider.planRefund(deps.providers.ctx, {
+    transaction: trx,
+    refundId: id,
+    method,
+    strategy: req.strategy,
+    destinationKey: req.destinationKey,
+  });
   if (plan.status === "invalid") throw invalidParam(plan.param ?? "strategy", plan.message);
   if (plan.status !== "pending") throw new DomainError("REFUND_NOT_SUPPORTED", plan.message);
   const strategy = checkStrategy(method, req, plan.strategy);
   const remaining = trx.amount - trx.refundedAmount;
   const amount = req.amount ?? remaining;
   if (remaining <= 0 || amount > remaining)
-    throw new DomainError("refund_amount_exceeds_remaining", `The refund amount exceeds the remaining refundable amount (${Math.max(0, remaining)}).`, {
-      param: "amount",
-    });
+    throw new DomainError(
+      "refund_amount_exceeds_remaining",
+      `The refund amount exceeds the remaining refundable amount (${Math.max(0, remaining)}).`,
+      {
+        param: "amount",
+      },
+    );
   const now = deps.clock.nowMs();
   // What was read above may be stale where units run concurrently (PostgreSQL): the write itself
   // re-checks the status and the remainder.
@@ -95,7 +117,11 @@ async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, 
     // Changed since it was read: say why (a dispute or a status change first, else the remainder).
     const current = await uow.charges.byId(trx.id);
     if (current) checkRefundable(current.status);
-    throw new DomainError("refund_amount_exceeds_remaining", "The refund amount exceeds the remaining refundable amount.", { param: "amount" });
+    throw new DomainError(
+      "refund_amount_exceeds_remaining",
+      "The refund amount exceeds the remaining refundable amount.",
+      { param: "amount" },
+    );
   }
   const settings = await getAccountSettings(uow, trx.accountId);
   // extensions.md "Refunds by cashout": passFeeToTenant debits the payout fee (a cashout is a Pix sent).
@@ -130,30 +156,48 @@ async function requestRefund(deps: Deps, uow: Uow, auth: Caller, rawId: string, 
     refundedAt: null,
   };
   await uow.refunds.insert(row);
-  await deps.jobs.enqueue(uow, { kind: REFUND_ADVANCE_JOB, payload: { refundId: id }, dueAt: plan.checkAt, dedupeKey: `${REFUND_ADVANCE_JOB}:${id}` });
+  await deps.jobs.enqueue(uow, {
+    kind: REFUND_ADVANCE_JOB,
+    payload: { refundId: id },
+    dueAt: plan.checkAt,
+    dedupeKey: `${REFUND_ADVANCE_JOB}:${id}`,
+  });
   return row;
 }
 
 /** Throws 400 `charge_disputed` (CHARGEBACK/DISPUTE) or `charge_not_refundable` (not PAID/APPROVED) unless a transaction in `status` may be refunded. */
 function checkRefundable(status: string): void {
   if (isIn(DISPUTED, status))
-    throw new DomainError("charge_disputed", "This transaction is under dispute (MED or chargeback) and cannot be refunded.");
+    throw new DomainError(
+      "charge_disputed",
+      "This transaction is under dispute (MED or chargeback) and cannot be refunded.",
+    );
   if (!isIn(REFUNDABLE, status))
-    throw new DomainError("charge_not_refundable", `Only PAID or APPROVED transactions can be refunded; this one is ${status}.`);
+    throw new DomainError(
+      "charge_not_refundable",
+      `Only PAID or APPROVED transactions can be refunded; this one is ${status}.`,
+    );
 }
 
 /** Strategy rules: PIX only (`devolution` | `cashout`, default the provider's); fee/key only for cashout. */
-function checkStrategy(method: PaymentMethod, req: RefundRequest, planned: RefundStrategy | null): RefundStrategy | null {
+function checkStrategy(
+  method: PaymentMethod,
+  req: RefundRequest,
+  planned: RefundStrategy | null,
+): RefundStrategy | null {
   if (method !== "PIX") {
     if (req.strategy !== undefined) throw invalidParam("strategy", "strategy applies to PIX refunds only.");
-    if (req.passFeeToTenant) throw invalidParam("passFeeToTenant", "passFeeToTenant applies to PIX cashout refunds only.");
-    if (req.destinationKey !== undefined) throw invalidParam("destinationKey", "destinationKey applies to PIX cashout refunds only.");
+    if (req.passFeeToTenant)
+      throw invalidParam("passFeeToTenant", "passFeeToTenant applies to PIX cashout refunds only.");
+    if (req.destinationKey !== undefined)
+      throw invalidParam("destinationKey", "destinationKey applies to PIX cashout refunds only.");
     return null;
   }
   const strategy = planned ?? req.strategy ?? "cashout";
   if (strategy === "devolution") {
     if (req.passFeeToTenant) throw invalidParam("passFeeToTenant", "passFeeToTenant applies to cashout refunds only.");
-    if (req.destinationKey !== undefined) throw invalidParam("destinationKey", "destinationKey applies to cashout refunds only.");
+    if (req.destinationKey !== undefined)
+      throw invalidParam("destinationKey", "destinationKey applies to cashout refunds only.");
   }
   return strategy;
 }
@@ -163,7 +207,13 @@ function checkStrategy(method: PaymentMethod, req: RefundRequest, planned: Refun
  * the refund object. Throws 404 `not_found` for an unknown refund, 400 `invalid_state` when the
  * move is not allowed (e.g. from a final status; interface.md "Refund status").
  */
-export async function applyRefundStatus(deps: Deps, uow: Uow, refundId: string, to: RefundStatus, failureReason?: string): Promise<PublicRefund> {
+export async function applyRefundStatus(
+  deps: Deps,
+  uow: Uow,
+  refundId: string,
+  to: RefundStatus,
+  failureReason?: string,
+): Promise<PublicRefund> {
   let row = await uow.refunds.byId(refundId);
   if (!row) throw notFound("refund");
   const from = row.status as RefundStatus;
@@ -175,7 +225,8 @@ export async function applyRefundStatus(deps: Deps, uow: Uow, refundId: string, 
       : { status: to, updatedAt: now, ...(to === "REFUNDED" ? { refundedAt: now } : {}) };
   // Conditional on the status read above: a refund moved meanwhile (concurrent units) moves once.
   const moved = await uow.refunds.moveFrom(row.id, from, patch);
-  if (!moved) throw new DomainError("invalid_state", `The refund moved from ${from} meanwhile; it cannot move to ${to}.`);
+  if (!moved)
+    throw new DomainError("invalid_state", `The refund moved from ${from} meanwhile; it cannot move to ${to}.`);
   row = moved;
   if (to === "FAILED") {
     await restoreRefund(deps, uow, { refundId: row.id });
@@ -205,17 +256,23 @@ async function confirmRefund(deps: Deps, uow: Uow, refund: RefundRow, now: numbe
     trx = moved;
   }
   await emitRefunded(deps, uow, trx, toRefund(refund));
-  await emitLegacy(deps, uow, { accountId: trx.accountId, livemode: trx.livemode, transactionId: trx.id }, "payment.refunded", {
-    transactionId: trx.id,
-    amount: trx.amount,
-    status: trx.status,
-    previousStatus,
-    refundId: refund.id,
-    refundAmount: refund.amount,
-    refundedAmount: confirmed,
-    currency: trx.currency,
-    occurredAt: iso(now),
-  });
+  await emitLegacy(
+    deps,
+    uow,
+    { accountId: trx.accountId, livemode: trx.livemode, transactionId: trx.id },
+    "payment.refunded",
+    {
+      transactionId: trx.id,
+      amount: trx.amount,
+      status: trx.status,
+      previousStatus,
+      refundId: refund.id,
+      refundAmount: refund.amount,
+      refundedAmount: confirmed,
+      currency: trx.currency,
+      occurredAt: iso(now),
+    },
+  );
   if (full) await emitTransition(deps, uow, trx, previousStatus);
 }
 
@@ -225,7 +282,12 @@ async function confirmRefund(deps: Deps, uow: Uow, refund: RefundRow, now: numbe
  * `sandbox_failed`). Throws `not_found` for an unknown or other account's refund, `invalid_state`
  * for a move the refund status table forbids.
  */
-export async function advanceSandboxRefund(deps: Deps, scope: Scope, id: string, to: "IN_PROGRESS" | "REFUNDED" | "FAILED"): Promise<PublicRefund> {
+export async function advanceSandboxRefund(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+  to: "IN_PROGRESS" | "REFUNDED" | "FAILED",
+): Promise<PublicRefund> {
   return deps.store.tx(async (uow) => {
     const refund = await uow.refunds.byIdScoped(scope.accountId, scope.livemode, id);
     if (!refund) throw notFound("refund");

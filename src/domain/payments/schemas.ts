@@ -7,7 +7,8 @@ import { Closed, Currency, Money, Nullable, Type, View, type Static } from "../.
 import type { PaymentMetrics, PaymentStats } from "./stats";
 
 const Count = () => Type.Integer({ minimum: 0 });
-const ByCurrency = (description: string) => Type.Record(Type.String(), Type.Integer(), { description, examples: [{ BRL: 150000 }] });
+const ByCurrency = (description: string) =>
+  Type.Record(Type.String(), Type.Integer(), { description, examples: [{ BRL: 150000 }] });
 
 /** GET /v1/payments/stats (interface.md "Payments group"). */
 export const PaymentStatsSchema = View("PaymentStats", {
@@ -17,7 +18,10 @@ export const PaymentStatsSchema = View("PaymentStats", {
   successRate: Type.Integer({ minimum: 0, maximum: 100, description: "Percent." }),
   volumeByCurrency: Type.Array(Closed({ currency: Currency(), volume: Money(), count: Count() })),
   todayVolumeByCurrency: ByCurrency("Currency -> paid amount today (minor units)."),
-  dailyVolume: Type.Array(Closed({ date: Type.String({ format: "date" }), currencies: ByCurrency("Currency -> paid amount (minor units).") }), { maxItems: 366 }),
+  dailyVolume: Type.Array(
+    Closed({ date: Type.String({ format: "date" }), currencies: ByCurrency("Currency -> paid amount (minor units).") }),
+    { maxItems: 366 },
+  ),
   methodBreakdown: Type.Array(Closed({ method: Type.String(), volume: Money(), count: Count() })),
 });
 
@@ -44,7 +48,10 @@ export const PaymentMetricsSchema = View("PaymentMetrics", {
 });
 
 /** GET /v1/payments/{id}/receipt (JSON form). */
-export const ReceiptSchema = View("Receipt", { contentType: Type.Literal("application/pdf"), base64: Type.String({ contentEncoding: "base64" }) });
+export const ReceiptSchema = View("Receipt", {
+  contentType: Type.Literal("application/pdf"),
+  base64: Type.String({ contentEncoding: "base64" }),
+});
 
 /** POST /v1/payments/{id}/resend-webhook. */
 export const ResendSchema = View("WebhookResent", { resent: Type.Boolean(), status: Type.String() });

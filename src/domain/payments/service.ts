@@ -52,18 +52,27 @@ export async function cancelPayment(deps: Deps, auth: Caller, rawId: string): Pr
     if (!p || seen.has(p)) continue;
     seen.add(p);
     const out = await p.cancel(deps.providers.ctx, { transaction: found });
-    if (out.status === "retryable" || out.status === "auth_failed") throw new DomainError("service_unavailable", "The payment provider is unavailable; retry the cancellation.");
-    if (out.status === "rejected") throw new DomainError("charge_not_cancellable", `The payment provider refused the cancellation: ${out.message}`);
+    if (out.status === "retryable" || out.status === "auth_failed")
+      throw new DomainError("service_unavailable", "The payment provider is unavailable; retry the cancellation.");
+    if (out.status === "rejected")
+      throw new DomainError("charge_not_cancellable", `The payment provider refused the cancellation: ${out.message}`);
   }
   return deps.store.tx(async (uow) => {
     const row = await uow.charges.lockForChange(found.id);
     if (!row) throw notFound("transaction");
     checkCancellable(row);
     const now = deps.clock.nowMs();
-    const metadata = JSON.stringify({ ...rowMetadata(row), failure: failureBlock("cancelled", null, row.ttlSeconds, iso(now)) });
+    const metadata = JSON.stringify({
+      ...rowMetadata(row),
+      failure: failureBlock("cancelled", null, row.ttlSeconds, iso(now)),
+    });
     const updated = await moveTransaction(uow, row, "cancel", "CANCELLED", { metadata, updatedAt: now });
     // Only where a unit reads without locking could the row move between the lock and the write.
-    if (!updated) throw new DomainError("charge_not_cancellable", "The transaction changed while it was being cancelled; read it again.");
+    if (!updated)
+      throw new DomainError(
+        "charge_not_cancellable",
+        "The transaction changed while it was being cancelled; read it again.",
+      );
     await emitTransition(deps, uow, updated, row.status);
     return updated;
   });
@@ -78,7 +87,10 @@ function checkCancellable(row: TransactionRow): void {
   // A PROCESSING Pix with an end-to-end id was received and is held (payer lock, manual review):
   // the payer's money is not in flight, so cancelling would strand it.
   if (row.status === "PROCESSING" && row.endToEndId !== null)
-    throw new DomainError("charge_not_cancellable", "This payment was received and is held for review; it cannot be cancelled.");
+    throw new DomainError(
+      "charge_not_cancellable",
+      "This payment was received and is held for review; it cannot be cancelled.",
+    );
 }
 
 /**
@@ -88,7 +100,11 @@ function checkCancellable(row: TransactionRow): void {
  * the refund that completed last, lastCompletedRefund, when it has a charge view). Returns `{resent, status}`;
  * `resent` is false when the status has no event (none was ever emitted for it).
  */
-export async function resendWebhook(deps: Deps, auth: Caller, rawId: string): Promise<{ resent: boolean; status: string }> {
+export async function resendWebhook(
+  deps: Deps,
+  auth: Caller,
+  rawId: string,
+): Promise<{ resent: boolean; status: string }> {
   const row = await getPayment(deps, auth, rawId);
   const ids = await deps.store.tx(async (uow) => {
     const waiting = isIn(WAITING, row.status);
@@ -152,7 +168,8 @@ async function previousStatusOf(uow: Uow, row: TransactionRow): Promise<string> 
   for (const body of await uow.payments.recentLegacyEventBodies(row.id, 20)) {
     try {
       const data = JSON.parse(body).data;
-      if (data?.status === row.status && typeof data.previousStatus === "string" && data.previousStatus !== row.status) return data.previousStatus;
+      if (data?.status === row.status && typeof data.previousStatus === "string" && data.previousStatus !== row.status)
+        return data.previousStatus;
     } catch {}
   }
   return USUAL_PREVIOUS[row.status] ?? "WAITING_PAYMENT";

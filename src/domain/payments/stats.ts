@@ -22,7 +22,14 @@ export const MAX_DAYS = 3660;
 type Cell = StatsCell;
 
 /** Non-empty aggregate cells of (account, mode) for São Paulo days [from, to], optionally of one currency. */
-async function cells(deps: Pick<Deps, "store">, accountId: string, livemode: boolean, from: string, to: string, currency?: string): Promise<Cell[]> {
+async function cells(
+  deps: Pick<Deps, "store">,
+  accountId: string,
+  livemode: boolean,
+  from: string,
+  to: string,
+  currency?: string,
+): Promise<Cell[]> {
   const rows = await deps.store.read.stats.cells(accountId, livemode, from, to, currency);
   return rows.filter((c) => c.count !== 0 || c.refunded !== 0);
 }
@@ -51,7 +58,13 @@ export interface PaymentStats {
  * currency seen in the window (0 when nothing was paid that day); `methodBreakdown` lists the six
  * methods by the method that paid (volume summed across currencies).
  */
-export async function paymentStats(deps: Pick<Deps, "store">, accountId: string, livemode: boolean, nowMs: number, days: number): Promise<PaymentStats> {
+export async function paymentStats(
+  deps: Pick<Deps, "store">,
+  accountId: string,
+  livemode: boolean,
+  nowMs: number,
+  days: number,
+): Promise<PaymentStats> {
   const { from, to } = window(nowMs, days);
   const rows = await cells(deps, accountId, livemode, from, to);
   let total = 0;
@@ -60,7 +73,9 @@ export async function paymentStats(deps: Pick<Deps, "store">, accountId: string,
   const byCur = new Map<string, { volume: number; count: number }>();
   const todayVol: Record<string, number> = {};
   const perDay = new Map<string, Record<string, number>>();
-  const byMethod = new Map<string, { volume: number; count: number }>(PAYMENT_METHODS.map((m) => [m, { volume: 0, count: 0 }]));
+  const byMethod = new Map<string, { volume: number; count: number }>(
+    PAYMENT_METHODS.map((m) => [m, { volume: 0, count: 0 }]),
+  );
   for (const c of rows) {
     total += c.count;
     if (c.day === to) today += c.count;
@@ -186,7 +201,10 @@ export async function paymentMetrics(
  * Splits days [from, to] into whole months (read from the monthly roll-up) and the partial edge
  * ranges before and after them (read day by day). Empty ranges are returned inverted.
  */
-export function splitWindow(from: string, to: string): { head: [string, string]; months: [string, string]; tail: [string, string] } {
+export function splitWindow(
+  from: string,
+  to: string,
+): { head: [string, string]; months: [string, string]; tail: [string, string] } {
   const firstFull = from.endsWith("-01") ? from : `${addDays(`${from.slice(0, 7)}-28`, 4).slice(0, 7)}-01`;
   const nextOfTo = addDays(to, 1);
   const lastFullEnd = nextOfTo.endsWith("-01") ? to : addDays(`${to.slice(0, 7)}-01`, -1);
@@ -199,7 +217,14 @@ export function splitWindow(from: string, to: string): { head: [string, string];
 }
 
 /** Median time to pay (seconds, the middle of its 5%-wide bucket) of the transactions created in days [from, to]; null when none was paid. */
-async function medianTimeToPay(deps: Pick<Deps, "store">, accountId: string, livemode: boolean, from: string, to: string, currency?: string): Promise<number | null> {
+async function medianTimeToPay(
+  deps: Pick<Deps, "store">,
+  accountId: string,
+  livemode: boolean,
+  from: string,
+  to: string,
+  currency?: string,
+): Promise<number | null> {
   const buckets = await deps.store.read.stats.payTimeBuckets(accountId, livemode, splitWindow(from, to), currency);
   const total = buckets.reduce((a, b) => a + b.n, 0);
   if (total === 0) return null;

@@ -11,7 +11,18 @@ import { qrDataUrl } from "../../pix/qr";
 import type { TransactionRow } from "../../providers/types";
 import { checkoutUrl, rowMetadata } from "../charges/views";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES, type PaymentMethod, type TransactionStatus } from "../charges/model";
-import { Closed, Currency, DateTime, JsonObject, Money, Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
+import {
+  Closed,
+  Currency,
+  DateTime,
+  JsonObject,
+  Money,
+  Nullable,
+  OneOf,
+  Type,
+  View,
+  type Static,
+} from "../../lib/view-schema";
 
 const transactionCreateFields = {
   id: Type.String({ description: "Raw transaction id (32 hex).", examples: ["0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
@@ -36,8 +47,20 @@ const str0 = (description?: string) => Nullable(Type.String(description ? { desc
 export const TransactionSchema = View("Transaction", {
   ...transactionCreateFields,
   paidWith: Nullable(OneOf(PAYMENT_METHODS)),
-  pixQrCode: Nullable(Type.String({ description: "data:image/png;base64 QR of the BR Code.", examples: ["data:image/png;base64,iVBORw0KGgo="] })),
-  pixCopyPaste: Nullable(Type.String({ description: "Pix copia e cola.", examples: ["00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***630464E4"] })),
+  pixQrCode: Nullable(
+    Type.String({
+      description: "data:image/png;base64 QR of the BR Code.",
+      examples: ["data:image/png;base64,iVBORw0KGgo="],
+    }),
+  ),
+  pixCopyPaste: Nullable(
+    Type.String({
+      description: "Pix copia e cola.",
+      examples: [
+        "00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***630464E4",
+      ],
+    }),
+  ),
   pixExpiresAt: Nullable(DateTime()),
   cardRedirectUrl: str0("Hosted checkout link for the card form."),
   mbEntity: str0("Multibanco entity (5 digits)."),
@@ -58,9 +81,14 @@ export const TransactionSchema = View("Transaction", {
       {
         brand: Nullable(Type.String({ examples: ["visa"], description: "Card brand as the card provider names it." })),
         last4: Nullable(Type.String({ pattern: "^[0-9]{4}$", examples: ["4242"] })),
-        installments: Nullable(Type.Integer({ minimum: 2, description: "Number of installments, when the payer chose them." })),
+        installments: Nullable(
+          Type.Integer({ minimum: 2, description: "Number of installments, when the payer chose them." }),
+        ),
       },
-      { description: "A live card payment's card (extensions.md \"Live cards and boletos through Stripe\"): null until paid by card, and for sandbox cards." },
+      {
+        description:
+          'A live card payment\'s card (extensions.md "Live cards and boletos through Stripe"): null until paid by card, and for sandbox cards.',
+      },
     ),
   ),
 });
@@ -118,7 +146,10 @@ export function toTransactionCreate(row: TransactionRow): TransactionCreateShape
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
 /** Get shape (GET /v1/payments/{id}, list items, cancel). Async: renders the Pix QR data URL. */
-export async function toTransaction(row: TransactionRow, config: Pick<Config, "publicUrl" | "checkoutUrlBase">): Promise<TransactionGetShape> {
+export async function toTransaction(
+  row: TransactionRow,
+  config: Pick<Config, "publicUrl" | "checkoutUrlBase">,
+): Promise<TransactionGetShape> {
   const offered = new Set(offeredMethods(row));
   const d = methodDetails(row);
   const mb = offered.has("MULTIBANCO") ? (d.MULTIBANCO ?? {}) : {};
@@ -157,6 +188,9 @@ function cardOf(row: TransactionRow, d: Record<string, Record<string, unknown>>)
   return {
     brand: str(c.brand),
     last4: typeof c.last4 === "string" && /^\d{4}$/.test(c.last4) ? c.last4 : null,
-    installments: typeof c.installments === "number" && Number.isInteger(c.installments) && c.installments >= 2 ? c.installments : null,
+    installments:
+      typeof c.installments === "number" && Number.isInteger(c.installments) && c.installments >= 2
+        ? c.installments
+        : null,
   };
 }

@@ -9,7 +9,11 @@ import { DateTime, Nullable, OneOf, Type, View, type Static } from "../../lib/vi
 import type { PayoutDestinationRow } from "../../store/rows";
 import { ACCOUNT_TYPES, PIX_KEY_TYPES, type AccountType, type PixKeyType } from "../../pix/key-types";
 
-const MaskedTaxId = () => Type.String({ description: "CPF or CNPJ, masked (`***.456.789-**`, `**.345.678/0001-**`).", examples: ["***.456.789-**"] });
+const MaskedTaxId = () =>
+  Type.String({
+    description: "CPF or CNPJ, masked (`***.456.789-**`, `**.345.678/0001-**`).",
+    examples: ["***.456.789-**"],
+  });
 const common = {
   id: Type.String({ examples: ["pd_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
   object: Type.Literal("payout_destination"),
@@ -18,7 +22,10 @@ const common = {
 export const PixKeyDestinationSchema = View("PixKeyDestination", {
   ...common,
   type: Type.Literal("pix_key"),
-  pix_key: Type.String({ description: "The key, normalised (a CPF or CNPJ key masked).", examples: ["fulano@example.com"] }),
+  pix_key: Type.String({
+    description: "The key, normalised (a CPF or CNPJ key masked).",
+    examples: ["fulano@example.com"],
+  }),
   pix_key_type: OneOf(PIX_KEY_TYPES),
   name: Nullable(Type.String()),
   tax_id: Nullable(MaskedTaxId()),
@@ -42,7 +49,10 @@ export const PayoutDestinationSchema = Type.Union([PixKeyDestinationSchema, Bank
 export type PublicPayoutDestination = Static<typeof PayoutDestinationSchema>;
 
 /** GET /v1/payout_destinations. */
-export const PayoutDestinationListSchema = View("PayoutDestinationList", { object: Type.Literal("list"), data: Type.Array(PayoutDestinationSchema) });
+export const PayoutDestinationListSchema = View("PayoutDestinationList", {
+  object: Type.Literal("list"),
+  data: Type.Array(PayoutDestinationSchema),
+});
 
 /** A CPF as `***.456.789-**` (src/domain/payments/pdf/format.ts), a CNPJ as `**.345.678/0001-**`. */
 export function maskDocument(v: string): string {

@@ -40,7 +40,11 @@ const BANK_FIELDS = ["ispb", "branch", "account", "account_type"] as const;
 function taxIdOf(param: string, v: string, kind?: "cpf" | "cnpj"): string {
   const parsed = parseTaxId(v);
   if (!parsed || (kind && parsed.kind !== kind))
-    throw invalidParam(param, `${param} must be a checksum-valid ${kind ? kind.toUpperCase() : "CPF or CNPJ"}.`, "invalid_tax_id");
+    throw invalidParam(
+      param,
+      `${param} must be a checksum-valid ${kind ? kind.toUpperCase() : "CPF or CNPJ"}.`,
+      "invalid_tax_id",
+    );
   return parsed.value;
 }
 
@@ -57,19 +61,33 @@ const KEY_RULES: Record<PixKeyType, string> = {
 function pixKeyOf(keyType: PixKeyType, key: string): string {
   const v = normalizePixKey(keyType, key);
   if (v !== null) return v;
-  throw invalidParam("pix_key", `pix_key must be ${KEY_RULES[keyType]} for pix_key_type ${keyType}.`, keyType === "cpf" || keyType === "cnpj" ? "invalid_tax_id" : "invalid_request");
+  throw invalidParam(
+    "pix_key",
+    `pix_key must be ${KEY_RULES[keyType]} for pix_key_type ${keyType}.`,
+    keyType === "cpf" || keyType === "cnpj" ? "invalid_tax_id" : "invalid_request",
+  );
 }
 
 /** The row of a valid `input`, or 400 naming the first field at fault. */
 function destinationRow(actor: DestinationActor, input: DestinationInput, now: number): NewPayoutDestinationRow {
   const name = input.name?.trim();
   if (input.name !== undefined && !name) throw invalidParam("name", "name must not be blank.");
-  const row: NewPayoutDestinationRow = { id: newId("payoutDestination"), accountId: actor.accountId, type: input.type, name: name ?? null, createdBy: actor.userId, createdAt: now };
+  const row: NewPayoutDestinationRow = {
+    id: newId("payoutDestination"),
+    accountId: actor.accountId,
+    type: input.type,
+    name: name ?? null,
+    createdBy: actor.userId,
+    createdAt: now,
+  };
   const others = input.type === "pix_key" ? BANK_FIELDS : PIX_FIELDS;
-  for (const f of others) if (input[f] !== undefined) throw invalidParam(f, `${f} does not apply to a ${input.type} destination.`);
+  for (const f of others)
+    if (input[f] !== undefined) throw invalidParam(f, `${f} does not apply to a ${input.type} destination.`);
   if (input.type === "pix_key") {
-    if (input.pix_key_type === undefined) throw invalidParam("pix_key_type", "pix_key_type is required: cpf, cnpj, email, phone or evp.");
-    if (!PIX_KEY_TYPES.includes(input.pix_key_type as PixKeyType)) throw invalidParam("pix_key_type", "pix_key_type must be cpf, cnpj, email, phone or evp.");
+    if (input.pix_key_type === undefined)
+      throw invalidParam("pix_key_type", "pix_key_type is required: cpf, cnpj, email, phone or evp.");
+    if (!PIX_KEY_TYPES.includes(input.pix_key_type as PixKeyType))
+      throw invalidParam("pix_key_type", "pix_key_type must be cpf, cnpj, email, phone or evp.");
     if (!input.pix_key) throw invalidParam("pix_key", "pix_key is required.");
     row.pixKeyType = input.pix_key_type;
     row.pixKey = pixKeyOf(input.pix_key_type as PixKeyType, input.pix_key);
@@ -81,9 +99,16 @@ function destinationRow(actor: DestinationActor, input: DestinationInput, now: n
   row.taxId = taxIdOf("tax_id", input.tax_id);
   if (!input.ispb || !/^\d{8}$/.test(input.ispb)) throw invalidParam("ispb", "ispb must be the bank's ISPB: 8 digits.");
   if (!input.branch || !/^\d{1,4}$/.test(input.branch)) throw invalidParam("branch", "branch must be 1-4 digits.");
-  if (!input.account || !/^\d{2,20}$/.test(input.account)) throw invalidParam("account", "account must be 2-20 digits, check digit included.");
-  if (!ACCOUNT_TYPES.includes(input.account_type as never)) throw invalidParam("account_type", "account_type must be checking or savings.");
-  Object.assign(row, { ispb: input.ispb, branch: input.branch, account: input.account, accountType: input.account_type });
+  if (!input.account || !/^\d{2,20}$/.test(input.account))
+    throw invalidParam("account", "account must be 2-20 digits, check digit included.");
+  if (!ACCOUNT_TYPES.includes(input.account_type as never))
+    throw invalidParam("account_type", "account_type must be checking or savings.");
+  Object.assign(row, {
+    ispb: input.ispb,
+    branch: input.branch,
+    account: input.account,
+    accountType: input.account_type,
+  });
   return row;
 }
 
@@ -92,7 +117,11 @@ function destinationRow(actor: DestinationActor, input: DestinationInput, now: n
  * (`invalid_request`, or `invalid_tax_id` for a CPF/CNPJ), before anything is written. Writes the
  * audit entry `payout_destination.created` (target the `pd_` id, detail `{type, pix_key_type}`).
  */
-export async function createDestination(deps: Deps, actor: DestinationActor, input: DestinationInput): Promise<PublicPayoutDestination> {
+export async function createDestination(
+  deps: Deps,
+  actor: DestinationActor,
+  input: DestinationInput,
+): Promise<PublicPayoutDestination> {
   const now = deps.clock.nowMs();
   const row = destinationRow(actor, input, now);
   await deps.store.tx(async (uow) => {
@@ -107,7 +136,19 @@ export async function createDestination(deps: Deps, actor: DestinationActor, inp
       createdAt: now,
     });
   });
-  return toPayoutDestination({ ...row, name: row.name ?? null, taxId: row.taxId ?? null, pixKey: row.pixKey ?? null, pixKeyType: row.pixKeyType ?? null, ispb: row.ispb ?? null, branch: row.branch ?? null, account: row.account ?? null, accountType: row.accountType ?? null, createdBy: actor.userId, deletedAt: null });
+  return toPayoutDestination({
+    ...row,
+    name: row.name ?? null,
+    taxId: row.taxId ?? null,
+    pixKey: row.pixKey ?? null,
+    pixKeyType: row.pixKeyType ?? null,
+    ispb: row.ispb ?? null,
+    branch: row.branch ?? null,
+    account: row.account ?? null,
+    accountType: row.accountType ?? null,
+    createdBy: actor.userId,
+    deletedAt: null,
+  });
 }
 
 /** GET /v1/payout_destinations: the account's destinations not removed, newest first. */
@@ -125,6 +166,13 @@ export async function deleteDestination(deps: Deps, actor: DestinationActor, id:
   const now = deps.clock.nowMs();
   await deps.store.tx(async (uow) => {
     if (!(await uow.payoutDestinations.softDelete(actor.accountId, id, now))) throw notFound("payout destination");
-    await uow.audit.append({ id: newId("auditLog"), accountId: actor.accountId, actorUserId: actor.userId, action: "payout_destination.deleted", target: id, createdAt: now });
+    await uow.audit.append({
+      id: newId("auditLog"),
+      accountId: actor.accountId,
+      actorUserId: actor.userId,
+      action: "payout_destination.deleted",
+      target: id,
+      createdAt: now,
+    });
   });
 }

@@ -25,7 +25,12 @@ function scopeOf(row: PayoutRow): EventScope {
  * Emits the events of `row` having just arrived in its status from `previous` (null = just
  * created). Returns the `evt_` ids written, in order.
  */
-export async function emitPayoutEvents(deps: Deps, uow: Uow, row: PayoutRow, previous: PayoutStatus | null): Promise<string[]> {
+export async function emitPayoutEvents(
+  deps: Deps,
+  uow: Uow,
+  row: PayoutRow,
+  previous: PayoutStatus | null,
+): Promise<string[]> {
   const scope = scopeOf(row);
   const rule = PAYOUT_RULES[row.status as PayoutStatus];
   const data = {

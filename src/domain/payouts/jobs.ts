@@ -50,14 +50,35 @@ function sendDestination(row: PayoutRow): SendDestination {
   const snap = JSON.parse(row.destination) as DestinationSnapshot;
   const v = snap.view;
   if (v.type === "bank_account")
-    return { type: "bank_account", name: v.name, taxId: snap.taxId ?? "", ispb: v.ispb, branch: v.branch, account: v.account, accountType: v.account_type };
+    return {
+      type: "bank_account",
+      name: v.name,
+      taxId: snap.taxId ?? "",
+      ispb: v.ispb,
+      branch: v.branch,
+      account: v.account,
+      accountType: v.account_type,
+    };
   const keyIsDocument = v.pix_key_type === "cpf" || v.pix_key_type === "cnpj";
-  return { type: "pix_key", pixKey: snap.pixKey ?? "", pixKeyType: v.pix_key_type, taxId: snap.taxId ?? (keyIsDocument ? snap.pixKey : null), name: v.name };
+  return {
+    type: "pix_key",
+    pixKey: snap.pixKey ?? "",
+    pixKeyType: v.pix_key_type,
+    taxId: snap.taxId ?? (keyIsDocument ? snap.pixKey : null),
+    name: v.name,
+  };
 }
 
 /** The request of `row`'s send (`resumed` as the caller knows it). */
 function sendRequest(row: PayoutRow, resumed: boolean): SendRequest {
-  return { sendId: row.sendId, amount: row.amount, destination: sendDestination(row), description: row.description, resumed, requestedAt: row.processingAt ?? row.createdAt };
+  return {
+    sendId: row.sendId,
+    amount: row.amount,
+    destination: sendDestination(row),
+    description: row.description,
+    resumed,
+    requestedAt: row.processingAt ?? row.createdAt,
+  };
 }
 
 /** When to ask again about a send in flight: its `checkAt`, else backoff from `requestedAt`. */
@@ -76,7 +97,10 @@ export async function advancePayout(deps: Deps, payoutId: string): Promise<JobOu
   if (row.status === "pending" && row.dueAt > now) return { retryAt: row.dueAt };
   const provider = providerOf(deps, row);
   if (!provider?.send || !provider.sendStatus) {
-    deps.logger.warn({ payoutId, connectionId: row.providerConnectionId }, "payout: no provider can send it now; retrying later");
+    deps.logger.warn(
+      { payoutId, connectionId: row.providerConnectionId },
+      "payout: no provider can send it now; retrying later",
+    );
     return { retryAt: now + RETRY_MS };
   }
   let outcome: SendOutcome;
@@ -97,7 +121,13 @@ export async function advancePayout(deps: Deps, payoutId: string): Promise<JobOu
 
 /** Commits the attempt (on disk), then sends (resumed after the first attempt). An attempt that cannot be recorded (moved meanwhile) sends nothing. */
 async function send(deps: Deps, provider: PaymentProvider, row: PayoutRow): Promise<SendOutcome> {
-  const attempt = await deps.store.tx((uow) => uow.payouts.moveFrom(row.id, "processing", { sendAttempts: row.sendAttempts + 1, sentAt: null, updatedAt: deps.clock.nowMs() }));
+  const attempt = await deps.store.tx((uow) =>
+    uow.payouts.moveFrom(row.id, "processing", {
+      sendAttempts: row.sendAttempts + 1,
+      sentAt: null,
+      updatedAt: deps.clock.nowMs(),
+    }),
+  );
   if (!attempt) return { status: "retryable", code: "payout_moved", message: "The payout moved meanwhile." };
   await durable(deps);
   return provider.send!(deps.providers.ctx, sendRequest(attempt, attempt.sendAttempts > 1));
@@ -116,7 +146,10 @@ async function durable(deps: Deps): Promise<void> {
 async function record(deps: Deps, payoutId: string, o: SendOutcome): Promise<JobOutcome> {
   if (o.status !== "paid" && o.status !== "rejected" && o.status !== "processing") {
     if (o.status !== "absent" && o.code !== "payout_moved")
-      deps.logger.warn({ payoutId, status: o.status, code: o.code, reason: o.message }, "payout: the provider did not answer the send; retrying later");
+      deps.logger.warn(
+        { payoutId, status: o.status, code: o.code, reason: o.message },
+        "payout: the provider did not answer the send; retrying later",
+      );
     return { retryAt: (o.status === "retryable" && o.retryAt) || deps.clock.nowMs() + RETRY_MS };
   }
   return deps.store.tx(async (uow) => {
@@ -133,7 +166,11 @@ async function record(deps: Deps, payoutId: string, o: SendOutcome): Promise<Job
     // processing: accepted by the PSP; only status queries from now on.
     const p = o as Extract<SendOutcome, { status: "processing" }>;
     const now = deps.clock.nowMs();
-    const kept = await uow.payouts.moveFrom(row.id, "processing", { sentAt: row.sentAt ?? now, endToEndId: row.endToEndId ?? p.endToEndId ?? null, updatedAt: now });
+    const kept = await uow.payouts.moveFrom(row.id, "processing", {
+      sentAt: row.sentAt ?? now,
+      endToEndId: row.endToEndId ?? p.endToEndId ?? null,
+      updatedAt: now,
+    });
     return { retryAt: nextPoll(deps, kept ?? row, p.checkAt) };
   });
 }
@@ -146,13 +183,24 @@ async function record(deps: Deps, payoutId: string, o: SendOutcome): Promise<Job
  * connection was called back, when given) or not yet sent are ignored. Returns how many payouts
  * were asked. `now`: epoch ms.
  */
-export async function hintSends(deps: Deps, uow: Uow, sendIds: readonly string[], now: number, scope?: { accountId: string; livemode: boolean }): Promise<number> {
+export async function hintSends(
+  deps: Deps,
+  uow: Uow,
+  sendIds: readonly string[],
+  now: number,
+  scope?: { accountId: string; livemode: boolean },
+): Promise<number> {
   let asked = 0;
   for (const sendId of new Set(sendIds)) {
     const row = await uow.payouts.bySendId(sendId);
     if (!row || isFinal(row.status as PayoutStatus) || row.status === "pending") continue;
     if (scope && (row.accountId !== scope.accountId || row.livemode !== scope.livemode)) continue;
-    await deps.jobs.enqueueNoLaterThan(uow, { kind: PAYOUT_ADVANCE_JOB, payload: { payoutId: row.id }, dueAt: now, dedupeKey: advanceKey(row.id) });
+    await deps.jobs.enqueueNoLaterThan(uow, {
+      kind: PAYOUT_ADVANCE_JOB,
+      payload: { payoutId: row.id },
+      dueAt: now,
+      dedupeKey: advanceKey(row.id),
+    });
     asked++;
   }
   return asked;

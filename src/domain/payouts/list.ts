@@ -23,12 +23,14 @@ function parseDate(param: string, value: string): number {
 /** The page of the caller's payouts `query` asks for (module header). */
 export async function listPayouts(deps: Deps, scope: Scope, query: Record<string, string | undefined>) {
   for (const k of Object.keys(query)) {
-    if (k === "page" || k === "offset") throw invalidParam(k, `${k} is not accepted; paginate with starting_after (cursor).`);
+    if (k === "page" || k === "offset")
+      throw invalidParam(k, `${k} is not accepted; paginate with starting_after (cursor).`);
     if (!PARAMS.has(k)) throw invalidParam(k, `Unknown query parameter ${k}.`);
   }
   let limit = 25;
   if (query.limit !== undefined) {
-    if (!/^\d{1,3}$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > 100) throw invalidParam("limit", "limit must be an integer from 1 to 100.");
+    if (!/^\d{1,3}$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > 100)
+      throw invalidParam("limit", "limit must be an integer from 1 to 100.");
     limit = Number(query.limit);
   }
   if (query.status !== undefined && !PAYOUT_STATUSES.includes(query.status as PayoutStatus))
@@ -36,7 +38,12 @@ export async function listPayouts(deps: Deps, scope: Scope, query: Record<string
   let after;
   if (query.starting_after !== undefined) {
     after = await deps.store.read.payouts.byIdScoped(scope.accountId, scope.livemode, query.starting_after);
-    if (!after) throw invalidParam("starting_after", "starting_after must be the id (po_...) of one of your payouts.", "invalid_cursor");
+    if (!after)
+      throw invalidParam(
+        "starting_after",
+        "starting_after must be the id (po_...) of one of your payouts.",
+        "invalid_cursor",
+      );
   }
   const rows = await deps.store.read.payouts.list({
     accountId: scope.accountId,
@@ -49,5 +56,10 @@ export async function listPayouts(deps: Deps, scope: Scope, query: Record<string
   });
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
-  return { object: "list" as const, data: page.map(toPayout), has_more: hasMore, next_cursor: hasMore ? page[page.length - 1]!.id : null };
+  return {
+    object: "list" as const,
+    data: page.map(toPayout),
+    has_more: hasMore,
+    next_cursor: hasMore ? page[page.length - 1]!.id : null,
+  };
 }

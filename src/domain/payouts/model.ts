@@ -29,11 +29,46 @@ interface StatusRule {
 }
 
 export const PAYOUT_RULES: Record<PayoutStatus, StatusRule> = {
-  pending: { next: ["processing", "paid", "failed", "cancelled"], stamp: null, restores: false, canonical: "payout.created", legacy: "withdrawal.created", legacyStatus: "PENDING" },
-  processing: { next: ["paid", "failed"], stamp: "processingAt", restores: false, canonical: null, legacy: null, legacyStatus: "PROCESSING" },
-  paid: { next: [], stamp: "paidAt", restores: false, canonical: "payout.paid", legacy: "withdrawal.completed", legacyStatus: "COMPLETED" },
-  failed: { next: [], stamp: "failedAt", restores: true, canonical: "payout.failed", legacy: "withdrawal.failed", legacyStatus: "FAILED" },
-  cancelled: { next: [], stamp: "cancelledAt", restores: true, canonical: "payout.failed", legacy: "withdrawal.failed", legacyStatus: "CANCELLED" },
+  pending: {
+    next: ["processing", "paid", "failed", "cancelled"],
+    stamp: null,
+    restores: false,
+    canonical: "payout.created",
+    legacy: "withdrawal.created",
+    legacyStatus: "PENDING",
+  },
+  processing: {
+    next: ["paid", "failed"],
+    stamp: "processingAt",
+    restores: false,
+    canonical: null,
+    legacy: null,
+    legacyStatus: "PROCESSING",
+  },
+  paid: {
+    next: [],
+    stamp: "paidAt",
+    restores: false,
+    canonical: "payout.paid",
+    legacy: "withdrawal.completed",
+    legacyStatus: "COMPLETED",
+  },
+  failed: {
+    next: [],
+    stamp: "failedAt",
+    restores: true,
+    canonical: "payout.failed",
+    legacy: "withdrawal.failed",
+    legacyStatus: "FAILED",
+  },
+  cancelled: {
+    next: [],
+    stamp: "cancelledAt",
+    restores: true,
+    canonical: "payout.failed",
+    legacy: "withdrawal.failed",
+    legacyStatus: "CANCELLED",
+  },
 };
 
 /** True when a payout may move from `from` to `to`. */

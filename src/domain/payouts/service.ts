@@ -43,13 +43,20 @@ export interface PayoutRequest {
  * POST /v1/payouts -> 201 the Payout (`pending`), written with `claim`'s idempotency record (see
  * the module header for the checks and their errors).
  */
-export async function createPayout(deps: Deps, scope: Scope, req: PayoutRequest, claim: Claim): Promise<{ status: 201; body: PublicPayout }> {
+export async function createPayout(
+  deps: Deps,
+  scope: Scope,
+  req: PayoutRequest,
+  claim: Claim,
+): Promise<{ status: 201; body: PublicPayout }> {
   // Which connection sends it is decided now and stored: later steps reach the same one.
   const provider = deps.providers.forMethod(scope, "PIX");
   if (!provider?.send)
     throw new DomainError(
       "unprocessable_entity",
-      scope.livemode ? "No live Pix provider connection of this account can send Pix (payouts need a connection of type efi)." : "The sandbox cannot send Pix.",
+      scope.livemode
+        ? "No live Pix provider connection of this account can send Pix (payouts need a connection of type efi)."
+        : "The sandbox cannot send Pix.",
     );
   const connectionId = scope.livemode ? (provider.connectionId ?? null) : null;
   const metadata = sanitizeMetadata(req.metadata);
@@ -62,7 +69,14 @@ export async function createPayout(deps: Deps, scope: Scope, req: PayoutRequest,
 }
 
 /** Inside `uow`: the checks, the debit, the row, its events and its job (module header). */
-async function acceptPayout(deps: Deps, uow: Uow, scope: Scope, req: PayoutRequest, connectionId: string | null, metadata: Record<string, unknown>): Promise<PayoutRow> {
+async function acceptPayout(
+  deps: Deps,
+  uow: Uow,
+  scope: Scope,
+  req: PayoutRequest,
+  connectionId: string | null,
+  metadata: Record<string, unknown>,
+): Promise<PayoutRow> {
   const dest = await uow.payoutDestinations.byIdScoped(scope.accountId, req.destination_id);
   if (!dest || dest.deletedAt !== null) throw notFound("payout destination");
   const settings = await getAccountSettings(uow, scope.accountId);
@@ -71,13 +85,29 @@ async function acceptPayout(deps: Deps, uow: Uow, scope: Scope, req: PayoutReque
   const id = newId("payout");
   const fee = settings.payout_fee_fixed;
   // First: the debit, which takes the account's debit lock; the day's sum below is then exact.
-  await debitPayout(deps, uow, { accountId: scope.accountId, livemode: scope.livemode, currency: "BRL", amount: req.amount, fee, payoutId: id });
+  await debitPayout(deps, uow, {
+    accountId: scope.accountId,
+    livemode: scope.livemode,
+    currency: "BRL",
+    amount: req.amount,
+    fee,
+    payoutId: id,
+  });
   const limit = settings.payout_daily_limit;
   if (limit !== null) {
     const day = saoPauloDate(now);
-    const used = await uow.payouts.sumActiveCreated(scope.accountId, scope.livemode, startOfSaoPauloDay(day), endOfSaoPauloDay(day) + 1);
+    const used = await uow.payouts.sumActiveCreated(
+      scope.accountId,
+      scope.livemode,
+      startOfSaoPauloDay(day),
+      endOfSaoPauloDay(day) + 1,
+    );
     if (used + req.amount > limit)
-      throw new DomainError("payout_limit_exceeded", `This payout would take today's payouts to ${used + req.amount}, above the daily limit of ${limit} (São Paulo day).`, { param: "amount" });
+      throw new DomainError(
+        "payout_limit_exceeded",
+        `This payout would take today's payouts to ${used + req.amount}, above the daily limit of ${limit} (São Paulo day).`,
+        { param: "amount" },
+      );
   }
   const snapshot: DestinationSnapshot = { view: toPayoutDestination(dest), taxId: dest.taxId, pixKey: dest.pixKey };
   const row: PayoutRow = {
@@ -109,7 +139,12 @@ async function acceptPayout(deps: Deps, uow: Uow, scope: Scope, req: PayoutReque
   };
   await uow.payouts.insert(row);
   await emitPayoutEvents(deps, uow, row, null);
-  await deps.jobs.enqueue(uow, { kind: PAYOUT_ADVANCE_JOB, payload: { payoutId: id }, dueAt: row.dueAt, dedupeKey: advanceKey(id) });
+  await deps.jobs.enqueue(uow, {
+    kind: PAYOUT_ADVANCE_JOB,
+    payload: { payoutId: id },
+    dueAt: row.dueAt,
+    dedupeKey: advanceKey(id),
+  });
   return row;
 }
 
@@ -126,7 +161,8 @@ export async function getPayout(deps: Deps, scope: Scope, id: string): Promise<P
  */
 export function cancelPayout(deps: Deps, scope: Scope, id: string): Promise<PublicPayout> {
   return moveScoped(deps, scope, id, (row) => {
-    if (row.status !== "pending") throw new DomainError("invalid_state", `Only a pending payout can be cancelled; this one is ${row.status}.`);
+    if (row.status !== "pending")
+      throw new DomainError("invalid_state", `Only a pending payout can be cancelled; this one is ${row.status}.`);
     return { to: "cancelled" };
   });
 }
@@ -136,11 +172,22 @@ export function cancelPayout(deps: Deps, scope: Scope, id: string): Promise<Publ
  * (a 32-character end-to-end id) or refuses (`failure_code`, default `sandbox_failed`) a payout
  * not final yet -> 200 the Payout. 404 for another account's; 400 `invalid_state` when final.
  */
-export function settleSandboxPayout(deps: Deps, scope: Scope, id: string, outcome: { paid: true; endToEndId: string } | { paid: false; failureCode?: string }): Promise<PublicPayout> {
+export function settleSandboxPayout(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+  outcome: { paid: true; endToEndId: string } | { paid: false; failureCode?: string },
+): Promise<PublicPayout> {
   return moveScoped(deps, scope, id, () =>
     outcome.paid
       ? { to: "paid", patch: { endToEndId: outcome.endToEndId } }
-      : { to: "failed", patch: { failureCode: outcome.failureCode ?? "sandbox_failed", failureMessage: "The payout was failed by the sandbox test helper." } },
+      : {
+          to: "failed",
+          patch: {
+            failureCode: outcome.failureCode ?? "sandbox_failed",
+            failureMessage: "The payout was failed by the sandbox test helper.",
+          },
+        },
   );
 }
 

@@ -14,19 +14,32 @@ import { emitPayoutEvents } from "./events";
 import { advanceKey, canMove, isFinal, PAYOUT_RULES, type PayoutStatus } from "./model";
 
 /** What a move may record besides the status (the PSP's end-to-end id, a failure, the send bookkeeping). */
-export type PayoutPatch = Partial<Pick<PayoutRow, "endToEndId" | "failureCode" | "failureMessage" | "sendAttempts" | "sentAt">>;
+export type PayoutPatch = Partial<
+  Pick<PayoutRow, "endToEndId" | "failureCode" | "failureMessage" | "sendAttempts" | "sentAt">
+>;
 
 /**
  * Inside `uow`: moves `row` from the status it was read in to `to`. Returns the payout as stored
  * after the move, or undefined when it moved meanwhile (nothing written: the status it reached
  * wins). Throws 400 `invalid_state` when the status table forbids the move.
  */
-export async function movePayout(deps: Deps, uow: Uow, row: PayoutRow, to: PayoutStatus, patch: PayoutPatch = {}): Promise<PayoutRow | undefined> {
+export async function movePayout(
+  deps: Deps,
+  uow: Uow,
+  row: PayoutRow,
+  to: PayoutStatus,
+  patch: PayoutPatch = {},
+): Promise<PayoutRow | undefined> {
   const from = row.status as PayoutStatus;
   if (!canMove(from, to)) throw new DomainError("invalid_state", `A ${from} payout cannot become ${to}.`);
   const now = deps.clock.nowMs();
   const rule = PAYOUT_RULES[to];
-  const moved = await uow.payouts.moveFrom(row.id, from, { ...patch, status: to, updatedAt: now, ...(rule.stamp ? { [rule.stamp]: now } : {}) });
+  const moved = await uow.payouts.moveFrom(row.id, from, {
+    ...patch,
+    status: to,
+    updatedAt: now,
+    ...(rule.stamp ? { [rule.stamp]: now } : {}),
+  });
   if (!moved) return undefined;
   if (rule.restores) await reversePayout(deps, uow, moved.id);
   if (to === "paid") await settlePayout(deps, uow, moved.id);
@@ -36,8 +49,15 @@ export async function movePayout(deps: Deps, uow: Uow, row: PayoutRow, to: Payou
 }
 
 /** `movePayout`, but a payout that moved meanwhile is 400 `invalid_state` too (routes and helpers). */
-export async function movePayoutOrThrow(deps: Deps, uow: Uow, row: PayoutRow, to: PayoutStatus, patch: PayoutPatch = {}): Promise<PayoutRow> {
+export async function movePayoutOrThrow(
+  deps: Deps,
+  uow: Uow,
+  row: PayoutRow,
+  to: PayoutStatus,
+  patch: PayoutPatch = {},
+): Promise<PayoutRow> {
   const moved = await movePayout(deps, uow, row, to, patch);
-  if (!moved) throw new DomainError("invalid_state", `The payout moved from ${row.status} meanwhile; it cannot become ${to}.`);
+  if (!moved)
+    throw new DomainError("invalid_state", `The payout moved from ${row.status} meanwhile; it cannot become ${to}.`);
   return moved;
 }

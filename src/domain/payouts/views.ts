@@ -13,13 +13,21 @@ export const PayoutSchema = View("Payout", {
   id: Type.String({ examples: ["po_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
   object: Type.Literal("payout"),
   amount: Money({ minimum: 1 }),
-  fee: Money({ minimum: 0, description: "Platform fee (the account's payout_fee_fixed), centavos; amount + fee left the available balance." }),
+  fee: Money({
+    minimum: 0,
+    description: "Platform fee (the account's payout_fee_fixed), centavos; amount + fee left the available balance.",
+  }),
   currency: Currency(),
   status: OneOf(PAYOUT_STATUSES),
   destination: PayoutDestinationSchema,
   description: Nullable(Type.String({ maxLength: 140 })),
   metadata: JsonObject(),
-  end_to_end_id: Nullable(Type.String({ description: "Pix end-to-end id (32 characters), once known.", examples: ["E9999999920261120120012345abcdeF"] })),
+  end_to_end_id: Nullable(
+    Type.String({
+      description: "Pix end-to-end id (32 characters), once known.",
+      examples: ["E9999999920261120120012345abcdeF"],
+    }),
+  ),
   failure_code: Nullable(Type.String()),
   failure_message: Nullable(Type.String()),
   livemode: Type.Boolean(),

@@ -35,9 +35,13 @@ function throttle(deps: Deps, connectionId: string): void {
   if (!b) buckets.set(deps, (b = new TokenBuckets(CALLBACKS_PER_SECOND, CALLBACK_BURST)));
   const d = b.hit(connectionId, deps.clock.nowMs());
   if (!d.allowed)
-    throw new DomainError("rate_limited", `Too many callbacks for this connection: at most ${CALLBACKS_PER_SECOND} a second. Retry later.`, {
-      headers: { "Retry-After": String(d.retryAfterSeconds) },
-    });
+    throw new DomainError(
+      "rate_limited",
+      `Too many callbacks for this connection: at most ${CALLBACKS_PER_SECOND} a second. Retry later.`,
+      {
+        headers: { "Retry-After": String(d.retryAfterSeconds) },
+      },
+    );
 }
 
 /** A callback let in by admitPixCallback: its connection and the provider that reads it. */
@@ -65,13 +69,23 @@ export async function admitPixCallback(deps: Deps, connectionId: string): Promis
  * 404 and 429 as admitPixCallback (for an id), 413 `payload_too_large` (more than
  * MAX_CALLBACK_ENTRIES entries), 400 `invalid_request` (no pix list).
  */
-export async function acceptPixCallback(deps: Deps, connection: string | AdmittedCallback, body: unknown): Promise<NotificationResult> {
+export async function acceptPixCallback(
+  deps: Deps,
+  connection: string | AdmittedCallback,
+  body: unknown,
+): Promise<NotificationResult> {
   const { conn, provider } = typeof connection === "string" ? await admitPixCallback(deps, connection) : connection;
   const entries = callbackEntries(body);
   if (entries > MAX_CALLBACK_ENTRIES)
-    throw new DomainError("payload_too_large", `A callback may carry at most ${MAX_CALLBACK_ENTRIES} Pix entries; this one has ${entries}. Send them in several callbacks.`);
+    throw new DomainError(
+      "payload_too_large",
+      `A callback may carry at most ${MAX_CALLBACK_ENTRIES} Pix entries; this one has ${entries}. Send them in several callbacks.`,
+    );
   const result = await acceptNotification(deps, { accountId: conn.accountId, livemode: true }, provider, "PIX", body);
-  deps.logger.info({ connection_id: conn.id, accepted: result.accepted, unknown: result.unknown }, "pix provider: callback queued for confirmation");
+  deps.logger.info(
+    { connection_id: conn.id, accepted: result.accepted, unknown: result.unknown },
+    "pix provider: callback queued for confirmation",
+  );
   return result;
 }
 

@@ -42,7 +42,11 @@ export interface PixConnectionGateway {
    * With a fresh client of `spec` (nothing cached): obtains a token, then, when granted, registers
    * `webhookUrl` for `pixKey` (`PUT {api_url}/webhook/{pix_key}`).
    */
-  connect(spec: ConnectionSpec, pixKey: string, webhookUrl: string): Promise<{ token: StepResult; webhook: StepResult | null }>;
+  connect(
+    spec: ConnectionSpec,
+    pixKey: string,
+    webhookUrl: string,
+  ): Promise<{ token: StepResult; webhook: StepResult | null }>;
   /** Removes the webhook of `pixKey` (`DELETE {api_url}/webhook/{pix_key}`) and forgets the connection's client. */
   disconnect(spec: ConnectionSpec, pixKey: string): Promise<StepResult>;
 }

@@ -13,7 +13,11 @@ import { hintSends } from "../payouts/jobs";
 export const MAX_SEND_HINTS = 100;
 
 /** Queues the status checks of the sends `sendIds` of (account, mode); returns how many were asked. */
-export async function acceptSendHints(deps: Deps, scope: { accountId: string; livemode: boolean }, sendIds: readonly string[]): Promise<number> {
+export async function acceptSendHints(
+  deps: Deps,
+  scope: { accountId: string; livemode: boolean },
+  sendIds: readonly string[],
+): Promise<number> {
   const ids = [...new Set(sendIds)].slice(0, MAX_SEND_HINTS);
   if (ids.length === 0) return 0;
   return deps.store.tx(async (uow) => {

@@ -52,7 +52,8 @@ function httpsUrl(value: string, param: string): string {
   } catch {
     throw invalidParam(param, `${param} must be an absolute https URL.`, "invalid_url");
   }
-  if (u.protocol !== "https:") throw invalidParam(param, `${param} must use https (the PSP is reached over mutual TLS).`, "invalid_url");
+  if (u.protocol !== "https:")
+    throw invalidParam(param, `${param} must use https (the PSP is reached over mutual TLS).`, "invalid_url");
   if (u.username || u.password) throw invalidParam(param, `${param} must not carry credentials.`, "invalid_url");
   return value.replace(/\/+$/, "");
 }
@@ -78,7 +79,11 @@ export async function connect(deps: Deps, accountId: string, input: ConnectInput
   if (!(await deps.store.read.accounts.byId(accountId))) throw notFound("account");
   const apiUrl = httpsUrl(input.api_url, "api_url");
   if (input.type === "efi" && new URL(apiUrl).pathname !== "/")
-    throw invalidParam("api_url", "api_url of an efi connection is the PSP's origin (e.g. https://pix.api.efipay.com.br): Cofre adds /v2/cob, /v3/gn/pix, ...", "invalid_url");
+    throw invalidParam(
+      "api_url",
+      "api_url of an efi connection is the PSP's origin (e.g. https://pix.api.efipay.com.br): Cofre adds /v2/cob, /v3/gn/pix, ...",
+      "invalid_url",
+    );
   const tokenUrl = httpsUrl(input.token_url, "token_url");
   const cert = await checkPems(input);
   const existing = await deps.store.read.pixProvider.activeByAccount(accountId);
@@ -100,9 +105,14 @@ export async function connect(deps: Deps, accountId: string, input: ConnectInput
   const webhookUrl = webhookUrlOf(deps, id);
   const { token, webhook } = await deps.pixConnections.connect(conn, input.pix_key, webhookUrl);
   if (!token.ok)
-    throw new DomainError("provider_connection_failed", `The PSP did not grant an access token: ${token.message}`, { param: "token_url" });
+    throw new DomainError("provider_connection_failed", `The PSP did not grant an access token: ${token.message}`, {
+      param: "token_url",
+    });
   if (webhook && !webhook.ok)
-    deps.logger.warn({ connection_id: id, account_id: accountId, reason: webhook.message }, "pix provider: the PSP refused the webhook registration");
+    deps.logger.warn(
+      { connection_id: id, account_id: accountId, reason: webhook.message },
+      "pix provider: the PSP refused the webhook registration",
+    );
 
   const now = deps.clock.nowMs();
   const sealed = await sealSecrets(await deps.secretsKey, id, input.client_secret, input.private_key);
@@ -160,9 +170,16 @@ export async function deleteConnection(deps: Deps, accountId: string): Promise<v
   if (!row.webhookRegistered) return;
   try {
     const r = await deps.pixConnections.disconnect(await openConnection(await deps.secretsKey, row), row.pixKey);
-    if (!r.ok) deps.logger.warn({ connection_id: row.id, account_id: accountId, reason: r.message }, "pix provider: the webhook could not be removed at the PSP");
+    if (!r.ok)
+      deps.logger.warn(
+        { connection_id: row.id, account_id: accountId, reason: r.message },
+        "pix provider: the webhook could not be removed at the PSP",
+      );
   } catch (err) {
-    deps.logger.warn({ connection_id: row.id, account_id: accountId, reason: (err as Error).message }, "pix provider: the webhook could not be removed at the PSP");
+    deps.logger.warn(
+      { connection_id: row.id, account_id: accountId, reason: (err as Error).message },
+      "pix provider: the webhook could not be removed at the PSP",
+    );
   }
 }
 
@@ -184,6 +201,8 @@ function warnExpiry(deps: Deps, row: ConnectionRow): void {
       certificate_expires_at: new Date(row.certificateExpiresAt).toISOString(),
       days_left: days,
     },
-    days < 0 ? "pix provider: the client certificate has expired" : `pix provider: the client certificate expires in ${days} days`,
+    days < 0
+      ? "pix provider: the client certificate has expired"
+      : `pix provider: the client certificate expires in ${days} days`,
   );
 }

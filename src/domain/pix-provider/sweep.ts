@@ -34,7 +34,10 @@ export async function sweepReceivedPix(deps: Deps): Promise<SweepResult> {
     try {
       const listed = await provider.listPayments(deps.providers.ctx, { from: now - SWEEP_WINDOW_MS, to: now });
       if (listed.status !== "listed") {
-        deps.logger.warn({ connection_id: conn.id, code: listed.code, reason: listed.message }, "pix provider: the Pix sweep could not list received Pix");
+        deps.logger.warn(
+          { connection_id: conn.id, code: listed.code, reason: listed.message },
+          "pix provider: the Pix sweep could not list received Pix",
+        );
         continue;
       }
       const r = await acceptNotificationItems(deps, { accountId: conn.accountId, livemode: true }, "PIX", listed.items);
@@ -42,7 +45,10 @@ export async function sweepReceivedPix(deps: Deps): Promise<SweepResult> {
       result.accepted += r.accepted;
       result.unknown += r.unknown;
     } catch (err) {
-      deps.logger.warn({ connection_id: conn.id, reason: (err as Error).message }, "pix provider: the Pix sweep failed");
+      deps.logger.warn(
+        { connection_id: conn.id, reason: (err as Error).message },
+        "pix provider: the Pix sweep failed",
+      );
     }
   }
   return result;

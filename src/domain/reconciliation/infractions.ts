@@ -28,7 +28,11 @@ export const INFRACTION_POLL_EVERY_MS = 300_000;
 export const INFRACTION_WINDOW_MS = 900_000;
 
 /** Ruling of each final infraction status. */
-const RULING: Partial<Record<PspInfraction["status"], Resolution>> = { ACEITA: "upheld", REJEITADA: "merchant_favor", CANCELADA_EFI: "withdrawn" };
+const RULING: Partial<Record<PspInfraction["status"], Resolution>> = {
+  ACEITA: "upheld",
+  REJEITADA: "merchant_favor",
+  CANCELADA_EFI: "withdrawn",
+};
 
 /** `metadata.med.method` of Efí's `tipoSituacao`. */
 function methodOf(kind: string | null): MedMethod {
@@ -63,26 +67,42 @@ export async function pollInfractions(deps: Deps): Promise<InfractionPollResult>
   return result;
 }
 
-async function pollConnection(deps: Deps, conn: PixProviderConnectionRow, provider: PaymentProvider, result: InfractionPollResult): Promise<void> {
+async function pollConnection(
+  deps: Deps,
+  conn: PixProviderConnectionRow,
+  provider: PaymentProvider,
+  result: InfractionPollResult,
+): Promise<void> {
   const now = deps.clock.nowMs();
   const oldest = await deps.store.read.reconciliation.oldestActiveInfraction(conn.id);
   const from = Math.min(now - INFRACTION_WINDOW_MS, oldest === null ? Infinity : oldest - 60_000);
   const listed = await provider.listInfractions!(deps.providers.ctx, { from, to: now });
   if (listed.status !== "listed") {
-    deps.logger.warn({ connection_id: conn.id, code: listed.code, reason: listed.message }, "med: could not list the PSP's infractions");
+    deps.logger.warn(
+      { connection_id: conn.id, code: listed.code, reason: listed.message },
+      "med: could not list the PSP's infractions",
+    );
     return;
   }
   for (const inf of listed.infractions) {
     try {
       await applyInfraction(deps, conn, inf, result);
     } catch (err) {
-      deps.logger.warn({ connection_id: conn.id, infraction_id: inf.id, reason: (err as Error).message }, "med: an infraction could not be applied");
+      deps.logger.warn(
+        { connection_id: conn.id, infraction_id: inf.id, reason: (err as Error).message },
+        "med: an infraction could not be applied",
+      );
     }
   }
 }
 
 /** Applies one listed infraction (see the module header); idempotent under repeated polls. */
-export async function applyInfraction(deps: Deps, conn: PixProviderConnectionRow, inf: PspInfraction, result?: InfractionPollResult): Promise<void> {
+export async function applyInfraction(
+  deps: Deps,
+  conn: PixProviderConnectionRow,
+  inf: PspInfraction,
+  result?: InfractionPollResult,
+): Promise<void> {
   const reads = deps.store.read.reconciliation;
   const known = await reads.infraction(conn.id, inf.id);
   let caseId = known?.caseId ?? null;
@@ -90,7 +110,10 @@ export async function applyInfraction(deps: Deps, conn: PixProviderConnectionRow
     const [charge] = await reads.chargesMatching(conn.accountId, [inf.endToEndId], []);
     if (!charge || charge.endToEndId !== inf.endToEndId) {
       if (!known) {
-        deps.logger.warn({ connection_id: conn.id, infraction_id: inf.id, end_to_end_id: inf.endToEndId }, "med: an infraction names an end-to-end id Cofre does not know");
+        deps.logger.warn(
+          { connection_id: conn.id, infraction_id: inf.id, end_to_end_id: inf.endToEndId },
+          "med: an infraction names an end-to-end id Cofre does not know",
+        );
         if (result) result.unknown++;
       }
       await save(deps, conn, inf, known, null);
@@ -114,7 +137,11 @@ export async function applyInfraction(deps: Deps, conn: PixProviderConnectionRow
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       // Not paid, or another case still active: kept without a case, listed by reconciliation.
-      if (!known) deps.logger.warn({ connection_id: conn.id, infraction_id: inf.id, reason: err.message }, "med: no case could open for an infraction");
+      if (!known)
+        deps.logger.warn(
+          { connection_id: conn.id, infraction_id: inf.id, reason: err.message },
+          "med: no case could open for an infraction",
+        );
       await save(deps, conn, inf, known, null);
       return;
     }
@@ -132,7 +159,13 @@ export async function applyInfraction(deps: Deps, conn: PixProviderConnectionRow
   await save(deps, conn, inf, known, caseId);
 }
 
-async function save(deps: Deps, conn: PixProviderConnectionRow, inf: PspInfraction, known: PspInfractionRow | undefined, caseId: string | null): Promise<void> {
+async function save(
+  deps: Deps,
+  conn: PixProviderConnectionRow,
+  inf: PspInfraction,
+  known: PspInfractionRow | undefined,
+  caseId: string | null,
+): Promise<void> {
   const now = deps.clock.nowMs();
   if (known && known.status === inf.status && known.caseId === caseId && known.amount === inf.amount) return;
   await deps.store.tx(async (uow) => {
@@ -163,14 +196,25 @@ export async function submitDefense(deps: Deps, caseId: string): Promise<MedCase
   const row = await deps.store.read.med.caseById(caseId);
   if (!row) throw notFound("MED case");
   const inf = await deps.store.read.reconciliation.infractionOfCase(caseId);
-  if (!inf) throw new DomainError("invalid_state", "This MED case was not opened from a PSP infraction: there is nothing to forward.");
-  if (row.status !== "appealed" || !row.appealReason) throw new DomainError("invalid_state", `Only an appealed case has a defence to forward; this case is ${row.status}.`);
-  if (inf.defenseSentAt !== null) throw new DomainError("invalid_state", "The defence of this case was already forwarded to the PSP.");
+  if (!inf)
+    throw new DomainError(
+      "invalid_state",
+      "This MED case was not opened from a PSP infraction: there is nothing to forward.",
+    );
+  if (row.status !== "appealed" || !row.appealReason)
+    throw new DomainError(
+      "invalid_state",
+      `Only an appealed case has a defence to forward; this case is ${row.status}.`,
+    );
+  if (inf.defenseSentAt !== null)
+    throw new DomainError("invalid_state", "The defence of this case was already forwarded to the PSP.");
   const provider = deps.providers.forConnection(inf.connectionId);
-  if (!provider?.submitDefense) throw new DomainError("unprocessable_entity", "The case's provider connection cannot forward a defence.");
+  if (!provider?.submitDefense)
+    throw new DomainError("unprocessable_entity", "The case's provider connection cannot forward a defence.");
   const r = await provider.submitDefense(deps.providers.ctx, { infractionId: inf.id, justification: row.appealReason });
   if (r.status !== "settled") {
-    if (r.status === "retryable" || r.status === "auth_failed") throw new DomainError("service_unavailable", `The PSP did not take the defence: ${r.message}`);
+    if (r.status === "retryable" || r.status === "auth_failed")
+      throw new DomainError("service_unavailable", `The PSP did not take the defence: ${r.message}`);
     throw new DomainError("unprocessable_entity", `The PSP refused the defence: ${r.message}`);
   }
   const now = deps.clock.nowMs();

@@ -27,7 +27,8 @@ export interface MorningResult {
 export async function reconcileYesterday(deps: Deps): Promise<MorningResult> {
   const now = deps.clock.nowMs();
   const today = saoPauloDate(now);
-  if (now - startOfSaoPauloDay(today) < RECONCILE_FROM_HOUR * 3_600_000) return { date: null, reconciled: 0, failed: 0 };
+  if (now - startOfSaoPauloDay(today) < RECONCILE_FROM_HOUR * 3_600_000)
+    return { date: null, reconciled: 0, failed: 0 };
   const date = addDays(today, -1);
   const out: MorningResult = { date, reconciled: 0, failed: 0 };
   const accounts = new Set((await deps.store.read.pixProvider.listActive()).map((c) => c.accountId));
@@ -39,10 +40,16 @@ export async function reconcileYesterday(deps: Deps): Promise<MorningResult> {
       const r = await reconcileAccountDay(deps, accountId, date);
       out.reconciled++;
       if (r.status === "mismatched")
-        deps.logger.warn({ account_id: accountId, date, differences: r.differences.length }, "reconciliation: the day does not match the PSP");
+        deps.logger.warn(
+          { account_id: accountId, date, differences: r.differences.length },
+          "reconciliation: the day does not match the PSP",
+        );
     } catch (err) {
       out.failed++;
-      deps.logger.warn({ account_id: accountId, date, reason: (err as Error).message }, "reconciliation: the day could not be reconciled");
+      deps.logger.warn(
+        { account_id: accountId, date, reason: (err as Error).message },
+        "reconciliation: the day could not be reconciled",
+      );
     }
   }
   return out;

@@ -47,7 +47,11 @@ export function parseDay(v: string): string | null {
 }
 
 function assertLive(scope: Scope): void {
-  if (!scope.livemode) throw new DomainError("live_mode_only", "Reconciliation compares the live PSP's records: use a live key (or the dashboard in live mode).");
+  if (!scope.livemode)
+    throw new DomainError(
+      "live_mode_only",
+      "Reconciliation compares the live PSP's records: use a live key (or the dashboard in live mode).",
+    );
 }
 
 /** Where a payout stands, in SentPix terms (null: never handed to the PSP). */
@@ -117,7 +121,11 @@ export async function reconcileAccountDay(deps: Deps, accountId: string, day: st
   const reads = deps.store.read.reconciliation;
   const paid = await reads.paidBetween(accountId, from, to);
   const txids = received.map((p) => p.txid).filter((t): t is string => t !== null);
-  const matching = await reads.chargesMatching(accountId, received.map((p) => p.endToEndId), txids);
+  const matching = await reads.chargesMatching(
+    accountId,
+    received.map((p) => p.endToEndId),
+    txids,
+  );
   const byE2e = new Map<string, TransactionRow>();
   for (const tx of [...paid, ...matching]) if (tx.endToEndId) byE2e.set(tx.endToEndId, tx);
   const byTxid = new Map(matching.filter((tx) => tx.pixTxid).map((tx) => [tx.pixTxid!, tx]));
@@ -132,7 +140,8 @@ export async function reconcileAccountDay(deps: Deps, accountId: string, day: st
       seen.add(tx.id);
       known.push({ pix: p, tx });
       add(cofre.received, tx.amount);
-      if (tx.amount !== p.amount) differences.push(diff("amount_differs", p.endToEndId, `ch_${tx.id}`, p.amount, tx.amount));
+      if (tx.amount !== p.amount)
+        differences.push(diff("amount_differs", p.endToEndId, `ch_${tx.id}`, p.amount, tx.amount));
       continue;
     }
     const owner = p.txid ? byTxid.get(p.txid) : undefined;
@@ -141,11 +150,14 @@ export async function reconcileAccountDay(deps: Deps, accountId: string, day: st
       // A Pix Cofre received and gives back (another amount, payer or a late payment): known.
       known.push({ pix: p, tx: owner });
       add(cofre.received, ret.amount);
-      if (ret.amount !== p.amount) differences.push(diff("amount_differs", p.endToEndId, `ch_${owner.id}`, p.amount, ret.amount));
+      if (ret.amount !== p.amount)
+        differences.push(diff("amount_differs", p.endToEndId, `ch_${owner.id}`, p.amount, ret.amount));
       continue;
     }
     if (owner) heal.push(p);
-    differences.push(diff("missing_in_cofre", p.endToEndId, owner ? `ch_${owner.id}` : null, p.amount, null, owner !== undefined));
+    differences.push(
+      diff("missing_in_cofre", p.endToEndId, owner ? `ch_${owner.id}` : null, p.amount, null, owner !== undefined),
+    );
   }
   for (const tx of paid) {
     if (seen.has(tx.id)) continue;
@@ -155,8 +167,16 @@ export async function reconcileAccountDay(deps: Deps, accountId: string, day: st
   differences.push(...(await devolutionDifferences(deps, accountId, known)));
   if (heal.length) {
     // The normal confirmation path: a status check job per charge (GET /pix/{e2eid}), then applySettlementNotice.
-    const r = await acceptNotificationItems(deps, { accountId, livemode: true }, "PIX", heal.map((p) => ({ ref: { txid: p.txid!, endToEndId: p.endToEndId } })));
-    deps.logger.info({ account_id: accountId, date: day, queued: r.accepted }, "reconciliation: Pix received at the PSP but not settled in Cofre queued for confirmation");
+    const r = await acceptNotificationItems(
+      deps,
+      { accountId, livemode: true },
+      "PIX",
+      heal.map((p) => ({ ref: { txid: p.txid!, endToEndId: p.endToEndId } })),
+    );
+    deps.logger.info(
+      { account_id: accountId, date: day, queued: r.accepted },
+      "reconciliation: Pix received at the PSP but not settled in Cofre queued for confirmation",
+    );
   }
 
   // Sent: every PSP send against the payouts and cashout refunds with its idEnvio.
@@ -172,7 +192,8 @@ export async function reconcileAccountDay(deps: Deps, accountId: string, day: st
     }
     for (const r of refunds) {
       const state = refundState(r);
-      if (state && r.providerRefundId) cofreSends.set(r.providerRefundId, { referenceId: r.id, amount: r.amount, state, endToEndId: null });
+      if (state && r.providerRefundId)
+        cofreSends.set(r.providerRefundId, { referenceId: r.id, amount: r.amount, state, endToEndId: null });
     }
     const matched = new Set<string>();
     for (const s of sends) {
@@ -184,8 +205,14 @@ export async function reconcileAccountDay(deps: Deps, accountId: string, day: st
       }
       matched.add(s.sendId!);
       if (mine.state === "paid") add(cofre.sent, mine.amount);
-      if (mine.amount !== s.amount) differences.push(diff("amount_differs", s.endToEndId ?? mine.endToEndId, mine.referenceId, s.amount, mine.amount));
-      else if (mine.state !== s.status) differences.push(diff("status_differs", s.endToEndId ?? mine.endToEndId, mine.referenceId, s.amount, mine.amount));
+      if (mine.amount !== s.amount)
+        differences.push(
+          diff("amount_differs", s.endToEndId ?? mine.endToEndId, mine.referenceId, s.amount, mine.amount),
+        );
+      else if (mine.state !== s.status)
+        differences.push(
+          diff("status_differs", s.endToEndId ?? mine.endToEndId, mine.referenceId, s.amount, mine.amount),
+        );
     }
     for (const [sendId, mine] of cofreSends) {
       if (matched.has(sendId)) continue;
@@ -209,7 +236,15 @@ export async function reconcileAccountDay(deps: Deps, accountId: string, day: st
     reconciled_at: iso(now),
   };
   await deps.store.tx(async (uow) => {
-    await uow.reconciliation.saveResult({ accountId, date: day, connectionId: conn.id, status: result.status, result: JSON.stringify(result), createdAt: now, updatedAt: now });
+    await uow.reconciliation.saveResult({
+      accountId,
+      date: day,
+      connectionId: conn.id,
+      status: result.status,
+      result: JSON.stringify(result),
+      createdAt: now,
+      updatedAt: now,
+    });
   });
   return result;
 }
@@ -222,8 +257,18 @@ interface CofreReturn {
   state: ReturnState | null;
 }
 
-const REFUND_RETURN_STATE: Record<string, ReturnState | null> = { PENDING: null, IN_PROGRESS: "IN_PROGRESS", REFUNDED: "REFUNDED", FAILED: "FAILED" };
-const PIX_RETURN_STATE: Record<string, ReturnState | null> = { PENDING: null, IN_PROGRESS: "IN_PROGRESS", RETURNED: "REFUNDED", FAILED: "FAILED" };
+const REFUND_RETURN_STATE: Record<string, ReturnState | null> = {
+  PENDING: null,
+  IN_PROGRESS: "IN_PROGRESS",
+  REFUNDED: "REFUNDED",
+  FAILED: "FAILED",
+};
+const PIX_RETURN_STATE: Record<string, ReturnState | null> = {
+  PENDING: null,
+  IN_PROGRESS: "IN_PROGRESS",
+  RETURNED: "REFUNDED",
+  FAILED: "FAILED",
+};
 
 /**
  * The devoluções the PSP lists under each known received Pix (`devolucoes[]`, by id) against
@@ -231,31 +276,58 @@ const PIX_RETURN_STATE: Record<string, ReturnState | null> = { PENDING: null, IN
  * missing on either side, another amount, another outcome (a not yet submitted one matches any
  * status in progress and is never missing at the PSP).
  */
-async function devolutionDifferences(deps: Deps, accountId: string, known: { pix: ReceivedPix; tx: TransactionRow }[]): Promise<PublicDifference[]> {
+async function devolutionDifferences(
+  deps: Deps,
+  accountId: string,
+  known: { pix: ReceivedPix; tx: TransactionRow }[],
+): Promise<PublicDifference[]> {
   if (known.length === 0) return [];
-  const refunds = await deps.store.read.reconciliation.devolutionsOf(accountId, [...new Set(known.map((k) => k.tx.id))]);
+  const refunds = await deps.store.read.reconciliation.devolutionsOf(accountId, [
+    ...new Set(known.map((k) => k.tx.id)),
+  ]);
   const out: PublicDifference[] = [];
   for (const { pix, tx } of known) {
     const mine = new Map<string, CofreReturn>();
     if (tx.endToEndId === pix.endToEndId)
       for (const r of refunds)
-        if (r.transactionId === tx.id && r.providerRefundId) mine.set(r.providerRefundId, { referenceId: r.id, amount: r.amount, state: REFUND_RETURN_STATE[r.status] ?? null });
+        if (r.transactionId === tx.id && r.providerRefundId)
+          mine.set(r.providerRefundId, {
+            referenceId: r.id,
+            amount: r.amount,
+            state: REFUND_RETURN_STATE[r.status] ?? null,
+          });
     for (const r of pixReturnsOf(tx))
-      if (r.endToEndId === pix.endToEndId) mine.set(r.id, { referenceId: `ch_${tx.id}`, amount: r.amount, state: PIX_RETURN_STATE[r.status ?? "PENDING"] ?? null });
+      if (r.endToEndId === pix.endToEndId)
+        mine.set(r.id, {
+          referenceId: `ch_${tx.id}`,
+          amount: r.amount,
+          state: PIX_RETURN_STATE[r.status ?? "PENDING"] ?? null,
+        });
     const listed = new Set<string>();
     for (const d of pix.returns) {
       listed.add(d.id);
       const m = mine.get(d.id);
       if (!m) out.push(diff("missing_in_cofre", pix.endToEndId, null, d.amount, null));
-      else if (m.amount !== d.amount) out.push(diff("amount_differs", pix.endToEndId, m.referenceId, d.amount, m.amount));
-      else if ((m.state ?? "IN_PROGRESS") !== d.status) out.push(diff("status_differs", pix.endToEndId, m.referenceId, d.amount, m.amount));
+      else if (m.amount !== d.amount)
+        out.push(diff("amount_differs", pix.endToEndId, m.referenceId, d.amount, m.amount));
+      else if ((m.state ?? "IN_PROGRESS") !== d.status)
+        out.push(diff("status_differs", pix.endToEndId, m.referenceId, d.amount, m.amount));
     }
-    for (const [id, m] of mine) if (!listed.has(id) && m.state !== null) out.push(diff("missing_at_psp", pix.endToEndId, m.referenceId, null, m.amount));
+    for (const [id, m] of mine)
+      if (!listed.has(id) && m.state !== null)
+        out.push(diff("missing_at_psp", pix.endToEndId, m.referenceId, null, m.amount));
   }
   return out;
 }
 
-function diff(kind: PublicDifference["kind"], e2e: string | null, ref: string | null, pspAmount: number | null, cofreAmount: number | null, healed = false): PublicDifference {
+function diff(
+  kind: PublicDifference["kind"],
+  e2e: string | null,
+  ref: string | null,
+  pspAmount: number | null,
+  cofreAmount: number | null,
+  healed = false,
+): PublicDifference {
   return { kind, end_to_end_id: e2e, reference_id: ref, psp_amount: pspAmount, cofre_amount: cofreAmount, healed };
 }
 
@@ -264,9 +336,16 @@ function pspDown(message: string): DomainError {
 }
 
 /** The stored days of the scope's account among the last LIST_DAYS São Paulo days, newest first. Throws 403 `live_mode_only`. */
-export async function listReconciliations(deps: Deps, scope: Scope): Promise<{ object: "list"; data: PublicReconciliation[] }> {
+export async function listReconciliations(
+  deps: Deps,
+  scope: Scope,
+): Promise<{ object: "list"; data: PublicReconciliation[] }> {
   assertLive(scope);
   const today = saoPauloDate(deps.clock.nowMs());
-  const rows = await deps.store.read.reconciliation.listResults(scope.accountId, addDays(today, -(LIST_DAYS - 1)), today);
+  const rows = await deps.store.read.reconciliation.listResults(
+    scope.accountId,
+    addDays(today, -(LIST_DAYS - 1)),
+    today,
+  );
   return { object: "list", data: rows.map((r) => JSON.parse(r.result) as PublicReconciliation) };
 }

@@ -10,14 +10,21 @@ import { Closed, DateTime, Nullable, OneOf, Type, View, type Static } from "../.
 export const DIFFERENCE_KINDS = ["missing_in_cofre", "missing_at_psp", "amount_differs", "status_differs"] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
-const Totals = Closed({ count: Type.Integer({ minimum: 0 }), amount: Type.Integer({ minimum: 0, description: "Centavos." }) });
+const Totals = Closed({
+  count: Type.Integer({ minimum: 0 }),
+  amount: Type.Integer({ minimum: 0, description: "Centavos." }),
+});
 const Side = Closed({ received: Totals, sent: Totals });
 
 export const ReconciliationDifferenceSchema = View("ReconciliationDifference", {
   kind: OneOf(DIFFERENCE_KINDS),
   end_to_end_id: Nullable(Type.String({ examples: ["E9999999920261120120012345abcdeF"] })),
   reference_id: Nullable(
-    Type.String({ description: "Cofre's object (`ch_`, `po_`, `re_`) or, for an infraction on an unknown Pix, the PSP's `idInfracao`.", examples: ["ch_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"] }),
+    Type.String({
+      description:
+        "Cofre's object (`ch_`, `po_`, `re_`) or, for an infraction on an unknown Pix, the PSP's `idInfracao`.",
+      examples: ["ch_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a"],
+    }),
   ),
   psp_amount: Nullable(Type.Integer({ description: "Centavos at the PSP (null when the PSP has none)." })),
   cofre_amount: Nullable(Type.Integer({ description: "Centavos in Cofre (null when Cofre has none)." })),

@@ -26,7 +26,12 @@ export async function dispatch(rt: WebhookRuntime, req: DispatchRequest): Promis
   const signal = AbortSignal.timeout(rt.timeoutMs);
   let target = req.url;
   const headers: Record<string, string> = { ...req.headers };
-  const init: RequestInit & { tls?: { serverName?: string } } = { method: "POST", body: req.body, redirect: "manual", signal };
+  const init: RequestInit & { tls?: { serverName?: string } } = {
+    method: "POST",
+    body: req.body,
+    redirect: "manual",
+    signal,
+  };
   try {
     if (req.guard) {
       const u = new URL(req.url);
@@ -45,9 +50,20 @@ export async function dispatch(rt: WebhookRuntime, req: DispatchRequest): Promis
     if (statusCode >= 200 && statusCode < 300) return { kind: "delivered", statusCode, body, durationMs: elapsed() };
     if (statusCode >= 300 && statusCode < 400)
       return { kind: "redirect", statusCode, body, location: res.headers.get("location"), durationMs: elapsed() };
-    return { kind: "http_error", statusCode, body, retryAfterSeconds: parseRetryAfter(res.headers.get("retry-after"), req.nowMs), durationMs: elapsed() };
+    return {
+      kind: "http_error",
+      statusCode,
+      body,
+      retryAfterSeconds: parseRetryAfter(res.headers.get("retry-after"), req.nowMs),
+      durationMs: elapsed(),
+    };
   } catch (err) {
-    if (signal.aborted) return { kind: "timeout", error: `timeout: no complete response within ${rt.timeoutMs} ms`, durationMs: elapsed() };
+    if (signal.aborted)
+      return {
+        kind: "timeout",
+        error: `timeout: no complete response within ${rt.timeoutMs} ms`,
+        durationMs: elapsed(),
+      };
     const e = err as { code?: string; message?: string };
     const detail = [e.code, e.message].filter(Boolean).join(": ").slice(0, 500) || "connection failed";
     return { kind: "network_error", error: `network error: ${detail}`, durationMs: elapsed() };

@@ -48,7 +48,11 @@ export function needsWebhookUrl(event: FanOutEvent): boolean {
  * The targets among `endpoints` (the scope's ACTIVE ones) subscribed to `event.type`, plus
  * `webhookUrl` for a legacy event about a transaction unless an endpoint with that URL gets it.
  */
-export function pickTargets(endpoints: ActiveEndpoint[], event: FanOutEvent, webhookUrl: string | null): DeliveryTarget[] {
+export function pickTargets(
+  endpoints: ActiveEndpoint[],
+  event: FanOutEvent,
+  webhookUrl: string | null,
+): DeliveryTarget[] {
   const targets: DeliveryTarget[] = [];
   const urls = new Set<string>();
   for (const ep of endpoints) {
@@ -56,7 +60,8 @@ export function pickTargets(endpoints: ActiveEndpoint[], event: FanOutEvent, web
     urls.add(ep.url);
     targets.push({ endpointId: ep.id, targetUrl: null });
   }
-  if (event.family === "legacy" && event.transactionId && webhookUrl && !urls.has(webhookUrl)) targets.push({ endpointId: null, targetUrl: webhookUrl });
+  if (event.family === "legacy" && event.transactionId && webhookUrl && !urls.has(webhookUrl))
+    targets.push({ endpointId: null, targetUrl: webhookUrl });
   return targets;
 }
 
@@ -99,7 +104,8 @@ export function deliverJob(id: string, now: number): EnqueueInput {
 
 /** Creates the delivery rows (and their jobs) of the stored `event` for `targets` (from `deliveryTargets`), in `uow`. */
 export async function fanOut(deps: Deps, uow: Uow, event: StoredEvent, targets: DeliveryTarget[]): Promise<void> {
-  if (targets.some((t) => t.targetUrl !== null)) await ensureTransactionSecret(deps, uow, { accountId: event.accountId, livemode: event.livemode });
+  if (targets.some((t) => t.targetUrl !== null))
+    await ensureTransactionSecret(deps, uow, { accountId: event.accountId, livemode: event.livemode });
   const now = deps.clock.nowMs();
   const rows = deliveryRows(event, targets, now);
   await uow.webhooks.insertDeliveries(rows);

@@ -105,6 +105,9 @@ export function webhookRuntime(deps: { delivery: DeliveryRuntime }): DeliveryRun
 }
 
 /** Overrides parts of the runtime of `deps` (tests, bench). Returns the runtime. */
-export function configureWebhookRuntime(deps: { delivery: DeliveryRuntime }, overrides: Partial<Omit<DeliveryRuntime, "slots">>): DeliveryRuntime {
+export function configureWebhookRuntime(
+  deps: { delivery: DeliveryRuntime },
+  overrides: Partial<Omit<DeliveryRuntime, "slots">>,
+): DeliveryRuntime {
   return Object.assign(deps.delivery, overrides);
 }

@@ -26,7 +26,11 @@ function checkEvents(events: string[]): string[] {
   if (events.length === 0) throw invalidParam("events", "Subscribe to at least one event.", "invalid_event_type");
   for (const [i, name] of events.entries()) {
     if (!isKnownEventType(name))
-      throw invalidParam(`events.${i}`, `Unknown event name "${name.slice(0, 100)}"; see GET /v1/webhooks/event-catalog.`, "invalid_event_type");
+      throw invalidParam(
+        `events.${i}`,
+        `Unknown event name "${name.slice(0, 100)}"; see GET /v1/webhooks/event-catalog.`,
+        "invalid_event_type",
+      );
   }
   return [...new Set(events)];
 }
@@ -63,7 +67,12 @@ export async function listEndpoints(deps: Deps, s: Scope) {
 }
 
 /** PATCH: changes only the fields sent. */
-export async function updateEndpoint(deps: Deps, s: Scope, id: string, patch: { url?: string; events?: string[]; status?: EndpointStatus }) {
+export async function updateEndpoint(
+  deps: Deps,
+  s: Scope,
+  id: string,
+  patch: { url?: string; events?: string[]; status?: EndpointStatus },
+) {
   const ep = await mustFindEndpoint(deps, s, id);
   const set: Partial<WebhookEndpointRow> = {};
   if (patch.url !== undefined) set.url = checkWebhookUrl(patch.url, s.livemode, deps.config.webhookAllowPrivate);
@@ -81,7 +90,12 @@ export async function deleteEndpoint(deps: Deps, s: Scope, id: string) {
   await deps.store.tx(async (uow) => {
     const now = deps.clock.nowMs();
     const pending = await uow.webhooks.deliveryIdsOfEndpoint(id, ["PENDING"]);
-    await uow.webhooks.updateDeliveries(pending, { status: "CANCELLED", lastError: "endpoint deleted", nextRetryAt: null, updatedAt: now });
+    await uow.webhooks.updateDeliveries(pending, {
+      status: "CANCELLED",
+      lastError: "endpoint deleted",
+      nextRetryAt: null,
+      updatedAt: now,
+    });
     await uow.jobs.cancelMany(pending.map(deliverJobKey));
     await uow.webhooks.deleteEndpoint(id);
   });
@@ -129,18 +143,27 @@ export async function retryDelivery(deps: Deps, s: Scope, id: string) {
   const d = await deps.store.read.webhooks.deliveryById(id);
   if (!d || d.accountId !== s.accountId || d.livemode !== s.livemode) throw notFound("webhook delivery");
   if (!RESENDABLE.includes(d.status as DeliveryStatus))
-    throw new DomainError("invalid_state", `Only FAILED or CANCELLED deliveries can be re-sent; this one is ${d.status}.`);
+    throw new DomainError(
+      "invalid_state",
+      `Only FAILED or CANCELLED deliveries can be re-sent; this one is ${d.status}.`,
+    );
   if (d.endpointId) {
     const ep = await deps.store.read.webhooks.endpointById(d.endpointId);
     if (!ep) throw new DomainError("invalid_state", "The delivery's endpoint was deleted.");
-    if (ep.status !== "ACTIVE") throw new DomainError("invalid_state", "The delivery's endpoint is INACTIVE; activate it first.");
+    if (ep.status !== "ACTIVE")
+      throw new DomainError("invalid_state", "The delivery's endpoint is INACTIVE; activate it first.");
   }
   const now = deps.clock.nowMs();
   const set = { status: "PENDING", maxAttempts: d.attempts + 1, nextRetryAt: now, updatedAt: now };
   const body = await deps.store.tx(async (uow) => {
     await uow.webhooks.updateDelivery(id, set);
     await deps.jobs.cancel(uow, deliverJobKey(id));
-    await deps.jobs.enqueue(uow, { kind: DELIVER_JOB, payload: { deliveryId: id, manual: true }, dueAt: now, dedupeKey: deliverJobKey(id) });
+    await deps.jobs.enqueue(uow, {
+      kind: DELIVER_JOB,
+      payload: { deliveryId: id, manual: true },
+      dueAt: now,
+      dedupeKey: deliverJobKey(id),
+    });
     return uow.events.bodyOf(d.eventId);
   });
   return deliveryView({ ...d, ...set }, body ?? "null");

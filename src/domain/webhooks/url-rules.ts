@@ -8,7 +8,8 @@ import ipaddr from "ipaddr.js";
 import { invalidParam } from "../errors";
 
 /** How a developer allows loopback/private targets (said in every refusal). */
-export const ALLOW_PRIVATE_HINT = "to deliver to loopback or private addresses in local development, start Cofre with COFRE_WEBHOOK_ALLOW_PRIVATE=1";
+export const ALLOW_PRIVATE_HINT =
+  "to deliver to loopback or private addresses in local development, start Cofre with COFRE_WEBHOOK_ALLOW_PRIVATE=1";
 
 /** Longest accepted webhook URL, in characters. */
 export const MAX_URL_LENGTH = 2048;
@@ -83,26 +84,42 @@ const URI_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
  * answers at connect time (resolvePublicTarget).
  */
 export function checkWebhookUrl(raw: string, livemode: boolean, allowPrivate: boolean, param = "url"): string {
-  if (raw.length === 0 || raw.length > MAX_URL_LENGTH) throw invalidParam(param, `The URL must be 1-${MAX_URL_LENGTH} characters.`, "invalid_url");
+  if (raw.length === 0 || raw.length > MAX_URL_LENGTH)
+    throw invalidParam(param, `The URL must be 1-${MAX_URL_LENGTH} characters.`, "invalid_url");
   // RFC 3986 (what the contract's `format: uri` means): ASCII without spaces, controls, `<>"{}|\^\``
   // or bidi overrides. The URL is stored and shown as sent, so WHATWG's lenient parsing (which would
   // percent-encode them) is not enough; an international name goes in its punycode form.
-  if (!URI_CHARS.test(raw)) throw invalidParam(param, "The URL has characters a URI may not contain (RFC 3986); percent-encode them.", "invalid_url");
+  if (!URI_CHARS.test(raw))
+    throw invalidParam(
+      param,
+      "The URL has characters a URI may not contain (RFC 3986); percent-encode them.",
+      "invalid_url",
+    );
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
     throw invalidParam(param, "The URL is not a valid absolute URL.", "invalid_url");
   }
-  if (u.protocol !== "https:" && u.protocol !== "http:") throw invalidParam(param, "The URL must use http:// or https://.", "invalid_url");
+  if (u.protocol !== "https:" && u.protocol !== "http:")
+    throw invalidParam(param, "The URL must use http:// or https://.", "invalid_url");
   if (u.username || u.password) throw invalidParam(param, "The URL must not carry credentials.", "invalid_url");
   if (!u.hostname) throw invalidParam(param, "The URL has no host.", "invalid_url");
   if (allowPrivate) return raw;
-  if (livemode && u.protocol !== "https:") throw invalidParam(param, "Live-mode webhook URLs must use https://.", "invalid_url");
+  if (livemode && u.protocol !== "https:")
+    throw invalidParam(param, "Live-mode webhook URLs must use https://.", "invalid_url");
   const host = bareHost(u.hostname);
-  const reason = isLocalName(host) ? `${host} is a local name` : ipaddr.isValid(host) ? forbiddenAddressReason(host) : null;
+  const reason = isLocalName(host)
+    ? `${host} is a local name`
+    : ipaddr.isValid(host)
+      ? forbiddenAddressReason(host)
+      : null;
   if (reason)
-    throw invalidParam(param, `Webhook URLs must point to a public address (${reason}); ${ALLOW_PRIVATE_HINT}.`, "webhook_url_not_allowed");
+    throw invalidParam(
+      param,
+      `Webhook URLs must point to a public address (${reason}); ${ALLOW_PRIVATE_HINT}.`,
+      "webhook_url_not_allowed",
+    );
   return raw;
 }
 
@@ -118,7 +135,10 @@ export interface ResolvedTarget {
  * (no second lookup, so DNS rebinding cannot swap it). Returns `{refused}` with a reason
  * when any answer is non-public or the name resolves to nothing.
  */
-export async function resolvePublicTarget(hostname: string, lookup: Lookup): Promise<ResolvedTarget | { refused: string }> {
+export async function resolvePublicTarget(
+  hostname: string,
+  lookup: Lookup,
+): Promise<ResolvedTarget | { refused: string }> {
   const host = bareHost(hostname);
   let answers: LookupAddress[];
   if (ipaddr.isValid(host)) answers = [{ address: host, family: ipaddr.parse(host).kind() === "ipv6" ? 6 : 4 }];

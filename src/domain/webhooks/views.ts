@@ -1,7 +1,11 @@
 /** Allowlist serializers of the webhook resources (interface.md "Webhook endpoint", "Webhook delivery"). */
 import { iso } from "../../lib/clock";
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES, type DeliveryStatus, type EndpointStatus } from "./model";
-import type { WebhookAttemptRow as AttemptRow, WebhookDeliveryRow as DeliveryRow, WebhookEndpointRow as EndpointRow } from "../../store/rows";
+import type {
+  WebhookAttemptRow as AttemptRow,
+  WebhookDeliveryRow as DeliveryRow,
+  WebhookEndpointRow as EndpointRow,
+} from "../../store/rows";
 import { DateTime, Nullable, OneOf, Type, Url, View, type Static } from "../../lib/view-schema";
 
 const endpointFields = {
@@ -12,7 +16,12 @@ const endpointFields = {
   createdAt: DateTime(),
   updatedAt: DateTime(),
 };
-const Secret = () => Type.String({ pattern: "^[0-9a-f]{64}$", description: "64 lowercase hex; shown once.", examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"] });
+const Secret = () =>
+  Type.String({
+    pattern: "^[0-9a-f]{64}$",
+    description: "64 lowercase hex; shown once.",
+    examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"],
+  });
 
 /** Webhook endpoint (interface.md "Webhook endpoint"), without its secret. */
 export const EndpointSchema = View("WebhookEndpoint", endpointFields);
@@ -113,16 +122,31 @@ export function statsView(counts: Record<string, number>): Static<typeof Deliver
 /** One attempt of a delivery (GET /v1/webhooks/deliveries/{id}/attempts), from its `webhook_attempts` row. */
 export const DeliveryAttemptSchema = View("WebhookDeliveryAttempt", {
   attempt: Type.Integer({ minimum: 1, description: "1-based attempt number." }),
-  status_code: Nullable(Type.Integer({ description: "The HTTP status the endpoint answered; null when none (timeout, network error, still sending)." })),
+  status_code: Nullable(
+    Type.Integer({
+      description: "The HTTP status the endpoint answered; null when none (timeout, network error, still sending).",
+    }),
+  ),
   error: Nullable(Type.String()),
   response_body: Nullable(Type.String({ description: "The endpoint's answer as stored: at most 2048 characters." })),
-  duration_ms: Nullable(Type.Integer({ minimum: 0, description: "Milliseconds; null while the attempt is still sending." })),
+  duration_ms: Nullable(
+    Type.Integer({ minimum: 0, description: "Milliseconds; null while the attempt is still sending." }),
+  ),
   attempted_at: DateTime(),
 });
 /** GET /v1/webhooks/deliveries/{id}/attempts: oldest first. */
-export const DeliveryAttemptListSchema = View("WebhookDeliveryAttemptList", { data: Type.Array(DeliveryAttemptSchema) });
+export const DeliveryAttemptListSchema = View("WebhookDeliveryAttemptList", {
+  data: Type.Array(DeliveryAttemptSchema),
+});
 
 /** `{attempt, status_code, error, response_body, duration_ms, attempted_at}` (attempted_at: the attempt's start). */
 export function attemptView(a: AttemptRow): Static<typeof DeliveryAttemptSchema> {
-  return { attempt: a.attempt, status_code: a.statusCode, error: a.error, response_body: a.responseBody, duration_ms: a.durationMs, attempted_at: iso(a.startedAt) };
+  return {
+    attempt: a.attempt,
+    status_code: a.statusCode,
+    error: a.error,
+    response_body: a.responseBody,
+    duration_ms: a.durationMs,
+    attempted_at: iso(a.startedAt),
+  };
 }

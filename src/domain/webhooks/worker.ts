@@ -54,17 +54,34 @@ export async function runDelivery(deps: Deps, deliveryId: string, manual = false
       body: plan.body,
       guard: !deps.config.webhookAllowPrivate, // both modes (extensions.md "Webhook targets and private addresses")
       nowMs: deps.clock.nowMs(),
-      headers: deliveryHeaders({ deliveryId: d.id, eventType: d.eventType, family: d.family, body: plan.body, secret: plan.secret, timestamp: plan.timestamp }),
+      headers: deliveryHeaders({
+        deliveryId: d.id,
+        eventType: d.eventType,
+        family: d.family,
+        body: plan.body,
+        secret: plan.secret,
+        timestamp: plan.timestamp,
+      }),
     });
     const next = await deps.store.tx((uow) => finishAttempt(deps, uow, plan, outcome));
-    deps.metrics.webhookAttempt(outcome.kind, outcome.durationMs, outcome.kind === "delivered" ? deps.clock.nowMs() - d.createdAt : null);
+    deps.metrics.webhookAttempt(
+      outcome.kind,
+      outcome.durationMs,
+      outcome.kind === "delivered" ? deps.clock.nowMs() - d.createdAt : null,
+    );
     return next === null ? undefined : { retryAt: next };
   } finally {
     rt.slots.release(key);
   }
 }
 
-async function end(deps: Deps, uow: Uow, d: WebhookDeliveryRow, status: "CANCELLED" | "FAILED", lastError: string): Promise<null> {
+async function end(
+  deps: Deps,
+  uow: Uow,
+  d: WebhookDeliveryRow,
+  status: "CANCELLED" | "FAILED",
+  lastError: string,
+): Promise<null> {
   await uow.webhooks.updateDelivery(d.id, { status, lastError, nextRetryAt: null, updatedAt: deps.clock.nowMs() });
   return null;
 }
@@ -95,7 +112,13 @@ async function beginAttempt(deps: Deps, uow: Uow, deliveryId: string, manual: bo
   if (row.body === null) return end(deps, uow, d, "CANCELLED", "event not found");
   const attempt = d.attempts + 1;
   const attemptId = rawId();
-  await uow.webhooks.startAttempt({ deliveryId: d.id, attemptId, attempt, trigger: manual ? "manual" : "scheduled", now });
+  await uow.webhooks.startAttempt({
+    deliveryId: d.id,
+    attemptId,
+    attempt,
+    trigger: manual ? "manual" : "scheduled",
+    now,
+  });
   // The signed timestamp is transport time, read by the receiver against its own wall clock
   // (5-minute tolerance in Stripe and Standard Webhooks verifiers), so it comes from the real
   // clock: a sandbox whose service clock was advanced must still produce verifiable signatures.

@@ -45,13 +45,19 @@ type SetHeaders = { headers: Record<string, string | number> };
  * Resolves `apikey` to an ApiKeyAuth or throws 401 `unauthorized`; 429 `rate_limited` over the
  * limit. Synchronous on a key-cache hit; a Promise on a miss or for a dashboard session cookie.
  */
-export function authenticateApiKey(deps: Deps, raw: string | undefined | null, request: Request, set: SetHeaders): ApiKeyAuth | Promise<ApiKeyAuth> {
+export function authenticateApiKey(
+  deps: Deps,
+  raw: string | undefined | null,
+  request: Request,
+  set: SetHeaders,
+): ApiKeyAuth | Promise<ApiKeyAuth> {
   if (!raw) {
     // No key: the dashboard's cookie session is the only other way in (never looked at when a key is sent).
     const cookie = sessionCookieValue(request);
     if (cookie) return sessionApiAuth(deps, request, cookie, set);
   }
-  if (!raw || !KEY_SHAPE.test(raw)) throw new ApiError("unauthorized", raw ? "Missing or invalid API key." : missingKeyMessage(request));
+  if (!raw || !KEY_SHAPE.test(raw))
+    throw new ApiError("unauthorized", raw ? "Missing or invalid API key." : missingKeyMessage(request));
   const key = resolveApiKey(deps, raw);
   return key instanceof Promise ? key.then((k) => keyAuth(deps, k, request, set)) : keyAuth(deps, key, request, set);
 }
@@ -60,7 +66,13 @@ export function authenticateApiKey(deps: Deps, raw: string | undefined | null, r
 function keyAuth(deps: Deps, key: ResolvedApiKey | undefined, request: Request, set: SetHeaders): ApiKeyAuth {
   if (!key) throw new ApiError("unauthorized", "Missing or invalid API key.");
   // A fresh object per request: handlers get their own `auth`, the cached entry stays shared.
-  const auth: ApiKeyAuth = { accountId: key.accountId, livemode: key.livemode, mode: key.mode, keyId: key.id, fingerprint: key.fingerprint };
+  const auth: ApiKeyAuth = {
+    accountId: key.accountId,
+    livemode: key.livemode,
+    mode: key.mode,
+    keyId: key.id,
+    fingerprint: key.fingerprint,
+  };
   const facts = requestFacts(request);
   facts.fingerprint = key.fingerprint;
   facts.accountId = key.accountId;

@@ -33,7 +33,10 @@ export async function authenticateBearer(deps: Deps, request: Request): Promise<
     if (cookie) return authenticateSession(deps, request, cookie);
   }
   if (apiKeyInAuthorization(header))
-    throw new ApiError("unauthorized", "This route takes a dashboard token (Authorization: Bearer <token from POST /v1/auth/login>); API keys go in the `apikey` header of the API routes.");
+    throw new ApiError(
+      "unauthorized",
+      "This route takes a dashboard token (Authorization: Bearer <token from POST /v1/auth/login>); API keys go in the `apikey` header of the API routes.",
+    );
   const m = BEARER.exec(header);
   const session = m ? await verifyToken(deps, m[1]!) : null;
   if (!session) throw new ApiError("unauthorized", "Missing, invalid or expired dashboard token.");

@@ -67,14 +67,22 @@ export function requestedMode(request: Request): "test" | "live" {
   const mode = request.headers.get(MODE_HEADER);
   if (mode === null || mode === "test") return "test";
   if (mode === "live") return "live";
-  throw new ApiError("invalid_request", "Cofre-Mode must be `test` or `live`.", { param: "Cofre-Mode", details: [{ param: "Cofre-Mode", message: "Expected `test` or `live`." }] });
+  throw new ApiError("invalid_request", "Cofre-Mode must be `test` or `live`.", {
+    param: "Cofre-Mode",
+    details: [{ param: "Cofre-Mode", message: "Expected `test` or `live`." }],
+  });
 }
 
 /**
  * A session request to an `apikey` route, as the ApiKeyAuth that route already takes (`keyId` is
  * `session:<jti>`; `fingerprint` is empty), after the role check and the per-user rate limit.
  */
-export async function sessionApiAuth(deps: Deps, request: Request, value: string, set: { headers: Record<string, string | number> }): Promise<ApiKeyAuth> {
+export async function sessionApiAuth(
+  deps: Deps,
+  request: Request,
+  value: string,
+  set: { headers: Record<string, string | number> },
+): Promise<ApiKeyAuth> {
   const session = await authenticateSession(deps, request, value);
   const mode = requestedMode(request);
   requireRole(session.role, request.method, pathOf(request));
@@ -83,7 +91,17 @@ export async function sessionApiAuth(deps: Deps, request: Request, value: string
     const d = deps.rateLimiter.hit(`user:${session.userId}`, session.accountId);
     set.headers["x-ratelimit-limit-minute"] = String(d.limit);
     set.headers["x-ratelimit-remaining-minute"] = String(d.remaining);
-    if (!d.allowed) throw new ApiError("rate_limited", "Too many requests; retry after the window resets.", { headers: { "Retry-After": String(d.resetIn) } });
+    if (!d.allowed)
+      throw new ApiError("rate_limited", "Too many requests; retry after the window resets.", {
+        headers: { "Retry-After": String(d.resetIn) },
+      });
   }
-  return { accountId: session.accountId, livemode: mode === "live", mode, keyId: `session:${session.jti}`, fingerprint: "", user: { userId: session.userId, role: session.role } };
+  return {
+    accountId: session.accountId,
+    livemode: mode === "live",
+    mode,
+    keyId: `session:${session.jti}`,
+    fingerprint: "",
+    user: { userId: session.userId, role: session.role },
+  };
 }

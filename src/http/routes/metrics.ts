@@ -17,7 +17,8 @@ export function metricsRoutes(deps: Deps) {
   return new Elysia().get(
     "/metrics",
     async ({ request }) => {
-      if (!safeEqual(sha256Hex(request.headers.get("authorization") ?? ""), expected)) throw new ApiError("unauthorized", "Missing or invalid metrics token.");
+      if (!safeEqual(sha256Hex(request.headers.get("authorization") ?? ""), expected))
+        throw new ApiError("unauthorized", "Missing or invalid metrics token.");
       return new Response(await deps.metrics.render(), { headers: { "content-type": deps.metrics.contentType } });
     },
     {
@@ -27,7 +28,13 @@ export function metricsRoutes(deps: Deps) {
         description:
           "The Prometheus text format: requests by route pattern and status, charge and payout transitions, webhook attempts and lag, job queues and lag, PSP calls, database transactions, process metrics (docs/operations.md). Mounted only when COFRE_METRICS_TOKEN is set (else 404); a missing or wrong bearer token -> 401.",
         security: "none",
-        ok: { 200: { content: "text/plain", description: "Prometheus text exposition format 0.0.4.", schema: { type: "string" } } },
+        ok: {
+          200: {
+            content: "text/plain",
+            description: "Prometheus text exposition format 0.0.4.",
+            schema: { type: "string" },
+          },
+        },
         errors: [401],
       }),
     },

@@ -6,18 +6,24 @@ import { apiKeyAuth } from "../plugins/api-key-auth";
 import { AUTH_ERRORS, op } from "../openapi";
 import { Type, View } from "../../lib/view-schema";
 
-const PingSchema = View("Ping", { object: Type.Literal("ping"), mode: Type.Union([Type.Literal("test"), Type.Literal("live")]) });
+const PingSchema = View("Ping", {
+  object: Type.Literal("ping"),
+  mode: Type.Union([Type.Literal("test"), Type.Literal("live")]),
+});
 
 export function pingRoutes(deps: Deps) {
   // Documented like every route (doc only); no runtime response validation.
-  return new Elysia().use(apiKeyAuth(deps)).get("/v1/ping", ({ auth }): Static<typeof PingSchema> => ({ object: "ping" as const, mode: auth.mode }), {
-    detail: op({
-      tags: ["ping"],
-      summary: "Check an API key",
-      description: "Answers `{object: \"ping\", mode}` for a valid key (401 otherwise). Carries the rate-limit headers.",
-      security: "apikey",
-      ok: { 200: PingSchema },
-      errors: [...AUTH_ERRORS.apikey],
-    }),
-  });
+  return new Elysia()
+    .use(apiKeyAuth(deps))
+    .get("/v1/ping", ({ auth }): Static<typeof PingSchema> => ({ object: "ping" as const, mode: auth.mode }), {
+      detail: op({
+        tags: ["ping"],
+        summary: "Check an API key",
+        description:
+          'Answers `{object: "ping", mode}` for a valid key (401 otherwise). Carries the rate-limit headers.',
+        security: "apikey",
+        ok: { 200: PingSchema },
+        errors: [...AUTH_ERRORS.apikey],
+      }),
+    });
 }

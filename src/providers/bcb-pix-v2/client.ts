@@ -77,7 +77,11 @@ export class BcbPixClient {
     this.limiter = new Limiter(opts.maxConcurrent ?? 16);
     this.connectMs = opts.connectTimeoutMs ?? 10_000;
     this.totalMs = opts.totalTimeoutMs ?? 30_000;
-    this.tls = { cert: conn.certificate, key: conn.privateKey, ...(conn.caCertificates ? { ca: conn.caCertificates } : {}) };
+    this.tls = {
+      cert: conn.certificate,
+      key: conn.privateKey,
+      ...(conn.caCertificates ? { ca: conn.caCertificates } : {}),
+    };
   }
 
   /** A valid access token: the cached one, or a new one from `token_url` (one call at a time). */
@@ -97,7 +101,10 @@ export class BcbPixClient {
     const { conn } = this;
     const form = new URLSearchParams({ grant_type: "client_credentials" });
     if (conn.scope) form.set("scope", conn.scope);
-    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+    const headers: Record<string, string> = {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    };
     if (conn.tokenAuth === "basic") {
       // RFC 6749 2.3.1: each part form-urlencoded before Base64.
       const user = encodeURIComponent(conn.clientId);
@@ -115,12 +122,25 @@ export class BcbPixClient {
     try {
       body = JSON.parse(raw.text);
     } catch {
-      return { kind: "auth_failed", status: raw.status, error: null, message: `${raw.status} token answer is not JSON: ${clip(raw.text)}` };
+      return {
+        kind: "auth_failed",
+        status: raw.status,
+        error: null,
+        message: `${raw.status} token answer is not JSON: ${clip(raw.text)}`,
+      };
     }
     if (typeof body?.access_token !== "string" || body.access_token === "")
-      return { kind: "auth_failed", status: raw.status, error: null, message: `${raw.status} token answer has no access_token` };
+      return {
+        kind: "auth_failed",
+        status: raw.status,
+        error: null,
+        message: `${raw.status} token answer has no access_token`,
+      };
     const expiresIn = Number(body.expires_in) > 0 ? Number(body.expires_in) : DEFAULT_EXPIRES_IN;
-    this.cached = { token: body.access_token, renewAt: this.opts.clock.nowMs() + (expiresIn - TOKEN_MARGIN_SECONDS) * 1000 };
+    this.cached = {
+      token: body.access_token,
+      renewAt: this.opts.clock.nowMs() + (expiresIn - TOKEN_MARGIN_SECONDS) * 1000,
+    };
     return { kind: "ok", status: raw.status, body: body.access_token };
   }
 
@@ -130,12 +150,19 @@ export class BcbPixClient {
    * auth_failed, timeout or network.
    */
   async call<T = unknown>(method: string, path: string, opts: CallOptions = {}): Promise<PspResult<T>> {
-    const url = this.apiUrl(opts.fromOrigin || this.conn.type !== "efi" ? path : EFI_STANDARD_PREFIX + path, opts.query);
+    const url = this.apiUrl(
+      opts.fromOrigin || this.conn.type !== "efi" ? path : EFI_STANDARD_PREFIX + path,
+      opts.query,
+    );
     const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
     for (let attempt = 0; ; attempt++) {
       const tok = await this.token();
       if (tok.kind !== "ok") return tok;
-      const headers: Record<string, string> = { ...opts.headers, authorization: `Bearer ${tok.body}`, accept: "application/json" };
+      const headers: Record<string, string> = {
+        ...opts.headers,
+        authorization: `Bearer ${tok.body}`,
+        accept: "application/json",
+      };
       if (body !== undefined) headers["content-type"] = "application/json";
       const raw = await this.exchange(method, url, headers, body);
       if (raw.kind !== "answer") return raw;
@@ -143,14 +170,27 @@ export class BcbPixClient {
         this.dropToken(tok.body);
         if (attempt === 0) continue;
         const p = problemOf(raw.status, raw.text);
-        return { kind: "auth_failed", status: 401, error: null, message: `the API refused a fresh token: ${p.message}` };
+        return {
+          kind: "auth_failed",
+          status: 401,
+          error: null,
+          message: `the API refused a fresh token: ${p.message}`,
+        };
       }
       if (raw.status < 200 || raw.status >= 300) return problemOf(raw.status, raw.text);
       if (raw.text.trim() === "") return { kind: "ok", status: raw.status, body: null as T };
       try {
         return { kind: "ok", status: raw.status, body: JSON.parse(raw.text) as T };
       } catch {
-        return { kind: "http_error", status: raw.status, type: null, title: null, detail: null, violacoes: [], message: `${raw.status} answer is not JSON: ${clip(raw.text)}` };
+        return {
+          kind: "http_error",
+          status: raw.status,
+          type: null,
+          title: null,
+          detail: null,
+          violacoes: [],
+          message: `${raw.status} answer is not JSON: ${clip(raw.text)}`,
+        };
       }
     }
   }
@@ -164,7 +204,12 @@ export class BcbPixClient {
   }
 
   /** One HTTP exchange under the concurrency cap and both timeouts; the body is read in full. */
-  private exchange(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Raw> {
+  private exchange(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<Raw> {
     return this.limiter.run(async () => {
       const abort = new AbortController();
       let phase: "connect" | "total" | null = null;
@@ -177,14 +222,25 @@ export class BcbPixClient {
         abort.abort();
       }, this.totalMs);
       try {
-        const res = await this.opts.fetch(url, { method, headers, body, signal: abort.signal, redirect: "manual", tls: this.tls } as RequestInit);
+        const res = await this.opts.fetch(url, {
+          method,
+          headers,
+          body,
+          signal: abort.signal,
+          redirect: "manual",
+          tls: this.tls,
+        } as RequestInit);
         clearTimeout(connectTimer);
         const text = await res.text();
         return { kind: "answer", status: res.status, text } as const;
       } catch (err) {
         if (phase) {
           const ms = phase === "connect" ? this.connectMs : this.totalMs;
-          return { kind: "timeout", phase, message: `${method} ${hostOf(url)}: no ${phase === "connect" ? "answer" : "complete answer"} within ${ms} ms` } as const;
+          return {
+            kind: "timeout",
+            phase,
+            message: `${method} ${hostOf(url)}: no ${phase === "connect" ? "answer" : "complete answer"} within ${ms} ms`,
+          } as const;
         }
         return { kind: "network", message: `${method} ${hostOf(url)}: ${describeNetworkError(err)}` } as const;
       } finally {

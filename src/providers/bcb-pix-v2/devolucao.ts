@@ -54,14 +54,22 @@ export function nextDevolucaoCheckAt(requestedAt: number, now: number): number {
 }
 
 /** A `Devolucao` as a RefundOutcome (the module's status table). */
-export function devolucaoOutcome(d: DevolucaoAnswer | null | undefined, requestedAt: number, now: number): RefundOutcome {
+export function devolucaoOutcome(
+  d: DevolucaoAnswer | null | undefined,
+  requestedAt: number,
+  now: number,
+): RefundOutcome {
   switch (d?.status) {
     case "EM_PROCESSAMENTO":
       return { status: "pending", inProgress: true, checkAt: nextDevolucaoCheckAt(requestedAt, now) };
     case "DEVOLVIDO":
       return { status: "settled" };
     case "NAO_REALIZADO":
-      return { status: "rejected", code: "NAO_REALIZADO", message: d.motivo?.trim() || "The PSP did not make the devolução." };
+      return {
+        status: "rejected",
+        code: "NAO_REALIZADO",
+        message: d.motivo?.trim() || "The PSP did not make the devolução.",
+      };
     default:
       return { status: "invalid", code: "unknown_status", message: "The PSP answered an unknown devolução status." };
   }
@@ -73,12 +81,18 @@ export function planDevolucao(ctx: ProviderContext, req: RefundPlanRequest): Ref
     return {
       status: "not_supported",
       code: "cashout_not_available",
-      message: "The BCB API Pix has no payment initiation: a refund through this Pix provider can only be a devolução of the original Pix to its payer (omit strategy and destinationKey).",
+      message:
+        "The BCB API Pix has no payment initiation: a refund through this Pix provider can only be a devolução of the original Pix to its payer (omit strategy and destinationKey).",
     };
   if (req.method !== "PIX" || !req.transaction.endToEndId)
-    return { status: "not_supported", code: "no_end_to_end_id", message: "Only a received Pix (with its end-to-end id) can be refunded through this Pix provider." };
+    return {
+      status: "not_supported",
+      code: "no_end_to_end_id",
+      message: "Only a received Pix (with its end-to-end id) can be refunded through this Pix provider.",
+    };
   const id = req.refundId.startsWith("re_") ? req.refundId.slice(3) : req.refundId;
-  if (!DEVOLUCAO_ID_RE.test(id)) return { status: "not_supported", code: "bad_devolucao_id", message: "The refund id cannot name a devolução." };
+  if (!DEVOLUCAO_ID_RE.test(id))
+    return { status: "not_supported", code: "bad_devolucao_id", message: "The refund id cannot name a devolução." };
   return { status: "pending", checkAt: ctx.clock.nowMs(), strategy: "devolution", providerRefundId: id };
 }
 
@@ -91,7 +105,11 @@ export interface DevolucaoCall {
   requestedAt: number;
 }
 
-const noTarget = (): ProviderFailure => ({ status: "invalid", code: "no_devolucao_target", message: "The devolução has no end-to-end id or id." });
+const noTarget = (): ProviderFailure => ({
+  status: "invalid",
+  code: "no_devolucao_target",
+  message: "The devolução has no end-to-end id or id.",
+});
 
 /** `PUT /pix/{e2eid}/devolucao/{id}`, idempotent per id (see the header for a 4xx). */
 export async function putDevolucao(client: BcbPixClient, now: number, c: DevolucaoCall): Promise<RefundOutcome> {
@@ -103,14 +121,19 @@ export async function putDevolucao(client: BcbPixClient, now: number, c: Devoluc
   if (failure.status !== "rejected") return failure;
   // The id may already be ours (a replay after a crash or a lost answer): the GET decides.
   const found = await client.call<DevolucaoAnswer>("GET", path);
-  if (found.kind === "ok" && found.body?.valor === c.body.valor) return devolucaoOutcome(found.body, c.requestedAt, now);
+  if (found.kind === "ok" && found.body?.valor === c.body.valor)
+    return devolucaoOutcome(found.body, c.requestedAt, now);
   if (found.kind !== "ok" && found.kind !== "http_error") return failureOf(found, "invalid");
   if (found.kind === "http_error" && (found.status >= 500 || found.status === 429)) return failureOf(found, "invalid");
   return failure;
 }
 
 /** `GET /pix/{e2eid}/devolucao/{id}`. */
-export async function getDevolucao(client: BcbPixClient, now: number, c: Omit<DevolucaoCall, "body">): Promise<RefundOutcome> {
+export async function getDevolucao(
+  client: BcbPixClient,
+  now: number,
+  c: Omit<DevolucaoCall, "body">,
+): Promise<RefundOutcome> {
   if (!c.endToEndId || !c.id) return noTarget();
   const r = await client.call<DevolucaoAnswer>("GET", `/pix/${c.endToEndId}/devolucao/${c.id}`);
   return r.kind === "ok" ? devolucaoOutcome(r.body, c.requestedAt, now) : failureOf(r, "invalid");

@@ -22,7 +22,8 @@ export function failureOf(r: PspFailure, client4xx: "rejected" | "invalid"): Pro
     case "auth_failed":
       return { status: "auth_failed", code: r.error ?? `http_${r.status}`, message: r.message };
     case "http_error":
-      if (r.status >= 500 || r.status === 429) return { status: "retryable", code: problemName(r.type, r.status), message: r.message };
+      if (r.status >= 500 || r.status === 429)
+        return { status: "retryable", code: problemName(r.type, r.status), message: r.message };
       return { status: client4xx, code: problemName(r.type, r.status), message: r.message };
   }
 }

@@ -29,7 +29,11 @@ export class BcbConnectionGateway {
 
   /** A new client of `conn` (the context's fetch, read at each call, so tests can wrap it). */
   client(conn: BcbConnection): BcbPixClient {
-    return new BcbPixClient(conn, { fetch: (input, init) => this.ctx.fetch(input, init), clock: this.ctx.clock, ...this.options });
+    return new BcbPixClient(conn, {
+      fetch: (input, init) => this.ctx.fetch(input, init),
+      clock: this.ctx.clock,
+      ...this.options,
+    });
   }
 
   private entry(id: string, version: string): PoolEntry {
@@ -64,7 +68,11 @@ export class BcbConnectionGateway {
     this.pool.delete(id);
   }
 
-  async connect(conn: BcbConnection, pixKey: string, webhookUrl: string): Promise<{ token: Step; webhook: Step | null }> {
+  async connect(
+    conn: BcbConnection,
+    pixKey: string,
+    webhookUrl: string,
+  ): Promise<{ token: Step; webhook: Step | null }> {
     const client = this.client(conn);
     const token = await client.token();
     if (token.kind !== "ok") return { token: { ok: false, message: token.message }, webhook: null };
@@ -72,7 +80,10 @@ export class BcbConnectionGateway {
     // check: callbacks are hints Cofre confirms with its own credentials (extensions.md "Pix send
     // through a PSP: connection type `efi`"), so an efi connection registers with the header.
     const headers = conn.type === "efi" ? { headers: { [EFI_SKIP_MTLS_HEADER]: "true" } } : {};
-    const hook = await client.call("PUT", `/webhook/${encodeURIComponent(pixKey)}`, { body: { webhookUrl }, ...headers });
+    const hook = await client.call("PUT", `/webhook/${encodeURIComponent(pixKey)}`, {
+      body: { webhookUrl },
+      ...headers,
+    });
     this.forget(conn.id);
     return { token: { ok: true }, webhook: hook.kind === "ok" ? { ok: true } : { ok: false, message: hook.message } };
   }

@@ -25,7 +25,8 @@ export class Limiter {
       return await fn();
     } finally {
       const next = this.waiting.shift();
-      if (next) next(); // the slot passes straight to the next caller
+      if (next)
+        next(); // the slot passes straight to the next caller
       else this.active--;
     }
   }

@@ -36,7 +36,12 @@ function providerOf<R extends StoredConnection>(opts: LiveLookupOptions<R>, row:
   const gateway = opts.gateway();
   const version = String(row.updatedAt);
   return gateway.provider(row.id, version, () =>
-    createBcbPixProvider({ connectionId: row.id, flavour: row.type === "efi" ? "efi" : "bcb_pix_v2", pixKey: row.pixKey, client: () => gateway.pooled(row.id, version, () => opts.open(row)) }),
+    createBcbPixProvider({
+      connectionId: row.id,
+      flavour: row.type === "efi" ? "efi" : "bcb_pix_v2",
+      pixKey: row.pixKey,
+      client: () => gateway.pooled(row.id, version, () => opts.open(row)),
+    }),
   );
 }
 
@@ -49,7 +54,9 @@ export function createLiveLookup<R extends StoredConnection>(opts: LiveLookupOpt
 }
 
 /** The provider of stored connection `id` (`findById` returns deleted rows too), or undefined. */
-export function createConnectionLookup<R extends StoredConnection>(opts: LiveLookupOptions<R> & { findById: (id: string) => R | undefined }): ConnectionProviderLookup {
+export function createConnectionLookup<R extends StoredConnection>(
+  opts: LiveLookupOptions<R> & { findById: (id: string) => R | undefined },
+): ConnectionProviderLookup {
   return (id: string) => {
     const row = opts.findById(id);
     return row ? providerOf(opts, row) : undefined;

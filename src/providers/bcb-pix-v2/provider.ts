@@ -39,7 +39,19 @@
  */
 import { buildDynamicBrCode } from "../../pix/brcode";
 import { cobTxidFor } from "../cob-txid";
-import type { CreateOutcome, CreateRequest, NotificationItem, PaymentListOutcome, ReceivedPix, PaymentOutcome, PaymentProvider, ProviderContext, ProviderFailure, RefundRecord, SendOutcome, TransactionRow } from "../types";
+import type {
+  CreateOutcome,
+  CreateRequest,
+  NotificationItem,
+  PaymentListOutcome,
+  ReceivedPix,
+  PaymentOutcome,
+  PaymentProvider,
+  ProviderContext,
+  RefundRecord,
+  SendOutcome,
+  TransactionRow,
+} from "../types";
 import type { BcbPixClient } from "./client";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, type PixListAnswer } from "./pix";
 import { nextPollAt } from "./polling";
@@ -111,24 +123,54 @@ function idEnvioOf(p: { gnExtras?: unknown }): string | null {
 
 /** A callback's Pix entry as a hint: its txid, end-to-end id and the ids of the devoluções it names. */
 function hintOf(p: { txid?: unknown; endToEndId?: unknown; devolucoes?: unknown }): NotificationItem {
-  const ids = Array.isArray(p.devolucoes) ? p.devolucoes.map((d) => (d as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === "string" && DEVOLUCAO_ID_RE.test(id)) : [];
+  const ids = Array.isArray(p.devolucoes)
+    ? p.devolucoes
+        .map((d) => (d as { id?: unknown } | null)?.id)
+        .filter((id): id is string => typeof id === "string" && DEVOLUCAO_ID_RE.test(id))
+    : [];
   return {
-    ref: { ...(typeof p.txid === "string" ? { txid: p.txid } : {}), ...(typeof p.endToEndId === "string" ? { endToEndId: p.endToEndId } : {}) },
+    ref: {
+      ...(typeof p.txid === "string" ? { txid: p.txid } : {}),
+      ...(typeof p.endToEndId === "string" ? { endToEndId: p.endToEndId } : {}),
+    },
     ...(ids.length ? { refundIds: ids } : {}),
   };
 }
 
 /** `pending` with the cob's BR Code and the first status check at `checkAt`; retryable when the cob has neither BR Code nor location. */
-function createdOutcome(req: CreateRequest, connectionId: string, txid: string, cob: CobAnswer, checkAt: number | undefined): CreateOutcome {
+function createdOutcome(
+  req: CreateRequest,
+  connectionId: string,
+  txid: string,
+  cob: CobAnswer,
+  checkAt: number | undefined,
+): CreateOutcome {
   const tx = req.transaction;
   const location = cob.location ?? cob.loc?.location ?? null;
   let brCode = cob.pixCopiaECola ?? null;
   // A PSP that answers only the location: the dynamic BR Code is built from it (BCB manual).
-  if (!brCode && location) brCode = buildDynamicBrCode({ location, merchantName: req.merchant.name, merchantCity: req.merchant.city, amount: tx.amount });
-  if (!brCode) return { status: "retryable", code: "no_br_code", message: "The PSP created the cob without pixCopiaECola or location." };
+  if (!brCode && location)
+    brCode = buildDynamicBrCode({
+      location,
+      merchantName: req.merchant.name,
+      merchantCity: req.merchant.city,
+      amount: tx.amount,
+    });
+  if (!brCode)
+    return {
+      status: "retryable",
+      code: "no_br_code",
+      message: "The PSP created the cob without pixCopiaECola or location.",
+    };
   return {
     status: "pending",
-    columns: { pixTxid: txid, pixBrCode: brCode, pixLocation: location, expiresAt: tx.expiresAt, providerConnectionId: connectionId },
+    columns: {
+      pixTxid: txid,
+      pixBrCode: brCode,
+      pixLocation: location,
+      expiresAt: tx.expiresAt,
+      providerConnectionId: connectionId,
+    },
     ...(checkAt !== undefined ? { checkAt } : {}),
   };
 }
@@ -138,13 +180,24 @@ function createdOutcome(req: CreateRequest, connectionId: string, txid: string, 
  * it (no second PUT); CONCLUIDA with our valor (paid meanwhile) -> pending with a status check now,
  * which confirms and pays it; REMOVIDA_* -> rejected; another valor -> rejected `CobDivergente`.
  */
-function resumedOutcome(ctx: ProviderContext, req: CreateRequest, connectionId: string, txid: string, cob: CobAnswer): CreateOutcome {
+function resumedOutcome(
+  ctx: ProviderContext,
+  req: CreateRequest,
+  connectionId: string,
+  txid: string,
+  cob: CobAnswer,
+): CreateOutcome {
   const tx = req.transaction;
   if (cob.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR" || cob.status === "REMOVIDA_PELO_PSP")
     return { status: "rejected", code: cob.status, message: `The PSP reports the cob as ${cob.status}.` };
   if (cob.valor?.original !== toValor(tx.amount) || (cob.status !== "ATIVA" && cob.status !== "CONCLUIDA"))
-    return { status: "rejected", code: "CobDivergente", message: `The PSP holds cob ${txid} with another amount or status.` };
-  const checkAt = cob.status === "CONCLUIDA" ? ctx.clock.nowMs() : nextPollAt(tx.createdAt, tx.expiresAt, ctx.clock.nowMs());
+    return {
+      status: "rejected",
+      code: "CobDivergente",
+      message: `The PSP holds cob ${txid} with another amount or status.`,
+    };
+  const checkAt =
+    cob.status === "CONCLUIDA" ? ctx.clock.nowMs() : nextPollAt(tx.createdAt, tx.expiresAt, ctx.clock.nowMs());
   return createdOutcome(req, connectionId, txid, cob, checkAt);
 }
 
@@ -169,14 +222,16 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
         // An earlier attempt may have created the cob: never PUT twice (issue 14 §3).
         const found = await client.call<CobAnswer>("GET", `/cob/${txid}`);
         if (found.kind === "ok") return resumedOutcome(ctx, req, opts.connectionId, txid, found.body ?? {});
-        if (found.kind === "http_error" && found.status === 404 && req.reservation.lookupOnly) return { status: "absent" };
+        if (found.kind === "http_error" && found.status === 404 && req.reservation.lookupOnly)
+          return { status: "absent" };
         if (found.kind !== "http_error" || found.status !== 404) {
           const f = failureOf(found, "invalid");
           // Whether the cob exists is unknown: keep the intent and try again later.
           return f.status === "invalid" ? { ...f, status: "retryable" } : f;
         }
       }
-      const expiracao = tx.ttlSeconds ?? (tx.expiresAt !== null ? Math.round((tx.expiresAt - tx.createdAt) / 1000) : 3600);
+      const expiracao =
+        tx.ttlSeconds ?? (tx.expiresAt !== null ? Math.round((tx.expiresAt - tx.createdAt) / 1000) : 3600);
       const devedor = devedorOf(tx);
       const solicitacaoPagador = descriptionOf(tx);
       const body = {
@@ -188,7 +243,13 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       };
       const r = await client.call<CobAnswer>("PUT", `/cob/${txid}`, { body });
       if (r.kind !== "ok") return failureOf(r, "rejected");
-      return createdOutcome(req, opts.connectionId, txid, r.body ?? {}, nextPollAt(tx.createdAt, tx.expiresAt, tx.createdAt));
+      return createdOutcome(
+        req,
+        opts.connectionId,
+        txid,
+        r.body ?? {},
+        nextPollAt(tx.createdAt, tx.expiresAt, tx.createdAt),
+      );
     },
 
     async queryStatus(ctx, req): Promise<PaymentOutcome> {
@@ -202,7 +263,8 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
         if (named.kind === "ok") {
           const settled = named.body?.txid === txid ? settledOf(named.body) : null;
           if (settled) return settled;
-        } else if (named.kind !== "http_error" || named.status >= 500 || named.status === 429) return failureOf(named, "invalid");
+        } else if (named.kind !== "http_error" || named.status >= 500 || named.status === 429)
+          return failureOf(named, "invalid");
         // Unknown to the PSP or another cob's Pix: only a hint, the cob decides.
       }
       const r = await client.call<CobAnswer>("GET", `/cob/${txid}`);
@@ -231,12 +293,19 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       const client = await opts.client();
       const items: NotificationItem[] = [];
       const received: ReceivedPix[] = [];
-      const query = { inicio: rfc3339(req.from), fim: rfc3339(req.to + 999), "paginacao.itensPorPagina": String(LIST_PAGE_SIZE) };
+      const query = {
+        inicio: rfc3339(req.from),
+        fim: rfc3339(req.to + 999),
+        "paginacao.itensPorPagina": String(LIST_PAGE_SIZE),
+      };
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const r = await client.call<PixListAnswer>("GET", "/pix", { query: { ...query, "paginacao.paginaAtual": String(page) } });
+        const r = await client.call<PixListAnswer>("GET", "/pix", {
+          query: { ...query, "paginacao.paginaAtual": String(page) },
+        });
         if (r.kind !== "ok") return failureOf(r, "invalid");
         for (const p of r.body?.pix ?? []) {
-          if (typeof p?.txid === "string" && typeof p.endToEndId === "string") items.push({ ref: { txid: p.txid, endToEndId: p.endToEndId } });
+          if (typeof p?.txid === "string" && typeof p.endToEndId === "string")
+            items.push({ ref: { txid: p.txid, endToEndId: p.endToEndId } });
           const pix = receivedOf(p);
           if (pix) received.push(pix);
         }
@@ -249,7 +318,11 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
     parseNotification(_ctx, req) {
       // The standard's callback `{pix: [...]}` (Inter reportedly sends the array itself): hints only.
       const b = req.body as { pix?: unknown } | unknown[] | null;
-      const list = Array.isArray(b) ? b : Array.isArray((b as { pix?: unknown })?.pix) ? ((b as { pix: unknown[] }).pix) : null;
+      const list = Array.isArray(b)
+        ? b
+        : Array.isArray((b as { pix?: unknown })?.pix)
+          ? (b as { pix: unknown[] }).pix
+          : null;
       if (!list) return { status: "invalid", code: "bad_callback", message: "The callback body has no pix list." };
       // An entry with `gnExtras.idEnvio` (Efí, `tipo: SOLICITACAO`) speaks of a Pix we SENT: a hint
       // for that payout or cashout refund, never a received payment.
@@ -268,35 +341,63 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
       // By what was planned, not the flavour: a cashout planned under efi stays a send (never a
       // devolução) if the connection was replaced since; a PSP without the route refuses it (FAILED).
       if (refund.strategy === "cashout") return refundOutcomeOfSend(await cashoutOf(ctx, refund, transaction, false));
-      const call = { endToEndId: transaction.endToEndId, id: refund.providerRefundId, body: { valor: devolucaoValor(refund.amount) }, requestedAt: refund.createdAt };
+      const call = {
+        endToEndId: transaction.endToEndId,
+        id: refund.providerRefundId,
+        body: { valor: devolucaoValor(refund.amount) },
+        requestedAt: refund.createdAt,
+      };
       return putDevolucao(await opts.client(), ctx.clock.nowMs(), call);
     },
     async refundStatus(ctx, { refund, transaction }) {
       if (refund.strategy === "cashout") return refundOutcomeOfSend(await cashoutOf(ctx, refund, transaction, true));
-      return getDevolucao(await opts.client(), ctx.clock.nowMs(), { endToEndId: transaction.endToEndId, id: refund.providerRefundId, requestedAt: refund.createdAt });
+      return getDevolucao(await opts.client(), ctx.clock.nowMs(), {
+        endToEndId: transaction.endToEndId,
+        id: refund.providerRefundId,
+        requestedAt: refund.createdAt,
+      });
     },
     async returnPayment(ctx, req) {
-      const call = { endToEndId: req.endToEndId, id: req.returnId, body: { valor: devolucaoValor(req.amount), natureza: "ORIGINAL" as const }, requestedAt: req.requestedAt };
+      const call = {
+        endToEndId: req.endToEndId,
+        id: req.returnId,
+        body: { valor: devolucaoValor(req.amount), natureza: "ORIGINAL" as const },
+        requestedAt: req.requestedAt,
+      };
       return putDevolucao(await opts.client(), ctx.clock.nowMs(), call);
     },
     async returnStatus(ctx, req) {
-      return getDevolucao(await opts.client(), ctx.clock.nowMs(), { endToEndId: req.endToEndId, id: req.returnId, requestedAt: req.requestedAt });
+      return getDevolucao(await opts.client(), ctx.clock.nowMs(), {
+        endToEndId: req.endToEndId,
+        id: req.returnId,
+        requestedAt: req.requestedAt,
+      });
     },
 
     async cancel(_ctx, req) {
       const txid = req.transaction.pixTxid;
       if (!txid) return { status: "settled" };
-      const r = await (await opts.client()).call("PATCH", `/cob/${txid}`, { body: { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" } });
+      const r = await (await opts.client()).call("PATCH", `/cob/${txid}`, {
+        body: { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" },
+      });
       return r.kind === "ok" ? { status: "settled" } : failureOf(r, "rejected");
     },
   };
 
   /** A cashout refund's send (`query`: its status only, GET by idEnvio), or invalid when it has no destination. */
-  async function cashoutOf(ctx: ProviderContext, refund: RefundRecord, tx: TransactionRow, query: boolean): Promise<SendOutcome> {
+  async function cashoutOf(
+    ctx: ProviderContext,
+    refund: RefundRecord,
+    tx: TransactionRow,
+    query: boolean,
+  ): Promise<SendOutcome> {
     const req = cashoutSend(refund, tx, false);
-    if (!req) return { status: "invalid", code: "no_destination", message: "The cashout refund has no destination key or id." };
+    if (!req)
+      return { status: "invalid", code: "no_destination", message: "The cashout refund has no destination key or id." };
     const client = await opts.client();
-    return query ? getSend(client, ctx.clock.nowMs(), req) : sends.run(() => putSend(client, ctx.clock.nowMs(), opts.pixKey, req));
+    return query
+      ? getSend(client, ctx.clock.nowMs(), req)
+      : sends.run(() => putSend(client, ctx.clock.nowMs(), opts.pixKey, req));
   }
 
   if (efi) {

@@ -10,7 +10,16 @@
  *   `POST /v2/gn/infracoes/{idInfracao}/defesa` `{analise: "rejeitado", justificativa}`.
  * Failures as failures.ts maps them (a 4xx on a list is `invalid`, on the defence `rejected`).
  */
-import type { DefenseRequest, InfractionListOutcome, PaymentListRequest, ProviderFailure, PspInfraction, ReceivedPix, SendListOutcome, SentPix } from "../types";
+import type {
+  DefenseRequest,
+  InfractionListOutcome,
+  PaymentListRequest,
+  ProviderFailure,
+  PspInfraction,
+  ReceivedPix,
+  SendListOutcome,
+  SentPix,
+} from "../types";
 import type { BcbPixClient } from "./client";
 import { failureOf } from "./failures";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, type PixAnswer } from "./pix";
@@ -20,7 +29,11 @@ import { fromValor } from "./valor";
 /** A listed Pix with the devoluções the standard's `Pix` carries. */
 export type ListedPix = PixAnswer & { devolucoes?: { id?: string; valor?: string; status?: string }[] };
 
-const RETURN_STATUS: Record<string, ReceivedPix["returns"][number]["status"]> = { EM_PROCESSAMENTO: "IN_PROGRESS", DEVOLVIDO: "REFUNDED", NAO_REALIZADO: "FAILED" };
+const RETURN_STATUS: Record<string, ReceivedPix["returns"][number]["status"]> = {
+  EM_PROCESSAMENTO: "IN_PROGRESS",
+  DEVOLVIDO: "REFUNDED",
+  NAO_REALIZADO: "FAILED",
+};
 
 /** A listed Pix as ReceivedPix, or null when it lacks an end-to-end id, a valid `valor` or `horario`. */
 export function receivedOf(p: ListedPix | null | undefined): ReceivedPix | null {
@@ -41,11 +54,24 @@ interface ListAnswer {
 }
 
 /** Every page of list `path` over the window (`field`: the array's name); items or a failure. */
-async function allPages<T>(client: BcbPixClient, path: string, field: string, req: PaymentListRequest, fromOrigin: boolean): Promise<T[] | ProviderFailure> {
+async function allPages<T>(
+  client: BcbPixClient,
+  path: string,
+  field: string,
+  req: PaymentListRequest,
+  fromOrigin: boolean,
+): Promise<T[] | ProviderFailure> {
   const out: T[] = [];
-  const query = { inicio: rfc3339(req.from), fim: rfc3339(req.to + 999), "paginacao.itensPorPagina": String(LIST_PAGE_SIZE) };
+  const query = {
+    inicio: rfc3339(req.from),
+    fim: rfc3339(req.to + 999),
+    "paginacao.itensPorPagina": String(LIST_PAGE_SIZE),
+  };
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const r = await client.call<ListAnswer & Record<string, unknown>>("GET", path, { query: { ...query, "paginacao.paginaAtual": String(page) }, fromOrigin });
+    const r = await client.call<ListAnswer & Record<string, unknown>>("GET", path, {
+      query: { ...query, "paginacao.paginaAtual": String(page) },
+      fromOrigin,
+    });
     if (r.kind !== "ok") return failureOf(r, "invalid");
     const items = r.body?.[field];
     if (Array.isArray(items)) out.push(...(items as T[]));
@@ -55,7 +81,11 @@ async function allPages<T>(client: BcbPixClient, path: string, field: string, re
   return out;
 }
 
-const SEND_STATUS: Record<string, SentPix["status"]> = { EM_PROCESSAMENTO: "processing", REALIZADO: "paid", NAO_REALIZADO: "failed" };
+const SEND_STATUS: Record<string, SentPix["status"]> = {
+  EM_PROCESSAMENTO: "processing",
+  REALIZADO: "paid",
+  NAO_REALIZADO: "failed",
+};
 
 /** `GET /v2/gn/pix/enviados?inicio&fim`: the Pix sent in the window. */
 export async function listSends(client: BcbPixClient, req: PaymentListRequest): Promise<SendListOutcome> {
@@ -68,7 +98,13 @@ export async function listSends(client: BcbPixClient, req: PaymentListRequest): 
     const at = Date.parse(s?.horario?.solicitacao ?? "");
     if (amount === null || !status || !Number.isFinite(at)) continue;
     const sendId = s.idEnvio ?? s.gnExtras?.idEnvio ?? null;
-    sends.push({ sendId: typeof sendId === "string" ? sendId : null, endToEndId: s.e2eId ?? s.endToEndId ?? null, amount, status, at });
+    sends.push({
+      sendId: typeof sendId === "string" ? sendId : null,
+      endToEndId: s.e2eId ?? s.endToEndId ?? null,
+      amount,
+      status,
+      at,
+    });
   }
   return { status: "listed", sends };
 }
@@ -100,7 +136,13 @@ export function infractionOf(a: InfracaoAnswer | null | undefined): PspInfractio
   if (typeof a.endToEndId !== "string" || !/^[A-Za-z0-9]{1,40}$/.test(a.endToEndId)) return null;
   const amount = infractionValor(a.valor);
   const createdAt = Date.parse(typeof a.criadoEm === "string" ? a.criadoEm : "");
-  if (amount === null || typeof a.status !== "string" || !INFRACTION_STATUSES.has(a.status) || !Number.isFinite(createdAt)) return null;
+  if (
+    amount === null ||
+    typeof a.status !== "string" ||
+    !INFRACTION_STATUSES.has(a.status) ||
+    !Number.isFinite(createdAt)
+  )
+    return null;
   const prazo = a.dadosAnalise?.prazoFinalizacao;
   const deadline = typeof prazo === "string" ? Date.parse(prazo) : NaN;
   const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim().slice(0, 500) : null);
@@ -127,8 +169,12 @@ export async function listInfractions(client: BcbPixClient, req: PaymentListRequ
 export const MAX_JUSTIFICATIVA = 2000;
 
 /** `POST /v2/gn/infracoes/{idInfracao}/defesa` `{analise: "rejeitado", justificativa}`. */
-export async function submitDefense(client: BcbPixClient, req: DefenseRequest): Promise<{ status: "settled" } | ProviderFailure> {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(req.infractionId)) return { status: "invalid", code: "bad_infraction_id", message: "The infraction id is not valid." };
+export async function submitDefense(
+  client: BcbPixClient,
+  req: DefenseRequest,
+): Promise<{ status: "settled" } | ProviderFailure> {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(req.infractionId))
+    return { status: "invalid", code: "bad_infraction_id", message: "The infraction id is not valid." };
   const body = { analise: "rejeitado", justificativa: [...req.justification].slice(0, MAX_JUSTIFICATIVA).join("") };
   const r = await client.call("POST", `/v2/gn/infracoes/${req.infractionId}/defesa`, { body, fromOrigin: true });
   return r.kind === "ok" ? { status: "settled" } : failureOf(r, "rejected");

@@ -15,7 +15,15 @@ export type PspResult<T = unknown> =
   /** 2xx: `body` is the parsed JSON, or null for an empty body. */
   | { kind: "ok"; status: number; body: T }
   /** Any other HTTP answer of the API (or a 5xx of the token endpoint). `message`: `<status> <title>: <detail>`. */
-  | { kind: "http_error"; status: number; type: string | null; title: string | null; detail: string | null; violacoes: Violacao[]; message: string }
+  | {
+      kind: "http_error";
+      status: number;
+      type: string | null;
+      title: string | null;
+      detail: string | null;
+      violacoes: Violacao[];
+      message: string;
+    }
   /** The token endpoint refused our credentials (4xx), or the API still answered 401 after one fresh token. */
   | { kind: "auth_failed"; status: number; error: string | null; message: string }
   /** No answer in time: `connect` = no response headers within the connect timeout, `total` = the whole exchange. */
@@ -53,16 +61,31 @@ export function problemOf(status: number, text: string): Extract<PspResult, { ki
   // Efí answers its own routes' errors as `{nome, mensagem}` (e.g. `documento_bloqueado`): read as type and title.
   const title = str(body.title) ?? str(body.mensagem);
   const detail = str(body.detail);
-  const violacoes = Array.isArray(body.violacoes) ? (body.violacoes as Violacao[]).filter((v) => v && typeof v === "object") : [];
+  const violacoes = Array.isArray(body.violacoes)
+    ? (body.violacoes as Violacao[]).filter((v) => v && typeof v === "object")
+    : [];
   const why = [title, detail].filter(Boolean).join(": ") || clip(text) || "(empty body)";
-  const extra = violacoes.length ? ` (${violacoes.map((v) => [v.propriedade, v.razao].filter(Boolean).join(": ")).join("; ")})` : "";
-  return { kind: "http_error", status, type: str(body.type) ?? str(body.nome), title, detail, violacoes, message: clip(`${status} ${why}${extra}`) };
+  const extra = violacoes.length
+    ? ` (${violacoes.map((v) => [v.propriedade, v.razao].filter(Boolean).join(": ")).join("; ")})`
+    : "";
+  return {
+    kind: "http_error",
+    status,
+    type: str(body.type) ?? str(body.nome),
+    title,
+    detail,
+    violacoes,
+    message: clip(`${status} ${why}${extra}`),
+  };
 }
 
 /** The auth_failed of a token endpoint answer: RFC 6749 5.2 `error` and `error_description` when present. */
 export function oauthFailureOf(status: number, text: string): Extract<PspResult, { kind: "auth_failed" }> {
   const body = objectOf(text);
   const error = str(body.error);
-  const why = [error, str(body.error_description) ?? str(body.detail) ?? str(body.title)].filter(Boolean).join(": ") || clip(text) || "(empty body)";
+  const why =
+    [error, str(body.error_description) ?? str(body.detail) ?? str(body.title)].filter(Boolean).join(": ") ||
+    clip(text) ||
+    "(empty body)";
   return { kind: "auth_failed", status, error, message: clip(`${status} ${why}`) };
 }

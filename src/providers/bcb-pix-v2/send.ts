@@ -105,7 +105,11 @@ const sendPath = (id: string) => `/v3/gn/pix/${id}`;
 const sendStatusPath = (id: string) => `/v2/gn/pix/enviados/id-envio/${id}`;
 
 function badId(): ProviderFailure {
-  return { status: "invalid", code: "bad_id_envio", message: "The send id is not a valid idEnvio ([a-zA-Z0-9]{1,35})." };
+  return {
+    status: "invalid",
+    code: "bad_id_envio",
+    message: "The send id is not a valid idEnvio ([a-zA-Z0-9]{1,35}).",
+  };
 }
 
 /** `GET /v2/gn/pix/enviados/id-envio/{idEnvio}`: where send `req` stands (404 -> absent). */
@@ -119,7 +123,11 @@ function statusAnswer(r: PspResult<EfiSendAnswer>, req: SendRequest, now: number
   if (r.kind === "ok") {
     // Another amount under our id (a PSP mix-up): nothing is decided from it (checked again later).
     if (r.body?.valor !== undefined && fromValor(r.body.valor) !== req.amount)
-      return { status: "invalid", code: "id_envio_divergente", message: `Efí holds send ${req.sendId} with another valor.` };
+      return {
+        status: "invalid",
+        code: "id_envio_divergente",
+        message: `Efí holds send ${req.sendId} with another valor.`,
+      };
     return sendOutcomeOf(r.body, req.requestedAt, now);
   }
   if (r.kind === "http_error" && r.status === 404) return { status: "absent" };
@@ -130,13 +138,21 @@ function statusAnswer(r: PspResult<EfiSendAnswer>, req: SendRequest, now: number
  * Sends `req` from key `pixKey`, once (see the module header): `resumed` asks first; a doubtful
  * answer (timeout, 5xx, 409) is resolved with the GET, never with a second PUT.
  */
-export async function putSend(client: BcbPixClient, now: number, pixKey: string, req: SendRequest): Promise<SendOutcome> {
+export async function putSend(
+  client: BcbPixClient,
+  now: number,
+  pixKey: string,
+  req: SendRequest,
+): Promise<SendOutcome> {
   if (!ID_ENVIO_RE.test(req.sendId)) return badId();
   if (req.resumed) {
     const found = await getSend(client, now, req);
     if (found.status !== "absent") return found.status === "invalid" ? { ...found, status: "retryable" } : found;
   }
-  const r = await client.call<EfiSendAnswer>("PUT", sendPath(req.sendId), { body: sendBody(pixKey, req), fromOrigin: true });
+  const r = await client.call<EfiSendAnswer>("PUT", sendPath(req.sendId), {
+    body: sendBody(pixKey, req),
+    fromOrigin: true,
+  });
   if (r.kind === "ok") return sendOutcomeOf(r.body, req.requestedAt, now);
   const failure = failureOf(r, "rejected");
   const doubtful = failure.status === "retryable" || (r.kind === "http_error" && r.status === 409);

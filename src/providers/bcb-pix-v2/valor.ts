@@ -10,7 +10,8 @@ const VALOR_RE = /^(\d{1,10})\.(\d{2})$/;
 /** 12345 -> "123.45"; 5 -> "0.05". Throws RangeError for a negative or non-integer amount or one above 10 digits of reais. */
 export function toValor(centavos: number): string {
   if (!Number.isSafeInteger(centavos) || centavos < 0) throw new RangeError("centavos must be a non-negative integer");
-  if (String(Math.floor(centavos / 100)).length > 10) throw new RangeError("amount exceeds the API Pix valor (10 digits of reais)");
+  if (String(Math.floor(centavos / 100)).length > 10)
+    throw new RangeError("amount exceeds the API Pix valor (10 digits of reais)");
   return decimalOfMinor(centavos);
 }
 

@@ -22,7 +22,8 @@ export function boletoFreeField(rawId: string, amount = 0, dueDate?: string): st
   const ourNumber = String(BigInt(`0x${rawId.slice(-16)}`) % 10n ** 17n).padStart(17, "0");
   for (let v = 21; v < 121; v++) {
     const free = `000000${ourNumber}${String(v % 100).padStart(2, "0")}`;
-    if (!dueDate || buildBoleto({ bank: SANDBOX_BOLETO_BANK, amount, dueDate, freeField: free }).barcode[4] !== "1") return free;
+    if (!dueDate || buildBoleto({ bank: SANDBOX_BOLETO_BANK, amount, dueDate, freeField: free }).barcode[4] !== "1")
+      return free;
   }
   return `000000${ourNumber}21`;
 }
@@ -32,9 +33,16 @@ export const sandboxBoleto: SandboxMethod = {
   refundable: false,
   prepare(ctx, tx) {
     const dueDate = addDays(saoPauloDate(ctx.clock.nowMs()), BOLETO_DUE_DAYS);
-    const { barcode, line } = buildBoleto({ bank: SANDBOX_BOLETO_BANK, amount: tx.amount, dueDate, freeField: boletoFreeField(tx.id, tx.amount, dueDate) });
+    const { barcode, line } = buildBoleto({
+      bank: SANDBOX_BOLETO_BANK,
+      amount: tx.amount,
+      dueDate,
+      freeField: boletoFreeField(tx.id, tx.amount, dueDate),
+    });
     const until = endOfSaoPauloDay(dueDate);
-    return { columns: methodExpiryColumns(tx, until), details: { barcode, line, dueDate, expiresAt: new Date(until).toISOString() } };
+    return {
+      columns: methodExpiryColumns(tx, until),
+      details: { barcode, line, dueDate, expiresAt: new Date(until).toISOString() },
+    };
   },
 };
-

@@ -39,11 +39,27 @@ export function cardPaymentOutcome(tx: TransactionRow, number: string, nowMs: nu
     case "approve":
       return { status: "settled", method: "CREDIT_CARD", amount: tx.amount };
     case "decline":
-      return { status: "rejected", method: "CREDIT_CARD", reason: "card_declined", code: "sandbox_card_declined", message: "The card was declined." };
+      return {
+        status: "rejected",
+        method: "CREDIT_CARD",
+        reason: "card_declined",
+        code: "sandbox_card_declined",
+        message: "The card was declined.",
+      };
     case "invalid":
-      return { status: "invalid", param: "number", code: "invalid_card_number", message: "The card number is not valid (use one of the sandbox test cards)." };
+      return {
+        status: "invalid",
+        param: "number",
+        code: "invalid_card_number",
+        message: "The card number is not valid (use one of the sandbox test cards).",
+      };
     default:
-      return { status: "pending", processing: true, checkAt: nowMs + CARD_3DS_SECONDS * 1000, memo: { threeDs: outcome === "3ds_approve" ? "approve" : "decline" } };
+      return {
+        status: "pending",
+        processing: true,
+        checkAt: nowMs + CARD_3DS_SECONDS * 1000,
+        memo: { threeDs: outcome === "3ds_approve" ? "approve" : "decline" },
+      };
   }
 }
 
@@ -51,7 +67,13 @@ export function cardPaymentOutcome(tx: TransactionRow, number: string, nowMs: nu
 export function cardStatusOutcome(tx: TransactionRow, memo: ProviderMemo | undefined): PaymentOutcome {
   if (memo?.threeDs === "approve") return { status: "settled", method: "CREDIT_CARD", amount: tx.amount };
   if (memo?.threeDs === "decline")
-    return { status: "rejected", method: "CREDIT_CARD", reason: "3ds_failed", code: "sandbox_3ds_failed", message: "The 3DS challenge failed." };
+    return {
+      status: "rejected",
+      method: "CREDIT_CARD",
+      reason: "3ds_failed",
+      code: "sandbox_3ds_failed",
+      message: "The 3DS challenge failed.",
+    };
   return { status: "pending" };
 }
 
@@ -85,4 +107,3 @@ function safeJson(s: string | null | undefined): Record<string, unknown> {
     return {};
   }
 }
-

@@ -23,13 +23,20 @@ export function sandboxAddress(rawId: string, network: string): string {
   const h = createHash("sha256").update(`cofre-sandbox:${network}:${rawId}`).digest();
   let out = "";
   for (let i = 0; out.length < 33; i++) out += B58[h[i % h.length]! % 58];
-  if (network === "BITCOIN") return `tb1q${out.toLowerCase().replace(/[^a-z0-9]/g, "q").slice(0, 38)}`;
+  if (network === "BITCOIN")
+    return `tb1q${out
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "q")
+      .slice(0, 38)}`;
   if (network === "ETHEREUM") return `0x${h.toString("hex").slice(0, 40)}`;
   return `T${out}`;
 }
 
 /** Amount to send as a decimal string: minor units of `currency` at sandbox rates. */
-export function quote(amountMinor: number, currency: string): { cryptoCurrency: string; network: string; amount: string } {
+export function quote(
+  amountMinor: number,
+  currency: string,
+): { cryptoCurrency: string; network: string; amount: string } {
   const native = Object.hasOwn(NATIVE, currency) ? NATIVE[currency] : undefined;
   if (native) {
     // Minor unit of crypto "currencies" on this API is 1/100 (2 decimals), like fiat.
@@ -63,4 +70,3 @@ export const sandboxCrypto: SandboxMethod = {
     };
   },
 };
-

@@ -86,8 +86,15 @@ export function createSandboxProvider(opts: SandboxOptions): PaymentProvider {
       const event = req.body as SandboxPayerEvent | undefined;
       const tx = req.transaction;
       if (!tx || !event || (event.kind !== "pay" && event.kind !== "card"))
-        return { status: "invalid", code: "sandbox_bad_event", message: "Not a sandbox payer event for a transaction." };
-      const outcome = event.kind === "card" ? cardPaymentOutcome(tx, event.number, ctx.clock.nowMs()) : payOutcome(event, ctx.clock.now());
+        return {
+          status: "invalid",
+          code: "sandbox_bad_event",
+          message: "Not a sandbox payer event for a transaction.",
+        };
+      const outcome =
+        event.kind === "card"
+          ? cardPaymentOutcome(tx, event.number, ctx.clock.nowMs())
+          : payOutcome(event, ctx.clock.now());
       if (outcome.status === "invalid") return outcome;
       return { status: "parsed", items: [{ ref: { transactionId: tx.id }, outcome }] };
     },
@@ -109,15 +116,39 @@ export function createSandboxProvider(opts: SandboxOptions): PaymentProvider {
 /** The payer's `pay` event (test helper, checkout simulate button) as an outcome. */
 function payOutcome(e: Extract<SandboxPayerEvent, { kind: "pay" }>, now: Date): PaymentOutcome {
   if (e.outcome === "decline")
-    return { status: "rejected", method: e.method, reason: "declined", code: "sandbox_declined", message: "The payer's bank declined the payment." };
+    return {
+      status: "rejected",
+      method: e.method,
+      reason: "declined",
+      code: "sandbox_declined",
+      message: "The payer's bank declined the payment.",
+    };
   const endToEndId = e.method === "PIX" ? newEndToEndId(now) : undefined;
-  return { status: "settled", method: e.method, amount: e.amount, endToEndId, payerTaxId: e.payerTaxId, payerName: e.payerName, disclosed: e.disclosed };
+  return {
+    status: "settled",
+    method: e.method,
+    amount: e.amount,
+    endToEndId,
+    payerTaxId: e.payerTaxId,
+    payerName: e.payerName,
+    disclosed: e.disclosed,
+  };
 }
 
 /** The sandbox create once the account's next fault (if any) is known (see the status table above). */
 function createWith(ctx: ProviderContext, req: CreateRequest, fault: FaultMode | null): CreateOutcome {
-  if (fault === "unavailable") return { status: "retryable", code: "sandbox_unavailable", message: "The sandbox provider is unreachable (provider fault)." };
-  if (fault === "reject") return { status: "rejected", code: "sandbox_rejected", message: "The sandbox provider rejected the charge (provider fault)." };
+  if (fault === "unavailable")
+    return {
+      status: "retryable",
+      code: "sandbox_unavailable",
+      message: "The sandbox provider is unreachable (provider fault).",
+    };
+  if (fault === "reject")
+    return {
+      status: "rejected",
+      code: "sandbox_rejected",
+      message: "The sandbox provider rejected the charge (provider fault).",
+    };
   try {
     if (req.methods.length === 1) {
       const m = req.methods[0]!;

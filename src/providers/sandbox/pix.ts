@@ -23,7 +23,11 @@ export const sandboxPix: SandboxMethod = {
     const txid = cobTxidFor(tx);
     const location = `${locationBase(ctx.config.publicUrl)}${PIX_LOCATION_PATH}${txid}`;
     if (location.length > MAX_LOCATION_LENGTH)
-      throw new ProviderError("rejected", "The Pix location URL would exceed 77 characters; shorten COFRE_PUBLIC_URL.", "location_too_long");
+      throw new ProviderError(
+        "rejected",
+        "The Pix location URL would exceed 77 characters; shorten COFRE_PUBLIC_URL.",
+        "location_too_long",
+      );
     const pixBrCode = buildDynamicBrCode({
       location,
       merchantName: merchant.name,
@@ -33,4 +37,3 @@ export const sandboxPix: SandboxMethod = {
     return { columns: { pixBrCode, pixTxid: txid, pixLocation: location, expiresAt: tx.expiresAt } };
   },
 };
-

@@ -12,7 +12,12 @@ export const SANDBOX_REFUND_STEP_SECONDS = 2;
 
 /** Refund plan: Pix (default strategy cashout; a devolution gets its `D...` id now) and card only. */
 export function planSandboxRefund(ctx: ProviderContext, req: RefundPlanRequest, refundable: boolean): RefundPlan {
-  if (!refundable) return { status: "not_supported", code: "refund_not_supported", message: `Refunds are not supported for ${req.method} payments.` };
+  if (!refundable)
+    return {
+      status: "not_supported",
+      code: "refund_not_supported",
+      message: `Refunds are not supported for ${req.method} payments.`,
+    };
   const now = ctx.clock.nowMs();
   const strategy = req.method === "PIX" ? (req.strategy ?? "cashout") : null;
   return {

@@ -32,8 +32,20 @@ export function stripeClient(apiBase: string, secretKey: string, fetch: HttpFetc
 }
 
 /** Verifies and parses a webhook body (rejects with Stripe's SignatureVerificationError). `nowSeconds` is the receipt time. */
-export function constructEvent(rawBody: string, signature: string, secret: string, nowSeconds: number): Promise<Stripe.Event> {
-  return Stripe.webhooks.constructEventAsync(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, crypto, nowSeconds);
+export function constructEvent(
+  rawBody: string,
+  signature: string,
+  secret: string,
+  nowSeconds: number,
+): Promise<Stripe.Event> {
+  return Stripe.webhooks.constructEventAsync(
+    rawBody,
+    signature,
+    secret,
+    SIGNATURE_TOLERANCE_SECONDS,
+    crypto,
+    nowSeconds,
+  );
 }
 
 /** The text of a Stripe failure safe to show (its type, code and message; never a key: Stripe masks keys). */

@@ -5,9 +5,15 @@
  * the event list of the periodic sweep; plus the one pool per stored connection version of its
  * provider and client.
  */
-import type { CardConnectionGateway, CardConnectionSpec, CardConnectResult, EventPage, VerifiedEvent } from "../../domain/card-provider/port";
+import type {
+  CardConnectionGateway,
+  CardConnectionSpec,
+  CardConnectResult,
+  EventPage,
+  VerifiedEvent,
+} from "../../domain/card-provider/port";
 import type { PaymentProvider, ProviderContext } from "../types";
-import { constructEvent, Stripe, stripeClient, stripeFailureText } from "./client";
+import { constructEvent, type Stripe, stripeClient, stripeFailureText } from "./client";
 
 interface PoolEntry {
   version: string;
@@ -50,7 +56,10 @@ export class StripeConnectionGateway implements CardConnectionGateway {
     return e.client;
   }
 
-  async connect(spec: Pick<CardConnectionSpec, "apiBase" | "secretKey">, webhookUrl: string): Promise<CardConnectResult> {
+  async connect(
+    spec: Pick<CardConnectionSpec, "apiBase" | "secretKey">,
+    webhookUrl: string,
+  ): Promise<CardConnectResult> {
     const stripe = this.client(spec.apiBase, spec.secretKey);
     let account: Stripe.Account;
     try {
@@ -65,14 +74,23 @@ export class StripeConnectionGateway implements CardConnectionGateway {
         description: "Cofre",
         metadata: { cofre_webhook_url: webhookUrl },
       });
-      if (!endpoint.secret) return { ok: false, message: "Stripe created the webhook endpoint without a signing secret." };
-      return { ok: true, providerAccountId: account.id ?? null, webhookEndpointId: endpoint.id, webhookSecret: endpoint.secret };
+      if (!endpoint.secret)
+        return { ok: false, message: "Stripe created the webhook endpoint without a signing secret." };
+      return {
+        ok: true,
+        providerAccountId: account.id ?? null,
+        webhookEndpointId: endpoint.id,
+        webhookSecret: endpoint.secret,
+      };
     } catch (err) {
       return { ok: false, message: `creating the webhook endpoint: ${stripeFailureText(err)}` };
     }
   }
 
-  async disconnect(spec: CardConnectionSpec, endpointId: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  async disconnect(
+    spec: CardConnectionSpec,
+    endpointId: string,
+  ): Promise<{ ok: true } | { ok: false; message: string }> {
     try {
       await this.client(spec.apiBase, spec.secretKey).webhookEndpoints.del(endpointId);
       this.pool.delete(spec.id);
@@ -82,7 +100,12 @@ export class StripeConnectionGateway implements CardConnectionGateway {
     }
   }
 
-  async verify(spec: CardConnectionSpec, rawBody: string, signature: string, nowSeconds: number): Promise<VerifiedEvent> {
+  async verify(
+    spec: CardConnectionSpec,
+    rawBody: string,
+    signature: string,
+    nowSeconds: number,
+  ): Promise<VerifiedEvent> {
     try {
       const event = await constructEvent(rawBody, signature, spec.webhookSecret, nowSeconds);
       return { ok: true, id: event.id, type: event.type, created: event.created, event };
@@ -94,8 +117,16 @@ export class StripeConnectionGateway implements CardConnectionGateway {
   async listEvents(spec: CardConnectionSpec, sinceSeconds: number, startingAfter?: string): Promise<EventPage> {
     try {
       const stripe = this.client(spec.apiBase, spec.secretKey);
-      const page = await stripe.events.list({ created: { gte: sinceSeconds }, limit: 100, ...(startingAfter ? { starting_after: startingAfter } : {}) });
-      return { ok: true, hasMore: page.has_more, events: page.data.map((e) => ({ id: e.id, type: e.type, created: e.created, event: e })) };
+      const page = await stripe.events.list({
+        created: { gte: sinceSeconds },
+        limit: 100,
+        ...(startingAfter ? { starting_after: startingAfter } : {}),
+      });
+      return {
+        ok: true,
+        hasMore: page.has_more,
+        events: page.data.map((e) => ({ id: e.id, type: e.type, created: e.created, event: e })),
+      };
     } catch (err) {
       return { ok: false, message: stripeFailureText(err) };
     }

@@ -35,7 +35,9 @@ export const CARD_METHODS: ReadonlySet<PaymentMethod> = new Set<PaymentMethod>([
 function providerOf<R extends StoredCardConnection>(opts: CardLookupOptions<R>, row: R): PaymentProvider {
   const gateway = opts.gateway();
   const version = String(row.updatedAt);
-  return gateway.provider(row.id, version, () => createStripeProvider({ connectionId: row.id, client: () => gateway.pooled(row.id, version, () => opts.open(row)) }));
+  return gateway.provider(row.id, version, () =>
+    createStripeProvider({ connectionId: row.id, client: () => gateway.pooled(row.id, version, () => opts.open(row)) }),
+  );
 }
 
 /** CREDIT_CARD and BOLETO of an account through its active card connection. */
@@ -48,7 +50,9 @@ export function createCardLiveLookup<R extends StoredCardConnection>(opts: CardL
 }
 
 /** The provider of stored card connection `id`, or undefined. */
-export function createCardConnectionLookup<R extends StoredCardConnection>(opts: CardLookupOptions<R>): ConnectionProviderLookup {
+export function createCardConnectionLookup<R extends StoredCardConnection>(
+  opts: CardLookupOptions<R>,
+): ConnectionProviderLookup {
   return (id) => {
     const row = opts.findById(id);
     return row ? providerOf(opts, row) : undefined;

@@ -38,7 +38,11 @@ export function failureOf(err: unknown, rejectedCode = "stripe_rejected"): Provi
   const message = stripeFailureText(err);
   if (err instanceof Stripe.errors.StripeAuthenticationError || err instanceof Stripe.errors.StripePermissionError)
     return { status: "auth_failed", code: "stripe_authentication", message };
-  if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError || err instanceof Stripe.errors.StripeIdempotencyError)
+  if (
+    err instanceof Stripe.errors.StripeInvalidRequestError ||
+    err instanceof Stripe.errors.StripeCardError ||
+    err instanceof Stripe.errors.StripeIdempotencyError
+  )
     return { status: "rejected", code: err.code ?? rejectedCode, message, ...(err.param ? { param: err.param } : {}) };
   // Connection errors, timeouts, rate limits, Stripe's 5xx: try again later.
   return { status: "retryable", code: "stripe_unavailable", message };
@@ -57,7 +61,8 @@ export function replayedOf(obj: { lastResponse?: { headers?: Record<string, stri
   return (h instanceof Headers ? h.get("idempotent-replayed") : h?.["idempotent-replayed"]) === "true";
 }
 
-export const idOf = (v: string | { id: string } | null | undefined): string | null => (v == null ? null : typeof v === "string" ? v : v.id);
+export const idOf = (v: string | { id: string } | null | undefined): string | null =>
+  v == null ? null : typeof v === "string" ? v : v.id;
 
 /** Brand, last four, installments and Stripe's fee of a paid charge (what the dashboard shows; the fee is stored, never returned). */
 export function chargeFacts(pi: Stripe.PaymentIntent | null): Record<string, unknown> {
@@ -80,7 +85,10 @@ export function chargeFacts(pi: Stripe.PaymentIntent | null): Record<string, unk
 }
 
 /** The transaction a Stripe object names (client_reference_id or our metadata), or undefined. */
-export function transactionRefOf(obj: { client_reference_id?: string | null; metadata?: Stripe.Metadata | null }): string | undefined {
+export function transactionRefOf(obj: {
+  client_reference_id?: string | null;
+  metadata?: Stripe.Metadata | null;
+}): string | undefined {
   return obj.client_reference_id ?? obj.metadata?.cofre_transaction_id ?? undefined;
 }
 
@@ -91,7 +99,12 @@ export function refundOutcome(r: Stripe.Refund): RefundOutcome {
       return { status: "settled" };
     case "failed":
     case "canceled":
-      return { status: "rejected", code: `stripe_refund_${r.status}`, message: `Stripe ${r.status === "failed" ? "could not make" : "canceled"} the refund${r.failure_reason ? ` (${r.failure_reason})` : ""}.`, reason: r.failure_reason ?? r.status };
+      return {
+        status: "rejected",
+        code: `stripe_refund_${r.status}`,
+        message: `Stripe ${r.status === "failed" ? "could not make" : "canceled"} the refund${r.failure_reason ? ` (${r.failure_reason})` : ""}.`,
+        reason: r.failure_reason ?? r.status,
+      };
     default:
       return { status: "pending", inProgress: true };
   }

@@ -56,7 +56,18 @@ import type {
   TransactionRow,
 } from "../types";
 import type { Stripe } from "./client";
-import { chargeFacts, detailsOf, failureOf, idOf, metadataOf, nextPoll, refundOutcome, replayedOf, transactionRefOf, type CardDetails } from "./outcomes";
+import {
+  chargeFacts,
+  detailsOf,
+  failureOf,
+  idOf,
+  metadataOf,
+  nextPoll,
+  refundOutcome,
+  replayedOf,
+  transactionRefOf,
+  type CardDetails,
+} from "./outcomes";
 import { boletoBarcodeOfLine } from "./boleto";
 import { saoPauloDate } from "../../payments/calendar";
 
@@ -73,7 +84,11 @@ export interface StripeProviderOptions {
 export function createStripeProvider(opts: StripeProviderOptions): PaymentProvider {
   const methods: ReadonlySet<PaymentMethod> = new Set<PaymentMethod>(["CREDIT_CARD", "BOLETO"]);
 
-  async function createSession(ctx: ProviderContext, req: CreateRequest, stripe: Stripe): Promise<{ columns: Record<string, unknown>; details: Record<string, unknown>; replayed: boolean; id: string }> {
+  async function createSession(
+    ctx: ProviderContext,
+    req: CreateRequest,
+    stripe: Stripe,
+  ): Promise<{ columns: Record<string, unknown>; details: Record<string, unknown>; replayed: boolean; id: string }> {
     const tx = req.transaction;
     const page = `${ctx.config.checkoutUrlBase}/${tx.id}`;
     const md = metadataOf(tx);
@@ -89,7 +104,11 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         mode: "payment",
         line_items: [
           {
-            price_data: { currency: "brl", unit_amount: tx.amount, product_data: { name: req.merchant.name || "Pagamento", ...(description ? { description } : {}) } },
+            price_data: {
+              currency: "brl",
+              unit_amount: tx.amount,
+              product_data: { name: req.merchant.name || "Pagamento", ...(description ? { description } : {}) },
+            },
             quantity: 1,
           },
         ],
@@ -112,16 +131,28 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
     };
   }
 
-  async function createBoleto(_ctx: ProviderContext, req: CreateRequest, stripe: Stripe): Promise<{ details: Record<string, unknown>; replayed: boolean; id: string } | ProviderFailure> {
+  async function createBoleto(
+    _ctx: ProviderContext,
+    req: CreateRequest,
+    stripe: Stripe,
+  ): Promise<{ details: Record<string, unknown>; replayed: boolean; id: string } | ProviderFailure> {
     const tx = req.transaction;
     const address = metadataOf(tx).billingAddress as Record<string, unknown> | undefined;
-    const missing = (param: string, what: string): ProviderFailure => ({ status: "invalid", param, code: "parameter_missing", message: `A live boleto needs ${what} (${param}).` });
+    const missing = (param: string, what: string): ProviderFailure => ({
+      status: "invalid",
+      param,
+      code: "parameter_missing",
+      message: `A live boleto needs ${what} (${param}).`,
+    });
     if (!tx.customerName) return missing("customerName", "the payer's name");
     if (!tx.customerEmail) return missing("customerEmail", "the payer's e-mail");
-    if (!tx.customerDocument || !/^(\d{11}|\d{14})$/.test(tx.customerDocument)) return missing("customerDocument", "the payer's CPF or CNPJ");
-    if (!address || typeof address !== "object") return missing("metadata.billingAddress", "the payer's billing address");
+    if (!tx.customerDocument || !/^(\d{11}|\d{14})$/.test(tx.customerDocument))
+      return missing("customerDocument", "the payer's CPF or CNPJ");
+    if (!address || typeof address !== "object")
+      return missing("metadata.billingAddress", "the payer's billing address");
     for (const f of ["line1", "city", "state", "postalCode"] as const)
-      if (typeof address[f] !== "string" || !(address[f] as string).trim()) return missing(`metadata.billingAddress.${f}`, `the billing address's ${f}`);
+      if (typeof address[f] !== "string" || !(address[f] as string).trim())
+        return missing(`metadata.billingAddress.${f}`, `the billing address's ${f}`);
     // `payment_method_types` is what Stripe's PaymentIntent API takes for a boleto (the package's
     // types of this API version list only its newer `allowed_payment_method_types`).
     const params = {
@@ -148,7 +179,12 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
     } as Stripe.PaymentIntentCreateParams;
     const pi = await stripe.paymentIntents.create(params, { idempotencyKey: `cofre_pi_${tx.id}` });
     const shown = pi.next_action?.boleto_display_details;
-    if (!shown?.number) return { status: "retryable", code: "stripe_no_voucher", message: "Stripe returned the boleto without its voucher." };
+    if (!shown?.number)
+      return {
+        status: "retryable",
+        code: "stripe_no_voucher",
+        message: "Stripe returned the boleto without its voucher.",
+      };
     const line = shown.number.replace(/\D/g, "");
     const details = {
       paymentIntent: pi.id,
@@ -163,11 +199,24 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
     return { details, replayed: replayedOf(pi), id: pi.id };
   }
 
-  async function querySession(ctx: ProviderContext, tx: TransactionRow, session: string, n: number, stripe: Stripe): Promise<PaymentOutcome> {
-    const s = await stripe.checkout.sessions.retrieve(session, { expand: ["payment_intent", "payment_intent.latest_charge", "payment_intent.latest_charge.balance_transaction"] });
+  async function querySession(
+    ctx: ProviderContext,
+    tx: TransactionRow,
+    session: string,
+    n: number,
+    stripe: Stripe,
+  ): Promise<PaymentOutcome> {
+    const s = await stripe.checkout.sessions.retrieve(session, {
+      expand: ["payment_intent", "payment_intent.latest_charge", "payment_intent.latest_charge.balance_transaction"],
+    });
     const pi = typeof s.payment_intent === "object" ? s.payment_intent : null;
     if (s.status === "complete" && s.payment_status === "paid")
-      return { status: "settled", method: "CREDIT_CARD", amount: s.amount_total ?? tx.amount, details: chargeFacts(pi) };
+      return {
+        status: "settled",
+        method: "CREDIT_CARD",
+        amount: s.amount_total ?? tx.amount,
+        details: chargeFacts(pi),
+      };
     if (s.status === "expired") return { status: "expired" };
     const now = ctx.clock.nowMs();
     if (s.status === "open" && tx.expiresAt !== null && now >= tx.expiresAt) {
@@ -182,17 +231,40 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         throw err;
       }
     }
-    return { status: "pending", processing: pi?.status === "processing", checkAt: nextPoll(now, n, tx.expiresAt), memo: { poll: n + 1 } };
+    return {
+      status: "pending",
+      processing: pi?.status === "processing",
+      checkAt: nextPoll(now, n, tx.expiresAt),
+      memo: { poll: n + 1 },
+    };
   }
 
-  async function queryBoleto(ctx: ProviderContext, tx: TransactionRow, id: string, n: number, stripe: Stripe): Promise<PaymentOutcome> {
-    const pi = await stripe.paymentIntents.retrieve(id, { expand: ["latest_charge", "latest_charge.balance_transaction"] });
+  async function queryBoleto(
+    ctx: ProviderContext,
+    tx: TransactionRow,
+    id: string,
+    n: number,
+    stripe: Stripe,
+  ): Promise<PaymentOutcome> {
+    const pi = await stripe.paymentIntents.retrieve(id, {
+      expand: ["latest_charge", "latest_charge.balance_transaction"],
+    });
     if (pi.status === "succeeded") {
       const facts = chargeFacts(pi);
-      return { status: "settled", method: "BOLETO", amount: pi.amount_received || pi.amount, details: { providerFee: facts.providerFee ?? null, charge: facts.charge ?? null } };
+      return {
+        status: "settled",
+        method: "BOLETO",
+        amount: pi.amount_received || pi.amount,
+        details: { providerFee: facts.providerFee ?? null, charge: facts.charge ?? null },
+      };
     }
     if (pi.status === "canceled" || pi.status === "requires_payment_method") return { status: "expired" };
-    return { status: "pending", processing: pi.status === "processing", checkAt: nextPoll(ctx.clock.nowMs(), n, null), memo: { poll: n + 1 } };
+    return {
+      status: "pending",
+      processing: pi.status === "processing",
+      checkAt: nextPoll(ctx.clock.nowMs(), n, null),
+      memo: { poll: n + 1 },
+    };
   }
 
   return {
@@ -211,7 +283,13 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
 
     async create(ctx, req) {
       const tx = req.transaction;
-      if (tx.currency !== "BRL") return { status: "invalid", param: "currency", code: "currency_not_supported", message: "Live cards and boletos are charged in BRL." };
+      if (tx.currency !== "BRL")
+        return {
+          status: "invalid",
+          param: "currency",
+          code: "currency_not_supported",
+          message: "Live cards and boletos are charged in BRL.",
+        };
       let stripe: Stripe;
       try {
         stripe = await opts.client();
@@ -219,7 +297,9 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         return { status: "auth_failed", code: "secrets_unreadable", message: (err as Error).message };
       }
       // A transaction also offering PIX keeps the Pix connection that created its cob (registry.ts forTransaction).
-      const columns: Record<string, unknown> = tx.providerConnectionId ? {} : { providerConnectionId: opts.connectionId };
+      const columns: Record<string, unknown> = tx.providerConnectionId
+        ? {}
+        : { providerConnectionId: opts.connectionId };
       const details: Partial<Record<PaymentMethod, Record<string, unknown>>> = {};
       const made: { kind: "boleto" | "session"; id: string; replayed: boolean }[] = [];
       try {
@@ -293,7 +373,9 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       } else if (event.type.startsWith("payment_intent.")) {
         const pi = obj as unknown as Stripe.PaymentIntent;
         const ref = pi.metadata?.cofre_transaction_id;
-        const boleto = ((pi as unknown as { payment_method_types?: string[] }).payment_method_types ?? []).includes("boleto");
+        const boleto = ((pi as unknown as { payment_method_types?: string[] }).payment_method_types ?? []).includes(
+          "boleto",
+        );
         if (ref) items.push({ ref: { transactionId: ref }, method: boleto ? "BOLETO" : "CREDIT_CARD" });
       } else if (event.type.startsWith("charge.dispute.")) {
         const d = obj as unknown as Stripe.Dispute;
@@ -301,30 +383,58 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       } else if (event.type === "charge.refund.updated" || event.type.startsWith("refund.")) {
         const r = obj as unknown as Stripe.Refund;
         const ref = r.metadata?.cofre_transaction_id;
-        if (ref && r.metadata?.cofre_refund_id) items.push({ ref: { transactionId: ref }, refundIds: [r.metadata.cofre_refund_id] });
+        if (ref && r.metadata?.cofre_refund_id)
+          items.push({ ref: { transactionId: ref }, refundIds: [r.metadata.cofre_refund_id] });
       } else if (event.type === "charge.refunded") {
         const c = obj as unknown as Stripe.Charge;
         for (const r of c.refunds?.data ?? [])
-          if (r.metadata?.cofre_transaction_id && r.metadata.cofre_refund_id) items.push({ ref: { transactionId: r.metadata.cofre_transaction_id }, refundIds: [r.metadata.cofre_refund_id] });
+          if (r.metadata?.cofre_transaction_id && r.metadata.cofre_refund_id)
+            items.push({
+              ref: { transactionId: r.metadata.cofre_transaction_id },
+              refundIds: [r.metadata.cofre_refund_id],
+            });
       }
       return { status: "parsed", items };
     },
 
     planRefund(ctx, req): RefundPlan {
-      if (req.method === "BOLETO") return { status: "not_supported", code: "boleto_not_refundable", message: "Stripe cannot refund a boleto: pay the customer back by other means." };
-      if (req.method !== "CREDIT_CARD") return { status: "not_supported", code: "method_not_served", message: `The card provider does not refund ${req.method}.` };
+      if (req.method === "BOLETO")
+        return {
+          status: "not_supported",
+          code: "boleto_not_refundable",
+          message: "Stripe cannot refund a boleto: pay the customer back by other means.",
+        };
+      if (req.method !== "CREDIT_CARD")
+        return {
+          status: "not_supported",
+          code: "method_not_served",
+          message: `The card provider does not refund ${req.method}.`,
+        };
       if (req.strategy === "cashout" || req.destinationKey)
-        return { status: "not_supported", code: "cashout_not_supported", message: "A card is refunded to the card: strategy cashout and destinationKey do not apply." };
+        return {
+          status: "not_supported",
+          code: "cashout_not_supported",
+          message: "A card is refunded to the card: strategy cashout and destinationKey do not apply.",
+        };
       return { status: "pending", checkAt: ctx.clock.nowMs(), strategy: null, providerRefundId: req.refundId };
     },
 
     async refund(_ctx, req: RefundRequest): Promise<RefundOutcome> {
       const pi = detailsOf(req.transaction).card.paymentIntent;
-      if (!pi) return { status: "rejected", code: "no_payment_intent", message: "The card payment has no Stripe PaymentIntent on record." };
+      if (!pi)
+        return {
+          status: "rejected",
+          code: "no_payment_intent",
+          message: "The card payment has no Stripe PaymentIntent on record.",
+        };
       try {
         const stripe = await opts.client();
         const r = await stripe.refunds.create(
-          { payment_intent: pi, amount: req.refund.amount, metadata: { cofre_refund_id: req.refund.id, cofre_transaction_id: req.transaction.id } },
+          {
+            payment_intent: pi,
+            amount: req.refund.amount,
+            metadata: { cofre_refund_id: req.refund.id, cofre_transaction_id: req.transaction.id },
+          },
           { idempotencyKey: req.refund.id },
         );
         return refundOutcome(r);
@@ -335,7 +445,12 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
 
     async refundStatus(ctx, req: RefundRequest): Promise<RefundOutcome> {
       const { paymentIntent: pi, charge } = detailsOf(req.transaction).card as CardDetails & { charge?: string };
-      if (!pi) return { status: "rejected", code: "no_payment_intent", message: "The card payment has no Stripe PaymentIntent on record." };
+      if (!pi)
+        return {
+          status: "rejected",
+          code: "no_payment_intent",
+          message: "The card payment has no Stripe PaymentIntent on record.",
+        };
       const mine = (r: Stripe.Refund) => r.metadata?.cofre_refund_id === req.refund.id;
       try {
         const stripe = await opts.client();
@@ -343,7 +458,9 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         const c = charge ? await stripe.charges.retrieve(charge, { expand: ["refunds"] }) : null;
         const found = c?.refunds?.data.find(mine);
         if (found) return refundOutcome(found);
-        if (!c || c.refunds?.has_more) for await (const r of stripe.refunds.list({ payment_intent: pi, limit: 100 })) if (mine(r)) return refundOutcome(r);
+        if (!c || c.refunds?.has_more)
+          for await (const r of stripe.refunds.list({ payment_intent: pi, limit: 100 }))
+            if (mine(r)) return refundOutcome(r);
       } catch (err) {
         const f = failureOf(err);
         return f.status === "rejected" ? { ...f, status: "retryable" } : f;
@@ -358,9 +475,21 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         const d = await stripe.disputes.retrieve(req.disputeId);
         const piId = idOf(d.payment_intent);
         const pi = piId ? await stripe.paymentIntents.retrieve(piId) : null;
-        const status = d.status === "lost" ? "lost" : d.status === "won" || d.status === "warning_closed" || d.status === "prevented" ? "won" : "open";
+        const status =
+          d.status === "lost"
+            ? "lost"
+            : d.status === "won" || d.status === "warning_closed" || d.status === "prevented"
+              ? "won"
+              : "open";
         const due = d.evidence_details?.due_by;
-        return { status, disputeId: d.id, transactionId: pi?.metadata?.cofre_transaction_id ?? null, amount: d.amount, reason: d.reason ?? null, respondBy: due ? due * 1000 : null };
+        return {
+          status,
+          disputeId: d.id,
+          transactionId: pi?.metadata?.cofre_transaction_id ?? null,
+          amount: d.amount,
+          reason: d.reason ?? null,
+          respondBy: due ? due * 1000 : null,
+        };
       } catch (err) {
         // rejected: Stripe has no such dispute (a forged hint).
         return failureOf(err);
@@ -373,12 +502,14 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         const stripe = await opts.client();
         if (card.session) {
           const s = await stripe.checkout.sessions.retrieve(card.session);
-          if (s.status === "complete") return { status: "rejected", code: "session_complete", message: "The card payment was already made." };
+          if (s.status === "complete")
+            return { status: "rejected", code: "session_complete", message: "The card payment was already made." };
           if (s.status === "open") await stripe.checkout.sessions.expire(card.session);
         }
         if (boleto.paymentIntent) {
           const pi = await stripe.paymentIntents.retrieve(boleto.paymentIntent);
-          if (pi.status === "succeeded" || pi.status === "processing") return { status: "rejected", code: "boleto_paid", message: "The boleto was already paid." };
+          if (pi.status === "succeeded" || pi.status === "processing")
+            return { status: "rejected", code: "boleto_paid", message: "The boleto was already paid." };
           if (pi.status !== "canceled") await stripe.paymentIntents.cancel(boleto.paymentIntent);
         }
         return { status: "settled" };

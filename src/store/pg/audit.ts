@@ -12,7 +12,9 @@ export function auditRepo(ctx: PgContext): AuditRepo {
       await sql`insert into audit_log ${sql(toColumns(entry))}`;
     },
     async latest(accountId, limit) {
-      return rowsOf<AuditLogRow>(await sql`select * from audit_log where account_id = ${accountId} order by created_at desc, id desc limit ${limit}`);
+      return rowsOf<AuditLogRow>(
+        await sql`select * from audit_log where account_id = ${accountId} order by created_at desc, id desc limit ${limit}`,
+      );
     },
   };
 }

@@ -29,7 +29,9 @@ export class CardConnectionCache implements LiveCardConnectionReads {
   /** Replaces the cached rows with the table's (one full read). */
   async load(): Promise<void> {
     const started = this.version;
-    const rows = rowsOf<CardProviderConnectionRow>(await this.pool`select * from card_provider_connections`.catch(noTableYet));
+    const rows = rowsOf<CardProviderConnectionRow>(
+      await this.pool`select * from card_provider_connections`.catch(noTableYet),
+    );
     if (this.version !== started) return void (await this.load());
     this.rows = new Map(rows.map((r) => [r.id, r]));
   }

@@ -16,13 +16,17 @@ export function cardProviderRepo(ctx: PgContext): CardProviderRepo {
   };
   return {
     async activeByAccount(accountId) {
-      return rowOf<CardProviderConnectionRow>(await sql`select * from card_provider_connections where account_id = ${accountId} and deleted_at is null`);
+      return rowOf<CardProviderConnectionRow>(
+        await sql`select * from card_provider_connections where account_id = ${accountId} and deleted_at is null`,
+      );
     },
     async byId(id) {
       return rowOf<CardProviderConnectionRow>(await sql`select * from card_provider_connections where id = ${id}`);
     },
     async listActive() {
-      return rowsOf<CardProviderConnectionRow>(await sql`select * from card_provider_connections where deleted_at is null`);
+      return rowsOf<CardProviderConnectionRow>(
+        await sql`select * from card_provider_connections where deleted_at is null`,
+      );
     },
     async saveActive(row) {
       // Lock the account's connections first: two saves of one account never both stay active.
@@ -39,7 +43,9 @@ export function cardProviderRepo(ctx: PgContext): CardProviderRepo {
       await publish([...retired, saved]);
     },
     async markDeleted(id, at) {
-      const rows = rowsOf<CardProviderConnectionRow>(await sql`update card_provider_connections set deleted_at = ${at}, updated_at = ${at} where id = ${id} returning *`);
+      const rows = rowsOf<CardProviderConnectionRow>(
+        await sql`update card_provider_connections set deleted_at = ${at}, updated_at = ${at} where id = ${id} returning *`,
+      );
       if (rows.length) await publish(rows);
     },
     async setEventsSeenUntil(id, seconds) {

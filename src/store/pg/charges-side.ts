@@ -10,7 +10,16 @@ import { noticePayload, NOTICE_CHANNEL } from "./notices";
 
 type SideMethods = Pick<
   ChargesRepo,
-  "intentOf" | "staleIntents" | "hasOpenIntents" | "openIntent" | "dropIntent" | "signingKey" | "addSigningKey" | "setFaults" | "faultsLeft" | "takeFault"
+  | "intentOf"
+  | "staleIntents"
+  | "hasOpenIntents"
+  | "openIntent"
+  | "dropIntent"
+  | "signingKey"
+  | "addSigningKey"
+  | "setFaults"
+  | "faultsLeft"
+  | "takeFault"
 >;
 
 /** The intent, signing-key and fault methods of the charges repository on `ctx`. */
@@ -23,7 +32,9 @@ export function chargeSideRepo(ctx: PgContext): SideMethods {
     },
     async staleIntents(beforeMs, limit) {
       // Ties in insertion order: intent ids are time-ordered (rawId).
-      return rowsOf<CreateIntentRow>(await ctx.sql`select * from create_intents where created_at <= ${beforeMs} order by created_at, id collate "C" limit ${limit}`);
+      return rowsOf<CreateIntentRow>(
+        await ctx.sql`select * from create_intents where created_at <= ${beforeMs} order by created_at, id collate "C" limit ${limit}`,
+      );
     },
     async hasOpenIntents() {
       return (await ctx.sql`select 1 from create_intents limit 1`).length > 0;
@@ -37,7 +48,9 @@ export function chargeSideRepo(ctx: PgContext): SideMethods {
     // Two instances may each add a key on first use; both then read this one (src/domain/charges/location.ts):
     // the oldest, ties broken by kid so that every instance picks the same.
     async signingKey() {
-      return rowOf<PixSigningKeyRow>(await ctx.sql`select * from pix_signing_keys order by created_at, kid collate "C" limit 1`);
+      return rowOf<PixSigningKeyRow>(
+        await ctx.sql`select * from pix_signing_keys order by created_at, kid collate "C" limit 1`,
+      );
     },
     async addSigningKey(row) {
       await ctx.sql`insert into pix_signing_keys ${ctx.sql(toColumns(row))}`;
@@ -54,7 +67,8 @@ export function chargeSideRepo(ctx: PgContext): SideMethods {
       const cache = ctx.shared.accounts;
       if (!ctx.inUnit && cache.get(accountId)?.noFaults) return 0;
       const epoch = cache.epoch();
-      const left = numberOf(await ctx.sql`select remaining from sandbox_provider_faults where account_id = ${accountId}`) ?? 0;
+      const left =
+        numberOf(await ctx.sql`select remaining from sandbox_provider_faults where account_id = ${accountId}`) ?? 0;
       if (left <= 0 && !ctx.inUnit) cache.put(accountId, { noFaults: true }, epoch);
       return left;
     },
@@ -65,7 +79,8 @@ export function chargeSideRepo(ctx: PgContext): SideMethods {
       const [taken] = await ctx.sql`update sandbox_provider_faults set remaining = remaining - 1
         where account_id = ${accountId} and remaining > 0 returning mode, remaining`;
       if (!taken) return null;
-      if (Number(taken.remaining) === 0) await ctx.sql`delete from sandbox_provider_faults where account_id = ${accountId} and remaining <= 0`;
+      if (Number(taken.remaining) === 0)
+        await ctx.sql`delete from sandbox_provider_faults where account_id = ${accountId} and remaining <= 0`;
       return taken.mode as string;
     },
   };

@@ -23,14 +23,17 @@ export function chargesRepo(ctx: PgContext): ChargesRepo {
    * Waiting Pix charges the expiry sweep owns (the partial index `tx_waiting_expiry_idx`, plus not a
    * live PSP's): the domain's `WAITING` group (src/domain/charges/model.ts) as the index spells it.
    */
-  const waiting = () => ctx.sql`status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and provider_connection_id is null`;
+  const waiting = () =>
+    ctx.sql`status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and provider_connection_id is null`;
   /** Payer document (customer document or expected payer tax id) is `doc`. */
   const byDocument = (doc: string) => ctx.sql`and (customer_document = ${doc} or expected_payer_tax_id = ${doc})`;
   const none = () => ctx.sql``;
 
   return {
     async byScopedId(accountId, livemode, id) {
-      return rowOf<TransactionRow>(await ctx.sql`select * from transactions where id = ${id} and account_id = ${accountId} and livemode = ${livemode}`);
+      return rowOf<TransactionRow>(
+        await ctx.sql`select * from transactions where id = ${id} and account_id = ${accountId} and livemode = ${livemode}`,
+      );
     },
     byId,
     async lockForChange(id) {
@@ -73,14 +76,17 @@ export function chargesRepo(ctx: PgContext): ChargesRepo {
       const cols = toColumns(patch);
       if (Object.keys(cols).length === 0) cols.status = fromStatus;
       // One conditional statement: a concurrent writer's change makes it match nothing (READ COMMITTED re-checks the row).
-      return rowOf<TransactionRow>(await ctx.sql`update transactions set ${ctx.sql(cols)} where id = ${id} and status = ${fromStatus} returning *`);
+      return rowOf<TransactionRow>(
+        await ctx.sql`update transactions set ${ctx.sql(cols)} where id = ${id} and status = ${fromStatus} returning *`,
+      );
     },
     async countAlive(p) {
       // Inside a unit the guard is a read-then-insert: a transaction-scoped advisory lock per
       // (account, mode) makes concurrent creates of a velocity-limited account count each other,
       // as SQLite's single writer does. Its own statement: READ COMMITTED takes the count's
       // snapshot after the lock is granted, so it sees what the previous holder committed.
-      if (ctx.inUnit) await ctx.sql`select pg_advisory_xact_lock(${VELOCITY_LOCK_CLASS}, hashtext(${`${p.accountId}:${p.livemode}`}))`;
+      if (ctx.inUnit)
+        await ctx.sql`select pg_advisory_xact_lock(${VELOCITY_LOCK_CLASS}, hashtext(${`${p.accountId}:${p.livemode}`}))`;
       return numberOf(
         await ctx.sql`select count(*) from transactions
           where account_id = ${p.accountId} and livemode = ${p.livemode} and created_at >= ${p.sinceMs} and status = any(${[...p.statuses]}::text[])
@@ -106,11 +112,14 @@ export function chargesRepo(ctx: PgContext): ChargesRepo {
     // Read without locks: one instance runs the sweep job at a time (jobs are claimed
     // exclusively) and each expiry is its own unit that locks its charge (lockForChange).
     async dueForExpiry(nowMs, limit) {
-      const rows = await ctx.sql`select id from transactions where ${waiting()} and expires_at <= ${nowMs} order by expires_at, id collate "C" limit ${limit}`;
+      const rows =
+        await ctx.sql`select id from transactions where ${waiting()} and expires_at <= ${nowMs} order by expires_at, id collate "C" limit ${limit}`;
       return (rows as { id: string }[]).map((r) => r.id);
     },
     async nextExpiryAfter(nowMs) {
-      return numberOf(await ctx.sql`select min(expires_at) from transactions where ${waiting()} and expires_at > ${nowMs}`);
+      return numberOf(
+        await ctx.sql`select min(expires_at) from transactions where ${waiting()} and expires_at > ${nowMs}`,
+      );
     },
     async firstExpiry() {
       return numberOf(await ctx.sql`select min(expires_at) from transactions where ${waiting()}`);
@@ -134,7 +143,8 @@ export function chargesRepo(ctx: PgContext): ChargesRepo {
 
   /** Name and create rules of the account (one read). */
   async function readAccountForCreate(accountId: string): Promise<CreateAccount | undefined> {
-    const [a] = await ctx.sql`select name, payer_lock_enabled, default_expires_in, pix_fee_bps, pix_fee_fixed, settlement_delay_seconds,
+    const [a] =
+      await ctx.sql`select name, payer_lock_enabled, default_expires_in, pix_fee_bps, pix_fee_fixed, settlement_delay_seconds,
         customer_velocity_max, account_velocity_max, velocity_window_seconds from accounts where id = ${accountId}`;
     if (!a) return undefined;
     const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));

@@ -27,7 +27,8 @@ export class PgIdempotencyClaims implements IdempotencyClaims {
     // Inserted, or an abandoned claim of the same request taken over: the row is ours. The
     // conflict arbiter sees the latest committed row (never a snapshot), so a record completed
     // just before is never missed; it then makes the WHERE false and nothing is returned.
-    const [taken] = await sql`insert into idempotency_keys (id, account_id, livemode, scope, key, request_hash, state, locked_until, created_at, holder)
+    const [taken] =
+      await sql`insert into idempotency_keys (id, account_id, livemode, scope, key, request_hash, state, locked_until, created_at, holder)
       values (${c.id}, ${c.accountId}, ${c.livemode}, ${c.scope}, ${c.key}, ${c.requestHash}, 'in_progress', ${lockedUntil}, ${now}, ${me})
       on conflict (account_id, livemode, scope, key) do update set locked_until = excluded.locked_until, holder = excluded.holder
         where idempotency_keys.state = 'in_progress' and idempotency_keys.locked_until <= ${now}
@@ -41,7 +42,13 @@ export class PgIdempotencyClaims implements IdempotencyClaims {
     // reused, in use). The holder's hash tells "in use" from "reused" when still in progress.
     const [held] = await sql`select id, request_hash, state, holder from idempotency_keys
       where account_id = ${c.accountId} and livemode = ${c.livemode} and scope = ${c.scope} and key = ${c.key}`;
-    if (held && held.state === "in_progress" && held.request_hash === c.requestHash && held.holder && held.holder !== me) {
+    if (
+      held &&
+      held.state === "in_progress" &&
+      held.request_hash === c.requestHash &&
+      held.holder &&
+      held.holder !== me
+    ) {
       // The holder died mid-request (a crash, then this retry): take the claim over now rather
       // than answer 409 until its lock expires. Conditional on the same dead holder, so two
       // retries racing here take it once.

@@ -45,7 +45,8 @@ export class PgClockShare {
       if (delta <= 0) return;
       const now = Date.now();
       const value = await this.store.sql.begin(async (tx) => {
-        const [row] = await tx`insert into shared_state (name, value, updated_at) values (${ROW}, ${String(delta)}, ${now})
+        const [row] =
+          await tx`insert into shared_state (name, value, updated_at) values (${ROW}, ${String(delta)}, ${now})
           on conflict (name) do update set value = (shared_state.value::bigint + ${delta}::bigint)::text, updated_at = ${now}
           returning value`;
         await tx`select pg_notify(${NOTICE_CHANNEL}, ${noticePayload("clock", row!.value as string)})`;

@@ -19,9 +19,11 @@ export function eventsRepo(ctx: PgContext): EventsRepo {
     },
     async list(q) {
       const types = q.types ?? [];
-      const prefixes = (q.typePrefixes ?? []).map((p) => p.replace(/[\\%_]/g, (c) => "\\" + c) + "%");
+      const prefixes = (q.typePrefixes ?? []).map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       const typeFilter =
-        types.length + prefixes.length === 0 ? sql`` : sql`and (type = any(${types}::text[]) or type like any(${prefixes}::text[]))`;
+        types.length + prefixes.length === 0
+          ? sql``
+          : sql`and (type = any(${types}::text[]) or type like any(${prefixes}::text[]))`;
       const after = q.after
         ? sql`and (created_at < ${q.after.createdAt} or (created_at = ${q.after.createdAt} and id < ${q.after.id}))`
         : sql``;
@@ -33,11 +35,14 @@ export function eventsRepo(ctx: PgContext): EventsRepo {
       );
     },
     async byScopedId(accountId, livemode, id) {
-      return rowOf<EventRow>(await sql`select * from events where id = ${id} and account_id = ${accountId} and livemode = ${livemode} and family = 'canonical'`);
+      return rowOf<EventRow>(
+        await sql`select * from events where id = ${id} and account_id = ${accountId} and livemode = ${livemode} and family = 'canonical'`,
+      );
     },
     async pruneOlderThan(cutoffMs, limit) {
       // Per account and mode, so the walk is a range of events_account_created_idx.
-      const [row] = await sql`with scopes as (select a.id, m.livemode from accounts a cross join (values (false), (true)) as m(livemode)),
+      const [row] =
+        await sql`with scopes as (select a.id, m.livemode from accounts a cross join (values (false), (true)) as m(livemode)),
         doomed as (select e.id from scopes s cross join lateral (
             select e.id from events e where e.account_id = s.id and e.livemode = s.livemode and e.created_at < ${cutoffMs}
               and not exists (select 1 from webhook_deliveries d where d.event_id = e.id) limit ${limit}) e limit ${limit}),

@@ -54,7 +54,11 @@ interface Column {
  * PostgreSQL database behind `pool`. `verify(tx)` runs inside the transaction after the copy and
  * returns problems found (empty = fine), e.g. the ledger check over `tx`.
  */
-export async function importSqlite(pool: SQL, dir: string, verify: (tx: SQL) => Promise<string[]>): Promise<ImportCounts> {
+export async function importSqlite(
+  pool: SQL,
+  dir: string,
+  verify: (tx: SQL) => Promise<string[]>,
+): Promise<ImportCounts> {
   const source = new Database(`${dir}/cofre.db`, { readonly: true });
   try {
     // One read transaction: the copy is one moment of the source even if something still writes to it.
@@ -69,7 +73,8 @@ export async function importSqlite(pool: SQL, dir: string, verify: (tx: SQL) => 
       for (const name of copied) counts[name] = await copyTable(t, source, name);
       counts.request_logs = await copyRequestLogs(t, source, dir);
       const problems = [...(await compareAggregates(t, source)), ...(await verify(t))];
-      if (problems.length > 0) throw new ImportRefused(`the copy does not check out, nothing was written:\n- ${problems.join("\n- ")}`);
+      if (problems.length > 0)
+        throw new ImportRefused(`the copy does not check out, nothing was written:\n- ${problems.join("\n- ")}`);
       return counts;
     })) as ImportCounts;
     return result;
@@ -80,32 +85,50 @@ export async function importSqlite(pool: SQL, dir: string, verify: (tx: SQL) => 
 
 /** Public tables of the target, those referenced by foreign keys first. */
 async function targetTables(t: SQL): Promise<string[]> {
-  const rows = (await t`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`) as { table_name: string }[];
+  const rows =
+    (await t`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`) as {
+      table_name: string;
+    }[];
   const names = rows.map((r) => r.table_name);
   return [...FIRST.filter((n) => names.includes(n)), ...names.filter((n) => !FIRST.includes(n))];
 }
 
 /** A SQLite table this version has no PostgreSQL table for would be lost: the SQLite database is newer than this cofre. */
 function refuseUnknownTables(source: Database, tables: string[]): void {
-  const names = source.query(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%'`).all() as { name: string }[];
+  const names = source
+    .query(
+      `select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%'`,
+    )
+    .all() as { name: string }[];
   const unknown = names.map((r) => r.name).filter((n) => !tables.includes(n));
-  if (unknown.length > 0) throw new ImportRefused(`the SQLite database has tables this version of cofre does not know (${unknown.join(", ")}): import with the version that wrote it`);
+  if (unknown.length > 0)
+    throw new ImportRefused(
+      `the SQLite database has tables this version of cofre does not know (${unknown.join(", ")}): import with the version that wrote it`,
+    );
 }
 
 async function refuseUnlessEmpty(t: SQL, tables: string[]): Promise<void> {
   for (const name of tables) {
     const [row] = (await t`select exists (select 1 from ${t(name)}) as any`) as { any: boolean }[];
     if (!row!.any) continue;
-    if (!WRITTEN_AT_START.has(name)) throw new ImportRefused(`the PostgreSQL database is not empty (table ${name} has rows): import into a new database`);
+    if (!WRITTEN_AT_START.has(name))
+      throw new ImportRefused(
+        `the PostgreSQL database is not empty (table ${name} has rows): import into a new database`,
+      );
     await t`delete from ${t(name)}`;
   }
 }
 
 async function columnsOf(t: SQL, table: string): Promise<Column[]> {
   const rows = (await t`select column_name, data_type, is_identity from information_schema.columns
-    where table_schema = 'public' and table_name = ${table} order by ordinal_position`) as { column_name: string; data_type: string; is_identity: string }[];
+    where table_schema = 'public' and table_name = ${table} order by ordinal_position`) as {
+    column_name: string;
+    data_type: string;
+    is_identity: string;
+  }[];
   return rows.map((r) => {
-    if (r.data_type !== "boolean" && r.data_type !== "bigint" && r.data_type !== "text") throw new Error(`${table}.${r.column_name}: no conversion for ${r.data_type}`);
+    if (r.data_type !== "boolean" && r.data_type !== "bigint" && r.data_type !== "text")
+      throw new Error(`${table}.${r.column_name}: no conversion for ${r.data_type}`);
     return { name: r.column_name, type: r.data_type, identity: r.is_identity === "YES" };
   });
 }
@@ -122,7 +145,13 @@ function converted(value: unknown, type: Column["type"]): unknown {
  * parameter limit, so that a large table never sits in memory whole. `onConflict` ends each
  * statement (e.g. `on conflict (id) do nothing`). Returns the rows read.
  */
-async function insertRows(t: SQL, table: string, columns: Column[], rows: Iterable<Record<string, unknown>>, onConflict = ""): Promise<number> {
+async function insertRows(
+  t: SQL,
+  table: string,
+  columns: Column[],
+  rows: Iterable<Record<string, unknown>>,
+  onConflict = "",
+): Promise<number> {
   const per = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / columns.length));
   const names = columns.map((c) => c.name);
   let read = 0;
@@ -143,17 +172,26 @@ async function insertRows(t: SQL, table: string, columns: Column[], rows: Iterab
 
 async function copyTable(t: SQL, source: Database, table: string): Promise<number> {
   const columns = await columnsOf(t, table);
-  const have = new Set((source.query(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map((r) => r.name));
+  const have = new Set(
+    (source.query(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map((r) => r.name),
+  );
   const missing = columns.filter((c) => !have.has(c.name)).map((c) => c.name);
   const unknown = [...have].filter((n) => !columns.some((c) => c.name === n));
   if (unknown.length > 0)
-    throw new ImportRefused(`the SQLite database has columns this version of cofre does not know (${table}: ${unknown.join(", ")}): import with the version that wrote it`);
+    throw new ImportRefused(
+      `the SQLite database has columns this version of cofre does not know (${table}: ${unknown.join(", ")}): import with the version that wrote it`,
+    );
   if (have.size === 0 || missing.length > 0)
     throw new ImportRefused(
       `the SQLite database is not at this version's schema (${table}: ${have.size === 0 ? "no such table" : `no column ${missing.join(", ")}`}); ` +
         "run `cofre migrate` on it first (COFRE_DATA_DIR set to its folder, COFRE_DATABASE_URL unset)",
     );
-  const read = await insertRows(t, table, columns, source.query(`select * from "${table}"`).iterate() as Iterable<Record<string, unknown>>);
+  const read = await insertRows(
+    t,
+    table,
+    columns,
+    source.query(`select * from "${table}"`).iterate() as Iterable<Record<string, unknown>>,
+  );
   for (const c of columns) if (c.identity) await resetIdentity(t, table, c.name);
   const [count] = (await t`select count(*)::int8 as n from ${t(table)}`) as { n: string | number }[];
   if (Number(count!.n) !== read) throw new ImportRefused(`${table}: ${read} rows read, ${count!.n} written`);
@@ -162,7 +200,9 @@ async function copyTable(t: SQL, source: Database, table: string): Promise<numbe
 
 /** Moves an identity column's sequence past the copied values, so the next insert does not collide. */
 async function resetIdentity(t: SQL, table: string, column: string): Promise<void> {
-  await t.unsafe(`select setval(pg_get_serial_sequence('"${table}"', '${column}'), coalesce((select max("${column}") from "${table}"), 0) + 1, false)`);
+  await t.unsafe(
+    `select setval(pg_get_serial_sequence('"${table}"', '${column}'), coalesce((select max("${column}") from "${table}"), 0) + 1, false)`,
+  );
 }
 
 /**
@@ -173,7 +213,8 @@ async function copyRequestLogs(t: SQL, source: Database, dir: string): Promise<n
   const columns = (await columnsOf(t, "request_logs")).filter((c) => c.name !== "seq");
   const list = columns.map((c) => `"${c.name}"`).join(", ");
   const parts: string[] = [];
-  const has = (schema: string) => source.query(`select 1 from ${schema}.sqlite_master where type = 'table' and name = 'request_logs'`).get() !== null;
+  const has = (schema: string) =>
+    source.query(`select 1 from ${schema}.sqlite_master where type = 'table' and name = 'request_logs'`).get() !== null;
   if (has("main")) parts.push(`select ${list}, seq from main.request_logs`);
   const file = `${dir}/request-log.db`;
   if (existsSync(file)) {
@@ -181,7 +222,9 @@ async function copyRequestLogs(t: SQL, source: Database, dir: string): Promise<n
     if (has("logs")) parts.push(`select ${list}, seq from logs.request_logs`);
   }
   if (parts.length === 0) return 0;
-  const rows = source.query(`${parts.join(" union all ")} order by created_at, seq`).iterate() as Iterable<Record<string, unknown>>;
+  const rows = source.query(`${parts.join(" union all ")} order by created_at, seq`).iterate() as Iterable<
+    Record<string, unknown>
+  >;
   await insertRows(t, "request_logs", columns, rows, "on conflict (id) do nothing");
   await resetIdentity(t, "request_logs", "seq");
   const [count] = (await t`select count(*)::int8 as n from request_logs`) as { n: string | number }[];
@@ -195,7 +238,8 @@ async function compareAggregates(t: SQL, source: Database): Promise<string[]> {
     const columns = (await columnsOf(t, table)).map((c) => c.name).filter((c) => !key.includes(c) && c !== "shard");
     const sums = columns.map((c) => `sum("${c}") as "${c}"`).join(", ");
     const keys = key.map((c) => `"${c}"`).join(", ");
-    const text = (r: Record<string, unknown>) => [...key, ...columns].map((c) => (typeof r[c] === "boolean" ? Number(r[c]) : String(r[c]))).join("|");
+    const text = (r: Record<string, unknown>) =>
+      [...key, ...columns].map((c) => (typeof r[c] === "boolean" ? Number(r[c]) : String(r[c]))).join("|");
     const grouped = `select ${keys}, ${sums} from "${table}" group by ${keys}`;
     // Cells whose sums are all 0 carry nothing (a subtraction can leave such rows on either side).
     const nonZero = (r: Record<string, unknown>) => columns.some((c) => Number(r[c]) !== 0);

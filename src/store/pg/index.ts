@@ -87,8 +87,20 @@ export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
   };
   const notices = new Notices(pool, opts.logger);
   notices.on("accounts", () => shared.accounts.clear());
-  notices.on("pix_provider", () => void shared.connections.load().catch((err) => opts.logger?.error({ err }, "reloading Pix provider connections failed")));
-  notices.on("card_provider", () => void shared.cardConnections.load().catch((err) => opts.logger?.error({ err }, "reloading card provider connections failed")));
+  notices.on(
+    "pix_provider",
+    () =>
+      void shared.connections
+        .load()
+        .catch((err) => opts.logger?.error({ err }, "reloading Pix provider connections failed")),
+  );
+  notices.on(
+    "card_provider",
+    () =>
+      void shared.cardConnections
+        .load()
+        .catch((err) => opts.logger?.error({ err }, "reloading card provider connections failed")),
+  );
   let startedOk = false;
   const started = (async () => {
     if (opts.migrate ?? true) {

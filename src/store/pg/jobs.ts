@@ -73,7 +73,9 @@ function coveredByMark(r: SweepState, x: number, soon: number): boolean {
 /** Builds the jobs repository on `ctx` (a unit's transaction, or the pool for reads). */
 export function jobsRepo(ctx: PgContext): JobsRepo {
   const leased = async (now: number): Promise<LeasedJob[]> =>
-    rowsOf<LeasedJob>(await ctx.sql`select id, due_at, lease_until from jobs where state = 'queued' and due_at <= ${now} and lease_until is not null`);
+    rowsOf<LeasedJob>(
+      await ctx.sql`select id, due_at, lease_until from jobs where state = 'queued' and due_at <= ${now} and lease_until is not null`,
+    );
 
   /** Inserts `list` in order (a dedupe key taken, or taken earlier in the list, skips the row) and notifies the earliest due time inserted. */
   async function insertMany(list: NewJob[]): Promise<void> {
@@ -109,7 +111,9 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
       const soon = j.createdAt + MARGIN_MS;
       for (let run = 1; run <= MAX_RUNS; run++) {
         // The usual case is this one cheap read and no write.
-        const row = rowOf<SweepState>(await ctx.sql`select state, due_at, lease_until, wake_at from jobs where dedupe_key = ${j.dedupeKey}`);
+        const row = rowOf<SweepState>(
+          await ctx.sql`select state, due_at, lease_until, wake_at from jobs where dedupe_key = ${j.dedupeKey}`,
+        );
         if (!row) {
           const ins = await ctx.sql`with ins as (
               insert into jobs (id, kind, payload, due_at, dedupe_key, created_at)
@@ -128,7 +132,8 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
           // so that outcome waits for this unit; then look again (a new snapshot, after any
           // outcome that held the lock) that the mark still covers x.
           await ctx.sql`select pg_advisory_xact_lock_shared(${DEDUPE_LOCK_CLASS}, hashtext(${j.dedupeKey}))`;
-          const held = await ctx.sql`select 1 from jobs where dedupe_key = ${j.dedupeKey} and state = 'queued' and wake_at <= ${x}`;
+          const held =
+            await ctx.sql`select 1 from jobs where dedupe_key = ${j.dedupeKey} and state = 'queued' and wake_at <= ${x}`;
           if (held.length > 0) return;
           continue; // the mark was consumed meanwhile: decide again
         }
@@ -202,16 +207,22 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
     },
     async claimableTimes(now) {
       const [firstUnleased, rows] = await Promise.all([
-        ctx.sql`select due_at from jobs where state = 'queued' and lease_until is null order by due_at limit 1`.then(numberOf),
+        ctx.sql`select due_at from jobs where state = 'queued' and lease_until is null order by due_at limit 1`.then(
+          numberOf,
+        ),
         leased(now),
       ]);
       return { firstUnleased, leased: rows };
     },
     async queuedByKeys(dedupeKeys, byMs) {
       if (dedupeKeys.length === 0) return [];
-      const rows = await ctx.sql`select dedupe_key, due_at from jobs where dedupe_key = any(${dedupeKeys as string[]}::text[])
+      const rows =
+        await ctx.sql`select dedupe_key, due_at from jobs where dedupe_key = any(${dedupeKeys as string[]}::text[])
         and state = 'queued' and lease_until is null and due_at <= ${byMs}`;
-      return (rows as unknown as { dedupe_key: string; due_at: string | number }[]).map((r) => ({ dedupeKey: r.dedupe_key, dueAt: Number(r.due_at) }));
+      return (rows as unknown as { dedupe_key: string; due_at: string | number }[]).map((r) => ({
+        dedupeKey: r.dedupe_key,
+        dueAt: Number(r.due_at),
+      }));
     },
     async firstUnleasedExcept(dedupeKeys) {
       return numberOf(
@@ -234,7 +245,12 @@ export function jobsRepo(ctx: PgContext): JobsRepo {
           count(*) filter (where due_at <= ${now} and (lease_until is null or lease_until < ${now}))::int as due,
           min(due_at) filter (where due_at <= ${now} and (lease_until is null or lease_until < ${now})) as oldest
         from jobs where state = 'queued' group by kind order by kind`;
-      return rows.map((r: { kind: string; queued: number; due: number; oldest: string | number | null }) => ({ kind: r.kind, queued: r.queued, due: r.due, oldestDueAt: r.oldest === null ? null : Number(r.oldest) }));
+      return rows.map((r: { kind: string; queued: number; due: number; oldest: string | number | null }) => ({
+        kind: r.kind,
+        queued: r.queued,
+        due: r.due,
+        oldestDueAt: r.oldest === null ? null : Number(r.oldest),
+      }));
     },
   };
 }

@@ -37,7 +37,12 @@ export function ledgerRepo(ctx: PgContext): LedgerRepo {
   const forUpdate = ctx.inUnit ? sql`for update` : sql``;
 
   /** Takes (in a stable order, against deadlocks) the debit locks of `accounts` of one merchant this unit lacks. */
-  async function lockDebits(accountId: string, livemode: boolean, currency: string, accounts: Iterable<string>): Promise<void> {
+  async function lockDebits(
+    accountId: string,
+    livemode: boolean,
+    currency: string,
+    accounts: Iterable<string>,
+  ): Promise<void> {
     const merchant = `${accountId}:${livemode}:${currency}`;
     const missing = [...new Set(accounts)].filter((a) => !held.has(`${merchant}|${a}`)).sort();
     if (missing.length === 0) return;
@@ -99,8 +104,15 @@ export function ledgerRepo(ctx: PgContext): LedgerRepo {
             and released_at is null and remaining > 0
           group by currency, release_at order by currency, release_at)`;
       const by = new Map<string, MerchantBalance>();
-      for (const c of currencies) by.set(c, { available: 0, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null });
-      for (const r of rows as { k: string; currency: string; ledger_account: string | null; v: string; at: string | null }[]) {
+      for (const c of currencies)
+        by.set(c, { available: 0, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null });
+      for (const r of rows as {
+        k: string;
+        currency: string;
+        ledger_account: string | null;
+        v: string;
+        at: string | null;
+      }[]) {
         const b = by.get(r.currency)!;
         if (r.k === "r") {
           b.nextReleaseAt = Number(r.at);
@@ -190,13 +202,19 @@ export function ledgerRepo(ctx: PgContext): LedgerRepo {
     async statementTotalAt(accountId, livemode, currency, at) {
       const span = (await sql`select
           (select min(created_at) from ledger_entries where account_id = ${accountId} and livemode = ${livemode} and currency = ${currency}) as first,
-          (select max(created_at) from ledger_entries where account_id = ${accountId} and livemode = ${livemode} and currency = ${currency}) as last`) as { first: string | null; last: string | null }[];
+          (select max(created_at) from ledger_entries where account_id = ${accountId} and livemode = ${livemode} and currency = ${currency}) as last`) as {
+        first: string | null;
+        last: string | null;
+      }[];
       const first = span[0]?.first;
       const last = span[0]?.last;
       if (first === null || first === undefined || last === null || last === undefined) return 0;
       if (at.createdAt - Number(first) < Number(last) - at.createdAt) {
         // The older side is shorter: the wallet lines of the entries up to the position (one statement, one snapshot).
-        const upTo = at.id === undefined ? sql`e.created_at <= ${at.createdAt}` : sql`(e.created_at < ${at.createdAt} or (e.created_at = ${at.createdAt} and e.id <= ${at.id}))`;
+        const upTo =
+          at.id === undefined
+            ? sql`e.created_at <= ${at.createdAt}`
+            : sql`(e.created_at < ${at.createdAt} or (e.created_at = ${at.createdAt} and e.id <= ${at.id}))`;
         return (
           numberOf(
             await sql`select coalesce(sum(l.amount), 0) from ledger_entries e join ledger_lines l on l.entry_id = e.id and l.ledger_account in ('available', 'pending')
@@ -204,7 +222,10 @@ export function ledgerRepo(ctx: PgContext): LedgerRepo {
           ) ?? 0
         );
       }
-      const later = at.id === undefined ? sql`e.created_at > ${at.createdAt}` : sql`(e.created_at > ${at.createdAt} or (e.created_at = ${at.createdAt} and e.id > ${at.id}))`;
+      const later =
+        at.id === undefined
+          ? sql`e.created_at > ${at.createdAt}`
+          : sql`(e.created_at > ${at.createdAt} or (e.created_at = ${at.createdAt} and e.id > ${at.id}))`;
       return (
         numberOf(
           await sql`select
@@ -228,7 +249,10 @@ async function retriedOnDuplicate<T>(statement: Promise<T>, constraint: string):
   } catch (err) {
     const e = err as { errno?: unknown; constraint?: unknown };
     if (String(e.errno) === "23505" && e.constraint === constraint)
-      throw Object.assign(new Error(`a concurrent unit wrote the same ${constraint} key: running the unit again`), { errno: "40001", cause: err });
+      throw Object.assign(new Error(`a concurrent unit wrote the same ${constraint} key: running the unit again`), {
+        errno: "40001",
+        cause: err,
+      });
     throw err;
   }
 }

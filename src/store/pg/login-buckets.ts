@@ -16,7 +16,9 @@ export class PgLoginBuckets implements LoginBucketStore {
     await this.store.started;
     const result = (await this.store.sql.begin(async (tx) => {
       for (const k of lockKeys) await tx`select pg_advisory_xact_lock(hashtext('cofre_login'), hashtext(${k}))`;
-      const rows = rowsOf<LoginBucket & { key: string }>(await tx`select key, count, reset_at, last_at from login_throttle where key = any(${keys})`);
+      const rows = rowsOf<LoginBucket & { key: string }>(
+        await tx`select key, count, reset_at, last_at from login_throttle where key = any(${keys})`,
+      );
       const buckets = new Map(rows.map(({ key, ...b }) => [key, b as LoginBucket]));
       const changed = new Set<string>();
       const result = fn({
@@ -25,7 +27,14 @@ export class PgLoginBuckets implements LoginBucketStore {
         delete: (key) => void (buckets.delete(key), changed.add(key)),
       });
       const gone = [...changed].filter((k) => !buckets.has(k));
-      const kept = [...changed].filter((k) => buckets.has(k)).map((k) => ({ key: k, count: buckets.get(k)!.count, reset_at: buckets.get(k)!.resetAt, last_at: buckets.get(k)!.lastAt }));
+      const kept = [...changed]
+        .filter((k) => buckets.has(k))
+        .map((k) => ({
+          key: k,
+          count: buckets.get(k)!.count,
+          reset_at: buckets.get(k)!.resetAt,
+          last_at: buckets.get(k)!.lastAt,
+        }));
       if (gone.length) await tx`delete from login_throttle where key = any(${gone})`;
       if (kept.length)
         await tx`insert into login_throttle ${tx(kept)} on conflict (key) do update

@@ -17,9 +17,12 @@ import { rowOf, rowsOf, toColumns } from "./map";
 export function medRepo(ctx: PgContext): MedRepo {
   const { sql } = ctx;
   const forUpdate = ctx.inUnit ? sql`for update` : sql``;
-  const caseById = async (id: string) => rowOf<MedCaseRow>(await sql`select * from med_cases where id = ${id} ${forUpdate}`);
-  const evidenceById = async (id: string) => rowOf<MedEvidenceRow>(await sql`select * from med_evidence where id = ${id} ${forUpdate}`);
-  const secretOf = async (name: string) => ((await sql`select secret from med_secrets where name = ${name}`) as { secret: string }[])[0]?.secret;
+  const caseById = async (id: string) =>
+    rowOf<MedCaseRow>(await sql`select * from med_cases where id = ${id} ${forUpdate}`);
+  const evidenceById = async (id: string) =>
+    rowOf<MedEvidenceRow>(await sql`select * from med_evidence where id = ${id} ${forUpdate}`);
+  const secretOf = async (name: string) =>
+    ((await sql`select secret from med_secrets where name = ${name}`) as { secret: string }[])[0]?.secret;
   return {
     async insertCase(row) {
       return rowOf<MedCaseRow>(await sql`insert into med_cases ${sql(toColumns(row))} returning *`)!;
@@ -34,7 +37,9 @@ export function medRepo(ctx: PgContext): MedRepo {
     caseById,
 
     async caseByExternalId(accountId, externalId) {
-      return rowOf<MedCaseRow>(await sql`select * from med_cases where account_id = ${accountId} and external_id = ${externalId}`);
+      return rowOf<MedCaseRow>(
+        await sql`select * from med_cases where account_id = ${accountId} and external_id = ${externalId}`,
+      );
     },
 
     async activeCaseOfTransaction(transactionId, finalStatuses) {
@@ -70,14 +75,18 @@ export function medRepo(ctx: PgContext): MedRepo {
     },
 
     async chargeMed(transactionId) {
-      const row = ((await sql`select metadata from transactions where id = ${transactionId}`) as { metadata: string }[])[0];
+      const row = (
+        (await sql`select metadata from transactions where id = ${transactionId}`) as { metadata: string }[]
+      )[0];
       return medBlock(parseMetadata(row?.metadata));
     },
 
     async writeChargeMed(transactionId, med, now) {
       // Read-modify-write of the JSON text under the row lock: the other keys keep their order and
       // text exactly as the SQLite twin writes them (jsonb would reorder and reformat them).
-      const row = ((await sql`select metadata from transactions where id = ${transactionId} for update`) as { metadata: string }[])[0];
+      const row = (
+        (await sql`select metadata from transactions where id = ${transactionId} for update`) as { metadata: string }[]
+      )[0];
       const metadata = parseMetadata(row?.metadata);
       metadata.med = med;
       await sql`update transactions set metadata = ${JSON.stringify(metadata)}, updated_at = ${now} where id = ${transactionId}`;

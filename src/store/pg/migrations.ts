@@ -75,7 +75,9 @@ export async function runPgMigrations(sql: SQL): Promise<string[]> {
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx.unsafe(`create schema if not exists drizzle`);
-    await tx.unsafe(`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`);
+    await tx.unsafe(
+      `create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`,
+    );
     const [last] = await tx`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`;
     const lastMillis = last ? Number(last.created_at) : -Infinity;
     const applied: string[] = [];

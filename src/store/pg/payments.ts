@@ -22,7 +22,11 @@ export function paymentsRepo(ctx: PgContext): PaymentsRepo {
 
   /** Sum of the aggregate cells' counts of the scope (optionally of one status or one paying method). */
   async function aggregateCount(q: PaymentListQuery, extra: Fragment): Promise<number> {
-    return numberOf(await sql`select coalesce(sum(count), 0) from payment_daily_stats where account_id = ${q.accountId} and livemode = ${q.livemode} ${extra}`) ?? 0;
+    return (
+      numberOf(
+        await sql`select coalesce(sum(count), 0) from payment_daily_stats where account_id = ${q.accountId} and livemode = ${q.livemode} ${extra}`,
+      ) ?? 0
+    );
   }
 
   /**
@@ -54,10 +58,11 @@ export function paymentsRepo(ctx: PgContext): PaymentsRepo {
   async function searchCondition(term: string, scope: Fragment): Promise<{ cond: Fragment }> {
     const s = term.trim();
     const id = s.startsWith("ch_") ? s.slice(3) : s;
-    const [hit] = await sql`select id from transactions where ${scope} and (id = ${id} or pix_txid = ${s} or end_to_end_id = ${s}) limit 1`;
+    const [hit] =
+      await sql`select id from transactions where ${scope} and (id = ${id} or pix_txid = ${s} or end_to_end_id = ${s}) limit 1`;
     if (hit) return { cond: sql`id = ${hit.id as string}` };
     // Documents are stored as sent (payments group) or as digits (charges): match either form.
-    const digits = s.replace(/[.\-\/\s]/g, "");
+    const digits = s.replace(/[.\-/\s]/g, "");
     return { cond: sql`customer_document = any(${[...new Set([s, digits])]}::text[])` };
   }
 
@@ -69,7 +74,9 @@ export function paymentsRepo(ctx: PgContext): PaymentsRepo {
       if (q.endMs !== undefined) conds.push(sql`created_at <= ${q.endMs}`);
       // Paid with the method, or unpaid and offering it (`payment_methods` is a JSON array of names, none a substring of another once quoted).
       if (q.paymentMethod !== undefined)
-        conds.push(sql`(paid_with = ${q.paymentMethod} or (paid_with is null and strpos(payment_methods, ${`"${q.paymentMethod}"`}) > 0))`);
+        conds.push(
+          sql`(paid_with = ${q.paymentMethod} or (paid_with is null and strpos(payment_methods, ${`"${q.paymentMethod}"`}) > 0))`,
+        );
       if (q.search !== undefined) conds.push((await searchCondition(q.search, and(conds))).cond);
       const where = and(conds);
       const noDates = q.startMs === undefined && q.endMs === undefined && q.search === undefined;
@@ -77,7 +84,8 @@ export function paymentsRepo(ctx: PgContext): PaymentsRepo {
         noDates && q.paymentMethod === undefined
           ? await aggregateCount(q, q.status ? sql`and status = ${q.status}` : sql``)
           : noDates && q.status === undefined && q.paymentMethod !== undefined
-            ? (await aggregateCount(q, sql`and method = ${q.paymentMethod}`)) + (await unpaidOfferingCount(q, q.paymentMethod))
+            ? (await aggregateCount(q, sql`and method = ${q.paymentMethod}`)) +
+              (await unpaidOfferingCount(q, q.paymentMethod))
             : (numberOf(await sql`select count(*) from transactions where ${where}`) ?? 0);
       // `total` is exact: a page past it is empty without walking the sort index.
       if ((q.page - 1) * q.limit >= total) return { rows: [], total };

@@ -18,7 +18,9 @@ export function payoutDestinationsRepo(ctx: PgContext): PayoutDestinationsRepo {
       await ctx.sql`insert into payout_destinations ${ctx.sql(toColumns(row))}`;
     },
     async byIdScoped(accountId, id) {
-      return rowOf<PayoutDestinationRow>(await ctx.sql`select * from payout_destinations where id = ${id} and account_id = ${accountId}`);
+      return rowOf<PayoutDestinationRow>(
+        await ctx.sql`select * from payout_destinations where id = ${id} and account_id = ${accountId}`,
+      );
     },
     // Index payout_destinations_account_idx.
     async listActive(accountId) {
@@ -27,7 +29,8 @@ export function payoutDestinationsRepo(ctx: PgContext): PayoutDestinationsRepo {
       );
     },
     async softDelete(accountId, id, now) {
-      const r = await ctx.sql`update payout_destinations set deleted_at = ${now} where id = ${id} and account_id = ${accountId} and deleted_at is null`;
+      const r =
+        await ctx.sql`update payout_destinations set deleted_at = ${now} where id = ${id} and account_id = ${accountId} and deleted_at is null`;
       return r.count === 1;
     },
   };
@@ -43,7 +46,9 @@ export function payoutsRepo(ctx: PgContext): PayoutsRepo {
       return rowOf<PayoutRow>(await ctx.sql`select * from payouts where id = ${id}`);
     },
     async byIdScoped(accountId, livemode, id) {
-      return rowOf<PayoutRow>(await ctx.sql`select * from payouts where id = ${id} and account_id = ${accountId} and livemode = ${livemode}`);
+      return rowOf<PayoutRow>(
+        await ctx.sql`select * from payouts where id = ${id} and account_id = ${accountId} and livemode = ${livemode}`,
+      );
     },
     async bySendId(sendId) {
       return rowOf<PayoutRow>(await ctx.sql`select * from payouts where send_id = ${sendId}`);
@@ -51,7 +56,9 @@ export function payoutsRepo(ctx: PgContext): PayoutsRepo {
     async moveFrom(id, from, patch: Partial<PayoutRow>) {
       const cols = toColumns(patch);
       if (Object.keys(cols).length === 0) cols.status = from;
-      return rowOf<PayoutRow>(await ctx.sql`update payouts set ${ctx.sql(cols)} where id = ${id} and status = ${from} returning *`);
+      return rowOf<PayoutRow>(
+        await ctx.sql`update payouts set ${ctx.sql(cols)} where id = ${id} and status = ${from} returning *`,
+      );
     },
     // Index payouts_account_idx.
     async list(q: PayoutListQuery) {

@@ -16,13 +16,17 @@ export function pixProviderRepo(ctx: PgContext): PixProviderRepo {
   };
   return {
     async activeByAccount(accountId) {
-      return rowOf<PixProviderConnectionRow>(await sql`select * from pix_provider_connections where account_id = ${accountId} and deleted_at is null`);
+      return rowOf<PixProviderConnectionRow>(
+        await sql`select * from pix_provider_connections where account_id = ${accountId} and deleted_at is null`,
+      );
     },
     async byId(id) {
       return rowOf<PixProviderConnectionRow>(await sql`select * from pix_provider_connections where id = ${id}`);
     },
     async listActive() {
-      return rowsOf<PixProviderConnectionRow>(await sql`select * from pix_provider_connections where deleted_at is null`);
+      return rowsOf<PixProviderConnectionRow>(
+        await sql`select * from pix_provider_connections where deleted_at is null`,
+      );
     },
     async saveActive(row) {
       // Lock the account's connections first: two saves of one account never both stay active.
@@ -39,7 +43,9 @@ export function pixProviderRepo(ctx: PgContext): PixProviderRepo {
       await publish([...retired, saved]);
     },
     async markDeleted(id, at) {
-      const rows = rowsOf<PixProviderConnectionRow>(await sql`update pix_provider_connections set deleted_at = ${at}, updated_at = ${at} where id = ${id} returning *`);
+      const rows = rowsOf<PixProviderConnectionRow>(
+        await sql`update pix_provider_connections set deleted_at = ${at}, updated_at = ${at} where id = ${id} returning *`,
+      );
       if (rows.length) await publish(rows);
     },
   };

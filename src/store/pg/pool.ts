@@ -27,7 +27,8 @@ export function parsePgUrl(url: string): URL {
   }
   if (u.protocol !== "postgres:" && u.protocol !== "postgresql:")
     throw new Error(`COFRE_DATABASE_URL must start with postgres:// or postgresql://, got ${u.protocol}//`);
-  if (u.pathname.replace(/^\//, "") === "") throw new Error("COFRE_DATABASE_URL names no database (postgres://user@host:5432/<database>)");
+  if (u.pathname.replace(/^\//, "") === "")
+    throw new Error("COFRE_DATABASE_URL names no database (postgres://user@host:5432/<database>)");
   return u;
 }
 

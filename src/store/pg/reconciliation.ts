@@ -38,7 +38,9 @@ export function reconciliationRepo(ctx: PgContext): ReconciliationRepo {
     async sentBySendIds(accountId, sendIds) {
       if (sendIds.length === 0) return { payouts: [], refunds: [] };
       const ids = [...sendIds];
-      const p = rowsOf<PayoutRow>(await ctx.sql`select * from payouts where account_id = ${accountId} and livemode = true and send_id = any(${ids}::text[])`);
+      const p = rowsOf<PayoutRow>(
+        await ctx.sql`select * from payouts where account_id = ${accountId} and livemode = true and send_id = any(${ids}::text[])`,
+      );
       const r = rowsOf<RefundRow>(
         await ctx.sql`select * from refunds where account_id = ${accountId} and livemode = true and strategy = 'cashout' and provider_refund_id = any(${ids}::text[])`,
       );
@@ -57,7 +59,9 @@ export function reconciliationRepo(ctx: PgContext): ReconciliationRepo {
           result = excluded.result, updated_at = excluded.updated_at`;
     },
     async result(accountId, date) {
-      return rowOf<ReconciliationRow>(await ctx.sql`select * from reconciliations where account_id = ${accountId} and date = ${date}`);
+      return rowOf<ReconciliationRow>(
+        await ctx.sql`select * from reconciliations where account_id = ${accountId} and date = ${date}`,
+      );
     },
     async listResults(accountId, fromDate, toDate) {
       return rowsOf<ReconciliationRow>(
@@ -65,7 +69,9 @@ export function reconciliationRepo(ctx: PgContext): ReconciliationRepo {
       );
     },
     async infraction(connectionId, id) {
-      return rowOf<PspInfractionRow>(await ctx.sql`select * from psp_infractions where connection_id = ${connectionId} and id = ${id}`);
+      return rowOf<PspInfractionRow>(
+        await ctx.sql`select * from psp_infractions where connection_id = ${connectionId} and id = ${id}`,
+      );
     },
     async putInfraction(row) {
       await ctx.sql`insert into psp_infractions ${ctx.sql(toColumns(row))}

@@ -20,19 +20,29 @@ export function refundsRepo(ctx: PgContext): RefundsRepo {
       return rowOf<RefundRow>(await ctx.sql`select * from refunds where id = ${id}`);
     },
     async byIdScoped(accountId, livemode, id) {
-      return rowOf<RefundRow>(await ctx.sql`select * from refunds where id = ${id} and account_id = ${accountId} and livemode = ${livemode}`);
+      return rowOf<RefundRow>(
+        await ctx.sql`select * from refunds where id = ${id} and account_id = ${accountId} and livemode = ${livemode}`,
+      );
     },
     // Index refunds_tx_idx.
     async listForTransaction(transactionId) {
-      return rowsOf<RefundRow>(await ctx.sql`select * from refunds where transaction_id = ${transactionId} order by created_at desc, id collate "C" desc`);
+      return rowsOf<RefundRow>(
+        await ctx.sql`select * from refunds where transaction_id = ${transactionId} order by created_at desc, id collate "C" desc`,
+      );
     },
     async moveFrom(id, from, patch: Partial<RefundRow>) {
       const cols = toColumns(patch);
       if (Object.keys(cols).length === 0) cols.status = from;
-      return rowOf<RefundRow>(await ctx.sql`update refunds set ${ctx.sql(cols)} where id = ${id} and status = ${from} returning *`);
+      return rowOf<RefundRow>(
+        await ctx.sql`update refunds set ${ctx.sql(cols)} where id = ${id} and status = ${from} returning *`,
+      );
     },
     async confirmedTotal(transactionId) {
-      return numberOf(await ctx.sql`select coalesce(sum(amount), 0) from refunds where transaction_id = ${transactionId} and status = 'REFUNDED'`) ?? 0;
+      return (
+        numberOf(
+          await ctx.sql`select coalesce(sum(amount), 0) from refunds where transaction_id = ${transactionId} and status = 'REFUNDED'`,
+        ) ?? 0
+      );
     },
     async reserveRefundable(transactionId, amount, statuses, now) {
       const r = await ctx.sql`update transactions set refunded_amount = refunded_amount + ${amount}, updated_at = ${now}

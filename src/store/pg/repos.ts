@@ -25,7 +25,28 @@ import { statsRepo } from "./stats";
 import { webhooksRepo } from "./webhooks";
 
 /** The repository names of `Repos`, in the port's order. */
-export const REPO_NAMES = ["accounts", "apiKeys", "auth", "audit", "cardProvider", "charges", "events", "idempotency", "jobs", "ledger", "med", "payments", "payoutDestinations", "payouts", "pixProvider", "reconciliation", "refunds", "requestLog", "stats", "webhooks"] as const satisfies readonly (keyof Repos)[];
+export const REPO_NAMES = [
+  "accounts",
+  "apiKeys",
+  "auth",
+  "audit",
+  "cardProvider",
+  "charges",
+  "events",
+  "idempotency",
+  "jobs",
+  "ledger",
+  "med",
+  "payments",
+  "payoutDestinations",
+  "payouts",
+  "pixProvider",
+  "reconciliation",
+  "refunds",
+  "requestLog",
+  "stats",
+  "webhooks",
+] as const satisfies readonly (keyof Repos)[];
 
 /** The repositories of one context, each built on first use. */
 class PgRepos implements Repos {

@@ -62,7 +62,8 @@ export class RequestLogWriter {
     const col = <K extends keyof RequestLogEntry>(k: K) => batch.map((e) => e[k]);
     try {
       // unnest keeps one statement text whatever the batch size, and the rows (and their `seq`) in order.
-      await this.pool`insert into request_logs (id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at)
+      await this
+        .pool`insert into request_logs (id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at)
         select id, a, l, m, p, s, q, k, d, c from unnest(${col("id")}::text[], ${col("accountId")}::text[], ${col("livemode")}::boolean[], ${col("method")}::text[],
           ${col("path")}::text[], ${col("status")}::bigint[], ${col("requestId")}::text[], ${col("keyFingerprint")}::text[],
           ${col("durationMs")}::bigint[], ${col("createdAt")}::bigint[]) with ordinality as r(id, a, l, m, p, s, q, k, d, c, n)
@@ -92,7 +93,9 @@ export function requestLogRepo(ctx: PgContext): RequestLogRepo {
     async page(accountId, q) {
       let after = sql``;
       if (q.startingAfter !== undefined) {
-        const seq = numberOf(await sql`select seq from request_logs where id = ${q.startingAfter} and account_id = ${accountId}`);
+        const seq = numberOf(
+          await sql`select seq from request_logs where id = ${q.startingAfter} and account_id = ${accountId}`,
+        );
         if (seq === null) return null;
         after = sql`and seq < ${seq}`;
       }

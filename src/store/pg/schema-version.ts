@@ -9,7 +9,11 @@ import { embeddedPgMigrations } from "./migrations";
 /** Where the database behind `sql` stands against the embedded PostgreSQL migrations (reads only). */
 export async function pgSchemaState(sql: SQL): Promise<SchemaState> {
   const [exists] = await sql`select to_regclass('drizzle.__drizzle_migrations') is not null as ok`;
-  const recorded = exists?.ok ? (await sql`select created_at from drizzle.__drizzle_migrations`).map((r: { created_at: string | number }) => Number(r.created_at)) : [];
+  const recorded = exists?.ok
+    ? (await sql`select created_at from drizzle.__drizzle_migrations`).map((r: { created_at: string | number }) =>
+        Number(r.created_at),
+      )
+    : [];
   return compareSchema(
     embeddedPgMigrations().map((m) => ({ tag: m.tag, folderMillis: m.folderMillis })),
     recorded,

@@ -6,7 +6,13 @@
  * job, never start the same attempt twice), `startAttempt` and `finishAttempt`.
  */
 import type { WebhookAttemptRow, WebhookDeliveryRow } from "../rows";
-import type { DeliveryClaimView, DeliveryFilters, DeliveryWithBody, WebhooksRepo, WebhookScope } from "../port/webhooks";
+import type {
+  DeliveryClaimView,
+  DeliveryFilters,
+  DeliveryWithBody,
+  WebhooksRepo,
+  WebhookScope,
+} from "../port/webhooks";
 import type { PgContext } from "./context";
 import { numberOf, rowOf, rowsOf, toColumns } from "./map";
 
@@ -70,7 +76,8 @@ export function deliveriesRepo(ctx: PgContext): DeliveryMethods {
     },
     async updateDeliveries(ids, set) {
       const cols = toColumns(set);
-      if (ids.length && Object.keys(cols).length) await sql`update webhook_deliveries set ${sql(cols)} where id = any(${ids}::text[])`;
+      if (ids.length && Object.keys(cols).length)
+        await sql`update webhook_deliveries set ${sql(cols)} where id = any(${ids}::text[])`;
     },
     async deliveryIdsOfEndpoint(endpointId, statuses) {
       const rows = (await sql`select id from webhook_deliveries
@@ -84,14 +91,17 @@ export function deliveriesRepo(ctx: PgContext): DeliveryMethods {
           where ${deliveryWhere(s, f)} order by d.created_at desc, d.id desc limit ${limit} offset ${offset}`,
         sql`select count(*) from webhook_deliveries d where ${deliveryWhere(s, f)}`,
       ]);
-      const rows = rowsOf<WebhookDeliveryRow & { eventBody: string }>(page).map(({ eventBody, ...d }): DeliveryWithBody => ({ d, body: eventBody }));
+      const rows = rowsOf<WebhookDeliveryRow & { eventBody: string }>(page).map(
+        ({ eventBody, ...d }): DeliveryWithBody => ({ d, body: eventBody }),
+      );
       return { rows, total: numberOf(total) ?? 0 };
     },
     async countByStatus(s) {
-      const rows = (await sql`select d.status, count(*) as n from webhook_deliveries d where ${deliveryWhere(s, {})} group by d.status`) as {
-        status: string;
-        n: string;
-      }[];
+      const rows =
+        (await sql`select d.status, count(*) as n from webhook_deliveries d where ${deliveryWhere(s, {})} group by d.status`) as {
+          status: string;
+          n: string;
+        }[];
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
 
@@ -101,7 +111,14 @@ export function deliveriesRepo(ctx: PgContext): DeliveryMethods {
       );
     },
     async claimView(id) {
-      const row = rowOf<WebhookDeliveryRow & { epStatus: string | null; epUrl: string | null; epSecret: string | null; eventBody: string | null }>(
+      const row = rowOf<
+        WebhookDeliveryRow & {
+          epStatus: string | null;
+          epUrl: string | null;
+          epSecret: string | null;
+          eventBody: string | null;
+        }
+      >(
         await sql`select d.*, ep.status as ep_status, ep.url as ep_url, ep.secret as ep_secret, e.body as event_body
           from webhook_deliveries d
           left join webhook_endpoints ep on ep.id = d.endpoint_id
@@ -140,7 +157,9 @@ export function deliveriesRepo(ctx: PgContext): DeliveryMethods {
         where delivery_id = ${deliveryId} and status = 'sending'`;
     },
     async attemptsOf(deliveryId) {
-      return rowsOf<WebhookAttemptRow>(await sql`select * from webhook_attempts where delivery_id = ${deliveryId} order by attempt, started_at, id`);
+      return rowsOf<WebhookAttemptRow>(
+        await sql`select * from webhook_attempts where delivery_id = ${deliveryId} order by attempt, started_at, id`,
+      );
     },
   };
 }

@@ -29,7 +29,9 @@ export function webhooksRepo(ctx: PgContext): WebhooksRepo {
       );
     },
     async findEndpoint(s, id) {
-      return rowOf<WebhookEndpointRow>(await sql`select * from webhook_endpoints where id = ${id} and account_id = ${s.accountId} and livemode = ${s.livemode}`);
+      return rowOf<WebhookEndpointRow>(
+        await sql`select * from webhook_endpoints where id = ${id} and account_id = ${s.accountId} and livemode = ${s.livemode}`,
+      );
     },
     async endpointById(id) {
       return rowOf<WebhookEndpointRow>(await sql`select * from webhook_endpoints where id = ${id}`);
@@ -47,8 +49,10 @@ export function webhooksRepo(ctx: PgContext): WebhooksRepo {
       // Hot path (every event emitted). Oldest first: the order SQLite's index scan yields, which
       // orders the deliveries a fan-out creates.
       const read = async () =>
-        [...(await sql`select id, url, events from webhook_endpoints
-          where account_id = ${accountId} and livemode = ${livemode} and status = 'ACTIVE' order by created_at, id`)] as ActiveEndpoint[];
+        [
+          ...(await sql`select id, url, events from webhook_endpoints
+          where account_id = ${accountId} and livemode = ${livemode} and status = 'ACTIVE' order by created_at, id`),
+        ] as ActiveEndpoint[];
       if (!ctx.inUnit) return read();
       const key = `${accountId}|${livemode}`;
       let hit = endpointsOfUnit.get(key);
@@ -59,7 +63,10 @@ export function webhooksRepo(ctx: PgContext): WebhooksRepo {
     ...deliveriesRepo(ctx),
 
     async transactionSecret(s) {
-      const rows = (await sql`select secret from webhook_transaction_secrets where account_id = ${s.accountId} and livemode = ${s.livemode}`) as { secret: string }[];
+      const rows =
+        (await sql`select secret from webhook_transaction_secrets where account_id = ${s.accountId} and livemode = ${s.livemode}`) as {
+          secret: string;
+        }[];
       return rows[0]?.secret;
     },
     async putTransactionSecret(s, secret, now) {
@@ -71,7 +78,8 @@ export function webhooksRepo(ctx: PgContext): WebhooksRepo {
       await sql`insert into webhook_transaction_secrets (account_id, livemode, secret, created_at, updated_at)
         values (${s.accountId}, ${s.livemode}, ${secret}, ${now}, ${now}) on conflict (account_id, livemode) do nothing`;
       // A new statement: sees the row whichever unit inserted it (a conflicting insert was waited for).
-      const [row] = await sql`select secret from webhook_transaction_secrets where account_id = ${s.accountId} and livemode = ${s.livemode}`;
+      const [row] =
+        await sql`select secret from webhook_transaction_secrets where account_id = ${s.accountId} and livemode = ${s.livemode}`;
       return row!.secret as string;
     },
   };

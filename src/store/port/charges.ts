@@ -3,7 +3,13 @@
  * payments), `create_intents` (live PSP create intents), `pix_signing_keys` (the Pix location's
  * JWS key) and `sandbox_provider_faults`. Amounts in centavos, times in epoch ms.
  */
-import type { CreateIntentRow, NewCreateIntentRow, NewPixSigningKeyRow, PixSigningKeyRow, TransactionRow } from "../rows";
+import type {
+  CreateIntentRow,
+  NewCreateIntentRow,
+  NewPixSigningKeyRow,
+  PixSigningKeyRow,
+  TransactionRow,
+} from "../rows";
 
 /**
  * The account rules a create applies (the same fields as the domain's `AccountRules`): fees in

@@ -42,9 +42,24 @@ export interface LedgerScan {
   /** (entry, currency) pairs whose lines do not sum to zero. */
   unbalancedCurrencies: { entryId: string; currency: string; total: number }[];
   /** Every materialised balance with the sum of its lines, plus line groups without a balance row (`materialised` null). */
-  balances: { accountId: string; livemode: boolean; currency: string; ledgerAccount: string; materialised: number | null; recomputed: number }[];
+  balances: {
+    accountId: string;
+    livemode: boolean;
+    currency: string;
+    ledgerAccount: string;
+    materialised: number | null;
+    recomputed: number;
+  }[];
   /** Every tranche with the sum of its `pending` lines. */
-  tranches: { id: string; accountId: string; livemode: boolean; currency: string; remaining: number; releasedAt: number | null; pendingTotal: number }[];
+  tranches: {
+    id: string;
+    accountId: string;
+    livemode: boolean;
+    currency: string;
+    remaining: number;
+    releasedAt: number | null;
+    pendingTotal: number;
+  }[];
   /** Number of `pending` lines without a tranche or naming an unknown one. */
   orphanPendingLines: number;
 }
@@ -62,7 +77,11 @@ export interface LedgerScanRows {
 export function ledgerScanOf({ entries, perCurrency, balances, tranches, orphans }: LedgerScanRows): LedgerScan {
   return {
     entries: entries.map((e) => ({ id: String(e.id), lines: Number(e.n), total: Number(e.total) })),
-    unbalancedCurrencies: perCurrency.map((r) => ({ entryId: String(r.entry_id), currency: String(r.currency), total: Number(r.total) })),
+    unbalancedCurrencies: perCurrency.map((r) => ({
+      entryId: String(r.entry_id),
+      currency: String(r.currency),
+      total: Number(r.total),
+    })),
     balances: balances.map((b) => ({
       accountId: String(b.account_id),
       livemode: Boolean(b.livemode),
@@ -147,9 +166,17 @@ export interface LedgerRepo {
    * `first`, then every other currency of `merchantCurrencies`, each with its `merchantBalances`
    * entry: GET /v1/wallets/balance and GET /v1/wallets in one read (one await; hot path).
    */
-  merchantBalanceSheet(accountId: string, livemode: boolean, first: string): Promise<{ currency: string; balance: MerchantBalance }[]>;
+  merchantBalanceSheet(
+    accountId: string,
+    livemode: boolean,
+    first: string,
+  ): Promise<{ currency: string; balance: MerchantBalance }[]>;
   /** The tranche of one paid transaction (any state), or undefined. */
-  trancheOfTransaction(accountId: string, livemode: boolean, transactionId: string): Promise<LedgerTrancheRow | undefined>;
+  trancheOfTransaction(
+    accountId: string,
+    livemode: boolean,
+    transactionId: string,
+  ): Promise<LedgerTrancheRow | undefined>;
   /** One tranche by id. */
   tranche(trancheId: string): Promise<LedgerTrancheRow | undefined>;
   /** Inserts a new pending tranche. */
@@ -167,12 +194,21 @@ export interface LedgerRepo {
    */
   statementEntries(q: StatementQuery): Promise<StatementEntry[]>;
   /** The entry `entryId` of (account, mode) as a statement position, or undefined (a cursor of another account). */
-  statementPosition(accountId: string, livemode: boolean, entryId: string): Promise<(StatementPosition & { currency: string }) | undefined>;
+  statementPosition(
+    accountId: string,
+    livemode: boolean,
+    entryId: string,
+  ): Promise<(StatementPosition & { currency: string }) | undefined>;
   /**
    * The wallet's total (available + pending) right after the entry at `at` (without `id`: after
    * every entry created at or before `at.createdAt`), summed in one statement from the side of
    * `at` that is shorter in time: the lines of the entries up to it, or the materialised balances
    * minus the lines of the entries after it (nothing to sum for the newest page).
    */
-  statementTotalAt(accountId: string, livemode: boolean, currency: string, at: { createdAt: number; id?: string }): Promise<number>;
+  statementTotalAt(
+    accountId: string,
+    livemode: boolean,
+    currency: string,
+    at: { createdAt: number; id?: string },
+  ): Promise<number>;
 }

@@ -4,13 +4,25 @@
  * stored result of each reconciled day, and the MED infractions read from `efi` connections.
  * Amounts in centavos, times epoch ms (windows inclusive).
  */
-import type { NewPspInfractionRow, NewReconciliationRow, PayoutRow, PspInfractionRow, ReconciliationRow, RefundRow, TransactionRow } from "../rows";
+import type {
+  NewPspInfractionRow,
+  NewReconciliationRow,
+  PayoutRow,
+  PspInfractionRow,
+  ReconciliationRow,
+  RefundRow,
+  TransactionRow,
+} from "../rows";
 
 export interface ReconciliationRepo {
   /** Live charges of the account paid in [fromMs, toMs] with an end-to-end id (index-free scan of the account's rows). */
   paidBetween(accountId: string, fromMs: number, toMs: number): Promise<TransactionRow[]>;
   /** Live transactions of the account whose end-to-end id or cob txid is one of these. */
-  chargesMatching(accountId: string, endToEndIds: readonly string[], txids: readonly string[]): Promise<TransactionRow[]>;
+  chargesMatching(
+    accountId: string,
+    endToEndIds: readonly string[],
+    txids: readonly string[],
+  ): Promise<TransactionRow[]>;
   /** Live payouts of the account handed to the PSP in [fromMs, toMs]. */
   payoutsSentBetween(accountId: string, fromMs: number, toMs: number): Promise<PayoutRow[]>;
   /** Live cashout refunds of the account created in [fromMs, toMs]. */

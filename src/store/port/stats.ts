@@ -50,7 +50,12 @@ export interface StatsRepo {
    */
   cells(accountId: string, livemode: boolean, from: string, to: string, currency?: string): Promise<StatsCell[]>;
   /** Time-to-pay histogram of (account, mode) over `ranges`, optionally of one currency: buckets ascending by time, counts summed (empty buckets left out). */
-  payTimeBuckets(accountId: string, livemode: boolean, ranges: PayTimeRanges, currency?: string): Promise<PayTimeBucket[]>;
+  payTimeBuckets(
+    accountId: string,
+    livemode: boolean,
+    ranges: PayTimeRanges,
+    currency?: string,
+  ): Promise<PayTimeBucket[]>;
 }
 
 /**

@@ -98,12 +98,19 @@ export interface WebhooksRepo {
   /** Ids of the endpoint's deliveries in one of `statuses`. */
   deliveryIdsOfEndpoint(endpointId: string, statuses: string[]): Promise<string[]>;
   /** A page of the scope's deliveries (newest first) with their envelopes, and the total matching. */
-  pageDeliveries(s: WebhookScope, f: DeliveryFilters, limit: number, offset: number): Promise<{ rows: DeliveryWithBody[]; total: number }>;
+  pageDeliveries(
+    s: WebhookScope,
+    f: DeliveryFilters,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: DeliveryWithBody[]; total: number }>;
   /** Count of the scope's deliveries per status (absent statuses are absent). */
   countByStatus(s: WebhookScope): Promise<Record<string, number>>;
 
   /** The worker's first look at a delivery (no lock): status and destination, else undefined. Hot path. */
-  peekDelivery(id: string): Promise<{ status: string; endpointId: string | null; targetUrl: string | null } | undefined>;
+  peekDelivery(
+    id: string,
+  ): Promise<{ status: string; endpointId: string | null; targetUrl: string | null } | undefined>;
   /** The delivery with its endpoint and event body, for claiming an attempt. Hot path. */
   claimView(id: string): Promise<DeliveryClaimView | undefined>;
   /** Starts an attempt: the delivery PROCESSING (next retry cleared) and a `sending` attempt row. Hot path. */

@@ -36,16 +36,30 @@ export function accountsRepo(ctx: SqliteContext): AccountsRepo {
       db.insert(users).values(row).run();
     },
     async listUsers(accountId) {
-      return db.select().from(users).where(eq(users.accountId, accountId)).orderBy(asc(users.createdAt), asc(users.id)).all();
+      return db
+        .select()
+        .from(users)
+        .where(eq(users.accountId, accountId))
+        .orderBy(asc(users.createdAt), asc(users.id))
+        .all();
     },
     async countOwners(accountId) {
-      return db.select({ n: count() }).from(users).where(and(eq(users.accountId, accountId), eq(users.role, "OWNER"))).get()?.n ?? 0;
+      return (
+        db
+          .select({ n: count() })
+          .from(users)
+          .where(and(eq(users.accountId, accountId), eq(users.role, "OWNER")))
+          .get()?.n ?? 0
+      );
     },
     async setUserRole(id, role) {
       db.update(users).set({ role }).where(eq(users.id, id)).run();
     },
     async removeUserAndSessions(id, now) {
-      db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, id), isNull(sessions.revokedAt))).run();
+      db.update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)))
+        .run();
       db.delete(users).where(eq(users.id, id)).run();
     },
   };

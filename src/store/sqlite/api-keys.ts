@@ -15,7 +15,12 @@ export function apiKeysRepo(ctx: SqliteContext): ApiKeysRepo {
     async activeByFingerprint(fingerprint) {
       const row = ctx.stmt(LOOKUP).get(fingerprint) as Omit<ActiveKeyRef, "settled"> | null;
       if (!row) return undefined;
-      return { id: row.id, accountId: row.accountId, mode: row.mode, settled: !ctx.client.inTransaction || committed(ctx.client) !== null };
+      return {
+        id: row.id,
+        accountId: row.accountId,
+        mode: row.mode,
+        settled: !ctx.client.inTransaction || committed(ctx.client) !== null,
+      };
     },
     async activeInAccount(accountId, id) {
       return db

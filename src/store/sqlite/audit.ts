@@ -11,7 +11,13 @@ export function auditRepo(ctx: SqliteContext): AuditRepo {
       ctx.db.insert(auditLog).values(entry).run();
     },
     async latest(accountId, limit) {
-      return ctx.db.select().from(auditLog).where(eq(auditLog.accountId, accountId)).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(limit).all();
+      return ctx.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.accountId, accountId))
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .limit(limit)
+        .all();
     },
   };
 }

@@ -24,7 +24,10 @@ export function authRepo(ctx: SqliteContext): AuthRepo {
       return (ctx.stmt(LIVE_SESSION).get(jti) as LiveSession | null) ?? undefined;
     },
     async revokeSession(jti, now) {
-      db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.jti, jti), isNull(sessions.revokedAt))).run();
+      db.update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.jti, jti), isNull(sessions.revokedAt)))
+        .run();
     },
   };
 }

@@ -26,7 +26,11 @@ export function cardProviderRepo(ctx: SqliteContext): CardProviderRepo {
   const db = ctx.db;
   const reads = liveCardConnectionReads(ctx);
   const markDeleted = (id: string, at: number) =>
-    void db.update(cardProviderConnections).set({ deletedAt: at, updatedAt: at }).where(eq(cardProviderConnections.id, id)).run();
+    void db
+      .update(cardProviderConnections)
+      .set({ deletedAt: at, updatedAt: at })
+      .where(eq(cardProviderConnections.id, id))
+      .run();
   return {
     async activeByAccount(accountId) {
       return reads.activeByAccount(accountId);
@@ -41,17 +45,28 @@ export function cardProviderRepo(ctx: SqliteContext): CardProviderRepo {
       const other = reads.activeByAccount(row.accountId);
       if (other && other.id !== row.id) markDeleted(other.id, row.updatedAt);
       const { id, createdAt: _created, ...changes } = row;
-      if (reads.byId(id)) db.update(cardProviderConnections).set({ ...changes, deletedAt: null }).where(eq(cardProviderConnections.id, id)).run();
+      if (reads.byId(id))
+        db.update(cardProviderConnections)
+          .set({ ...changes, deletedAt: null })
+          .where(eq(cardProviderConnections.id, id))
+          .run();
       else db.insert(cardProviderConnections).values(row).run();
     },
     async markDeleted(id, at) {
       markDeleted(id, at);
     },
     async setEventsSeenUntil(id, seconds) {
-      db.update(cardProviderConnections).set({ eventsSeenUntil: seconds }).where(eq(cardProviderConnections.id, id)).run();
+      db.update(cardProviderConnections)
+        .set({ eventsSeenUntil: seconds })
+        .where(eq(cardProviderConnections.id, id))
+        .run();
     },
     async recordEvent(connectionId, eventId, type, at) {
-      const r = db.insert(cardProviderEvents).values({ connectionId, eventId, type, receivedAt: at }).onConflictDoNothing().run() as unknown as { changes: number };
+      const r = db
+        .insert(cardProviderEvents)
+        .values({ connectionId, eventId, type, receivedAt: at })
+        .onConflictDoNothing()
+        .run() as unknown as { changes: number };
       return r.changes > 0;
     },
   };

@@ -1,5 +1,5 @@
 /** SQLite implementation of the charges repository's side tables: create intents, Pix signing keys, sandbox provider faults. */
-import { and, asc, eq, lte } from "drizzle-orm";
+import { asc, eq, lte } from "drizzle-orm";
 import { createIntents, pixSigningKeys, sandboxProviderFaults } from "../../../db/schema";
 import type { ChargesRepo } from "../port/charges";
 import type { CreateIntentRow } from "../rows";
@@ -7,7 +7,16 @@ import type { SqliteContext } from "./context";
 
 type SideMethods = Pick<
   ChargesRepo,
-  "intentOf" | "staleIntents" | "hasOpenIntents" | "openIntent" | "dropIntent" | "signingKey" | "addSigningKey" | "setFaults" | "faultsLeft" | "takeFault"
+  | "intentOf"
+  | "staleIntents"
+  | "hasOpenIntents"
+  | "openIntent"
+  | "dropIntent"
+  | "signingKey"
+  | "addSigningKey"
+  | "setFaults"
+  | "faultsLeft"
+  | "takeFault"
 >;
 
 const FAULTS_LEFT_SQL = "select remaining from sandbox_provider_faults where account_id = ?";
@@ -25,17 +34,40 @@ export function chargeSideRepo(ctx: SqliteContext): SideMethods {
   const db = ctx.db;
   return {
     async intentOf(k) {
-      const r = ctx.stmt(INTENT_OF_SQL).get(k.accountId, k.livemode ? 1 : 0, k.scope, k.key) as (Omit<CreateIntentRow, "livemode"> & { livemode: number }) | null;
+      const r = ctx.stmt(INTENT_OF_SQL).get(k.accountId, k.livemode ? 1 : 0, k.scope, k.key) as
+        | (Omit<CreateIntentRow, "livemode"> & { livemode: number })
+        | null;
       return r ? { ...r, livemode: r.livemode === 1 } : undefined;
     },
     async staleIntents(beforeMs, limit) {
-      return db.select().from(createIntents).where(lte(createIntents.createdAt, beforeMs)).orderBy(asc(createIntents.createdAt)).limit(limit).all();
+      return db
+        .select()
+        .from(createIntents)
+        .where(lte(createIntents.createdAt, beforeMs))
+        .orderBy(asc(createIntents.createdAt))
+        .limit(limit)
+        .all();
     },
     async hasOpenIntents() {
       return db.select({ id: createIntents.id }).from(createIntents).limit(1).get() !== undefined;
     },
     async openIntent(r) {
-      ctx.stmt(OPEN_INTENT_SQL).run(r.id, r.accountId, r.livemode ? 1 : 0, r.scope, r.key, r.requestHash, r.txid, r.transactionId, r.connectionId, r.row, r.view, r.createdAt);
+      ctx
+        .stmt(OPEN_INTENT_SQL)
+        .run(
+          r.id,
+          r.accountId,
+          r.livemode ? 1 : 0,
+          r.scope,
+          r.key,
+          r.requestHash,
+          r.txid,
+          r.transactionId,
+          r.connectionId,
+          r.row,
+          r.view,
+          r.createdAt,
+        );
     },
     async dropIntent(id) {
       return ctx.stmt(DROP_INTENT_SQL).run(id).changes === 1;
@@ -58,8 +90,13 @@ export function chargeSideRepo(ctx: SqliteContext): SideMethods {
     async takeFault(accountId) {
       const row = db.select().from(sandboxProviderFaults).where(eq(sandboxProviderFaults.accountId, accountId)).get();
       if (!row || row.remaining <= 0) return null;
-      if (row.remaining === 1) db.delete(sandboxProviderFaults).where(eq(sandboxProviderFaults.accountId, accountId)).run();
-      else db.update(sandboxProviderFaults).set({ remaining: row.remaining - 1 }).where(eq(sandboxProviderFaults.accountId, accountId)).run();
+      if (row.remaining === 1)
+        db.delete(sandboxProviderFaults).where(eq(sandboxProviderFaults.accountId, accountId)).run();
+      else
+        db.update(sandboxProviderFaults)
+          .set({ remaining: row.remaining - 1 })
+          .where(eq(sandboxProviderFaults.accountId, accountId))
+          .run();
       return row.mode;
     },
   };

@@ -10,10 +10,15 @@ const COLUMNS = Object.entries(getTableColumns(transactions)).map(([key, col]) =
   key: key as keyof TransactionRow,
   name: col.name,
   /** Schema default, used when a row leaves the column undefined (columns added later). */
-  dflt: col.hasDefault && ["string", "number", "boolean"].includes(typeof col.default) ? (col.default as unknown) : undefined,
+  dflt:
+    col.hasDefault && ["string", "number", "boolean"].includes(typeof col.default)
+      ? (col.default as unknown)
+      : undefined,
 }));
 /** Boolean columns (stored as 0/1). */
-const BOOLEAN_KEYS = COLUMNS.filter((c) => getTableColumns(transactions)[c.key].dataType === "boolean").map((c) => c.key);
+const BOOLEAN_KEYS = COLUMNS.filter((c) => getTableColumns(transactions)[c.key].dataType === "boolean").map(
+  (c) => c.key,
+);
 const SELECT_LIST = COLUMNS.map((c) => `"${c.name}" as "${c.key}"`).join(", ");
 const SCOPED_SQL = `select ${SELECT_LIST} from transactions where id = ? and account_id = ? and livemode = ?`;
 /** One statement for any batch size: the txids as a JSON array (`tx_txid_uq`, probed per value). */
@@ -28,7 +33,8 @@ const ACCOUNT_SQL =
  * The statuses are the domain's `WAITING` group (src/domain/charges/model.ts), spelt as the index
  * spells them (test/charges/state-machine.test.ts checks both).
  */
-const WAITING = "status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and provider_connection_id is null";
+const WAITING =
+  "status in ('PENDING', 'WAITING_PAYMENT') and expires_at is not null and provider_connection_id is null";
 const DUE_SQL = `select id from transactions where ${WAITING} and expires_at <= ? order by expires_at limit ?`;
 const NEXT_SQL = `select min(expires_at) as at from transactions where ${WAITING} and expires_at > ?`;
 const FIRST_SQL = `select min(expires_at) as at from transactions where ${WAITING}`;
@@ -65,7 +71,10 @@ export function chargesRepo(ctx: SqliteContext): ChargesRepo {
     },
     async byTxids(accountId, livemode, txids) {
       if (txids.length === 0) return [];
-      const rows = ctx.stmt(BY_TXIDS_SQL).all(JSON.stringify(txids), accountId, livemode ? 1 : 0) as Record<string, unknown>[];
+      const rows = ctx.stmt(BY_TXIDS_SQL).all(JSON.stringify(txids), accountId, livemode ? 1 : 0) as Record<
+        string,
+        unknown
+      >[];
       return rows.map((r) => toRow(r)!);
     },
     async insert(row) {
@@ -92,7 +101,11 @@ export function chargesRepo(ctx: SqliteContext): ChargesRepo {
         inArray(transactions.status, [...p.statuses]),
       ];
       if (p.document !== undefined) conds.push(byDocument(p.document)!);
-      return db.select({ n: sql<number>`count(*)` }).from(transactions).where(and(...conds)).get()!.n;
+      return db
+        .select({ n: sql<number>`count(*)` })
+        .from(transactions)
+        .where(and(...conds))
+        .get()!.n;
     },
     async list(q: ChargeListQuery) {
       const conds: (SQL | undefined)[] = [
@@ -106,7 +119,10 @@ export function chargesRepo(ctx: SqliteContext): ChargesRepo {
       if (q.document !== undefined) conds.push(byDocument(q.document));
       if (q.after)
         conds.push(
-          or(lt(transactions.createdAt, q.after.createdAt), and(eq(transactions.createdAt, q.after.createdAt), lt(transactions.id, q.after.id))),
+          or(
+            lt(transactions.createdAt, q.after.createdAt),
+            and(eq(transactions.createdAt, q.after.createdAt), lt(transactions.id, q.after.id)),
+          ),
         );
       return db
         .select()

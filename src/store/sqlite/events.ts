@@ -10,18 +10,33 @@ export function eventsRepo(ctx: SqliteContext): EventsRepo {
   return {
     async append(row) {
       // Hot path (every canonical event is stored): a raw prepared statement, no row mapping.
-      ctx.stmt(INSERT_SQL).run(row.id, row.accountId, row.livemode ? 1 : 0, row.type, row.family, row.body, row.transactionId ?? null, row.createdAt);
+      ctx
+        .stmt(INSERT_SQL)
+        .run(
+          row.id,
+          row.accountId,
+          row.livemode ? 1 : 0,
+          row.type,
+          row.family,
+          row.body,
+          row.transactionId ?? null,
+          row.createdAt,
+        );
     },
     async bodyOf(eventId) {
       return ctx.db.select({ body: events.body }).from(events).where(eq(events.id, eventId)).get()?.body;
     },
     async list(q) {
       const { where, args } = listWhere(q);
-      const rows = ctx.client.prepare(`select ${COLS} from events where ${where} order by created_at desc, id desc limit ?`).all(...args, q.limit) as Record<string, unknown>[];
+      const rows = ctx.client
+        .prepare(`select ${COLS} from events where ${where} order by created_at desc, id desc limit ?`)
+        .all(...args, q.limit) as Record<string, unknown>[];
       return rows.map(toRow);
     },
     async byScopedId(accountId, livemode, id) {
-      const r = ctx.stmt(`select ${COLS} from events where id = ? and account_id = ? and livemode = ? and family = 'canonical'`).get(id, accountId, livemode ? 1 : 0);
+      const r = ctx
+        .stmt(`select ${COLS} from events where id = ? and account_id = ? and livemode = ? and family = 'canonical'`)
+        .get(id, accountId, livemode ? 1 : 0);
       return r ? toRow(r as Record<string, unknown>) : undefined;
     },
     async pruneOlderThan(cutoffMs, limit) {
@@ -38,7 +53,8 @@ export function eventsRepo(ctx: SqliteContext): EventsRepo {
   };
 }
 
-const INSERT_SQL = "insert into events (id, account_id, livemode, type, family, body, transaction_id, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)";
+const INSERT_SQL =
+  "insert into events (id, account_id, livemode, type, family, body, transaction_id, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)";
 
 const COLS = "id, account_id, livemode, type, family, body, transaction_id, created_at";
 

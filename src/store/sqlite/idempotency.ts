@@ -19,7 +19,19 @@ export function idempotencyRepo(ctx: SqliteContext): IdempotencyRepo {
       return ctx.stmt(FIND).get(accountId, livemode ? 1 : 0, scope, key) as IdempotencyRecord | null;
     },
     async complete(r, responseStatus, responseBody) {
-      ctx.stmt(COMPLETE).run(r.id, r.accountId, r.livemode ? 1 : 0, r.scope, r.key, r.requestHash, responseStatus, responseBody, r.createdAt);
+      ctx
+        .stmt(COMPLETE)
+        .run(
+          r.id,
+          r.accountId,
+          r.livemode ? 1 : 0,
+          r.scope,
+          r.key,
+          r.requestHash,
+          responseStatus,
+          responseBody,
+          r.createdAt,
+        );
     },
     async releaseInProgress(id) {
       ctx.stmt(RELEASE).run(id);

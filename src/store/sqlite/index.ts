@@ -187,7 +187,8 @@ function lockedRepos(repos: Repos, lock: UnitLock): Repos {
 function methodNames(o: object): string[] {
   const names = new Set<string>();
   for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p))
-    for (const k of Object.getOwnPropertyNames(p)) if (k !== "constructor" && typeof (o as Record<string, unknown>)[k] === "function") names.add(k);
+    for (const k of Object.getOwnPropertyNames(p))
+      if (k !== "constructor" && typeof (o as Record<string, unknown>)[k] === "function") names.add(k);
   return [...names];
 }
 

@@ -4,7 +4,8 @@ import { jobs } from "../../../db/schema";
 import type { ClaimedJob, JobsRepo, LeasedJob, NewJob } from "../port/jobs";
 import type { SqliteContext } from "./context";
 
-const INSERT = "insert into jobs (id, kind, payload, due_at, dedupe_key, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing";
+const INSERT =
+  "insert into jobs (id, kind, payload, due_at, dedupe_key, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing";
 const UPSERT_EARLIER =
   "insert into jobs (id, kind, payload, due_at, dedupe_key, created_at) values (?, ?, ?, ?, ?, ?) " +
   "on conflict (dedupe_key) do update set due_at = excluded.due_at where excluded.due_at < jobs.due_at and jobs.state = 'queued'";
@@ -18,15 +19,18 @@ const FAIL = "update jobs set lease_until = null, last_error = ?, state = ?, due
 /** Earliest due time after now (arg: now). */
 const NEXT_DUE = "select min(due_at) as due from jobs where state = 'queued' and due_at > ?";
 /** Due time of the earliest queued job nobody holds a lease on (walks the (state, due_at) index). */
-const FIRST_UNLEASED = "select due_at as at from jobs where state = 'queued' and lease_until is null order by due_at limit 1";
+const FIRST_UNLEASED =
+  "select due_at as at from jobs where state = 'queued' and lease_until is null order by due_at limit 1";
 /** The clock advance's recurring jobs (src/jobs/scheduler.ts deferRecurring): dedupe keys as a JSON array. */
 const QUEUED_BY_KEYS =
   "select dedupe_key as dedupeKey, due_at as dueAt from jobs where dedupe_key in (select value from json_each(?)) and state = 'queued' and lease_until is null and due_at <= ?";
 const FIRST_UNLEASED_EXCEPT =
   "select due_at as at from jobs where state = 'queued' and lease_until is null and (dedupe_key is null or dedupe_key not in (select value from json_each(?))) order by due_at limit 1";
-const DEFER_QUEUED = "update jobs set due_at = ? where dedupe_key = ? and due_at = ? and state = 'queued' and lease_until is null";
+const DEFER_QUEUED =
+  "update jobs set due_at = ? where dedupe_key = ? and due_at = ? and state = 'queued' and lease_until is null";
 /** Jobs due by now that are still leased (arg: now). */
-const LEASED = "select id, due_at as dueAt, lease_until as leaseUntil from jobs where state = 'queued' and due_at <= ? and lease_until is not null";
+const LEASED =
+  "select id, due_at as dueAt, lease_until as leaseUntil from jobs where state = 'queued' and due_at <= ? and lease_until is not null";
 
 /** Builds the jobs repository on the adapter's connection `ctx`. */
 export function jobsRepo(ctx: SqliteContext): JobsRepo {
@@ -94,7 +98,12 @@ export function jobsRepo(ctx: SqliteContext): JobsRepo {
       return ctx.db.select({ n: sql<number>`count(*)` }).from(jobs).where(where).get()!.n;
     },
     async queueStats(now) {
-      const rows = ctx.stmt(QUEUE_STATS_SQL).all(now, now, now, now) as { kind: string; queued: number; due: number | null; oldest: number | null }[];
+      const rows = ctx.stmt(QUEUE_STATS_SQL).all(now, now, now, now) as {
+        kind: string;
+        queued: number;
+        due: number | null;
+        oldest: number | null;
+      }[];
       return rows.map((r) => ({ kind: r.kind, queued: r.queued, due: r.due ?? 0, oldestDueAt: r.oldest }));
     },
   };

@@ -15,9 +15,12 @@ const NEXT_RELEASE = `select release_at as at, sum(remaining) as sum from ledger
 const CURRENCIES = `select distinct currency from ledger_balances where account_id = ?1 and livemode = ?2 and ${MERCHANT} order by currency`;
 /** Money paths (charges paid, refunds, payouts): raw statements too. */
 const ENTRY_BY_KEY = `select id, account_id as "accountId", livemode, currency, kind, cause_kind as "causeKind", cause_id as "causeId", idempotency_key as "idempotencyKey", meta, created_at as "createdAt" from ledger_entries where idempotency_key = ?`;
-const ACCOUNT_BALANCE = "select coalesce(sum(balance), 0) as balance from ledger_balances where account_id = ? and livemode = ? and currency = ? and ledger_account = ?";
-const INSERT_ENTRY = "insert into ledger_entries (id, account_id, livemode, currency, kind, cause_kind, cause_id, idempotency_key, meta, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-const INSERT_LINE = "insert into ledger_lines (entry_id, account_id, livemode, currency, ledger_account, amount, tranche_id) values (?, ?, ?, ?, ?, ?, ?)";
+const ACCOUNT_BALANCE =
+  "select coalesce(sum(balance), 0) as balance from ledger_balances where account_id = ? and livemode = ? and currency = ? and ledger_account = ?";
+const INSERT_ENTRY =
+  "insert into ledger_entries (id, account_id, livemode, currency, kind, cause_kind, cause_id, idempotency_key, meta, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+const INSERT_LINE =
+  "insert into ledger_lines (entry_id, account_id, livemode, currency, ledger_account, amount, tranche_id) values (?, ?, ?, ?, ?, ?, ?)";
 const ADD_BALANCE = `insert into ledger_balances (account_id, livemode, currency, ledger_account, balance, updated_at) values (?, ?, ?, ?, ?, ?)
   on conflict (account_id, livemode, currency, ledger_account, shard) do update set balance = balance + excluded.balance, updated_at = excluded.updated_at returning balance`;
 
@@ -34,8 +37,10 @@ const STATEMENT_COLUMNS = `select e.id, e.kind, e.cause_kind as "causeKind", e.c
   where e.account_id = ?1 and e.livemode = ?2 and e.currency = ?3 and e.created_at between ?4 and ?5`;
 const STATEMENT_TAIL = ` and (total <> 0 or fee <> 0) order by e.created_at desc, e.id desc limit ?6`;
 const STATEMENT_FIRST = STATEMENT_COLUMNS + STATEMENT_TAIL;
-const STATEMENT_AFTER = STATEMENT_COLUMNS + ` and (e.created_at < ?7 or (e.created_at = ?7 and e.id < ?8))` + STATEMENT_TAIL;
-const STATEMENT_FROM = STATEMENT_COLUMNS + ` and (e.created_at < ?7 or (e.created_at = ?7 and e.id <= ?8))` + STATEMENT_TAIL;
+const STATEMENT_AFTER =
+  `${STATEMENT_COLUMNS} and (e.created_at < ?7 or (e.created_at = ?7 and e.id < ?8))${STATEMENT_TAIL}`;
+const STATEMENT_FROM =
+  `${STATEMENT_COLUMNS} and (e.created_at < ?7 or (e.created_at = ?7 and e.id <= ?8))${STATEMENT_TAIL}`;
 const STATEMENT_POSITION = `select created_at as "createdAt", id, currency from ledger_entries where id = ?1 and account_id = ?2 and livemode = ?3`;
 /** First and last entry times of a merchant (two min/max lookups on the statement index). */
 const STATEMENT_SPAN = `select (select min(created_at) from ledger_entries where account_id = ?1 and livemode = ?2 and currency = ?3) as first,
@@ -57,8 +62,18 @@ export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
     const next = ctx.stmt(NEXT_RELEASE);
     const mode = livemode ? 1 : 0;
     return currencies.map((currency): MerchantBalance => {
-      const b: MerchantBalance = { available: 0, pending: 0, retained: 0, nextReleaseAt: null, nextReleaseAmount: null };
-      for (const r of rows.all(accountId, mode, currency) as { ledger_account: "available" | "pending" | "retained"; balance: number }[]) b[r.ledger_account] = r.balance;
+      const b: MerchantBalance = {
+        available: 0,
+        pending: 0,
+        retained: 0,
+        nextReleaseAt: null,
+        nextReleaseAmount: null,
+      };
+      for (const r of rows.all(accountId, mode, currency) as {
+        ledger_account: "available" | "pending" | "retained";
+        balance: number;
+      }[])
+        b[r.ledger_account] = r.balance;
       const n = next.get(accountId, mode, currency) as { at: number; sum: number } | null;
       if (n) {
         b.nextReleaseAt = n.at;
@@ -79,18 +94,28 @@ export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
     },
 
     async accountBalance(accountId, livemode, currency, ledgerAccount) {
-      return (ctx.stmt(ACCOUNT_BALANCE).get(accountId, livemode ? 1 : 0, currency, ledgerAccount) as { balance: number } | null)?.balance ?? 0;
+      return (
+        (
+          ctx.stmt(ACCOUNT_BALANCE).get(accountId, livemode ? 1 : 0, currency, ledgerAccount) as {
+            balance: number;
+          } | null
+        )?.balance ?? 0
+      );
     },
 
     async post(e) {
       const mode = e.livemode ? 1 : 0;
-      ctx.stmt(INSERT_ENTRY).run(e.id, e.accountId, mode, e.currency, e.kind, e.causeKind, e.causeId, e.idempotencyKey, e.meta, e.now);
+      ctx
+        .stmt(INSERT_ENTRY)
+        .run(e.id, e.accountId, mode, e.currency, e.kind, e.causeKind, e.causeId, e.idempotencyKey, e.meta, e.now);
       const line = ctx.stmt(INSERT_LINE);
       const add = ctx.stmt(ADD_BALANCE);
       const after: number[] = [];
       for (const l of e.lines) {
         line.run(e.id, e.accountId, mode, e.currency, l.ledgerAccount, l.amount, l.trancheId);
-        after.push((add.get(e.accountId, mode, e.currency, l.ledgerAccount, l.amount, e.now) as { balance: number }).balance);
+        after.push(
+          (add.get(e.accountId, mode, e.currency, l.ledgerAccount, l.amount, e.now) as { balance: number }).balance,
+        );
       }
       return after;
     },
@@ -100,7 +125,9 @@ export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
     },
 
     async merchantBalanceSheet(accountId, livemode, first) {
-      const others = (ctx.stmt(CURRENCIES).all(accountId, livemode ? 1 : 0) as { currency: string }[]).map((r) => r.currency).filter((c) => c !== first);
+      const others = (ctx.stmt(CURRENCIES).all(accountId, livemode ? 1 : 0) as { currency: string }[])
+        .map((r) => r.currency)
+        .filter((c) => c !== first);
       const currencies = [first, ...others];
       const balances = balancesOf(accountId, livemode, currencies);
       return currencies.map((currency, i) => ({ currency, balance: balances[i]! }));
@@ -114,7 +141,13 @@ export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
       return db
         .select()
         .from(ledgerTranches)
-        .where(and(eq(ledgerTranches.accountId, accountId), eq(ledgerTranches.livemode, livemode), eq(ledgerTranches.transactionId, transactionId)))
+        .where(
+          and(
+            eq(ledgerTranches.accountId, accountId),
+            eq(ledgerTranches.livemode, livemode),
+            eq(ledgerTranches.transactionId, transactionId),
+          ),
+        )
         .get();
     },
 
@@ -149,12 +182,21 @@ export function ledgerRepo(ctx: SqliteContext): LedgerRepo {
     },
 
     async statementPosition(accountId, livemode, entryId) {
-      return (ctx.stmt(STATEMENT_POSITION).get(entryId, accountId, livemode ? 1 : 0) as { createdAt: number; id: string; currency: string } | null) ?? undefined;
+      return (
+        (ctx.stmt(STATEMENT_POSITION).get(entryId, accountId, livemode ? 1 : 0) as {
+          createdAt: number;
+          id: string;
+          currency: string;
+        } | null) ?? undefined
+      );
     },
 
     async statementTotalAt(accountId, livemode, currency, at) {
       const mode = livemode ? 1 : 0;
-      const span = ctx.stmt(STATEMENT_SPAN).get(accountId, mode, currency) as { first: number | null; last: number | null };
+      const span = ctx.stmt(STATEMENT_SPAN).get(accountId, mode, currency) as {
+        first: number | null;
+        last: number | null;
+      };
       if (span.first === null || span.last === null) return 0;
       // Sum whichever side of the position is shorter in time (the span only picks the side; the sum is one statement).
       const sql = at.createdAt - span.first < span.last - at.createdAt ? STATEMENT_TOTAL_UPTO : STATEMENT_TOTAL_AT;

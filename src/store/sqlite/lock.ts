@@ -33,7 +33,11 @@ export class UnitLock {
       const timer = setTimeout(() => {
         const i = this.waiters.indexOf(grant);
         if (i >= 0) this.waiters.splice(i, 1);
-        reject(new Error(`waited ${this.waitLimitMs} ms for the SQLite unit-of-work lock: store.tx or store.read called inside a unit of work? (use the uow)`));
+        reject(
+          new Error(
+            `waited ${this.waitLimitMs} ms for the SQLite unit-of-work lock: store.tx or store.read called inside a unit of work? (use the uow)`,
+          ),
+        );
       }, this.waitLimitMs);
       const grant = () => {
         clearTimeout(timer);

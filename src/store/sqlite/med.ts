@@ -56,7 +56,12 @@ export function medRepo(ctx: SqliteContext): MedRepo {
       if (f.createdAfter !== undefined) where.push(gt(medCases.createdAt, f.createdAfter));
       if (f.createdBefore !== undefined) where.push(lt(medCases.createdAt, f.createdBefore));
       if (f.after)
-        where.push(or(lt(medCases.createdAt, f.after.createdAt), and(eq(medCases.createdAt, f.after.createdAt), lt(medCases.id, f.after.id)))!);
+        where.push(
+          or(
+            lt(medCases.createdAt, f.after.createdAt),
+            and(eq(medCases.createdAt, f.after.createdAt), lt(medCases.id, f.after.id)),
+          )!,
+        );
       return db
         .select()
         .from(medCases)
@@ -74,7 +79,11 @@ export function medRepo(ctx: SqliteContext): MedRepo {
     },
 
     async chargeMed(transactionId) {
-      const row = db.select({ metadata: transactions.metadata }).from(transactions).where(eq(transactions.id, transactionId)).get();
+      const row = db
+        .select({ metadata: transactions.metadata })
+        .from(transactions)
+        .where(eq(transactions.id, transactionId))
+        .get();
       try {
         const med = JSON.parse(row?.metadata ?? "{}").med;
         return med && typeof med === "object" ? med : {};
@@ -84,7 +93,11 @@ export function medRepo(ctx: SqliteContext): MedRepo {
     },
 
     async writeChargeMed(transactionId, med, now) {
-      const row = db.select({ metadata: transactions.metadata }).from(transactions).where(eq(transactions.id, transactionId)).get();
+      const row = db
+        .select({ metadata: transactions.metadata })
+        .from(transactions)
+        .where(eq(transactions.id, transactionId))
+        .get();
       let metadata: Record<string, unknown> = {};
       try {
         metadata = JSON.parse(row?.metadata ?? "{}");

@@ -53,7 +53,11 @@ function aggregateTotal(db: Db, q: PaymentListQuery): number {
   const s = paymentDailyStats;
   const conds: SQL[] = [eq(s.accountId, q.accountId), eq(s.livemode, q.livemode)];
   if (q.status) conds.push(eq(s.status, q.status));
-  return db.select({ n: sql<number>`coalesce(sum(${s.count}), 0)` }).from(s).where(and(...conds)).get()!.n;
+  return db
+    .select({ n: sql<number>`coalesce(sum(${s.count}), 0)` })
+    .from(s)
+    .where(and(...conds))
+    .get()!.n;
 }
 
 /**
@@ -137,7 +141,7 @@ function searchCondition(db: Db, term: string, scope: SQL): SQL {
   const hit = db.select({ id: t.id }).from(t).where(and(scope, exact)).limit(1).get();
   if (hit) return eq(t.id, hit.id);
   // Documents are stored as sent (payments group) or as digits (charges): match either form.
-  const digits = s.replace(/[.\-\/\s]/g, "");
+  const digits = s.replace(/[.\-/\s]/g, "");
   return inArray(t.customerDocument, [...new Set([s, digits])]);
 }
 
@@ -216,7 +220,11 @@ function fastPage(ctx: SqliteContext, q: PaymentListQuery): { rows: TransactionR
   }
   const total = dated
     ? (ctx.stmt(`select count(*) as n from transactions where ${where}`).get(...args) as { n: number }).n
-    : (ctx.stmt(`select coalesce(sum(count), 0) as n from payment_daily_stats where ${where}`).get(...args) as { n: number }).n;
+    : (
+        ctx.stmt(`select coalesce(sum(count), 0) as n from payment_daily_stats where ${where}`).get(...args) as {
+          n: number;
+        }
+      ).n;
   if ((q.page - 1) * q.limit >= total) return { rows: [], total };
   const dir = q.sortOrder === "asc" ? "asc" : "desc";
   const sqlText = `select ${SELECT_LIST} from transactions where ${where} order by ${SORT_TEXT[q.sortBy]} ${dir}, rowid ${dir} limit ? offset ?`;

@@ -19,9 +19,12 @@ const PAYOUT_BY_ID = `${PAYOUT.select} where id = ?`;
 const PAYOUT_SCOPED = `${PAYOUT.select} where id = ? and account_id = ? and livemode = ?`;
 const PAYOUT_BY_SEND_ID = `${PAYOUT.select} where send_id = ?`;
 /** Column name of each row key, and the select list of whole rows (for `moveFrom`'s `returning`). */
-const COLUMN: Record<string, string> = Object.fromEntries(Object.entries(getTableColumns(payouts)).map(([k, c]) => [k, c.name]));
+const COLUMN: Record<string, string> = Object.fromEntries(
+  Object.entries(getTableColumns(payouts)).map(([k, c]) => [k, c.name]),
+);
 const RETURNING = PAYOUT.select.slice("select ".length, -" from payouts".length);
-const DAY_SUM = "select coalesce(sum(amount), 0) as s from payouts where account_id = ? and livemode = ? and created_at >= ? and created_at < ? and status not in ('failed', 'cancelled')";
+const DAY_SUM =
+  "select coalesce(sum(amount), 0) as s from payouts where account_id = ? and livemode = ? and created_at >= ? and created_at < ? and status not in ('failed', 'cancelled')";
 
 /** Builds the payout destinations repository on the adapter's connection `ctx`. */
 export function payoutDestinationsRepo(ctx: SqliteContext): PayoutDestinationsRepo {
@@ -46,7 +49,13 @@ export function payoutDestinationsRepo(ctx: SqliteContext): PayoutDestinationsRe
       const r = db
         .update(payoutDestinations)
         .set({ deletedAt: now })
-        .where(and(eq(payoutDestinations.id, id), eq(payoutDestinations.accountId, accountId), isNull(payoutDestinations.deletedAt)))
+        .where(
+          and(
+            eq(payoutDestinations.id, id),
+            eq(payoutDestinations.accountId, accountId),
+            isNull(payoutDestinations.deletedAt),
+          ),
+        )
         .run();
       return (r as unknown as { changes: number }).changes === 1;
     },
@@ -73,7 +82,9 @@ export function payoutsRepo(ctx: SqliteContext): PayoutsRepo {
     async moveFrom(id, from, patch: Partial<PayoutRow>) {
       const set = (Object.keys(patch).length ? patch : { status: from }) as Record<string, unknown>;
       const keys = Object.keys(set).filter((k) => set[k] !== undefined);
-      const values = keys.map((k) => (typeof set[k] === "boolean" ? (set[k] ? 1 : 0) : ((set[k] ?? null) as string | number | null)));
+      const values = keys.map((k) =>
+        typeof set[k] === "boolean" ? (set[k] ? 1 : 0) : ((set[k] ?? null) as string | number | null),
+      );
       const text = `update payouts set ${keys.map((k) => `"${COLUMN[k]}" = ?`).join(", ")} where id = ? and status = ? returning ${RETURNING}`;
       return PAYOUT.row(ctx.stmt(text).get(...values, id, from));
     },
@@ -83,7 +94,13 @@ export function payoutsRepo(ctx: SqliteContext): PayoutsRepo {
       if (q.status !== undefined) conds.push(eq(payouts.status, q.status));
       if (q.createdFromMs !== undefined) conds.push(gte(payouts.createdAt, q.createdFromMs));
       if (q.createdToMs !== undefined) conds.push(lte(payouts.createdAt, q.createdToMs));
-      if (q.after) conds.push(or(lt(payouts.createdAt, q.after.createdAt), and(eq(payouts.createdAt, q.after.createdAt), lt(payouts.id, q.after.id))));
+      if (q.after)
+        conds.push(
+          or(
+            lt(payouts.createdAt, q.after.createdAt),
+            and(eq(payouts.createdAt, q.after.createdAt), lt(payouts.id, q.after.id)),
+          ),
+        );
       return db
         .select()
         .from(payouts)
@@ -97,7 +114,12 @@ export function payoutsRepo(ctx: SqliteContext): PayoutsRepo {
     },
     async inFlightTotals() {
       return db
-        .select({ accountId: payouts.accountId, livemode: payouts.livemode, currency: payouts.currency, amount: sql<number>`sum(${payouts.amount})` })
+        .select({
+          accountId: payouts.accountId,
+          livemode: payouts.livemode,
+          currency: payouts.currency,
+          amount: sql<number>`sum(${payouts.amount})`,
+        })
         .from(payouts)
         .where(inArray(payouts.status, ["pending", "processing"]))
         .groupBy(payouts.accountId, payouts.livemode, payouts.currency)

@@ -1,5 +1,5 @@
 /** SQLite implementation of the pixProvider repository (src/store/port/pix-provider.ts), plus the registry's synchronous lookups. */
-import { and, eq, isNull } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import { pixProviderConnections } from "../../../db/schema";
 import type { PixProviderConnectionRow } from "../rows";
 import type { LiveConnectionReads, PixProviderRepo } from "../port/pix-provider";
@@ -31,7 +31,11 @@ export function pixProviderRepo(ctx: SqliteContext): PixProviderRepo {
   const db = ctx.db;
   const reads = liveConnectionReads(ctx);
   const markDeleted = (id: string, at: number) =>
-    void db.update(pixProviderConnections).set({ deletedAt: at, updatedAt: at }).where(eq(pixProviderConnections.id, id)).run();
+    void db
+      .update(pixProviderConnections)
+      .set({ deletedAt: at, updatedAt: at })
+      .where(eq(pixProviderConnections.id, id))
+      .run();
   return {
     async activeByAccount(accountId) {
       return reads.activeByAccount(accountId);
@@ -46,7 +50,11 @@ export function pixProviderRepo(ctx: SqliteContext): PixProviderRepo {
       const other = reads.activeByAccount(row.accountId);
       if (other && other.id !== row.id) markDeleted(other.id, row.updatedAt);
       const { id, createdAt: _created, ...changes } = row;
-      if (reads.byId(id)) db.update(pixProviderConnections).set({ ...changes, deletedAt: null }).where(eq(pixProviderConnections.id, id)).run();
+      if (reads.byId(id))
+        db.update(pixProviderConnections)
+          .set({ ...changes, deletedAt: null })
+          .where(eq(pixProviderConnections.id, id))
+          .run();
       else db.insert(pixProviderConnections).values(row).run();
     },
     async markDeleted(id, at) {

@@ -12,7 +12,10 @@ export function rawRows<Row>(table: Table, name: string) {
     name: col.name,
     bool: col.dataType === "boolean",
     /** Schema default, used when a row leaves the column undefined. */
-    dflt: col.hasDefault && ["string", "number", "boolean"].includes(typeof col.default) ? (col.default as unknown) : undefined,
+    dflt:
+      col.hasDefault && ["string", "number", "boolean"].includes(typeof col.default)
+        ? (col.default as unknown)
+        : undefined,
   }));
   const bools = cols.filter((c) => c.bool).map((c) => c.key);
   return {

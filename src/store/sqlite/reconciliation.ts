@@ -16,7 +16,14 @@ export function reconciliationRepo(ctx: SqliteContext): ReconciliationRepo {
       return db
         .select()
         .from(transactions)
-        .where(and(eq(transactions.accountId, accountId), eq(transactions.livemode, true), isNotNull(transactions.endToEndId), between(transactions.paidAt, fromMs, toMs)))
+        .where(
+          and(
+            eq(transactions.accountId, accountId),
+            eq(transactions.livemode, true),
+            isNotNull(transactions.endToEndId),
+            between(transactions.paidAt, fromMs, toMs),
+          ),
+        )
         .all();
     },
     async chargesMatching(accountId, endToEndIds, txids) {
@@ -34,25 +41,49 @@ export function reconciliationRepo(ctx: SqliteContext): ReconciliationRepo {
       return db
         .select()
         .from(payouts)
-        .where(and(eq(payouts.accountId, accountId), eq(payouts.livemode, true), between(payouts.processingAt, fromMs, toMs)))
+        .where(
+          and(
+            eq(payouts.accountId, accountId),
+            eq(payouts.livemode, true),
+            between(payouts.processingAt, fromMs, toMs),
+          ),
+        )
         .all();
     },
     async cashoutsBetween(accountId, fromMs, toMs) {
       return db
         .select()
         .from(refunds)
-        .where(and(eq(refunds.accountId, accountId), eq(refunds.livemode, true), eq(refunds.strategy, "cashout"), between(refunds.createdAt, fromMs, toMs)))
+        .where(
+          and(
+            eq(refunds.accountId, accountId),
+            eq(refunds.livemode, true),
+            eq(refunds.strategy, "cashout"),
+            between(refunds.createdAt, fromMs, toMs),
+          ),
+        )
         .all();
     },
     async sentBySendIds(accountId, sendIds) {
       if (sendIds.length === 0) return { payouts: [], refunds: [] };
       const ids = [...sendIds];
       return {
-        payouts: db.select().from(payouts).where(and(eq(payouts.accountId, accountId), eq(payouts.livemode, true), inArray(payouts.sendId, ids))).all(),
+        payouts: db
+          .select()
+          .from(payouts)
+          .where(and(eq(payouts.accountId, accountId), eq(payouts.livemode, true), inArray(payouts.sendId, ids)))
+          .all(),
         refunds: db
           .select()
           .from(refunds)
-          .where(and(eq(refunds.accountId, accountId), eq(refunds.livemode, true), eq(refunds.strategy, "cashout"), inArray(refunds.providerRefundId, ids)))
+          .where(
+            and(
+              eq(refunds.accountId, accountId),
+              eq(refunds.livemode, true),
+              eq(refunds.strategy, "cashout"),
+              inArray(refunds.providerRefundId, ids),
+            ),
+          )
           .all(),
       };
     },
@@ -73,32 +104,58 @@ export function reconciliationRepo(ctx: SqliteContext): ReconciliationRepo {
     },
     async saveResult(row) {
       const { accountId: _a, date: _d, createdAt: _c, ...rest } = row;
-      db.insert(reconciliations).values(row).onConflictDoUpdate({ target: [reconciliations.accountId, reconciliations.date], set: rest }).run();
+      db.insert(reconciliations)
+        .values(row)
+        .onConflictDoUpdate({ target: [reconciliations.accountId, reconciliations.date], set: rest })
+        .run();
     },
     async result(accountId, date) {
-      return db.select().from(reconciliations).where(and(eq(reconciliations.accountId, accountId), eq(reconciliations.date, date))).get();
+      return db
+        .select()
+        .from(reconciliations)
+        .where(and(eq(reconciliations.accountId, accountId), eq(reconciliations.date, date)))
+        .get();
     },
     async listResults(accountId, fromDate, toDate) {
       return db
         .select()
         .from(reconciliations)
-        .where(and(eq(reconciliations.accountId, accountId), gte(reconciliations.date, fromDate), lte(reconciliations.date, toDate)))
+        .where(
+          and(
+            eq(reconciliations.accountId, accountId),
+            gte(reconciliations.date, fromDate),
+            lte(reconciliations.date, toDate),
+          ),
+        )
         .orderBy(desc(reconciliations.date))
         .all();
     },
     async infraction(connectionId, id) {
-      return db.select().from(pspInfractions).where(and(eq(pspInfractions.connectionId, connectionId), eq(pspInfractions.id, id))).get();
+      return db
+        .select()
+        .from(pspInfractions)
+        .where(and(eq(pspInfractions.connectionId, connectionId), eq(pspInfractions.id, id)))
+        .get();
     },
     async putInfraction(row) {
       const { connectionId: _c, id: _i, createdAt: _t, ...rest } = row;
-      db.insert(pspInfractions).values(row).onConflictDoUpdate({ target: [pspInfractions.connectionId, pspInfractions.id], set: rest }).run();
+      db.insert(pspInfractions)
+        .values(row)
+        .onConflictDoUpdate({ target: [pspInfractions.connectionId, pspInfractions.id], set: rest })
+        .run();
     },
     // Index psp_infractions_account_idx.
     async unknownInfractionsBetween(accountId, fromMs, toMs) {
       return db
         .select()
         .from(pspInfractions)
-        .where(and(eq(pspInfractions.accountId, accountId), between(pspInfractions.pspCreatedAt, fromMs, toMs), isNull(pspInfractions.caseId)))
+        .where(
+          and(
+            eq(pspInfractions.accountId, accountId),
+            between(pspInfractions.pspCreatedAt, fromMs, toMs),
+            isNull(pspInfractions.caseId),
+          ),
+        )
         .orderBy(pspInfractions.pspCreatedAt, pspInfractions.id)
         .all();
     },
@@ -106,7 +163,13 @@ export function reconciliationRepo(ctx: SqliteContext): ReconciliationRepo {
       const r = db
         .select({ at: min(pspInfractions.pspCreatedAt) })
         .from(pspInfractions)
-        .where(and(eq(pspInfractions.connectionId, connectionId), isNotNull(pspInfractions.caseId), inArray(pspInfractions.status, ["ABERTA", "EM_DEFESA"])))
+        .where(
+          and(
+            eq(pspInfractions.connectionId, connectionId),
+            isNotNull(pspInfractions.caseId),
+            inArray(pspInfractions.status, ["ABERTA", "EM_DEFESA"]),
+          ),
+        )
         .get();
       return r?.at ?? null;
     },

@@ -24,7 +24,12 @@ export function refundsRepo(ctx: SqliteContext): RefundsRepo {
     },
     // Index refunds_tx_idx.
     async listForTransaction(transactionId) {
-      return db.select().from(refunds).where(eq(refunds.transactionId, transactionId)).orderBy(desc(refunds.createdAt), desc(refunds.id)).all();
+      return db
+        .select()
+        .from(refunds)
+        .where(eq(refunds.transactionId, transactionId))
+        .orderBy(desc(refunds.createdAt), desc(refunds.id))
+        .all();
     },
     async moveFrom(id, from, patch: Partial<RefundRow>) {
       return db

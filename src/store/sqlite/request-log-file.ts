@@ -23,9 +23,21 @@ import type { Store } from "../port";
 import { sqliteStoreOf } from "./of";
 
 /** One row, in the column order of INSERT_COLUMNS. */
-export type LogRow = [id: string, accountId: string, livemode: number, method: string, path: string, status: number, requestId: string, keyFingerprint: string, durationMs: number, createdAt: number];
+export type LogRow = [
+  id: string,
+  accountId: string,
+  livemode: number,
+  method: string,
+  path: string,
+  status: number,
+  requestId: string,
+  keyFingerprint: string,
+  durationMs: number,
+  createdAt: number,
+];
 
-const INSERT_COLUMNS = "id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at";
+const INSERT_COLUMNS =
+  "id, account_id, livemode, method, path, status, request_id, key_fingerprint, duration_ms, created_at";
 
 /**
  * Retention, wherever the log lives: rows are in seq order and created_at grows with seq, so the
@@ -112,7 +124,8 @@ export async function openRequestLogFile(path: string, store: Store): Promise<Re
   const worker = startInlineWorker(WORKER_SOURCE);
   let moved: number;
   try {
-    moved = (await worker.request<{ type: string; moved: number }>({ type: "start", path, schema: SCHEMA, mainPath })).moved;
+    moved = (await worker.request<{ type: string; moved: number }>({ type: "start", path, schema: SCHEMA, mainPath }))
+      .moved;
   } catch (err) {
     await worker.stop();
     throw new Error(`request log worker: ${(err as Error).message}`);

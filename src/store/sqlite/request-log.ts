@@ -101,7 +101,18 @@ export function requestLogRepo(ctx: SqliteContext): RequestLogRepo {
   };
   return {
     append(e) {
-      const row: LogRow = [e.id, e.accountId, e.livemode ? 1 : 0, e.method, e.path, e.status, e.requestId, e.keyFingerprint, e.durationMs, e.createdAt];
+      const row: LogRow = [
+        e.id,
+        e.accountId,
+        e.livemode ? 1 : 0,
+        e.method,
+        e.path,
+        e.status,
+        e.requestId,
+        e.keyFingerprint,
+        e.durationMs,
+        e.createdAt,
+      ];
       if (state.file) state.file.push(row);
       else writer().push(row);
     },
@@ -110,7 +121,9 @@ export function requestLogRepo(ctx: SqliteContext): RequestLogRepo {
       if (state.file) return state.file.prune(beforeMs);
       await flushed();
       const first = ctx.stmt(FIRST_KEPT_SQL).get(beforeMs) as { seq: number } | null;
-      return first ? ctx.stmt(DELETE_BEFORE_SQL).run(first.seq).changes : ctx.client.run("DELETE FROM request_logs").changes;
+      return first
+        ? ctx.stmt(DELETE_BEFORE_SQL).run(first.seq).changes
+        : ctx.client.run("DELETE FROM request_logs").changes;
     },
     async page(accountId, q) {
       const db = state.file?.reader ?? ctx.db;

@@ -44,7 +44,8 @@ export async function startServeStorage(store: Store, opts: ServeStorageOptions)
   const checkpointer: Checkpointer | null =
     onDisk && opts.backgroundCheckpoint
       ? await startCheckpointer(client, path, {
-          onFailure: (message) => opts.logger.error({ err: message }, "background checkpointer failed; SQLite checkpoints on commit again"),
+          onFailure: (message) =>
+            opts.logger.error({ err: message }, "background checkpointer failed; SQLite checkpoints on commit again"),
         }).catch((err) => {
           opts.logger.warn({ err }, "background checkpointer unavailable; SQLite checkpoints on commit");
           return null;

@@ -46,7 +46,17 @@ function subHist(r: string): string {
       AND currency = ${r}.currency AND bucket = ${bucket(r)};`;
 }
 
-const COUNTED = ["status", "paid_with", "paid_at", "amount", "refunded_amount", "currency", "created_at", "account_id", "livemode"];
+const COUNTED = [
+  "status",
+  "paid_with",
+  "paid_at",
+  "amount",
+  "refunded_amount",
+  "currency",
+  "created_at",
+  "account_id",
+  "livemode",
+];
 
 const TRIGGERS: Record<string, string> = {
   payment_stats_v3_ai: `CREATE TRIGGER payment_stats_v3_ai AFTER INSERT ON transactions BEGIN ${addStats("NEW")} ${addHist("NEW")} END`,
@@ -64,21 +74,29 @@ const TRIGGERS: Record<string, string> = {
 export function installPaymentAggregates(db: Db): boolean {
   const sqlite = db.$client;
   const have = new Set(
-    (sqlite.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'payment_stats_%'").all() as { name: string }[]).map((r) => r.name),
+    (
+      sqlite.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'payment_stats_%'").all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name),
   );
   if (Object.keys(TRIGGERS).every((n) => have.has(n)) && have.size === Object.keys(TRIGGERS).length) return false;
-  sqlite.transaction(() => {
-    for (const name of [...have, ...Object.keys(TRIGGERS)]) sqlite.exec(`DROP TRIGGER IF EXISTS ${name}`);
-    rebuildPaymentAggregates(db);
-    for (const ddl of Object.values(TRIGGERS)) sqlite.exec(ddl);
-  }).immediate();
+  sqlite
+    .transaction(() => {
+      for (const name of [...have, ...Object.keys(TRIGGERS)]) sqlite.exec(`DROP TRIGGER IF EXISTS ${name}`);
+      rebuildPaymentAggregates(db);
+      for (const ddl of Object.values(TRIGGERS)) sqlite.exec(ddl);
+    })
+    .immediate();
   return true;
 }
 
 /** Recomputes both aggregate tables from `transactions` (full scan; used at install and by the bench). */
 export function rebuildPaymentAggregates(db: Db): void {
   const sqlite = db.$client;
-  sqlite.exec("DELETE FROM payment_daily_stats; DELETE FROM payment_pay_time_hist; DELETE FROM payment_pay_time_hist_monthly;");
+  sqlite.exec(
+    "DELETE FROM payment_daily_stats; DELETE FROM payment_pay_time_hist; DELETE FROM payment_pay_time_hist_monthly;",
+  );
   sqlite.exec(`INSERT INTO payment_daily_stats (${STATS_KEY}, count, amount, refunded)
     SELECT t.account_id, t.livemode, ${day("t")}, t.currency, coalesce(t.paid_with, ''), t.status, t.paid_at IS NOT NULL, count(*), sum(t.amount), sum(t.refunded_amount)
     FROM transactions t GROUP BY 1, 2, 3, 4, 5, 6, 7`);

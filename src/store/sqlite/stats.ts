@@ -2,7 +2,6 @@
 import { bucketSeconds, type PayTimeBucket, type StatsCell, type StatsRepo } from "../port/stats";
 import type { SqliteContext } from "./context";
 
-
 const CELLS = `SELECT day, currency, method, status, paid, count, amount, refunded FROM payment_daily_stats
       WHERE account_id = ?1 AND livemode = ?2 AND day >= ?3 AND day <= ?4`;
 const CELLS_OF_CURRENCY = `${CELLS} AND currency = ?5`;
@@ -23,11 +22,18 @@ export function statsRepo(ctx: SqliteContext): StatsRepo {
     // The key is unique (account, mode, day, currency, method, status, paid): no grouping.
     async cells(accountId, livemode, from, to, currency) {
       const mode = livemode ? 1 : 0;
-      return (currency ? ctx.stmt(CELLS_OF_CURRENCY).all(accountId, mode, from, to, currency) : ctx.stmt(CELLS).all(accountId, mode, from, to)) as StatsCell[];
+      return (
+        currency
+          ? ctx.stmt(CELLS_OF_CURRENCY).all(accountId, mode, from, to, currency)
+          : ctx.stmt(CELLS).all(accountId, mode, from, to)
+      ) as StatsCell[];
     },
     async payTimeBuckets(accountId, livemode, w, currency) {
       const args = [accountId, livemode ? 1 : 0, ...w.head, ...w.tail, ...w.months];
-      const rows = (currency ? ctx.stmt(HIST_OF_CURRENCY).all(...args, currency) : ctx.stmt(HIST).all(...args)) as { bucket: number; n: number }[];
+      const rows = (currency ? ctx.stmt(HIST_OF_CURRENCY).all(...args, currency) : ctx.stmt(HIST).all(...args)) as {
+        bucket: number;
+        n: number;
+      }[];
       const out: PayTimeBucket[] = [];
       for (const r of rows) if (r.n > 0) out.push({ seconds: bucketSeconds(r.bucket), n: r.n });
       return out;

@@ -9,12 +9,18 @@ function deliveryWhere(s: WebhookScope, f: DeliveryFilters): SQL {
   // `+` keeps the planner off the scope indexes, which it otherwise prefers for the ORDER BY and
   // which would scan the mode's deliveries (EXPLAIN QUERY PLAN in test/webhooks/deliveries-by-transaction.test.ts).
   const parts: SQL[] = f.transactionId
-    ? [sql`+${webhookDeliveries.accountId} = ${s.accountId}`, sql`+${webhookDeliveries.livemode} = ${s.livemode ? 1 : 0}`]
+    ? [
+        sql`+${webhookDeliveries.accountId} = ${s.accountId}`,
+        sql`+${webhookDeliveries.livemode} = ${s.livemode ? 1 : 0}`,
+      ]
     : [eq(webhookDeliveries.accountId, s.accountId), eq(webhookDeliveries.livemode, s.livemode)];
   if (f.status) parts.push(eq(webhookDeliveries.status, f.status));
   if (f.eventType) parts.push(eq(webhookDeliveries.eventType, f.eventType));
   if (f.endpointId) parts.push(eq(webhookDeliveries.endpointId, f.endpointId));
-  if (f.transactionId) parts.push(sql`${webhookDeliveries.eventId} in (select ${events.id} from ${events} where ${events.transactionId} = ${f.transactionId})`);
+  if (f.transactionId)
+    parts.push(
+      sql`${webhookDeliveries.eventId} in (select ${events.id} from ${events} where ${events.transactionId} = ${f.transactionId})`,
+    );
   return and(...parts)!;
 }
 

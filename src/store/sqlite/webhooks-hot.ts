@@ -13,7 +13,8 @@ const p = <T extends string>(name: T) => sql.placeholder(name);
  * Subscribed ACTIVE endpoints of (accountId, livemode): read for every event emitted, i.e. twice
  * per charge creation, so a raw statement (drizzle's prepared query maps each row).
  */
-export const ACTIVE_ENDPOINTS = "select id, url, events from webhook_endpoints where account_id = ? and livemode = ? and status = 'ACTIVE'";
+export const ACTIVE_ENDPOINTS =
+  "select id, url, events from webhook_endpoints where account_id = ? and livemode = ? and status = 'ACTIVE'";
 
 /** drizzle's prepared queries of the hot paths on `ctx` (build once per connection). */
 export function prepareHot(ctx: SqliteContext) {
@@ -38,7 +39,11 @@ export function prepareHot(ctx: SqliteContext) {
       })
       .prepare(),
     peekDelivery: db
-      .select({ status: webhookDeliveries.status, endpointId: webhookDeliveries.endpointId, targetUrl: webhookDeliveries.targetUrl })
+      .select({
+        status: webhookDeliveries.status,
+        endpointId: webhookDeliveries.endpointId,
+        targetUrl: webhookDeliveries.targetUrl,
+      })
       .from(webhookDeliveries)
       .where(eq(webhookDeliveries.id, p("id")))
       .prepare(),
@@ -63,7 +68,14 @@ export function prepareHot(ctx: SqliteContext) {
       .prepare(),
     insertAttempt: db
       .insert(webhookAttempts)
-      .values({ id: p("id"), deliveryId: p("deliveryId"), attempt: p("attempt"), trigger: p("trigger"), status: "sending", startedAt: p("now") })
+      .values({
+        id: p("id"),
+        deliveryId: p("deliveryId"),
+        attempt: p("attempt"),
+        trigger: p("trigger"),
+        status: "sending",
+        startedAt: p("now"),
+      })
       .prepare(),
     /** Records an outcome only while the delivery is still PROCESSING (a DELETE may have cancelled it). */
     finishDelivery: db

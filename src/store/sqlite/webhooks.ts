@@ -11,17 +11,28 @@ export function webhooksRepo(ctx: SqliteContext): WebhooksRepo {
   const db = ctx.db;
   let prepared: HotStatements | undefined;
   const hot = () => (prepared ??= prepareHot(ctx));
-  const inScope = (s: WebhookScope) => and(eq(webhookEndpoints.accountId, s.accountId), eq(webhookEndpoints.livemode, s.livemode));
-  const updateDelivery = (id: string, set: object) => db.update(webhookDeliveries).set(set).where(eq(webhookDeliveries.id, id)).run();
+  const inScope = (s: WebhookScope) =>
+    and(eq(webhookEndpoints.accountId, s.accountId), eq(webhookEndpoints.livemode, s.livemode));
+  const updateDelivery = (id: string, set: object) =>
+    db.update(webhookDeliveries).set(set).where(eq(webhookDeliveries.id, id)).run();
   return {
     async insertEndpoint(row) {
       db.insert(webhookEndpoints).values(row).run();
     },
     async listEndpoints(s) {
-      return db.select().from(webhookEndpoints).where(inScope(s)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).all();
+      return db
+        .select()
+        .from(webhookEndpoints)
+        .where(inScope(s))
+        .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
+        .all();
     },
     async findEndpoint(s, id) {
-      return db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), inScope(s))).get();
+      return db
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.id, id), inScope(s)))
+        .get();
     },
     async endpointById(id) {
       return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
@@ -86,7 +97,13 @@ export function webhooksRepo(ctx: SqliteContext): WebhooksRepo {
     async startAttempt(a) {
       const q = hot();
       q.markProcessing.run({ id: a.deliveryId, attempts: a.attempt, now: a.now });
-      q.insertAttempt.run({ id: a.attemptId, deliveryId: a.deliveryId, attempt: a.attempt, trigger: a.trigger, now: a.now });
+      q.insertAttempt.run({
+        id: a.attemptId,
+        deliveryId: a.deliveryId,
+        attempt: a.attempt,
+        trigger: a.trigger,
+        now: a.now,
+      });
     },
     async finishAttempt(o) {
       const q = hot();
@@ -121,24 +138,37 @@ export function webhooksRepo(ctx: SqliteContext): WebhooksRepo {
         .run();
     },
     async attemptsOf(deliveryId) {
-      return db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.attempt).all();
+      return db
+        .select()
+        .from(webhookAttempts)
+        .where(eq(webhookAttempts.deliveryId, deliveryId))
+        .orderBy(webhookAttempts.attempt)
+        .all();
     },
 
     async transactionSecret(s) {
       return db
         .select({ secret: webhookTransactionSecrets.secret })
         .from(webhookTransactionSecrets)
-        .where(and(eq(webhookTransactionSecrets.accountId, s.accountId), eq(webhookTransactionSecrets.livemode, s.livemode)))
+        .where(
+          and(eq(webhookTransactionSecrets.accountId, s.accountId), eq(webhookTransactionSecrets.livemode, s.livemode)),
+        )
         .get()?.secret;
     },
     async putTransactionSecret(s, secret, now) {
       db.insert(webhookTransactionSecrets)
         .values({ accountId: s.accountId, livemode: s.livemode, secret, createdAt: now, updatedAt: now })
-        .onConflictDoUpdate({ target: [webhookTransactionSecrets.accountId, webhookTransactionSecrets.livemode], set: { secret, updatedAt: now } })
+        .onConflictDoUpdate({
+          target: [webhookTransactionSecrets.accountId, webhookTransactionSecrets.livemode],
+          set: { secret, updatedAt: now },
+        })
         .run();
     },
     async keepTransactionSecret(s, secret, now) {
-      db.insert(webhookTransactionSecrets).values({ accountId: s.accountId, livemode: s.livemode, secret, createdAt: now, updatedAt: now }).onConflictDoNothing().run();
+      db.insert(webhookTransactionSecrets)
+        .values({ accountId: s.accountId, livemode: s.livemode, secret, createdAt: now, updatedAt: now })
+        .onConflictDoNothing()
+        .run();
       return (await this.transactionSecret(s))!;
     },
   };

@@ -15,7 +15,8 @@ function pdfLink(ctx: CheckoutContext, b: Record<string, unknown>): string {
 
 function render(ctx: CheckoutContext): string {
   const b = methodDetails(ctx.row).BOLETO;
-  if (!b || typeof b.line !== "string") return `<section class="method"><h2>Boleto</h2><p>Boleto indisponível.</p></section>`;
+  if (!b || typeof b.line !== "string")
+    return `<section class="method"><h2>Boleto</h2><p>Boleto indisponível.</p></section>`;
   return `<section class="method" aria-labelledby="boleto-title">
 <h2 id="boleto-title">Boleto bancário</h2>
 <p>Vencimento: <strong data-testid="boleto-due">${escapeHtml(formatDate(b.dueDate))}</strong></p>

@@ -19,7 +19,8 @@ function render(ctx: CheckoutContext): string {
   if (!ctx.sandbox) {
     // Live: the card is typed on the card provider's hosted page (Stripe Checkout), never here.
     const url = liveSessionUrl(ctx);
-    if (!url) return `<section class="method" aria-labelledby="card-title"><h2 id="card-title">Cartão de crédito</h2><p>Pagamento com cartão indisponível no momento.</p></section>`;
+    if (!url)
+      return `<section class="method" aria-labelledby="card-title"><h2 id="card-title">Cartão de crédito</h2><p>Pagamento com cartão indisponível no momento.</p></section>`;
     return `<section class="method" aria-labelledby="card-title">
 <h2 id="card-title">Cartão de crédito</h2>
 <p>Você será levado à página segura do processador de cartões para digitar os dados do cartão.</p>

@@ -6,7 +6,8 @@ import { copyField, sandboxPayBox } from "./widgets";
 
 function render(ctx: CheckoutContext): string {
   const c = methodDetails(ctx.row).CRYPTO;
-  if (!c || typeof c.address !== "string") return `<section class="method"><h2>Cripto</h2><p>Endereço indisponível.</p></section>`;
+  if (!c || typeof c.address !== "string")
+    return `<section class="method"><h2>Cripto</h2><p>Endereço indisponível.</p></section>`;
   const until = formatDateTime(c.expiresAt as string | undefined);
   return `<section class="method" aria-labelledby="crypto-title">
 <h2 id="crypto-title">Cripto (${escapeHtml(c.currency)} na rede ${escapeHtml(c.network)})</h2>

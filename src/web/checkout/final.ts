@@ -18,12 +18,37 @@ const ICONS = {
 
 const SCREENS: Record<string, { title: string; text: string; icon: keyof typeof ICONS; tone: "good" | "bad" | "" }> = {
   paid: { title: "Pagamento confirmado", text: "Recebemos o seu pagamento. Obrigado!", icon: "check", tone: "good" },
-  expired: { title: "Cobrança expirada", text: "O prazo para pagamento terminou. Peça uma nova cobrança ao vendedor.", icon: "clock", tone: "bad" },
-  failed: { title: "Pagamento não concluído", text: "Não foi possível processar esta cobrança. Peça uma nova cobrança ao vendedor.", icon: "cross", tone: "bad" },
-  cancelled: { title: "Cobrança cancelada", text: "Esta cobrança foi cancelada pelo vendedor.", icon: "cross", tone: "bad" },
+  expired: {
+    title: "Cobrança expirada",
+    text: "O prazo para pagamento terminou. Peça uma nova cobrança ao vendedor.",
+    icon: "clock",
+    tone: "bad",
+  },
+  failed: {
+    title: "Pagamento não concluído",
+    text: "Não foi possível processar esta cobrança. Peça uma nova cobrança ao vendedor.",
+    icon: "cross",
+    tone: "bad",
+  },
+  cancelled: {
+    title: "Cobrança cancelada",
+    text: "Esta cobrança foi cancelada pelo vendedor.",
+    icon: "cross",
+    tone: "bad",
+  },
   refunded: { title: "Pagamento devolvido", text: "O valor foi devolvido ao pagador.", icon: "back", tone: "" },
-  processing: { title: "Pagamento em análise", text: "Recebemos o pagamento e ele está em análise.", icon: "dots", tone: "" },
-  disputed: { title: "Pagamento em disputa", text: "Este pagamento está em análise de disputa.", icon: "alert", tone: "" },
+  processing: {
+    title: "Pagamento em análise",
+    text: "Recebemos o pagamento e ele está em análise.",
+    icon: "dots",
+    tone: "",
+  },
+  disputed: {
+    title: "Pagamento em disputa",
+    text: "Este pagamento está em análise de disputa.",
+    icon: "alert",
+    tone: "",
+  },
 };
 
 /**
@@ -32,6 +57,8 @@ const SCREENS: Record<string, { title: string; text: string; icon: keyof typeof 
  */
 export function renderFinalScreen(status: string, receiptHref?: string): string {
   const s = SCREENS[status] ?? SCREENS.failed!;
-  const receipt = receiptHref ? `<p><a class="button receipt" data-testid="receipt" href="${escapeHtml(receiptHref)}" download>Baixar comprovante</a></p>` : "";
+  const receipt = receiptHref
+    ? `<p><a class="button receipt" data-testid="receipt" href="${escapeHtml(receiptHref)}" download>Baixar comprovante</a></p>`
+    : "";
   return `<div class="final ${s.tone}" data-state="${escapeHtml(status)}" role="status">${ICONS[s.icon]}<h2>${escapeHtml(s.title)}</h2><p>${escapeHtml(s.text)}</p>${receipt}</div>`;
 }

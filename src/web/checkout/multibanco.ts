@@ -7,7 +7,8 @@ import { copyButton, sandboxPayBox } from "./widgets";
 
 function render(ctx: CheckoutContext): string {
   const mb = methodDetails(ctx.row).MULTIBANCO;
-  if (!mb || typeof mb.reference !== "string") return `<section class="method"><h2>Multibanco</h2><p>Referência indisponível.</p></section>`;
+  if (!mb || typeof mb.reference !== "string")
+    return `<section class="method"><h2>Multibanco</h2><p>Referência indisponível.</p></section>`;
   const until = formatDateTime(mb.expiresAt as string | undefined);
   return `<section class="method" aria-labelledby="mb-title">
 <h2 id="mb-title">Multibanco</h2>

@@ -30,7 +30,11 @@ export function renderCheckoutPage(ctx: CheckoutContext): string {
   let body: string;
   if (status === "pending") {
     const methods = JSON.parse(row.paymentMethods) as PaymentMethod[];
-    const parts = methods.map((m) => checkoutSectionFor(m)?.render(ctx) ?? `<section class="method"><p>${escapeHtml(m)}: indisponível nesta página.</p></section>`);
+    const parts = methods.map(
+      (m) =>
+        checkoutSectionFor(m)?.render(ctx) ??
+        `<section class="method"><p>${escapeHtml(m)}: indisponível nesta página.</p></section>`,
+    );
     body = `<div class="pending" data-state="pending">${parts.join("\n")}</div>`;
   } else {
     body = renderFinalScreen(status, RECEIPT_STATUSES.has(row.status) ? ctx.links.receipt : undefined);

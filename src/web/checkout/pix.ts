@@ -9,7 +9,8 @@ import { copyField, sandboxPayBox } from "./widgets";
 
 function render(ctx: CheckoutContext): string {
   const { row } = ctx;
-  if (!row.pixBrCode) return `<section class="method"><h2>Pix</h2><p>O Pix não está disponível para esta cobrança.</p></section>`;
+  if (!row.pixBrCode)
+    return `<section class="method"><h2>Pix</h2><p>O Pix não está disponível para esta cobrança.</p></section>`;
   const expires = row.expiresAt;
   const expiry =
     expires === null

@@ -50,7 +50,12 @@ export function copyButton(f: Pick<CopyField, "copyText" | "button" | "done"> & 
  * `url` (default `{page}/pay`) and reloads. `method` names the button for tests
  * (`data-sandbox-pay`) and, through its registered section's label, for the payer.
  */
-export function sandboxPayBox(ctx: CheckoutContext, method: PaymentMethod, url = ctx.links.pay, body: Record<string, unknown> = { method }): string {
+export function sandboxPayBox(
+  ctx: CheckoutContext,
+  method: PaymentMethod,
+  url = ctx.links.pay,
+  body: Record<string, unknown> = { method },
+): string {
   if (!ctx.sandbox) return "";
   const label = checkoutSectionFor(method)?.label ?? method;
   return `<div class="sandbox" role="note">

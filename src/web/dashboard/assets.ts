@@ -33,7 +33,14 @@ export function dashboardBuild(): Promise<DashboardBuild> {
 }
 
 const base = (path: string) => path.slice(path.lastIndexOf("/") + 1);
-const typeOf = (name: string) => (name.endsWith(".js") ? "text/javascript; charset=utf-8" : name.endsWith(".css") ? "text/css; charset=utf-8" : name.endsWith(".svg") ? "image/svg+xml" : "application/octet-stream");
+const typeOf = (name: string) =>
+  name.endsWith(".js")
+    ? "text/javascript; charset=utf-8"
+    : name.endsWith(".css")
+      ? "text/css; charset=utf-8"
+      : name.endsWith(".svg")
+        ? "image/svg+xml"
+        : "application/octet-stream";
 
 async function load(): Promise<DashboardBuild> {
   const out: DashboardBuild = { assets: new Map(), scripts: [], styles: [] };
@@ -47,7 +54,12 @@ async function load(): Promise<DashboardBuild> {
     for (const f of bundle.files) await add(base(f.path), new Uint8Array(await Bun.file(f.path).arrayBuffer()));
     return out;
   }
-  const r = await Bun.build({ entrypoints: [bundle.index], minify: true, naming: "[name]-[hash].[ext]", target: "browser" });
+  const r = await Bun.build({
+    entrypoints: [bundle.index],
+    minify: true,
+    naming: "[name]-[hash].[ext]",
+    target: "browser",
+  });
   if (!r.success) throw new AggregateError(r.logs, "The dashboard bundle failed to build.");
   for (const o of r.outputs) await add(base(o.path), new Uint8Array(await o.arrayBuffer()));
   return out;

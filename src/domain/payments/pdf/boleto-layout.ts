@@ -75,13 +75,27 @@ function payerStub(pen: Pen, s: BoletoSlip, top: number): number {
   header(pen, s, top, "Recibo do Pagador", 11);
   const h = 24;
   let y = top - 6 - h;
-  row(pen, y, h, [["Beneficiário", s.beneficiary, MAIN_W], ["Vencimento", s.dueDate, RIGHT_W, "right", true]]);
+  row(pen, y, h, [
+    ["Beneficiário", s.beneficiary, MAIN_W],
+    ["Vencimento", s.dueDate, RIGHT_W, "right", true],
+  ]);
   y -= h;
-  row(pen, y, h, [["CPF/CNPJ do beneficiário", s.beneficiaryTaxId, MAIN_W / 2], ["Agência/Código do beneficiário", s.agencyCode, MAIN_W / 2], ["Nosso número", s.ourNumber, RIGHT_W, "right"]]);
+  row(pen, y, h, [
+    ["CPF/CNPJ do beneficiário", s.beneficiaryTaxId, MAIN_W / 2],
+    ["Agência/Código do beneficiário", s.agencyCode, MAIN_W / 2],
+    ["Nosso número", s.ourNumber, RIGHT_W, "right"],
+  ]);
   y -= h;
-  row(pen, y, h, [["Pagador", s.payer, MAIN_W], ["Valor do documento", s.amount, RIGHT_W, "right", true]]);
+  row(pen, y, h, [
+    ["Pagador", s.payer, MAIN_W],
+    ["Valor do documento", s.amount, RIGHT_W, "right", true],
+  ]);
   y -= h;
-  row(pen, y, h, [["Nº do documento", s.documentNumber, MAIN_W / 2], ["Data do documento", s.documentDate, MAIN_W / 2], ["(=) Valor cobrado", "", RIGHT_W, "right"]]);
+  row(pen, y, h, [
+    ["Nº do documento", s.documentNumber, MAIN_W / 2],
+    ["Data do documento", s.documentDate, MAIN_W / 2],
+    ["(=) Valor cobrado", "", RIGHT_W, "right"],
+  ]);
   text(pen, "Autenticação mecânica", LEFT + WIDTH, y - 10, { size: 7, align: "right" });
   return y - 10;
 }
@@ -91,9 +105,14 @@ function ficha(pen: Pen, s: BoletoSlip, top: number): number {
   header(pen, s, top, formatLine(s.line), 12);
   const h = 24;
   let y = top - 6 - h;
-  row(pen, y, h, [["Local de pagamento", "Pagável em qualquer banco até o vencimento", MAIN_W], ["Vencimento", s.dueDate, RIGHT_W, "right", true]]);
+  row(pen, y, h, [
+    ["Local de pagamento", "Pagável em qualquer banco até o vencimento", MAIN_W],
+    ["Vencimento", s.dueDate, RIGHT_W, "right", true],
+  ]);
   y -= h;
-  cell(pen, { x: LEFT, y, w: MAIN_W, h }, "Beneficiário", s.beneficiary, { keep: s.beneficiaryTaxId ? ` — ${s.beneficiaryTaxId}` : "" });
+  cell(pen, { x: LEFT, y, w: MAIN_W, h }, "Beneficiário", s.beneficiary, {
+    keep: s.beneficiaryTaxId ? ` — ${s.beneficiaryTaxId}` : "",
+  });
   cell(pen, { x: LEFT + MAIN_W, y, w: RIGHT_W, h }, "Agência/Código do beneficiário", s.agencyCode, { align: "right" });
   y -= h;
   row(pen, y, h, [
@@ -113,7 +132,13 @@ function ficha(pen: Pen, s: BoletoSlip, top: number): number {
     ["(x) Valor", "", 85],
     ["(=) Valor do documento", s.amount, RIGHT_W, "right", true],
   ]);
-  const side = ["(-) Desconto / Abatimento", "(-) Outras deduções", "(+) Mora / Multa", "(+) Outros acréscimos", "(=) Valor cobrado"];
+  const side = [
+    "(-) Desconto / Abatimento",
+    "(-) Outras deduções",
+    "(+) Mora / Multa",
+    "(+) Outros acréscimos",
+    "(=) Valor cobrado",
+  ];
   const instrTop = y;
   for (const label of side) {
     y -= h;
@@ -126,7 +151,11 @@ function ficha(pen: Pen, s: BoletoSlip, top: number): number {
   y -= payerH;
   cell(pen, { x: LEFT, y, w: WIDTH, h: payerH }, "Pagador", s.payer);
   text(pen, "Sacador/Avalista:", LEFT + 3, y + 4, { size: 6.5 });
-  text(pen, "Autenticação mecânica — Ficha de Compensação", LEFT + WIDTH, y - 10, { size: 7, bold: true, align: "right" });
+  text(pen, "Autenticação mecânica — Ficha de Compensação", LEFT + WIDTH, y - 10, {
+    size: 7,
+    bold: true,
+    align: "right",
+  });
   return y - 10;
 }
 
@@ -139,6 +168,13 @@ export async function drawBoleto(doc: PDFDocument, fonts: Fonts, s: BoletoSlip):
   rule(pen, LEFT, LEFT + WIDTH, cut, { dashed: true });
   text(pen, "✂ Corte na linha pontilhada", LEFT, cut + 4, { size: 6.5 });
   const bottom = ficha(pen, s, cut - 30);
-  const png = await bwipjs.toBuffer({ bcid: "interleaved2of5", text: s.barcode, scale: 3, height: 13, includetext: false, backgroundcolor: "FFFFFF" });
+  const png = await bwipjs.toBuffer({
+    bcid: "interleaved2of5",
+    text: s.barcode,
+    scale: 3,
+    height: 13,
+    includetext: false,
+    backgroundcolor: "FFFFFF",
+  });
   pen.page.drawImage(await doc.embedPng(png), { x: LEFT, y: bottom - 10 - 13 * MM, width: 103 * MM, height: 13 * MM });
 }

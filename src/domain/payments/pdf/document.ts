@@ -21,18 +21,20 @@ let loaded: Promise<{ fontkit: Fontkit; regular: Uint8Array; bold: Uint8Array }>
  * importing fontkit costs ~0.75 s of CPU, which `serve` and the CLI must not pay at startup.
  */
 function loadFonts() {
-  loaded ??= Promise.all([import("@pdf-lib/fontkit"), Bun.file(regularPath).bytes(), Bun.file(boldPath).bytes()]).then(([m, regular, bold]) => {
-    const fontkit = m.default as Fontkit;
-    // pdf-lib parses the font again for every document; a parsed font is read-only (each
-    // document takes its own subset of it), so one parse per file serves every document.
-    const parsed = new Map<Uint8Array, ReturnType<Fontkit["create"]>>();
-    const create: Fontkit["create"] = (bytes, name) => {
-      let font = parsed.get(bytes);
-      if (!font) parsed.set(bytes, (font = fontkit.create(bytes, name)));
-      return font;
-    };
-    return { fontkit: { ...fontkit, create } as Fontkit, regular, bold };
-  });
+  loaded ??= Promise.all([import("@pdf-lib/fontkit"), Bun.file(regularPath).bytes(), Bun.file(boldPath).bytes()]).then(
+    ([m, regular, bold]) => {
+      const fontkit = m.default as Fontkit;
+      // pdf-lib parses the font again for every document; a parsed font is read-only (each
+      // document takes its own subset of it), so one parse per file serves every document.
+      const parsed = new Map<Uint8Array, ReturnType<Fontkit["create"]>>();
+      const create: Fontkit["create"] = (bytes, name) => {
+        let font = parsed.get(bytes);
+        if (!font) parsed.set(bytes, (font = fontkit.create(bytes, name)));
+        return font;
+      };
+      return { fontkit: { ...fontkit, create } as Fontkit, regular, bold };
+    },
+  );
   return loaded;
 }
 

@@ -85,8 +85,20 @@ export interface Box {
 }
 
 /** A thin horizontal rule from x1 to x2 at y; dashed for the boleto's cut line. */
-export function rule(pen: Pen, x1: number, x2: number, y: number, o: { thickness?: number; dashed?: boolean } = {}): void {
-  pen.page.drawLine({ start: { x: x1, y }, end: { x: x2, y }, thickness: o.thickness ?? 0.5, color: BLACK, dashArray: o.dashed ? [3, 2] : undefined });
+export function rule(
+  pen: Pen,
+  x1: number,
+  x2: number,
+  y: number,
+  o: { thickness?: number; dashed?: boolean } = {},
+): void {
+  pen.page.drawLine({
+    start: { x: x1, y },
+    end: { x: x2, y },
+    thickness: o.thickness ?? 0.5,
+    color: BLACK,
+    dashArray: o.dashed ? [3, 2] : undefined,
+  });
 }
 
 /**
@@ -94,12 +106,24 @@ export function rule(pen: Pen, x1: number, x2: number, y: number, o: { thickness
  * value in `size` (default 9) on the line below, left- or right-aligned, fitted to the width
  * (`keep` follows the value and is never cut).
  */
-export function cell(pen: Pen, b: Box, label: string, value: string, o: { align?: "left" | "right"; bold?: boolean; size?: number; keep?: string } = {}): void {
+export function cell(
+  pen: Pen,
+  b: Box,
+  label: string,
+  value: string,
+  o: { align?: "left" | "right"; bold?: boolean; size?: number; keep?: string } = {},
+): void {
   pen.page.drawRectangle({ x: b.x, y: b.y, width: b.w, height: b.h, borderColor: BLACK, borderWidth: 0.5 });
   text(pen, label, b.x + 2, b.y + b.h - 7, { size: 6, color: GREY, width: b.w - 4 });
   if (!value) return;
   const x = o.align === "right" ? b.x + b.w - 3 : b.x + 3;
-  text(pen, value, x, b.y + b.h - 17, { size: o.size ?? 9, bold: o.bold, align: o.align, width: b.w - 6, keep: o.keep });
+  text(pen, value, x, b.y + b.h - 17, {
+    size: o.size ?? 9,
+    bold: o.bold,
+    align: o.align,
+    width: b.w - 6,
+    keep: o.keep,
+  });
 }
 
 /**
@@ -109,6 +133,20 @@ export function cell(pen: Pen, b: Box, label: string, value: string, o: { align?
 export function sandboxMark(pen: Pen, note: string): void {
   const { width, height } = pen.page.getSize();
   pen.page.drawRectangle({ x: 0, y: height - 22, width, height: 22, color: RED });
-  text(pen, `SANDBOX — ${note}`, width / 2, height - 15, { size: 10, bold: true, color: rgb(1, 1, 1), align: "center", width: width - 20 });
-  pen.page.drawText("SANDBOX", { x: width * 0.18, y: height * 0.3, size: 110, font: pen.fonts.bold, color: RED, opacity: 0.08, rotate: degrees(35) });
+  text(pen, `SANDBOX — ${note}`, width / 2, height - 15, {
+    size: 10,
+    bold: true,
+    color: rgb(1, 1, 1),
+    align: "center",
+    width: width - 20,
+  });
+  pen.page.drawText("SANDBOX", {
+    x: width * 0.18,
+    y: height * 0.3,
+    size: 110,
+    font: pen.fonts.bold,
+    color: RED,
+    opacity: 0.08,
+    rotate: degrees(35),
+  });
 }

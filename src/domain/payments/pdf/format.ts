@@ -53,7 +53,8 @@ export function calendarDateBR(date: string): string {
 
 /** `11.222.333/0001-81` (CNPJ, 14 characters) or `529.982.247-25` (CPF, 11 digits); other values as given. */
 export function formatTaxId(v: string): string {
-  if (/^[0-9A-Z]{12}\d{2}$/.test(v)) return `${v.slice(0, 2)}.${v.slice(2, 5)}.${v.slice(5, 8)}/${v.slice(8, 12)}-${v.slice(12)}`;
+  if (/^[0-9A-Z]{12}\d{2}$/.test(v))
+    return `${v.slice(0, 2)}.${v.slice(2, 5)}.${v.slice(5, 8)}/${v.slice(8, 12)}-${v.slice(12)}`;
   if (/^\d{11}$/.test(v)) return `${v.slice(0, 3)}.${v.slice(3, 6)}.${v.slice(6, 9)}-${v.slice(9)}`;
   return v;
 }
@@ -70,7 +71,7 @@ export function taxIdLabel(v: string): string {
  * characters (`*******89`). Input: the document with or without punctuation.
  */
 export function maskTaxId(raw: string): string {
-  const v = raw.replace(/[.\/\-\s]/g, "").toUpperCase();
+  const v = raw.replace(/[./\-\s]/g, "").toUpperCase();
   if (/^\d{11}$/.test(v)) return `***.${v.slice(3, 6)}.${v.slice(6, 9)}-**`;
   if (/^[0-9A-Z]{12}\d{2}$/.test(v)) return formatTaxId(v);
   return "*".repeat(Math.max(0, v.length - 2)) + v.slice(-2);

@@ -29,35 +29,59 @@ const MemberBody = StrictObject({
 });
 
 export function accountRoutes(deps: Deps) {
-  const read = new Elysia().use(bearerAuth(deps)).get(
-    "/v1/account",
-    async ({ session }) => {
-      const account = await getAccount(deps, session.accountId);
-      return accountView(account, session.role, settingsOf(account));
-    },
-    { detail: op({ tags: ["account"], security: "bearer", summary: "The caller's account: `{id, name, role, settings}`", ok: { 200: AccountSchema }, errors: [401, 404] }) },
-  ).get("/v1/account/members", async ({ session }) => ({ data: (await listMembers(deps, session.accountId)).map(memberView) }), {
-    detail: op({ tags: ["account"], security: "bearer", summary: "The account's members `{data: [{id, email, role}]}`, oldest first", ok: { 200: MemberListSchema }, errors: [401] }),
-  }).get("/v1/account/pix-provider", ({ session }) => getAccountConnection(deps, session.accountId), {
-    detail: op({
-      tags: ["account"],
-      security: "bearer",
-      summary: "The live Pix provider connection's status (any member)",
-      description:
-        "200 `{type, api_url, pix_key, certificate_expires_at, webhook_registered, updated_at}`; 404 `not_found` when the account has no active connection. Never a secret, the client id or the certificate: the operator routes manage the connection.",
-      ok: { 200: AccountPixProviderSchema },
-      errors: [401, 404],
-    }),
-  }).get("/v1/account/card-provider", ({ session }) => getAccountCardConnection(deps, session.accountId), {
-    detail: op({
-      tags: ["account"],
-      security: "bearer",
-      summary: "The live card provider connection's status (any member)",
-      description: "200 `{type, key_last4, provider_account_id, updated_at}`; 404 `not_found` when the account has no active card connection. Never a secret: the operator routes manage the connection.",
-      ok: { 200: AccountCardProviderSchema },
-      errors: [401, 404],
-    }),
-  });
+  const read = new Elysia()
+    .use(bearerAuth(deps))
+    .get(
+      "/v1/account",
+      async ({ session }) => {
+        const account = await getAccount(deps, session.accountId);
+        return accountView(account, session.role, settingsOf(account));
+      },
+      {
+        detail: op({
+          tags: ["account"],
+          security: "bearer",
+          summary: "The caller's account: `{id, name, role, settings}`",
+          ok: { 200: AccountSchema },
+          errors: [401, 404],
+        }),
+      },
+    )
+    .get(
+      "/v1/account/members",
+      async ({ session }) => ({ data: (await listMembers(deps, session.accountId)).map(memberView) }),
+      {
+        detail: op({
+          tags: ["account"],
+          security: "bearer",
+          summary: "The account's members `{data: [{id, email, role}]}`, oldest first",
+          ok: { 200: MemberListSchema },
+          errors: [401],
+        }),
+      },
+    )
+    .get("/v1/account/pix-provider", ({ session }) => getAccountConnection(deps, session.accountId), {
+      detail: op({
+        tags: ["account"],
+        security: "bearer",
+        summary: "The live Pix provider connection's status (any member)",
+        description:
+          "200 `{type, api_url, pix_key, certificate_expires_at, webhook_registered, updated_at}`; 404 `not_found` when the account has no active connection. Never a secret, the client id or the certificate: the operator routes manage the connection.",
+        ok: { 200: AccountPixProviderSchema },
+        errors: [401, 404],
+      }),
+    })
+    .get("/v1/account/card-provider", ({ session }) => getAccountCardConnection(deps, session.accountId), {
+      detail: op({
+        tags: ["account"],
+        security: "bearer",
+        summary: "The live card provider connection's status (any member)",
+        description:
+          "200 `{type, key_last4, provider_account_id, updated_at}`; 404 `not_found` when the account has no active card connection. Never a secret: the operator routes manage the connection.",
+        ok: { 200: AccountCardProviderSchema },
+        errors: [401, 404],
+      }),
+    });
   const manage = new Elysia().use(bearerAuth(deps, { manage: "Adding members" })).post(
     "/v1/account/members",
     async ({ session, body, set }) => {
@@ -71,7 +95,8 @@ export function accountRoutes(deps: Deps) {
         tags: ["account"],
         security: "bearer",
         summary: "Add a member (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
-        description: "201 `{id, email, role}`; an email already in use -> 409 `email_taken`. Only an OWNER may add an OWNER.",
+        description:
+          "201 `{id, email, role}`; an email already in use -> 409 `email_taken`. Only an OWNER may add an OWNER.",
         ok: { 201: MemberSchema },
         errors: [...BODY_ERRORS, 401, 403, 409],
         requestExample: { email: "dev@example.com", password: "a long passphrase", role: "DEVELOPER" },
@@ -80,20 +105,24 @@ export function accountRoutes(deps: Deps) {
   );
   const change = new Elysia()
     .use(bearerAuth(deps, { manage: "Changing or removing members" }))
-    .patch("/v1/account/members/:id", async ({ session, params, body }) => memberView(await changeMemberRole(deps, session, params.id, body.role)), {
-      params: MemberParams,
-      body: RoleBody,
-      detail: op({
-        tags: ["account"],
-        security: "bearer",
-        summary: "Change a member's role (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
-        description:
-          "200 `{id, email, role}`; applies to the member's live sessions at once. An ADMIN may neither change an OWNER nor make one (403 `forbidden`); demoting the last OWNER -> 409 `last_owner`; a user of another account -> 404. Audit entry `member.role_changed`.",
-        ok: { 200: MemberSchema },
-        errors: [...BODY_ERRORS, 401, 403, 404, 409],
-        requestExample: { role: "VIEWER" },
-      }),
-    })
+    .patch(
+      "/v1/account/members/:id",
+      async ({ session, params, body }) => memberView(await changeMemberRole(deps, session, params.id, body.role)),
+      {
+        params: MemberParams,
+        body: RoleBody,
+        detail: op({
+          tags: ["account"],
+          security: "bearer",
+          summary: "Change a member's role (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
+          description:
+            "200 `{id, email, role}`; applies to the member's live sessions at once. An ADMIN may neither change an OWNER nor make one (403 `forbidden`); demoting the last OWNER -> 409 `last_owner`; a user of another account -> 404. Audit entry `member.role_changed`.",
+          ok: { 200: MemberSchema },
+          errors: [...BODY_ERRORS, 401, 403, 404, 409],
+          requestExample: { role: "VIEWER" },
+        }),
+      },
+    )
     .delete(
       "/v1/account/members/:id",
       async ({ session, params, set }) => {
@@ -114,19 +143,22 @@ export function accountRoutes(deps: Deps) {
         }),
       },
     );
-  const audit = new Elysia().use(bearerAuth(deps, { manage: "Reading the audit log" })).get(
-    "/v1/account/audit-log",
-    async ({ session }) => ({ data: (await latestAuditEntries(deps, session.accountId, 100)).map(auditEntryView) }),
-    {
-      detail: op({
-        tags: ["account"],
-        security: "bearer",
-        summary: "The newest 100 audit entries (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
-        description: "Key issue/rotate/revoke and every successful state-changing dashboard-session request (`dashboard.request`: `target` = method and path, `status`, `detail` = `{mode, request_id}`), newest first.",
-        ok: { 200: AuditListSchema },
-        errors: [401, 403],
-      }),
-    },
-  );
+  const audit = new Elysia()
+    .use(bearerAuth(deps, { manage: "Reading the audit log" }))
+    .get(
+      "/v1/account/audit-log",
+      async ({ session }) => ({ data: (await latestAuditEntries(deps, session.accountId, 100)).map(auditEntryView) }),
+      {
+        detail: op({
+          tags: ["account"],
+          security: "bearer",
+          summary: "The newest 100 audit entries (OWNER or ADMIN; else 403 API_KEY_ROLE_REQUIRED)",
+          description:
+            "Key issue/rotate/revoke and every successful state-changing dashboard-session request (`dashboard.request`: `target` = method and path, `status`, `detail` = `{mode, request_id}`), newest first.",
+          ok: { 200: AuditListSchema },
+          errors: [401, 403],
+        }),
+      },
+    );
   return new Elysia().use(read).use(manage).use(change).use(audit);
 }

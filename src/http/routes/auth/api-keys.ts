@@ -9,12 +9,21 @@ import { BODY_ERRORS, op } from "../../openapi";
 
 /** The 64-character limit is checked by the service in characters (code points), not UTF-16 units. */
 const Label = () => Str({ description: `At most ${LABEL_MAX} characters.` });
-const IssueBody = StrictObject({ label: Type.Optional(Label()), test: Type.Optional(StrictBool({ description: "true -> an ak_test_ key; default live." })) });
+const IssueBody = StrictObject({
+  label: Type.Optional(Label()),
+  test: Type.Optional(StrictBool({ description: "true -> an ak_test_ key; default live." })),
+});
 const RotateBody = StrictObject({ label: Type.Optional(Label()) });
 
 export function apiKeyRoutes(deps: Deps) {
   const read = new Elysia().use(bearerAuth(deps)).get("/v1/api-keys", ({ session }) => listKeys(deps, session), {
-    detail: op({ tags: ["api-keys"], security: "bearer", summary: "List the account's active keys (no cleartext) and `access.canManage`", ok: { 200: ApiKeyListSchema }, errors: [401] }),
+    detail: op({
+      tags: ["api-keys"],
+      security: "bearer",
+      summary: "List the account's active keys (no cleartext) and `access.canManage`",
+      ok: { 200: ApiKeyListSchema },
+      errors: [401],
+    }),
   });
   const manage = new Elysia()
     .use(bearerAuth(deps, { manage: true }))
@@ -59,7 +68,13 @@ export function apiKeyRoutes(deps: Deps) {
     )
     .delete("/v1/api-keys/:id", ({ session, params }) => revokeKey(deps, session, params.id), {
       params: t.Object({ id: t.String() }),
-      detail: op({ tags: ["api-keys"], security: "bearer", summary: "Revoke a key permanently: `{revoked: true}`", ok: { 200: KeyRevokedSchema }, errors: [...BODY_ERRORS, 401, 403, 404] }),
+      detail: op({
+        tags: ["api-keys"],
+        security: "bearer",
+        summary: "Revoke a key permanently: `{revoked: true}`",
+        ok: { 200: KeyRevokedSchema },
+        errors: [...BODY_ERRORS, 401, 403, 404],
+      }),
     });
   return new Elysia().use(read).use(manage);
 }

@@ -9,5 +9,11 @@ import { apiKeyRoutes } from "./api-keys";
 import { requestLogRoutes } from "./request-logs";
 
 export function authRoutes(deps: Deps) {
-  return new Elysia().use(loginRoutes(deps)).use(sessionRoutes(deps)).use(accountRoutes(deps)).use(profileRoutes(deps)).use(apiKeyRoutes(deps)).use(requestLogRoutes(deps));
+  return new Elysia()
+    .use(loginRoutes(deps))
+    .use(sessionRoutes(deps))
+    .use(accountRoutes(deps))
+    .use(profileRoutes(deps))
+    .use(apiKeyRoutes(deps))
+    .use(requestLogRoutes(deps));
 }

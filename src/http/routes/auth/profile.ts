@@ -12,7 +12,8 @@ import { authenticateBearer, bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictObject, Type } from "../../schemas";
 import { BODY_ERRORS, op } from "../../openapi";
 
-const NullableText = (max: number, description: string) => Type.Optional(Type.Union([Str({ minLength: 1, maxLength: max }), Type.Null()], { description }));
+const NullableText = (max: number, description: string) =>
+  Type.Optional(Type.Union([Str({ minLength: 1, maxLength: max }), Type.Null()], { description }));
 
 /** The profile fields the operator settings did not have (also accepted by PATCH /v1/operator/accounts/{id}). */
 export const ProfileFields = {
@@ -23,30 +24,38 @@ export const ProfileFields = {
 
 const ProfilePatchBody = StrictObject({
   legal_name: NullableText(200, "Razão social (1-200 characters); null clears it."),
-  tax_id: NullableText(32, "CNPJ (numeric or alphanumeric) or CPF, checksum-valid (else 400 `invalid_tax_id`), stored without punctuation; null clears it."),
+  tax_id: NullableText(
+    32,
+    "CNPJ (numeric or alphanumeric) or CPF, checksum-valid (else 400 `invalid_tax_id`), stored without punctuation; null clears it.",
+  ),
   ...ProfileFields,
 });
 
 export function profileRoutes(deps: Deps) {
   // An API key (or the dashboard's cookie session, as on every apikey route), or a bearer token.
-  const read = new Elysia().derive({ as: "scoped" }, async ({ request, set }) => {
-    const authz = request.headers.get("authorization");
-    if (!request.headers.has("apikey") && authz?.startsWith("Bearer ") && !apiKeyInAuthorization(authz)) return { accountId: (await authenticateBearer(deps, request)).accountId };
-    return { accountId: (await authenticateApiKey(deps, request.headers.get("apikey"), request, set as never)).accountId };
-  }).get("/v1/account/profile", ({ accountId }) => getProfile(deps, accountId), {
-    detail: op({
-      tags: ["account"],
-      security: "apikey",
-      summary: "The merchant profile: legal and trade name, CNPJ/CPF, support contacts",
-      description: "200 `{legal_name, trade_name, tax_id, support_email, support_phone, profile_locked}`; unset fields are null.",
-      ok: { 200: MerchantProfileSchema },
-      errors: [401, 404, 429],
-    }),
-  });
-  const write = new Elysia().use(bearerAuth(deps, { manage: "Editing the merchant profile" })).patch(
-    "/v1/account/profile",
-    ({ session, body }) => updateOwnProfile(deps, session, body),
-    {
+  const read = new Elysia()
+    .derive({ as: "scoped" }, async ({ request, set }) => {
+      const authz = request.headers.get("authorization");
+      if (!request.headers.has("apikey") && authz?.startsWith("Bearer ") && !apiKeyInAuthorization(authz))
+        return { accountId: (await authenticateBearer(deps, request)).accountId };
+      return {
+        accountId: (await authenticateApiKey(deps, request.headers.get("apikey"), request, set as never)).accountId,
+      };
+    })
+    .get("/v1/account/profile", ({ accountId }) => getProfile(deps, accountId), {
+      detail: op({
+        tags: ["account"],
+        security: "apikey",
+        summary: "The merchant profile: legal and trade name, CNPJ/CPF, support contacts",
+        description:
+          "200 `{legal_name, trade_name, tax_id, support_email, support_phone, profile_locked}`; unset fields are null.",
+        ok: { 200: MerchantProfileSchema },
+        errors: [401, 404, 429],
+      }),
+    });
+  const write = new Elysia()
+    .use(bearerAuth(deps, { manage: "Editing the merchant profile" }))
+    .patch("/v1/account/profile", ({ session, body }) => updateOwnProfile(deps, session, body), {
       body: ProfilePatchBody,
       detail: op({
         tags: ["account"],
@@ -56,9 +65,13 @@ export function profileRoutes(deps: Deps) {
           "Every field optional; null clears it. 200 the profile after the change. 400 `invalid_tax_id` (CNPJ/CPF check digits), `invalid_request` (blank name, bad e-mail, phone not E.164); 403 `profile_locked` once the platform's operations team locked the profile.",
         ok: { 200: MerchantProfileSchema },
         errors: [...BODY_ERRORS, 401, 403],
-        requestExample: { trade_name: "Loja Azul", tax_id: "11.222.333/0001-81", support_email: "ajuda@lojaazul.com.br", support_phone: "+5511987654321" },
+        requestExample: {
+          trade_name: "Loja Azul",
+          tax_id: "11.222.333/0001-81",
+          support_email: "ajuda@lojaazul.com.br",
+          support_phone: "+5511987654321",
+        },
       }),
-    },
-  );
+    });
   return new Elysia().use(read).use(write);
 }

@@ -15,7 +15,10 @@ const RequestLogSchema = View("RequestLogEntry", {
   path: Type.String(),
   status: Type.Integer(),
   request_id: Type.String(),
-  key_fingerprint: Type.String({ pattern: "^[0-9a-f]{64}$", examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"] }),
+  key_fingerprint: Type.String({
+    pattern: "^[0-9a-f]{64}$",
+    examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"],
+  }),
   mode: Type.Union([Type.Literal("test"), Type.Literal("live")]),
   duration_ms: Type.Number({ description: "Milliseconds." }),
 });
@@ -42,7 +45,8 @@ export function requestLogRoutes(deps: Deps) {
       const fingerprint = query.fingerprint;
       if (fingerprint !== undefined && !/^[0-9a-f]{64}$/.test(fingerprint))
         throw invalidParam("fingerprint", "Must be a key fingerprint (64 lowercase hex characters).");
-      if (query.starting_after !== undefined && query.starting_after === "") throw invalidParam("starting_after", "Must not be empty.", "invalid_cursor");
+      if (query.starting_after !== undefined && query.starting_after === "")
+        throw invalidParam("starting_after", "Must not be empty.", "invalid_cursor");
       return listRequestLogs(deps, session.accountId, {
         limit: intParam("limit", query.limit, 1, 100) ?? 25,
         startingAfter: query.starting_after,
@@ -64,7 +68,7 @@ export function requestLogRoutes(deps: Deps) {
         errors: [400, 401],
         summary: "Request log of apikey calls, newest first",
         description:
-          "Query: `limit` (1-100, default 25), `starting_after` (an entry id, usually the previous `next_cursor`), `status` (HTTP status), `fingerprint` (key fingerprint). Response `{object: \"list\", data, has_more, next_cursor}`; each entry `{id, created_at, method, path, status, request_id, key_fingerprint, mode, duration_ms}`.",
+          'Query: `limit` (1-100, default 25), `starting_after` (an entry id, usually the previous `next_cursor`), `status` (HTTP status), `fingerprint` (key fingerprint). Response `{object: "list", data, has_more, next_cursor}`; each entry `{id, created_at, method, path, status, request_id, key_fingerprint, mode, duration_ms}`.',
       }),
     },
   );

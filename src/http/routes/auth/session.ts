@@ -8,13 +8,22 @@ import { dashboardLogin, dashboardSessionOf, logout } from "../../../domain/auth
 import { DashboardSessionSchema } from "../../../domain/auth/session-views";
 import { ApiError } from "../../errors";
 import { DomainError } from "../../../domain/errors";
-import { authenticateSession, clearedSessionCookie, secureCookies, sessionCookie, sessionCookieValue } from "../../plugins/session-auth";
+import {
+  authenticateSession,
+  clearedSessionCookie,
+  secureCookies,
+  sessionCookie,
+  sessionCookieValue,
+} from "../../plugins/session-auth";
 import { Str, StrictObject } from "../../schemas";
 import { BODY_ERRORS, op } from "../../openapi";
 import { clientAddress } from "./login";
 import { TrustedProxies } from "../../../lib/trusted-proxies";
 
-const LoginBody = StrictObject({ email: Str({ minLength: 1, maxLength: 320 }), password: Str({ minLength: 1, maxLength: 1024 }) });
+const LoginBody = StrictObject({
+  email: Str({ minLength: 1, maxLength: 320 }),
+  password: Str({ minLength: 1, maxLength: 1024 }),
+});
 
 const COOKIE_NOTE =
   "The session cookie `cofre_session` is HttpOnly, SameSite=Strict, Path=/ (Secure when COFRE_PUBLIC_URL is https). With it, the API routes accept the dashboard's requests: state-changing ones must carry `X-CSRF-Token` (403 `csrf_invalid`), `Cofre-Mode: test|live` picks the mode (default test), and the member's role is enforced (403 `role_forbidden`).";
@@ -32,7 +41,11 @@ export function sessionRoutes(deps: Deps) {
     .post(
       "/v1/auth/session",
       async ({ body, request, server, set }) => {
-        const r = await dashboardLogin(deps, { email: body.email, password: body.password, address: clientAddress(proxies, server as never, request) });
+        const r = await dashboardLogin(deps, {
+          email: body.email,
+          password: body.password,
+          address: clientAddress(proxies, server as never, request),
+        });
         set.headers["set-cookie"] = sessionCookie(r.cookieValue, r.maxAge, secure);
         set.headers["cache-control"] = "no-store";
         return r.view;
@@ -75,7 +88,8 @@ export function sessionRoutes(deps: Deps) {
         detail: op({
           tags: ["auth"],
           summary: "The signed-in dashboard member, account and CSRF token",
-          description: "401 `unauthorized` without a valid session cookie; with `?probe=1` that case answers 204 (no body) instead.",
+          description:
+            "401 `unauthorized` without a valid session cookie; with `?probe=1` that case answers 204 (no body) instead.",
           security: "none",
           query: [{ name: "probe", description: "`1`: answer 204 rather than 401 when nobody is signed in." }],
           ok: { 200: DashboardSessionSchema, 204: { empty: "With `probe=1`: no valid session." } },
@@ -92,7 +106,13 @@ export function sessionRoutes(deps: Deps) {
       },
       {
         body: StrictObject({}),
-        detail: op({ tags: ["auth"], summary: "Log out of the dashboard: the session ends at once (204; needs X-CSRF-Token)", security: "none", ok: { 204: { empty: "Logged out." } }, errors: [...BODY_ERRORS, 401, 403] }),
+        detail: op({
+          tags: ["auth"],
+          summary: "Log out of the dashboard: the session ends at once (204; needs X-CSRF-Token)",
+          security: "none",
+          ok: { 204: { empty: "Logged out." } },
+          errors: [...BODY_ERRORS, 401, 403],
+        }),
       },
     );
 }

@@ -47,7 +47,13 @@ export function dashboardRoutes(_deps: Deps) {
         const a = (await dashboardBuild()).assets.get(params.name);
         if (!a) throw notFound("file");
         // Names carry a content hash: cache for a year.
-        return new Response(a.bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": a.type, "cache-control": "public, max-age=31536000, immutable", ...SECURITY_HEADERS } });
+        return new Response(a.bytes as Uint8Array<ArrayBuffer>, {
+          headers: {
+            "content-type": a.type,
+            "cache-control": "public, max-age=31536000, immutable",
+            ...SECURITY_HEADERS,
+          },
+        });
       },
       { params: t.Object({ name: t.String() }), detail: { hide: true } },
     );

@@ -27,11 +27,17 @@ export function eventRoutes(deps: Deps) {
         ok: { 200: EventListSchema },
         errors: [400, ...AUTH_ERRORS.apikey],
         query: [
-          { name: "type", description: "An event name (`charge.paid`) or a family (`charge.*`, `payout.*`); several comma-separated." },
+          {
+            name: "type",
+            description: "An event name (`charge.paid`) or a family (`charge.*`, `payout.*`); several comma-separated.",
+          },
           { name: "created_after", description: "ISO 8601 timestamp, exclusive." },
           { name: "created_before", description: "ISO 8601 timestamp, exclusive." },
           { name: "limit", description: "1-100, default 25.", schema: { type: "integer", minimum: 1, maximum: 100 } },
-          { name: "starting_after", description: "An evt_ id of your events: the page of older events after it (`next_cursor`)." },
+          {
+            name: "starting_after",
+            description: "An evt_ id of your events: the page of older events after it (`next_cursor`).",
+          },
         ],
       }),
     })

@@ -10,7 +10,14 @@ import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { acceptCase, appealCase, getCase } from "../../../domain/med/service";
 import { listCases, parseCaseListQuery } from "../../../domain/med/list";
 import { completeUpload, listEvidence, requestUpload } from "../../../domain/med/evidence";
-import { MedCaseListSchema, MedCaseSchema, MedEvidenceListSchema, MedEvidenceSchema, UploadRequestSchema, toPublicCase } from "../../../domain/med/views";
+import {
+  MedCaseListSchema,
+  MedCaseSchema,
+  MedEvidenceListSchema,
+  MedEvidenceSchema,
+  UploadRequestSchema,
+  toPublicCase,
+} from "../../../domain/med/views";
 import { evidenceUrlRoutes } from "./uploads";
 import { AUTH_ERRORS, BODY_ERRORS, op, type Answer, type QueryParam } from "../../openapi";
 
@@ -57,7 +64,12 @@ const LIST_QUERY: QueryParam[] = [
 
 function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
   /** `errors` beyond the apikey ones; `body`: the route takes a JSON body. */
-  const doc = (summary: string, ok: Record<number, Answer>, errors: number[], extra: { description?: string; body?: unknown; query?: QueryParam[] } = {}) => ({
+  const doc = (
+    summary: string,
+    ok: Record<number, Answer>,
+    errors: number[],
+    extra: { description?: string; body?: unknown; query?: QueryParam[] } = {},
+  ) => ({
     detail: op({
       tags: ["med"],
       summary: alias ? `${summary} (alias of /v1/med/cases)` : summary,
@@ -71,17 +83,41 @@ function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
   });
   return new Elysia({ prefix })
     .use(apiKeyAuth(deps))
-    .get("", ({ auth, request }) => listCases(deps, auth, parseCaseListQuery(queryOf(request))), doc("List MED cases (cursor pagination, newest first)", { 200: MedCaseListSchema }, [400], { description: LIST_DOC, query: LIST_QUERY }))
-    .get("/:id", async ({ auth, params }) => toPublicCase(await getCase(deps, auth, params.id)), doc("Retrieve a MED case", { 200: MedCaseSchema }, [404]))
-    .post("/:id/appeal", async ({ auth, params, body }) => toPublicCase(await appealCase(deps, auth, params.id, body.reason)), {
-      body: AppealBody,
-      ...doc("Appeal an open MED case", { 200: MedCaseSchema }, [404], { body: { reason: "The customer received the goods; tracking code attached as evidence." } }),
-    })
+    .get(
+      "",
+      ({ auth, request }) => listCases(deps, auth, parseCaseListQuery(queryOf(request))),
+      doc("List MED cases (cursor pagination, newest first)", { 200: MedCaseListSchema }, [400], {
+        description: LIST_DOC,
+        query: LIST_QUERY,
+      }),
+    )
+    .get(
+      "/:id",
+      async ({ auth, params }) => toPublicCase(await getCase(deps, auth, params.id)),
+      doc("Retrieve a MED case", { 200: MedCaseSchema }, [404]),
+    )
+    .post(
+      "/:id/appeal",
+      async ({ auth, params, body }) => toPublicCase(await appealCase(deps, auth, params.id, body.reason)),
+      {
+        body: AppealBody,
+        ...doc("Appeal an open MED case", { 200: MedCaseSchema }, [404], {
+          body: { reason: "The customer received the goods; tracking code attached as evidence." },
+        }),
+      },
+    )
     .post("/:id/accept", async ({ auth, params }) => toPublicCase(await acceptCase(deps, auth, params.id)), {
       body: NoBody,
-      ...doc("Accept an open MED case (final, money_outcome lost)", { 200: MedCaseSchema }, [404], { description: "No body (a field sent is 400).", body: null }),
+      ...doc("Accept an open MED case (final, money_outcome lost)", { 200: MedCaseSchema }, [404], {
+        description: "No body (a field sent is 400).",
+        body: null,
+      }),
     })
-    .get("/:id/evidence", ({ auth, params }) => listEvidence(deps, auth, params.id), doc("List confirmed evidence, newest first", { 200: MedEvidenceListSchema }, [404]))
+    .get(
+      "/:id/evidence",
+      ({ auth, params }) => listEvidence(deps, auth, params.id),
+      doc("List confirmed evidence, newest first", { 200: MedEvidenceListSchema }, [404]),
+    )
     .post(
       "/:id/evidence",
       async ({ auth, params, body, set }) => {
@@ -99,6 +135,12 @@ function caseRoutes(deps: Deps, prefix: string, alias: boolean) {
     .post(
       "/:id/evidence/:evidence_id/complete",
       ({ auth, params }) => completeUpload(deps, auth, params.id, params.evidence_id),
-      { body: NoBody, ...doc("Evidence step 3: confirm the uploaded file", { 200: MedEvidenceSchema }, [404, 409, 503], { description: "No body (a field sent is 400).", body: null }) },
+      {
+        body: NoBody,
+        ...doc("Evidence step 3: confirm the uploaded file", { 200: MedEvidenceSchema }, [404, 409, 503], {
+          description: "No body (a field sent is 400).",
+          body: null,
+        }),
+      },
     );
 }

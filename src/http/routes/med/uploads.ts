@@ -23,7 +23,11 @@ export function evidenceUrlRoutes(deps: Deps) {
       ({ params, request, body }) => {
         for (const h of ["apikey", "authorization"])
           if (request.headers.has(h))
-            throw new ApiError("invalid_request", `Do not send ${h} to an upload URL; the signature in the URL is the credential.`, { param: h });
+            throw new ApiError(
+              "invalid_request",
+              `Do not send ${h} to an upload URL; the signature in the URL is the credential.`,
+              { param: h },
+            );
         const url = new URL(request.url);
         const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(0);
         return receiveUpload(deps, {
@@ -39,7 +43,8 @@ export function evidenceUrlRoutes(deps: Deps) {
         detail: op({
           tags: ["med"],
           summary: "Evidence step 2: PUT the file bytes to the signed upload_url",
-          description: "Raw bytes (not JSON) with the Content-Type and Content-Length of `upload_headers`; up to 10 MB. No apikey/Authorization (400): the URL's signature is the credential.",
+          description:
+            "Raw bytes (not JSON) with the Content-Type and Content-Length of `upload_headers`; up to 10 MB. No apikey/Authorization (400): the URL's signature is the credential.",
           security: "none",
           ok: { 200: UploadReceiptSchema },
           errors: [400, 403, 408, 409, 413, 415, 503],
@@ -51,7 +56,12 @@ export function evidenceUrlRoutes(deps: Deps) {
       `${EVIDENCE_URL_PATH}/:id/view`,
       async ({ params, request }) => {
         const url = new URL(request.url);
-        const file = await viewEvidence(deps, params.id, url.searchParams.get("expires"), url.searchParams.get("signature"));
+        const file = await viewEvidence(
+          deps,
+          params.id,
+          url.searchParams.get("expires"),
+          url.searchParams.get("signature"),
+        );
         return new Response(new Uint8Array(file.bytes), {
           headers: {
             "content-type": file.mimeType,
@@ -68,7 +78,13 @@ export function evidenceUrlRoutes(deps: Deps) {
           tags: ["med"],
           summary: "Download a confirmed evidence file (signed view_url, 5 minutes)",
           security: "none",
-          ok: { 200: { content: "application/octet-stream", description: "The file, with its own Content-Type (image/png, image/jpeg, image/webp, image/gif or application/pdf)." } },
+          ok: {
+            200: {
+              content: "application/octet-stream",
+              description:
+                "The file, with its own Content-Type (image/png, image/jpeg, image/webp, image/gif or application/pdf).",
+            },
+          },
           errors: [403, 404],
           query: signed,
         }),

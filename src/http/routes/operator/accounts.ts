@@ -12,7 +12,10 @@ import { BODY_ERRORS, op } from "../../openapi";
 
 /** 100 years in seconds: upper bound of the duration settings. */
 const MAX_SECONDS = 3_153_600_000;
-const VelocityMax = () => Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()], { description: "Charges per velocity window; null = no limit." });
+const VelocityMax = () =>
+  Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()], {
+    description: "Charges per velocity window; null = no limit.",
+  });
 
 /** Every field optional; ranges of extensions.md "Operator API". */
 const SettingsPatch = StrictObject({
@@ -20,17 +23,44 @@ const SettingsPatch = StrictObject({
   default_expires_in: Type.Optional(StrictInt({ minimum: 60, maximum: 86400, description: "Seconds (60-86400)." })),
   pix_fee_bps: Type.Optional(StrictInt({ minimum: 0, maximum: 10000, description: "Basis points of the amount." })),
   pix_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000, description: "Centavos." })),
-  settlement_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: MAX_SECONDS, description: "Seconds a paid amount stays pending." })),
+  settlement_delay_seconds: Type.Optional(
+    StrictInt({ minimum: 0, maximum: MAX_SECONDS, description: "Seconds a paid amount stays pending." }),
+  ),
   customer_velocity_max: Type.Optional(VelocityMax()),
   account_velocity_max: Type.Optional(VelocityMax()),
   velocity_window_seconds: Type.Optional(StrictInt({ minimum: 1, maximum: MAX_SECONDS, description: "Seconds." })),
-  legal_name: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 200 }), Type.Null()], { description: "Razão social printed on receipts and boletos (1-200 characters); null clears it." })),
-  tax_id: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 32 }), Type.Null()], { description: "CNPJ (numeric or alphanumeric) or CPF, checksum-valid, stored without punctuation; null clears it." })),
-  payout_fee_fixed: Type.Optional(StrictInt({ minimum: 0, maximum: 1_000_000_000_000, description: "Fixed fee of each payout, centavos." })),
-  payout_daily_limit: Type.Optional(Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000_000_000 }), Type.Null()], { description: "Most a São Paulo day of payouts may sum, centavos; null = no limit." })),
-  payout_delay_seconds: Type.Optional(StrictInt({ minimum: 0, maximum: 86400, description: "Seconds a payout stays pending (cancellable) before it is sent (0-86400)." })),
+  legal_name: Type.Optional(
+    Type.Union([Str({ minLength: 1, maxLength: 200 }), Type.Null()], {
+      description: "Razão social printed on receipts and boletos (1-200 characters); null clears it.",
+    }),
+  ),
+  tax_id: Type.Optional(
+    Type.Union([Str({ minLength: 1, maxLength: 32 }), Type.Null()], {
+      description: "CNPJ (numeric or alphanumeric) or CPF, checksum-valid, stored without punctuation; null clears it.",
+    }),
+  ),
+  payout_fee_fixed: Type.Optional(
+    StrictInt({ minimum: 0, maximum: 1_000_000_000_000, description: "Fixed fee of each payout, centavos." }),
+  ),
+  payout_daily_limit: Type.Optional(
+    Type.Union([StrictInt({ minimum: 0, maximum: 1_000_000_000_000_000 }), Type.Null()], {
+      description: "Most a São Paulo day of payouts may sum, centavos; null = no limit.",
+    }),
+  ),
+  payout_delay_seconds: Type.Optional(
+    StrictInt({
+      minimum: 0,
+      maximum: 86400,
+      description: "Seconds a payout stays pending (cancellable) before it is sent (0-86400).",
+    }),
+  ),
   ...ProfileFields,
-  profile_locked: Type.Optional(StrictBool({ description: "true: the merchant can no longer change the profile (PATCH /v1/account/profile -> 403 `profile_locked`)." })),
+  profile_locked: Type.Optional(
+    StrictBool({
+      description:
+        "true: the merchant can no longer change the profile (PATCH /v1/account/profile -> 403 `profile_locked`).",
+    }),
+  ),
 });
 
 export function operatorAccountRoutes(deps: Deps) {
@@ -38,7 +68,12 @@ export function operatorAccountRoutes(deps: Deps) {
     "/v1/operator/accounts/:account_id",
     async ({ params, body }) => {
       const { trade_name, support_email, support_phone, profile_locked, ...rest } = body;
-      const settings = await updateAccountSettings(deps.store, params.account_id, rest, profileColumns({ trade_name, support_email, support_phone, profile_locked }));
+      const settings = await updateAccountSettings(
+        deps.store,
+        params.account_id,
+        rest,
+        profileColumns({ trade_name, support_email, support_phone, profile_locked }),
+      );
       if (!settings) throw notFound("account");
       return settings;
     },

@@ -13,10 +13,22 @@ import { StrictObject, Str, Type } from "../../schemas";
 
 /** The PUT body (extensions.md). */
 const ConnectBody = StrictObject({
-  type: Type.Literal("stripe", { description: "The card provider: `stripe` (hosted Checkout for cards, PaymentIntents for boletos)." }),
-  secret_key: Str({ minLength: 8, maxLength: 512, description: "The Stripe secret key (`sk_live_...`, or a restricted `rk_...`). Stored encrypted; never returned or logged." }),
+  type: Type.Literal("stripe", {
+    description: "The card provider: `stripe` (hosted Checkout for cards, PaymentIntents for boletos).",
+  }),
+  secret_key: Str({
+    minLength: 8,
+    maxLength: 512,
+    description:
+      "The Stripe secret key (`sk_live_...`, or a restricted `rk_...`). Stored encrypted; never returned or logged.",
+  }),
   api_base: Type.Optional(
-    Str({ minLength: 1, maxLength: 2048, description: "API origin, default `https://api.stripe.com` (the simulator's, e.g. `http://127.0.0.1:12111`, in tests and demos)." }),
+    Str({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        "API origin, default `https://api.stripe.com` (the simulator's, e.g. `http://127.0.0.1:12111`, in tests and demos).",
+    }),
   ),
 });
 
@@ -63,7 +75,8 @@ export function operatorCardProviderRoutes(deps: Deps) {
           tags: ["operator"],
           security: "operator",
           summary: "Disconnect an account's live cards and boletos (204)",
-          description: "Live `CREDIT_CARD` and `BOLETO` answer 422 again; payments already created keep settling through polls. The webhook endpoint is deleted at Stripe (best effort).",
+          description:
+            "Live `CREDIT_CARD` and `BOLETO` answer 422 again; payments already created keep settling through polls. The webhook endpoint is deleted at Stripe (best effort).",
           ok: { 204: { empty: "Disconnected." } },
           errors: [...BODY_ERRORS, 401, 404],
         }),

@@ -12,5 +12,9 @@ import { operatorCardProviderRoutes } from "./card-provider";
 
 export function operatorRoutes(deps: Deps) {
   if (!deps.config.operatorToken) return new Elysia();
-  return new Elysia().use(operatorAccountRoutes(deps)).use(operatorMedRoutes(deps)).use(operatorPixProviderRoutes(deps)).use(operatorCardProviderRoutes(deps));
+  return new Elysia()
+    .use(operatorAccountRoutes(deps))
+    .use(operatorMedRoutes(deps))
+    .use(operatorPixProviderRoutes(deps))
+    .use(operatorCardProviderRoutes(deps));
 }

@@ -22,29 +22,37 @@ export function operatorMedRoutes(deps: Deps) {
   if (!deps.config.operatorToken) return new Elysia();
   return new Elysia()
     .use(operatorAuth(deps))
-    .post("/v1/operator/med/cases/:id/resolve", async ({ params, body }) => toPublicCase(await resolveCase(deps, null, params.id, body.outcome)), {
-      body: RulingBody,
-      detail: op({
-        tags: ["operator"],
-        security: "operator",
-        summary: "Rule on a MED case (operations review)",
-        ok: { 200: MedCaseSchema },
-        errors: [...BODY_ERRORS, 401, 404],
-        requestExample: { outcome: "merchant_favor" },
-      }),
-    })
-    .post("/v1/operator/med/cases/:id/submit-defense", async ({ params }) => toPublicCase(await submitDefense(deps, params.id)), {
-      body: StrictObject({}),
-      detail: op({
-        tags: ["operator"],
-        security: "operator",
-        summary: "Forward the merchant's appeal of a live MED case to the PSP",
-        description:
-          "For a case opened from an `efi` infraction (extensions.md \"Live MED from the PSP\"): sends `POST /v2/gn/infracoes/{idInfracao}/defesa` `{analise: \"rejeitado\", justificativa: appeal_reason}` and answers the case. 400 `invalid_state`: the case did not come from a PSP infraction, is not `appealed`, or its defence was already forwarded; 422 the PSP refused it; 503 the PSP did not answer.",
-        ok: { 200: MedCaseSchema },
-        errors: [...BODY_ERRORS, 401, 404, 422, 503],
-      }),
-    })
+    .post(
+      "/v1/operator/med/cases/:id/resolve",
+      async ({ params, body }) => toPublicCase(await resolveCase(deps, null, params.id, body.outcome)),
+      {
+        body: RulingBody,
+        detail: op({
+          tags: ["operator"],
+          security: "operator",
+          summary: "Rule on a MED case (operations review)",
+          ok: { 200: MedCaseSchema },
+          errors: [...BODY_ERRORS, 401, 404],
+          requestExample: { outcome: "merchant_favor" },
+        }),
+      },
+    )
+    .post(
+      "/v1/operator/med/cases/:id/submit-defense",
+      async ({ params }) => toPublicCase(await submitDefense(deps, params.id)),
+      {
+        body: StrictObject({}),
+        detail: op({
+          tags: ["operator"],
+          security: "operator",
+          summary: "Forward the merchant's appeal of a live MED case to the PSP",
+          description:
+            'For a case opened from an `efi` infraction (extensions.md "Live MED from the PSP"): sends `POST /v2/gn/infracoes/{idInfracao}/defesa` `{analise: "rejeitado", justificativa: appeal_reason}` and answers the case. 400 `invalid_state`: the case did not come from a PSP infraction, is not `appealed`, or its defence was already forwarded; 422 the PSP refused it; 503 the PSP did not answer.',
+          ok: { 200: MedCaseSchema },
+          errors: [...BODY_ERRORS, 401, 404, 422, 503],
+        }),
+      },
+    )
     .post(
       "/v1/operator/charges/:id/med",
       async ({ params, body, set }) => {

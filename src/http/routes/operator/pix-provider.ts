@@ -16,28 +16,54 @@ const PEM_MAX = 65_536;
 /** The PUT body: the pinned fields, then the optional PSP differences. */
 const ConnectBody = StrictObject({
   type: Type.Union([Type.Literal("bcb_pix_v2"), Type.Literal("efi")], {
-    description: "`bcb_pix_v2`: any PSP of the BCB API Pix v2; `efi`: Efí, the standard plus Pix send (payouts, cashout refunds).",
+    description:
+      "`bcb_pix_v2`: any PSP of the BCB API Pix v2; `efi`: Efí, the standard plus Pix send (payouts, cashout refunds).",
   }),
   api_url: Str({
     minLength: 1,
     maxLength: 2048,
-    description: "`bcb_pix_v2`: the PSP's API Pix base over https (e.g. `https://pix.example.com/api/v2`); `efi`: Efí's origin (e.g. `https://pix.api.efipay.com.br`).",
+    description:
+      "`bcb_pix_v2`: the PSP's API Pix base over https (e.g. `https://pix.example.com/api/v2`); `efi`: Efí's origin (e.g. `https://pix.api.efipay.com.br`).",
   }),
   token_url: Str({ minLength: 1, maxLength: 2048, description: "The PSP's OAuth2 token endpoint over https." }),
   client_id: Str({ minLength: 1, maxLength: 512 }),
   client_secret: Str({ minLength: 1, maxLength: 4096, description: "Stored encrypted; never returned or logged." }),
-  certificate: Str({ minLength: 1, maxLength: PEM_MAX, description: "PEM client certificate presented to the PSP (mTLS)." }),
-  private_key: Str({ minLength: 1, maxLength: PEM_MAX, description: "PEM private key of the certificate (unencrypted PKCS#8, PKCS#1 or SEC1). Stored encrypted; never returned or logged." }),
+  certificate: Str({
+    minLength: 1,
+    maxLength: PEM_MAX,
+    description: "PEM client certificate presented to the PSP (mTLS).",
+  }),
+  private_key: Str({
+    minLength: 1,
+    maxLength: PEM_MAX,
+    description:
+      "PEM private key of the certificate (unencrypted PKCS#8, PKCS#1 or SEC1). Stored encrypted; never returned or logged.",
+  }),
   ca_certificates: Type.Optional(
-    Str({ minLength: 1, maxLength: 4 * PEM_MAX, description: "PEM roots the PSP's server certificate chains to (its own CA); when given they replace the system roots for this connection." }),
+    Str({
+      minLength: 1,
+      maxLength: 4 * PEM_MAX,
+      description:
+        "PEM roots the PSP's server certificate chains to (its own CA); when given they replace the system roots for this connection.",
+    }),
   ),
   pix_key: Str({ minLength: 1, maxLength: 77, description: "The receiving Pix key (DICT)." }),
-  scope: Type.Optional(Str({ minLength: 1, maxLength: 1024, description: "OAuth2 scope sent on the token call (space separated; Inter requires one)." })),
-  token_auth: Type.Optional(Type.Union([Type.Literal("basic"), Type.Literal("form")], { description: "Where the token call carries client_id/client_secret: HTTP Basic (default) or the form body." })),
+  scope: Type.Optional(
+    Str({
+      minLength: 1,
+      maxLength: 1024,
+      description: "OAuth2 scope sent on the token call (space separated; Inter requires one).",
+    }),
+  ),
+  token_auth: Type.Optional(
+    Type.Union([Type.Literal("basic"), Type.Literal("form")], {
+      description: "Where the token call carries client_id/client_secret: HTTP Basic (default) or the form body.",
+    }),
+  ),
   api_query: Type.Optional(
     Type.Record(Type.String({ pattern: "^[A-Za-z0-9._~-]{1,64}$" }), Str({ maxLength: 512 }), {
       maxProperties: 8,
-      description: "Query parameters added to every API call, e.g. Banco do Brasil's `{\"gw-dev-app-key\": \"...\"}`.",
+      description: 'Query parameters added to every API call, e.g. Banco do Brasil\'s `{"gw-dev-app-key": "..."}`.',
     }),
   ),
 });
@@ -94,7 +120,8 @@ export function operatorPixProviderRoutes(deps: Deps) {
           tags: ["operator"],
           security: "operator",
           summary: "Disconnect an account's live Pix (204)",
-          description: "Live charges answer 422 again; charges already created keep settling through polls. The webhook is removed at the PSP (best effort).",
+          description:
+            "Live charges answer 422 again; charges already created keep settling through polls. The webhook is removed at the PSP (best effort).",
           ok: { 204: { empty: "Disconnected." } },
           errors: [...BODY_ERRORS, 401, 404],
         }),

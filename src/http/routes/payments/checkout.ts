@@ -9,7 +9,12 @@
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
-import { CHARGE_STATUSES, PUBLIC_STATUS, TRANSACTION_STATUSES, type TransactionStatus } from "../../../domain/charges/model";
+import {
+  CHARGE_STATUSES,
+  PUBLIC_STATUS,
+  TRANSACTION_STATUSES,
+  type TransactionStatus,
+} from "../../../domain/charges/model";
 import { OneOf, View } from "../../../lib/view-schema";
 import { BODY_ERRORS, op } from "../../openapi";
 import { chargeByRawId } from "../../../domain/charges/public";
@@ -26,7 +31,15 @@ const CardBody = StrictObject({
   cvc: t.Optional(Str({ maxLength: 4 })),
   name: t.Optional(Str({ maxLength: 100 })),
 });
-const PayBody = StrictObject({ method: t.Union([t.Literal("PIX"), t.Literal("MBWAY"), t.Literal("MULTIBANCO"), t.Literal("BOLETO"), t.Literal("CRYPTO")]) });
+const PayBody = StrictObject({
+  method: t.Union([
+    t.Literal("PIX"),
+    t.Literal("MBWAY"),
+    t.Literal("MULTIBANCO"),
+    t.Literal("BOLETO"),
+    t.Literal("CRYPTO"),
+  ]),
+});
 const RAW_ID = /^[0-9a-f]{32}$/;
 const tags = ["public"];
 
@@ -43,7 +56,10 @@ export function paymentCheckoutRoutes(deps: Deps) {
     if (!row || row.livemode) throw notFound("checkout");
     return row;
   };
-  const answer = (status: string) => ({ status: PUBLIC_STATUS[status as TransactionStatus], transactionStatus: status as TransactionStatus });
+  const answer = (status: string) => ({
+    status: PUBLIC_STATUS[status as TransactionStatus],
+    transactionStatus: status as TransactionStatus,
+  });
   return new Elysia()
     .get(
       "/v1/boletos/:file",
@@ -53,7 +69,11 @@ export function paymentCheckoutRoutes(deps: Deps) {
         const pdf = row ? await buildBoletoPdf(deps, row) : null;
         if (!pdf) throw notFound("boleto");
         return new Response(Buffer.from(pdf), {
-          headers: { "content-type": "application/pdf", "content-disposition": `inline; filename="boleto-${row!.id}.pdf"`, "cache-control": "no-store" },
+          headers: {
+            "content-type": "application/pdf",
+            "content-disposition": `inline; filename="boleto-${row!.id}.pdf"`,
+            "cache-control": "no-store",
+          },
         });
       },
       {
@@ -68,13 +88,15 @@ export function paymentCheckoutRoutes(deps: Deps) {
     )
     .post(
       `${base}/:raw_id/card`,
-      async ({ params, body }) => answer((await payWithSandboxCard(deps, await sandboxRow(params.raw_id), body.number)).status),
+      async ({ params, body }) =>
+        answer((await payWithSandboxCard(deps, await sandboxRow(params.raw_id), body.number)).status),
       {
         body: CardBody,
         detail: op({
           tags,
           summary: "Sandbox only: the checkout's card form",
-          description: "Test cards: 4242424242424242 approve; 4000000000000002 decline; 4000000000003220 3DS then approve; 4000000000003063 3DS then decline (PROCESSING for 3 s).",
+          description:
+            "Test cards: 4242424242424242 approve; 4000000000000002 decline; 4000000000003220 3DS then approve; 4000000000003063 3DS then decline (PROCESSING for 3 s).",
           security: "none",
           ok: { 200: CheckoutPaymentSchema },
           errors: [...BODY_ERRORS, 404],
@@ -84,7 +106,8 @@ export function paymentCheckoutRoutes(deps: Deps) {
     )
     .post(
       `${base}/:raw_id/pay`,
-      async ({ params, body }) => answer((await simulatePayment(deps, await sandboxRow(params.raw_id), { method: body.method })).row.status),
+      async ({ params, body }) =>
+        answer((await simulatePayment(deps, await sandboxRow(params.raw_id), { method: body.method })).row.status),
       {
         body: PayBody,
         detail: op({

@@ -7,5 +7,9 @@ import { statsRoutes } from "./stats";
 import { transactionRoutes } from "./transactions";
 
 export function paymentRoutes(deps: Deps) {
-  return new Elysia().use(paymentCheckoutRoutes(deps)).use(statsRoutes(deps)).use(refundRoutes(deps)).use(transactionRoutes(deps));
+  return new Elysia()
+    .use(paymentCheckoutRoutes(deps))
+    .use(statsRoutes(deps))
+    .use(refundRoutes(deps))
+    .use(transactionRoutes(deps));
 }

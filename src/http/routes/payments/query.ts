@@ -7,24 +7,31 @@ import { invalidParam } from "../../errors";
 
 /** Throws 400 when `query` carries a key outside `allowed`. */
 export function onlyKnown(query: Record<string, unknown>, allowed: readonly string[]): void {
-  for (const k of Object.keys(query)) if (!allowed.includes(k)) throw invalidParam(k, `Unknown query parameter ${k}; accepted: ${allowed.join(", ")}.`);
+  for (const k of Object.keys(query))
+    if (!allowed.includes(k)) throw invalidParam(k, `Unknown query parameter ${k}; accepted: ${allowed.join(", ")}.`);
 }
 
 /** Integer in [min, max] from a query value, `dflt` when absent. */
 export function intParam(query: Record<string, unknown>, name: string, dflt: number, min: number, max: number): number {
   const raw = query[name];
   if (raw === undefined) return dflt;
-  if (typeof raw !== "string" || !/^\d{1,9}$/.test(raw)) throw invalidParam(name, `${name} must be an integer between ${min} and ${max}.`);
+  if (typeof raw !== "string" || !/^\d{1,9}$/.test(raw))
+    throw invalidParam(name, `${name} must be an integer between ${min} and ${max}.`);
   const n = Number(raw);
   if (n < min || n > max) throw invalidParam(name, `${name} must be an integer between ${min} and ${max}.`);
   return n;
 }
 
 /** One of `values`, or undefined when absent. */
-export function enumParam<T extends string>(query: Record<string, unknown>, name: string, values: readonly T[]): T | undefined {
+export function enumParam<T extends string>(
+  query: Record<string, unknown>,
+  name: string,
+  values: readonly T[],
+): T | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  if (typeof raw !== "string" || !values.includes(raw as T)) throw invalidParam(name, `${name} must be one of ${values.join(", ")}.`);
+  if (typeof raw !== "string" || !values.includes(raw as T))
+    throw invalidParam(name, `${name} must be one of ${values.join(", ")}.`);
   return raw as T;
 }
 
@@ -40,7 +47,8 @@ export function dateParam(query: Record<string, unknown>, name: string, edge: "s
   if (raw === undefined) return undefined;
   if (typeof raw === "string" && ISO_DATE.test(raw)) {
     const ms = Date.parse(`${raw}T00:00:00.000Z`);
-    if (!Number.isNaN(ms) && new Date(ms).toISOString().startsWith(raw)) return edge === "start" ? ms : ms + 86_400_000 - 1;
+    if (!Number.isNaN(ms) && new Date(ms).toISOString().startsWith(raw))
+      return edge === "start" ? ms : ms + 86_400_000 - 1;
   }
   if (typeof raw === "string" && ISO_DATETIME.test(raw)) {
     const ms = Date.parse(raw);

@@ -11,12 +11,22 @@ import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 const tags = ["payments"];
 
 export const RefundSchema = StrictObject({
-  idempotencyKey: Str({ minLength: 8, maxLength: 128, description: "Required: 8-128 characters; a replay returns the original refund." }),
+  idempotencyKey: Str({
+    minLength: 8,
+    maxLength: 128,
+    description: "Required: 8-128 characters; a replay returns the original refund.",
+  }),
   amount: t.Optional(Amount({ description: "Minor units; default the whole remaining amount." })),
   reason: t.Optional(Str({ maxLength: 500 })),
   strategy: t.Optional(t.Union([t.Literal("devolution"), t.Literal("cashout")], { description: "PIX only." })),
-  passFeeToTenant: t.Optional(StrictBool({ description: "PIX cashout only: debit the account's payout fee (`payout_fee_fixed`) from the merchant." })),
-  destinationKey: t.Optional(Str({ minLength: 1, maxLength: 140, description: "PIX cashout only: the Pix key to pay." })),
+  passFeeToTenant: t.Optional(
+    StrictBool({
+      description: "PIX cashout only: debit the account's payout fee (`payout_fee_fixed`) from the merchant.",
+    }),
+  ),
+  destinationKey: t.Optional(
+    Str({ minLength: 1, maxLength: 140, description: "PIX cashout only: the Pix key to pay." }),
+  ),
 });
 
 export function refundRoutes(deps: Deps) {

@@ -12,7 +12,11 @@ import { intParam, onlyKnown } from "./query";
 import { PaymentMetricsSchema, PaymentStatsSchema } from "../../../domain/payments/schemas";
 import { AUTH_ERRORS, op } from "../../openapi";
 
-const Days = { name: "days", description: `São Paulo calendar days, today included: 1-${MAX_DAYS}, default 7.`, schema: { type: "integer", minimum: 1, maximum: MAX_DAYS } };
+const Days = {
+  name: "days",
+  description: `São Paulo calendar days, today included: 1-${MAX_DAYS}, default 7.`,
+  schema: { type: "integer", minimum: 1, maximum: MAX_DAYS },
+};
 
 const tags = ["payments"];
 
@@ -55,7 +59,8 @@ export function statsRoutes(deps: Deps) {
         const days = intParam(q, "days", 7, 1, MAX_DAYS);
         let currency: string | undefined;
         if (q.currency !== undefined) {
-          if (!/^[A-Za-z0-9]{3,8}$/.test(q.currency)) throw invalidParam("currency", "currency must be 3-8 letters or digits.", "invalid_currency");
+          if (!/^[A-Za-z0-9]{3,8}$/.test(q.currency))
+            throw invalidParam("currency", "currency must be 3-8 letters or digits.", "invalid_currency");
           currency = q.currency.toUpperCase();
         }
         return paymentMetrics(deps, auth.accountId, auth.livemode, deps.clock.nowMs(), days, currency);
@@ -68,7 +73,10 @@ export function statsRoutes(deps: Deps) {
           security: "apikey",
           ok: { 200: PaymentMetricsSchema },
           errors: [400, ...AUTH_ERRORS.apikey],
-          query: [Days, { name: "currency", description: "3-8 letters or digits (case-insensitive); default all currencies." }],
+          query: [
+            Days,
+            { name: "currency", description: "3-8 letters or digits (case-insensitive); default all currencies." },
+          ],
         }),
       },
     );

@@ -58,12 +58,22 @@ export function providerWebhookRoutes(deps: Deps) {
       detail: op({
         tags: ["provider-webhooks"],
         security: "none",
-        summary: "A PSP's Pix callback (BCB API Pix v2 `{pix: [...]}`, or the bare array): queued for confirmation, 200 at once",
+        summary:
+          "A PSP's Pix callback (BCB API Pix v2 `{pix: [...]}`, or the bare array): queued for confirmation, 200 at once",
         description:
           "Called by the PSP of a Pix provider connection at `{webhook_url}/pix`. The body is only a hint: each entry whose `txid` is a live charge of the connection's account is confirmed with Cofre's own credentials (`GET /pix/{endToEndId}`, else `GET /cob/{txid}`) before anything changes; entries that match nothing are ignored (all of them matched by one indexed read). A repeated callback pays once (idempotent by end-to-end id). The bare array `[{endToEndId, txid, ...}]` some PSPs send is accepted as the `pix` list. Bounded: at most 100 entries and 64 KiB (else 413 `payload_too_large`), at most 50 callbacks a second per connection, bursts of 50 (else 429 `rate_limited` with `Retry-After`; per instance).",
         ok: { 200: { empty: "Received; confirmation is queued." } },
         errors: [...BODY_ERRORS, 404, 429],
-        requestExample: { pix: [{ endToEndId: "E12345678202611201200abcdefghijk", txid: "Cofre0000000000000000000001", valor: "10.05", horario: "2026-11-20T12:03:00Z" }] },
+        requestExample: {
+          pix: [
+            {
+              endToEndId: "E12345678202611201200abcdefghijk",
+              txid: "Cofre0000000000000000000001",
+              valor: "10.05",
+              horario: "2026-11-20T12:03:00Z",
+            },
+          ],
+        },
       }),
     },
   );

@@ -23,7 +23,12 @@ export function stripeWebhookRoutes(deps: Deps) {
   return new Elysia().post(
     "/v1/provider-webhooks/stripe/:connection_id",
     async ({ params, request }) => {
-      await acceptCardEvent(deps, params.connection_id, rawBodies.get(request) ?? "", request.headers.get("stripe-signature"));
+      await acceptCardEvent(
+        deps,
+        params.connection_id,
+        rawBodies.get(request) ?? "",
+        request.headers.get("stripe-signature"),
+      );
       return new Response(null, { status: 200 });
     },
     {
@@ -38,7 +43,12 @@ export function stripeWebhookRoutes(deps: Deps) {
           "Called by Stripe at the endpoint Cofre created when the connection was made. The `Stripe-Signature` header must verify over the raw body with the endpoint's signing secret (the official `stripe` library's check; else 400, nothing changes). Each event id is taken once. The event is only a hint: Cofre retrieves the Checkout Session, PaymentIntent, refund or dispute with its own key before anything changes. Unknown connection -> 404.",
         ok: { 200: { empty: "Received; confirmation is queued." } },
         errors: [...BODY_ERRORS, 404],
-        requestExample: { id: "evt_1", object: "event", type: "checkout.session.completed", data: { object: { id: "cs_test_1", object: "checkout.session" } } },
+        requestExample: {
+          id: "evt_1",
+          object: "event",
+          type: "checkout.session.completed",
+          data: { object: { id: "cs_test_1", object: "checkout.session" } },
+        },
       }),
     },
   );

@@ -27,12 +27,19 @@ import { BODY_ERRORS, op } from "../../openapi";
 import { pdfResponse } from "../../pdf";
 
 /** GET {checkout}/<raw_id>/status: what the checkout page polls. */
-const CheckoutStatusSchema = View("CheckoutStatus", { status: OneOf(CHARGE_STATUSES), expires_at: Nullable(DateTime()) });
+const CheckoutStatusSchema = View("CheckoutStatus", {
+  status: OneOf(CHARGE_STATUSES),
+  expires_at: Nullable(DateTime()),
+});
 /** POST {checkout}/<raw_id>/simulate. */
 const SimulatedSchema = View("CheckoutSimulated", { status: OneOf(CHARGE_STATUSES) });
 /** GET /v1/pix/jwks.json: the public keys (RFC 7517) that verify the location JWS. */
 const JwksSchema = View("Jwks", {
-  keys: Type.Array(Type.Record(Type.String(), Type.Unknown(), { examples: [{ kty: "EC", crv: "P-256", x: "...", y: "...", kid: "...", alg: "ES256", use: "sig" }] })),
+  keys: Type.Array(
+    Type.Record(Type.String(), Type.Unknown(), {
+      examples: [{ kty: "EC", crv: "P-256", x: "...", y: "...", kid: "...", alg: "ES256", use: "sig" }],
+    }),
+  ),
 });
 const HTML = (description: string) => ({ content: "text/html", description });
 
@@ -95,7 +102,10 @@ export function publicRoutes(deps: Deps) {
           tags,
           summary: "Hosted checkout page (HTML)",
           security: "none",
-          ok: { 200: HTML("The checkout page."), 404: HTML("Not-found page for an unknown id (HTML, not the JSON envelope).") },
+          ok: {
+            200: HTML("The checkout page."),
+            404: HTML("Not-found page for an unknown id (HTML, not the JSON envelope)."),
+          },
           errors: [],
         }),
       },
@@ -110,8 +120,9 @@ export function publicRoutes(deps: Deps) {
       {
         detail: op({
           tags,
-          summary: "The receipt PDF of a checkout with a final outcome (the paid screen's \"Baixar comprovante\")",
-          description: "The same PDF as `GET /v1/payments/{id}/receipt` with `Accept: application/pdf`; the capability is the unguessable raw id. 404 while the outcome is not final.",
+          summary: 'The receipt PDF of a checkout with a final outcome (the paid screen\'s "Baixar comprovante")',
+          description:
+            "The same PDF as `GET /v1/payments/{id}/receipt` with `Accept: application/pdf`; the capability is the unguessable raw id. 404 while the outcome is not final.",
           security: "none",
           ok: { 200: { content: "application/pdf", description: "The receipt, as an attachment named `<id>.pdf`." } },
           errors: [404],
@@ -120,8 +131,19 @@ export function publicRoutes(deps: Deps) {
     )
     .get(
       "/favicon.ico",
-      () => new Response(new Uint8Array(faviconIco()), { headers: { "content-type": "image/x-icon", "cache-control": "public, max-age=86400" } }),
-      { detail: op({ tags, summary: "Cofre's favicon", security: "none", ok: { 200: { content: "image/x-icon", description: "A 32x32 icon." } }, errors: [] }) },
+      () =>
+        new Response(new Uint8Array(faviconIco()), {
+          headers: { "content-type": "image/x-icon", "cache-control": "public, max-age=86400" },
+        }),
+      {
+        detail: op({
+          tags,
+          summary: "Cofre's favicon",
+          security: "none",
+          ok: { 200: { content: "image/x-icon", description: "A 32x32 icon." } },
+          errors: [],
+        }),
+      },
     )
     .get(
       `${base}/:raw_id/status`,
@@ -134,7 +156,15 @@ export function publicRoutes(deps: Deps) {
           expires_at: row.expiresAt === null ? null : iso(row.expiresAt),
         };
       },
-      { detail: op({ tags, summary: "Checkout status poll (JSON)", security: "none", ok: { 200: CheckoutStatusSchema }, errors: [404] }) },
+      {
+        detail: op({
+          tags,
+          summary: "Checkout status poll (JSON)",
+          security: "none",
+          ok: { 200: CheckoutStatusSchema },
+          errors: [404],
+        }),
+      },
     )
     .post(
       `${base}/:raw_id/simulate`,
@@ -171,7 +201,10 @@ export function publicRoutes(deps: Deps) {
           summary: "QR code PNG of a charge's BR Code",
           description: "Cacheable (ETag); `If-None-Match` with the ETag -> 304.",
           security: "none",
-          ok: { 200: { content: "image/png", description: "The QR code." }, 304: { empty: "Not modified (If-None-Match matched the ETag)." } },
+          ok: {
+            200: { content: "image/png", description: "The QR code." },
+            304: { empty: "Not modified (If-None-Match matched the ETag)." },
+          },
           errors: [404],
         }),
       },
@@ -189,7 +222,8 @@ export function publicRoutes(deps: Deps) {
         detail: op({
           tags,
           summary: "Pix location: JWS-signed CobPayload (BCB API Pix)",
-          description: "A compact JWS (verify with /v1/pix/jwks.json) whose payload is the BCB API Pix CobPayload of the charge.",
+          description:
+            "A compact JWS (verify with /v1/pix/jwks.json) whose payload is the BCB API Pix CobPayload of the charge.",
           security: "none",
           ok: { 200: { content: "application/jose", description: "Compact JWS.", schema: { type: "string" } } },
           errors: [404],
@@ -197,8 +231,12 @@ export function publicRoutes(deps: Deps) {
       },
     )
     .get(JWKS_PATH, async () => locationJwks(deps), {
-      detail: op({ tags, summary: "Public keys of the Pix location signatures", security: "none", ok: { 200: JwksSchema }, errors: [] }),
+      detail: op({
+        tags,
+        summary: "Public keys of the Pix location signatures",
+        security: "none",
+        ok: { 200: JwksSchema },
+        errors: [],
+      }),
     });
 }
-
-

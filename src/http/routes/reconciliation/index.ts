@@ -33,7 +33,13 @@ export function reconciliationRoutes(deps: Deps) {
           "With `date` (YYYY-MM-DD, São Paulo): lists that day at the PSP (`GET /pix?inicio&fim` received, and through an `efi` connection `GET /v2/gn/pix/enviados` sent), compares it with Cofre's charges, returned Pix, payouts and cashout refunds on end-to-end id / idEnvio, stores and answers the Reconciliation; a Pix received on one of our cobs that Cofre missed is queued for confirmation (`healed: true`). Without `date`: `{object: list, data}` of the stored days of the last 30, newest first (a job reconciles the previous day every morning). Live only: a test key -> 403 `live_mode_only`. No connection -> 422; the PSP down -> 503.",
         ok: { 200: Type.Union([ReconciliationSchema, ReconciliationListSchema]) },
         errors: [400, ...AUTH_ERRORS.apikey, 403, 422, 503],
-        query: [{ name: "date", description: "São Paulo calendar day, YYYY-MM-DD (not in the future). Omit it to list the stored days.", schema: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" } }],
+        query: [
+          {
+            name: "date",
+            description: "São Paulo calendar day, YYYY-MM-DD (not in the future). Omit it to list the stored days.",
+            schema: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+          },
+        ],
       }),
     },
   );

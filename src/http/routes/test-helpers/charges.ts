@@ -16,7 +16,10 @@ import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 const tags = ["test_helpers"];
 /** Every helper: a JSON body, the apikey, 403 `test_mode_only` for a live key. */
 const HELPER_ERRORS = [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403];
-const FaultsSchema = View("ProviderFaults", { mode: Type.Union([Type.Literal("reject"), Type.Literal("unavailable")]), remaining: Type.Integer({ minimum: 0 }) });
+const FaultsSchema = View("ProviderFaults", {
+  mode: Type.Union([Type.Literal("reject"), Type.Literal("unavailable")]),
+  remaining: Type.Integer({ minimum: 0 }),
+});
 
 export function chargeTestHelperRoutes(deps: Deps) {
   return new Elysia()
@@ -32,7 +35,12 @@ export function chargeTestHelperRoutes(deps: Deps) {
       {
         body: Type.Optional(
           StrictObject({
-            amount: Type.Optional(Amount({ description: "Minor units the payer sends (default: the charge amount; another amount is returned by the bank)." })),
+            amount: Type.Optional(
+              Amount({
+                description:
+                  "Minor units the payer sends (default: the charge amount; another amount is returned by the bank).",
+              }),
+            ),
             method: Type.Optional(Str({ maxLength: 32 })),
             outcome: Type.Optional(Type.Union([Type.Literal("succeed"), Type.Literal("decline")])),
             payer_tax_id: Type.Optional(Str({ maxLength: 32 })),
@@ -43,7 +51,8 @@ export function chargeTestHelperRoutes(deps: Deps) {
         detail: op({
           tags,
           summary: "The payer pays a pending sandbox charge",
-          description: "Any transaction of the caller (`ch_` or raw id); `method` may be any method it offers. 200: the Charge after the payment. A charge that is not pending -> 400 `invalid_state`.",
+          description:
+            "Any transaction of the caller (`ch_` or raw id); `method` may be any method it offers. 200: the Charge after the payment. A charge that is not pending -> 400 `invalid_state`.",
           security: "apikey",
           ok: { 200: ChargeSchema },
           errors: [...HELPER_ERRORS, 404],

@@ -29,11 +29,21 @@ export function clockTestHelperRoutes(deps: Deps) {
       const r = await advanceClock(deps.clock, deps.jobs, body.seconds);
       // Several instances on PostgreSQL: the others move to the same time (src/store/pg/clock-share.ts).
       await deps.clockShare?.publish();
-      if (r.capped) deps.logger.warn({ seconds: body.seconds, jobs: r.jobs, max: MAX_ADVANCE_JOBS }, "clock advance hit its job cap; the remaining due work runs after it");
+      if (r.capped)
+        deps.logger.warn(
+          { seconds: body.seconds, jobs: r.jobs, max: MAX_ADVANCE_JOBS },
+          "clock advance hit its job cap; the remaining due work runs after it",
+        );
       return { now: iso(deps.clock.now()) };
     },
     {
-      body: StrictObject({ seconds: StrictInt({ minimum: 1, maximum: 10 * 365 * 86400, description: "Seconds to move forward (1 to 10 years)." }) }),
+      body: StrictObject({
+        seconds: StrictInt({
+          minimum: 1,
+          maximum: 10 * 365 * 86400,
+          description: "Seconds to move forward (1 to 10 years).",
+        }),
+      }),
       detail: op({
         tags: ["test_helpers"],
         summary: "Advance the service clock (COFRE_TEST_CLOCK=1 only)",

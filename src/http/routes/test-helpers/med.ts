@@ -53,7 +53,10 @@ export function medTestHelperRoutes(deps: Deps) {
       async ({ auth, params, body }) => {
         return toPublicCase(await resolveCase(deps, auth, params.id, body.outcome));
       },
-      { body: RulingBody, detail: doc("A MED ruling reaches the platform (sandbox)", 200, { outcome: "merchant_favor" }) },
+      {
+        body: RulingBody,
+        detail: doc("A MED ruling reaches the platform (sandbox)", 200, { outcome: "merchant_favor" }),
+      },
     )
     .post(
       "/v1/test_helpers/med/cases/:id/request_evidence",

@@ -14,21 +14,40 @@ import { Str, StrictObject, Type } from "../../schemas";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 const IdParams = t.Object({ id: Str({ minLength: 1, maxLength: 100 }) });
-const FailBody = StrictObject({ failure_code: Type.Optional(Str({ minLength: 1, maxLength: 64, description: "Default `sandbox_failed`." })) });
+const FailBody = StrictObject({
+  failure_code: Type.Optional(Str({ minLength: 1, maxLength: 64, description: "Default `sandbox_failed`." })),
+});
 const doc = (summary: string, example?: object) =>
-  op({ tags: ["test_helpers"], summary, security: "apikey", ok: { 200: PayoutSchema }, errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403, 404], ...(example ? { requestExample: example } : {}) });
+  op({
+    tags: ["test_helpers"],
+    summary,
+    security: "apikey",
+    ok: { 200: PayoutSchema },
+    errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403, 404],
+    ...(example ? { requestExample: example } : {}),
+  });
 
 export function payoutTestHelperRoutes(deps: Deps) {
   return new Elysia()
     .use(testModeOnly(deps))
-    .post("/v1/test_helpers/payouts/:id/pay", ({ auth, params }) => settleSandboxPayout(deps, auth, params.id, { paid: true, endToEndId: newEndToEndId(deps.clock.now()) }), {
-      params: IdParams,
-      body: StrictObject({}),
-      detail: doc("Pay a sandbox payout now (pending or processing -> paid)"),
-    })
-    .post("/v1/test_helpers/payouts/:id/fail", ({ auth, params, body }) => settleSandboxPayout(deps, auth, params.id, { paid: false, failureCode: body.failure_code }), {
-      params: IdParams,
-      body: FailBody,
-      detail: doc("Fail a sandbox payout (amount + fee back to available)", { failure_code: "account_closed" }),
-    });
+    .post(
+      "/v1/test_helpers/payouts/:id/pay",
+      ({ auth, params }) =>
+        settleSandboxPayout(deps, auth, params.id, { paid: true, endToEndId: newEndToEndId(deps.clock.now()) }),
+      {
+        params: IdParams,
+        body: StrictObject({}),
+        detail: doc("Pay a sandbox payout now (pending or processing -> paid)"),
+      },
+    )
+    .post(
+      "/v1/test_helpers/payouts/:id/fail",
+      ({ auth, params, body }) =>
+        settleSandboxPayout(deps, auth, params.id, { paid: false, failureCode: body.failure_code }),
+      {
+        params: IdParams,
+        body: FailBody,
+        detail: doc("Fail a sandbox payout (amount + fee back to available)", { failure_code: "account_closed" }),
+      },
+    );
 }

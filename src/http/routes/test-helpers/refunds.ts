@@ -12,22 +12,26 @@ import { StrictObject } from "../../schemas";
 import { RefundSchema } from "../../../domain/payments/refund-views";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
-const AdvanceBody = StrictObject({ to: t.Union([t.Literal("IN_PROGRESS"), t.Literal("REFUNDED"), t.Literal("FAILED")]) });
+const AdvanceBody = StrictObject({
+  to: t.Union([t.Literal("IN_PROGRESS"), t.Literal("REFUNDED"), t.Literal("FAILED")]),
+});
 
 export function refundTestHelperRoutes(deps: Deps) {
-  return new Elysia().use(testModeOnly(deps)).post(
-    "/v1/test_helpers/refunds/:id/advance",
-    async ({ auth, params, body }) => advanceSandboxRefund(deps, auth, params.id, body.to),
-    {
-      body: AdvanceBody,
-      detail: op({
-        tags: ["test_helpers"],
-        summary: "Advance a sandbox refund (PENDING -> IN_PROGRESS -> REFUNDED | FAILED)",
-        security: "apikey",
-        ok: { 200: RefundSchema },
-        errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403, 404],
-        requestExample: { to: "REFUNDED" },
-      }),
-    },
-  );
+  return new Elysia()
+    .use(testModeOnly(deps))
+    .post(
+      "/v1/test_helpers/refunds/:id/advance",
+      async ({ auth, params, body }) => advanceSandboxRefund(deps, auth, params.id, body.to),
+      {
+        body: AdvanceBody,
+        detail: op({
+          tags: ["test_helpers"],
+          summary: "Advance a sandbox refund (PENDING -> IN_PROGRESS -> REFUNDED | FAILED)",
+          security: "apikey",
+          ok: { 200: RefundSchema },
+          errors: [...BODY_ERRORS, ...AUTH_ERRORS.apikey, 403, 404],
+          requestExample: { to: "REFUNDED" },
+        }),
+      },
+    );
 }

@@ -3,10 +3,23 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { ApiError } from "../../errors";
-import { FlatBalanceSchema, FullBalanceSchema, WalletSchema, flatBalanceView, fullBalanceView, walletCurrency, walletListView } from "../../../domain/ledger/views";
+import {
+  FlatBalanceSchema,
+  FullBalanceSchema,
+  WalletSchema,
+  flatBalanceView,
+  fullBalanceView,
+  walletCurrency,
+  walletListView,
+} from "../../../domain/ledger/views";
 import { AUTH_ERRORS, op } from "../../openapi";
 import { Type } from "../../../lib/view-schema";
-import { exportStatement, listStatement, parseStatementQuery, type StatementFormat } from "../../../domain/ledger/statement";
+import {
+  exportStatement,
+  listStatement,
+  parseStatementQuery,
+  type StatementFormat,
+} from "../../../domain/ledger/statement";
 import { STATEMENT_LINE_TYPES, StatementListSchema } from "../../../domain/ledger/statement-views";
 import { acceptsExplicitly } from "../../accept";
 import { singleQuery } from "../../query";
@@ -19,14 +32,68 @@ const CSV_EXAMPLE = [
   "",
 ].join("\r\n");
 const OFX_EXAMPLE = [
-  "OFXHEADER:100", "DATA:OFXSGML", "VERSION:102", "SECURITY:NONE", "ENCODING:USASCII", "CHARSET:1252", "COMPRESSION:NONE", "OLDFILEUID:NONE", "NEWFILEUID:NONE", "",
-  "<OFX>", "<SIGNONMSGSRSV1>", "<SONRS>", "<STATUS>", "<CODE>0", "<SEVERITY>INFO", "</STATUS>", "<DTSERVER>20261121090000[-3:BRT]", "<LANGUAGE>POR", "</SONRS>", "</SIGNONMSGSRSV1>",
-  "<BANKMSGSRSV1>", "<STMTTRNRS>", "<TRNUID>1", "<STATUS>", "<CODE>0", "<SEVERITY>INFO", "</STATUS>", "<STMTRS>", "<CURDEF>BRL",
-  "<BANKACCTFROM>", "<BANKID>COFRE", "<ACCTID>1d87c4e9b1a2f3e4d5c6-T", "<ACCTTYPE>CHECKING", "</BANKACCTFROM>",
-  "<BANKTRANLIST>", "<DTSTART>20261120000000[-3:BRT]", "<DTEND>20261120235959[-3:BRT]",
-  "<STMTTRN>", "<TRNTYPE>DEBIT", "<DTPOSTED>20261120090000[-3:BRT]", "<TRNAMT>-1.99", "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_1", "<MEMO>Tarifa 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b", "</STMTTRN>",
-  "<STMTTRN>", "<TRNTYPE>CREDIT", "<DTPOSTED>20261120090000[-3:BRT]", "<TRNAMT>150.00", "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0", "<MEMO>Recebimento 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b", "</STMTTRN>",
-  "</BANKTRANLIST>", "<LEDGERBAL>", "<BALAMT>148.01", "<DTASOF>20261120235959[-3:BRT]", "</LEDGERBAL>", "</STMTRS>", "</STMTTRNRS>", "</BANKMSGSRSV1>", "</OFX>", "",
+  "OFXHEADER:100",
+  "DATA:OFXSGML",
+  "VERSION:102",
+  "SECURITY:NONE",
+  "ENCODING:USASCII",
+  "CHARSET:1252",
+  "COMPRESSION:NONE",
+  "OLDFILEUID:NONE",
+  "NEWFILEUID:NONE",
+  "",
+  "<OFX>",
+  "<SIGNONMSGSRSV1>",
+  "<SONRS>",
+  "<STATUS>",
+  "<CODE>0",
+  "<SEVERITY>INFO",
+  "</STATUS>",
+  "<DTSERVER>20261121090000[-3:BRT]",
+  "<LANGUAGE>POR",
+  "</SONRS>",
+  "</SIGNONMSGSRSV1>",
+  "<BANKMSGSRSV1>",
+  "<STMTTRNRS>",
+  "<TRNUID>1",
+  "<STATUS>",
+  "<CODE>0",
+  "<SEVERITY>INFO",
+  "</STATUS>",
+  "<STMTRS>",
+  "<CURDEF>BRL",
+  "<BANKACCTFROM>",
+  "<BANKID>COFRE",
+  "<ACCTID>1d87c4e9b1a2f3e4d5c6-T",
+  "<ACCTTYPE>CHECKING",
+  "</BANKACCTFROM>",
+  "<BANKTRANLIST>",
+  "<DTSTART>20261120000000[-3:BRT]",
+  "<DTEND>20261120235959[-3:BRT]",
+  "<STMTTRN>",
+  "<TRNTYPE>DEBIT",
+  "<DTPOSTED>20261120090000[-3:BRT]",
+  "<TRNAMT>-1.99",
+  "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_1",
+  "<MEMO>Tarifa 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
+  "</STMTTRN>",
+  "<STMTTRN>",
+  "<TRNTYPE>CREDIT",
+  "<DTPOSTED>20261120090000[-3:BRT]",
+  "<TRNAMT>150.00",
+  "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0",
+  "<MEMO>Recebimento 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
+  "</STMTTRN>",
+  "</BANKTRANLIST>",
+  "<LEDGERBAL>",
+  "<BALAMT>148.01",
+  "<DTASOF>20261120235959[-3:BRT]",
+  "</LEDGERBAL>",
+  "</STMTRS>",
+  "</STMTTRNRS>",
+  "</BANKMSGSRSV1>",
+  "</OFX>",
+  "",
 ].join("\r\n");
 
 /**
@@ -42,17 +109,30 @@ export function walletRoutes(deps: Deps) {
       async ({ auth, query, request }) => {
         if (query.currency === undefined) return fullBalanceView(deps.store.read, auth.accountId, auth.livemode);
         const repeated = new URL(request.url).searchParams.getAll("currency").length > 1;
-        const currency = repeated ? null : await walletCurrency(deps.store.read, auth.accountId, auth.livemode, query.currency);
+        const currency = repeated
+          ? null
+          : await walletCurrency(deps.store.read, auth.accountId, auth.livemode, query.currency);
         if (!currency)
-          throw new ApiError("invalid_currency", "currency must be a known ISO 4217 code (e.g. BRL) or a currency the account holds (e.g. USDT).", { param: "currency" });
+          throw new ApiError(
+            "invalid_currency",
+            "currency must be a known ISO 4217 code (e.g. BRL) or a currency the account holds (e.g. USDT).",
+            { param: "currency" },
+          );
         return flatBalanceView(deps.store.read, auth.accountId, auth.livemode, currency);
       },
       {
-        query: t.Object({ currency: t.Optional(t.String({ description: "ISO 4217 code (e.g. BRL), or a currency the account holds (e.g. USDT); case-insensitive." })) }),
+        query: t.Object({
+          currency: t.Optional(
+            t.String({
+              description: "ISO 4217 code (e.g. BRL), or a currency the account holds (e.g. USDT); case-insensitive.",
+            }),
+          ),
+        }),
         detail: op({
           tags: ["wallets"],
           summary: "Balance of the account (all currencies, or one with ?currency=)",
-          description: "Minor units. Without `currency`: the full shape (primary currency BRL flat, plus `balances` and `primary`); with it: the flat single-currency shape.",
+          description:
+            "Minor units. Without `currency`: the full shape (primary currency BRL flat, plus `balances` and `primary`); with it: the flat single-currency shape.",
           security: "apikey",
           ok: { 200: Type.Union([FullBalanceSchema, FlatBalanceSchema]) },
           errors: [400, ...AUTH_ERRORS.apikey],
@@ -63,12 +143,20 @@ export function walletRoutes(deps: Deps) {
       "/v1/wallets/statement",
       async ({ auth, request }) => {
         const accept = request.headers.get("accept");
-        const format: StatementFormat | undefined = acceptsExplicitly(accept, "text/csv") ? "csv" : acceptsExplicitly(accept, "application/x-ofx") ? "ofx" : undefined;
+        const format: StatementFormat | undefined = acceptsExplicitly(accept, "text/csv")
+          ? "csv"
+          : acceptsExplicitly(accept, "application/x-ofx")
+            ? "ofx"
+            : undefined;
         const req = await parseStatementQuery(deps, auth, singleQuery(request), format);
         if (!format) return listStatement(deps, auth, req);
         const out = await exportStatement(deps, auth, req, format);
         return new Response(out.body, {
-          headers: { "content-type": out.contentType, "content-disposition": `attachment; filename="${out.filename}"`, "cache-control": "no-store" },
+          headers: {
+            "content-type": out.contentType,
+            "content-disposition": `attachment; filename="${out.filename}"`,
+            "cache-control": "no-store",
+          },
         });
       },
       {
@@ -80,16 +168,41 @@ export function walletRoutes(deps: Deps) {
           ok: {
             200: [
               StatementListSchema,
-              { content: "text/csv", description: "The period as CSV (with `Accept: text/csv`), an attachment `extrato-<from>-<to>.csv`.", schema: { type: "string", example: CSV_EXAMPLE } },
-              { content: "application/x-ofx", description: "The period as OFX 1.0.2 SGML (with `Accept: application/x-ofx`), an attachment `extrato-<from>-<to>.ofx`.", schema: { type: "string", example: OFX_EXAMPLE } },
+              {
+                content: "text/csv",
+                description: "The period as CSV (with `Accept: text/csv`), an attachment `extrato-<from>-<to>.csv`.",
+                schema: { type: "string", example: CSV_EXAMPLE },
+              },
+              {
+                content: "application/x-ofx",
+                description:
+                  "The period as OFX 1.0.2 SGML (with `Accept: application/x-ofx`), an attachment `extrato-<from>-<to>.ofx`.",
+                schema: { type: "string", example: OFX_EXAMPLE },
+              },
             ],
           },
           errors: [400, ...AUTH_ERRORS.apikey],
           query: [
-            { name: "from", description: "First São Paulo day (YYYY-MM-DD), inclusive; default: the first movement.", schema: { type: "string", format: "date", example: "2026-11-01" } },
-            { name: "to", description: "Last São Paulo day (YYYY-MM-DD), inclusive; default: now.", schema: { type: "string", format: "date", example: "2026-11-30" } },
-            { name: "limit", description: "1-100, default 25 (JSON only).", schema: { type: "integer", minimum: 1, maximum: 100, example: 100 } },
-            { name: "starting_after", description: "A line id (`sl_...`, `next_cursor`): the page after it (JSON only).", schema: { type: "string", example: "sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0" } },
+            {
+              name: "from",
+              description: "First São Paulo day (YYYY-MM-DD), inclusive; default: the first movement.",
+              schema: { type: "string", format: "date", example: "2026-11-01" },
+            },
+            {
+              name: "to",
+              description: "Last São Paulo day (YYYY-MM-DD), inclusive; default: now.",
+              schema: { type: "string", format: "date", example: "2026-11-30" },
+            },
+            {
+              name: "limit",
+              description: "1-100, default 25 (JSON only).",
+              schema: { type: "integer", minimum: 1, maximum: 100, example: 100 },
+            },
+            {
+              name: "starting_after",
+              description: "A line id (`sl_...`, `next_cursor`): the page after it (JSON only).",
+              schema: { type: "string", example: "sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0" },
+            },
           ],
         }),
       },

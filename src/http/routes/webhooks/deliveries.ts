@@ -8,7 +8,13 @@ import * as svc from "../../../domain/webhooks/service";
 import { invalidParam } from "../../errors";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { DELIVERY_DOC, TRANSACTION_URL_DOC } from "./docs";
-import { DeliveryAttemptListSchema, DeliveryListSchema, DeliverySchema, DeliveryStatsSchema, TransactionSecretSchema } from "../../../domain/webhooks/views";
+import {
+  DeliveryAttemptListSchema,
+  DeliveryListSchema,
+  DeliverySchema,
+  DeliveryStatsSchema,
+  TransactionSecretSchema,
+} from "../../../domain/webhooks/views";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 const A = AUTH_ERRORS.apikey;
@@ -34,9 +40,20 @@ export function deliveryRoutes(deps: Deps) {
         if (query.status !== undefined && !DELIVERY_STATUSES.includes(query.status as DeliveryStatus))
           throw invalidParam("status", `status must be one of ${DELIVERY_STATUSES.join(", ")}.`);
         if (query.eventType !== undefined && !isKnownEventType(query.eventType))
-          throw invalidParam("eventType", "Unknown event name; see GET /v1/webhooks/event-catalog.", "invalid_event_type");
-        const transactionId = query.transactionId?.startsWith("ch_") ? query.transactionId.slice(3) : query.transactionId;
-        const filters = { status: query.status as DeliveryStatus | undefined, eventType: query.eventType, endpointId: query.endpointId, transactionId };
+          throw invalidParam(
+            "eventType",
+            "Unknown event name; see GET /v1/webhooks/event-catalog.",
+            "invalid_event_type",
+          );
+        const transactionId = query.transactionId?.startsWith("ch_")
+          ? query.transactionId.slice(3)
+          : query.transactionId;
+        const filters = {
+          status: query.status as DeliveryStatus | undefined,
+          eventType: query.eventType,
+          endpointId: query.endpointId,
+          transactionId,
+        };
         return svc.listDeliveries(deps, auth, filters, limit, offset);
       },
       {
@@ -44,7 +61,9 @@ export function deliveryRoutes(deps: Deps) {
           status: t.Optional(t.String({ description: DELIVERY_STATUSES.join(" | ") })),
           eventType: t.Optional(t.String({ description: "An event name of the catalog." })),
           endpointId: t.Optional(t.String({ description: "A wh_ id." })),
-          transactionId: t.Optional(t.String({ description: "A transaction id (raw or ch_): deliveries of its events." })),
+          transactionId: t.Optional(
+            t.String({ description: "A transaction id (raw or ch_): deliveries of its events." }),
+          ),
           limit: t.Optional(t.String({ description: "1-100, default 25." })),
           offset: t.Optional(t.String({ description: "Default 0." })),
         }),

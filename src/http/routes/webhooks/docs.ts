@@ -12,9 +12,9 @@ function fmt(s: number): string {
 export const DELIVERY_DOC = [
   "Every event committed is delivered at least once (transactional outbox, durable jobs).",
   "Each delivery is a POST of the exact envelope with headers `X-Cofre-Signature` (canonical and MED events:",
-  "`t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<rawBody>\">`; legacy events: `sha256=<hex HMAC-SHA256 of rawBody>`),",
+  '`t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<rawBody>">`; legacy events: `sha256=<hex HMAC-SHA256 of rawBody>`),',
   "`X-Cofre-Delivery-Id` (= the `wd_` id, stable across retries), `X-Cofre-Event-Type`, and the Standard Webhooks",
-  "headers `webhook-id` (= delivery id), `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC of \"<id>.<ts>.<body>\">`.",
+  'headers `webhook-id` (= delivery id), `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC of "<id>.<ts>.<body>">`.',
   "The HMAC key is the UTF-8 bytes of the 64-hex secret; the secret current at send time signs each attempt.",
   "2xx = DELIVERED. Other statuses, 3xx (redirects are not followed), timeouts (30 s), connection, DNS or TLS",
   `errors are failed attempts, retried up to maxAttempts (15). Delay before attempt n (+-20% jitter): ${schedule};`,

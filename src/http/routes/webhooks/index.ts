@@ -8,7 +8,13 @@ import { ApiError } from "../../errors";
 import * as svc from "../../../domain/webhooks/service";
 import { deliveryRoutes } from "./deliveries";
 import { DELIVERY_DOC } from "./docs";
-import { EndpointDeletedSchema, EndpointListSchema, EndpointSchema, EndpointSecretSchema, EndpointWithSecretSchema } from "../../../domain/webhooks/views";
+import {
+  EndpointDeletedSchema,
+  EndpointListSchema,
+  EndpointSchema,
+  EndpointSecretSchema,
+  EndpointWithSecretSchema,
+} from "../../../domain/webhooks/views";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 import { Type, View } from "../../../lib/view-schema";
 
@@ -22,7 +28,10 @@ const CatalogEntrySchema = View("EventCatalogEntry", {
 
 const CreateBody = StrictObject({
   url: t.String({ maxLength: 2048, description: "https URL (live); any http(s) URL in test mode." }),
-  events: t.Array(t.String({ maxLength: 100 }), { maxItems: 100, description: "Event names from GET /v1/webhooks/event-catalog." }),
+  events: t.Array(t.String({ maxLength: 100 }), {
+    maxItems: 100,
+    description: "Event names from GET /v1/webhooks/event-catalog.",
+  }),
 });
 const PatchBody = StrictObject({
   url: t.Optional(t.String({ maxLength: 2048 })),
@@ -39,7 +48,8 @@ export function webhookRoutes(deps: Deps) {
     detail: op({
       tags,
       summary: "Subscribable event names (no authentication)",
-      description: "Array of `{event, description, legacy?}`; `legacy: true` marks the deprecated payment.*/withdrawal.* family.",
+      description:
+        "Array of `{event, description, legacy?}`; `legacy: true` marks the deprecated payment.*/withdrawal.* family.",
       security: "none",
       ok: { 200: Type.Array(CatalogEntrySchema) },
       errors: [],
@@ -71,14 +81,21 @@ export function webhookRoutes(deps: Deps) {
       },
     )
     .get("/v1/webhooks/endpoints", ({ auth }) => svc.listEndpoints(deps, auth), {
-      detail: op({ tags, summary: "List endpoints (no secrets)", security: "apikey", ok: { 200: EndpointListSchema }, errors: [...A] }),
+      detail: op({
+        tags,
+        summary: "List endpoints (no secrets)",
+        security: "apikey",
+        ok: { 200: EndpointListSchema },
+        errors: [...A],
+      }),
     })
     .patch("/v1/webhooks/endpoints/:id", ({ auth, body, params }) => svc.updateEndpoint(deps, auth, params.id, body), {
       body: PatchBody,
       detail: op({
         tags,
         summary: "Update an endpoint (only the fields sent change)",
-        description: "200 `{id, url, events, status, createdAt, updatedAt}`, no secret. An INACTIVE endpoint gets no new deliveries; its pending ones are CANCELLED when their attempt comes due.",
+        description:
+          "200 `{id, url, events, status, createdAt, updatedAt}`, no secret. An INACTIVE endpoint gets no new deliveries; its pending ones are CANCELLED when their attempt comes due.",
         security: "apikey",
         ok: { 200: EndpointSchema },
         errors: [...BODY_ERRORS, ...A, 404],
@@ -106,7 +123,8 @@ export function webhookRoutes(deps: Deps) {
         detail: op({
           tags,
           summary: "Rotate the signing secret",
-          description: "Body `{id}` must repeat the endpoint id (else 400). 200 `{id, secret}`, shown once. Instant swap, no overlap: every attempt signed after the call (including retries of older deliveries) uses the new secret.",
+          description:
+            "Body `{id}` must repeat the endpoint id (else 400). 200 `{id, secret}`, shown once. Instant swap, no overlap: every attempt signed after the call (including retries of older deliveries) uses the new secret.",
           security: "apikey",
           ok: { 200: EndpointSecretSchema },
           errors: [...BODY_ERRORS, ...A, 404],
@@ -120,5 +138,8 @@ export function webhookRoutes(deps: Deps) {
 
 /** 400 for a rotate-secret body whose `id` is not the path's endpoint id. */
 function idMismatch(): ApiError {
-  return new ApiError("invalid_request", "The body id must equal the endpoint id in the path.", { param: "id", details: [{ param: "id", message: "Must equal the path id." }] });
+  return new ApiError("invalid_request", "The body id must equal the endpoint id in the path.", {
+    param: "id",
+    details: [{ param: "id", message: "Must equal the path id." }],
+  });
 }

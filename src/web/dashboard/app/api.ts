@@ -27,11 +27,21 @@ export function currentMode(): Mode {
 }
 
 /** One JSON request; throws ApiFailure with the envelope's code on any non-2xx answer. */
-export async function api<T = any>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+export async function api<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  extra: Record<string, string> = {},
+): Promise<T> {
   const headers: Record<string, string> = { "cofre-mode": state.mode, ...extra };
   if (method !== "GET") headers["x-csrf-token"] = state.csrf;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(path, {
+    method,
+    headers,
+    credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (res.status === 204) return undefined as T;
   const json = await res.json().catch(() => null);
   if (!res.ok) throw new ApiFailure(res.status, json?.error?.code ?? "error", json?.error?.message ?? res.statusText);

@@ -45,7 +45,14 @@ export function Developers({ session }: { session: Session }) {
       form.reset();
     });
   };
-  if (!keys) return error ? <p role="alert" class="error">{error}</p> : <p>{t("loading")}</p>;
+  if (!keys)
+    return error ? (
+      <p role="alert" class="error">
+        {error}
+      </p>
+    ) : (
+      <p>{t("loading")}</p>
+    );
   return (
     <section>
       <h1>{t("developers")}</h1>
@@ -83,13 +90,17 @@ export function Developers({ session }: { session: Session }) {
               <td>{dateTime(k.createdAt)}</td>
               {keys.access.canManage && (
                 <td class="row-actions">
-                  <button type="button" onClick={() => act(async () => setIssued(await api("POST", `/v1/api-keys/${k.id}/rotate`, {})))}>
+                  <button
+                    type="button"
+                    onClick={() => act(async () => setIssued(await api("POST", `/v1/api-keys/${k.id}/rotate`, {})))}
+                  >
                     {t("rotate")}
                   </button>
                   <button
                     type="button"
                     onClick={() => {
-                      if (confirm(`${t("revoke")} ${k.prefix}…?`)) void act(() => api("DELETE", `/v1/api-keys/${k.id}`));
+                      if (confirm(`${t("revoke")} ${k.prefix}…?`))
+                        void act(() => api("DELETE", `/v1/api-keys/${k.id}`));
                     }}
                   >
                     {t("revoke")}
@@ -108,7 +119,11 @@ export function Developers({ session }: { session: Session }) {
           </label>
           <label>
             {t("mode")}
-            <select name="keymode" value={keyMode} onChange={(e) => setKeyMode((e.currentTarget as HTMLSelectElement).value as "test" | "live")}>
+            <select
+              name="keymode"
+              value={keyMode}
+              onChange={(e) => setKeyMode((e.currentTarget as HTMLSelectElement).value as "test" | "live")}
+            >
               <option value="test">{t("mode_test")}</option>
               <option value="live">{t("mode_live")}</option>
             </select>

@@ -13,7 +13,18 @@ import { dateTime } from "./format";
 import { Alert, Notice } from "./messages";
 import { Code } from "./labels";
 
-const TYPES = ["charge.*", "charge.created", "charge.paid", "charge.failed", "charge.expired", "charge.refunded", "payout.*", "payout.created", "payout.paid", "payout.failed"];
+const TYPES = [
+  "charge.*",
+  "charge.created",
+  "charge.paid",
+  "charge.failed",
+  "charge.expired",
+  "charge.refunded",
+  "payout.*",
+  "payout.created",
+  "payout.paid",
+  "payout.failed",
+];
 const RESENDABLE = ["FAILED", "CANCELLED"];
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
@@ -65,7 +76,11 @@ export function Events() {
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           {t("event_type")}
-          <select name="event-type" value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value)}>
+          <select
+            name="event-type"
+            value={type}
+            onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value)}
+          >
             <option value="">{t("all")}</option>
             {TYPES.map((x) => (
               <option value={x}>{x}</option>
@@ -95,7 +110,11 @@ export function Events() {
                 </td>
                 <td>{dateTime(e.created_at)}</td>
                 <td class="row-actions">
-                  <button type="button" aria-expanded={open === e.id} onClick={() => setOpen(open === e.id ? null : e.id)}>
+                  <button
+                    type="button"
+                    aria-expanded={open === e.id}
+                    onClick={() => setOpen(open === e.id ? null : e.id)}
+                  >
                     {open === e.id ? t("hide_payload") : t("view_payload")}
                   </button>
                 </td>
@@ -128,7 +147,10 @@ function EventDetail({ event }: { event: Evt }) {
   const objectId = event.data.object.id;
   const load = () => {
     if (!objectId) return setDeliveries([]);
-    api<{ data: any[] }>("GET", `/v1/webhooks/deliveries?${new URLSearchParams({ transactionId: objectId, limit: "100" })}`).then(
+    api<{ data: any[] }>(
+      "GET",
+      `/v1/webhooks/deliveries?${new URLSearchParams({ transactionId: objectId, limit: "100" })}`,
+    ).then(
       (r) => setDeliveries(r.data.filter((d) => d.payload?.id === event.id)),
       (e) => setError(message(e)),
     );

@@ -27,7 +27,12 @@ function Card({ label, value, test }: { label: string; value: string; test: stri
 }
 
 /** A chart x value (unix seconds at noon UTC of a São Paulo calendar day) as that day, e.g. "20/11". */
-const day = (v: number) => new Intl.DateTimeFormat(lang() === "en" ? "en-US" : "pt-BR", { timeZone: "UTC", day: "2-digit", month: "2-digit" }).format(new Date(v * 1000));
+const day = (v: number) =>
+  new Intl.DateTimeFormat(lang() === "en" ? "en-US" : "pt-BR", {
+    timeZone: "UTC",
+    day: "2-digit",
+    month: "2-digit",
+  }).format(new Date(v * 1000));
 
 function Chart({ daily }: { daily: { date: string; currencies: Record<string, number> }[] }) {
   const el = useRef<HTMLDivElement>(null);
@@ -39,8 +44,20 @@ function Chart({ daily }: { daily: { date: string; currencies: Record<string, nu
       {
         width: Math.max(280, Math.min(900, el.current.clientWidth || 600)),
         height: 220,
-        series: [{ label: t("date"), value: (_u, v) => (v == null ? "—" : day(v)) }, { label: "BRL", stroke: "#0b6e4f", width: 2, fill: "rgba(11,110,79,0.12)", value: (_u, v) => (v == null ? "—" : money(Math.round(v * 100))) }],
-        axes: [{ values: (_u, vals) => vals.map(day) }, { values: (_u, vals) => vals.map((v) => money(Math.round(v * 100)).replace(/,00$/, "")), size: 90 }],
+        series: [
+          { label: t("date"), value: (_u, v) => (v == null ? "—" : day(v)) },
+          {
+            label: "BRL",
+            stroke: "#0b6e4f",
+            width: 2,
+            fill: "rgba(11,110,79,0.12)",
+            value: (_u, v) => (v == null ? "—" : money(Math.round(v * 100))),
+          },
+        ],
+        axes: [
+          { values: (_u, vals) => vals.map(day) },
+          { values: (_u, vals) => vals.map((v) => money(Math.round(v * 100)).replace(/,00$/, "")), size: 90 },
+        ],
       },
       [xs, ys],
       el.current,
@@ -54,7 +71,11 @@ export function Home() {
   const [data, setData] = useState<Data | null>(null);
   const [error, setError] = useState("");
   useEffect(() => {
-    Promise.all([api("GET", "/v1/wallets/balance"), api("GET", "/v1/payments/stats?days=30"), api("GET", "/v1/payments/metrics?days=30")]).then(
+    Promise.all([
+      api("GET", "/v1/wallets/balance"),
+      api("GET", "/v1/payments/stats?days=30"),
+      api("GET", "/v1/payments/metrics?days=30"),
+    ]).then(
       ([balance, stats, metrics]) => setData({ balance, stats, metrics }),
       (e) => setError(e.message),
     );
@@ -69,7 +90,9 @@ export function Home() {
   const { balance, stats, metrics } = data;
   const cur = balance.currency ?? "BRL";
   const vol30 = stats.volumeByCurrency.find((v: any) => v.currency === cur)?.volume ?? 0;
-  const next = balance.next_release_at ? `${money(balance.next_release_amount ?? 0, cur)} · ${dateTime(balance.next_release_at)}` : t("none");
+  const next = balance.next_release_at
+    ? `${money(balance.next_release_amount ?? 0, cur)} · ${dateTime(balance.next_release_at)}`
+    : t("none");
   return (
     <section>
       <h1>{t("home")}</h1>
@@ -82,7 +105,11 @@ export function Home() {
       <div class="cards">
         <Card test="today-volume" label={t("today_volume")} value={money(stats.todayVolumeByCurrency[cur] ?? 0, cur)} />
         <Card test="volume-30d" label={t("volume_30d")} value={money(vol30, cur)} />
-        <Card test="conversion" label={t("conversion")} value={`${String(metrics.conversionRate).replace(".", ",")} %`} />
+        <Card
+          test="conversion"
+          label={t("conversion")}
+          value={`${String(metrics.conversionRate).replace(".", ",")} %`}
+        />
         <Card test="median" label={t("median_time")} value={duration(metrics.medianTimeToPaySeconds)} />
       </div>
       <h2>{t("daily_volume")}</h2>

@@ -7,7 +7,7 @@
  * status without its label fails to compile. `<Code>` shows the label with the raw code on hover
  * (`title`), for developers; a code the table does not know is shown as it is.
  */
-import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "../../../domain/charges/model";
+import type { PAYMENT_METHODS, TRANSACTION_STATUSES } from "../../../domain/charges/model";
 import type { PAYOUT_STATUSES } from "../../../domain/payouts/model";
 import type { REFUND_STATUSES } from "../../../domain/payments/refund-model";
 import type { DELIVERY_STATUSES, ENDPOINT_STATUSES } from "../../../domain/webhooks/model";
@@ -173,7 +173,12 @@ export function methodLabels(codes: readonly string[] | null | undefined): strin
 export function Code({ kind, code, testid }: { kind: CodeKind; code: string | null | undefined; testid?: string }) {
   const isStatus = kind !== "method" && kind !== "event" && kind !== "role" && kind !== "mode";
   return (
-    <span class={isStatus ? `status s-${code ?? ""}` : "code-label"} title={code ?? undefined} data-code={code ?? undefined} data-testid={testid}>
+    <span
+      class={isStatus ? `status s-${code ?? ""}` : "code-label"}
+      title={code ?? undefined}
+      data-code={code ?? undefined}
+      data-testid={testid}
+    >
       {label(kind, code)}
     </span>
   );

@@ -46,7 +46,9 @@ function Login({ onIn }: { onIn: (s: Session) => void }) {
     const form = new FormData(e.currentTarget as HTMLFormElement);
     setError("");
     try {
-      onIn(await api<Session>("POST", "/v1/auth/session", { email: form.get("email"), password: form.get("password") }));
+      onIn(
+        await api<Session>("POST", "/v1/auth/session", { email: form.get("email"), password: form.get("password") }),
+      );
     } catch (err) {
       setError(err instanceof ApiFailure && err.status === 429 ? err.message : t("bad_login"));
     }
@@ -72,14 +74,19 @@ function Login({ onIn }: { onIn: (s: Session) => void }) {
 
 function App() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
-  const [mode, setModeState] = useState<Mode>((sessionStorage.getItem("cofre.mode") as Mode) === "live" ? "live" : "test");
+  const [mode, setModeState] = useState<Mode>(
+    (sessionStorage.getItem("cofre.mode") as Mode) === "live" ? "live" : "test",
+  );
   const [, setLangState] = useState<Lang>(lang());
   const hash = useHash();
   setMode(mode);
 
   useEffect(() => {
     // `probe=1`: 204 (not a 401 in the console) when nobody is signed in.
-    api<Session | undefined>("GET", "/v1/auth/session?probe=1").then((s) => (s ? signIn(s) : setSession(null)), () => setSession(null));
+    api<Session | undefined>("GET", "/v1/auth/session?probe=1").then(
+      (s) => (s ? signIn(s) : setSession(null)),
+      () => setSession(null),
+    );
   }, []);
 
   function signIn(s: Session) {
@@ -121,7 +128,23 @@ function App() {
   const detail = /^#\/payments\/([^/?]+)$/.exec(hash);
   const medCase = /^#\/med\/([^/?]+)$/.exec(hash);
   const payout = /^#\/payouts\/([^/?]+)$/.exec(hash);
-  const section = hash.startsWith("#/payments") ? "payments" : hash.startsWith("#/payouts") ? "payouts" : hash.startsWith("#/statement") ? "statement" : hash.startsWith("#/reconciliation") ? "reconciliation" : hash.startsWith("#/med") ? "med" : hash.startsWith("#/webhooks") ? "webhooks" : hash.startsWith("#/developers") ? "developers" : hash.startsWith("#/settings") ? "settings" : "home";
+  const section = hash.startsWith("#/payments")
+    ? "payments"
+    : hash.startsWith("#/payouts")
+      ? "payouts"
+      : hash.startsWith("#/statement")
+        ? "statement"
+        : hash.startsWith("#/reconciliation")
+          ? "reconciliation"
+          : hash.startsWith("#/med")
+            ? "med"
+            : hash.startsWith("#/webhooks")
+              ? "webhooks"
+              : hash.startsWith("#/developers")
+                ? "developers"
+                : hash.startsWith("#/settings")
+                  ? "settings"
+                  : "home";
   const page = detail ? (
     <PaymentDetail key={`${mode}:${detail[1]}`} id={decodeURIComponent(detail[1]!)} session={session} />
   ) : payout ? (

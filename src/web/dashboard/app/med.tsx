@@ -26,7 +26,9 @@ export function countdown(iso: string | null, now: number): string | null {
   if (s <= 0) return null;
   const d = Math.floor(s / 86400);
   s %= 86400;
-  const hms = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, "0")).join(":");
+  const hms = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60]
+    .map((n) => String(n).padStart(2, "0"))
+    .join(":");
   return d > 0 ? `${d} d ${hms}` : hms;
 }
 
@@ -36,7 +38,9 @@ export function MedCases() {
   const [error, setError] = useState("");
   const cursor = pages[pages.length - 1]!;
   useEffect(() => {
-    api("GET", `/v1/med/cases?limit=50${cursor ? `&starting_after=${cursor}` : ""}`).then(setList, (e) => setError(message(e)));
+    api("GET", `/v1/med/cases?limit=50${cursor ? `&starting_after=${cursor}` : ""}`).then(setList, (e) =>
+      setError(message(e)),
+    );
   }, [cursor]);
   return (
     <section>
@@ -126,13 +130,28 @@ export function MedCase({ id, session }: { id: string; session: Session }) {
     const file = files?.[0];
     if (!file) return;
     void act(async () => {
-      const req = await api("POST", `/v1/med/cases/${c.id}/evidence`, { file_name: file.name, file_size: file.size, mime_type: file.type });
-      const put = await fetch(localPath(req.upload_url), { method: "PUT", headers: { "content-type": req.upload_headers["Content-Type"] }, body: file });
+      const req = await api("POST", `/v1/med/cases/${c.id}/evidence`, {
+        file_name: file.name,
+        file_size: file.size,
+        mime_type: file.type,
+      });
+      const put = await fetch(localPath(req.upload_url), {
+        method: "PUT",
+        headers: { "content-type": req.upload_headers["Content-Type"] },
+        body: file,
+      });
       if (!put.ok) throw new Error(`upload: HTTP ${put.status}`);
       await api("POST", `/v1/med/cases/${c.id}/evidence/${req.id}/complete`, {});
     }, t("evidence_done"));
   };
-  if (!c) return error ? <p role="alert" class="error">{error}</p> : <p>{t("loading")}</p>;
+  if (!c)
+    return error ? (
+      <p role="alert" class="error">
+        {error}
+      </p>
+    ) : (
+      <p>{t("loading")}</p>
+    );
   const left = c.status === "open" ? countdown(c.response_deadline, now) : null;
   return (
     <section>
@@ -159,7 +178,9 @@ export function MedCase({ id, session }: { id: string; session: Session }) {
         <dt>{t("deadline")}</dt>
         <dd>{dateTime(c.response_deadline)}</dd>
         <dt>{t("money_outcome")}</dt>
-        <dd data-testid="money-outcome">{c.money_outcome ? <Code kind="med_outcome" code={c.money_outcome} /> : "—"}</dd>
+        <dd data-testid="money-outcome">
+          {c.money_outcome ? <Code kind="med_outcome" code={c.money_outcome} /> : "—"}
+        </dd>
         {c.appeal_reason && (
           <>
             <dt>{t("appeal")}</dt>
@@ -188,7 +209,8 @@ export function MedCase({ id, session }: { id: string; session: Session }) {
           <button
             type="button"
             onClick={() => {
-              if (confirm(t("accept_confirm"))) void act(() => api("POST", `/v1/med/cases/${c.id}/accept`, {}), t("accepted_done"));
+              if (confirm(t("accept_confirm")))
+                void act(() => api("POST", `/v1/med/cases/${c.id}/accept`, {}), t("accepted_done"));
             }}
           >
             {t("accept")}
@@ -225,7 +247,12 @@ export function MedCase({ id, session }: { id: string; session: Session }) {
           }}
         >
           {t("drop_evidence")}
-          <input type="file" name="evidence" accept="image/png,image/jpeg,image/webp,image/gif,application/pdf" onChange={(e) => upload((e.currentTarget as HTMLInputElement).files)} />
+          <input
+            type="file"
+            name="evidence"
+            accept="image/png,image/jpeg,image/webp,image/gif,application/pdf"
+            onChange={(e) => upload((e.currentTarget as HTMLInputElement).files)}
+          />
         </label>
       )}
     </section>

@@ -92,7 +92,8 @@ export const EN: Record<Key, string> = {
   audit_log: "Audit log",
   no_audit: "No entries.",
   events_list: "Events",
-  events_note: "charge.* and payout.* events of the last 30 days, whether or not an endpoint subscribed (GET /v1/events).",
+  events_note:
+    "charge.* and payout.* events of the last 30 days, whether or not an endpoint subscribed (GET /v1/events).",
   event_type: "Event type",
   no_events: "No events in the last 30 days.",
   view_payload: "Show payload",
@@ -255,7 +256,8 @@ export const EN: Record<Key, string> = {
   st_med_hold: "MED hold",
   st_med_release: "MED release",
   reconciliation: "Reconciliation",
-  rc_intro: "Each São Paulo day compared with the PSP: Pix received and sent, by end-to-end id. The previous day is reconciled every morning.",
+  rc_intro:
+    "Each São Paulo day compared with the PSP: Pix received and sent, by end-to-end id. The previous day is reconciled every morning.",
   rc_live_only: "Reconciliation compares live mode with the PSP: switch to Live to see it.",
   rc_day: "Reconcile the day",
   rc_run: "Reconcile",

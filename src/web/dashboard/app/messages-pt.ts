@@ -105,7 +105,8 @@ export const PT = {
   settings: "Configurações",
   settings_note: "Definidas pela operação da plataforma; somente leitura.",
   pix_connection: "Conexão Pix (produção)",
-  pix_connection_none: "Nenhuma conexão Pix configurada: cobranças Pix em produção são recusadas até a operação conectar um PSP.",
+  pix_connection_none:
+    "Nenhuma conexão Pix configurada: cobranças Pix em produção são recusadas até a operação conectar um PSP.",
   pix_api_url: "API Pix do PSP",
   pix_key: "Chave Pix",
   certificate_expires: "Certificado válido até",
@@ -253,7 +254,8 @@ export const PT = {
   st_med_hold: "Bloqueio MED",
   st_med_release: "Liberação MED",
   reconciliation: "Conciliação",
-  rc_intro: "Cada dia (horário de São Paulo) comparado com o PSP: Pix recebidos e enviados, por identificador fim a fim. O dia anterior é conciliado toda manhã.",
+  rc_intro:
+    "Cada dia (horário de São Paulo) comparado com o PSP: Pix recebidos e enviados, por identificador fim a fim. O dia anterior é conciliado toda manhã.",
   rc_live_only: "A conciliação compara o modo Produção com o PSP: mude para Produção para vê-la.",
   rc_day: "Conciliar o dia",
   rc_run: "Conciliar",

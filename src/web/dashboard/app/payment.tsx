@@ -22,7 +22,9 @@ export const LIVE_POLL_MS = 2_000;
 
 /** Whether the payment or one of its refunds still awaits an outcome (the page then polls). */
 export function inFlight(p: { status: string } | null, refunds: { status: string }[]): boolean {
-  return !!p && (isIn(IN_FLIGHT, p.status) || refunds.some((r) => r.status === "PENDING" || r.status === "IN_PROGRESS"));
+  return (
+    !!p && (isIn(IN_FLIGHT, p.status) || refunds.some((r) => r.status === "PENDING" || r.status === "IN_PROGRESS"))
+  );
 }
 
 /** Same-origin path of a URL the API handed out (the CSP allows only this origin). */
@@ -151,7 +153,8 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
 
   const timeline: [string, string][] = [[t("created"), p.createdAt]];
   if (p.paidAt) timeline.push([t("paid_at"), p.paidAt]);
-  for (const r of [...refunds].reverse()) timeline.push([`${t("refund_noun")} ${money(r.amount, r.currency)} (${label("refund", r.status)})`, r.createdAt]);
+  for (const r of [...refunds].reverse())
+    timeline.push([`${t("refund_noun")} ${money(r.amount, r.currency)} (${label("refund", r.status)})`, r.createdAt]);
 
   return (
     <section>
@@ -350,7 +353,13 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
         <form class="refund" onSubmit={askRefund}>
           <label>
             {t("refund_amount")}
-            <input name="amount" inputMode="decimal" placeholder={money(remaining, p.currency)} value={amountText} onInput={(e) => setAmountText((e.currentTarget as HTMLInputElement).value)} />
+            <input
+              name="amount"
+              inputMode="decimal"
+              placeholder={money(remaining, p.currency)}
+              value={amountText}
+              onInput={(e) => setAmountText((e.currentTarget as HTMLInputElement).value)}
+            />
           </label>
           <button type="submit">{t("refund")}</button>
         </form>

@@ -48,7 +48,13 @@ export function Payments() {
     const f = new FormData(e.currentTarget as HTMLFormElement);
     setPage(1);
     const text = (k: string) => String(f.get(k) ?? "").trim();
-    setFilters({ status: text("status"), paymentMethod: text("paymentMethod"), startDate: text("startDate"), endDate: text("endDate"), search: text("search") });
+    setFilters({
+      status: text("status"),
+      paymentMethod: text("paymentMethod"),
+      startDate: text("startDate"),
+      endDate: text("endDate"),
+      search: text("search"),
+    });
   };
   const pages = list ? Math.max(1, Math.ceil(list.total / LIMIT)) : 1;
   return (
@@ -118,7 +124,12 @@ export function Payments() {
                 <td class="name">{p.customerName ?? "—"}</td>
                 <td>
                   <span title={(p.paymentMethods ?? []).join(", ")}>{methodLabels(p.paymentMethods)}</span>
-                  {p.card?.last4 ? <span class="card-last4"> · {p.card.brand ?? ""} •••• {p.card.last4}</span> : null}
+                  {p.card?.last4 ? (
+                    <span class="card-last4">
+                      {" "}
+                      · {p.card.brand ?? ""} •••• {p.card.last4}
+                    </span>
+                  ) : null}
                 </td>
                 <td>
                   <Code kind="transaction" code={p.status} />

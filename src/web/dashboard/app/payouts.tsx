@@ -27,21 +27,44 @@ export function payoutStatusText(status: string): string {
   return label("payout", status);
 }
 
-const KEY_WORDS: Record<PixKeyType, Key> = { cpf: "key_cpf", cnpj: "key_cnpj", email: "key_email", phone: "key_phone", evp: "key_evp" };
-const KEY_HINTS: Record<PixKeyType, string> = { cpf: "000.000.000-00", cnpj: "00.000.000/0000-00", email: "financeiro@exemplo.com.br", phone: "+5511987654321", evp: "123e4567-e89b-12d3-a456-426614174000" };
+const KEY_WORDS: Record<PixKeyType, Key> = {
+  cpf: "key_cpf",
+  cnpj: "key_cnpj",
+  email: "key_email",
+  phone: "key_phone",
+  evp: "key_evp",
+};
+const KEY_HINTS: Record<PixKeyType, string> = {
+  cpf: "000.000.000-00",
+  cnpj: "00.000.000/0000-00",
+  email: "financeiro@exemplo.com.br",
+  phone: "+5511987654321",
+  evp: "123e4567-e89b-12d3-a456-426614174000",
+};
 
 /** Codes the page words itself; any other failure reads `code: message` from the API. */
-const KNOWN_FAILURES: Record<string, Key> = { insufficient_balance: "insufficient_balance", payout_limit_exceeded: "payout_limit_exceeded" };
-const failureText = (e: unknown) => (e instanceof ApiFailure ? (KNOWN_FAILURES[e.code] ? t(KNOWN_FAILURES[e.code]!) : `${e.code}: ${e.message}`) : (e as Error).message);
+const KNOWN_FAILURES: Record<string, Key> = {
+  insufficient_balance: "insufficient_balance",
+  payout_limit_exceeded: "payout_limit_exceeded",
+};
+const failureText = (e: unknown) =>
+  e instanceof ApiFailure
+    ? KNOWN_FAILURES[e.code]
+      ? t(KNOWN_FAILURES[e.code]!)
+      : `${e.code}: ${e.message}`
+    : (e as Error).message;
 
 /** A destination in one line: "Chave Pix CPF: 52998224725 · Maria" or "Maria · ISPB 00000000 · Agência 1 · 12345-6 (Corrente)". */
 export function destinationText(d: any): string {
   if (!d) return "—";
   if (d.type === "pix_key") {
-    const kind = (PIX_KEY_TYPES as readonly string[]).includes(d.pix_key_type) ? t(KEY_WORDS[d.pix_key_type as PixKeyType]) : d.pix_key_type;
+    const kind = (PIX_KEY_TYPES as readonly string[]).includes(d.pix_key_type)
+      ? t(KEY_WORDS[d.pix_key_type as PixKeyType])
+      : d.pix_key_type;
     return `${t("pix_key")} ${kind}: ${d.pix_key}${d.name ? ` · ${d.name}` : ""}`;
   }
-  const kind = d.account_type === "savings" ? t("savings") : d.account_type === "checking" ? t("checking") : d.account_type;
+  const kind =
+    d.account_type === "savings" ? t("savings") : d.account_type === "checking" ? t("checking") : d.account_type;
   return `${d.name ?? "—"} · ISPB ${d.ispb} · ${t("branch")} ${d.branch} · ${d.account} (${kind})`;
 }
 
@@ -86,7 +109,11 @@ export function Payouts({ session }: { session: Session }) {
   const [fee, setFee] = useState<number | null>(null);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
-  const loadDestinations = () => api("GET", "/v1/payout_destinations").then((r) => setDestinations(r.data), (e) => setError(failureText(e)));
+  const loadDestinations = () =>
+    api("GET", "/v1/payout_destinations").then(
+      (r) => setDestinations(r.data),
+      (e) => setError(failureText(e)),
+    );
   useEffect(() => {
     void loadDestinations();
     api("GET", "/v1/account").then(
@@ -115,7 +142,17 @@ export function Payouts({ session }: { session: Session }) {
   );
 }
 
-function Destinations({ list, manager, reload, say }: { list: any[] | null; manager: boolean; reload: () => Promise<unknown>; say: (err: string, done: string) => void }) {
+function Destinations({
+  list,
+  manager,
+  reload,
+  say,
+}: {
+  list: any[] | null;
+  manager: boolean;
+  reload: () => Promise<unknown>;
+  say: (err: string, done: string) => void;
+}) {
   const [type, setType] = useState<"pix_key" | "bank_account">("pix_key");
   const [keyType, setKeyType] = useState<PixKeyType>("cpf");
   const add = (e: Event) => {
@@ -126,7 +163,15 @@ function Destinations({ list, manager, reload, say }: { list: any[] | null; mana
     const body: Record<string, string> =
       type === "pix_key"
         ? { type, pix_key_type: keyType, pix_key: normalizeKey(keyType, text("pix_key")) }
-        : { type, name: text("name"), tax_id: digits(text("tax_id")), ispb: text("ispb"), branch: text("branch"), account: digits(text("account")), account_type: text("account_type") };
+        : {
+            type,
+            name: text("name"),
+            tax_id: digits(text("tax_id")),
+            ispb: text("ispb"),
+            branch: text("branch"),
+            account: digits(text("account")),
+            account_type: text("account_type"),
+          };
     if (type === "pix_key") {
       if (text("name")) body.name = text("name");
       if (text("tax_id")) body.tax_id = digits(text("tax_id"));
@@ -168,7 +213,11 @@ function Destinations({ list, manager, reload, say }: { list: any[] | null; mana
                 <td>{dateTime(d.created_at)}</td>
                 {manager && (
                   <td>
-                    <button type="button" aria-label={`${t("delete")}: ${destinationText(d)}`} onClick={() => remove(d)}>
+                    <button
+                      type="button"
+                      aria-label={`${t("delete")}: ${destinationText(d)}`}
+                      onClick={() => remove(d)}
+                    >
                       {t("delete")}
                     </button>
                   </td>
@@ -193,7 +242,11 @@ function Destinations({ list, manager, reload, say }: { list: any[] | null; mana
             <div class="filters">
               <label>
                 {t("pix_key_type")}
-                <select name="pix_key_type" value={keyType} onChange={(e) => setKeyType((e.currentTarget as HTMLSelectElement).value as PixKeyType)}>
+                <select
+                  name="pix_key_type"
+                  value={keyType}
+                  onChange={(e) => setKeyType((e.currentTarget as HTMLSelectElement).value as PixKeyType)}
+                >
                   {PIX_KEY_TYPES.map((k) => (
                     <option key={k} value={k}>
                       {t(KEY_WORDS[k])}
@@ -203,7 +256,22 @@ function Destinations({ list, manager, reload, say }: { list: any[] | null; mana
               </label>
               <label>
                 {t("pix_key")}
-                <input name="pix_key" required maxLength={77} placeholder={KEY_HINTS[keyType]} inputMode={keyType === "cpf" || keyType === "cnpj" ? "numeric" : keyType === "phone" ? "tel" : keyType === "email" ? "email" : "text"} autocomplete="off" />
+                <input
+                  name="pix_key"
+                  required
+                  maxLength={77}
+                  placeholder={KEY_HINTS[keyType]}
+                  inputMode={
+                    keyType === "cpf" || keyType === "cnpj"
+                      ? "numeric"
+                      : keyType === "phone"
+                        ? "tel"
+                        : keyType === "email"
+                          ? "email"
+                          : "text"
+                  }
+                  autocomplete="off"
+                />
               </label>
               <label>
                 {t("holder_name")} ({t("optional")})
@@ -230,11 +298,25 @@ function Destinations({ list, manager, reload, say }: { list: any[] | null; mana
               </label>
               <label>
                 {t("branch")}
-                <input name="branch" required inputMode="numeric" pattern="[0-9]{1,4}" maxLength={4} autocomplete="off" />
+                <input
+                  name="branch"
+                  required
+                  inputMode="numeric"
+                  pattern="[0-9]{1,4}"
+                  maxLength={4}
+                  autocomplete="off"
+                />
               </label>
               <label>
                 {t("account_number")}
-                <input name="account" required inputMode="numeric" pattern="[0-9.\- ]{1,24}" maxLength={24} autocomplete="off" />
+                <input
+                  name="account"
+                  required
+                  inputMode="numeric"
+                  pattern="[0-9.\- ]{1,24}"
+                  maxLength={24}
+                  autocomplete="off"
+                />
               </label>
               <label>
                 {t("account_type")}
@@ -260,7 +342,17 @@ interface Pending {
   key: string;
 }
 
-function NewPayout({ destinations, fee, say, created }: { destinations: any[]; fee: number | null; say: (err: string, done: string) => void; created: () => void }) {
+function NewPayout({
+  destinations,
+  fee,
+  say,
+  created,
+}: {
+  destinations: any[];
+  fee: number | null;
+  say: (err: string, done: string) => void;
+  created: () => void;
+}) {
   const [confirming, setConfirming] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   // Set synchronously: a second click in the same frame (before `busy` renders) sends nothing.
@@ -275,7 +367,12 @@ function NewPayout({ destinations, fee, say, created }: { destinations: any[]; f
     if (!destination) return say(t("need_destination"), "");
     say("", "");
     // A new confirmation gets a new key; "Confirmar" again on this one retries with the same key.
-    setConfirming({ amount, destination, description: String(f.get("description") ?? "").trim(), key: newIdempotencyKey("dash-payout") });
+    setConfirming({
+      amount,
+      destination,
+      description: String(f.get("description") ?? "").trim(),
+      key: newIdempotencyKey("dash-payout"),
+    });
   };
   const send = async () => {
     if (!confirming || sending.current) return;
@@ -527,7 +624,8 @@ export function PayoutDetail({ id, session }: { id: string; session: Session }) 
             {step === "failed" && (p.failure_message || p.failure_code) && (
               <>
                 {" "}
-                · {t("failure_reason")}: <span class="name">{[p.failure_code, p.failure_message].filter(Boolean).join(": ")}</span>
+                · {t("failure_reason")}:{" "}
+                <span class="name">{[p.failure_code, p.failure_message].filter(Boolean).join(": ")}</span>
               </>
             )}
           </li>

@@ -92,7 +92,11 @@ export function Reconciliation() {
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
 
-  const load = () => api<{ data: Day[] }>("GET", "/v1/reconciliation").then((r) => setDays(r.data), (e) => setError(e.message));
+  const load = () =>
+    api<{ data: Day[] }>("GET", "/v1/reconciliation").then(
+      (r) => setDays(r.data),
+      (e) => setError(e.message),
+    );
   useEffect(() => {
     if (live) void load();
   }, [live]);

@@ -17,7 +17,14 @@ export function Settings({ session }: { session?: { role: string } }) {
   useEffect(() => {
     api("GET", "/v1/account").then(setAcct, (e) => setError(e.message));
   }, []);
-  if (!acct) return error ? <p role="alert" class="error">{error}</p> : <p>{t("loading")}</p>;
+  if (!acct)
+    return error ? (
+      <p role="alert" class="error">
+        {error}
+      </p>
+    ) : (
+      <p>{t("loading")}</p>
+    );
   const s = acct.settings;
   const rows: [string, string, string][] = [
     ["pix-fee", t("pix_fee"), `${(s.pix_fee_bps / 100).toFixed(2).replace(".", ",")} % + ${money(s.pix_fee_fixed)}`],
@@ -69,7 +76,14 @@ function Profile({ mayEdit }: { mayEdit: boolean }) {
   useEffect(() => {
     api("GET", "/v1/account/profile").then(setP, (e) => setError(e.message));
   }, []);
-  if (!p) return error ? <p role="alert" class="error">{error}</p> : <p>{t("loading")}</p>;
+  if (!p)
+    return error ? (
+      <p role="alert" class="error">
+        {error}
+      </p>
+    ) : (
+      <p>{t("loading")}</p>
+    );
   const editable = mayEdit && !p.profile_locked;
   const save = async (e: Event) => {
     e.preventDefault();
@@ -100,7 +114,13 @@ function Profile({ mayEdit }: { mayEdit: boolean }) {
           {PROFILE_FIELDS.map(([name, label, type, autocomplete]) => (
             <label key={name}>
               {t(label)}
-              <input name={name} type={type as "text"} autoComplete={autocomplete} defaultValue={p[name] ?? ""} data-testid={`profile-${name}`} />
+              <input
+                name={name}
+                type={type as "text"}
+                autoComplete={autocomplete}
+                defaultValue={p[name] ?? ""}
+                data-testid={`profile-${name}`}
+              />
             </label>
           ))}
           <button type="submit" disabled={busy}>
@@ -138,37 +158,42 @@ function PixConnection() {
   const [conn, setConn] = useState<any>(undefined);
   const [error, setError] = useState("");
   useEffect(() => {
-    api("GET", "/v1/account/pix-provider").then(setConn, (e) => (e instanceof ApiFailure && e.status === 404 ? setConn(null) : setError(e.message)));
-  }, []);
-  const body =
-    error ? (
-      <p role="alert" class="error">
-        {error}
-      </p>
-    ) : conn === undefined ? (
-      <p>{t("loading")}</p>
-    ) : conn === null ? (
-      <p data-testid="pix-connection-none">{t("pix_connection_none")}</p>
-    ) : (
-      <dl class="facts">
-        {(
-          [
-            ["pix-api-url", t("pix_api_url"), conn.api_url],
-            ["pix-key", t("pix_key"), conn.pix_key],
-            ["pix-certificate-expires", t("certificate_expires"), dateTime(conn.certificate_expires_at)],
-            ["pix-webhook", t("pix_webhook"), conn.webhook_registered ? t("pix_webhook_registered") : t("pix_webhook_missing")],
-            ["pix-updated", t("updated"), dateTime(conn.updated_at)],
-          ] as [string, string, string][]
-        ).map(([id, label, value]) => (
-          <Fragment key={id}>
-            <dt>{label}</dt>
-            <dd data-testid={id} class="name">
-              {value}
-            </dd>
-          </Fragment>
-        ))}
-      </dl>
+    api("GET", "/v1/account/pix-provider").then(setConn, (e) =>
+      e instanceof ApiFailure && e.status === 404 ? setConn(null) : setError(e.message),
     );
+  }, []);
+  const body = error ? (
+    <p role="alert" class="error">
+      {error}
+    </p>
+  ) : conn === undefined ? (
+    <p>{t("loading")}</p>
+  ) : conn === null ? (
+    <p data-testid="pix-connection-none">{t("pix_connection_none")}</p>
+  ) : (
+    <dl class="facts">
+      {(
+        [
+          ["pix-api-url", t("pix_api_url"), conn.api_url],
+          ["pix-key", t("pix_key"), conn.pix_key],
+          ["pix-certificate-expires", t("certificate_expires"), dateTime(conn.certificate_expires_at)],
+          [
+            "pix-webhook",
+            t("pix_webhook"),
+            conn.webhook_registered ? t("pix_webhook_registered") : t("pix_webhook_missing"),
+          ],
+          ["pix-updated", t("updated"), dateTime(conn.updated_at)],
+        ] as [string, string, string][]
+      ).map(([id, label, value]) => (
+        <Fragment key={id}>
+          <dt>{label}</dt>
+          <dd data-testid={id} class="name">
+            {value}
+          </dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
   return (
     <section class="pix-connection" aria-labelledby="pix-connection-title">
       <h2 id="pix-connection-title">{t("pix_connection")}</h2>
@@ -182,35 +207,36 @@ function CardConnection() {
   const [conn, setConn] = useState<any>(undefined);
   const [error, setError] = useState("");
   useEffect(() => {
-    api("GET", "/v1/account/card-provider").then(setConn, (e) => (e instanceof ApiFailure && e.status === 404 ? setConn(null) : setError(e.message)));
-  }, []);
-  const body =
-    error ? (
-      <p role="alert" class="error">
-        {error}
-      </p>
-    ) : conn === undefined ? (
-      <p>{t("loading")}</p>
-    ) : conn === null ? (
-      <p data-testid="card-connection-none">{t("card_connection_none")}</p>
-    ) : (
-      <dl class="facts">
-        {(
-          [
-            ["card-account", t("card_account"), conn.provider_account_id ?? "—"],
-            ["card-key", t("card_key"), `•••• ${conn.key_last4}`],
-            ["card-updated", t("updated"), dateTime(conn.updated_at)],
-          ] as [string, string, string][]
-        ).map(([id, label, value]) => (
-          <Fragment key={id}>
-            <dt>{label}</dt>
-            <dd data-testid={id} class="name">
-              {value}
-            </dd>
-          </Fragment>
-        ))}
-      </dl>
+    api("GET", "/v1/account/card-provider").then(setConn, (e) =>
+      e instanceof ApiFailure && e.status === 404 ? setConn(null) : setError(e.message),
     );
+  }, []);
+  const body = error ? (
+    <p role="alert" class="error">
+      {error}
+    </p>
+  ) : conn === undefined ? (
+    <p>{t("loading")}</p>
+  ) : conn === null ? (
+    <p data-testid="card-connection-none">{t("card_connection_none")}</p>
+  ) : (
+    <dl class="facts">
+      {(
+        [
+          ["card-account", t("card_account"), conn.provider_account_id ?? "—"],
+          ["card-key", t("card_key"), `•••• ${conn.key_last4}`],
+          ["card-updated", t("updated"), dateTime(conn.updated_at)],
+        ] as [string, string, string][]
+      ).map(([id, label, value]) => (
+        <Fragment key={id}>
+          <dt>{label}</dt>
+          <dd data-testid={id} class="name">
+            {value}
+          </dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
   return (
     <section class="card-connection" aria-labelledby="card-connection-title">
       <h2 id="card-connection-title">{t("card_connection")}</h2>

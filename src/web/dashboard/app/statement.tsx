@@ -40,7 +40,13 @@ interface Line {
 /** A line's reference, linked to its page when the dashboard has one (payment, payout, MED case). */
 function reference(id: string | null) {
   if (!id) return "—";
-  const href = id.startsWith("po_") ? `#/payouts/${id}` : id.startsWith("med_") ? `#/med/${id}` : /^[0-9a-f]{32}$/.test(id) ? `#/payments/${id}` : null;
+  const href = id.startsWith("po_")
+    ? `#/payouts/${id}`
+    : id.startsWith("med_")
+      ? `#/med/${id}`
+      : /^[0-9a-f]{32}$/.test(id)
+        ? `#/payments/${id}`
+        : null;
   return href ? <a href={href}>{id}</a> : id;
 }
 
@@ -170,7 +176,11 @@ export function Statement() {
         <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
           {t("st_newer")}
         </button>
-        <button type="button" disabled={!list?.has_more} onClick={() => list?.next_cursor && setCursors([...cursors, list.next_cursor])}>
+        <button
+          type="button"
+          disabled={!list?.has_more}
+          onClick={() => list?.next_cursor && setCursors([...cursors, list.next_cursor])}
+        >
           {t("st_older")}
         </button>
       </nav>

@@ -20,7 +20,11 @@ export function Members({ session }: { session: Session }) {
   const [members, setMembers] = useState<any[] | null>(null);
   const [error, setError] = useState("");
   const manager = session.role === "OWNER" || session.role === "ADMIN";
-  const load = () => api("GET", "/v1/account/members").then((r) => setMembers(r.data), (e) => setError(message(e)));
+  const load = () =>
+    api("GET", "/v1/account/members").then(
+      (r) => setMembers(r.data),
+      (e) => setError(message(e)),
+    );
   useEffect(() => {
     void load();
   }, []);
@@ -36,11 +40,16 @@ export function Members({ session }: { session: Session }) {
   // An ADMIN may not touch an OWNER nor make one (the server enforces it; the page only hides it).
   const mayTouch = (m: any) => manager && (m.role !== "OWNER" || session.role === "OWNER");
   const roleChoices = (m: any) => ROLES.filter((r) => r !== "OWNER" || session.role === "OWNER" || m.role === "OWNER");
-  const changeRole = (m: any, role: string) => act(api("PATCH", `/v1/account/members/${m.id}`, { role }), t("role_changed"));
+  const changeRole = (m: any, role: string) =>
+    act(api("PATCH", `/v1/account/members/${m.id}`, { role }), t("role_changed"));
   const remove = (m: any) => {
     if (!confirm(`${t("remove_member_confirm")} ${m.email}?`)) return;
     // Removing oneself ends one's own session: back to the login page.
-    if (m.email === session.email) return api("DELETE", `/v1/account/members/${m.id}`, {}).then(() => location.reload(), (err) => setError(message(err)));
+    if (m.email === session.email)
+      return api("DELETE", `/v1/account/members/${m.id}`, {}).then(
+        () => location.reload(),
+        (err) => setError(message(err)),
+      );
     return act(api("DELETE", `/v1/account/members/${m.id}`, {}), "");
   };
   const add = (e: Event) => {
@@ -48,7 +57,11 @@ export function Members({ session }: { session: Session }) {
     const form = e.currentTarget as HTMLFormElement;
     const f = new FormData(form);
     setError("");
-    api("POST", "/v1/account/members", { email: String(f.get("email") ?? "").trim(), password: String(f.get("password") ?? ""), role: String(f.get("role")) }).then(
+    api("POST", "/v1/account/members", {
+      email: String(f.get("email") ?? "").trim(),
+      password: String(f.get("password") ?? ""),
+      role: String(f.get("role")),
+    }).then(
       () => (form.reset(), load()),
       (err) => setError(message(err)),
     );
@@ -72,7 +85,11 @@ export function Members({ session }: { session: Session }) {
               <td class="name">{m.email}</td>
               <td class="role">
                 {mayTouch(m) ? (
-                  <select aria-label={`${t("role")}: ${m.email}`} value={m.role} onChange={(e) => void changeRole(m, (e.currentTarget as HTMLSelectElement).value)}>
+                  <select
+                    aria-label={`${t("role")}: ${m.email}`}
+                    value={m.role}
+                    onChange={(e) => void changeRole(m, (e.currentTarget as HTMLSelectElement).value)}
+                  >
                     {roleChoices(m).map((r) => (
                       <option key={r} value={r} title={r}>
                         {label("role", r)}
@@ -201,7 +218,10 @@ export function AuditLog() {
   const [entries, setEntries] = useState<any[] | null>(null);
   const [error, setError] = useState("");
   useEffect(() => {
-    api("GET", "/v1/account/audit-log").then((r) => setEntries(r.data), (e) => setError(message(e)));
+    api("GET", "/v1/account/audit-log").then(
+      (r) => setEntries(r.data),
+      (e) => setError(message(e)),
+    );
   }, []);
   return (
     <div>

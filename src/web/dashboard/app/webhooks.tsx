@@ -77,7 +77,10 @@ export function Webhooks({ session }: { session: Session }) {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
     void act(async () => {
-      await api("PATCH", `/v1/webhooks/endpoints/${id}`, { url: String(f.get("url") ?? "").trim(), events: f.getAll("events").map(String) });
+      await api("PATCH", `/v1/webhooks/endpoints/${id}`, {
+        url: String(f.get("url") ?? "").trim(),
+        events: f.getAll("events").map(String),
+      });
       setEditing(null);
       setNotice(t("saved"));
     });
@@ -131,34 +134,53 @@ export function Webhooks({ session }: { session: Session }) {
                   </td>
                 </tr>
               ) : (
-              <tr key={ep.id} data-id={ep.id}>
-                <td class="name">{ep.url}</td>
-                <td title={ep.events.join(", ")}>{ep.events.map((e: string) => label("event", e)).join(", ")}</td>
-                <td>
-                  <Code kind="endpoint" code={ep.status} />
-                </td>
-                {mayManage && (
-                  <td class="row-actions">
-                    <button type="button" onClick={() => setEditing(ep.id)}>
-                      {t("edit")}
-                    </button>
-                    <button type="button" onClick={() => act(() => api("PATCH", `/v1/webhooks/endpoints/${ep.id}`, { status: ep.status === "ACTIVE" ? "INACTIVE" : "ACTIVE" }))}>
-                      {ep.status === "ACTIVE" ? t("pause") : t("activate")}
-                    </button>
-                    <button type="button" onClick={() => act(async () => setSecret(await api("POST", `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, { id: ep.id })))}>
-                      {t("rotate_secret")}
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        if (confirm(`${t("delete")} ${ep.url}?`)) void act(() => api("DELETE", `/v1/webhooks/endpoints/${ep.id}`));
-                      }}
-                    >
-                      {t("delete")}
-                    </button>
+                <tr key={ep.id} data-id={ep.id}>
+                  <td class="name">{ep.url}</td>
+                  <td title={ep.events.join(", ")}>{ep.events.map((e: string) => label("event", e)).join(", ")}</td>
+                  <td>
+                    <Code kind="endpoint" code={ep.status} />
                   </td>
-                )}
-              </tr>
+                  {mayManage && (
+                    <td class="row-actions">
+                      <button type="button" onClick={() => setEditing(ep.id)}>
+                        {t("edit")}
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() =>
+                          act(() =>
+                            api("PATCH", `/v1/webhooks/endpoints/${ep.id}`, {
+                              status: ep.status === "ACTIVE" ? "INACTIVE" : "ACTIVE",
+                            }),
+                          )
+                        }
+                      >
+                        {ep.status === "ACTIVE" ? t("pause") : t("activate")}
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() =>
+                          act(async () =>
+                            setSecret(
+                              await api("POST", `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, { id: ep.id }),
+                            ),
+                          )
+                        }
+                      >
+                        {t("rotate_secret")}
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() => {
+                          if (confirm(`${t("delete")} ${ep.url}?`))
+                            void act(() => api("DELETE", `/v1/webhooks/endpoints/${ep.id}`));
+                        }}
+                      >
+                        {t("delete")}
+                      </button>
+                    </td>
+                  )}
+                </tr>
               ),
             )}
           </tbody>
@@ -202,7 +224,16 @@ export function Webhooks({ session }: { session: Session }) {
                 </td>
                 {mayManage && (
                   <td>
-                    <button type="button" onClick={() => act(async () => (await api("POST", `/v1/webhooks/deliveries/${d.id}/retry`, {}), setNotice(t("retried"))))}>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        act(
+                          async () => (
+                            await api("POST", `/v1/webhooks/deliveries/${d.id}/retry`, {}), setNotice(t("retried"))
+                          ),
+                        )
+                      }
+                    >
                       {t("retry")}
                     </button>
                   </td>
