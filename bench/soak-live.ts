@@ -204,7 +204,7 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   }
 
   const ack = (key: string, r: { status: number; body: any } | null) => {
-    if (!r || r.status !== 201) return;
+    if (r?.status !== 201) return;
     const amount = keyBodies.get(key)!.amount;
     (keyToIds.get(key) ?? keyToIds.set(key, new Set()).get(key)!).add(r.body.id);
     if (!charges.has(r.body.id))
@@ -285,7 +285,7 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   const payoutBodies = new Map<string, unknown>();
 
   const ackPayout = (key: string, r: { status: number; body: any } | null) => {
-    if (!r || r.status !== 201) return;
+    if (r?.status !== 201) return;
     payoutKeyIds.get(key)!.add(r.body.id);
     if (!payouts.has(r.body.id))
       payouts.set(r.body.id, { id: r.body.id, key, amount: r.body.amount, cancelled: false });
@@ -347,7 +347,7 @@ export async function runLiveSoak(seconds: number): Promise<number> {
   const cardStats = { created: 0, replays: 0, paidByForm: 0, paidByControl: 0, payFailed: 0, refunds: 0 };
 
   const ackCard = (key: string, r: { status: number; body: any } | null) => {
-    if (!r || r.status !== 201) return;
+    if (r?.status !== 201) return;
     cardKeyIds.get(key)!.add(r.body.id);
     if (!cards.has(r.body.id))
       cards.set(r.body.id, { id: r.body.id, amount: cardBodies.get(key)!.amount, paidAtSim: false, refunded: 0 });
@@ -870,7 +870,10 @@ export async function runLiveSoak(seconds: number): Promise<number> {
     card_refunds_acknowledged: cardRefunds.length,
     cards_unsettled_before_clock: cardsUnsettled,
     card_final_statuses: JSON.stringify(
-      [...cardStatus.values()].reduce<Record<string, number>>((a, s) => ((a[s] = (a[s] ?? 0) + 1), a), {}),
+      [...cardStatus.values()].reduce<Record<string, number>>((a, s) => {
+        a[s] = (a[s] ?? 0) + 1;
+        return a;
+      }, {}),
     ),
     ...cardFigures,
     ...cardEventFigures,

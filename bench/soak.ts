@@ -619,7 +619,10 @@ const summary = {
   payout_retries_same_key: stats.payoutRetries,
   payout_replays_of_answered_keys: stats.payoutReplays,
   payouts_final: JSON.stringify(
-    [...payoutStatus.values()].reduce((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {} as Record<string, number>),
+    [...payoutStatus.values()].reduce<Record<string, number>>((m, s) => {
+      m[s] = (m[s] ?? 0) + 1;
+      return m;
+    }, {}),
   ),
   payouts_in_db: JSON.stringify(dbFigures),
   payouts_in_flight_after_drain: payoutsInFlight,

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDeps } from "../src/deps";
-import { enableGroupCommit, flushGroupCommit } from "../src/db/group-commit";
+import { enableGroupCommit, flushGroupCommit } from "../src/store/sqlite/group-commit";
 import { emitCanonical } from "../src/domain/events/emit";
 import { createEndpoint } from "../src/domain/webhooks/service";
 import { sqliteDbOf } from "../src/store/sqlite";

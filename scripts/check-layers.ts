@@ -1,32 +1,42 @@
 /**
  * `bun run check:layers`: the layering rules of docs/architecture.md, checked over `src/`.
- *  (a) `src/domain`, `src/providers`, `src/jobs` import nothing from `src/http`;
- *  (b) `src/domain` imports no concrete provider (only `src/providers/types.ts` and `registry.ts`);
- *  (c) no SQL or database type outside the storage adapters (`src/db/`, `src/store/sqlite/`,
- *      `src/store/pg/`; the simulators `src/psp-sim/` and `src/stripe-sim/` are their own programs).
+ *  (a) nothing below HTTP (ranks 0-5, the simulators) imports `src/http`;
+ *  (b) every file belongs to a layer of scripts/layer-graph.ts and imports only files of its own
+ *      rank or lower, never a peer layer of its rank (providers, jobs and the two storage adapters
+ *      are peers); the simulators import ranks 0-2 only, and only the composition root imports them;
+ *  (c) no SQL or database type outside the storage adapters (`src/store/sqlite/`, `src/store/pg/`;
+ *      the simulators `src/psp-sim/` and `src/stripe-sim/` are their own programs).
  *      `scripts/layers-baseline.txt` (empty since the storage port landed, issue 16) may list
  *      offenders; the check fails when a file not listed offends, or when a listed file no longer
- *      offends (or is gone), so the list only shrinks.
- * Imports are read with the TypeScript compiler's `preProcessFile` (static, re-export, dynamic and
- * type-only imports alike); SQL strings by regex. Exit 0 clean, 1 with one line per problem.
+ *      offends (or is gone), so the list only shrinks;
+ *  (d) no circle of the file-level import graph crosses folders (a strongly connected component
+ *      whose files sit in more than one folder), reported with its files and one example cycle.
+ * Rules (a), (b) and (d) hold outright: no baseline. Imports are read with the TypeScript compiler's
+ * `preProcessFile` (static, re-export, dynamic, `require` and type-only imports alike); SQL strings
+ * by regex. Exit 0 clean, 1 with one line per problem.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 // The compiler API of TypeScript 5 (devDependency `typescript5`; TypeScript 7 ships no JS API yet).
 import ts from "typescript5";
+import { crossFolderCycles, edgeRule, folderOf, layerOf } from "./layer-graph";
 
 /** One broken rule: the file (relative to the root, `/`-separated), the rule and what offends. */
 export interface Violation {
   file: string;
-  rule: "http-import" | "concrete-provider" | "database-outside-storage" | "baseline-stale";
+  rule:
+    | "http-import"
+    | "upward-import"
+    | "peer-import"
+    | "simulator-import"
+    | "unplaced"
+    | "cross-folder-cycle"
+    | "database-outside-storage"
+    | "baseline-stale";
   detail: string;
 }
 
 const SOURCE = /\.(ts|tsx)$/;
-/** Layers that must not see HTTP (rule a). */
-const NO_HTTP = ["src/domain/", "src/providers/", "src/jobs/"];
-/** Provider modules the domain may import (rule b). */
-const PROVIDER_SEAM = new Set(["src/providers/types", "src/providers/registry"]);
 /** Module specifiers that are database code (rule c): drizzle, bun:sqlite. */
 const DB_PACKAGE = /^(drizzle-orm|drizzle-kit|bun:sqlite)(\/|$)/;
 /** An SQL keyword in all lower or all upper case (prose such as "Select one from..." is not SQL). */
@@ -78,13 +88,12 @@ export function resolveSpec(file: string, spec: string): string | null {
 }
 
 /**
- * True for the storage adapters: `src/db/**`, `src/store/sqlite/**`, `src/store/pg/**`. The PSP
+ * True for the storage adapters: `src/store/sqlite/**`, `src/store/pg/**`. The PSP
  * and Stripe simulators (`src/psp-sim/`, `src/stripe-sim/`: separate programs with their own
  * databases) are outside Cofre's layers.
  */
 export function isStorage(file: string): boolean {
   return (
-    file.startsWith("src/db/") ||
     file.startsWith("src/store/sqlite/") ||
     file.startsWith("src/store/pg/") ||
     file.startsWith("src/psp-sim/") ||
@@ -107,22 +116,47 @@ export function databaseOffences(file: string, code: string): string[] {
   return found;
 }
 
-/** Rules (a) and (b) for one file. */
-export function importViolations(file: string, code: string): Violation[] {
-  const out: Violation[] = [];
+/** The file a resolved specifier names among `files`: `x.ts`, `x.tsx`, `x/index.ts(x)`, else `target` itself. */
+export function targetFile(target: string, files: ReadonlySet<string>): string {
+  for (const f of [`${target}.ts`, `${target}.tsx`, `${target}/index.ts`, `${target}/index.tsx`])
+    if (files.has(f)) return f;
+  return target;
+}
+
+/** The files under `src/` that `file` (text `code`) imports, each once, resolved against `files`. */
+export function importedFiles(file: string, code: string, files: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
   for (const spec of importsOf(code)) {
     const target = resolveSpec(file, spec);
-    if (target === null) continue;
-    if (NO_HTTP.some((p) => file.startsWith(p)) && target.startsWith("src/http/"))
-      out.push({ file, rule: "http-import", detail: `imports ${spec} (src/http) from ${file.split("/")[1]}` });
-    if (file.startsWith("src/domain/") && target.startsWith("src/providers/") && !PROVIDER_SEAM.has(target))
-      out.push({
-        file,
-        rule: "concrete-provider",
-        detail: `imports ${spec}; the domain reaches providers only through src/providers/types.ts and registry.ts`,
-      });
+    if (target?.startsWith("src/")) out.add(targetFile(target, files));
+  }
+  return [...out];
+}
+
+/** Rules (a) and (b) for one file's imports (`targets`, resolved by `importedFiles`). */
+export function importViolations(file: string, targets: readonly string[]): Violation[] {
+  const out: Violation[] = [];
+  if (layerOf(file) === null)
+    out.push({
+      file,
+      rule: "unplaced",
+      detail:
+        "belongs to no layer: put it in a folder of the layer table (scripts/layer-graph.ts, docs/architecture.md)",
+    });
+  for (const target of targets) {
+    const broken = edgeRule(file, target);
+    if (broken) out.push({ file, ...broken });
   }
   return out;
+}
+
+/** Rule (d): one violation per circle of `graph` that crosses folders, named after its first file. */
+export function cycleViolations(graph: ReadonlyMap<string, readonly string[]>): Violation[] {
+  return crossFolderCycles(graph).map(({ files, path }) => ({
+    file: files[0]!,
+    rule: "cross-folder-cycle",
+    detail: `a circle of ${files.length} files in ${new Set(files.map(folderOf)).size} folders, e.g. ${path.join(" -> ")}; its files: ${files.join(", ")}`,
+  }));
 }
 
 /** Parses the baseline: one root-relative path a line; `#` comments and blank lines ignored. */
@@ -139,9 +173,17 @@ export function parseBaseline(text: string): Set<string> {
 export function checkLayers(root: string, baseline: Set<string>): Violation[] {
   const out: Violation[] = [];
   const offending = new Set<string>();
-  for (const file of sourceFiles(root)) {
+  const files = sourceFiles(root);
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
     const code = readFileSync(join(root, file), "utf8");
-    out.push(...importViolations(file, code));
+    const targets = importedFiles(file, code, known);
+    graph.set(
+      file,
+      targets.filter((t) => known.has(t)),
+    );
+    out.push(...importViolations(file, targets));
     const db = databaseOffences(file, code);
     if (db.length === 0) continue;
     offending.add(file);
@@ -152,6 +194,7 @@ export function checkLayers(root: string, baseline: Set<string>): Violation[] {
         detail: `${db.join("; ")}: move it behind a repository (not listed in the baseline)`,
       });
   }
+  out.push(...cycleViolations(graph));
   for (const file of baseline) {
     if (!offending.has(file))
       out.push({

@@ -59,10 +59,10 @@ export function createApp(deps: Deps) {
   // through readBodyBytes, which stops at the limit.
   const app = new Elysia({ normalize: false, serve: { maxRequestBodySize: BUN_BODY_CAP } })
     .onRequest(({ request, set }) => {
-      // API requests of one event-loop turn share the turn's group transaction (serve): inside a
-      // transaction a read skips SQLite's per-statement WAL read lock (a few syscalls), and the
-      // turn's writes commit together (src/db/group-commit.ts). No-op when group commit is off.
-      if (request.url.includes("/v1/")) deps.store.beginRequest();
+      // An API request opens its request scope in the store (src/store/port.ts): the store may
+      // serve the requests that arrive together in one scope, with cheaper reads and one
+      // durability point for their writes (awaited in mapResponse below).
+      if (request.url.includes("/v1/")) deps.store.openRequestScope();
       const facts = requestFacts(request);
       facts.at = deps.clock.nowMs();
       facts.requestId = pickRequestId(request.headers.get("x-request-id"));
@@ -140,14 +140,14 @@ export function createApp(deps: Deps) {
       // Route PATTERNS only (never a raw path: ids would make unbounded label sets).
       if (deps.metrics.enabled) deps.metrics.request(request.method, route || "unmatched", status, durationMs);
     })
-    // Group commit (serve): nothing produced while the turn's writes are uncommitted is sent
-    // before they are committed (src/db/group-commit.ts). Synchronous and a no-op when no group
-    // is open (an async hook would make every route async); else the response becomes a promise
-    // of itself that settles after the COMMIT, which Elysia's response mapping awaits. A failed
-    // COMMIT answers 500 `internal_error` (safe to retry) instead.
+    // Durable before answering: no response leaves before every unit returned so far is durable
+    // (`store.durable()`, src/store/port.ts). Synchronous and a no-op when all already are (an
+    // async hook would make every route async); else the response becomes a promise of itself
+    // that settles once they are, which Elysia's response mapping awaits. When making them
+    // durable fails, the answer is 500 `internal_error` (safe to retry) instead.
     .mapResponse({ as: "global" }, ({ request, response, set }) => {
       // A state-changing dashboard-session request that succeeded lands in the audit log before its
-      // answer leaves (inside the turn's group transaction under serve). Errors set facts.status.
+      // answer leaves (and is durable before it does). Errors set facts.status.
       const audited = request.method !== "GET" ? auditDashboardWrite(deps, request, set.status) : null;
       const pending = audited ? audited.then(() => deps.store.durable()) : deps.store.durable();
       if (!pending) return;
@@ -199,7 +199,7 @@ export type App = ReturnType<typeof createApp>;
 
 /**
  * Audit entry of a successful state-changing request made with a dashboard session, in a unit of
- * its own (under serve a savepoint of the turn's group); null when there is none to write.
+ * its own (in the request's scope, made durable with its writes); null when there is none to write.
  */
 function auditDashboardWrite(deps: Deps, request: Request, setStatus: unknown): Promise<void> | null {
   const facts = requestFacts(request);

@@ -1,6 +1,6 @@
 /** Environment -> typed configuration (extensions.md "Running it"). */
 import { resolveSecretsKeyBytes } from "./lib/secret-box";
-import { parsePgUrl } from "./store/pg/pool";
+import { parsePgUrl } from "./lib/pg-url";
 import { parseTrustedProxies } from "./lib/trusted-proxies";
 
 export interface Config {

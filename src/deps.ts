@@ -1,29 +1,29 @@
 /**
- * The composition root's bag of shared services. Domain functions take `deps` (or the parts
- * they need) instead of importing singletons, so tests build an isolated set per file.
+ * The composition root: builds the shared services (`createDeps`), picking the store, the
+ * providers and the process-wide state; the interface they satisfy is the domain's
+ * (src/domain/deps.ts), so tests build an isolated set per file.
  */
 import type { Config } from "./config";
 import { loadConfig } from "./config";
-import { openDb } from "./db/client";
-import { runMigrations } from "./db/migrations";
-import { assertSqliteNotNewer } from "./db/schema-version";
+import { openDb } from "./store/sqlite/client";
+import { runMigrations } from "./store/sqlite/migrations";
+import { assertSqliteNotNewer } from "./store/sqlite/schema-version";
 import { IdempotencyStore } from "./domain/idempotency/store";
-import { RateLimiter } from "./http/plugins/rate-limit";
+import { RateLimiter } from "./domain/api-keys/rate-limit";
 import { ManualClock, SystemClock, type Clock } from "./lib/clock";
 import { createLogger, type Logger } from "./lib/logger";
 import { Scheduler } from "./jobs/scheduler";
+import type { SchedulerDeps } from "./jobs/deps";
 import { registerJobs } from "./jobs/registry";
 import { installPaymentAggregates } from "./store/sqlite/stats-aggregates";
-import { createDeliveryRuntime, type DeliveryRuntime } from "./domain/webhooks/runtime";
+import { createDeliveryRuntime } from "./domain/webhooks/runtime";
 import { sandboxFaultStore } from "./domain/charges/faults";
-import { ProviderRegistry } from "./providers/registry";
+import { ProviderRegistry } from "./domain/providers/registry";
 import { createSandboxProvider } from "./providers/sandbox";
 import { importSecretsKey, resolveSecretsKeyBytes } from "./lib/secret-box";
 import { BcbConnectionGateway } from "./providers/bcb-pix-v2/gateway";
 import { createConnectionLookup, createLiveLookup } from "./providers/bcb-pix-v2/live";
 import { openConnection } from "./domain/pix-provider/secrets";
-import type { PixConnectionGateway } from "./domain/pix-provider/port";
-import type { CardConnectionGateway } from "./domain/card-provider/port";
 import { openCardConnection } from "./domain/card-provider/secrets";
 import { StripeConnectionGateway } from "./providers/stripe/gateway";
 import { createCardConnectionLookup, createCardLiveLookup } from "./providers/stripe/live";
@@ -35,58 +35,26 @@ import { rawId } from "./lib/ids";
 import { PgIdempotencyClaims } from "./store/pg/claims";
 import { openPgPool } from "./store/pg/pool";
 import type { PixProviderConnectionRow } from "./store/rows";
-import { API_KEY_CACHE_MAX, MemoryApiKeyCache, type ApiKeyCache } from "./domain/api-keys/cache";
-import { LoginThrottle, MemoryLoginBuckets, type LoginLimiter } from "./domain/auth/throttle";
+import { API_KEY_CACHE_MAX, MemoryApiKeyCache } from "./domain/api-keys/cache";
+import { LoginThrottle, MemoryLoginBuckets } from "./domain/auth/throttle";
 import { PgRateLimits } from "./store/pg/rate-limits";
 import { PgLoginBuckets } from "./store/pg/login-buckets";
 import { PgClockShare } from "./store/pg/clock-share";
 import { sqliteClockOffset } from "./store/sqlite/clock-offset";
 import { sqliteStoreOf } from "./store/sqlite/of";
-import { MemoryIdempotencyClaims } from "./store/sqlite/claims";
-import { MemoryRateLimits } from "./store/sqlite/rate-limits";
+import { MemoryIdempotencyClaims } from "./store/memory/claims";
+import { MemoryRateLimits } from "./store/memory/rate-limits";
 import { createMetrics, NOOP_METRICS, type Metrics } from "./lib/metrics";
 import { metered } from "./providers/metered";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-export interface Deps {
-  config: Config;
-  /** The storage port (src/store/port.ts): every read and unit of work goes through it. */
-  store: Store;
-  /** Settles once the startup scheduling of the job groups ran (src/jobs/registry.ts); never rejects. */
-  startup: Promise<void>;
-  clock: Clock;
-  logger: Logger;
-  jobs: Scheduler;
-  /** The webhook delivery worker's runtime: timeout, fetch, DNS, per-destination caps (src/domain/webhooks/runtime.ts). */
-  delivery: DeliveryRuntime;
-  idempotency: IdempotencyStore;
-  rateLimiter: RateLimiter;
-  /** Payment providers per account and mode (sandbox for test keys; live connections later). */
-  providers: ProviderRegistry;
-  /**
-   * The AES-256-GCM key that seals provider secrets (src/lib/secret-box.ts), from
-   * COFRE_SECRETS_KEY or `<dataDir>/secrets.key` (read, or generated once, at start).
-   */
-  secretsKey: Promise<CryptoKey>;
-  /** The PSP side of connecting an account's live Pix (the bcb_pix_v2 adapter behind a domain port). */
-  pixConnections: PixConnectionGateway;
-  /** The card provider side of connecting an account's live cards and boletos (the Stripe adapter behind a domain port). */
-  cardConnections: CardConnectionGateway;
-  /** Resolved API keys (src/domain/api-keys/cache.ts): cleared after every unit that writes `api_keys`. */
-  apiKeyCache: ApiKeyCache;
-  /** Login attempt limits (src/domain/auth/throttle.ts). */
-  loginThrottle: LoginLimiter;
-  /**
-   * Several instances on PostgreSQL with COFRE_TEST_CLOCK=1: shares this instance's test-clock
-   * advances with the others (src/store/pg/clock-share.ts); the advance route awaits `publish`
-   * before answering. On SQLite with COFRE_TEST_CLOCK=1: stores the offset in shared_state, read at
-   * the next start (src/store/sqlite/clock-offset.ts). Absent otherwise.
-   */
-  clockShare?: { publish(): Promise<void> };
-  /** Prometheus metrics (src/lib/metrics.ts): live when COFRE_METRICS_TOKEN is set, else no-ops. */
-  metrics: Metrics;
-}
+/**
+ * What createDeps builds: the domain's Deps (src/domain/deps.ts, the interface the domain and HTTP
+ * take) with the scheduler itself as `jobs` (src/jobs/deps.ts). For the root (app.ts, main.ts,
+ * cli) and tests; the layers below import the domain's.
+ */
+export type Deps = SchedulerDeps;
 
 /** How long an instance on PostgreSQL serves a cached API key before reading it again (ms): the backstop of revocation notices. */
 const API_KEY_TTL_MS = 30_000;
@@ -190,7 +158,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const metrics = config.metricsToken ? createMetrics(scrapeSources(config, () => deps)) : NOOP_METRICS;
   // With metrics on, every provider call is timed (src/providers/metered.ts); off, providers are as built.
   const psp = metrics.enabled
-    ? <P extends import("./providers/types").PaymentProvider | undefined>(p: P): P =>
+    ? <P extends import("./domain/providers/types").PaymentProvider | undefined>(p: P): P =>
         p ? (metered(p, metrics.pspCall) as P) : p
     : <P>(p: P) => p;
   const providers = new ProviderRegistry({

@@ -17,7 +17,9 @@ export const auditLog = pgTable(
     previousKeyFingerprint: text("previous_key_fingerprint"),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
-  (t) => [index("audit_log_account_idx").on(t.accountId, t.createdAt)],
+  (t) => [
+    index("audit_log_account_idx").on(t.accountId, t.createdAt),
+  ],
 );
 
 export const requestLogs = pgTable(
@@ -35,14 +37,19 @@ export const requestLogs = pgTable(
     durationMs: bigint("duration_ms", { mode: "number" }).notNull(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
-  (t) => [index("request_logs_account_idx").on(t.accountId, t.seq)],
+  (t) => [
+    index("request_logs_account_idx").on(t.accountId, t.seq),
+  ],
 );
 
-export const serviceSecrets = pgTable("service_secrets", {
-  name: text("name").primaryKey(),
-  value: text("value").notNull(),
-  createdAt: bigint("created_at", { mode: "number" }).notNull(),
-});
+export const serviceSecrets = pgTable(
+  "service_secrets",
+  {
+    name: text("name").primaryKey(),
+    value: text("value").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+);
 
 export const sessions = pgTable(
   "sessions",
@@ -54,5 +61,8 @@ export const sessions = pgTable(
     expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
     revokedAt: bigint("revoked_at", { mode: "number" }),
   },
-  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+  (t) => [
+    index("sessions_user_idx").on(t.userId),
+    index("sessions_expires_idx").on(t.expiresAt),
+  ],
 );

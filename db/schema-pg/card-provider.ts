@@ -20,7 +20,9 @@ export const cardProviderConnections = pgTable(
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
     deletedAt: bigint("deleted_at", { mode: "number" }),
   },
-  (t) => [uniqueIndex("card_provider_connections_account_uq").on(t.accountId).where(sql`deleted_at IS NULL`)],
+  (t) => [
+    uniqueIndex("card_provider_connections_account_uq").on(t.accountId).where(sql`deleted_at IS NULL`),
+  ],
 );
 
 export const cardProviderEvents = pgTable(
@@ -31,5 +33,7 @@ export const cardProviderEvents = pgTable(
     type: text("type").notNull(),
     receivedAt: bigint("received_at", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.connectionId, t.eventId] })],
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.eventId] }),
+  ],
 );

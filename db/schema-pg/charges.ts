@@ -2,20 +2,26 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 
-export const pixSigningKeys = pgTable("pix_signing_keys", {
-  kid: text("kid").primaryKey(),
-  alg: text("alg").notNull(),
-  privateJwk: text("private_jwk").notNull(),
-  publicJwk: text("public_jwk").notNull(),
-  createdAt: bigint("created_at", { mode: "number" }).notNull(),
-});
+export const pixSigningKeys = pgTable(
+  "pix_signing_keys",
+  {
+    kid: text("kid").primaryKey(),
+    alg: text("alg").notNull(),
+    privateJwk: text("private_jwk").notNull(),
+    publicJwk: text("public_jwk").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+);
 
-export const sandboxProviderFaults = pgTable("sandbox_provider_faults", {
-  accountId: text("account_id").primaryKey(),
-  mode: text("mode").notNull(),
-  remaining: bigint("remaining", { mode: "number" }).notNull(),
-  updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
-});
+export const sandboxProviderFaults = pgTable(
+  "sandbox_provider_faults",
+  {
+    accountId: text("account_id").primaryKey(),
+    mode: text("mode").notNull(),
+    remaining: bigint("remaining", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  },
+);
 
 export const transactions = pgTable(
   "transactions",
@@ -58,11 +64,7 @@ export const transactions = pgTable(
     index("tx_account_doc_idx").on(t.accountId, t.livemode, t.customerDocument, t.createdAt),
     uniqueIndex("tx_txid_uq").on(t.pixTxid).where(sql`${t.pixTxid} is not null`),
     uniqueIndex("tx_e2e_uq").on(t.endToEndId).where(sql`${t.endToEndId} is not null`),
-    index("tx_account_unpaid_methods_idx")
-      .on(t.accountId, t.livemode, t.paidWith, t.paymentMethods)
-      .where(sql`${t.paidWith} is null`),
-    index("tx_waiting_expiry_idx")
-      .on(t.expiresAt)
-      .where(sql`${t.status} in ('PENDING', 'WAITING_PAYMENT') and ${t.expiresAt} is not null`),
+    index("tx_account_unpaid_methods_idx").on(t.accountId, t.livemode, t.paidWith, t.paymentMethods).where(sql`${t.paidWith} is null`),
+    index("tx_waiting_expiry_idx").on(t.expiresAt).where(sql`${t.status} in ('PENDING', 'WAITING_PAYMENT') and ${t.expiresAt} is not null`),
   ],
 );

@@ -16,5 +16,8 @@ export const jobs = pgTable(
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     wakeAt: bigint("wake_at", { mode: "number" }),
   },
-  (t) => [index("jobs_due_idx").on(t.state, t.dueAt), uniqueIndex("jobs_dedupe_uq").on(t.dedupeKey)],
+  (t) => [
+    index("jobs_due_idx").on(t.state, t.dueAt),
+    uniqueIndex("jobs_dedupe_uq").on(t.dedupeKey),
+  ],
 );

@@ -12,7 +12,9 @@ export const ledgerBalances = pgTable(
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
     shard: bigint("shard", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.currency, t.ledgerAccount, t.shard] })],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.livemode, t.currency, t.ledgerAccount, t.shard] }),
+  ],
 );
 
 export const ledgerEntries = pgTable(
@@ -51,11 +53,7 @@ export const ledgerLines = pgTable(
   (t) => [
     index("ledger_lines_entry_idx").on(t.entryId),
     index("ledger_lines_bucket_idx").on(t.accountId, t.livemode, t.currency, t.ledgerAccount),
-    foreignKey({
-      name: "ledger_lines_entry_id_ledger_entries_id_fk",
-      columns: [t.entryId],
-      foreignColumns: [ledgerEntries.id],
-    }),
+    foreignKey({ name: "ledger_lines_entry_id_ledger_entries_id_fk", columns: [t.entryId], foreignColumns: [ledgerEntries.id] }),
   ],
 );
 

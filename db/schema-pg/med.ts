@@ -60,11 +60,16 @@ export const medEvidence = pgTable(
     uploadedAt: bigint("uploaded_at", { mode: "number" }),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
-  (t) => [index("med_evidence_case_idx").on(t.caseId, t.state, t.uploadedAt)],
+  (t) => [
+    index("med_evidence_case_idx").on(t.caseId, t.state, t.uploadedAt),
+  ],
 );
 
-export const medSecrets = pgTable("med_secrets", {
-  name: text("name").primaryKey(),
-  secret: text("secret").notNull(),
-  createdAt: bigint("created_at", { mode: "number" }).notNull(),
-});
+export const medSecrets = pgTable(
+  "med_secrets",
+  {
+    name: text("name").primaryKey(),
+    secret: text("secret").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+);

@@ -16,7 +16,9 @@ export const paymentDailyStats = pgTable(
     refunded: bigint("refunded", { mode: "number" }).notNull().default(0),
     shard: bigint("shard", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.method, t.status, t.paid, t.shard] })],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.method, t.status, t.paid, t.shard] }),
+  ],
 );
 
 export const paymentPayTimeHist = pgTable(
@@ -30,7 +32,9 @@ export const paymentPayTimeHist = pgTable(
     count: bigint("count", { mode: "number" }).notNull().default(0),
     shard: bigint("shard", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.bucket, t.shard] })],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.livemode, t.day, t.currency, t.bucket, t.shard] }),
+  ],
 );
 
 export const paymentPayTimeHistMonthly = pgTable(
@@ -44,7 +48,9 @@ export const paymentPayTimeHistMonthly = pgTable(
     count: bigint("count", { mode: "number" }).notNull().default(0),
     shard: bigint("shard", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.month, t.currency, t.bucket, t.shard] })],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.livemode, t.month, t.currency, t.bucket, t.shard] }),
+  ],
 );
 
 export const refunds = pgTable(

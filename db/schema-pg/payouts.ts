@@ -19,7 +19,9 @@ export const payoutDestinations = pgTable(
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     deletedAt: bigint("deleted_at", { mode: "number" }),
   },
-  (t) => [index("payout_destinations_account_idx").on(t.accountId, t.createdAt)],
+  (t) => [
+    index("payout_destinations_account_idx").on(t.accountId, t.createdAt),
+  ],
 );
 
 export const payouts = pgTable(

@@ -27,5 +27,7 @@ export const pixProviderConnections = pgTable(
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
     deletedAt: bigint("deleted_at", { mode: "number" }),
   },
-  (t) => [uniqueIndex("pix_provider_connections_account_uq").on(t.accountId).where(sql`deleted_at IS NULL`)],
+  (t) => [
+    uniqueIndex("pix_provider_connections_account_uq").on(t.accountId).where(sql`deleted_at IS NULL`),
+  ],
 );

@@ -33,5 +33,7 @@ export const reconciliations = pgTable(
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.date] })],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.date] }),
+  ],
 );

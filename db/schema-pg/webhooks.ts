@@ -18,7 +18,9 @@ export const webhookAttempts = pgTable(
     finishedAt: bigint("finished_at", { mode: "number" }),
     nextAttemptAt: bigint("next_attempt_at", { mode: "number" }),
   },
-  (t) => [index("wa_delivery_idx").on(t.deliveryId, t.attempt)],
+  (t) => [
+    index("wa_delivery_idx").on(t.deliveryId, t.attempt),
+  ],
 );
 
 export const webhookDeliveries = pgTable(
@@ -64,7 +66,9 @@ export const webhookEndpoints = pgTable(
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
   },
-  (t) => [index("wh_endpoints_account_idx").on(t.accountId, t.livemode, t.status)],
+  (t) => [
+    index("wh_endpoints_account_idx").on(t.accountId, t.livemode, t.status),
+  ],
 );
 
 export const webhookTransactionSecrets = pgTable(
@@ -76,5 +80,7 @@ export const webhookTransactionSecrets = pgTable(
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.livemode] })],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.livemode] }),
+  ],
 );

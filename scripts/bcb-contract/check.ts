@@ -82,7 +82,7 @@ interface Template {
   methods: Map<string, Operation>;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+const escapeRegex = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
 const mediaType = (ct: string | undefined) => (ct ?? "").split(";")[0]!.trim().toLowerCase();
 
 /** ajv's errors as `field: message` lines, the field as a JSON pointer into the body. */
@@ -126,7 +126,11 @@ export class ContractChecker {
         "^" +
           template
             .split(/(\{[^}]+\})/)
-            .map((part) => (part.startsWith("{") ? (names.push(part.slice(1, -1)), "([^/]+)") : escape(part)))
+            .map((part) => {
+              if (!part.startsWith("{")) return escapeRegex(part);
+              names.push(part.slice(1, -1));
+              return "([^/]+)";
+            })
             .join("") +
           "/?$",
       );
@@ -217,7 +221,9 @@ export class ContractChecker {
         continue;
       }
       const values: Record<string, string> = {};
-      t.names.forEach((n, i) => (values[n] = decodeURIComponent(m[i + 1]!)));
+      t.names.forEach((n, i) => {
+        values[n] = decodeURIComponent(m[i + 1]!);
+      });
       return { op, values };
     }
     return { op: null, methodsAt };

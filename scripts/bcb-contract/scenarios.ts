@@ -117,7 +117,7 @@ export async function runScenarios(
     };
     let paid: { id: string; e2e: string } | null = null;
 
-    const steps: Record<ScenarioName, () => Promise<string | void>> = {
+    const steps: Record<ScenarioName, () => Promise<string | undefined>> = {
       "webhook registration": async () => {
         const r = await api(cofre.base, "PUT", `/v1/operator/accounts/${accountId}/pix-provider`, {
           bearer: OPERATOR,

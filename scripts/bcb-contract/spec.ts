@@ -24,7 +24,10 @@ export interface Correction {
 
 /** Calls `fn` on every object node of `node` (depth first), with its JSON pointer. */
 function walk(node: unknown, pointer: string, fn: (obj: Record<string, any>, pointer: string) => void): void {
-  if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${pointer}/${i}`, fn));
+  if (Array.isArray(node))
+    node.forEach((v, i) => {
+      walk(v, `${pointer}/${i}`, fn);
+    });
   else if (node && typeof node === "object") {
     fn(node as Record<string, any>, pointer);
     for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`, fn);

@@ -39,6 +39,13 @@ test clock (the server needs COFRE_TEST_CLOCK=1, as \`bun run dev\` sets).
 
 class StepFailed extends Error {}
 
+/** The `error.message` of an error envelope, if `body` is one. */
+function envelopeMessage(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || !("error" in body)) return undefined;
+  const e = body.error;
+  return typeof e === "object" && e !== null && "message" in e ? e.message : undefined;
+}
+
 /** Runs the steps of `event` against `apiUrl` with `apiKey`; `out` gets one line per step. Throws StepFailed on a refused step. */
 export async function trigger(
   event: (typeof TRIGGER_EVENTS)[number],
@@ -53,10 +60,11 @@ export async function trigger(
       headers: { apikey: apiKey, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const json = (await res.json().catch(() => ({}))) as Record<string, any>;
+    const json: unknown = await res.json().catch(() => ({}));
     return { status: res.status, body: json };
   };
-  const must = async (
+  /** `call`, failing with StepFailed unless the status is in `ok`; the body read as `T` (the route's documented answer). */
+  const must = async <T = unknown>(
     what: string,
     method: string,
     path: string,
@@ -68,19 +76,21 @@ export async function trigger(
     if (!ok.includes(r.status)) {
       const hint = r.status === 404 && path.includes("/clock/") ? " (the server needs COFRE_TEST_CLOCK=1)" : "";
       throw new StepFailed(
-        `${what}: ${method} ${path} answered ${r.status}: ${r.body.error?.message ?? JSON.stringify(r.body)}${hint}`,
+        `${what}: ${method} ${path} answered ${r.status}: ${envelopeMessage(r.body) ?? JSON.stringify(r.body)}${hint}`,
       );
     }
-    return r.body;
+    return r.body as T;
   };
   /** Moves the test clock `seconds` forward; returns the server's time after (epoch ms). */
   const advance = async (seconds: number): Promise<number> => {
-    const r = await must("moving the test clock", "POST", "/v1/test_helpers/clock/advance", { seconds });
+    const r = await must<{ now: string }>("moving the test clock", "POST", "/v1/test_helpers/clock/advance", {
+      seconds,
+    });
     out(`moved the test clock ${seconds} s`);
     return Date.parse(r.now);
   };
   const newCharge = async (amount = 1990, extra: Record<string, unknown> = {}) => {
-    const c = await must(
+    const c = await must<{ id: string }>(
       "creating a charge",
       "POST",
       "/v1/pix/charges",
@@ -88,7 +98,7 @@ export async function trigger(
       { "idempotency-key": `trigger-${randomHex(8)}` },
     );
     out(`created charge ${c.id}`);
-    return c.id as string;
+    return c.id;
   };
   const pay = async (id: string) => {
     await must("paying the charge", "POST", `/v1/test_helpers/charges/${id}/pay`, {});
@@ -99,7 +109,12 @@ export async function trigger(
    * the test clock to each pending release (`next_release_at`) until enough is available.
    */
   const ensureAvailable = async (need: number) => {
-    const balance = () => must("reading the balance", "GET", "/v1/wallets/balance?currency=BRL");
+    const balance = () =>
+      must<{ available: number; pending: number; next_release_at: string | null }>(
+        "reading the balance",
+        "GET",
+        "/v1/wallets/balance?currency=BRL",
+      );
     let b = await balance();
     if (b.available >= need) return;
     if (b.available + b.pending < need) {
@@ -140,7 +155,7 @@ export async function trigger(
       const id = await newCharge();
       await pay(id);
       await ensureAvailable(1990);
-      const refund = await must("refunding the charge", "POST", `/v1/payments/${id}/refund`, {
+      const refund = await must<{ id: string }>("refunding the charge", "POST", `/v1/payments/${id}/refund`, {
         idempotencyKey: `trigger-${randomHex(8)}`,
         amount: 1990,
         reason: "cofre trigger",
@@ -153,14 +168,18 @@ export async function trigger(
     case "payout.created":
     case "payout.paid":
     case "payout.failed": {
-      const destinations = await must("reading payout destinations", "GET", "/v1/payout_destinations");
+      const destinations = await must<{ data?: { id: string }[] }>(
+        "reading payout destinations",
+        "GET",
+        "/v1/payout_destinations",
+      );
       const dest = destinations.data?.[0];
       if (!dest)
         throw new StepFailed(
           "no payout destination: register one first (dashboard: Saques, or POST /v1/payout_destinations with an owner's session)",
         );
       await ensureAvailable(1000);
-      const po = await must(
+      const po = await must<{ id: string }>(
         "creating a payout",
         "POST",
         "/v1/payouts",

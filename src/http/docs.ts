@@ -20,7 +20,7 @@ import { htmlResponse, pageCsp } from "./html";
 import { toOpenAPISchema } from "@elysiajs/openapi";
 // @ts-expect-error: a plain JS file imported as a file path (Bun `type: "file"`), so it has no types.
 import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
-import type { Deps } from "../deps";
+import type { SchedulerDeps } from "../jobs/deps";
 import { operatorRoutes } from "./routes/operator";
 import { clockTestHelperRoutes } from "./routes/test-helpers/clock";
 import { checkoutPath } from "./routes/public";
@@ -124,8 +124,8 @@ function documentedRoutes(routes: RouteLike[]): RouteLike[] {
  * reference": every route). Built on a copy of the config with them switched on and never
  * mounted, so on the server they still answer 404.
  */
-function switchedOffRoutes(deps: Deps): RouteLike[] {
-  const shadow: Deps = {
+function switchedOffRoutes(deps: SchedulerDeps): RouteLike[] {
+  const shadow: SchedulerDeps = {
     ...deps,
     config: { ...deps.config, operatorToken: deps.config.operatorToken || "docs-only", testClock: true },
   };
@@ -197,7 +197,7 @@ function finishOperations(paths: Record<string, Record<string, Operation>>, sche
     }
 }
 
-export function docsPlugin(deps: Deps) {
+export function docsPlugin(deps: SchedulerDeps) {
   const extra = switchedOffRoutes(deps);
   let cached: { routes: number; doc: unknown } | null = null;
   const plugin = new Elysia({ name: "cofre-docs" });

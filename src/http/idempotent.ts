@@ -20,7 +20,7 @@
  * `idempotency_key_in_use` with `Retry-After`. When `work` throws, nothing is stored and the key
  * can be retried. Body validation runs before the handler, so validation failures are never stored.
  */
-import type { Deps } from "../deps";
+import type { Deps } from "../domain/deps";
 import type { Claim } from "../domain/idempotency/store";
 import { checkIdempotencyKey } from "../domain/idempotency/store";
 import type { ApiKeyAuth } from "./plugins/api-key-auth";

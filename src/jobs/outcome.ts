@@ -5,7 +5,7 @@
  * ran (`asked`, read inside the unit; Infinity when nobody did). Times are epoch ms.
  */
 import type { Store, Uow } from "../store/port";
-import type { JobOutcome, JobRow } from "./types";
+import type { JobOutcome, JobRow } from "../domain/jobs";
 
 /** Writes a failed run; returns the time it runs again (meaningless when `dead`). */
 export function recordFailedRun(
@@ -23,22 +23,33 @@ export function recordFailedRun(
   });
 }
 
-/** Writes a successful run; returns when it runs again, or null when it is done (deleted). */
+/** Writes a successful run in a unit of its own; returns when it runs again, or null when it is done (deleted). */
 export function recordSucceededRun(
   store: Store,
   job: JobRow,
   outcome: JobOutcome,
   asked: (uow: Uow) => number,
 ): Promise<number | null> {
-  return store.tx(async (uow) => {
-    const earliest = asked(uow);
-    const retryAt = outcome && "retryAt" in outcome ? new Date(outcome.retryAt).getTime() : Infinity;
-    if (retryAt !== Infinity || earliest !== Infinity) {
-      const due = Math.min(retryAt, earliest);
-      await uow.jobs.reschedule(job.id, due);
-      return due;
-    }
-    await uow.jobs.complete(job.id);
-    return null;
-  });
+  return store.tx((uow) => writeSucceededRun(uow, job, outcome, asked));
+}
+
+/**
+ * Writes a successful run in the unit `uow` (the scheduler's own, or the handler's last one:
+ * JobRow.finish); returns when it runs again, or null when it is done (deleted).
+ */
+export async function writeSucceededRun(
+  uow: Uow,
+  job: Pick<JobRow, "id">,
+  outcome: JobOutcome,
+  asked: (uow: Uow) => number,
+): Promise<number | null> {
+  const earliest = asked(uow);
+  const retryAt = outcome && "retryAt" in outcome ? new Date(outcome.retryAt).getTime() : Infinity;
+  if (retryAt !== Infinity || earliest !== Infinity) {
+    const due = Math.min(retryAt, earliest);
+    await uow.jobs.reschedule(job.id, due);
+    return due;
+  }
+  await uow.jobs.complete(job.id);
+  return null;
 }

@@ -1,20 +1,8 @@
 /** Recurring jobs' idle and catch-up deferral for the clock advance (Scheduler.every, Scheduler.deferRecurring). */
+import type { RecurringOptions } from "../domain/jobs";
 import type { Store } from "../store/port";
 
-/**
- * What a recurring job (Scheduler.every) tells the clock advance about its runs, so an advance
- * over days does not step through every empty period (Scheduler.deferRecurring). The running
- * loop ignores both: under real time every run happens.
- */
-export interface RecurringOptions {
-  /**
-   * True when a run now would do nothing and would keep doing nothing until some other job or
-   * request changes the data (e.g. no account has a connection the job polls). One cheap read.
-   */
-  idle?: () => Promise<boolean> | boolean;
-  /** One run does what any number of earlier runs would have (a prune of rows older than now - retention). */
-  catchUp?: boolean;
-}
+export type { RecurringOptions } from "../domain/jobs";
 
 /** A recurring kind's options with its period (ms), as Scheduler.every registered it. */
 export type RecurringJob = RecurringOptions & { everyMs: number };

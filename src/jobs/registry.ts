@@ -1,9 +1,9 @@
 /** Registers every job handler with the scheduler: one line per domain group. */
-import type { Deps } from "../deps";
+import type { Deps } from "../domain/deps";
 import { IDEMPOTENCY_PRUNE_JOB, registerIdempotencyJobs } from "../domain/idempotency/jobs";
 import { registerLedgerJobs } from "../domain/ledger/tranches";
 import { registerMedJobs } from "../domain/med/jobs";
-import { registerPaymentJobs } from "../domain/payments/refund-jobs";
+import { registerPaymentJobs } from "../domain/refunds/jobs";
 import { registerPayoutJobs } from "../domain/payouts/jobs";
 import { registerChargeJobs } from "../domain/charges/expiry";
 import { registerWebhookJobs } from "../domain/webhooks/worker";

@@ -6,29 +6,44 @@
  * down runs on start. On PostgreSQL the loops of several instances share the table: a claim
  * skips rows a peer holds, and a peer's `jobs` notice arms the timer (`hint`, src/deps.ts).
  * Hot path (measured in README "Webhooks"): one claim unit and one timer computation per
- * event-loop turn however many jobs finished in it, and claims only once the turn's writes are
- * durable (`store.durable()`, the SQLite group commit).
+ * event-loop turn however many jobs finished in it, and claims only once every unit returned so
+ * far is durable (`store.durable()`, src/store/port.ts).
  */
 import type { Clock } from "../lib/clock";
 import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import type { Store, Uow } from "../store/port";
 import type { LeasedJob, NewJob } from "../store/port/jobs";
-import type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
+import type {
+  EnqueueInput,
+  HandlerOptions,
+  JobHandler,
+  JobOutcome,
+  JobQueue,
+  JobRow,
+  RecurringOptions,
+} from "../domain/jobs";
 
-export type { EnqueueInput, HandlerOptions, JobHandler, JobOutcome, JobRow } from "./types";
+export type {
+  EnqueueInput,
+  HandlerOptions,
+  JobHandler,
+  JobOutcome,
+  JobQueue,
+  JobRow,
+  RecurringOptions,
+} from "../domain/jobs";
 import { DEFAULTS, dueMs, type Registered } from "./types";
-import { recordFailedRun, recordSucceededRun } from "./outcome";
+import { recordFailedRun, recordSucceededRun, writeSucceededRun } from "./outcome";
 import { dueButSkipped, leasedByPeers } from "./peers";
 import { WakeTimer } from "./timer";
-import { deferRecurringJobs, type RecurringJob, type RecurringOptions } from "./recurring";
-
-export type { RecurringOptions } from "./recurring";
+import { deferRecurringJobs, type RecurringJob } from "./recurring";
 
 /** How soon the loop looks again at a due job its claim skipped as locked by another unit (PostgreSQL), ms. */
 const SKIPPED_RETRY_MS = 10;
 
-export class Scheduler {
+/** The durable job queue (src/domain/jobs.ts `JobQueue`) and its loop (module doc). */
+export class Scheduler implements JobQueue {
   private handlers = new Map<string, Registered>();
   private inflight = new Map<string, Promise<void>>();
   private timer = new WakeTimer(() => this.wake());
@@ -258,8 +273,8 @@ export class Scheduler {
 
   private wake(): void {
     if (!this.running) return;
-    // Under group commit (serve) this turn's writes are not durable yet: claim once they are,
-    // so a job (and the rows its handler reads) is never acted on before its commit.
+    // Units returned so far may not be durable yet: claim once they are, so a job (and the rows
+    // its handler reads) is never acted on before it is durable.
     const open = this.store.durable();
     if (open) {
       open.then(
@@ -380,11 +395,26 @@ export class Scheduler {
       uow.afterCommit(() => this.askedWhileRunning.delete(dedupeKey));
       return this.askedWhileRunning.get(dedupeKey) ?? Infinity;
     };
+    // Set once a unit of the handler that recorded the outcome (JobRow.finish) committed.
+    let finished: { due: number | null } | null = null;
+    const finish = async (uow: Uow, result: JobOutcome): Promise<void> => {
+      const due = await writeSucceededRun(uow, job, result, asked);
+      uow.afterCommit(() => {
+        finished = { due };
+      });
+    };
     try {
       if (!reg) throw new Error(`no handler for job kind ${job.kind}`);
-      outcome = await reg.handler(job);
+      outcome = await reg.handler({ ...job, finish });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      const done = finished as { due: number | null } | null;
+      if (done) {
+        // Its outcome is committed: nothing of the run is left to retry.
+        this.logger.error({ job: job.id, kind: job.kind, err: message }, "job failed after recording its outcome");
+        if (done.due !== null) this.armAt(done.due);
+        return;
+      }
       const { maxAttempts, backoff } = reg ?? DEFAULTS;
       const dead = job.attempts >= maxAttempts;
       this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempts, dead, err: message }, "job failed");
@@ -399,7 +429,8 @@ export class Scheduler {
       if (!dead) this.armAt(dueAt);
       return;
     }
-    const retryAt = await recordSucceededRun(this.store, job, outcome, asked);
+    const done = finished as { due: number | null } | null;
+    const retryAt = done ? done.due : await recordSucceededRun(this.store, job, outcome, asked);
     if (retryAt !== null) this.armAt(retryAt);
   }
 

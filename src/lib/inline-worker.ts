@@ -1,6 +1,6 @@
 /**
  * A worker thread whose code is a string (a Blob URL, so the single executable needs no file
- * beside it), with the small protocol the background workers share (src/db/checkpointer.ts,
+ * beside it), with the small protocol the background workers share (src/store/sqlite/checkpointer.ts,
  * src/store/sqlite/request-log-file.ts):
  * - a message sent with `request` carries an `id`; the worker replies with the same `id`, or with
  *   `{type: "error", id, message}`;

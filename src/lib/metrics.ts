@@ -99,7 +99,9 @@ class FastHistogram<L extends string> {
     let slot = this.slots.get(key);
     if (!slot) {
       const labels: Record<string, string> = {};
-      this.labelNames.forEach((n, i) => (labels[n] = values[i]!));
+      this.labelNames.forEach((n, i) => {
+        labels[n] = values[i]!;
+      });
       this.slots.set(key, (slot = { labels, counts: new Float64Array(this.buckets.length + 1), sum: 0, count: 0 }));
     }
     let i = 0;

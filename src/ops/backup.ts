@@ -3,7 +3,7 @@
  * database. A backup is ONE tar archive (src/ops/archive.ts):
  * - `manifest.json` first: `{format: "cofre-backup", version: 1, created_at, cofre_version,
  *   schema (last migration tag of the database), secrets_included, files: [{name, bytes, sha256}]}`;
- * - `cofre.db`: a consistent snapshot by SQLite's own `VACUUM INTO` (src/db/snapshot.ts), taken
+ * - `cofre.db`: a consistent snapshot by SQLite's own `VACUUM INTO` (src/store/sqlite/snapshot.ts), taken
  *   while `serve` may be writing; every write acknowledged before the backup began is in it;
  * - `request-log.db` the same way, when the data folder has one;
  * - `files/...`: the stored files (MED evidence, `<dataDir>/files`; written once by rename,
@@ -27,8 +27,8 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import pkg from "../../package.json";
-import { snapshotSqliteFile } from "../db/snapshot";
-import { knownSqliteMigrations, sqliteFileSchemaState } from "../db/schema-version";
+import { snapshotSqliteFile } from "../store/sqlite/snapshot";
+import { knownSqliteMigrations, sqliteFileSchemaState } from "../store/sqlite/schema-version";
 import { ArchiveError, extractArchive, gzipByName, writeArchive, type ArchiveEntry } from "./archive";
 
 /** The manifest's `format` and `version`. */

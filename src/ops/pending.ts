@@ -1,10 +1,10 @@
-/** `cofre migrate --dry-run`: where the configured database stands, read only (src/ops/schema-version.ts). */
+/** `cofre migrate --dry-run`: where the configured database stands, read only (src/store/port/schema-version.ts). */
 import { join } from "node:path";
 import type { Config } from "../config";
-import { sqliteFileSchemaState } from "../db/schema-version";
+import { sqliteFileSchemaState } from "../store/sqlite/schema-version";
 import { openPgPool } from "../store/pg/pool";
 import { pgSchemaState } from "../store/pg/schema-version";
-import { assertNotNewer, type SchemaState } from "./schema-version";
+import { assertNotNewer, type SchemaState } from "../store/port/schema-version";
 
 /** Pending and unknown migrations of the database `config` names; creates and changes nothing. */
 export async function pendingMigrations(config: Config): Promise<SchemaState> {

@@ -8,8 +8,8 @@
 import { join } from "node:path";
 import type { Config } from "../config";
 import type { Logger } from "../lib/logger";
-import { sqliteFileSchemaState, knownSqliteMigrations } from "../db/schema-version";
-import { assertNotNewer } from "./schema-version";
+import { sqliteFileSchemaState, knownSqliteMigrations } from "../store/sqlite/schema-version";
+import { assertNotNewer } from "../store/port/schema-version";
 import type { BackupResult } from "./backup";
 
 type Log = Pick<Logger, "info" | "warn" | "error">;

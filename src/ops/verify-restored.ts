@@ -7,9 +7,9 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDb } from "../db/client";
-import { runMigrations } from "../db/migrations";
-import { sqliteFileSchemaState } from "../db/schema-version";
+import { openDb } from "../store/sqlite/client";
+import { runMigrations } from "../store/sqlite/migrations";
+import { sqliteFileSchemaState } from "../store/sqlite/schema-version";
 import type { LedgerReport } from "../domain/ledger";
 import { verifyLedger } from "../domain/ledger/verify";
 import { createSqliteStore } from "../store/sqlite";

@@ -4,7 +4,7 @@
  * (`ok`, a ProviderFailure status, or `error` when it threw). Synchronous flows (the sandbox) stay
  * synchronous. Built by the composition root only when metrics are on.
  */
-import type { PaymentProvider } from "./types";
+import type { PaymentProvider } from "../domain/providers/types";
 
 /** The flows that reach the provider (network for live PSPs); parseNotification/planRefund/reserve are local. */
 const TIMED = [

@@ -224,16 +224,14 @@ export const CONTROL_ROUTES: { method: string; path: string; handler: Handler }[
     handler: ({ env }) => ({
       status: 200,
       body: {
-        cobs: env.store
-          .allCobs()
-          .map((c) => ({
-            client_id: c.client_id,
-            txid: c.txid,
-            status: c.status,
-            revisao: c.revisao,
-            valor: formatValor(cobAmount(c)),
-            criacao: rfc3339(c.created_ms),
-          })),
+        cobs: env.store.allCobs().map((c) => ({
+          client_id: c.client_id,
+          txid: c.txid,
+          status: c.status,
+          revisao: c.revisao,
+          valor: formatValor(cobAmount(c)),
+          criacao: rfc3339(c.created_ms),
+        })),
       },
     }),
   },

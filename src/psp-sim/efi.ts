@@ -232,7 +232,7 @@ export function endSend(
 ): SendRow | null {
   return env.store.tx(() => {
     const row = env.store.send(clientId, idEnvio);
-    if (!row || row.status !== "EM_PROCESSAMENTO") return null;
+    if (row?.status !== "EM_PROCESSAMENTO") return null;
     const now = env.clock.nowMs();
     env.store.finishSend(clientId, idEnvio, to, erro ? JSON.stringify(erro) : null, to === "REALIZADO" ? now : null);
     if (to === "NAO_REALIZADO") env.store.setBalance(clientId, balanceOf(env, clientId) + row.valor);

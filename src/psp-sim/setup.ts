@@ -10,7 +10,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join, resolve } from "node:path";
 import { cnpj } from "cpf-cnpj-validator";
 import { createSimPki, type SimPki } from "./certs";
-import type { ConnectInput } from "../domain/pix-provider/service";
 import { type ClientRow, SimStore } from "./store";
 
 /** Base path of the API Pix routes (`api_url` = `https://host:port/api/v2`). */
@@ -29,10 +28,22 @@ export interface SimConfig {
 }
 
 /**
- * The operator route's body (extensions.md; the domain's ConnectInput) as the simulator fills it:
- * its own CA in `ca_certificates`, none of the optional PSP differences.
+ * The operator route's body (extensions.md "Live Pix over the BCB API Pix (v2)") as the simulator
+ * fills it: its own CA in `ca_certificates`, none of the optional PSP differences. Declared here
+ * (the simulator is its own program and imports no Cofre layer); test/psp-sim/support.ts checks
+ * that it stays assignable to the domain's ConnectInput.
  */
-export type PixProviderBody = Required<Omit<ConnectInput, "scope" | "token_auth" | "api_query">>;
+export interface PixProviderBody {
+  type: "bcb_pix_v2" | "efi";
+  api_url: string;
+  token_url: string;
+  client_id: string;
+  client_secret: string;
+  certificate: string;
+  private_key: string;
+  ca_certificates: string;
+  pix_key: string;
+}
 
 export interface InitOptions {
   port?: number;

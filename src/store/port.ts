@@ -10,6 +10,9 @@
  * - `uow.afterCommit(fn)` runs `fn` once the unit's writes are visible to every later reader
  *   (cache invalidation, scheduler wake-ups). It never runs for a unit that rolled back; what it
  *   throws is logged and swallowed.
+ * - `store.durable()`: a unit may return before its writes are durable; whatever tells the outside
+ *   world about a write (an answer, a provider call, a claimed job) waits for it first.
+ *   `store.openRequestScope()` lets the adapter serve an API request's work with its neighbours'.
  *
  * One asynchronous repository per aggregate, with methods in domain terms. Rows cross the port as
  * the plain types of src/store/rows/: no drizzle, SQL or driver type leaves an adapter folder
@@ -80,9 +83,9 @@ export interface Store {
   read: Repos;
   /** Which adapter this is (health output, benches). */
   readonly kind: "sqlite" | "postgres";
-  /** The provider registry's synchronous reads of Pix provider connections (src/providers/registry.ts). */
+  /** The provider registry's synchronous reads of Pix provider connections (src/domain/providers/registry.ts). */
   readonly liveConnections: LiveConnectionReads;
-  /** The provider registry's synchronous reads of card provider connections (src/providers/registry.ts). */
+  /** The provider registry's synchronous reads of card provider connections (src/domain/providers/registry.ts). */
   readonly liveCardConnections: LiveCardConnectionReads;
   /**
    * Calls `fn` whenever another instance commits a change of `topic` (payload as ChangeTopic
@@ -91,16 +94,23 @@ export interface Store {
    */
   onChange(topic: ChangeTopic, fn: (payload: string | null) => void): void;
   /**
-   * Resolves once every unit that has returned is durable (SQLite group commit: the turn's
-   * COMMIT). The HTTP layer awaits it before acknowledging anything.
+   * Durability of the units that have returned. A unit's `tx()` may resolve before its writes are
+   * durable: an adapter may make the units of one moment durable together. `durable()` returns a
+   * promise that resolves once every unit returned so far is durable (and rejects when that fails:
+   * none of them may be acknowledged), or null when every one already is. Whatever tells the outside
+   * world about a write answers only after it: the HTTP response, a provider call that the write
+   * announced (a create intent, a payout's send attempt), a job claimed after its enqueue.
+   * Synchronous on purpose: null lets a caller answer at once, without a promise.
    */
   durable(): Promise<void> | null;
   /**
-   * Called by the HTTP layer as an API request arrives (src/app.ts onRequest), on its hot path. On
-   * SQLite under group commit it opens the turn's group transaction, so the request's reads skip
-   * the per-statement WAL read lock and its writes commit with the turn's; else a no-op.
+   * Opens the request scope of an API request as it arrives (src/app.ts onRequest, on its hot
+   * path). The adapter may serve the reads and units of the requests that arrive together in one
+   * scope (cheaper reads, one durability point for their writes); nothing changes for the caller
+   * but that its units become durable when `durable()` says so. The scope closes on its own, at
+   * that durability point. A no-op for an adapter that makes every unit durable as it returns.
    */
-  beginRequest(): void;
+  openRequestScope(): void;
   /** True when the database answers and its schema is current (every migration applied): `/readyz`. */
   ready(): Promise<boolean>;
   /** Makes pending work durable and releases the connection(s); PostgreSQL resolves once the pool closed. */

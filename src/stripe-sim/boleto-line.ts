@@ -6,7 +6,7 @@
  * that apply the arrecadação rule to bank boletos misread it).
  */
 import { createHash } from "node:crypto";
-import { buildBoleto } from "../payments/boleto";
+import { buildBoleto } from "../formats/boleto";
 
 /** `{barcode (44), line (47)}` for a boleto of `amount` centavos due on `dueDate` (YYYY-MM-DD), keyed by `seed`. */
 export function boletoNumbers(seed: string, amount: number, dueDate: string): { barcode: string; line: string } {

@@ -247,7 +247,7 @@ function postBoleto(env: SimEnv, s: SessionDoc, account: string, form: Params): 
 export function voucher(env: SimEnv, id: string, pdf: boolean, returnUrl: string | null): Reply {
   const found = piWithExtra(env, id);
   const details = found?.doc.next_action?.boleto_display_details;
-  if (!found || !found.extra.boleto) return page("Não encontrado", "<p>Boleto não encontrado.</p>", 404);
+  if (!found?.extra.boleto) return page("Não encontrado", "<p>Boleto não encontrado.</p>", 404);
   const pi = found.doc;
   const payer = found.extra.boleto;
   const line = details?.number ?? "";

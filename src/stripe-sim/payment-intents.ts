@@ -186,7 +186,7 @@ export function cancelPaymentIntentRoute(ctx: ApiCtx): Reply {
 /** Control: the payer paid the boleto (`requires_action` -> `succeeded`); null when not a waiting boleto. */
 export function payBoleto(env: SimEnv, id: string): PaymentIntentDoc | null {
   const pi = piWithExtra(env, id);
-  if (!pi || pi.doc.status !== "requires_action" || !pi.extra.boleto) return null;
+  if (pi?.doc.status !== "requires_action" || !pi.extra.boleto) return null;
   const paid = succeedPaymentIntent(env, pi.account, pi.doc, pi.extra);
   if (pi.extra.session) asyncSessionOutcome(env, pi.extra.session, true);
   return paid;
@@ -195,7 +195,7 @@ export function payBoleto(env: SimEnv, id: string): PaymentIntentDoc | null {
 /** Control: the boleto expired unpaid (`requires_payment_method` + `payment_intent.payment_failed`). */
 export function failBoleto(env: SimEnv, id: string): PaymentIntentDoc | null {
   const pi = piWithExtra(env, id);
-  if (!pi || pi.doc.status !== "requires_action" || !pi.extra.boleto) return null;
+  if (pi?.doc.status !== "requires_action" || !pi.extra.boleto) return null;
   const failed = failPaymentIntent(env, pi.account, pi.doc, pi.extra, {
     type: "invalid_request_error",
     code: "payment_method_provider_decline",

@@ -140,7 +140,7 @@ export function finishRefund(
   outcome: { status: "succeeded" } | { status: "failed"; failure_reason: string },
 ): RefundDoc | null {
   const found = loadAny(env, "refund", id);
-  if (!found || found.doc.status !== "pending") return null;
+  if (found?.doc.status !== "pending") return null;
   env.scheduler.cancel("refund_settle", id);
   const re = found.doc;
   const created = nowSec(env);

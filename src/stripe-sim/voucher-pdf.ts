@@ -16,7 +16,9 @@ function pdfText(s: string): string {
 /** The PDF bytes of a voucher with `lines` (top to bottom). */
 export function voucherPdf(title: string, lines: string[]): Uint8Array {
   const ops = [`BT /F1 16 Tf 50 790 Td (${pdfText(title)}) Tj ET`];
-  lines.forEach((l, i) => ops.push(`BT /F1 11 Tf 50 ${760 - i * 18} Td (${pdfText(l)}) Tj ET`));
+  lines.forEach((l, i) => {
+    ops.push(`BT /F1 11 Tf 50 ${760 - i * 18} Td (${pdfText(l)}) Tj ET`);
+  });
   const stream = ops.join("\n");
   const objects = [
     "<< /Type /Catalog /Pages 2 0 R >>",

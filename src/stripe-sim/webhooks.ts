@@ -60,7 +60,7 @@ export function emit<T extends SimEventType>(
 /** One delivery attempt (the `deliver` job); schedules the retry when it fails. */
 export async function attemptDelivery(env: SimEnv, deliveryId: number): Promise<void> {
   const d = env.store.delivery(deliveryId);
-  if (!d || d.status !== "pending") return;
+  if (d?.status !== "pending") return;
   const ev = env.store.event(d.event_id);
   const secret = env.store.endpointSecret(d.endpoint_id);
   const at = Date.now();

@@ -1,13 +1,13 @@
 // sqlite-only: replays the SQLite migrations 0006-0008 on a database an older release left (PostgreSQL's migrations start after them)
 /** Migrations 0006-0008 (issue 15 phase 2): audit rows written before them keep their meaning in the new columns. */
 import { describe, expect, test } from "bun:test";
-import { openDb, type Db } from "../../src/db/client";
-import { embeddedMigrations, runMigrations } from "../../src/db/migrations";
+import { openDb, type Db } from "../../src/store/sqlite/client";
+import { embeddedMigrations, runMigrations } from "../../src/store/sqlite/migrations";
 import { listAuditEntries } from "../support/audit";
 
 /** Applies only the first `n` embedded migrations (a database as an older release left it). */
 function migrateFirst(db: Db, n: number): void {
-  const d = db as unknown as { dialect: { migrate: Function }; session: unknown };
+  const d = db as unknown as { dialect: { migrate: (...args: unknown[]) => unknown }; session: unknown };
   d.dialect.migrate(embeddedMigrations().slice(0, n), d.session, { migrationsFolder: "" });
 }
 

@@ -97,7 +97,10 @@ describe("api key cache: the store behind it", () => {
     const read = h.deps.store.read.apiKeys;
     const original = read.activeByFingerprint;
     let reads = 0;
-    read.activeByFingerprint = (fp) => (reads++, original(fp));
+    read.activeByFingerprint = (fp) => {
+      reads++;
+      return original(fp);
+    };
     try {
       const hit = resolveApiKey(h.deps, a.testKey);
       expect(hit).not.toBeInstanceOf(Promise);

@@ -2,7 +2,7 @@
 /** The key cache's "settled" rule where SQLite has it (src/store/sqlite/api-keys.ts): reads inside a transaction the store did not open. */
 import { describe, expect, test } from "bun:test";
 import { apiKeyCacheSize, resolveApiKey } from "../../src/domain/api-keys/cache";
-import { enableGroupCommit, enterGroup, flushGroupCommit } from "../../src/db/group-commit";
+import { enableGroupCommit, enterGroup, flushGroupCommit } from "../../src/store/sqlite/group-commit";
 import { authHarness, PROBE, seedWithToken } from "../auth/support";
 import { cleartext, insertKeyRow } from "./cache-support";
 import { dbOf } from "../support/db";

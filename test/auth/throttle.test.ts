@@ -203,7 +203,10 @@ describe("login throttle as a Deps object", () => {
     const calls: string[] = [];
     let wait = 7;
     h.deps.loginThrottle = {
-      admit: async (email, address) => (calls.push(`admit ${email} ${address}`), wait),
+      admit: async (email, address) => {
+        calls.push(`admit ${email} ${address}`);
+        return wait;
+      },
       succeeded: async (email, address) => void calls.push(`succeeded ${email} ${address}`),
     };
     const body = { email: `  ${a.email.toUpperCase()} `, password: a.password };

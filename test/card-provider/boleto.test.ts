@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpf } from "cpf-cnpj-validator";
-import { barcodeToLine } from "../../src/payments/boleto";
+import { barcodeToLine } from "../../src/formats/boleto";
 import { livePayment, startCardEnv, txRow, type CardEnv } from "./support";
 
 let env: CardEnv;

@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { recoverIntents, RECOVERY_GRACE_MS } from "../../src/domain/charges/intent-recovery";
-import type { HttpFetch } from "../../src/providers/types";
+import type { HttpFetch } from "../../src/domain/providers/types";
 import { startCardEnv, type CardEnv } from "./support";
 
 let env: CardEnv;

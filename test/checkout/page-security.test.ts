@@ -169,7 +169,7 @@ describe("hostile merchant and customer text", () => {
     expect(m).not.toContain("<img src=x");
     expect(m).not.toContain("<b>");
     const esc = `&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;\u202Eevil`;
-    const unescape = (s: string) =>
+    const unescapeHtml = (s: string) =>
       s
         .replaceAll("&quot;", '"')
         .replaceAll("&lt;", "<")
@@ -178,13 +178,13 @@ describe("hostile merchant and customer text", () => {
         .replaceAll("&amp;", "&");
     const shownMerchant = /data-testid="merchant"><bdi>([^<]*)<\/bdi>/.exec(m)![1]!;
     expect(shownMerchant.startsWith(`Loja ${esc}`)).toBe(true);
-    expect(unescape(shownMerchant)).toBe(
+    expect(unescapeHtml(shownMerchant)).toBe(
       `${Array.from(merchant)
         .slice(0, TEXT_LIMITS.merchant - 1)
         .join("")}…`,
     );
     const shownDescription = /data-testid="description"><bdi>([^<]*)<\/bdi>/.exec(m)![1]!;
-    expect(unescape(shownDescription)).toBe(
+    expect(unescapeHtml(shownDescription)).toBe(
       `${Array.from(description)
         .slice(0, TEXT_LIMITS.description - 1)
         .join("")}…`,

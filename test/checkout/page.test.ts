@@ -3,7 +3,7 @@ import { balance, harness, newCharge, raw } from "../charges/support";
 import { testDb } from "../support/test-db";
 
 const page = (h: any, rawId: string, base = "/c") => h.call("GET", `${base}/${rawId}`);
-const escape = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+const escapeHtml = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 describe("the hosted checkout page", () => {
   test("shows amount, merchant, description, payer, QR, copy-and-paste BR Code, expiry and the sandbox simulate button", async () => {
@@ -25,7 +25,7 @@ describe("the hosted checkout page", () => {
     expect(r.text).toContain('data-testid="description"><bdi>Pedido 42: 2 cafés</bdi>');
     expect(r.text).toContain('data-testid="customer">Pagador: <bdi>Maria da Silva</bdi>');
     expect(r.text).toContain(`src="../v1/qr/${raw(c.id)}.png"`);
-    expect(r.text).toContain(`>${escape(c.pix.br_code)}</textarea>`);
+    expect(r.text).toContain(`>${escapeHtml(c.pix.br_code)}</textarea>`);
     expect(r.text).toContain(
       '<button type="button" data-copy="br-code" data-copy-done="Código Pix copiado">Copiar código Pix</button>',
     );

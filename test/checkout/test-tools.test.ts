@@ -12,7 +12,9 @@ import { chromiumPath } from "../support/browser";
 
 const SCRIPT = join(import.meta.dir, "../../scripts/test-tools.sh");
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 interface Fake {
   uid: number;

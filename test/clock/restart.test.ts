@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { saoPauloDate } from "../../src/payments/calendar";
+import { saoPauloDate } from "../../src/lib/calendar";
 import { startServer, type RunningServer } from "../foundation/process";
 import { serverEnv } from "../support/backend";
 

@@ -59,7 +59,7 @@ const SAFE = { xss: null, injected: 0, scripts: 1, docWidth: 390, mainWidth: 390
 /** The `intact` figures, widths capped at the viewport when within it (so a failure shows the overflow). */
 async function measured(page: Page) {
   const r = await intact(page);
-  return { ...r, docWidth: r.docWidth <= 390 ? 390 : r.docWidth, mainWidth: r.mainWidth <= 390 ? 390 : r.mainWidth };
+  return { ...r, docWidth: Math.max(390, r.docWidth), mainWidth: Math.max(390, r.mainWidth) };
 }
 
 beforeAll(async () => {

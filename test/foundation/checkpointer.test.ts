@@ -1,11 +1,11 @@
 // sqlite-only: the background WAL checkpointer of the SQLite database file
-/** The background WAL checkpointer (src/db/checkpointer.ts): frames reach the database file off the request thread. */
+/** The background WAL checkpointer (src/store/sqlite/checkpointer.ts): frames reach the database file off the request thread. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startCheckpointer, type Checkpointer } from "../../src/db/checkpointer";
+import { startCheckpointer, type Checkpointer } from "../../src/store/sqlite/checkpointer";
 
 const dirs: string[] = [];
 const running: Checkpointer[] = [];

@@ -1,7 +1,7 @@
 /** Per-key and per-account minute windows (issue "Runtime foundation" part 7). */
 import { describe, expect, test } from "bun:test";
-import { RateLimiter } from "../../src/http/plugins/rate-limit";
-import { MemoryRateLimits } from "../../src/store/sqlite/rate-limits";
+import { RateLimiter } from "../../src/domain/api-keys/rate-limit";
+import { MemoryRateLimits } from "../../src/store/memory/rate-limits";
 import { ManualClock } from "../../src/lib/clock";
 import { expectEnvelope, foundationHarness } from "./fixtures";
 

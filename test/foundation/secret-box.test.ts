@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { importSecretsKey, open, resolveSecretsKeyBytes, seal, SecretBoxError } from "../../src/lib/secret-box";
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 const tempDir = () => {
   const d = mkdtempSync(join(tmpdir(), "cofre-secrets-"));
   dirs.push(d);

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { sql } from "drizzle-orm";
-import { EMBEDDED, embeddedMigrations, runMigrations } from "../../src/db/migrations";
-import { openDb, tx } from "../../src/db/client";
+import { EMBEDDED, embeddedMigrations, runMigrations } from "../../src/store/sqlite/migrations";
+import { openDb, tx } from "../../src/store/sqlite/client";
 
 const dir = mkdtempSync(join(tmpdir(), "cofre-db-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@
  * interleaved, savepoints inside the group commit, commit hooks only after a commit.
  */
 import { describe, expect, test } from "bun:test";
-import { openDb } from "../../src/db/client";
-import { enableGroupCommit } from "../../src/db/group-commit";
+import { openDb } from "../../src/store/sqlite/client";
+import { enableGroupCommit } from "../../src/store/sqlite/group-commit";
 import { createSqliteStore } from "../../src/store/sqlite";
 
 function store(opts: Parameters<typeof createSqliteStore>[1] = {}) {
@@ -21,7 +21,13 @@ const tick = () => new Promise<void>((r) => setImmediate(r));
 describe("a unit of work", () => {
   test("commits its writes and returns what its function returned", async () => {
     const { s, put, rows } = store();
-    expect(await s.tx(async () => (put(1), put(2), "done"))).toBe("done");
+    expect(
+      await s.tx(async () => {
+        put(1);
+        put(2);
+        return "done";
+      }),
+    ).toBe("done");
     expect(rows()).toEqual([1, 2]);
   });
 

@@ -48,6 +48,7 @@ export const WEIRD_STRINGS = [
   "' OR 1=1 --",
   "../../etc/passwd",
   "%00",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, literal on purpose
   "${7*7}",
   "__proto__",
   "constructor",

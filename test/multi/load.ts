@@ -156,7 +156,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       first = false;
       return r;
     });
-    if (!pay || pay.status !== 200) {
+    if (pay?.status !== 200) {
       if (pay) note(`pay ${id}`, pay);
       return;
     }
@@ -185,7 +185,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
         c.med = { id: null, status: "unknown" };
         return;
       }
-      if (!opened || opened.status !== 201) {
+      if (opened?.status !== 201) {
         if (opened) note(`med ${id}`, opened);
         return;
       }

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { knownSqliteMigrations } from "../../src/db/schema-version";
+import { knownSqliteMigrations } from "../../src/store/sqlite/schema-version";
 import { embeddedPgMigrations } from "../../src/store/pg/migrations";
 import { startServer } from "../foundation/process";
 import { serverEnv, testDeps, TEST_PG } from "../support/backend";
@@ -106,8 +106,7 @@ describe("cofre migrate --dry-run", () => {
     const dir = await migratedFolder("dry-run", async (db) => {
       await db.run(`delete from ${MIGRATIONS} where created_at = (select max(created_at) from ${MIGRATIONS})`);
     });
-    const expected =
-      `${JSON.stringify({ dry_run: true, database: TEST_PG ? "postgres" : "sqlite", pending: [LAST_TAG] })}\n`;
+    const expected = `${JSON.stringify({ dry_run: true, database: TEST_PG ? "postgres" : "sqlite", pending: [LAST_TAG] })}\n`;
     const first = await cofre(["migrate", "--dry-run"], serverEnv(dir));
     expect([first.code, first.stdout, first.stderr]).toEqual([0, expected, ""]);
     // Still pending: the first run applied nothing (a real `migrate` would leave none).

@@ -8,15 +8,15 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config";
-import { knownSqliteMigrations } from "../../src/db/schema-version";
+import { knownSqliteMigrations } from "../../src/store/sqlite/schema-version";
 import { pruneBackups, SCHEDULED_NAME } from "../../src/ops/backup";
 import { serveWithTestKey } from "../support/serve";
 import { cofre, ROOT } from "./support";
 
 /** Writes a database with every embedded migration but the last applied, at argv[1]. */
 const OLDER_DB = `
-import { openDb } from "./src/db/client";
-import { embeddedMigrations } from "./src/db/migrations";
+import { openDb } from "./src/store/sqlite/client";
+import { embeddedMigrations } from "./src/store/sqlite/migrations";
 const db = openDb(process.argv.at(-1));
 db.dialect.migrate(embeddedMigrations().slice(0, -1), db.session, { migrationsFolder: "" });
 db.$client.close();

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import jsQR from "jsqr";
 import { hasError, parsePix } from "pix-utils";
 import { PNG } from "pngjs";
-import { buildBoleto, dueDateFactor } from "../../src/payments/boleto";
+import { buildBoleto, dueDateFactor } from "../../src/formats/boleto";
 import { createHarness } from "../support/harness";
 import { createPayment, pay } from "./support";
 

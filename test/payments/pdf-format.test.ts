@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { acceptsExplicitly } from "../../src/http/accept";
-import { bankCheckDigit } from "../../src/payments/boleto";
+import { bankCheckDigit } from "../../src/formats/boleto";
 import {
   calendarDateBR,
   dateBR,

@@ -1,5 +1,5 @@
 /**
- * Live payouts through the provider seam (src/providers/types.ts `send`, `sendStatus`,
+ * Live payouts through the provider seam (src/domain/providers/types.ts `send`, `sendStatus`,
  * `connectionId`): a scripted PSP that keeps its sends by `sendId` like Efí does. The payout
  * stores the connection that sends it and every later step reaches it by `forConnection`; a
  * timeout after the PSP accepted is resolved by the resumed call (one send); a refusal fails the
@@ -7,9 +7,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { sandboxFaultStore } from "../../src/domain/charges/faults";
-import { ProviderRegistry } from "../../src/providers/registry";
+import { ProviderRegistry } from "../../src/domain/providers/registry";
 import { createSandboxProvider } from "../../src/providers/sandbox";
-import type { PaymentProvider, SendOutcome, SendRequest } from "../../src/providers/types";
+import type { PaymentProvider, SendOutcome, SendRequest } from "../../src/domain/providers/types";
 import { verifyLedger } from "../../src/domain/ledger";
 import { hintSends } from "../../src/domain/payouts/jobs";
 import { testDb } from "../support/test-db";

@@ -8,7 +8,7 @@ import { sandboxFaultStore } from "../../src/domain/charges/faults";
 import { ManualClock } from "../../src/lib/clock";
 import { E2E_RE } from "../../src/pix/ids";
 import { createSandboxProvider } from "../../src/providers/sandbox";
-import type { ProviderContext, SendRequest } from "../../src/providers/types";
+import type { ProviderContext, SendRequest } from "../../src/domain/providers/types";
 
 const START = Date.parse("2026-11-20T12:00:00.000Z");
 const req: SendRequest = {

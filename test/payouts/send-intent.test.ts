@@ -6,11 +6,11 @@
  * A scripted PSP keeps its sends by `sendId` as Efí does.
  */
 import { describe, expect, test } from "bun:test";
-import { enableGroupCommit, flushGroupCommit } from "../../src/db/group-commit";
+import { enableGroupCommit, flushGroupCommit } from "../../src/store/sqlite/group-commit";
 import { sandboxFaultStore } from "../../src/domain/charges/faults";
-import { ProviderRegistry } from "../../src/providers/registry";
+import { ProviderRegistry } from "../../src/domain/providers/registry";
 import { createSandboxProvider } from "../../src/providers/sandbox";
-import type { PaymentProvider, SendOutcome, SendRequest } from "../../src/providers/types";
+import type { PaymentProvider, SendOutcome, SendRequest } from "../../src/domain/providers/types";
 import type { Harness } from "../support/harness";
 import { dbOf } from "../support/db";
 import { testDb } from "../support/test-db";

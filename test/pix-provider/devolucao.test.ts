@@ -9,7 +9,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { BcbPixClient } from "../../src/providers/bcb-pix-v2/client";
 import { devolucaoOutcome, nextDevolucaoCheckAt } from "../../src/providers/bcb-pix-v2/devolucao";
 import { createBcbPixProvider } from "../../src/providers/bcb-pix-v2/provider";
-import type { ProviderContext, RefundRecord, TransactionRow } from "../../src/providers/types";
+import type { ProviderContext, RefundRecord, TransactionRow } from "../../src/domain/providers/types";
 
 const START = "2026-11-20T12:00:00.000Z";
 const T0 = Date.parse(START);

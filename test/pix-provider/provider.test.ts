@@ -7,7 +7,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { BcbPixClient } from "../../src/providers/bcb-pix-v2/client";
 import { createBcbPixProvider } from "../../src/providers/bcb-pix-v2/provider";
 import { fromValor, toValor } from "../../src/providers/bcb-pix-v2/valor";
-import type { ProviderContext, TransactionRow } from "../../src/providers/types";
+import type { ProviderContext, TransactionRow } from "../../src/domain/providers/types";
 
 const START = "2026-11-20T12:00:00.000Z";
 const T0 = Date.parse(START);

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { ManualClock } from "../../src/lib/clock";
 import { BcbPixClient } from "../../src/providers/bcb-pix-v2/client";
 import { createBcbPixProvider } from "../../src/providers/bcb-pix-v2/provider";
-import type { CreateRequest, ProviderContext, TransactionRow } from "../../src/providers/types";
+import type { CreateRequest, ProviderContext, TransactionRow } from "../../src/domain/providers/types";
 
 const START = "2026-11-20T12:00:00.000Z";
 const T0 = Date.parse(START);

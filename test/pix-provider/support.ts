@@ -3,7 +3,7 @@
  * connection a BcbPixClient needs to reach it, plus a fetch wrapper that records every exchange.
  */
 import { BcbPixClient, type BcbConnection, type ClientOptions } from "../../src/providers/bcb-pix-v2/client";
-import type { HttpFetch } from "../../src/providers/types";
+import type { HttpFetch } from "../../src/domain/providers/types";
 import type { SimFixture } from "../psp-sim/support";
 
 /** The connection `psp-sim init` wrote, in the client's shape. */

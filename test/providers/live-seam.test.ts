@@ -10,7 +10,7 @@ import { acceptNotification } from "../../src/domain/charges/notifications";
 import { recordPaymentOutcome } from "../../src/domain/charges/outcomes";
 import { getBalance } from "../../src/domain/ledger";
 import { buildDynamicBrCode } from "../../src/pix/brcode";
-import { ProviderRegistry } from "../../src/providers/registry";
+import { ProviderRegistry } from "../../src/domain/providers/registry";
 import { createSandboxProvider } from "../../src/providers/sandbox";
 import type {
   CancelOutcome,
@@ -19,7 +19,7 @@ import type {
   PaymentProvider,
   RefundOutcome,
   RefundPlan,
-} from "../../src/providers/types";
+} from "../../src/domain/providers/types";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { eventTypes, key } from "../payments/support";
 

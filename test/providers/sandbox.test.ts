@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { hasError, parsePix } from "pix-utils";
 import { loadConfig } from "../../src/config";
 import { noticeOf } from "../../src/domain/charges/outcomes";
-import { refundStatusOf } from "../../src/domain/payments/refund-jobs";
+import { refundStatusOf } from "../../src/domain/refunds/jobs";
 import { ManualClock } from "../../src/lib/clock";
 import { DEVOLUTION_RE, E2E_RE, TXID_RE } from "../../src/pix/ids";
 import { createSandboxProvider } from "../../src/providers/sandbox";
@@ -19,7 +19,7 @@ import type {
   RefundRecord,
   SandboxPayerEvent,
   TransactionRow,
-} from "../../src/providers/types";
+} from "../../src/domain/providers/types";
 
 const NOW = "2026-11-20T12:00:00.000Z";
 const T0 = Date.parse(NOW);

@@ -1,11 +1,12 @@
 /**
- * The provider seam's import rules, checked over the source tree: the domain reaches providers
- * only through src/providers/types.ts and registry.ts (the composition root picks concrete ones),
- * and provider code never touches the database.
+ * The provider seam's import rules, checked over the source tree: the domain declares what it needs
+ * of providers (src/domain/providers/: types.ts, registry.ts, send-types.ts, sandbox-contract.ts) and
+ * imports nothing from src/providers (the composition root picks concrete adapters, which import the
+ * domain), and provider code never touches the database.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, posix, relative } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
 
@@ -28,10 +29,10 @@ function specifiers(code: string): string[] {
   return out;
 }
 
-/** True when a domain file may not import `spec`: anything under providers/ but types and registry. */
-function concreteProvider(spec: string): boolean {
-  const m = /(?:^|\/)providers\/(.+)$/.exec(spec);
-  return !!m && m[1] !== "types" && m[1] !== "registry";
+/** True when `spec`, imported from `file` (root-relative), names a module under src/providers/. */
+function providerModule(file: string, spec: string): boolean {
+  if (!spec.startsWith(".")) return false;
+  return posix.normalize(posix.join(posix.dirname(file), spec)).startsWith("src/providers/");
 }
 
 /** True when provider code may not import `spec`: the database client, drizzle, bun:sqlite, schema. */
@@ -40,22 +41,24 @@ function databaseModule(spec: string): boolean {
 }
 
 describe("the checks themselves", () => {
-  test("flag a concrete provider import in any form and allow the seam's own modules", () => {
+  test("flag an import of src/providers in any form and allow the domain's own provider modules", () => {
     const code = [
       'import "../../providers/sandbox";',
       'import { SANDBOX_CARDS } from "../../providers/sandbox/card";',
-      "export { x } from '../providers/bcb-pix-v2/client';",
+      "export { x } from '../../providers/bcb-pix-v2/client';",
       'const m = await import("../../providers/sandbox/pix");',
       'import type { PaymentProvider } from "../../providers/types";',
-      'import {\n  ProviderRegistry,\n} from "../../providers/registry";',
+      'import type { TransactionRow } from "../providers/types";',
+      'import {\n  ProviderRegistry,\n} from "../providers/registry";',
     ].join("\n");
     const specs = specifiers(code);
-    expect(specs).toHaveLength(6);
-    expect(specs.filter(concreteProvider)).toEqual([
+    expect(specs).toHaveLength(7);
+    expect(specs.filter((s) => providerModule("src/domain/charges/create.ts", s))).toEqual([
       "../../providers/sandbox",
       "../../providers/sandbox/card",
-      "../providers/bcb-pix-v2/client",
+      "../../providers/bcb-pix-v2/client",
       "../../providers/sandbox/pix",
+      "../../providers/types",
     ]);
     expect(
       ["../../db/client", "../../../db/schema", "drizzle-orm", "bun:sqlite", "../../deps", "../../pix/ids"].filter(
@@ -66,12 +69,13 @@ describe("the checks themselves", () => {
 });
 
 describe("the seam over the source tree", () => {
-  test("no file under src/domain imports a concrete provider", () => {
+  test("no file under src/domain imports src/providers", () => {
     const files = sources("src/domain");
     expect(files.length).toBeGreaterThan(50);
+    expect(files).toContain("src/domain/providers/registry.ts");
     const offending = files.flatMap((f) =>
       specifiers(readFileSync(join(ROOT, f), "utf8"))
-        .filter(concreteProvider)
+        .filter((s) => providerModule(f, s))
         .map((s) => `${f}: ${s}`),
     );
     expect(offending).toEqual([]);
@@ -87,6 +91,6 @@ describe("the seam over the source tree", () => {
     );
     // Row *types* (TransactionRow, RefundRecord) come from the storage port's plain rows.
     expect(offending).toEqual([]);
-    expect(readFileSync(join(ROOT, "src/providers/types.ts"), "utf8")).toContain('from "../store/rows";');
+    expect(readFileSync(join(ROOT, "src/domain/providers/types.ts"), "utf8")).toContain('from "../../store/rows";');
   });
 });

@@ -12,7 +12,11 @@ import { ManualClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/logger";
 import { createCa, issue, type Issued } from "../../src/psp-sim/certs";
 import { startPspSim, type PspSim, type PspSimOptions } from "../../src/psp-sim/server";
+import type { ConnectInput } from "../../src/domain/pix-provider/service";
 import { initSimDir, type InitResult, type PixProviderBody } from "../../src/psp-sim/setup";
+
+/** Compile-time check: the simulator's operator body (declared in the simulator) is a valid ConnectInput. */
+export const asConnectInput = (body: PixProviderBody): ConnectInput => body;
 
 export const START = "2026-11-20T12:00:00.000Z";
 

@@ -10,7 +10,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { BcbPixClient } from "../../src/providers/bcb-pix-v2/client";
 import { createBcbPixProvider } from "../../src/providers/bcb-pix-v2/provider";
 import { infractionValor } from "../../src/providers/bcb-pix-v2/reconcile";
-import type { ProviderContext } from "../../src/providers/types";
+import type { ProviderContext } from "../../src/domain/providers/types";
 
 const START = "2026-11-20T12:00:00.000Z";
 const T0 = Date.parse(START);

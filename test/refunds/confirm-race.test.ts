@@ -1,11 +1,11 @@
 /**
  * Two refunds that together refund a charge in full, confirmed at the same moment (two units at
  * once: on PostgreSQL two connections; on SQLite the second unit waits for the first): the charge
- * ends REFUNDED, whichever commits last (src/domain/payments/refunds.ts confirmRefund locks the
+ * ends REFUNDED, whichever commits last (src/domain/refunds/service.ts confirmRefund locks the
  * charge before it sums the confirmed refunds).
  */
 import { expect, test } from "bun:test";
-import { applyRefundStatus } from "../../src/domain/payments/refunds";
+import { applyRefundStatus } from "../../src/domain/refunds/service";
 import { createHarness } from "../support/harness";
 import { key, paidPayment } from "../payments/support";
 

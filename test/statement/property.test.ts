@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { saoPauloDate, addDays } from "../../src/payments/calendar";
+import { saoPauloDate, addDays } from "../../src/lib/calendar";
 import { DomainError } from "../../src/domain/errors";
 import { createHarness } from "../support/harness";
 import {

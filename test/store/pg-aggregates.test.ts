@@ -85,7 +85,9 @@ type Cells = Record<string, number[]>;
 function add(cells: Cells, key: unknown[], values: number[]) {
   const k = JSON.stringify(key);
   const cur = (cells[k] ??= values.map(() => 0));
-  values.forEach((v, i) => (cur[i]! += v));
+  values.forEach((v, i) => {
+    cur[i]! += v;
+  });
 }
 /** Only cells that hold something (a cell emptied by later changes reads as zeros on both sides). */
 const nonZero = (cells: Cells): Cells =>

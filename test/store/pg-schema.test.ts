@@ -12,7 +12,7 @@ import { join } from "node:path";
 import * as sqliteSchema from "../../db/schema";
 import * as pgSchema from "../../db/schema-pg";
 import { renderPgSchema } from "../../scripts/gen-pg-schema";
-import { EMBEDDED } from "../../src/db/migrations";
+import { EMBEDDED } from "../../src/store/sqlite/migrations";
 import { diffShapes, pgShape, sqliteShape, tablesOf, type SchemaShape } from "./schema-shape";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -148,6 +148,7 @@ describe("the comparison catches drift in a doctored copy of db/schema-pg", () =
     [
       "a partial index made total",
       "charges.ts",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: schema source text the test edits, not a template
       ".on(t.pixTxid).where(sql`${t.pixTxid} is not null`)",
       ".on(t.pixTxid)",
       ['transactions: index tx_txid_uq where null, expected "pix_txid is not null"'],

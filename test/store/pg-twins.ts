@@ -5,8 +5,8 @@
  * ONE connection, so a test knows which session (and which write shard) runs which unit.
  */
 import { afterAll, beforeAll } from "bun:test";
-import { openDb } from "../../src/db/client";
-import { runMigrations } from "../../src/db/migrations";
+import { openDb } from "../../src/store/sqlite/client";
+import { runMigrations } from "../../src/store/sqlite/migrations";
 import { createPgStore, type PgStore } from "../../src/store/pg";
 import { openPgPool } from "../../src/store/pg/pool";
 import type { Store } from "../../src/store/port";

@@ -73,7 +73,7 @@ async function insertEvent(store: Store, p: string, id: string, tx: string | nul
   );
 }
 
-function outcome(p: string, d: string, a: string, over: Partial<AttemptOutcome> = {}): AttemptOutcome {
+function outcome(p: string, d: string, a: string): AttemptOutcome {
   return {
     deliveryId: `${p}${d}`,
     attemptId: `${p}${a}`,

@@ -38,17 +38,15 @@ async function settled(predicate: () => Promise<boolean>, ms = 3000): Promise<vo
 }
 
 function simEvents() {
-  return fx
-    .control("GET", "/_sim/events")
-    .then(
-      (r) =>
-        r.body.data as {
-          id: string;
-          type: string;
-          dropped: boolean;
-          deliveries: { status: string; attempts: { http_status: number | null }[] }[];
-        }[],
-    );
+  return fx.control("GET", "/_sim/events").then(
+    (r) =>
+      r.body.data as {
+        id: string;
+        type: string;
+        dropped: boolean;
+        deliveries: { status: string; attempts: { http_status: number | null }[] }[];
+      }[],
+  );
 }
 
 test("a delivery verifies with its endpoint's secret and not with another one", async () => {

@@ -6,7 +6,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { auditLog } from "../../db/schema";
 import type { Deps } from "../../src/deps";
-import type { DbOrTx } from "../../src/db/client";
+import type { DbOrTx } from "../../src/store/sqlite/client";
 import type { AuditAction, AuditEntry } from "../../src/domain/audit/audit-log";
 import { testDb } from "./test-db";
 

@@ -4,7 +4,7 @@
  * through test/support/test-db.ts `testDb`, which works on both backends.
  */
 import type { Deps } from "../../src/deps";
-import type { Db } from "../../src/db/client";
+import type { Db } from "../../src/store/sqlite/client";
 import { sqliteDbOf } from "../../src/store/sqlite";
 
 /** `deps`'s drizzle handle (tests are outside the layering rules; the domain never sees it); throws on PostgreSQL. */

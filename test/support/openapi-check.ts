@@ -72,7 +72,7 @@ export class DocChecker {
     // is a route a test mounted on its own app (e.g. envelope.test.ts's /t/...); that every
     // product route documents its answers is checked on the served document by
     // test/docs/openapi.test.ts.
-    if (!found || !found.op.responses?.["500"]) {
+    if (!found?.op.responses?.["500"]) {
       // Undocumented routes: the reference's own pages, test-only routes, and errors of unknown paths/methods.
       if (answer.status >= 400 && json)
         return this.check(this.envelopeValidator(), answer.body, `${where} (no operation)`);

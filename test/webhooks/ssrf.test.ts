@@ -189,7 +189,10 @@ describe("SSRF guard: IPv6 forms that embed IPv4", () => {
       configureWebhookRuntime(h.deps, {
         random: () => 0.5,
         lookup: async () => [{ address, family: 6 }],
-        fetch: async (url) => (calls.push(url), new Response("secret")),
+        fetch: async (url) => {
+          calls.push(url);
+          return new Response("secret");
+        },
       });
       const a = await h.seedAccount();
       await register(h, a.liveKey, "https://rebind.example.com/hook");

@@ -6,7 +6,7 @@
  * (OWNER/ADMIN) until the operator locks it; the checkout page, receipts and boletos print it.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { AccountSettingsColumns } from "../../store/port/accounts";
 import type { AccountRow } from "../../store/rows";
 import { isEmailAddress, normalizeEmail } from "../../lib/email";

@@ -5,7 +5,7 @@
  * and are unique across the whole service (one login per email).
  */
 import { isEmailAddress, normalizeEmail } from "../../lib/email";
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { Uow } from "../../store/port";
 import type { AccountRow, UserRow } from "../../store/rows";
 import { newId } from "../../lib/ids";

@@ -13,8 +13,8 @@
  * any other) works at once, and junk keys cannot fill the cache. Bounded at API_KEY_CACHE_MAX
  * entries; when full the oldest entry is dropped (it is simply read again on its next use). Misses
  * read through `store.read`, which never sees half a unit of work; a row is remembered only when
- * the store calls it settled (committed, or in the turn's group commit, whose failure stops the
- * process), never when read inside a transaction opened outside the store that may roll back.
+ * the store calls it settled (committed, or only awaiting `store.durable()`, whose failure stops
+ * the process), never when read inside a transaction opened outside the store that may roll back.
  *
  * INVARIANT (the whole point): a cached entry may be served only while its row is unchanged.
  * Every unit of work that updates or deletes `api_keys` rows, or otherwise makes a key unusable,

@@ -6,7 +6,7 @@
  * Every unit of work that writes a key clears the authentication cache in `uow.afterCommit`
  * (cache.ts invariant), so a revoked or rotated key is 401 on the very next request.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { Uow } from "../../store/port";
 import type { ApiKeyRow } from "../../store/rows";
 import { randomBase64Url, sha256Hex } from "../../lib/crypto";

@@ -5,11 +5,11 @@
  * `"<METHOD> <path>"`, `status`, `detail` = `{"mode","request_id"}`).
  * Dashboard requests are recorded by one response hook (src/app.ts) rather than inside each
  * route's business unit: dozens of routes in other modules would each need the session's user
- * threaded into their service. Under `serve` the hook's unit runs inside the turn's group
- * transaction (src/db/group-commit.ts), so the entry commits with the write and before the answer
- * leaves; a request whose write committed but whose group COMMIT failed answers 500 and keeps none.
+ * threaded into their service. The hook's unit is durable before the answer leaves, like the
+ * request's own writes (`store.durable()`, src/store/port.ts); when making them durable fails the
+ * request answers 500.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { newId } from "../../lib/ids";
 import type { Uow } from "../../store/port";
 import type { AuditLogRow, NewAuditLogRow } from "../../store/rows";
@@ -89,8 +89,8 @@ export function recordDashboardAction(uow: Uow, e: DashboardAction): Promise<voi
 }
 
 /**
- * Records a dashboard request in a unit of work of its own (the app's response hook, src/app.ts:
- * under serve a savepoint of the turn's group, so it commits with the request's writes).
+ * Records a dashboard request in a unit of work of its own (the app's response hook, src/app.ts,
+ * which answers once it is durable, like the request's writes).
  * Call it outside any unit of work.
  */
 export function auditDashboardRequest(deps: Pick<Deps, "store">, e: DashboardAction): Promise<void> {

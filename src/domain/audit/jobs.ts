@@ -1,5 +1,5 @@
 /** The hourly prune of request-log rows older than `COFRE_REQUEST_LOG_RETENTION_DAYS` (config.requestLogRetentionDays). */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { pruneRequestLog } from "./request-log";
 
 export const REQUEST_LOG_PRUNE_JOB = "request_log.prune";

@@ -1,11 +1,11 @@
 /**
  * The request log (interface.md "Authentication" 9): one entry per apikey-authenticated request,
  * queued by the HTTP layer after the response and written in batches by the store
- * (src/store/port/request-log.ts; on SQLite in the turn's group, or in its own file under
- * `serve`), so logging adds no commit to the request path. `listRequestLogs` sees every entry
+ * (src/store/port/request-log.ts; how is the adapter's business), so logging adds no commit to
+ * the request path. `listRequestLogs` sees every entry
  * queued before it.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { RequestLogRow } from "../../store/rows";

@@ -4,7 +4,7 @@
  * a password check's time); attempts are limited per (email, client address), per address and, with
  * a backoff that spares addresses the email logged in from, per email (429; see ./throttle.ts).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError } from "../errors";
 import { normalizeEmail } from "../accounts/service";
 import { verifyAgainstDummy, verifyPassword } from "./passwords";

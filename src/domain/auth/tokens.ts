@@ -5,7 +5,7 @@
  * Every token has a `sessions` row; a token is valid only while its row is unrevoked and unexpired.
  */
 import { SignJWT, jwtVerify } from "jose";
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { Store } from "../../store/port";
 import { randomBase64Url } from "../../lib/crypto";
 import { rawId } from "../../lib/ids";

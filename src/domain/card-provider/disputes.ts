@@ -8,8 +8,8 @@
  * `money_outcome` `lost`, the transaction CHARGEBACK. A later outcome finds the case open first
  * (a missed `created` event opens it then). Stripe decides the outcome: no response deadline job.
  */
-import type { Deps } from "../../deps";
-import type { JobOutcome } from "../../jobs/types";
+import type { Deps } from "../deps";
+import type { JobOutcome } from "../jobs";
 import { DomainError } from "../errors";
 import { applyMedNotice, resolveCase } from "../med/service";
 

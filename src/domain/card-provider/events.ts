@@ -7,12 +7,12 @@
  * PaymentIntent), refunds a refund status check, disputes a dispute check (`DISPUTE_CHECK_JOB`,
  * which retrieves the dispute). No network on the request path: the route answers 200 at once.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, notFound } from "../errors";
 import type { PaymentMethod } from "../charges/model";
 import { acceptNotificationItems } from "../charges/notifications";
 import type { CardProviderConnectionRow } from "../../store/rows";
-import type { NotificationItem, PaymentProvider } from "../../providers/types";
+import type { NotificationItem, PaymentProvider } from "../providers/types";
 import { openCardConnection } from "./secrets";
 import type { CardConnectionSpec } from "./port";
 import { isIdOf } from "../../lib/ids";

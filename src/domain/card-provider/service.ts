@@ -5,7 +5,7 @@
  * stored (a refusal -> 422 `provider_connection_failed` with the provider's reason); the secret key
  * and the endpoint's signing secret are stored sealed, never returned or logged.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { newId } from "../../lib/ids";
 import type { CardProviderConnectionRow as ConnectionRow } from "../../store/rows";

@@ -10,7 +10,7 @@
  * check a provider asked for (`checkAt`), `charge.created` events, idempotency response.
  * Storage: reads through `deps.store.read.charges`, writes in units of work (`deps.store.tx`).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, invalidParam } from "../errors";
 import type { Caller } from "../scope";
 import { iso } from "../../lib/clock";
@@ -22,7 +22,7 @@ import type {
   ProviderMemo,
   Reservation,
   TransactionRow,
-} from "../../providers/types";
+} from "../providers/types";
 import type { AccountRules } from "../accounts/settings";
 import type { Claim } from "../idempotency/store";
 import { emitTransition } from "./events";
@@ -168,9 +168,9 @@ export async function createTransaction(
     const r = reserving.reserve!(deps.providers.ctx, { transaction: row });
     intent = await openIntent(deps, record!, r, row, idem!.view ?? "charge");
     reservation = { ...r, resumed: false };
-    // Under group commit (src/db/group-commit.ts) the intent's transaction commits at the end of
-    // this turn, and the PSP's request could leave before that: a crash in between would leave a
-    // cob no intent names. Wait for the commit first.
+    // The intent's unit may have returned before it is durable (src/store/port.ts `durable()`),
+    // and the PSP's request could leave before that: a crash in between would leave a cob no
+    // intent names. Wait until it is durable first.
     const pending = deps.store.durable();
     if (pending) await pending;
   }

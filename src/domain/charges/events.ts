@@ -19,9 +19,9 @@
  * /v1/charges/{id}` answers 200: they offer PIX); the others (card-only, boleto, ...) send the
  * legacy family alone (extensions.md "Provider events for refunds").
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { iso } from "../../lib/clock";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import { emitCanonical, emitLegacy, type LegacyData, type LegacyType } from "../events/emit";
 import type { Uow } from "../../store/port";
 import { hasChargeView, toPublicCharge } from "./views";

@@ -22,8 +22,8 @@
  * still run (harmlessly: a charge already swept is ignored), and registration schedules the
  * sweep at the earliest waiting `expires_at`, so waiting charges of an older database expire.
  */
-import type { Deps } from "../../deps";
-import type { JobOutcome } from "../../jobs/scheduler";
+import type { Deps } from "../deps";
+import type { JobOutcome } from "../jobs";
 import type { Uow } from "../../store/port";
 import { registerStatusCheckJobs } from "./outcomes";
 import { applySettlementNotice } from "./settlement";
@@ -60,9 +60,8 @@ export function ensureExpirySweep(deps: Deps, uow: Uow, expiresAtMs: number): Pr
 
 /**
  * One sweep run at the clock's now: expires up to SWEEP_BATCH waiting charges whose
- * `expires_at` has passed, each in its own unit of work (under `serve` a savepoint of the turn's
- * group commit, as before): a charge whose expiry throws is logged and retried FAILED_RETRY_MS
- * later without undoing the others. Returns when to run next (see the module header), or
+ * `expires_at` has passed, each in its own unit of work: a charge whose expiry throws is logged
+ * and retried FAILED_RETRY_MS later without undoing the others. Returns when to run next (see the module header), or
  * nothing when no charge waits.
  */
 export async function sweepExpiredCharges(deps: Deps): Promise<JobOutcome> {

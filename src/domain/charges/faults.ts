@@ -5,8 +5,8 @@
  * short unit of work, by the sandbox provider through the SandboxFaultStore it receives
  * (src/providers/sandbox).
  */
-import type { Deps } from "../../deps";
-import type { FaultMode, SandboxFaultStore } from "../../providers/types";
+import type { Deps } from "../deps";
+import type { FaultMode, SandboxFaultStore } from "../providers/types";
 import type { Store } from "../../store/port";
 
 /** Replaces the account's pending faults (one unit of work); returns `{mode, remaining}`. */

@@ -8,7 +8,7 @@
  * removed -> committed `failed`; unknown to the PSP -> the intent is dropped; PSP unreachable ->
  * kept for the next run.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { PaymentMethod } from "./model";
 import { commitCreate, DEFAULT_MERCHANT_CITY, type CreateCheck } from "./create";
 import { dropIntent, hasOpenIntents, listStaleIntents, renderIntentView, type OpenIntent } from "./intents";

@@ -23,9 +23,9 @@
  *           404 -> deleted; PSP unreachable -> OPEN (next run)
  * DONE is the absence of the row; whoever deletes it in its commit transaction finalises.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { rawId } from "../../lib/ids";
-import type { Reservation, TransactionRow } from "../../providers/types";
+import type { Reservation, TransactionRow } from "../providers/types";
 import type { ClaimRecord } from "../idempotency/store";
 import type { ChargesRepo } from "../../store/port/charges";
 import type { Uow } from "../../store/port";

@@ -5,16 +5,21 @@
  * `pix_signing_keys`; its public half is served as a JWKS (`jku` header).
  */
 import { CompactSign, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { iso } from "../../lib/clock";
 import { randomHex } from "../../lib/crypto";
 import { formatAmount } from "../../pix/brcode";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import type { Store } from "../../store/port";
 import { isIn, OVER, WAITING } from "./model";
 
 export const LOCATION_ALG = "PS256";
 export const JWKS_PATH = "/v1/pix/jwks.json";
+/**
+ * Path prefix of the location URLs Cofre serves (the public route group answers GET on it with
+ * `signedCobPayload`); the sandbox Pix provider puts them in its BR Codes.
+ */
+export const PIX_LOCATION_PATH = "/v1/pix/loc/";
 
 interface LoadedKey {
   kid: string;

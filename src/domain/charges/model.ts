@@ -23,7 +23,7 @@
  * Who fires each trigger: create and reject `commitCreate` (create.ts); processing, hold, settle,
  * decline, amount_mismatch, payer_mismatch and expire `applySettlementNoticeIn` (settlement.ts:
  * provider outcomes, sandbox payer, expiry sweep); cancel `cancelPayment`; refund `confirmRefund`
- * (payments/refunds.ts); dispute and dispute_won the MED service (med/service.ts). A create
+ * (refunds/service.ts); dispute and dispute_won the MED service (med/service.ts). A create
  * checks its row with `assertTransition` before the insert; every later change writes through
  * `moveTransaction` (transition.ts): the table must allow (from, trigger, to), and the write is
  * conditional on the status read (`uow.charges.transition`), under `lockForChange`. The events

@@ -4,12 +4,12 @@
  * once, anything else is only a hint, confirmed by a durable status check (`queryStatus`, outside
  * any transaction) before any state changes. Answering needs no network: callers reply 200 at once.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError } from "../errors";
-import type { NotificationItem, PaymentProvider } from "../../providers/types";
+import type { NotificationItem, PaymentProvider } from "../providers/types";
 import type { PaymentMethod } from "./model";
 import type { Uow } from "../../store/port";
-import { hintRefunds } from "../payments/refund-jobs";
+import { hintRefunds } from "../refunds/jobs";
 import { hintPixReturn } from "./pix-returns";
 import { acceptSendHints } from "../pix-provider/send-hints";
 import { CHECKABLE, needsCheck, recordPaymentOutcomeIn, scheduleStatusCheck } from "./outcomes";

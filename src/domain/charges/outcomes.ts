@@ -1,5 +1,5 @@
 /**
- * Provider payment outcomes (src/providers/types.ts PaymentOutcome) -> settlement notices, applied
+ * Provider payment outcomes (src/domain/providers/types.ts PaymentOutcome) -> settlement notices, applied
  * through THE one path `applySettlementNotice`; and the durable status check (`charge.status_check`)
  * that queries a provider again when an outcome said "pending, check again at T" (sandbox 3DS,
  * live PSP polls and the confirmation of their callbacks and sweeps).
@@ -9,9 +9,9 @@
  * there. A Pix later named on a charge already over (EXPIRED, CANCELLED, REFUSED) is checked once
  * and returned.
  */
-import type { Deps } from "../../deps";
-import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../../providers/types";
-import type { JobOutcome } from "../../jobs/scheduler";
+import type { Deps } from "../deps";
+import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../providers/types";
+import type { JobOutcome } from "../jobs";
 import { IN_FLIGHT, isIn, OVER, type PaymentMethod } from "./model";
 import { isPixReturnQueued } from "./pix-returns";
 import {
@@ -163,7 +163,7 @@ export async function runStatusCheck(
 ): Promise<JobOutcome> {
   const row = await deps.store.read.charges.byId(transactionId);
   const named = typeof memo?.endToEndId === "string" ? memo.endToEndId : undefined;
-  if (row && row.livemode && row.status === "EXPIRED" && method !== "PIX") return withdrawOffer(deps, row, method);
+  if (row?.livemode && row.status === "EXPIRED" && method !== "PIX") return withdrawOffer(deps, row, method);
   if (!row || !needsCheck(row, named)) return;
   // The connection that created a live charge answers for it, even deleted or replaced since.
   const provider = deps.providers.forTransaction(row, method);

@@ -19,10 +19,10 @@
  * (`returnPayment` while PENDING, then `returnStatus`) outside any transaction and records each
  * answer; NAO_REALIZADO is logged at warn (the operator must act).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { iso } from "../../lib/clock";
-import type { JobOutcome } from "../../jobs/scheduler";
-import type { PaymentReturnRequest, RefundOutcome, TransactionRow } from "../../providers/types";
+import type { JobOutcome } from "../jobs";
+import type { PaymentReturnRequest, RefundOutcome, TransactionRow } from "../providers/types";
 import { methodDetails } from "../payments/views";
 import type { Uow } from "../../store/port";
 

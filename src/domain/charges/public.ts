@@ -3,8 +3,8 @@
  * checkout actions and the Pix location (interface.md "Checkout"). The capability is the
  * unguessable raw id (32 hex) or txid itself; callers check its shape first.
  */
-import type { Deps } from "../../deps";
-import type { TransactionRow } from "../../providers/types";
+import type { Deps } from "../deps";
+import type { TransactionRow } from "../providers/types";
 import { displayNameOf } from "../accounts/profile";
 import { maskTaxId, taxIdLabel } from "../payments/pdf/format";
 

@@ -3,10 +3,10 @@
  * "Simulate payment"): validates the simulated payment, sends it to the transaction's sandbox
  * provider as a payer notification and records the outcome (applySettlementNotice). Sandbox rows only.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, invalidParam } from "../errors";
 import { parseTaxId } from "../../pix/tax-id";
-import type { SandboxPayerEvent, TransactionRow } from "../../providers/types";
+import type { SandboxPayerEvent, TransactionRow } from "../providers/types";
 import { PAYMENT_METHODS, PUBLIC_STATUS, type PaymentMethod, type TransactionStatus } from "./model";
 import { recordPaymentOutcome } from "./outcomes";
 import type { SettlementResult } from "./settlement";

@@ -3,11 +3,11 @@
  * retrieve by `ch_` or raw id, and the cursor list of GET /v1/charges. No HTTP objects here.
  */
 import { isEmailAddress } from "../../lib/email";
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { invalidParam, notFound } from "../errors";
 import type { Caller } from "../scope";
 import { parseTaxId } from "../../pix/tax-id";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import type { Claim } from "../idempotency/store";
 import { createTransaction } from "./create";
 import { sanitizeMetadata } from "./metadata";
@@ -78,7 +78,7 @@ export async function createCharge(
         "invalid_tax_id",
       );
     expected = parsed.value;
-    if (!c.name || !c.name.trim())
+    if (!c.name?.trim())
       throw invalidParam("customer.name", "customer.name is required when expected_payer_tax_id is sent.");
     if (document !== null && document !== expected)
       throw invalidParam(

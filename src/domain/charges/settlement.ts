@@ -21,11 +21,11 @@
  * Notices that do not apply to the current status are ignored (outcome "ignored"), so repeated
  * or late notices are harmless.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { iso } from "../../lib/clock";
 import { newDevolutionId, newEndToEndId } from "../../pix/ids";
 import { normalizeTaxId } from "../../pix/tax-id";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import { getAccountSettings, pixFee } from "../accounts/settings";
 import { creditChargePayment } from "../ledger/service";
 import { emitTransition } from "./events";

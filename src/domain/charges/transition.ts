@@ -6,7 +6,7 @@
  * row with `uow.charges.lockForChange` first (on PostgreSQL the second unit then waits for the
  * first to commit and decides on what it wrote) and send the events with `emitTransition`.
  */
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import type { Uow } from "../../store/port";
 import { canTransition, type TransactionStatus, type TransactionTrigger } from "./model";
 

@@ -4,7 +4,7 @@
  */
 import type { Config } from "../../config";
 import { iso } from "../../lib/clock";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import {
   Closed,
   Currency,

@@ -4,7 +4,7 @@
  * family; `charge.refunded` is pinned in extensions.md "Provider events for refunds". Served by
  * GET /v1/webhooks/event-catalog and used to validate subscriptions.
  */
-import type { CanonicalType, LegacyType, MedType } from "./emit";
+import type { CanonicalType, LegacyType, MedType } from "./model";
 
 export interface CatalogEntry {
   event: string;

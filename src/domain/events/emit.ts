@@ -12,71 +12,18 @@
  * still gets its `evt_` id (callers count them). Measured: two unstored events per charge
  * creation saved ~15% of its cost; storing the canonical one again: docs/performance.md.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { API_VERSION } from "../../lib/api-version";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Uow } from "../../store/port";
 import { deliveryTargets, fanOut } from "../webhooks/fanout";
+import type { CanonicalType, EventScope, LegacyData, LegacyType, MedType, StoredEvent } from "./model";
+
+export type { CanonicalType, EventScope, LegacyData, LegacyType, MedType, StoredEvent } from "./model";
 
 /** `api_version` of canonical envelopes: the date of the current contract (src/lib/api-version.ts). */
 export { API_VERSION };
-
-export type CanonicalType =
-  | "charge.created"
-  | "charge.paid"
-  | "charge.failed"
-  | "charge.expired"
-  | "charge.refunded"
-  | "payout.created"
-  | "payout.paid"
-  | "payout.failed";
-
-export type LegacyType =
-  | "payment.created"
-  | "payment.completed"
-  | "payment.failed"
-  | "payment.expired"
-  | "payment.refunded"
-  | "payment.status_changed"
-  | "withdrawal.created"
-  | "withdrawal.completed"
-  | "withdrawal.failed"
-  | "withdrawal.status_changed";
-
-export type MedType = "med_case.created" | "med_case.updated" | "med.resolved";
-
-/** `data` of the legacy envelope `{event, data}` (interface.md "Legacy envelope"). */
-export interface LegacyData {
-  transactionId: string;
-  amount: number;
-  status: string;
-  previousStatus: string;
-  paidWith?: string | null;
-  platformFee?: number | null;
-  occurredAt: string;
-  [extra: string]: unknown;
-}
-
-export interface EventScope {
-  accountId: string;
-  livemode: boolean;
-  /** Raw id of the transaction/charge (enables the per-transaction `webhookUrl`). */
-  transactionId?: string | null;
-  /** The transaction's `webhookUrl` when the caller holds the row (saves a lookup); undefined = look it up. */
-  webhookUrl?: string | null;
-}
-
-export interface StoredEvent {
-  id: string;
-  accountId: string;
-  livemode: boolean;
-  type: string;
-  family: "canonical" | "legacy" | "med";
-  body: string;
-  transactionId: string | null;
-  createdAt: number;
-}
 
 /**
  * Canonical `charge.*` / `payout.*` event: `{id, object: "event", api_version, type, created_at,
@@ -161,7 +108,7 @@ async function storeInUnit(
 ): Promise<string> {
   const id = newId("event");
   const transactionId = scope.transactionId ?? null;
-  const targets = await deliveryTargets(deps, uow, {
+  const targets = await deliveryTargets(uow, {
     accountId: scope.accountId,
     livemode: scope.livemode,
     type,

@@ -1,5 +1,5 @@
 /** The hourly prune of events past the 30-day retention (extensions.md "Events API"). */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { pruneEvents } from "./service";
 
 export const EVENTS_PRUNE_JOB = "events.prune";

@@ -4,7 +4,7 @@
  * endpoint subscribed, listed newest first with a cursor, and read one by one exactly as delivered.
  * `pruneEvents` is the retention (an hourly job, ./jobs.ts).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { invalidParam, notFound } from "../errors";
 import type { Scope } from "../scope";
 import type { EventListQuery } from "../../store/port/events";

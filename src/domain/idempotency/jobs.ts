@@ -1,5 +1,5 @@
 /** The daily prune of idempotency records older than the 24 h retention window. */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 
 export const IDEMPOTENCY_PRUNE_JOB = "idempotency.prune";
 const EVERY_MS = 3600 * 1000;

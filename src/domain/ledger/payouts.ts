@@ -9,7 +9,7 @@
  * takes the merchant's debit lock for the rest of the unit (src/store/pg/ledger.ts), so concurrent
  * payouts of one account queue there and each sees the others' debits; SQLite runs one unit at a time.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError } from "../errors";
 import { LedgerInvariantError, postEntry, type LedgerAccount } from "./post";
 import type { LedgerUnit } from "./unit";

@@ -5,7 +5,7 @@
  * when the posting is written; a rejection rolls the caller's unit back.
  * Amounts are integers in minor units (centavos); times epoch ms from `deps.clock`.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { Uow } from "../../store/port";
 import { DomainError } from "../errors";
 import { getAccountSettings } from "../accounts/settings";

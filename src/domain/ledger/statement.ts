@@ -20,9 +20,9 @@
  * (src/store/pg/ledger.ts); the sum costs one index range over the entries newer than the page.
  * Exports stream: a ReadableStream pulls one page of entries from the store at a time.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { iso } from "../../lib/clock";
-import { endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay, STATS_TIME_ZONE } from "../../payments/calendar";
+import { endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay, STATS_TIME_ZONE } from "../../lib/calendar";
 import type { StatementEntry, StatementPosition } from "../../store/port/ledger";
 import { invalidParam } from "../errors";
 import type { Scope } from "../scope";

@@ -3,7 +3,7 @@
  * (`settlement_delay_seconds` after payment), then the durable job `ledger.release_tranche`
  * moves what is left of it to `available`.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { LedgerTrancheRow } from "../../store/rows";
 import type { Uow } from "../../store/port";
 import { postEntry } from "./post";
@@ -70,6 +70,10 @@ export function registerLedgerJobs(deps: Deps): void {
     const { trancheId } = job.payload as { trancheId: string };
     const tr = await deps.store.read.ledger.tranche(trancheId);
     if (tr && tr.releasedAt === null && tr.releaseAt > deps.clock.nowMs()) return { retryAt: tr.releaseAt };
-    await deps.store.tx((uow) => releaseTranche(deps, uow, trancheId));
+    // The release and the job's end commit together (JobRow.finish).
+    await deps.store.tx(async (uow) => {
+      await releaseTranche(deps, uow, trancheId);
+      await job.finish?.(uow, undefined);
+    });
   });
 }

@@ -8,7 +8,7 @@
  *     409 `EVIDENCE_SIZE_MISMATCH` when the stored size differs; idempotent once confirmed.
  * Only confirmed evidence is listed (newest first, `view_url` signed for 5 minutes) and counted.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { hmacHex, randomHex, safeEqual, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";

@@ -1,5 +1,5 @@
 /** Job handlers of the med group: `med.deadline` (the response deadline of an open case). */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { MED_DEADLINE_JOB, runDeadline } from "./service";
 
 /** Registers `med.deadline` (payload `{caseId}`); queued by `applyMedNotice` at `response_deadline`. */

@@ -3,7 +3,7 @@
  * (an unknown value, a repeated or unknown parameter, or a malformed date is a 400, never
  * ignored) and cursor pagination newest first by `created_at` (ties by id).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, invalidParam } from "../errors";
 import { stripPrefix } from "../../lib/ids";
 import { MED_CASE_STATUSES, MED_CASE_TYPES, type MedCaseStatus, type MedCaseType } from "./model";

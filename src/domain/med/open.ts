@@ -4,7 +4,7 @@
  * take the same body `{type?, amount?, reason?, response_deadline?}`); both end in `applyMedNotice`,
  * the one opening path (hold, charge status, events, deadline job).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { parseChargeId } from "../charges/service";
 import { parseIsoDate } from "./list";

@@ -5,7 +5,7 @@
  * events and jobs; SQL lives in the adapter (src/store/sqlite/med.ts).
  * Rules: interface.md "MED case status", extensions.md test helpers and operator API.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { Uow } from "../../store/port";
 import type { MedCaseRow } from "../../store/rows";
 import type { Scope } from "../scope";
@@ -16,7 +16,7 @@ import { emitMed } from "../events/emit";
 import { emitTransition } from "../charges/events";
 import { DISPUTABLE, isIn, PUBLIC_STATUS, type TransactionStatus } from "../charges/model";
 import { moveTransaction } from "../charges/transition";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import { holdMed, settleMedHold } from "../ledger";
 import {
   APPEAL_FROM,
@@ -237,7 +237,7 @@ export function requestEvidence(deps: Deps, scope: Scope, id: string): Promise<M
 export async function runDeadline(deps: Deps, caseId: string): Promise<void> {
   await deps.store.tx(async (uow) => {
     const row = await uow.med.caseById(caseId);
-    if (!row || row.status !== "open" || row.review !== null || row.responseDeadline === null) return;
+    if (row?.status !== "open" || row.review !== null || row.responseDeadline === null) return;
     if (row.responseDeadline > deps.clock.nowMs()) return;
     await endCase(deps, uow, row, "deadline");
   });

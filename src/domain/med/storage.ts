@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError } from "../errors";
 import { sha256Hex } from "../../lib/crypto";
 

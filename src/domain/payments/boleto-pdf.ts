@@ -4,16 +4,16 @@
  * its merchant (legal name and CNPJ when the operator set them) and payer, drawn in the FEBRABAN
  * "ficha de compensação" layout by ./pdf/boleto-layout.ts. SANDBOX marking in test mode.
  */
-import type { Deps } from "../../deps";
-import { bankCheckDigit } from "../../payments/boleto";
-import type { TransactionRow } from "../../providers/types";
+import type { Deps } from "../deps";
+import { bankCheckDigit } from "../../formats/boleto";
+import type { TransactionRow } from "../providers/types";
 import { drawBoleto, type BoletoSlip } from "./pdf/boleto-layout";
 import { newDocument } from "./pdf/document";
 import { calendarDateBR, dateBR, formatTaxId, maskTaxId, money, taxIdLabel } from "./pdf/format";
 import { descriptionOf } from "./receipt";
 import { methodDetails, offeredMethods } from "./views";
 
-export { formatLine } from "../../payments/boleto";
+export { formatLine } from "../../formats/boleto";
 
 /** Names of the COMPE bank codes Cofre may print; another code prints as "Banco <code>". */
 const BANK_NAMES: Record<string, string> = {

@@ -4,9 +4,9 @@
  * decline, 3DS -> PROCESSING then a status check) is recorded through recordPaymentOutcome, so
  * every status still goes through applySettlementNotice.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, invalidParam } from "../errors";
-import type { SandboxPayerEvent, TransactionRow } from "../../providers/types";
+import type { SandboxPayerEvent, TransactionRow } from "../providers/types";
 import { recordPaymentOutcome } from "../charges/outcomes";
 import { isIn, WAITING } from "../charges/model";
 import { offeredMethods } from "./views";

@@ -9,7 +9,7 @@
  */
 import { isValidPhoneNumber } from "libphonenumber-js";
 import { isEmailAddress } from "../../lib/email";
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { invalidParam } from "../errors";
 import type { Caller } from "../scope";
 import { createTransaction } from "../charges/create";

@@ -12,7 +12,7 @@
  * it counted on `tx_account_unpaid_methods_idx`, else a count over the filters. The queries are
  * the payments repository's (src/store/sqlite/payments.ts).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { PaymentListQuery, PaymentSortField } from "../../store/port/payments";
 import type { TransactionRow } from "../../store/rows";
 import type { PaymentMethod, TransactionStatus } from "../charges/model";

@@ -4,7 +4,7 @@
  * digits), kept in `method_details[<paid method>].payer`. Never the real document: the payer
  * lock's rule (interface.md: "The payer's real document is never exposed") stays.
  */
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import { Nullable, Type, View, type Static } from "../../lib/view-schema";
 import { maskTaxId } from "./pdf/format";
 import { methodDetails } from "./views";

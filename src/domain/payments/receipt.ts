@@ -7,9 +7,9 @@
  * (which shows the live status). SANDBOX marking in test mode. Deterministic for a given state.
  */
 import QRCode from "qrcode";
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError } from "../errors";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import { checkoutUrl, rowMetadata } from "../charges/views";
 import { RECEIPTABLE } from "../charges/model";
 import { newDocument } from "./pdf/document";

@@ -1,6 +1,6 @@
 /**
  * Response schemas of the payments group's computed answers (stats, metrics, receipt, resend);
- * the Transaction and Refund objects sit beside their serializers (views.ts, refund-views.ts).
+ * the Transaction and Refund objects sit beside their serializers (views.ts, src/domain/refunds/views.ts).
  * Each is tied at compile time to the type its function returns.
  */
 import { Closed, Currency, Money, Nullable, Type, View, type Static } from "../../lib/view-schema";

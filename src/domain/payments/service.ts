@@ -3,12 +3,12 @@
  * transaction transitions) and resend-webhook. Creation goes through the shared
  * `createTransaction` of the charges group (src/http/routes/payments/create.ts wires it).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { Uow } from "../../store/port";
 import { DomainError, notFound } from "../errors";
 import type { Caller } from "../scope";
 import { iso } from "../../lib/clock";
-import type { PaymentProvider, TransactionRow } from "../../providers/types";
+import type { PaymentProvider, TransactionRow } from "../providers/types";
 import { emitRefunded, emitTransition } from "../charges/events";
 import { CANCELLABLE, isIn, SETTLED, WAITING, type PaymentMethod } from "../charges/model";
 import { moveTransaction } from "../charges/transition";
@@ -16,7 +16,7 @@ import { failureBlock } from "../charges/metadata";
 import { getTransactionRow } from "../charges/service";
 import { rowMetadata } from "../charges/views";
 import { emitLegacy } from "../events/emit";
-import { toRefund, type RefundRow } from "./refund-views";
+import { toRefund, type RefundRow } from "../refunds/views";
 import { offeredMethods } from "./views";
 
 /** The caller's transaction `rawId` (a `ch_` prefix is tolerated) or 404 `not_found`. */

@@ -9,8 +9,8 @@
  * created, with its current status. "Paid" = it was paid at some point (`paid_at` set), so
  * later refunds or disputes do not remove it from the paid count or volume.
  */
-import type { Deps } from "../../deps";
-import { addDays, saoPauloDate } from "../../payments/calendar";
+import type { Deps } from "../deps";
+import { addDays, saoPauloDate } from "../../lib/calendar";
 import type { StatsCell } from "../../store/port/stats";
 import { DISPUTED, IN_FLIGHT, isIn, PAYMENT_METHODS } from "../charges/model";
 

@@ -8,7 +8,7 @@
 import type { Config } from "../../config";
 import { iso } from "../../lib/clock";
 import { qrDataUrl } from "../../pix/qr";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import { checkoutUrl, rowMetadata } from "../charges/views";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES, type PaymentMethod, type TransactionStatus } from "../charges/model";
 import {

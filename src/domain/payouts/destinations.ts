@@ -5,7 +5,7 @@
  * type with well-kept libraries (cpf-cnpj-validator through src/pix/tax-id.ts, validator's isEmail
  * and isUUID, libphonenumber-js), each change written to the audit log in its unit of work.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { newId } from "../../lib/ids";
 import { parseTaxId } from "../../pix/tax-id";
 import type { NewPayoutDestinationRow } from "../../store/rows";

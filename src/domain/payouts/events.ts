@@ -8,7 +8,7 @@
  * legacy statuses PENDING | PROCESSING | COMPLETED | FAILED | CANCELLED. Which event goes with
  * which status is the status table (model.ts `PAYOUT_RULES`).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { iso } from "../../lib/clock";
 import type { Uow } from "../../store/port";
 import type { PayoutRow } from "../../store/rows";

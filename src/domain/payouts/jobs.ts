@@ -9,9 +9,9 @@
  * - a send: `send_attempts` + 1 is committed BEFORE `provider.send`, which gets `resumed` = true on
  *   every attempt after the first (the provider asks by `sendId` first and sends only when it is
  *   absent: one send per payout whatever times out or crashes). Accepted -> `sent_at` set.
- *   "Committed" means on disk: under SQLite's group commit (serve) a unit returns before its
- *   turn's COMMIT, so the run waits for it (`store.durable()`) before the call; a crash can then
- *   undo nothing the PSP heard of (a crash before the COMMIT leaves the payout `pending` or the
+ *   "Committed" means durable: a unit may return before it is (src/store/port.ts `durable()`),
+ *   so the run waits until it is (`store.durable()`) before the call; a crash can then undo
+ *   nothing the PSP heard of (a crash before that point leaves the payout `pending` or the
  *   attempt unrecorded, and the PSP never saw that attempt).
  * Latency (docs/performance.md "Payouts"): a payout due at once is enqueued due now, and the
  * scheduler wakes for it on the next event-loop turn after the create commits (not a 1 ms timer).
@@ -24,9 +24,9 @@
  * ones included), test payouts the sandbox (src/providers/sandbox/send.ts: paid 10 s after
  * `requestedAt` on the injected clock).
  */
-import type { Deps } from "../../deps";
-import type { JobOutcome } from "../../jobs/scheduler";
-import type { PaymentProvider, SendDestination, SendOutcome, SendRequest } from "../../providers/types";
+import type { Deps } from "../deps";
+import type { JobOutcome } from "../jobs";
+import type { PaymentProvider, SendDestination, SendOutcome, SendRequest } from "../providers/types";
 import type { Uow } from "../../store/port";
 import type { PayoutRow } from "../../store/rows";
 import { advanceKey, isFinal, PAYOUT_ADVANCE_JOB, type PayoutStatus } from "./model";
@@ -134,8 +134,8 @@ async function send(deps: Deps, provider: PaymentProvider, row: PayoutRow): Prom
 }
 
 /**
- * Resolves once every unit written so far is committed (SQLite group commit: the end of this
- * turn; PostgreSQL: at once), as live charge creation waits for its intent (src/domain/charges/create.ts).
+ * Resolves once every unit written so far is durable (`store.durable()`; at once when all already
+ * are), as live charge creation waits for its intent (src/domain/charges/create.ts).
  */
 async function durable(deps: Deps): Promise<void> {
   const pending = deps.store.durable();
@@ -154,7 +154,7 @@ async function record(deps: Deps, payoutId: string, o: SendOutcome): Promise<Job
   }
   return deps.store.tx(async (uow) => {
     const row = await uow.payouts.byId(payoutId);
-    if (!row || row.status !== "processing") return;
+    if (row?.status !== "processing") return;
     if (o.status === "paid") {
       await movePayout(deps, uow, row, "paid", { endToEndId: row.endToEndId ?? o.endToEndId });
       return;

@@ -4,7 +4,7 @@
  * `created_after`, `created_before` ISO 8601, inclusive) -> `{object: "list", data, has_more,
  * next_cursor}`, newest first. Unknown parameters (`page`, `offset` included) or bad values -> 400.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { invalidParam } from "../errors";
 import type { Scope } from "../scope";
 import { PAYOUT_STATUSES, type PayoutStatus } from "./model";

@@ -9,9 +9,9 @@
  * rolls the whole unit back: nothing written. A live payout needs a connection that can send Pix
  * (`send`), else 422 `unprocessable_entity`. Amounts in centavos, times epoch ms.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { newId } from "../../lib/ids";
-import { endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay } from "../../payments/calendar";
+import { endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay } from "../../lib/calendar";
 import type { Uow } from "../../store/port";
 import type { PayoutRow } from "../../store/rows";
 import type { Claim } from "../idempotency/store";

@@ -5,7 +5,7 @@
  * `payout_in_transit`; failed or cancelled: `amount + fee` back to `available`), its events, and
  * the end of the payout's job once final. All in the caller's unit of work.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { Uow } from "../../store/port";
 import type { PayoutRow } from "../../store/rows";
 import { DomainError } from "../errors";

@@ -6,11 +6,11 @@
  * (`GET /pix/{e2eid}`, else `GET /cob/{txid}`) before anything changes; other entries are
  * ignored and logged. No network here, so the route answers at once.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, notFound } from "../errors";
 import { acceptNotification, type NotificationResult } from "../charges/notifications";
 import { TokenBuckets } from "../../lib/token-bucket";
-import type { PaymentProvider } from "../../providers/types";
+import type { PaymentProvider } from "../providers/types";
 
 /**
  * What one callback may cost (issue 30 §1; extensions.md "Live Pix"): at most this many Pix

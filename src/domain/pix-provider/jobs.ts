@@ -4,7 +4,7 @@
  * logged at warn once a day (one recurring job, Scheduler.every); and the sweep of received Pix
  * every 10 min (./sweep.ts).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DAY_MS, warnIfExpiring } from "./service";
 import { PIX_SWEEP_JOB, SWEEP_EVERY_MS, sweepReceivedPix } from "./sweep";
 

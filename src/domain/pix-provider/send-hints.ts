@@ -5,8 +5,8 @@
  * named likewise (src/domain/payouts/jobs.ts hintSends). Only hints: the provider's GET by
  * idEnvio decides. No network here.
  */
-import type { Deps } from "../../deps";
-import { hintRefundSends } from "../payments/refund-jobs";
+import type { Deps } from "../deps";
+import { hintRefundSends } from "../refunds/jobs";
 import { hintSends } from "../payouts/jobs";
 
 /** Most send ids taken from one notification (the rest are caught by the polls of sends in flight). */

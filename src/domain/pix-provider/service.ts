@@ -7,7 +7,7 @@
  * `webhook_registered: false`, since polls and sweeps still find payments), then stores the
  * connection with its secrets sealed. Secrets are never returned or logged.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { DomainError, invalidParam, notFound } from "../errors";
 import { newId } from "../../lib/ids";
 import { certificateFacts, checkKeyPair, parseCertificates, PemError } from "../../lib/x509";

@@ -6,7 +6,7 @@
  * one to the same path as a callback (a status check confirms it before anything changes; a
  * charge already settled is skipped, so a Pix seen by several sweeps pays once).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { acceptNotificationItems } from "../charges/notifications";
 
 export const PIX_SWEEP_JOB = "pix_provider.pix_sweep";

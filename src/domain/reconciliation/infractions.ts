@@ -14,8 +14,8 @@
  *       refunded_to_merchant); a case already final stays as it is
  * The operator forwards the merchant's appeal with `submitDefense` (`POST .../infracoes/{id}/defesa`).
  */
-import type { Deps } from "../../deps";
-import type { PaymentProvider, PspInfraction } from "../../providers/types";
+import type { Deps } from "../deps";
+import type { PaymentProvider, PspInfraction } from "../providers/types";
 import type { MedCaseRow, PixProviderConnectionRow, PspInfractionRow } from "../../store/rows";
 import { DomainError, notFound } from "../errors";
 import { applyMedNotice, resolveCase } from "../med/service";

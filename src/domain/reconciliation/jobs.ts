@@ -5,8 +5,8 @@
  *   no stored result of it made after the day ended (a failure is logged; the next hour tries again);
  * - `med.infraction_poll` every 5 minutes (./infractions.ts).
  */
-import type { Deps } from "../../deps";
-import { addDays, endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay } from "../../payments/calendar";
+import type { Deps } from "../deps";
+import { addDays, endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay } from "../../lib/calendar";
 import { INFRACTION_POLL_EVERY_MS, INFRACTION_POLL_JOB, pollInfractions } from "./infractions";
 import { reconcileAccountDay } from "./service";
 

@@ -20,10 +20,10 @@
  * `paid` payout, a REFUNDED cashout). Every computed day is stored (one row per account and day);
  * the morning job (./jobs.ts) computes the previous day for every live connection.
  */
-import type { Deps } from "../../deps";
-import { endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay, addDays } from "../../payments/calendar";
+import type { Deps } from "../deps";
+import { endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay, addDays } from "../../lib/calendar";
 import { iso } from "../../lib/clock";
-import type { ReceivedPix, SentPix } from "../../providers/types";
+import type { ReceivedPix, SentPix } from "../providers/types";
 import type { PayoutRow, RefundRow, TransactionRow } from "../../store/rows";
 import { DomainError, invalidParam } from "../errors";
 import type { Scope } from "../scope";

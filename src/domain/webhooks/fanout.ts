@@ -7,14 +7,14 @@
  * (created here when missing; read it with POST /v1/webhooks/transaction-secret/rotate).
  * Each delivery gets one `webhook.deliver` job, committed with it.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { randomHex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import type { Uow } from "../../store/port";
 import type { ActiveEndpoint, WebhookScope } from "../../store/port/webhooks";
 import type { NewWebhookDeliveryRow } from "../../store/rows";
-import type { EnqueueInput } from "../../jobs/scheduler";
-import type { StoredEvent } from "../events/emit";
+import type { EnqueueInput } from "../jobs";
+import type { StoredEvent } from "../events/model";
 import { MAX_ATTEMPTS } from "./model";
 
 /** Job kind of one delivery's attempts (registered by registerWebhookJobs). */
@@ -70,7 +70,7 @@ export function pickTargets(
  * account and mode, plus the transaction's own `webhookUrl` for legacy events unless an endpoint
  * with that URL already gets it. Empty when nobody is to be told.
  */
-export async function deliveryTargets(deps: Deps, uow: Uow, event: FanOutEvent): Promise<DeliveryTarget[]> {
+export async function deliveryTargets(uow: Uow, event: FanOutEvent): Promise<DeliveryTarget[]> {
   const endpoints = await uow.webhooks.activeEndpoints(event.accountId, event.livemode);
   let url = event.webhookUrl ?? null;
   if (needsWebhookUrl(event))

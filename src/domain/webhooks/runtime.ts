@@ -79,7 +79,10 @@ export class LocalSlots implements DestinationSlots {
     const slot = this.inflight.get(key);
     if (!slot) return;
     const next = slot.waiters.shift();
-    if (next) return next(true);
+    if (next) {
+      next(true);
+      return;
+    }
     slot.count--;
     if (slot.count <= 0) this.inflight.delete(key);
   }

@@ -5,7 +5,7 @@
  * 404 `not_found`, 400 `invalid_url`, `invalid_event_type`, `invalid_state`.
  */
 import { DomainError, invalidParam, notFound } from "../errors";
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import { randomHex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import type { DeliveryFilters, WebhookScope as Scope } from "../../store/port/webhooks";

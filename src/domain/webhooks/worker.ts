@@ -6,8 +6,8 @@
  * delivery (DELIVERED, FAILED = dead letter, CANCELLED) or returns the next attempt time,
  * which the scheduler turns into the job's new due time (no polling lag).
  */
-import type { Deps } from "../../deps";
-import type { JobOutcome } from "../../jobs/scheduler";
+import type { Deps } from "../deps";
+import type { JobOutcome, JobRow } from "../jobs";
 import { rawId } from "../../lib/ids";
 import type { Uow } from "../../store/port";
 import type { WebhookDeliveryRow } from "../../store/rows";
@@ -22,7 +22,7 @@ export function registerWebhookJobs(deps: Deps): void {
     DELIVER_JOB,
     (job) => {
       const p = job.payload as { deliveryId: string; manual?: boolean };
-      return runDelivery(deps, p.deliveryId, p.manual === true);
+      return runDelivery(deps, p.deliveryId, p.manual === true, job);
     },
     { leaseSeconds: 90, maxAttempts: 1000, backoff: (n) => Math.min(5 * 2 ** n, 600) },
   );
@@ -38,8 +38,16 @@ interface Plan {
   timestamp: number;
 }
 
-/** Runs one attempt of `deliveryId` (if it is still due for one). */
-export async function runDelivery(deps: Deps, deliveryId: string, manual = false): Promise<JobOutcome> {
+/**
+ * Runs one attempt of `deliveryId` (if it is still due for one). Run as `job`, the attempt's
+ * outcome and the job's next due time commit in one unit (JobRow.finish).
+ */
+export async function runDelivery(
+  deps: Deps,
+  deliveryId: string,
+  manual = false,
+  job?: Pick<JobRow, "finish">,
+): Promise<JobOutcome> {
   const rt = deps.delivery;
   const peek = await deps.store.read.webhooks.peekDelivery(deliveryId);
   if (!peek || (peek.status !== "PENDING" && peek.status !== "PROCESSING")) return;
@@ -63,7 +71,11 @@ export async function runDelivery(deps: Deps, deliveryId: string, manual = false
         timestamp: plan.timestamp,
       }),
     });
-    const next = await deps.store.tx((uow) => finishAttempt(deps, uow, plan, outcome));
+    const next = await deps.store.tx(async (uow) => {
+      const n = await finishAttempt(deps, uow, plan, outcome);
+      await job?.finish?.(uow, n === null ? undefined : { retryAt: n });
+      return n;
+    });
     deps.metrics.webhookAttempt(
       outcome.kind,
       outcome.durationMs,

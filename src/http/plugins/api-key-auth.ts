@@ -14,7 +14,7 @@
  * (./session-auth.ts: CSRF, `Cofre-Mode`, roles); requests with a key never look at cookies.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../deps";
+import type { Deps } from "../../domain/deps";
 import { resolveApiKey, type ResolvedApiKey } from "../../domain/api-keys/cache";
 import { ApiError } from "../errors";
 import { requestFacts } from "../context";

@@ -11,7 +11,7 @@
  * `manage` as a string names what the route does, for the message ("Reading the audit log").
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../deps";
+import type { Deps } from "../../domain/deps";
 import { verifyToken, type Session } from "../../domain/auth/tokens";
 import { requireManager } from "../../domain/api-keys/service";
 import { ApiError } from "../errors";

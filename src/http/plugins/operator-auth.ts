@@ -4,7 +4,7 @@
  * When the token is unset the operator routes are not mounted at all (404), see routes/operator.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../deps";
+import type { Deps } from "../../domain/deps";
 import { safeEqual, sha256Hex } from "../../lib/crypto";
 import { ApiError } from "../errors";
 

@@ -4,7 +4,7 @@
  * `requestFacts(request)`; requests without a resolved key are not recorded. Called from the
  * app's one after-response hook (src/app.ts), next to the access line.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../../domain/deps";
 import { recordRequest } from "../../domain/audit/request-log";
 import { pathOf, requestFacts } from "../context";
 

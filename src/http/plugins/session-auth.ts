@@ -12,7 +12,7 @@
  * - The acting user is put in the request facts; src/app.ts writes the audit entry of every
  *   successful state-changing session request (src/domain/audit/audit-log.ts `dashboard.request`).
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../../domain/deps";
 import { csrfMatches, verifyDashboardSession, type DashboardSession } from "../../domain/auth/dashboard-session";
 import { isSafeMethod, requireRole } from "../../domain/auth/dashboard-roles";
 import { ApiError } from "../errors";

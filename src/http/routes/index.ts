@@ -1,5 +1,5 @@
 /** Every route group of the API, in one list (src/app.ts mounts them). */
-import type { Deps } from "../../deps";
+import type { SchedulerDeps } from "../../jobs/deps";
 import { authRoutes } from "./auth";
 import { operatorRoutes } from "./operator";
 import { walletRoutes } from "./wallets";
@@ -18,7 +18,8 @@ import { reconciliationRoutes } from "./reconciliation";
 import { eventRoutes } from "./events";
 import { metricsRoutes } from "./metrics";
 
-export function routeGroups(deps: Deps) {
+/** The route groups, built on `deps` (with the scheduler itself: the test clock's advance runs the queue). */
+export function routeGroups(deps: SchedulerDeps) {
   return [
     authRoutes(deps),
     operatorRoutes(deps),

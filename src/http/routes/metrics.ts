@@ -5,7 +5,7 @@
  * `unauthorized`). docs/operations.md lists the metrics.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../deps";
+import type { Deps } from "../../domain/deps";
 import { safeEqual, sha256Hex } from "../../lib/crypto";
 import { ApiError } from "../errors";
 import { op } from "../openapi";

@@ -1,7 +1,7 @@
 /** GET /v1/ping: an authenticated no-op. Checks the `apikey` and tells the caller its mode. */
 import { Elysia } from "elysia";
 import type { Static } from "@sinclair/typebox";
-import type { Deps } from "../../deps";
+import type { Deps } from "../../domain/deps";
 import { apiKeyAuth } from "../plugins/api-key-auth";
 import { AUTH_ERRORS, op } from "../openapi";
 import { Type, View } from "../../lib/view-schema";

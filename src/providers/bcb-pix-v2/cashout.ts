@@ -25,7 +25,7 @@ import type {
   SendOutcome,
   SendRequest,
   TransactionRow,
-} from "../types";
+} from "../../domain/providers/types";
 import { classifyPixKey, documentPixKey } from "../../pix/keys";
 import { ID_ENVIO_RE } from "./send";
 

@@ -12,7 +12,7 @@
  * Results are typed (results.ts); nothing here throws for a PSP's answer or a network failure.
  */
 import type { Clock } from "../../lib/clock";
-import type { HttpFetch } from "../types";
+import type { HttpFetch } from "../../domain/providers/types";
 import type { ConnectionSpec } from "../../domain/pix-provider/port";
 import { Limiter } from "./limiter";
 import { clip, oauthFailureOf, problemOf, type PspResult } from "./results";

@@ -21,7 +21,13 @@
  * through the table; otherwise the PSP refused it for good -> rejected (code = problem name).
  * A GET 404 (`PixDevolucaoNaoEncontrada`) -> invalid (checked again later).
  */
-import type { ProviderContext, ProviderFailure, RefundOutcome, RefundPlan, RefundPlanRequest } from "../types";
+import type {
+  ProviderContext,
+  ProviderFailure,
+  RefundOutcome,
+  RefundPlan,
+  RefundPlanRequest,
+} from "../../domain/providers/types";
 import type { BcbPixClient } from "./client";
 import { failureOf } from "./failures";
 import { toValor } from "./valor";

@@ -3,7 +3,7 @@
  * 5xx -> retryable; auth_failed -> auth_failed; another 4xx -> what the flow says (`rejected` on
  * create, cancel and a devolução request; `invalid` on queries), code = the problem's name.
  */
-import type { ProviderFailure } from "../types";
+import type { ProviderFailure } from "../../domain/providers/types";
 import type { PspFailure } from "./results";
 
 /** Standard error name of a problem `type` (`https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida` -> `CobOperacaoInvalida`). */

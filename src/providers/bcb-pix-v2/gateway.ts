@@ -4,7 +4,7 @@
  * client (an `efi` connection registers with `x-skip-mtls-checking: true`), the webhook removal on disconnect, and the one pool per stored connection version of
  * its provider and its client (token cache and concurrency cap shared by every flow of a connection).
  */
-import type { PaymentProvider, ProviderContext } from "../types";
+import type { PaymentProvider, ProviderContext } from "../../domain/providers/types";
 import { BcbPixClient, type BcbConnection, type ClientOptions } from "./client";
 
 type Step = { ok: true } | { ok: false; message: string };

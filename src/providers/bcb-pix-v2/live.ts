@@ -1,5 +1,5 @@
 /**
- * The registry's live slot for bcb_pix_v2 (src/providers/registry.ts `LiveProviderLookup`): the
+ * The registry's live slot for bcb_pix_v2 (src/domain/providers/registry.ts `LiveProviderLookup`): the
  * account's active connection, found through a function the composition root passes (providers
  * never touch the database), served by the gateway's pooled provider and client of the connection
  * version. Synchronous: secrets are opened on the first call that needs the client.
@@ -7,8 +7,8 @@
  * deleted or replaced ones included, for the charges it created (status checks, callbacks).
  */
 import type { PaymentMethod } from "../../domain/charges/model";
-import type { ConnectionProviderLookup, LiveProviderLookup } from "../registry";
-import type { PaymentProvider } from "../types";
+import type { ConnectionProviderLookup, LiveProviderLookup } from "../../domain/providers/registry";
+import type { PaymentProvider } from "../../domain/providers/types";
 import type { BcbConnection } from "./client";
 import type { BcbConnectionGateway } from "./gateway";
 import { createBcbPixProvider } from "./provider";

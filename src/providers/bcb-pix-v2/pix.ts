@@ -4,7 +4,7 @@
  * into a settled PaymentOutcome, and the pages of `GET /pix?inicio=&fim=` (`PixConsultados`,
  * `parametros.paginacao`).
  */
-import type { PaymentOutcome } from "../types";
+import type { PaymentOutcome } from "../../domain/providers/types";
 import { fromValor } from "./valor";
 
 export interface PixAnswer {

@@ -51,7 +51,7 @@ import type {
   RefundRecord,
   SendOutcome,
   TransactionRow,
-} from "../types";
+} from "../../domain/providers/types";
 import type { BcbPixClient } from "./client";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, type PixListAnswer } from "./pix";
 import { nextPollAt } from "./polling";

@@ -19,7 +19,7 @@ import type {
   ReceivedPix,
   SendListOutcome,
   SentPix,
-} from "../types";
+} from "../../domain/providers/types";
 import type { BcbPixClient } from "./client";
 import { failureOf } from "./failures";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, type PixAnswer } from "./pix";

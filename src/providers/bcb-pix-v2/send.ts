@@ -28,7 +28,7 @@
  * A resumed send (an earlier attempt may have reached Efí) asks the GET first and PUTs only
  * when it answers 404.
  */
-import type { ProviderFailure, SendDestination, SendOutcome, SendRequest } from "../types";
+import type { ProviderFailure, SendDestination, SendOutcome, SendRequest } from "../../domain/providers/types";
 import type { BcbPixClient } from "./client";
 import { nextDevolucaoCheckAt } from "./devolucao";
 import { failureOf } from "./failures";

@@ -1,10 +1,10 @@
 /**
  * Sandbox BOLETO: a bank boleto (bank 001 layout) due 3 calendar days after creation in
- * America/Sao_Paulo, with a FEBRABAN barcode and typeable line (src/payments/boleto.ts). The PDF
+ * America/Sao_Paulo, with a FEBRABAN barcode and typeable line (src/formats/boleto.ts). The PDF
  * is served at `/v1/boletos/<raw id>.pdf` (src/http/routes/payments/checkout.ts).
  */
-import { buildBoleto } from "../../payments/boleto";
-import { addDays, endOfSaoPauloDay, saoPauloDate } from "../../payments/calendar";
+import { buildBoleto } from "../../formats/boleto";
+import { addDays, endOfSaoPauloDay, saoPauloDate } from "../../lib/calendar";
 import type { SandboxMethod } from "./method";
 import { methodExpiryColumns } from "./expiry";
 

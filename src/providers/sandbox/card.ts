@@ -1,21 +1,15 @@
 /**
  * Sandbox CREDIT_CARD acquirer. Finalising only opens a session: the payer enters the card on
  * the hosted checkout (`/c/<id>`, the `cardRedirectUrl`). Test card numbers decide the outcome
- * (approve, decline, 3DS challenge -> PROCESSING then APPROVED or REFUSED); see SANDBOX_CARDS.
+ * (approve, decline, 3DS challenge -> PROCESSING then APPROVED or REFUSED); see SANDBOX_CARDS
+ * (src/domain/providers/sandbox-contract.ts: the checkout lists them).
  */
-import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../types";
+import { SANDBOX_CARDS } from "../../domain/providers/sandbox-contract";
+import type { PaymentOutcome, ProviderMemo, TransactionRow } from "../../domain/providers/types";
 import type { SandboxMethod } from "./method";
 
 /** Seconds the simulated 3DS challenge takes. */
 export const CARD_3DS_SECONDS = 3;
-
-/** Test cards of the sandbox checkout form, by outcome. */
-export const SANDBOX_CARDS = {
-  approve: "4242424242424242",
-  decline: "4000000000000002",
-  threeDsApprove: "4000000000003220",
-  threeDsDecline: "4000000000003063",
-} as const;
 
 export type CardOutcome = "approve" | "decline" | "3ds_approve" | "3ds_decline" | "invalid";
 
@@ -93,7 +87,7 @@ function luhn(n: string): boolean {
 export const sandboxCard: SandboxMethod = {
   method: "CREDIT_CARD",
   refundable: true,
-  prepare(ctx, tx) {
+  prepare(_ctx, tx) {
     const md = safeJson(tx.metadata);
     return { details: { returnUrl: typeof md.returnUrl === "string" ? md.returnUrl : null, session: "sandbox" } };
   },

@@ -3,7 +3,7 @@
  * (`pix.expires_at`) is authoritative; otherwise the transaction expires when its longest-lived
  * method lapses (the latest `expiresAt` of its methods).
  */
-import type { TransactionRow } from "../types";
+import type { TransactionRow } from "../../domain/providers/types";
 
 /** `columns` patch setting `expiresAt` for a method valid until `untilMs` (see module doc). */
 export function methodExpiryColumns(tx: TransactionRow, untilMs: number): { expiresAt?: number } {

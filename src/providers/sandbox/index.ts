@@ -42,7 +42,7 @@ import {
   type ProviderContext,
   type SandboxFaultStore,
   type SandboxPayerEvent,
-} from "../types";
+} from "../../domain/providers/types";
 import { sandboxBoleto } from "./boleto";
 import { cardPaymentOutcome, cardStatusOutcome, sandboxCard } from "./card";
 import { sandboxCrypto } from "./crypto";

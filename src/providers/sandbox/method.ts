@@ -1,6 +1,6 @@
 /** What each sandbox method module implements: how a new transaction is finalised for that method. */
 import type { PaymentMethod } from "../../domain/charges/model";
-import type { CreatedColumns, CreateRequest, ProviderContext, TransactionRow } from "../types";
+import type { CreatedColumns, CreateRequest, ProviderContext, TransactionRow } from "../../domain/providers/types";
 
 export interface PreparedMethod {
   /** Column values to set on the transaction row. */

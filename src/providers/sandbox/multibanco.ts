@@ -1,9 +1,9 @@
 /**
  * Sandbox MULTIBANCO: a payment reference (entity 5 digits, reference 9 digits with SIBS check
- * digits, src/payments/multibanco.ts) valid for 3 days. The reference base is derived from the
+ * digits, src/formats/multibanco.ts) valid for 3 days. The reference base is derived from the
  * transaction id, so it is stable for the transaction.
  */
-import { multibancoReference } from "../../payments/multibanco";
+import { multibancoReference } from "../../formats/multibanco";
 import type { SandboxMethod } from "./method";
 import { methodExpiryColumns } from "./expiry";
 

@@ -3,13 +3,11 @@
  * (`<public host>/v1/pix/loc/<txid>`, no scheme, <= 77 chars) and the dynamic BR Code pointing at
  * it. Deterministic apart from the random txid; never leaves the process.
  */
+import { PIX_LOCATION_PATH } from "../../domain/charges/location";
 import { buildDynamicBrCode, MAX_LOCATION_LENGTH } from "../../pix/brcode";
 import { cobTxidFor } from "../cob-txid";
-import { ProviderError } from "../types";
+import { ProviderError } from "../../domain/providers/types";
 import type { SandboxMethod } from "./method";
-
-/** Path prefix of the location URLs (the public route group serves GET on it). */
-export const PIX_LOCATION_PATH = "/v1/pix/loc/";
 
 /** `publicUrl` without its scheme and trailing slash, e.g. `pay.example.com`. */
 export function locationBase(publicUrl: string): string {

@@ -5,7 +5,13 @@
  * The test helper `refunds/{id}/advance` moves them by hand instead.
  */
 import { newDevolutionId } from "../../pix/ids";
-import type { ProviderContext, RefundOutcome, RefundPlan, RefundPlanRequest, RefundRequest } from "../types";
+import type {
+  ProviderContext,
+  RefundOutcome,
+  RefundPlan,
+  RefundPlanRequest,
+  RefundRequest,
+} from "../../domain/providers/types";
 
 /** Seconds between automatic refund steps. */
 export const SANDBOX_REFUND_STEP_SECONDS = 2;

@@ -5,7 +5,7 @@
  * of when the domain first recorded it (`requestedAt`) and the injected clock.
  */
 import { newEndToEndId } from "../../pix/ids";
-import type { ProviderContext, SendOutcome, SendRequest } from "../types";
+import type { ProviderContext, SendOutcome, SendRequest } from "../../domain/providers/types";
 
 /** Seconds from the recorded send to `paid`. */
 export const SANDBOX_SEND_SETTLE_SECONDS = 10;

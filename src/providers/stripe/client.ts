@@ -5,7 +5,7 @@
  * through the provider context's fetch, and the webhook signature check (`constructEvent`).
  */
 import Stripe from "stripe";
-import type { HttpFetch } from "../types";
+import type { HttpFetch } from "../../domain/providers/types";
 
 /** How long one Stripe call may take before it counts as unavailable (ms). */
 export const STRIPE_TIMEOUT_MS = 15_000;

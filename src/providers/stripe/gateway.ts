@@ -12,7 +12,7 @@ import type {
   EventPage,
   VerifiedEvent,
 } from "../../domain/card-provider/port";
-import type { PaymentProvider, ProviderContext } from "../types";
+import type { PaymentProvider, ProviderContext } from "../../domain/providers/types";
 import { constructEvent, type Stripe, stripeClient, stripeFailureText } from "./client";
 
 interface PoolEntry {

@@ -1,5 +1,5 @@
 /**
- * The registry's live card slot for Stripe (src/providers/registry.ts `LiveProviderLookup`): the
+ * The registry's live card slot for Stripe (src/domain/providers/registry.ts `LiveProviderLookup`): the
  * account's active card connection, found through a function the composition root passes
  * (providers never touch the database), served by the gateway's pooled provider and client of the
  * connection version; and the by-id slot for the payments a connection created (deleted or
@@ -7,8 +7,8 @@
  */
 import type { CardConnectionSpec } from "../../domain/card-provider/port";
 import type { PaymentMethod } from "../../domain/charges/model";
-import type { ConnectionProviderLookup, LiveProviderLookup } from "../registry";
-import type { PaymentProvider } from "../types";
+import type { ConnectionProviderLookup, LiveProviderLookup } from "../../domain/providers/registry";
+import type { PaymentProvider } from "../../domain/providers/types";
 import type { StripeConnectionGateway } from "./gateway";
 import { createStripeProvider } from "./provider";
 

@@ -1,5 +1,5 @@
 /** Stripe objects and errors as provider outcomes, and the row facts they need (the status table is in ./provider.ts). */
-import type { ProviderFailure, RefundOutcome, TransactionRow } from "../types";
+import type { ProviderFailure, RefundOutcome, TransactionRow } from "../../domain/providers/types";
 import { Stripe, stripeFailureText } from "./client";
 
 /** Seconds between polls of an open session or boleto, by poll number (then the last one, until the expiry). */

@@ -54,7 +54,7 @@ import type {
   RefundRequest,
   StatusRequest,
   TransactionRow,
-} from "../types";
+} from "../../domain/providers/types";
 import type { Stripe } from "./client";
 import {
   chargeFacts,
@@ -69,7 +69,7 @@ import {
   type CardDetails,
 } from "./outcomes";
 import { boletoBarcodeOfLine } from "./boleto";
-import { saoPauloDate } from "../../payments/calendar";
+import { saoPauloDate } from "../../lib/calendar";
 
 /** Checkout Session lifetimes Stripe accepts (seconds from now). */
 const SESSION_MIN_S = 30 * 60 + 60;
@@ -239,13 +239,7 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
     };
   }
 
-  async function queryBoleto(
-    ctx: ProviderContext,
-    tx: TransactionRow,
-    id: string,
-    n: number,
-    stripe: Stripe,
-  ): Promise<PaymentOutcome> {
+  async function queryBoleto(ctx: ProviderContext, id: string, n: number, stripe: Stripe): Promise<PaymentOutcome> {
     const pi = await stripe.paymentIntents.retrieve(id, {
       expand: ["latest_charge", "latest_charge.balance_transaction"],
     });
@@ -349,11 +343,11 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         if (card.session) {
           const o = await querySession(ctx, tx, card.session, n, stripe);
           if (o.status === "settled" || !boleto.paymentIntent) return o;
-          const b = await queryBoleto(ctx, tx, boleto.paymentIntent, n, stripe);
+          const b = await queryBoleto(ctx, boleto.paymentIntent, n, stripe);
           // Both offered: the boleto may still be paid while the card session is over.
           return b.status === "settled" ? b : o.status === "expired" && b.status !== "expired" ? b : o;
         }
-        if (boleto.paymentIntent) return await queryBoleto(ctx, tx, boleto.paymentIntent, n, stripe);
+        if (boleto.paymentIntent) return await queryBoleto(ctx, boleto.paymentIntent, n, stripe);
         return { status: "pending" };
       } catch (err) {
         const f = failureOf(err);

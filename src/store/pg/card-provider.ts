@@ -12,7 +12,9 @@ export function cardProviderRepo(ctx: PgContext): CardProviderRepo {
   /** Once the unit commits: this instance's cache takes the rows at once, the others reload on the notice. */
   const publish = async (rows: CardProviderConnectionRow[]) => {
     await sql`select pg_notify(${NOTICE_CHANNEL}, ${noticePayload("card_provider")})`;
-    ctx.afterCommit(() => rows.forEach((r) => cache.put(r)));
+    ctx.afterCommit(() => {
+      for (const r of rows) cache.put(r);
+    });
   };
   return {
     async activeByAccount(accountId) {

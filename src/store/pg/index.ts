@@ -27,7 +27,7 @@ import { AccountCache } from "./account-cache";
 import type { PgContext, PgShared } from "./context";
 import { runPgMigrations, embeddedPgMigrations } from "./migrations";
 import { pgSchemaState } from "./schema-version";
-import { assertNotNewer } from "../../ops/schema-version";
+import { assertNotNewer } from "../port/schema-version";
 import { Notices } from "./notices";
 import { buildPgRepos, eagerPgRepos } from "./repos";
 import { RequestLogWriter } from "./request-log";
@@ -104,7 +104,7 @@ export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
   let startedOk = false;
   const started = (async () => {
     if (opts.migrate ?? true) {
-      // A database a newer Cofre migrated stops the start (exit 2, src/ops/schema-version.ts).
+      // A database a newer Cofre migrated stops the start (exit 2, src/store/port/schema-version.ts).
       assertNotNewer(await pgSchemaState(pool));
       await runPgMigrations(pool);
     }
@@ -165,8 +165,10 @@ export function createPgStore(pool: SQL, opts: PgStoreOptions = {}): PgStore {
     liveConnections: shared.connections,
     liveCardConnections: shared.cardConnections,
     onChange: (topic: ChangeTopic, fn) => notices.on(topic, fn),
+    // A unit returns after its COMMIT: every returned unit is durable already, and a request
+    // scope would add nothing (each unit runs on a pooled session of its own).
     durable: () => null,
-    beginRequest() {},
+    openRequestScope() {},
     async ready() {
       try {
         await started;

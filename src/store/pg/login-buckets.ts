@@ -23,8 +23,14 @@ export class PgLoginBuckets implements LoginBucketStore {
       const changed = new Set<string>();
       const result = fn({
         get: (key) => buckets.get(key),
-        set: (key, b) => void (buckets.set(key, b), changed.add(key)),
-        delete: (key) => void (buckets.delete(key), changed.add(key)),
+        set: (key, b) => {
+          buckets.set(key, b);
+          changed.add(key);
+        },
+        delete: (key) => {
+          buckets.delete(key);
+          changed.add(key);
+        },
       });
       const gone = [...changed].filter((k) => !buckets.has(k));
       const kept = [...changed]

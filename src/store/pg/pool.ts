@@ -5,6 +5,7 @@
  * migrate`) at another database. Parts the URL leaves out still come from those variables.
  */
 import { SQL } from "bun";
+import { parsePgUrl, pgDatabaseName } from "../../lib/pg-url";
 
 /** Pool options: connections at most (default 20) and seconds an idle connection is kept (default 0 = forever). */
 export interface PgPoolOptions {
@@ -15,26 +16,6 @@ export interface PgPoolOptions {
    * live instance from a dead one by its sessions in pg_stat_activity). At most 63 bytes.
    */
   applicationName?: string;
-}
-
-/** Parses a `postgres://` or `postgresql://` URL; throws an Error naming the problem (never echoing a password). */
-export function parsePgUrl(url: string): URL {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new Error("COFRE_DATABASE_URL is not a URL (expected postgres://user:password@host:5432/database)");
-  }
-  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:")
-    throw new Error(`COFRE_DATABASE_URL must start with postgres:// or postgresql://, got ${u.protocol}//`);
-  if (u.pathname.replace(/^\//, "") === "")
-    throw new Error("COFRE_DATABASE_URL names no database (postgres://user@host:5432/<database>)");
-  return u;
-}
-
-/** The database name in `url` (decoded). */
-export function pgDatabaseName(url: string): string {
-  return decodeURIComponent(parsePgUrl(url).pathname.replace(/^\//, ""));
 }
 
 /** A pool on `url` (connects lazily, on first query). */

@@ -1,9 +1,9 @@
 /**
- * The PostgreSQL side of src/ops/schema-version.ts: which embedded migrations a database has
+ * The PostgreSQL side of src/store/port/schema-version.ts: which embedded migrations a database has
  * recorded in drizzle's `drizzle.__drizzle_migrations` (created_at = journal time).
  */
 import type { SQL } from "bun";
-import { compareSchema, type SchemaState } from "../../ops/schema-version";
+import { compareSchema, type SchemaState } from "../port/schema-version";
 import { embeddedPgMigrations } from "./migrations";
 
 /** Where the database behind `sql` stands against the embedded PostgreSQL migrations (reads only). */

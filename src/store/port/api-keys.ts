@@ -9,8 +9,9 @@ export interface ActiveKeyRef {
   mode: string;
   /**
    * False when the row was read inside a transaction that may still roll back on its own (one
-   * opened outside the store): the cache must not remember it. True when committed, or in the
-   * turn's group commit (whose failure stops the process).
+   * opened outside the store): the cache must not remember it. True when committed, or written
+   * by units that returned and await only being made durable (`Store.durable()`; a failure
+   * there stops the process).
    */
   settled: boolean;
 }

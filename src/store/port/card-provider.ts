@@ -6,7 +6,7 @@
 import type { CardProviderConnectionRow, NewCardProviderConnectionRow } from "../rows";
 
 /**
- * The synchronous reads behind the provider registry's live card slot (src/providers/registry.ts is
+ * The synchronous reads behind the provider registry's live card slot (src/domain/providers/registry.ts is
  * synchronous and is consulted inside units of work): SQLite reads its one connection, PostgreSQL
  * keeps every card connection row in memory (src/store/pg/card-connection-cache.ts).
  */

@@ -1,7 +1,7 @@
 /**
  * The in-flight idempotency claims (src/domain/idempotency/store.ts): which request currently
  * runs under a key. Process-wide state behind a small interface with one version per adapter:
- * SQLite keeps them in memory (src/store/sqlite/claims.ts: Cofre on SQLite is one process, and
+ * SQLite keeps them in memory (src/store/memory/claims.ts: Cofre on SQLite is one process, and
  * claiming costs no commit); PostgreSQL stores each claim as an `in_progress` row of
  * `idempotency_keys` (src/store/pg/claims.ts), so two instances never run one key twice.
  */

@@ -2,7 +2,7 @@
 import type { NewPixProviderConnectionRow, PixProviderConnectionRow } from "../rows";
 
 /**
- * The synchronous reads behind the provider registry's live slots (src/providers/registry.ts is
+ * The synchronous reads behind the provider registry's live slots (src/domain/providers/registry.ts is
  * synchronous and is consulted inside units of work). Each adapter provides them: SQLite reads
  * its one connection, PostgreSQL keeps every connection row in memory.
  */

@@ -1,8 +1,8 @@
 /**
- * The counters of the per-minute rate limits (src/http/plugins/rate-limit.ts keeps the HTTP
- * policy: limits, windows, headers). Process-wide state behind a small interface, so several
+ * The counters of the per-minute rate limits (src/domain/api-keys/rate-limit.ts keeps the
+ * policy: limits, windows, what the headers say). Process-wide state behind a small interface, so several
  * instances can later share one version; the SQLite adapter counts in memory
- * (src/store/sqlite/rate-limits.ts). Synchronous: it is on every authenticated request's path.
+ * (src/store/memory/rate-limits.ts). Synchronous: it is on every authenticated request's path.
  */
 
 /** What one hit did. */

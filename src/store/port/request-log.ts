@@ -1,8 +1,8 @@
 /**
  * The request-log repository of the storage port: one entry per apikey-authenticated request
  * (table `request_logs`; interface.md "Authentication" 9). The log is diagnostics, never money:
- * it is written outside units of work, in batches (the SQLite adapter: in the turn's group, or in
- * its own file by a worker thread under `serve`), so use it on `store.read`, never inside a unit.
+ * it is written outside units of work, in batches the adapter chooses (src/store/sqlite/request-log.ts,
+ * src/store/pg/request-log.ts), so use it on `store.read`, never inside a unit.
  */
 import type { RequestLogRow } from "../rows";
 

@@ -2,7 +2,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "../../../db/schema";
 import type { ActiveKeyRef, ApiKeysRepo } from "../port/api-keys";
-import { committed } from "../../db/group-commit";
+import { committed } from "./group-commit";
 import type { SqliteContext } from "./context";
 
 /** Hot path (apikey authentication on a cache miss): by the unique fingerprint index. */
@@ -19,6 +19,8 @@ export function apiKeysRepo(ctx: SqliteContext): ApiKeysRepo {
         id: row.id,
         accountId: row.accountId,
         mode: row.mode,
+        // Settled outside a transaction, or inside the turn's group (group-commit.ts: a failed
+        // group COMMIT stops the process); not inside a transaction opened outside the store.
         settled: !ctx.client.inTransaction || committed(ctx.client) !== null,
       };
     },

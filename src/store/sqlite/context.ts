@@ -1,6 +1,6 @@
 /** What every SQLite repository is built on: the drizzle handle, the driver, cached statements. */
 import type { Database, Statement } from "bun:sqlite";
-import type { Db } from "../../db/client";
+import type { Db } from "./client";
 
 /**
  * The adapter's connection. One per store: repositories keep no module-level state (the 21

@@ -1,6 +1,6 @@
 /** Readiness of the SQLite database: it answers and every embedded migration is applied. */
 import type { Database } from "bun:sqlite";
-import { embeddedMigrations } from "../../db/migrations";
+import { embeddedMigrations } from "./migrations";
 
 const MIGRATION_COUNT = embeddedMigrations().length;
 

@@ -2,10 +2,12 @@
  * The SQLite adapter of the storage port (src/store/port.ts): today's measured machinery behind
  * `Store`. One connection; units of work take the connection's UnitLock (src/store/sqlite/lock.ts)
  * and run as `BEGIN IMMEDIATE`, or as a SAVEPOINT of the turn's group when group commit is on
- * (src/db/group-commit.ts: the HTTP layer awaits `store.durable()` before acknowledging).
+ * (src/store/sqlite/group-commit.ts, `serve`). The port's durability words map onto it:
+ * `store.durable()` is the commit of the turn's open group (what the HTTP layer awaits before
+ * acknowledging), and `store.openRequestScope()` opens that group as an API request arrives.
  */
-import type { Db } from "../../db/client";
-import { committed, enterGroup, flushGroupCommit, holdGroupWhile } from "../../db/group-commit";
+import type { Db } from "./client";
+import { committed, enterGroup, flushGroupCommit, holdGroupWhile } from "./group-commit";
 import type { Logger } from "../../lib/logger";
 import type { Repos, Store, Uow } from "../port";
 import { sqliteContext, type SqliteContext } from "./context";
@@ -73,7 +75,7 @@ function buildRepos(ctx: SqliteContext): Repos {
   };
 }
 
-/** A store over the open database `db` (src/db/client.ts `openDb`, migrations applied). */
+/** A store over the open database `db` (src/store/sqlite/client.ts `openDb`, migrations applied). */
 export function createSqliteStore(db: Db, opts: SqliteStoreOptions = {}): SqliteStore {
   const ctx = sqliteContext(db);
   const client = ctx.client;
@@ -141,8 +143,13 @@ export function createSqliteStore(db: Db, opts: SqliteStoreOptions = {}): Sqlite
     // One process owns a SQLite database: nobody else changes it behind this store's back.
     onChange() {},
     read: lockedRepos(repos, lock),
+    // Under group commit (serve) a unit returns once released into the turn's group; it is durable
+    // at the group's COMMIT at the end of the turn, which `durable()` hands out (null: no group open).
     durable: () => committed(client),
-    beginRequest: () => enterGroup(client),
+    // The request scope is the turn's group transaction, opened by the first API request of the
+    // turn: inside it a read skips SQLite's per-statement WAL read lock (a few syscalls), and the
+    // turn's units commit together. No-op when group commit is off or a transaction is open.
+    openRequestScope: () => enterGroup(client),
     ready: async () => schemaCurrent(client),
     close() {
       flushGroupCommit(client);

@@ -37,10 +37,8 @@ const STATEMENT_COLUMNS = `select e.id, e.kind, e.cause_kind as "causeKind", e.c
   where e.account_id = ?1 and e.livemode = ?2 and e.currency = ?3 and e.created_at between ?4 and ?5`;
 const STATEMENT_TAIL = ` and (total <> 0 or fee <> 0) order by e.created_at desc, e.id desc limit ?6`;
 const STATEMENT_FIRST = STATEMENT_COLUMNS + STATEMENT_TAIL;
-const STATEMENT_AFTER =
-  `${STATEMENT_COLUMNS} and (e.created_at < ?7 or (e.created_at = ?7 and e.id < ?8))${STATEMENT_TAIL}`;
-const STATEMENT_FROM =
-  `${STATEMENT_COLUMNS} and (e.created_at < ?7 or (e.created_at = ?7 and e.id <= ?8))${STATEMENT_TAIL}`;
+const STATEMENT_AFTER = `${STATEMENT_COLUMNS} and (e.created_at < ?7 or (e.created_at = ?7 and e.id < ?8))${STATEMENT_TAIL}`;
+const STATEMENT_FROM = `${STATEMENT_COLUMNS} and (e.created_at < ?7 or (e.created_at = ?7 and e.id <= ?8))${STATEMENT_TAIL}`;
 const STATEMENT_POSITION = `select created_at as "createdAt", id, currency from ledger_entries where id = ?1 and account_id = ?2 and livemode = ?3`;
 /** First and last entry times of a merchant (two min/max lookups on the statement index). */
 const STATEMENT_SPAN = `select (select min(created_at) from ledger_entries where account_id = ?1 and livemode = ?2 and currency = ?3) as first,

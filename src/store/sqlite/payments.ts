@@ -5,7 +5,7 @@
  */
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import { events, paymentDailyStats, transactions } from "../../../db/schema";
-import type { Db } from "../../db/client";
+import type { Db } from "./client";
 import type { PaymentListQuery, PaymentSortField, PaymentsRepo } from "../port/payments";
 import type { TransactionRow } from "../rows";
 import type { SqliteContext } from "./context";

@@ -12,7 +12,7 @@ const CONN_ACTIVE = `${CONN.select} where account_id = ? and deleted_at is null`
 const CONN_BY_ID = `${CONN.select} where id = ?`;
 
 /**
- * The connection reads of the provider registry (src/providers/registry.ts), which is synchronous
+ * The connection reads of the provider registry (src/domain/providers/registry.ts), which is synchronous
  * and is consulted inside units of work (a refund request picks its provider there): on this
  * single connection a plain read sees the unit's own writes, as before the port. (PostgreSQL
  * keeps every connection in memory instead: src/store/pg/connection-cache.ts.)

@@ -17,7 +17,7 @@
 import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../../db/schema";
-import type { Db } from "../../db/client";
+import type { Db } from "./client";
 import { startInlineWorker } from "../../lib/inline-worker";
 import type { Store } from "../port";
 import { sqliteStoreOf } from "./of";
@@ -138,7 +138,7 @@ export async function openRequestLogFile(path: string, store: Store): Promise<Re
   let scheduled = false;
   let closing: Promise<void> | null = null;
   /** The queued rows as one message; with `awaited`, a request whose reply says they are written. */
-  const handOver = (awaited = false): Promise<unknown> | void => {
+  const handOver = (awaited = false): Promise<unknown> | undefined => {
     scheduled = false;
     // One JSON string: structured-cloning an array of row arrays cost the request thread ~5 us a row.
     const message = { type: "rows", rows: JSON.stringify(buffer) };

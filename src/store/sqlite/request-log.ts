@@ -8,7 +8,7 @@
 import type { Statement } from "bun:sqlite";
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import { requestLogs } from "../../../db/schema";
-import { beforeGroupCommit } from "../../db/group-commit";
+import { beforeGroupCommit } from "./group-commit";
 import type { Store } from "../port";
 import type { RequestLogRepo } from "../port/request-log";
 import type { SqliteContext } from "./context";

@@ -1,11 +1,11 @@
 /**
- * What `serve` adds to the SQLite store (src/main.ts): group commit (src/db/group-commit.ts), WAL
- * checkpoints on a worker thread (src/db/checkpointer.ts) and the request log in its own file
+ * What `serve` adds to the SQLite store (src/cli/serve.ts): group commit (src/store/sqlite/group-commit.ts), WAL
+ * checkpoints on a worker thread (src/store/sqlite/checkpointer.ts) and the request log in its own file
  * written by a worker thread (./request-log-file.ts). One-shot commands and tests use none.
  */
 import { join, dirname } from "node:path";
-import { startCheckpointer, type Checkpointer } from "../../db/checkpointer";
-import { enableGroupCommit, flushGroupCommit } from "../../db/group-commit";
+import { startCheckpointer, type Checkpointer } from "./checkpointer";
+import { enableGroupCommit, flushGroupCommit } from "./group-commit";
 import type { Logger } from "../../lib/logger";
 import type { Store } from "../port";
 import { sqliteStoreOf } from "./of";

@@ -9,7 +9,7 @@
  * its aggregates rebuilt once, at start. Days are America/Sao_Paulo calendar days at the fixed offset UTC-3 (Brazil
  * has had no daylight saving time since 2019).
  */
-import type { Db } from "../../db/client";
+import type { Db } from "./client";
 
 /** SQL of the São Paulo creation day of row alias `r`. */
 const day = (r: string) => `strftime('%Y-%m-%d', ${r}.created_at / 1000 - 10800, 'unixepoch')`;

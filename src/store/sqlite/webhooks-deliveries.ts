@@ -1,7 +1,7 @@
 /** The delivery listing's builder queries (GET /v1/webhooks/deliveries, stats); their plans are checked by tests. */
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { events, webhookDeliveries } from "../../../db/schema";
-import type { Db } from "../../db/client";
+import type { Db } from "./client";
 import type { DeliveryFilters, WebhookScope } from "../port/webhooks";
 
 function deliveryWhere(s: WebhookScope, f: DeliveryFilters): SQL {

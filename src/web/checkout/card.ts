@@ -4,7 +4,7 @@
  * approve / decline). Live: "Pagar com cartão" sends the payer to the card provider's hosted
  * session (extensions.md "Live cards and boletos through Stripe"); the page then shows the outcome.
  */
-import { SANDBOX_CARDS } from "../../providers/sandbox/card";
+import { SANDBOX_CARDS } from "../../domain/providers/sandbox-contract";
 import { escapeHtml } from "./format";
 import { methodDetails } from "../../domain/payments/views";
 import { registerCheckoutSection, type CheckoutContext } from "./sections";

@@ -1,6 +1,6 @@
 /** MULTIBANCO section of the checkout: entity, reference (copyable) and amount to pay at an ATM or internet banking; sandbox simulate button. */
 import { methodDetails } from "../../domain/payments/views";
-import { formatReference } from "../../payments/multibanco";
+import { formatReference } from "../../formats/multibanco";
 import { escapeHtml, formatDateTime, formatMoney } from "./format";
 import { registerCheckoutSection, type CheckoutContext } from "./sections";
 import { copyButton, sandboxPayBox } from "./widgets";

@@ -4,7 +4,7 @@
  * ./methods.ts). Renderers return trusted HTML: escape every value (./format.ts).
  */
 import type { PaymentMethod } from "../../domain/charges/model";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../../domain/providers/types";
 import type { CheckoutLinks } from "./links";
 
 export interface CheckoutContext {

@@ -9,7 +9,7 @@
  */
 import bwipjs from "bwip-js/node";
 import type { PDFDocument } from "pdf-lib";
-import { formatLine } from "../../../payments/boleto";
+import { formatLine } from "../../../formats/boleto";
 import type { Fonts } from "./document";
 import { cell, rule, sandboxMark, text, wrap, type Pen } from "./draw";
 
@@ -146,7 +146,9 @@ function ficha(pen: Pen, s: BoletoSlip, top: number): number {
   }
   cell(pen, { x: LEFT, y, w: MAIN_W, h: instrTop - y }, "Instruções (texto de responsabilidade do beneficiário)", "");
   const lines = s.instructions.flatMap((i) => wrap(pen.fonts.regular, i, 8.5, MAIN_W - 8, 3)).slice(0, 8);
-  lines.forEach((line, i) => text(pen, line, LEFT + 4, instrTop - 20 - i * 12, { size: 8.5, width: MAIN_W - 8 }));
+  lines.forEach((line, i) => {
+    text(pen, line, LEFT + 4, instrTop - 20 - i * 12, { size: 8.5, width: MAIN_W - 8 });
+  });
   const payerH = 40;
   y -= payerH;
   cell(pen, { x: LEFT, y, w: WIDTH, h: payerH }, "Pagador", s.payer);

@@ -3,7 +3,7 @@
  * `R$ 1.234,56`, dates `dd/mm/aaaa`, times in America/Sao_Paulo, CNPJ/CPF punctuation and the
  * masked payer document. Pure functions.
  */
-import { STATS_TIME_ZONE } from "../../../payments/calendar";
+import { STATS_TIME_ZONE } from "../../../lib/calendar";
 
 const SYMBOLS: Record<string, string> = { BRL: "R$", EUR: "€", USD: "US$" };
 

@@ -4,7 +4,7 @@
  * dashboard's Developers page, and GET /v1/account/pix-provider (any member) for Settings (issue 15).
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { latestAuditEntries } from "../../../domain/audit/audit-log";
 import { AuditListSchema, auditEntryView } from "../../../domain/audit/views";
 import { addMember, changeMemberRole, getAccount, listMembers, removeMember } from "../../../domain/accounts/service";

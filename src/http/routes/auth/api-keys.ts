@@ -1,6 +1,6 @@
 /** /v1/api-keys: issue, list, rotate, revoke (interface.md "API keys"; dashboard bearer token only). */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { issueKey, LABEL_MAX, listKeys, revokeKey, rotateKey } from "../../../domain/api-keys/service";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { Str, StrictBool, StrictObject, Type } from "../../schemas";

@@ -1,6 +1,6 @@
 /** Dashboard login, account, members, API keys and request logs (bearer-token routes). */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { loginRoutes } from "./login";
 import { sessionRoutes } from "./session";
 import { accountRoutes } from "./account";

@@ -1,6 +1,6 @@
 /** POST /v1/auth/login and POST /v1/auth/logout (extensions.md "Dashboard authentication"). */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { login, logout } from "../../../domain/auth/service";
 import { warmDummyHash } from "../../../domain/auth/passwords";
 import { bearerAuth } from "../../plugins/bearer-auth";

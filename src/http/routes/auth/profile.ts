@@ -4,7 +4,7 @@
  * repeatable first run"). HTTP only: the rules are src/domain/accounts/profile.ts.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { getProfile, updateOwnProfile } from "../../../domain/accounts/profile";
 import { MerchantProfileSchema } from "../../../domain/accounts/views";
 import { apiKeyInAuthorization, authenticateApiKey } from "../../plugins/api-key-auth";

@@ -1,6 +1,6 @@
 /** GET /v1/request-logs: the account's apikey request log (bearer; any member). */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { listRequestLogs } from "../../../domain/audit/request-log";
 import { bearerAuth } from "../../plugins/bearer-auth";
 import { invalidParam } from "../../errors";

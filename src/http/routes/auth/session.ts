@@ -3,7 +3,7 @@
  * POST /v1/auth/session (log in: Set-Cookie + CSRF token), GET (who is signed in), DELETE (log out).
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { dashboardLogin, dashboardSessionOf, logout } from "../../../domain/auth/service";
 import { DashboardSessionSchema } from "../../../domain/auth/session-views";
 import { ApiError } from "../../errors";

@@ -4,7 +4,7 @@
  */
 import { singleQuery } from "../../query";
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { createCharge, getCharge, listCharges, type CreateChargeBody } from "../../../domain/charges/service";
 import { idempotent } from "../../idempotent";
 import { apiKeyAuth } from "../../plugins/api-key-auth";

@@ -5,7 +5,7 @@
  * The page talks to the JSON API only (extensions.md "Merchant dashboard").
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { dashboardBuild } from "../../../web/dashboard/assets";
 import { notFound } from "../../errors";
 import { HTML_SECURITY_HEADERS, htmlResponse, pageCsp } from "../../html";

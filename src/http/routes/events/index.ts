@@ -3,7 +3,7 @@
  * newest first) and GET /v1/events/{id}, apikey (the key's mode). HTTP only.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { getEvent, listEvents } from "../../../domain/events/service";
 import { EventListSchema, EventSchema } from "../../../domain/events/views";
 import { apiKeyAuth } from "../../plugins/api-key-auth";

@@ -4,7 +4,7 @@
  * HTTP only: validation of shapes, status codes; the rules live in src/domain/med.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { Type, StrictObject } from "../../schemas";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { acceptCase, appealCase, getCase } from "../../../domain/med/service";

@@ -5,7 +5,7 @@
  * refused with 400. `GET .../{id}/view?expires&signature` serves a confirmed file (5-minute link).
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { ApiError } from "../../errors";
 import { EVIDENCE_URL_PATH, receiveUpload, viewEvidence } from "../../../domain/med/evidence";
 import { UploadReceiptSchema } from "../../../domain/med/views";

@@ -1,6 +1,6 @@
 /** PATCH /v1/operator/accounts/{account_id}: the operator's account settings (extensions.md "Operator API"). */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { updateAccountSettings } from "../../../domain/accounts/settings";
 import { profileColumns } from "../../../domain/accounts/profile";
 import { ProfileFields } from "../auth/profile";

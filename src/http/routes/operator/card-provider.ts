@@ -4,7 +4,7 @@
  * Not mounted when COFRE_OPERATOR_TOKEN is unset (404).
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { connectCardProvider, deleteCardConnection, getCardConnection } from "../../../domain/card-provider/service";
 import { CardProviderConnectionSchema } from "../../../domain/card-provider/views";
 import { operatorAuth } from "../../plugins/operator-auth";

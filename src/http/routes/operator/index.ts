@@ -4,7 +4,7 @@
  * sub-group puts its routes behind `.use(operatorAuth(deps))` (src/http/plugins/operator-auth.ts).
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { operatorAccountRoutes } from "./accounts";
 import { operatorMedRoutes } from "./med";
 import { operatorPixProviderRoutes } from "./pix-provider";

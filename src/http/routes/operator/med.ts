@@ -8,7 +8,7 @@
  * COFRE_OPERATOR_TOKEN is unset (404).
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { operatorAuth } from "../../plugins/operator-auth";
 import { resolveCase } from "../../../domain/med/service";
 import { MedCaseSchema, toPublicCase } from "../../../domain/med/views";

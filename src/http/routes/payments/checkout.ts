@@ -8,7 +8,7 @@
  * Both POSTs exist for sandbox transactions only (a live one answers 404).
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import {
   CHARGE_STATUSES,
   PUBLIC_STATUS,

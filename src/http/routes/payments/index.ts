@@ -1,6 +1,6 @@
 /** /v1/payments: multi-method transactions, refunds, cancel, resend, receipts, stats; plus their public files and sandbox checkout endpoints. */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { paymentCheckoutRoutes } from "./checkout";
 import { refundRoutes } from "./refunds";
 import { statsRoutes } from "./stats";

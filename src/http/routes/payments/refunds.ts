@@ -1,8 +1,8 @@
 /** `POST /v1/payments/{id}/refund` and `GET /v1/payments/{id}/refunds` (interface.md). HTTP only. */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
-import { RefundListSchema, RefundSchema as RefundView, toRefund } from "../../../domain/payments/refund-views";
-import { createRefund } from "../../../domain/payments/refunds";
+import type { Deps } from "../../../domain/deps";
+import { RefundListSchema, RefundSchema as RefundView, toRefund } from "../../../domain/refunds/views";
+import { createRefund } from "../../../domain/refunds/service";
 import { listPaymentRefunds } from "../../../domain/payments/service";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { Amount, StrictBool, StrictObject, Str } from "../../schemas";

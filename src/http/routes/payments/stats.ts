@@ -4,7 +4,7 @@
  */
 import { singleQuery } from "../../query";
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { MAX_DAYS, paymentMetrics, paymentStats } from "../../../domain/payments/stats";
 import { invalidParam } from "../../errors";
 import { apiKeyAuth } from "../../plugins/api-key-auth";

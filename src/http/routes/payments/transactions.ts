@@ -5,7 +5,7 @@
  */
 import { singleQuery } from "../../query";
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "../../../domain/charges/model";
 import { createPayment } from "../../../domain/payments/create";
 import { isSortField, listPayments, SORTABLE } from "../../../domain/payments/list";

@@ -5,7 +5,7 @@
  * leaked key cannot add a place to send money. GET takes an API key or a session.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import {
   createDestination,
   deleteDestination,

@@ -4,7 +4,7 @@
  * destinations (./destinations.ts). HTTP only: schemas, statuses, headers.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import {
   cancelPayout,
   createPayout,

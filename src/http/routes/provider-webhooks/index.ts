@@ -6,7 +6,7 @@
  * (src/domain/pix-provider/callbacks.ts).
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { acceptPixCallback, admitPixCallback, type AdmittedCallback } from "../../../domain/pix-provider/callbacks";
 import { BODY_ERRORS, op } from "../../openapi";
 import { Str, Type } from "../../schemas";

@@ -6,7 +6,7 @@
  * at once and confirmation happens in jobs.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { acceptCardEvent } from "../../../domain/card-provider/events";
 import { BODY_ERRORS, op } from "../../openapi";
 import { Type } from "../../schemas";

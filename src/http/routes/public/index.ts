@@ -9,16 +9,15 @@
 import { Elysia } from "elysia";
 import { htmlResponse, pageCsp } from "../../html";
 import { checkoutAssetRoutes } from "./assets";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { chargeByRawId, chargeByTxid, checkoutMerchantOf } from "../../../domain/charges/public";
 import { RECEIPT_STATUSES, receiptPdf } from "../../../domain/payments/receipt";
 import { faviconIco } from "../../../web/favicon";
-import { locationJwks, signedCobPayload, JWKS_PATH } from "../../../domain/charges/location";
+import { locationJwks, signedCobPayload, JWKS_PATH, PIX_LOCATION_PATH } from "../../../domain/charges/location";
 import { CHARGE_STATUSES, PUBLIC_STATUS, type TransactionStatus } from "../../../domain/charges/model";
 import { simulatePayment } from "../../../domain/charges/sandbox";
 import { iso } from "../../../lib/clock";
 import { qrPng } from "../../../pix/qr";
-import { PIX_LOCATION_PATH } from "../../../providers/sandbox/pix";
 import { checkoutAssetLinks, checkoutLinks } from "../../../web/checkout/links";
 import { renderCheckoutPage, renderNotFoundPage } from "../../../web/checkout/page";
 import { notFound } from "../../errors";

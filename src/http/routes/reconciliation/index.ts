@@ -5,7 +5,7 @@
  * HTTP only: schemas, statuses.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { listReconciliations, reconcileDay } from "../../../domain/reconciliation/service";
 import { ReconciliationListSchema, ReconciliationSchema } from "../../../domain/reconciliation/views";
 import { apiKeyAuth } from "../../plugins/api-key-auth";

@@ -3,7 +3,7 @@
  * `POST /v1/test_helpers/provider_faults`. Test keys only (live -> 403 `test_mode_only`).
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { setProviderFaults } from "../../../domain/charges/faults";
 import { simulatePayment } from "../../../domain/charges/sandbox";
 import { getPayment } from "../../../domain/payments/service";

@@ -1,7 +1,7 @@
 /** POST /v1/test_helpers/clock/advance: moves the service clock the way time moves and runs what became due. */
 import { Elysia } from "elysia";
 import { StrictInt, StrictObject } from "../../schemas";
-import type { Deps } from "../../../deps";
+import type { SchedulerDeps } from "../../../jobs/deps";
 import { testModeOnly } from "./test-mode";
 import { iso } from "../../../lib/clock";
 import { advanceClock, MAX_ADVANCE_JOBS } from "../../../jobs/advance";
@@ -21,7 +21,7 @@ const ClockSchema = View("ClockAdvanced", { now: DateTime({ description: "The se
  * due work runs right after, in due order, stamped at the time it runs (src/jobs/advance.ts).
  * Concurrent advances run one after the other. 401/403 `test_mode_only` like every helper.
  */
-export function clockTestHelperRoutes(deps: Deps) {
+export function clockTestHelperRoutes(deps: SchedulerDeps) {
   if (!deps.config.testClock) return new Elysia();
   return new Elysia().use(testModeOnly(deps)).post(
     "/v1/test_helpers/clock/advance",

@@ -3,7 +3,7 @@
  * a paid charge, a ruling reaches the platform, the platform asks for evidence.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { Type, StrictObject, Amount } from "../../schemas";
 import { testModeOnly } from "./test-mode";
 import { requestEvidence, resolveCase } from "../../../domain/med/service";

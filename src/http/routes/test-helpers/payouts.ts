@@ -5,7 +5,7 @@
  * final payout -> 400 `invalid_state`.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { settleSandboxPayout } from "../../../domain/payouts/service";
 import { PayoutSchema } from "../../../domain/payouts/views";
 import { newEndToEndId } from "../../../pix/ids";

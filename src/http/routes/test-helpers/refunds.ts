@@ -5,11 +5,11 @@
  * status table forbids (e.g. from a final status) -> 400 `invalid_state`.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
-import { advanceSandboxRefund } from "../../../domain/payments/refunds";
+import type { Deps } from "../../../domain/deps";
+import { advanceSandboxRefund } from "../../../domain/refunds/service";
 import { testModeOnly } from "./test-mode";
 import { StrictObject } from "../../schemas";
-import { RefundSchema } from "../../../domain/payments/refund-views";
+import { RefundSchema } from "../../../domain/refunds/views";
 import { AUTH_ERRORS, BODY_ERRORS, op } from "../../openapi";
 
 const AdvanceBody = StrictObject({

@@ -4,7 +4,7 @@
  * validation, so a live key gets 403 whatever it sends. Gives handlers the same `auth`.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { authenticateApiKey, requireTestMode } from "../../plugins/api-key-auth";
 
 /** `apiKeyAuth` plus the test-mode check (scoped to the routes of the instance that uses it). */

@@ -1,6 +1,6 @@
 /** GET /v1/wallets/balance, GET /v1/wallets (interface.md "Wallets") and GET /v1/wallets/statement (extensions.md "Statement, exports and reconciliation"); apikey (or dashboard session) auth, read-only. */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { ApiError } from "../../errors";
 import {

@@ -1,7 +1,7 @@
 /** GET /v1/webhooks/deliveries, GET /v1/webhooks/stats, POST /v1/webhooks/deliveries/{id}/retry, transaction secret. */
 import { singleQuery } from "../../query";
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { isKnownEventType } from "../../../domain/events/catalog";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "../../../domain/webhooks/model";
 import * as svc from "../../../domain/webhooks/service";

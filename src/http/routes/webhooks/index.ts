@@ -1,6 +1,6 @@
 /** /v1/webhooks: endpoints, event catalog (no auth), deliveries, stats, manual re-send. */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../domain/deps";
 import { EVENT_CATALOG } from "../../../domain/events/catalog";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
 import { StrictObject } from "../../schemas";

@@ -14,15 +14,16 @@ import type { Session } from "./main";
 import { AuditLog, Members, RequestLogs } from "./team";
 import { Alert } from "./messages";
 import { Events } from "./events";
+import type { ApiKeyList, IssuedKey } from "./wire";
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 
 export function Developers({ session }: { session: Session }) {
-  const [keys, setKeys] = useState<{ data: any[]; access: { canManage: boolean } } | null>(null);
-  const [issued, setIssued] = useState<any>(null);
+  const [keys, setKeys] = useState<ApiKeyList | null>(null);
+  const [issued, setIssued] = useState<IssuedKey | null>(null);
   const [error, setError] = useState("");
   const [keyMode, setKeyMode] = useState(currentMode());
-  const load = () => api("GET", "/v1/api-keys").then(setKeys, (e) => setError(message(e)));
+  const load = () => api<ApiKeyList>("GET", "/v1/api-keys").then(setKeys, (e) => setError(message(e)));
   useEffect(() => {
     void load();
   }, []);

@@ -12,6 +12,7 @@ import { t } from "./i18n";
 import { dateTime } from "./format";
 import { Alert, Notice } from "./messages";
 import { Code } from "./labels";
+import type { Delivery } from "./wire";
 
 const TYPES = [
   "charge.*",
@@ -139,19 +140,22 @@ export function Events() {
   );
 }
 
+/** The `id` of a delivered envelope (a delivery's payload is whatever was sent). */
+const payloadId = (p: unknown) => (typeof p === "object" && p !== null && "id" in p ? p.id : undefined);
+
 /** The payload as delivered, and the event's deliveries (resend for FAILED / CANCELLED). */
 function EventDetail({ event }: { event: Evt }) {
-  const [deliveries, setDeliveries] = useState<any[] | null>(null);
+  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
   const objectId = event.data.object.id;
   const load = () => {
     if (!objectId) return setDeliveries([]);
-    api<{ data: any[] }>(
+    api<{ data: Delivery[] }>(
       "GET",
       `/v1/webhooks/deliveries?${new URLSearchParams({ transactionId: objectId, limit: "100" })}`,
     ).then(
-      (r) => setDeliveries(r.data.filter((d) => d.payload?.id === event.id)),
+      (r) => setDeliveries(r.data.filter((d) => payloadId(d.payload) === event.id)),
       (e) => setError(message(e)),
     );
   };

@@ -10,11 +10,12 @@ import "uplot/dist/uPlot.min.css";
 import { api } from "./api";
 import { lang, t } from "./i18n";
 import { dateTime, duration, money } from "./format";
+import type { Balance, PaymentMetrics, PaymentStats } from "./wire";
 
 interface Data {
-  balance: any;
-  stats: any;
-  metrics: any;
+  balance: Balance;
+  stats: PaymentStats;
+  metrics: PaymentMetrics;
 }
 
 function Card({ label, value, test }: { label: string; value: string; test: string }) {
@@ -72,9 +73,9 @@ export function Home() {
   const [error, setError] = useState("");
   useEffect(() => {
     Promise.all([
-      api("GET", "/v1/wallets/balance"),
-      api("GET", "/v1/payments/stats?days=30"),
-      api("GET", "/v1/payments/metrics?days=30"),
+      api<Balance>("GET", "/v1/wallets/balance"),
+      api<PaymentStats>("GET", "/v1/payments/stats?days=30"),
+      api<PaymentMetrics>("GET", "/v1/payments/metrics?days=30"),
     ]).then(
       ([balance, stats, metrics]) => setData({ balance, stats, metrics }),
       (e) => setError(e.message),
@@ -89,7 +90,7 @@ export function Home() {
   if (!data) return <p>{t("loading")}</p>;
   const { balance, stats, metrics } = data;
   const cur = balance.currency ?? "BRL";
-  const vol30 = stats.volumeByCurrency.find((v: any) => v.currency === cur)?.volume ?? 0;
+  const vol30 = stats.volumeByCurrency.find((v) => v.currency === cur)?.volume ?? 0;
   const next = balance.next_release_at
     ? `${money(balance.next_release_amount ?? 0, cur)} · ${dateTime(balance.next_release_at)}`
     : t("none");

@@ -9,7 +9,7 @@
  */
 import type { PAYMENT_METHODS, TRANSACTION_STATUSES } from "../../../domain/charges/model";
 import type { PAYOUT_STATUSES } from "../../../domain/payouts/model";
-import type { REFUND_STATUSES } from "../../../domain/payments/refund-model";
+import type { REFUND_STATUSES } from "../../../domain/refunds/model";
 import type { DELIVERY_STATUSES, ENDPOINT_STATUSES } from "../../../domain/webhooks/model";
 import type { MED_CASE_STATUSES, MED_CASE_TYPES, MONEY_OUTCOMES } from "../../../domain/med/model";
 import type { CanonicalType, LegacyType, MedType } from "../../../domain/events/emit";

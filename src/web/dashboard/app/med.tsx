@@ -12,6 +12,7 @@ import { dateTime, money } from "./format";
 import { Code } from "./labels";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
+import type { MedCase as Case, MedCaseList, MedEvidence, MedUploadRequest } from "./wire";
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 const localPath = (url: string) => {
@@ -34,11 +35,11 @@ export function countdown(iso: string | null, now: number): string | null {
 
 export function MedCases() {
   const [pages, setPages] = useState<string[]>([""]);
-  const [list, setList] = useState<any>(null);
+  const [list, setList] = useState<MedCaseList | null>(null);
   const [error, setError] = useState("");
   const cursor = pages[pages.length - 1]!;
   useEffect(() => {
-    api("GET", `/v1/med/cases?limit=50${cursor ? `&starting_after=${cursor}` : ""}`).then(setList, (e) =>
+    api<MedCaseList>("GET", `/v1/med/cases?limit=50${cursor ? `&starting_after=${cursor}` : ""}`).then(setList, (e) =>
       setError(message(e)),
     );
   }, [cursor]);
@@ -64,7 +65,7 @@ export function MedCases() {
             </tr>
           </thead>
           <tbody>
-            {list.data.map((c: any) => (
+            {list.data.map((c) => (
               <tr key={c.id} data-id={c.id}>
                 <td>
                   <a href={`#/med/${c.id}`}>{dateTime(c.opened_at)}</a>
@@ -86,7 +87,7 @@ export function MedCases() {
         <button type="button" disabled={pages.length <= 1} onClick={() => setPages(pages.slice(0, -1))}>
           {t("previous")}
         </button>
-        <button type="button" disabled={!list?.has_more} onClick={() => setPages([...pages, list.next_cursor])}>
+        <button type="button" disabled={!list?.has_more} onClick={() => setPages([...pages, list?.next_cursor ?? ""])}>
           {t("next")}
         </button>
       </nav>
@@ -95,8 +96,8 @@ export function MedCases() {
 }
 
 export function MedCase({ id, session }: { id: string; session: Session }) {
-  const [c, setC] = useState<any>(null);
-  const [evidence, setEvidence] = useState<any[]>([]);
+  const [c, setC] = useState<Case | null>(null);
+  const [evidence, setEvidence] = useState<MedEvidence[]>([]);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
   const [now, setNow] = useState(Date.now());
@@ -104,8 +105,8 @@ export function MedCase({ id, session }: { id: string; session: Session }) {
   const mayAct = session.role === "OWNER" || session.role === "ADMIN";
   const load = async () => {
     try {
-      setC(await api("GET", `/v1/med/cases/${encodeURIComponent(id)}`));
-      setEvidence((await api("GET", `/v1/med/cases/${encodeURIComponent(id)}/evidence`)).data);
+      setC(await api<Case>("GET", `/v1/med/cases/${encodeURIComponent(id)}`));
+      setEvidence((await api<{ data: MedEvidence[] }>("GET", `/v1/med/cases/${encodeURIComponent(id)}/evidence`)).data);
     } catch (e) {
       setError(message(e));
     }
@@ -128,9 +129,9 @@ export function MedCase({ id, session }: { id: string; session: Session }) {
   };
   const upload = (files: FileList | null) => {
     const file = files?.[0];
-    if (!file) return;
+    if (!file || !c) return;
     void act(async () => {
-      const req = await api("POST", `/v1/med/cases/${c.id}/evidence`, {
+      const req = await api<MedUploadRequest>("POST", `/v1/med/cases/${c.id}/evidence`, {
         file_name: file.name,
         file_size: file.size,
         mime_type: file.type,

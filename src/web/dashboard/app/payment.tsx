@@ -16,6 +16,7 @@ import { Alert, Notice } from "./messages";
 // The server's own status groups (the transaction state machine; a module with no imports).
 import { CANCELLABLE, IN_FLIGHT, isIn, REFUNDABLE } from "../../../domain/charges/model";
 import { Code, label, methodLabels } from "./labels";
+import type { Charge, Delivery, DeliveryAttempt, Payer, Payment, Receipt, Refund } from "./wire";
 
 /** How often the page re-reads a payment while something is in flight (a payment awaiting its outcome, a refund under way), ms. */
 export const LIVE_POLL_MS = 2_000;
@@ -41,10 +42,10 @@ const localPath = (url: string) => {
 export { parseAmount };
 
 export function PaymentDetail({ id, session }: { id: string; session: Session }) {
-  const [p, setP] = useState<any>(null);
-  const [refunds, setRefunds] = useState<any[]>([]);
-  const [charge, setCharge] = useState<any>(null);
-  const [deliveries, setDeliveries] = useState<any[]>([]);
+  const [p, setP] = useState<Payment | null>(null);
+  const [refunds, setRefunds] = useState<Refund[]>([]);
+  const [charge, setCharge] = useState<Charge | null>(null);
+  const [deliveries, setDeliveries] = useState<Delivery[]>([]);
   const [payer, setPayer] = useState<{ name: string | null; document: string | null } | null>(null);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
@@ -55,12 +56,15 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
 
   const load = async () => {
     try {
-      const tx = await api("GET", `/v1/payments/${encodeURIComponent(id)}`);
+      const tx = await api<Payment>("GET", `/v1/payments/${encodeURIComponent(id)}`);
       setP(tx);
-      setRefunds((await api("GET", `/v1/payments/${tx.id}/refunds`)).data);
-      setDeliveries((await api("GET", `/v1/webhooks/deliveries?transactionId=${tx.id}&limit=100`)).data);
-      setPayer(await api("GET", `/v1/payments/${tx.id}/payer`).catch(() => null));
-      if (tx.paymentMethods?.includes("PIX")) setCharge(await api("GET", `/v1/charges/ch_${tx.id}`).catch(() => null));
+      setRefunds((await api<{ data: Refund[] }>("GET", `/v1/payments/${tx.id}/refunds`)).data);
+      setDeliveries(
+        (await api<{ data: Delivery[] }>("GET", `/v1/webhooks/deliveries?transactionId=${tx.id}&limit=100`)).data,
+      );
+      setPayer(await api<Payer>("GET", `/v1/payments/${tx.id}/payer`).catch(() => null));
+      if (tx.paymentMethods?.includes("PIX"))
+        setCharge(await api<Charge>("GET", `/v1/charges/ch_${tx.id}`).catch(() => null));
     } catch (e) {
       setError((e as Error).message);
     }
@@ -138,7 +142,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
   const receipt = async () => {
     setError("");
     try {
-      const r = await api("GET", `/v1/payments/${p.id}/receipt`);
+      const r = await api<Receipt>("GET", `/v1/payments/${p.id}/receipt`);
       const bytes = Uint8Array.from(atob(r.base64), (c) => c.charCodeAt(0));
       const url = URL.createObjectURL(new Blob([bytes], { type: "application/pdf" }));
       const a = document.createElement("a");
@@ -383,11 +387,11 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
 
 /** A delivery's attempts, fetched the first time the merchant opens them; every field rendered as text. */
 function Attempts({ deliveryId }: { deliveryId: string }) {
-  const [list, setList] = useState<any[] | null>(null);
+  const [list, setList] = useState<DeliveryAttempt[] | null>(null);
   const [error, setError] = useState("");
   const onToggle = (e: Event) => {
     if (!(e.currentTarget as HTMLDetailsElement).open || list) return;
-    api("GET", `/v1/webhooks/deliveries/${deliveryId}/attempts`).then(
+    api<{ data: DeliveryAttempt[] }>("GET", `/v1/webhooks/deliveries/${deliveryId}/attempts`).then(
       (r) => setList(r.data),
       (err) => setError(err instanceof ApiFailure ? `${err.code}: ${err.message}` : (err as Error).message),
     );

@@ -12,6 +12,7 @@ import { t } from "./i18n";
 import { dateTime, money } from "./format";
 import { Alert } from "./messages";
 import { Code, label, methodLabels } from "./labels";
+import type { PaymentList } from "./wire";
 // The server's own status list (the transaction state machine; a module with no imports).
 import { TRANSACTION_STATUSES as STATUSES } from "../../../domain/charges/model";
 
@@ -21,13 +22,13 @@ const LIMIT = 50;
 export function Payments() {
   const [filters, setFilters] = useState({ status: "", paymentMethod: "", startDate: "", endDate: "", search: "" });
   const [page, setPage] = useState(1);
-  const [list, setList] = useState<{ data: any[]; total: number } | null>(null);
+  const [list, setList] = useState<PaymentList | null>(null);
   const [error, setError] = useState("");
   useEffect(() => {
     const q = new URLSearchParams({ limit: String(LIMIT), page: String(page) });
     for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
     setError("");
-    api("GET", `/v1/payments?${q}`).then(
+    api<PaymentList>("GET", `/v1/payments?${q}`).then(
       (r) => {
         performance.mark("payments:data");
         setList(r);

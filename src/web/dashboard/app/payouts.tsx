@@ -19,6 +19,15 @@ import { dateTime, money, parseAmount } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
 import { PAYOUT_STATUSES } from "../../../domain/payouts/model";
+import type {
+  Account,
+  Balance as BalanceView,
+  BankAccountDestination,
+  PayoutDestination,
+  Payout,
+  PayoutList as PayoutPage,
+  PixKeyDestination,
+} from "./wire";
 import { label } from "./labels";
 import { PIX_KEY_TYPES, type PixKeyType } from "../../../pix/key-types";
 
@@ -54,8 +63,13 @@ const failureText = (e: unknown) =>
       : `${e.code}: ${e.message}`
     : (e as Error).message;
 
+/** The fields of a destination (or of a payout's snapshot of it) that its one line shows. */
+type DestinationLine =
+  | Pick<PixKeyDestination, "type" | "pix_key_type" | "pix_key" | "name">
+  | Pick<BankAccountDestination, "type" | "name" | "ispb" | "branch" | "account" | "account_type">;
+
 /** A destination in one line: "Chave Pix CPF: 52998224725 · Maria" or "Maria · ISPB 00000000 · Agência 1 · 12345-6 (Corrente)". */
-export function destinationText(d: any): string {
+export function destinationText(d: DestinationLine | null | undefined): string {
   if (!d) return "—";
   if (d.type === "pix_key") {
     const kind = (PIX_KEY_TYPES as readonly string[]).includes(d.pix_key_type)
@@ -78,14 +92,14 @@ function normalizeKey(type: string, key: string): string {
 const digits = (s: string) => s.replace(/[.\-/\s]/g, "");
 
 function useBalance(version: number) {
-  const [balance, setBalance] = useState<any>(null);
+  const [balance, setBalance] = useState<BalanceView | null>(null);
   useEffect(() => {
-    api("GET", "/v1/wallets/balance").then(setBalance, () => setBalance(null));
+    api<BalanceView>("GET", "/v1/wallets/balance").then(setBalance, () => setBalance(null));
   }, [version]);
   return balance;
 }
 
-function Balance({ balance }: { balance: any }) {
+function Balance({ balance }: { balance: BalanceView | null }) {
   const cur = balance?.currency ?? "BRL";
   return (
     <div class="cards" aria-label={t("payout_balance")} role="group">
@@ -105,18 +119,18 @@ export function Payouts({ session }: { session: Session }) {
   const manager = session.role === "OWNER" || session.role === "ADMIN";
   const [version, setVersion] = useState(0);
   const balance = useBalance(version);
-  const [destinations, setDestinations] = useState<any[] | null>(null);
+  const [destinations, setDestinations] = useState<PayoutDestination[] | null>(null);
   const [fee, setFee] = useState<number | null>(null);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
   const loadDestinations = () =>
-    api("GET", "/v1/payout_destinations").then(
+    api<{ data: PayoutDestination[] }>("GET", "/v1/payout_destinations").then(
       (r) => setDestinations(r.data),
       (e) => setError(failureText(e)),
     );
   useEffect(() => {
     void loadDestinations();
-    api("GET", "/v1/account").then(
+    api<Account>("GET", "/v1/account").then(
       (a) => setFee(typeof a?.settings?.payout_fee_fixed === "number" ? a.settings.payout_fee_fixed : null),
       () => setFee(null),
     );
@@ -148,7 +162,7 @@ function Destinations({
   reload,
   say,
 }: {
-  list: any[] | null;
+  list: PayoutDestination[] | null;
   manager: boolean;
   reload: () => Promise<unknown>;
   say: (err: string, done: string) => void;
@@ -178,15 +192,24 @@ function Destinations({
     }
     say("", "");
     api("POST", "/v1/payout_destinations", body).then(
-      () => (form.reset(), setType("pix_key"), setKeyType("cpf"), say("", t("destination_added")), reload()),
+      () => {
+        form.reset();
+        setType("pix_key");
+        setKeyType("cpf");
+        say("", t("destination_added"));
+        return reload();
+      },
       (err) => say(failureText(err), ""),
     );
   };
-  const remove = (d: any) => {
+  const remove = (d: PayoutDestination) => {
     if (!confirm(`${t("remove_destination_confirm")} ${destinationText(d)}?`)) return;
     say("", "");
     api("DELETE", `/v1/payout_destinations/${encodeURIComponent(d.id)}`).then(
-      () => (say("", t("destination_removed")), reload()),
+      () => {
+        say("", t("destination_removed"));
+        return reload();
+      },
       (err) => say(failureText(err), ""),
     );
   };
@@ -337,7 +360,7 @@ function Destinations({
 /** What the merchant confirms: the payout as it will be sent, and the key of this confirmation. */
 interface Pending {
   amount: number;
-  destination: any;
+  destination: PayoutDestination;
   description: string;
   key: string;
 }
@@ -348,7 +371,7 @@ function NewPayout({
   say,
   created,
 }: {
-  destinations: any[];
+  destinations: PayoutDestination[];
   fee: number | null;
   say: (err: string, done: string) => void;
   created: () => void;
@@ -470,7 +493,7 @@ function StatusBadge({ status, test }: { status: string; test?: string }) {
 function PayoutList({ version }: { version: number }) {
   const [status, setStatus] = useState("");
   const [cursors, setCursors] = useState<string[]>([""]);
-  const [list, setList] = useState<any>(null);
+  const [list, setList] = useState<PayoutPage | null>(null);
   const [error, setError] = useState("");
   const cursor = cursors[cursors.length - 1]!;
   useEffect(() => {
@@ -478,7 +501,7 @@ function PayoutList({ version }: { version: number }) {
     if (status) q.set("status", status);
     if (cursor) q.set("starting_after", cursor);
     setError("");
-    api("GET", `/v1/payouts?${q}`).then(setList, (e) => setError(failureText(e)));
+    api<PayoutPage>("GET", `/v1/payouts?${q}`).then(setList, (e) => setError(failureText(e)));
   }, [status, cursor, version]);
   return (
     <div>
@@ -521,7 +544,7 @@ function PayoutList({ version }: { version: number }) {
             </tr>
           </thead>
           <tbody>
-            {list.data.map((p: any) => (
+            {list.data.map((p) => (
               <tr key={p.id} data-id={p.id}>
                 <td>
                   <a href={`#/payouts/${p.id}`}>{dateTime(p.created_at)}</a>
@@ -540,7 +563,11 @@ function PayoutList({ version }: { version: number }) {
         <button type="button" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
           {t("previous")}
         </button>
-        <button type="button" disabled={!list?.has_more} onClick={() => setCursors([...cursors, list.next_cursor])}>
+        <button
+          type="button"
+          disabled={!list?.has_more}
+          onClick={() => setCursors([...cursors, list?.next_cursor ?? ""])}
+        >
           {t("next")}
         </button>
       </nav>
@@ -549,12 +576,13 @@ function PayoutList({ version }: { version: number }) {
 }
 
 export function PayoutDetail({ id, session }: { id: string; session: Session }) {
-  const [p, setP] = useState<any>(null);
+  const [p, setP] = useState<Payout | null>(null);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState(false);
   const manager = session.role === "OWNER" || session.role === "ADMIN";
-  const load = () => api("GET", `/v1/payouts/${encodeURIComponent(id)}`).then(setP, (e) => setError(failureText(e)));
+  const load = () =>
+    api<Payout>("GET", `/v1/payouts/${encodeURIComponent(id)}`).then(setP, (e) => setError(failureText(e)));
   useEffect(() => {
     void load();
   }, [id]);

@@ -10,12 +10,13 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiFailure, api, currentMode } from "./api";
 import { t } from "./i18n";
 import { dateTime, duration, money } from "./format";
+import type { Account, AccountCardProvider, AccountPixProvider, MerchantProfile } from "./wire";
 
 export function Settings({ session }: { session?: { role: string } }) {
-  const [acct, setAcct] = useState<any>(null);
+  const [acct, setAcct] = useState<Account | null>(null);
   const [error, setError] = useState("");
   useEffect(() => {
-    api("GET", "/v1/account").then(setAcct, (e) => setError(e.message));
+    api<Account>("GET", "/v1/account").then(setAcct, (e) => setError(e.message));
   }, []);
   if (!acct)
     return error ? (
@@ -69,12 +70,12 @@ const PROFILE_FIELDS = [
  * edit it until the operator locks it; everyone else reads it. An emptied field is cleared (null).
  */
 function Profile({ mayEdit }: { mayEdit: boolean }) {
-  const [p, setP] = useState<any>(null);
+  const [p, setP] = useState<MerchantProfile | null>(null);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    api("GET", "/v1/account/profile").then(setP, (e) => setError(e.message));
+    api<MerchantProfile>("GET", "/v1/account/profile").then(setP, (e) => setError(e.message));
   }, []);
   if (!p)
     return error ? (
@@ -155,10 +156,10 @@ function Profile({ mayEdit }: { mayEdit: boolean }) {
 
 /** The live Pix connection: PSP, key, certificate expiry, webhook registration; "none" on 404. */
 function PixConnection() {
-  const [conn, setConn] = useState<any>(undefined);
+  const [conn, setConn] = useState<AccountPixProvider | null | undefined>(undefined);
   const [error, setError] = useState("");
   useEffect(() => {
-    api("GET", "/v1/account/pix-provider").then(setConn, (e) =>
+    api<AccountPixProvider>("GET", "/v1/account/pix-provider").then(setConn, (e) =>
       e instanceof ApiFailure && e.status === 404 ? setConn(null) : setError(e.message),
     );
   }, []);
@@ -204,10 +205,10 @@ function PixConnection() {
 
 /** The live card connection: Stripe account and the key's last four characters (never the key); "none" on 404. */
 function CardConnection() {
-  const [conn, setConn] = useState<any>(undefined);
+  const [conn, setConn] = useState<AccountCardProvider | null | undefined>(undefined);
   const [error, setError] = useState("");
   useEffect(() => {
-    api("GET", "/v1/account/card-provider").then(setConn, (e) =>
+    api<AccountCardProvider>("GET", "/v1/account/card-provider").then(setConn, (e) =>
       e instanceof ApiFailure && e.status === 404 ? setConn(null) : setError(e.message),
     );
   }, []);

@@ -72,7 +72,10 @@ export function Statement() {
     q.set("limit", String(LIMIT));
     if (cursor) q.set("starting_after", cursor);
     setError("");
-    api("GET", `/v1/wallets/statement?${q}`).then(setList, (e) => setError(e.message));
+    api<{ data: Line[]; has_more: boolean; next_cursor: string | null }>("GET", `/v1/wallets/statement?${q}`).then(
+      setList,
+      (e) => setError(e.message),
+    );
   }, [period, cursor]);
 
   const onFilter = (e: Event) => {

@@ -12,16 +12,17 @@ import { Code, label } from "./labels";
 import { dateTime } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
+import type { AuditEntry, Member, MemberList, RequestLogList } from "./wire";
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 const ROLES = ["VIEWER", "DEVELOPER", "ADMIN", "OWNER"];
 
 export function Members({ session }: { session: Session }) {
-  const [members, setMembers] = useState<any[] | null>(null);
+  const [members, setMembers] = useState<Member[] | null>(null);
   const [error, setError] = useState("");
   const manager = session.role === "OWNER" || session.role === "ADMIN";
   const load = () =>
-    api("GET", "/v1/account/members").then(
+    api<MemberList>("GET", "/v1/account/members").then(
       (r) => setMembers(r.data),
       (e) => setError(message(e)),
     );
@@ -33,16 +34,23 @@ export function Members({ session }: { session: Session }) {
     setError("");
     setNotice("");
     return p.then(
-      () => (setNotice(done), load()),
-      (err) => (setError(message(err)), load()),
+      () => {
+        setNotice(done);
+        return load();
+      },
+      (err) => {
+        setError(message(err));
+        return load();
+      },
     );
   };
   // An ADMIN may not touch an OWNER nor make one (the server enforces it; the page only hides it).
-  const mayTouch = (m: any) => manager && (m.role !== "OWNER" || session.role === "OWNER");
-  const roleChoices = (m: any) => ROLES.filter((r) => r !== "OWNER" || session.role === "OWNER" || m.role === "OWNER");
-  const changeRole = (m: any, role: string) =>
+  const mayTouch = (m: Member) => manager && (m.role !== "OWNER" || session.role === "OWNER");
+  const roleChoices = (m: Member) =>
+    ROLES.filter((r) => r !== "OWNER" || session.role === "OWNER" || m.role === "OWNER");
+  const changeRole = (m: Member, role: string) =>
     act(api("PATCH", `/v1/account/members/${m.id}`, { role }), t("role_changed"));
-  const remove = (m: any) => {
+  const remove = (m: Member) => {
     if (!confirm(`${t("remove_member_confirm")} ${m.email}?`)) return;
     // Removing oneself ends one's own session: back to the login page.
     if (m.email === session.email)
@@ -62,7 +70,10 @@ export function Members({ session }: { session: Session }) {
       password: String(f.get("password") ?? ""),
       role: String(f.get("role")),
     }).then(
-      () => (form.reset(), load()),
+      () => {
+        form.reset();
+        return load();
+      },
       (err) => setError(message(err)),
     );
   };
@@ -143,14 +154,14 @@ export function Members({ session }: { session: Session }) {
 export function RequestLogs() {
   const [status, setStatus] = useState("");
   const [cursors, setCursors] = useState<string[]>([""]);
-  const [list, setList] = useState<any>(null);
+  const [list, setList] = useState<RequestLogList | null>(null);
   const [error, setError] = useState("");
   const cursor = cursors[cursors.length - 1]!;
   useEffect(() => {
     const q = new URLSearchParams({ limit: "50" });
     if (status) q.set("status", status);
     if (cursor) q.set("starting_after", cursor);
-    api("GET", `/v1/request-logs?${q}`).then(setList, (e) => setError(message(e)));
+    api<RequestLogList>("GET", `/v1/request-logs?${q}`).then(setList, (e) => setError(message(e)));
   }, [status, cursor]);
   return (
     <div>
@@ -186,7 +197,7 @@ export function RequestLogs() {
             </tr>
           </thead>
           <tbody>
-            {(list?.data ?? []).map((l: any) => (
+            {(list?.data ?? []).map((l) => (
               <tr key={l.id} data-id={l.id}>
                 <td>{dateTime(l.created_at)}</td>
                 <td class="name">
@@ -206,7 +217,11 @@ export function RequestLogs() {
         <button type="button" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
           {t("previous")}
         </button>
-        <button type="button" disabled={!list?.has_more} onClick={() => setCursors([...cursors, list.next_cursor])}>
+        <button
+          type="button"
+          disabled={!list?.has_more}
+          onClick={() => setCursors([...cursors, list?.next_cursor ?? ""])}
+        >
           {t("next")}
         </button>
       </nav>
@@ -215,10 +230,10 @@ export function RequestLogs() {
 }
 
 export function AuditLog() {
-  const [entries, setEntries] = useState<any[] | null>(null);
+  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
   const [error, setError] = useState("");
   useEffect(() => {
-    api("GET", "/v1/account/audit-log").then(
+    api<{ data: AuditEntry[] }>("GET", "/v1/account/audit-log").then(
       (r) => setEntries(r.data),
       (e) => setError(message(e)),
     );

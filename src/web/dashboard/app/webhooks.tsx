@@ -13,14 +13,18 @@ import { Code, label } from "./labels";
 import { dateTime } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
+import type { Delivery, Endpoint, EndpointWithSecret } from "./wire";
+
+/** One entry of GET /v1/webhooks/event-catalog. */
+type CatalogEntry = { event: string; description: string; legacy?: boolean };
 
 const message = (e: unknown) => (e instanceof ApiFailure ? `${e.code}: ${e.message}` : (e as Error).message);
 
 export function Webhooks({ session }: { session: Session }) {
-  const [endpoints, setEndpoints] = useState<any[] | null>(null);
-  const [catalog, setCatalog] = useState<{ event: string; description: string; legacy?: boolean }[]>([]);
+  const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
+  const [catalog, setCatalog] = useState<CatalogEntry[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
-  const [dead, setDead] = useState<any[]>([]);
+  const [dead, setDead] = useState<Delivery[]>([]);
   const [secret, setSecret] = useState<{ id: string; secret: string } | null>(null);
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
@@ -28,15 +32,15 @@ export function Webhooks({ session }: { session: Session }) {
 
   const load = async () => {
     try {
-      setEndpoints((await api("GET", "/v1/webhooks/endpoints")).data);
-      setDead((await api("GET", "/v1/webhooks/deliveries?status=FAILED&limit=50")).data);
+      setEndpoints((await api<{ data: Endpoint[] }>("GET", "/v1/webhooks/endpoints")).data);
+      setDead((await api<{ data: Delivery[] }>("GET", "/v1/webhooks/deliveries?status=FAILED&limit=50")).data);
     } catch (e) {
       setError(message(e));
     }
   };
   useEffect(() => {
     void load();
-    api("GET", "/v1/webhooks/event-catalog").then(setCatalog, () => undefined);
+    api<CatalogEntry[]>("GET", "/v1/webhooks/event-catalog").then(setCatalog, () => undefined);
   }, []);
 
   const act = async (f: () => Promise<void>) => {
@@ -55,7 +59,10 @@ export function Webhooks({ session }: { session: Session }) {
     const f = new FormData(form);
     const events = f.getAll("events").map(String);
     void act(async () => {
-      const ep = await api("POST", "/v1/webhooks/endpoints", { url: String(f.get("url") ?? "").trim(), events });
+      const ep = await api<EndpointWithSecret>("POST", "/v1/webhooks/endpoints", {
+        url: String(f.get("url") ?? "").trim(),
+        events,
+      });
       setSecret({ id: ep.id, secret: ep.secret });
       form.reset();
     });
@@ -227,11 +234,10 @@ export function Webhooks({ session }: { session: Session }) {
                     <button
                       type="button"
                       onClick={() =>
-                        act(
-                          async () => (
-                            await api("POST", `/v1/webhooks/deliveries/${d.id}/retry`, {}), setNotice(t("retried"))
-                          ),
-                        )
+                        act(async () => {
+                          await api("POST", `/v1/webhooks/deliveries/${d.id}/retry`, {});
+                          setNotice(t("retried"));
+                        })
                       }
                     >
                       {t("retry")}

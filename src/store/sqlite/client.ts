@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import * as schema from "../../db/schema";
+import * as schema from "../../../db/schema";
 import { enterGroup } from "./group-commit";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
@@ -35,7 +35,7 @@ export function openDb(dataDir: string): Db {
  * Runs `fn` in one `BEGIN IMMEDIATE` transaction and returns its result. `fn` must be
  * synchronous: drizzle does not roll back an async callback that throws after an await
  * (DESIGN.md). Throwing inside `fn` rolls everything back and rethrows. Under group commit
- * (src/db/group-commit.ts, `serve`) it runs as a savepoint of the turn's group and commits with it.
+ * (src/store/sqlite/group-commit.ts, `serve`) it runs as a savepoint of the turn's group and commits with it.
  */
 export function tx<T>(db: Db, fn: (t: Tx) => T): T {
   let runner = runners.get(db);

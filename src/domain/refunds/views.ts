@@ -1,7 +1,7 @@
 /** The public Refund (interface.md "Refund"): an explicit allowlist; the provider's refund id is never returned. */
 import { iso } from "../../lib/clock";
 import { Currency, DateTime, Money, Nullable, OneOf, Type, View, type Static } from "../../lib/view-schema";
-import { REFUND_STATUSES, type RefundStatus } from "./refund-model";
+import { REFUND_STATUSES, type RefundStatus } from "./model";
 
 import type { RefundRow } from "../../store/rows";
 

@@ -26,5 +26,5 @@ export function isFinal(s: RefundStatus): boolean {
 export const REFUND_STRATEGIES = ["devolution", "cashout"] as const;
 export type RefundStrategy = (typeof REFUND_STRATEGIES)[number];
 
-/** Job kind that drives a refund with its provider (submit, then status queries; refund-jobs.ts). */
+/** Job kind that drives a refund with its provider (submit, then status queries; jobs.ts). */
 export const REFUND_ADVANCE_JOB = "refund.advance";

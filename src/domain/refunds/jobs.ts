@@ -9,13 +9,13 @@
  * (logged at warn) run again later.
  * Sandbox: PENDING -> IN_PROGRESS -> REFUNDED, 2 s apart (src/providers/sandbox/refunds.ts).
  */
-import type { Deps } from "../../deps";
-import type { JobOutcome } from "../../jobs/scheduler";
-import type { RefundOutcome } from "../../providers/types";
+import type { Deps } from "../deps";
+import type { JobOutcome, JobRow } from "../jobs";
+import type { RefundOutcome } from "../providers/types";
 import type { Uow } from "../../store/port";
 import type { PaymentMethod } from "../charges/model";
-import { canMove, isFinal, REFUND_ADVANCE_JOB, type RefundStatus } from "./refund-model";
-import { applyRefundStatus } from "./refunds";
+import { canMove, isFinal, REFUND_ADVANCE_JOB, type RefundStatus } from "./model";
+import { applyRefundStatus } from "./service";
 
 /** A provider call that failed without an answer is tried again this much later, ms. */
 const RETRY_MS = 30_000;
@@ -35,7 +35,7 @@ function failureReasonOf(o: { code: string; message: string }): string {
 }
 
 /** One step of refund `refundId` with its provider (see the module header). */
-export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOutcome> {
+export async function advanceRefund(deps: Deps, refundId: string, job?: Pick<JobRow, "finish">): Promise<JobOutcome> {
   const refund = await deps.store.read.refunds.byId(refundId);
   if (!refund || isFinal(refund.status as RefundStatus)) return;
   const transaction = await deps.store.read.charges.byId(refund.transactionId);
@@ -68,11 +68,16 @@ export async function advanceRefund(deps: Deps, refundId: string): Promise<JobOu
   }
   return deps.store.tx(async (uow) => {
     const now = await uow.refunds.byId(refundId);
+    let outcome: JobOutcome = undefined;
     // Moved meanwhile (test helper, a notification): the status it reached wins.
-    if (!now || now.status !== refund.status) return;
-    if (to !== now.status && canMove(now.status as RefundStatus, to))
-      await applyRefundStatus(deps, uow, refundId, to, o.status === "rejected" ? failureReasonOf(o) : undefined);
-    if (o.status === "pending") return { retryAt: o.checkAt ?? deps.clock.nowMs() + RETRY_MS };
+    if (now && now.status === refund.status) {
+      if (to !== now.status && canMove(now.status as RefundStatus, to))
+        await applyRefundStatus(deps, uow, refundId, to, o.status === "rejected" ? failureReasonOf(o) : undefined);
+      if (o.status === "pending") outcome = { retryAt: o.checkAt ?? deps.clock.nowMs() + RETRY_MS };
+    }
+    // The step and the job's next run (or end) commit together (JobRow.finish).
+    await job?.finish?.(uow, outcome);
+    return outcome;
   });
 }
 
@@ -143,5 +148,7 @@ export async function hintRefundSends(
 
 /** Registers the payments group's jobs: refund progress (called from src/jobs/registry.ts). */
 export function registerPaymentJobs(deps: Deps): void {
-  deps.jobs.register(REFUND_ADVANCE_JOB, (job) => advanceRefund(deps, (job.payload as { refundId: string }).refundId));
+  deps.jobs.register(REFUND_ADVANCE_JOB, (job) =>
+    advanceRefund(deps, (job.payload as { refundId: string }).refundId, job),
+  );
 }

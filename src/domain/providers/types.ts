@@ -10,16 +10,18 @@
  * State a provider must keep between calls is handed back as an intent ("pending, check again at
  * `checkAt` with `memo`") that the domain persists in a durable job, or lives behind a small
  * storage interface the provider receives (e.g. SandboxFaultStore), implemented in the domain.
+ * Declared here, in the domain: the adapters under src/providers/ import it, the domain imports
+ * nothing from them.
  */
-import type { Config } from "../config";
-import type { AccountRules } from "../domain/accounts/settings";
-import type { PaymentMethod } from "../domain/charges/model";
-import type { Clock } from "../lib/clock";
-import type { RefundRow, TransactionRow as StoredTransaction } from "../store/rows";
+import type { Config } from "../../config";
+import type { AccountRules } from "../accounts/settings";
+import type { PaymentMethod } from "../charges/model";
+import type { Clock } from "../../lib/clock";
+import type { RefundRow, TransactionRow as StoredTransaction } from "../../store/rows";
 import type { SendHints, SendListOutcome, SendOutcome, SendRequest } from "./send-types";
 
 export type { SendDestination, SendHints, SendListOutcome, SendOutcome, SendRequest, SentPix } from "./send-types";
-export type { FaultMode, SandboxFaultStore, SandboxPayerEvent } from "./sandbox-types";
+export type { FaultMode, SandboxFaultStore, SandboxPayerEvent } from "./sandbox-contract";
 
 /** A transaction as stored (src/store/rows/): what providers read, never write. */
 export type TransactionRow = StoredTransaction;

@@ -1,4 +1,4 @@
-/** The Pix send flow of the provider boundary (payouts and cashout refunds; src/providers/types.ts re-exports these). */
+/** The Pix send flow of the provider boundary (payouts and cashout refunds; types.ts re-exports these). */
 import type { ProviderFailure } from "./types";
 
 /**

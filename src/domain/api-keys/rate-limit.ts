@@ -1,6 +1,7 @@
 /**
  * Per-minute request limits per API key and per account (issue "Runtime foundation" part 7): the
- * HTTP policy (limits, fixed windows aligned to the clock's minute, what the headers say). The
+ * policy (limits, fixed windows aligned to the clock's minute, what the headers say; the HTTP
+ * plugins src/http/plugins/api-key-auth.ts and session-auth.ts apply it). The
  * counters live in a `RateLimitStore` (src/store/port/rate-limit.ts; in memory on SQLite).
  */
 import type { Clock } from "../../lib/clock";

@@ -1,11 +1,11 @@
 /**
- * The SQLite side of src/ops/schema-version.ts: which embedded migrations a database has recorded
+ * The SQLite side of src/store/port/schema-version.ts: which embedded migrations a database has recorded
  * in drizzle's `__drizzle_migrations` (created_at = the journal time of each applied migration).
  */
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
-import journal from "../../db/migrations/meta/_journal.json";
-import { assertNotNewer, compareSchema, type KnownMigration, type SchemaState } from "../ops/schema-version";
+import journal from "../../../db/migrations/meta/_journal.json";
+import { assertNotNewer, compareSchema, type KnownMigration, type SchemaState } from "../port/schema-version";
 import type { Db } from "./client";
 
 /** This executable's SQLite migrations, in journal order. */
@@ -44,7 +44,7 @@ export function sqliteFileSchemaState(path: string): SchemaState {
 }
 
 /**
- * Throws NewerDatabaseError (src/ops/schema-version.ts) when the open database records a
+ * Throws NewerDatabaseError (src/store/port/schema-version.ts) when the open database records a
  * migration later than every embedded one: it was written by a newer Cofre. Run before migrating.
  */
 export function assertSqliteNotNewer(db: Db): void {

@@ -6,20 +6,20 @@
  * reserved on the row by a conditional write (still settled, total within the amount: whatever was
  * read before), the ledger debited (`debitRefund`), the refund stored PENDING and its progress job
  * queued at the plan's time, all in one unit of work with the idempotency record.
- * Progress: the job drives the provider's refund and refund-status flows (refund-jobs.ts);
+ * Progress: the job drives the provider's refund and refund-status flows (jobs.ts);
  * `applyRefundStatus` is the one function that moves a refund (that job, the test helper,
  * future provider notifications): FAILED restores the ledger
  * and the remainder; REFUNDED emits `charge.refunded` (transactions with a charge view, extensions.md
  * "Provider events for refunds") and `payment.refunded`, and the transaction becomes REFUNDED once
  * its confirmed refunds reach its amount.
  */
-import type { Deps } from "../../deps";
+import type { Deps } from "../deps";
 import type { Uow } from "../../store/port";
 import { DomainError, invalidParam, notFound } from "../errors";
 import type { Caller, Scope } from "../scope";
 import { iso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
-import type { TransactionRow } from "../../providers/types";
+import type { TransactionRow } from "../providers/types";
 import { getAccountSettings } from "../accounts/settings";
 import { emitRefunded, emitTransition } from "../charges/events";
 import { DISPUTED, isIn, REFUNDABLE, SETTLED, type PaymentMethod } from "../charges/model";
@@ -27,8 +27,8 @@ import { moveTransaction } from "../charges/transition";
 import { emitLegacy } from "../events/emit";
 import { debitRefund, restoreRefund } from "../ledger";
 import { checkIdempotencyKey } from "../idempotency/store";
-import { canMove, REFUND_ADVANCE_JOB, type RefundStatus, type RefundStrategy } from "./refund-model";
-import { toRefund, type PublicRefund, type RefundRow } from "./refund-views";
+import { canMove, REFUND_ADVANCE_JOB, type RefundStatus, type RefundStrategy } from "./model";
+import { toRefund, type PublicRefund, type RefundRow } from "./views";
 
 export interface RefundRequest {
   idempotencyKey: string;

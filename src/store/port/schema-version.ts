@@ -2,8 +2,9 @@
  * What a database says about the Cofre that wrote it (extensions.md "Operations": `serve` refuses
  * a database written by a newer Cofre with exit 2; `cofre migrate --dry-run` lists what is
  * pending). Backend-neutral: each adapter reads its own migrations table (SQLite:
- * src/db/schema-version.ts, PostgreSQL: src/store/pg/schema-version.ts) and hands the recorded
- * journal times to `compareSchema`.
+ * src/store/sqlite/schema-version.ts, PostgreSQL: src/store/pg/schema-version.ts) and hands the recorded
+ * journal times to `compareSchema`. It sits in the storage port so that the adapters and src/ops
+ * (`migrate --dry-run`, backups, the start check) share it without importing upward.
  */
 
 /** One migration this executable embeds: its journal tag and journal time (epoch ms). */

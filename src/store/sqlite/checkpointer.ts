@@ -22,7 +22,7 @@
  * auto-checkpointing back (`onFailure`).
  */
 import type { Database } from "bun:sqlite";
-import { startInlineWorker } from "../lib/inline-worker";
+import { startInlineWorker } from "../../lib/inline-worker";
 
 /** The worker's code (src/lib/inline-worker.ts protocol: replies echo the request's `id`). */
 const WORKER_SOURCE = `

@@ -1,5 +1,9 @@
-/** What the sandbox provider shares with the domain: its fault modes and store, and its payer events (src/providers/types.ts re-exports these). */
-import type { PaymentMethod } from "../domain/charges/model";
+/**
+ * What the sandbox provider (src/providers/sandbox) shares with the domain and the hosted pages:
+ * its fault modes and store, its payer events (types.ts re-exports these) and its test cards,
+ * which the checkout lists without importing a provider.
+ */
+import type { PaymentMethod } from "../charges/model";
 
 type MaybeAsync<T> = T | Promise<T>;
 
@@ -27,3 +31,11 @@ export type SandboxPayerEvent =
       disclosed: boolean;
     }
   | { kind: "card"; number: string };
+
+/** Test cards of the sandbox checkout form, by outcome (the sandbox card acquirer decides by them). */
+export const SANDBOX_CARDS = {
+  approve: "4242424242424242",
+  decline: "4000000000000002",
+  threeDsApprove: "4000000000003220",
+  threeDsDecline: "4000000000003063",
+} as const;

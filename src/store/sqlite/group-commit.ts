@@ -7,11 +7,14 @@
  *
  * How: the first `tx()` of a turn runs `BEGIN IMMEDIATE` and schedules `COMMIT` for the end of the
  * turn (`setImmediate`); every `tx()` runs inside it as a SAVEPOINT (bun:sqlite nests that way),
- * so a throwing callback still rolls back exactly its own writes. Nothing is acknowledged before
- * it is committed: the HTTP layer awaits `committed(db)` before sending any response produced
- * while a group is open (src/app.ts), so a crash loses only unacknowledged work, as before. When
- * COMMIT fails, every waiting response fails with 500 (safe to retry) and `onError` is told.
- * Jobs and other non-HTTP writers simply see their writes committed at the end of the turn.
+ * so a throwing callback still rolls back exactly its own writes. An API request's arrival opens
+ * the group too (the port's `store.openRequestScope()`), so its reads run inside the transaction.
+ * Nothing is acknowledged before it is committed: the port's `store.durable()` is `committed(db)`
+ * (src/store/sqlite/index.ts), which the HTTP layer awaits before sending any response produced
+ * while a group is open (src/app.ts), as do a live charge creation before calling the PSP, a payout
+ * before each send and the scheduler before claiming; so a crash loses only unacknowledged work,
+ * as before. When COMMIT fails, every waiting response fails with 500 (safe to retry) and
+ * `onError` is told. Other writers simply see their writes committed at the end of the turn.
  * Off unless enabled: `serve` enables it (`COFRE_GROUP_COMMIT=0` turns it off); one-shot CLI
  * commands and the test harness do not (they close the database right after writing).
  */

@@ -5,7 +5,7 @@
  * writer), never a file copy of a live WAL database. It runs on a worker thread so a backup taken
  * by `serve` on its schedule does not stall requests.
  */
-import { startInlineWorker } from "../lib/inline-worker";
+import { startInlineWorker } from "../../lib/inline-worker";
 
 const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";

@@ -4,11 +4,12 @@
  * provider connection, extensions.md "Live Pix"); live lookups may combine
  * several connection kinds (Pix, cards); with no live connection a live request gets
  * undefined, which the domain answers with 422 `unprocessable_entity` (create) or
- * 400 `REFUND_NOT_SUPPORTED` (refund). The domain imports this and types.ts, never a provider.
+ * 400 `REFUND_NOT_SUPPORTED` (refund). Declared in the domain, which imports nothing from
+ * src/providers: the adapters there implement PaymentProvider and the composition root plugs them in.
  */
-import type { Config } from "../config";
-import type { PaymentMethod } from "../domain/charges/model";
-import type { Clock } from "../lib/clock";
+import type { Config } from "../../config";
+import type { PaymentMethod } from "../charges/model";
+import type { Clock } from "../../lib/clock";
 import type { HttpFetch, PaymentProvider, ProviderContext } from "./types";
 
 /** The live provider of (account, method), or undefined when the account has no connection. */
