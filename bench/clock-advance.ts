@@ -12,9 +12,10 @@
  * steps each), and an endpoint whose deliveries of `charge.paid` fail with 503 for 250 of them
  * (a second account: retried 13 times within 2 days); then one 2-day advance. Only the advances
  * are timed (advanceClock directly, as the HTTP helper calls it). Prints one line per advance:
- * ms, steps, jobs, and the load average when it started.
+ * ms, steps, jobs, the CPU this process and its PostgreSQL cluster used meanwhile, and the load
+ * average when it started.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import "../test/support/pg-preload";
 import { TEST_PG } from "../test/support/backend";
 import { createHarness, type Harness, type SeededAccount } from "../test/support/harness";
@@ -27,6 +28,30 @@ const rounds = Number(process.argv[2] ?? 2);
 const charges = Number(process.argv[3] ?? 1200);
 const backend = TEST_PG ? "postgres" : "sqlite";
 let seq = 0;
+
+/** Microseconds of CPU used so far by the cluster whose postmaster is `pm`: it and its children (backends, walwriter...). */
+function clusterCpuMicros(pm: number): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    let stat = "";
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pid) !== pm && Number(f[1]) !== pm) continue;
+    ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks * 10_000;
+}
+
+/** The postmaster pid of the harness's PostgreSQL cluster (null on SQLite). */
+async function postmasterOf(h: Harness): Promise<number | null> {
+  if (!TEST_PG) return null;
+  const [{ data_directory: data }] = await pgOf(h.deps).sql`show data_directory`;
+  return Number(readFileSync(`${data}/postmaster.pid`, "utf8").split("\n")[0]);
+}
 
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
@@ -79,15 +104,20 @@ function countStatements(file: string, from: number): void {
 async function timed(label: string, h: Harness) {
   const log = COUNT ? await statementLog(h, true) : null;
   const l = load();
+  const cpu = process.cpuUsage();
+  const pm = await postmasterOf(h);
+  const pgCpu = pm ? clusterCpuMicros(pm) : 0;
   const t = performance.now();
   const r = await advanceClock(h.clock, h.deps.jobs, TWO_DAYS);
   const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  const cpuText = `cpu bun ${((used.user + used.system) / 1000).toFixed(0)} ms${pm ? `, postgres ${((clusterCpuMicros(pm) - pgCpu) / 1000).toFixed(0)} ms` : ""}`;
   if (log) {
     await statementLog(h, false);
     countStatements(log.file, log.size);
   }
   console.log(
-    `${backend}\t${label}\t${ms.toFixed(0)} ms\tsteps ${r.steps}\tjobs ${r.jobs}${r.capped ? " (capped)" : ""}\tload ${l}`,
+    `${backend}\t${label}\t${ms.toFixed(0)} ms\tsteps ${r.steps}\tjobs ${r.jobs}${r.capped ? " (capped)" : ""}\t${cpuText}\tload ${l}`,
   );
   return ms;
 }

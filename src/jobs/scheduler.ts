@@ -1,7 +1,8 @@
 /**
  * Durable job scheduler: rows in `jobs` (the store's jobs repository), one in-process loop that
  * sleeps until the next due job on the injectable clock, claims due jobs with a lease in one unit
- * of work, runs handlers outside any unit and records the outcome in another. A job whose lease
+ * of work, runs handlers outside any unit and records the outcome in another (or in the handler's
+ * own last unit when it calls `JobRow.finish`: one unit less per run). A job whose lease
  * expired (the process died mid-run) is claimed again; a job that was due while the process was
  * down runs on start. On PostgreSQL the loops of several instances share the table: a claim
  * skips rows a peer holds, and a peer's `jobs` notice arms the timer (`hint`, src/deps.ts).

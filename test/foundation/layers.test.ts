@@ -1,14 +1,13 @@
 /**
  * `bun run check:layers` (scripts/check-layers.ts, scripts/layer-graph.ts): each rule fails on a
  * violation planted in a temporary tree, passes on the real tree, and the database ratchet's
- * baseline only shrinks.
+ * baseline only shrinks (the layer table and the cycle search alone: ./layer-graph.test.ts).
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { baselinePath, checkLayers, parseBaseline, type Violation } from "../../scripts/check-layers";
-import { components, crossFolderCycles, layerOf } from "../../scripts/layer-graph";
 
 const ROOT = join(import.meta.dir, "../..");
 const trees: string[] = [];
@@ -91,57 +90,6 @@ describe("check:layers on the real tree", () => {
 });
 
 describe("the layer table", () => {
-  test("places each folder at its rank; peers of a rank are separate layers", () => {
-    const at = (f: string) => `${layerOf(f)?.name}:${layerOf(f)?.rank}`;
-    expect(
-      [
-        "src/lib/clock.ts",
-        "src/formats/boleto.ts",
-        "src/pix/qr.ts",
-        "src/config.ts",
-        "src/store/port.ts",
-        "src/store/port/charges.ts",
-        "src/store/rows/index.ts",
-        "src/store/memory/claims.ts",
-        "src/domain/providers/types.ts",
-        "src/providers/stripe/provider.ts",
-        "src/jobs/scheduler.ts",
-        "src/store/sqlite/client.ts",
-        "src/store/pg/index.ts",
-        "src/http/routes/index.ts",
-        "src/web/dashboard/app/main.tsx",
-        "src/ops/backup.ts",
-        "src/cli/index.ts",
-        "src/app.ts",
-        "src/deps.ts",
-        "src/main.ts",
-        "src/psp-sim/cli.ts",
-      ].map(at),
-    ).toEqual([
-      "lib:0",
-      "formats:1",
-      "formats:1",
-      "config:2",
-      "store port:3",
-      "store port:3",
-      "store port:3",
-      "store port:3",
-      "domain:4",
-      "providers:5",
-      "jobs:5",
-      "sqlite adapter:5",
-      "pg adapter:5",
-      "http:6",
-      "web:6",
-      "ops:6",
-      "composition root:7",
-      "composition root:7",
-      "composition root:7",
-      "composition root:7",
-      "psp-sim:-1",
-    ]);
-  });
-
   test("a file outside every layer fails (src/db and src/payments are gone; a new folder needs a rank)", () => {
     expect(
       found(check({ "src/db/client.ts": "export const c = 1;\n", "src/payments/boleto.ts": imports("../lib/ids") })),
@@ -327,49 +275,6 @@ describe("rule (d): no circle of imports crosses folders", () => {
     expect(cycle).toContain(
       "its files: src/deps.ts, src/domain/charges/create.ts, src/domain/charges/model.ts, src/domain/charges/service.ts, src/jobs/scheduler.ts",
     );
-  });
-});
-
-describe("the cycle search (scripts/layer-graph.ts)", () => {
-  const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges));
-
-  test("finds each strongly connected component of more than one file, and nothing in a DAG or a self-import", () => {
-    const g = graph({
-      "a/1": ["b/1"],
-      "b/1": ["a/1", "c/1"],
-      "c/1": ["d/1", "c/1"],
-      "d/1": ["e/1"],
-      "e/1": ["d/1"],
-      "f/1": ["a/1"],
-    });
-    expect(components(g).sort()).toEqual([
-      ["a/1", "b/1"],
-      ["d/1", "e/1"],
-    ]);
-    expect(components(graph({ "a/1": ["b/1"], "b/1": ["c/1"], "c/1": [] }))).toEqual([]);
-  });
-
-  test("an example path is a real cycle that leaves its first file's folder", () => {
-    const g = graph({
-      "x/a": ["x/b"],
-      "x/b": ["y/c", "x/a"],
-      "y/c": ["z/d"],
-      "z/d": ["x/a", "y/c"],
-    });
-    const [c] = crossFolderCycles(g);
-    expect(c!.files).toEqual(["x/a", "x/b", "y/c", "z/d"]);
-    expect(c!.path).toEqual(["x/b", "y/c", "z/d", "x/a", "x/b"]);
-    for (let i = 0; i + 1 < c!.path.length; i++) expect(g.get(c!.path[i]!)).toContain(c!.path[i + 1]!);
-  });
-
-  test("walks a long chain without exhausting the stack", () => {
-    const n = 20000;
-    const g = new Map<string, string[]>();
-    for (let i = 0; i < n; i++) g.set(`d${i % 2}/f${i}`, [`d${(i + 1) % 2}/f${(i + 1) % n}`]);
-    const found = crossFolderCycles(g);
-    expect(found.length).toBe(1);
-    expect(found[0]!.files.length).toBe(n);
-    expect(found[0]!.path.length).toBe(n + 1);
   });
 });
 

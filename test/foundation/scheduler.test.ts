@@ -148,6 +148,56 @@ describe("due jobs run", () => {
   });
 });
 
+describe("an outcome recorded in the handler's own unit (JobRow.finish)", () => {
+  test("commits with the handler's writes; what the handler returns or throws afterwards is not recorded again", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    const runs: number[] = [];
+    d.jobs.register("t.finish", async (job) => {
+      runs.push(clock.nowMs());
+      const n = runs.length;
+      await d.store.tx((uow) => job.finish!(uow, n === 1 ? { retryAt: clock.nowMs() + 10_000 } : undefined));
+      if (n === 1) return { retryAt: clock.nowMs() + 99_000 }; // ignored: the outcome is recorded
+      throw new Error("after the outcome"); // only logged: the job is done
+    });
+    await enqueue(d, { kind: "t.finish", dedupeKey: "t.finish" });
+    await d.jobs.drain();
+    expect(await d.store.read.jobs.queuedByKeys(["t.finish"], Number.MAX_SAFE_INTEGER)).toEqual([
+      { dedupeKey: "t.finish", dueAt: clock.nowMs() + 10_000 },
+    ]);
+    clock.advance(10);
+    await d.jobs.drain();
+    expect(runs).toEqual([clock.nowMs() - 10_000, clock.nowMs()]);
+    expect(await d.jobs.pending("t.finish")).toBe(0);
+    expect(await testDb(d).all("select id from jobs where kind = 't.finish'")).toEqual([]);
+  });
+
+  test("a unit that rolled back records nothing: the scheduler records what the handler returns", async () => {
+    const clock = new ManualClock(START);
+    const d = memDeps(clock);
+    let runs = 0;
+    d.jobs.register("t.finish", async (job) => {
+      runs++;
+      await d.store
+        .tx(async (uow) => {
+          await job.finish!(uow, undefined);
+          throw new Error("rolled back");
+        })
+        .catch(() => {});
+      if (runs === 1) return { retryAt: clock.nowMs() + 5_000 };
+    });
+    await enqueue(d, { kind: "t.finish", dedupeKey: "t.finish" });
+    await d.jobs.drain();
+    expect(await d.store.read.jobs.queuedByKeys(["t.finish"], Number.MAX_SAFE_INTEGER)).toEqual([
+      { dedupeKey: "t.finish", dueAt: clock.nowMs() + 5_000 },
+    ]);
+    clock.advance(5);
+    await d.jobs.drain();
+    expect(runs).toBe(2);
+    expect(await d.jobs.pending("t.finish")).toBe(0);
+  });
+});
+
 describe("failures", () => {
   test("a throwing job is retried with backoff and its error recorded", async () => {
     const clock = new ManualClock(START);

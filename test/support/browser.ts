@@ -1,7 +1,8 @@
 /**
  * The one Chromium of the browser tests (checkout, dashboard, /docs): Debian's chromium driven by
  * playwright-core, headless. Tests share one browser per `bun test` process (`sharedChromium`,
- * launched on first use, closed after the last file through test/support/suite-end.ts) and keep
+ * launched on first use, closed after the last file through test/support/suite-end.ts; in a worker
+ * of `bun run test`'s `--parallel` run it lives as long as the worker, see `launchForWorker`) and keep
  * apart through their own contexts (each a fresh cookie jar and storage); scripts launch their
  * own (`launchChromium`, a fresh temporary profile playwright deletes on close). `CHROMIUM_PATH`
  * overrides `/usr/bin/chromium`. A missing binary throws an error naming the install command
@@ -9,7 +10,9 @@
  * `seriousViolations` runs axe-core in a page (measured: axe's 650 kB compiled from a cached URL
  * costs a quarter of an inline injection, and it is injected once per document).
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Flags of every launch: no sandbox (root in CI), no GPU, nothing fetched from the network by the browser itself. */
@@ -43,6 +46,51 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
 }
 
+/** Set in the worker processes of `bun test --parallel` (bun 1.4.5), absent in a single `bun test` process. */
+const PARALLEL_WORKER = process.env.BUN_TEST_WORKER_ID !== undefined;
+
+/** A parallel worker's Chromium keeps its temporary folders in `<tmpdir>/<WORKER_DIR><pid>`. */
+const WORKER_DIR = "cofre-chromium-";
+
+/** Whether process `pid` exists (a signal 0 reaches it, or it belongs to another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * The shared browser of a `--parallel` worker. Bun runs the global `afterAll` of
+ * test/support/suite-end.ts after every file of a worker and gives the worker no hook before it
+ * exits, so closing there would relaunch Chromium for every browser file (~0.8 s each); the
+ * browser lives as long as the worker instead (Chromium quits when the worker's pipe to it
+ * closes). Playwright then never removes its temporary profile and artifacts folders, so they
+ * are made (through TMPDIR, which playwright reads while launching) in a folder named after the
+ * worker's pid, and the folders of workers that no longer exist are removed first.
+ */
+async function launchForWorker(): Promise<Browser> {
+  const root = tmpdir();
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith(WORKER_DIR)) continue;
+    const pid = Number(name.slice(WORKER_DIR.length));
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid))
+      rmSync(join(root, name), { recursive: true, force: true });
+  }
+  const own = join(root, `${WORKER_DIR}${process.pid}`);
+  mkdirSync(own, { recursive: true });
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = own;
+  try {
+    return await launchChromium();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+}
+
 let shared: Promise<Browser> | null = null;
 
 /**
@@ -52,14 +100,16 @@ let shared: Promise<Browser> | null = null;
  */
 export function sharedChromium(): Promise<Browser> {
   if (!shared) {
-    const launching = launchChromium().then(async (browser) => {
+    const launching = (PARALLEL_WORKER ? launchForWorker() : launchChromium()).then(async (browser) => {
       browser.on("disconnected", () => {
         if (shared === launching) shared = null;
       });
-      const { atSuiteEnd } = await import("./suite-end");
-      atSuiteEnd(async () => {
-        if (browser.isConnected()) await browser.close();
-      });
+      if (!PARALLEL_WORKER) {
+        const { atSuiteEnd } = await import("./suite-end");
+        atSuiteEnd(async () => {
+          if (browser.isConnected()) await browser.close();
+        });
+      }
       return browser;
     });
     launching.catch(() => {

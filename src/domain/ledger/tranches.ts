@@ -4,6 +4,7 @@
  * moves what is left of it to `available`.
  */
 import type { Deps } from "../deps";
+import type { JobOutcome } from "../jobs";
 import type { LedgerTrancheRow } from "../../store/rows";
 import type { Uow } from "../../store/port";
 import { postEntry } from "./post";
@@ -29,8 +30,18 @@ export async function adjustTrancheRemaining(uow: Uow, tranche: TrancheRow, delt
  */
 export async function releaseTranche(deps: Deps, uow: Uow, trancheId: string): Promise<void> {
   const tr = await uow.ledger.tranche(trancheId);
-  if (!tr || tr.releasedAt !== null) return;
+  if (tr) await releaseRow(deps, uow, tr);
+}
+
+/**
+ * `releaseTranche` of the tranche `tr` read (locked) in `uow`. The posting comes last: its debit
+ * of `pending` takes the merchant's debit lock (PostgreSQL, src/store/pg/ledger.ts), which every
+ * release of the merchant waits for, so the unit holds it for the posting and COMMIT only.
+ */
+async function releaseRow(deps: Deps, uow: Uow, tr: TrancheRow): Promise<void> {
+  if (tr.releasedAt !== null) return;
   const now = deps.clock.nowMs();
+  await uow.ledger.markTrancheReleased(tr.id, now);
   if (tr.remaining > 0) {
     await postEntry(uow, {
       accountId: tr.accountId,
@@ -47,7 +58,6 @@ export async function releaseTranche(deps: Deps, uow: Uow, trancheId: string): P
       now,
     });
   }
-  await uow.ledger.markTrancheReleased(tr.id, now);
 }
 
 /** Queues the release job of a tranche at its release time (durable, deduplicated per tranche). */
@@ -66,14 +76,18 @@ export async function scheduleRelease(
 
 /** Registers the release handler with the scheduler (called from src/jobs/registry.ts). */
 export function registerLedgerJobs(deps: Deps): void {
-  deps.jobs.register(LEDGER_RELEASE_JOB, async (job) => {
+  deps.jobs.register(LEDGER_RELEASE_JOB, (job) => {
     const { trancheId } = job.payload as { trancheId: string };
-    const tr = await deps.store.read.ledger.tranche(trancheId);
-    if (tr && tr.releasedAt === null && tr.releaseAt > deps.clock.nowMs()) return { retryAt: tr.releaseAt };
-    // The release and the job's end commit together (JobRow.finish).
-    await deps.store.tx(async (uow) => {
-      await releaseTranche(deps, uow, trancheId);
-      await job.finish?.(uow, undefined);
+    // One unit: the tranche (read locked), the job's end or its run at the release time when it
+    // ran early (JobRow.finish: they commit together), then the release, whose posting holds the
+    // merchant's debit lock (releaseRow) and so comes last.
+    return deps.store.tx(async (uow) => {
+      const tr = await uow.ledger.tranche(trancheId);
+      const early = tr !== undefined && tr.releasedAt === null && tr.releaseAt > deps.clock.nowMs();
+      const outcome: JobOutcome = early ? { retryAt: tr.releaseAt } : undefined;
+      await job.finish?.(uow, outcome);
+      if (tr && !early) await releaseRow(deps, uow, tr);
+      return outcome;
     });
   });
 }

@@ -68,7 +68,7 @@ export async function advanceRefund(deps: Deps, refundId: string, job?: Pick<Job
   }
   return deps.store.tx(async (uow) => {
     const now = await uow.refunds.byId(refundId);
-    let outcome: JobOutcome = undefined;
+    let outcome: JobOutcome | undefined;
     // Moved meanwhile (test helper, a notification): the status it reached wins.
     if (now && now.status === refund.status) {
       if (to !== now.status && canMove(now.status as RefundStatus, to))
