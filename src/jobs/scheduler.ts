@@ -207,8 +207,12 @@ export class Scheduler implements JobQueue {
    * Runs every job that is due now, and the jobs those make due now, until none is left and
    * none is in flight; starts at most `maxJobs` itself (then only waits for those in flight).
    * Returns how many jobs it started. Used by the clock advance (src/jobs/advance.ts) and tests.
+   * A wake-up of the running loop still in progress (its claim or timer read) is over first: on
+   * PostgreSQL it could otherwise read the table after `drain` returned.
    */
   async drain(maxJobs = Infinity): Promise<number> {
+    // Only when one is in progress: an extra await would let the caller's next statement run first.
+    if (this.turning) await this.turning;
     let started = 0;
     let lockedWaits = 0;
     for (let guard = 0; guard < 100_000; guard++) {
@@ -284,8 +288,14 @@ export class Scheduler implements JobQueue {
       );
       return;
     }
-    void this.turn();
+    const turn = this.turn().finally(() => {
+      if (this.turning === turn) this.turning = null;
+    });
+    this.turning = turn;
   }
+
+  /** The loop's wake-up in progress (claim, then timer), if any: `drain` waits for it so its own look comes after. */
+  private turning: Promise<void> | null = null;
 
   /** One wake-up: write pending recurring rows, claim and start what is due, set the timer. */
   private async turn(): Promise<void> {

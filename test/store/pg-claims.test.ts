@@ -95,6 +95,7 @@ describe("durable idempotency claims across instances", () => {
     const c = instance("cofre-test-c4");
     expect(await a.claims.acquire("k", claim("race"), NOW, NOW + 60_000)).toBeNull();
     await a.store.close();
+    await sessionsGone("cofre-test-a4");
     const results = await Promise.all([
       b.claims.acquire("k", claim("race"), NOW + 1, NOW + 60_001),
       c.claims.acquire("k", claim("race"), NOW + 1, NOW + 60_001),
