@@ -30,10 +30,13 @@ describe("delivery concurrency", () => {
     );
 
     const draining = h.deps.jobs.drain();
-    // Wait (bounded) until the fast delivery is recorded, not merely received: the worker records
-    // the attempt after reading the answer, a few event-loop turns after the receiver saw it.
+    // Wait (bounded) until the fast delivery is recorded, not merely received (the worker records
+    // the attempt after reading the answer, a few event-loop turns after the receiver saw it), and
+    // until both slow slots' requests arrived (on PostgreSQL each first commits its attempt unit).
+    const settled = (d: { body: { DELIVERED: number; PROCESSING: number } }) =>
+      d.body.DELIVERED === 1 && d.body.PROCESSING === 2 && slow.requests.length === 2;
     let during = await h.call("GET", "/v1/webhooks/stats", { key: a.testKey });
-    for (let i = 0; i < 400 && during.body.DELIVERED === 0; i++) {
+    for (let i = 0; i < 1000 && !settled(during); i++) {
       await Bun.sleep(5);
       during = await h.call("GET", "/v1/webhooks/stats", { key: a.testKey });
     }
