@@ -29,7 +29,10 @@ const charges = Number(process.argv[3] ?? 1200);
 const backend = TEST_PG ? "postgres" : "sqlite";
 let seq = 0;
 
-/** Microseconds of CPU used so far by the cluster whose postmaster is `pm`: it and its children (backends, walwriter...). */
+/**
+ * Microseconds of CPU used so far by the cluster whose postmaster is `pm`: it and its children (backends,
+ * walwriter...).
+ */
 function clusterCpuMicros(pm: number): number {
   let ticks = 0;
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {

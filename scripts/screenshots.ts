@@ -2,7 +2,8 @@
  * `bun run screenshots`: a screenshot of every dashboard page, desktop (1280 px) and phone
  * (390 px), saved under docs/screenshots/<page>-<desktop|phone>.png. Runs the app in process on
  * an in-memory database with a sandbox account and a few payments, a MED case, a webhook
- * endpoint, payout destinations and payouts, and drives Debian chromium (test/support/browser.ts; fails loudly without it).
+ * endpoint, payout destinations and payouts, and drives Debian chromium (test/support/browser.ts; fails loudly without
+ * it).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

@@ -23,7 +23,10 @@ import { join, relative } from "node:path";
 const ROOT = join(import.meta.dir, "..");
 const SHARDS = Math.max(1, Number(process.env.TEST_PG_SHARDS ?? 2));
 
-/** Why a file is not run here: `// sqlite-only: <reason>` or `// own-database: <reason>` on its first line; null otherwise. */
+/**
+ * Why a file is not run here: `// sqlite-only: <reason>` or `// own-database: <reason>` on its first line; null
+ * otherwise.
+ */
 export function notRunReason(text: string): string | null {
   const first = text.slice(0, text.indexOf("\n") >>> 0);
   const m = /^\/\/ (sqlite-only|own-database): (.+)$/.exec(first.trim());

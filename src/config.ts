@@ -17,7 +17,10 @@ export interface Config {
   publicUrl: string;
   checkoutUrlBase: string;
   operatorToken: string | null;
-  /** COFRE_METRICS_TOKEN: enables GET /metrics (Bearer token); null = metrics off and /metrics 404 (extensions.md "Operations"). */
+  /**
+   * COFRE_METRICS_TOKEN: enables GET /metrics (Bearer token); null = metrics off and /metrics 404 (extensions.md
+   * "Operations").
+   */
   metricsToken: string | null;
   testClock: boolean;
   webhookAllowPrivate: boolean;

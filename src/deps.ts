@@ -56,7 +56,10 @@ import { join } from "node:path";
  */
 export type Deps = SchedulerDeps;
 
-/** How long an instance on PostgreSQL serves a cached API key before reading it again (ms): the backstop of revocation notices. */
+/**
+ * How long an instance on PostgreSQL serves a cached API key before reading it again (ms): the backstop of revocation
+ * notices.
+ */
 const API_KEY_TTL_MS = 30_000;
 
 export interface DepsOptions {

@@ -31,7 +31,10 @@ export class SimProcess {
   readonly origin: string;
   proc: Subprocess | null = null;
   body!: SimConnectionBody;
-  /** The same client as an `efi` connection (`pix-provider-efi.json`: api_url = the origin), or null when this build writes none. */
+  /**
+   * The same client as an `efi` connection (`pix-provider-efi.json`: api_url = the origin), or null when this build
+   * writes none.
+   */
   efiBody: SimConnectionBody | null = null;
   private readonly cmd: string[];
 

@@ -1,6 +1,6 @@
 /**
- * The official BCB API Pix OpenAPI (release 2.9.0, `openapi.yaml` of github.com/bacen/pix-api; not in this repository) loaded
- * for the contract check, with the named corrections of its known defects applied in memory
+ * The official BCB API Pix OpenAPI (release 2.9.0, `openapi.yaml` of github.com/bacen/pix-api; not in this repository)
+ * loaded for the contract check, with the named corrections of its known defects applied in memory
  * (never to a copy of the file). Each correction keeps to the schema's intent; they are listed in
  * `src/psp-sim/NOTES.md` "Defects of the official OpenAPI".
  */

@@ -37,7 +37,9 @@ while it was stopped are forwarded when it starts again.
   --state FILE       secret and resume points (default: $COFRE_LISTEN_STATE or ~/.config/cofre/listen.json)
 `;
 
-/** How far back (ms) each poll looks again before the last seen event: units commit slightly after their `created_at`. */
+/**
+ * How far back (ms) each poll looks again before the last seen event: units commit slightly after their `created_at`.
+ */
 const OVERLAP_MS = 10_000;
 
 export interface ListenOptions {

@@ -46,7 +46,10 @@ function envelopeMessage(body: unknown): unknown {
   return typeof e === "object" && e !== null && "message" in e ? e.message : undefined;
 }
 
-/** Runs the steps of `event` against `apiUrl` with `apiKey`; `out` gets one line per step. Throws StepFailed on a refused step. */
+/**
+ * Runs the steps of `event` against `apiUrl` with `apiKey`; `out` gets one line per step. Throws StepFailed on a
+ * refused step.
+ */
 export async function trigger(
   event: (typeof TRIGGER_EVENTS)[number],
   apiKey: string,

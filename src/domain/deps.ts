@@ -43,7 +43,9 @@ export interface Deps {
   secretsKey: Promise<CryptoKey>;
   /** The PSP side of connecting an account's live Pix (the bcb_pix_v2 adapter behind a domain port). */
   pixConnections: PixConnectionGateway;
-  /** The card provider side of connecting an account's live cards and boletos (the Stripe adapter behind a domain port). */
+  /**
+   * The card provider side of connecting an account's live cards and boletos (the Stripe adapter behind a domain port).
+   */
   cardConnections: CardConnectionGateway;
   /** Resolved API keys (./api-keys/cache.ts): cleared after every unit that writes `api_keys`. */
   apiKeyCache: ApiKeyCache;

@@ -66,7 +66,9 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** What a failure may add: the offending field, per-field details, and response headers (e.g. `Retry-After` in seconds). */
+/**
+ * What a failure may add: the offending field, per-field details, and response headers (e.g. `Retry-After` in seconds).
+ */
 export interface ErrorExtra {
   param?: string;
   details?: ErrorDetail[];

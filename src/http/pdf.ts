@@ -1,4 +1,7 @@
-/** The one way a PDF file is answered (extensions.md "Receipts as files"): bytes, an attachment named `<id>.pdf`, never cached. */
+/**
+ * The one way a PDF file is answered (extensions.md "Receipts as files"): bytes, an attachment named `<id>.pdf`, never
+ * cached.
+ */
 
 /** `bytes` as `application/pdf`, `Content-Disposition: attachment; filename="<id>.pdf"`, `Cache-Control: no-store`. */
 export function pdfResponse(bytes: Uint8Array, id: string): Response {

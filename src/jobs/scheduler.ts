@@ -65,7 +65,10 @@ export class Scheduler implements JobQueue {
     private readonly concurrency = 32,
   ) {}
 
-  /** Told of each job as it starts: its kind and how late it started (ms past its due time); metrics (src/lib/metrics.ts). */
+  /**
+   * Told of each job as it starts: its kind and how late it started (ms past its due time); metrics
+   * (src/lib/metrics.ts).
+   */
   onStart?: (kind: string, lagMs: number) => void;
 
   /**
@@ -88,8 +91,8 @@ export class Scheduler implements JobQueue {
   /**
    * For the clock advance (src/jobs/advance.ts), before it steps to `next` (epoch ms, the earliest
    * claimable job) when a recurring job is due by then: defers the recurring jobs due by `until`
-   * whose runs before the next other work would change nothing, so a 2-day advance does not step through thousands of empty runs.
-   * With B the earliest of `until` and the due time of the first other queued job:
+   * whose runs before the next other work would change nothing, so a 2-day advance does not step through thousands of
+   * empty runs. With B the earliest of `until` and the due time of the first other queued job:
    * - an `idle` job (nothing to do, and nothing until other work changes the data) moves to its
    *   first period at or after B (as if each run in between had run and found nothing), past
    *   `until` when no other work is due by then;

@@ -1,4 +1,6 @@
-/** The scheduler's one wake-up timer (Scheduler.armAt, Scheduler.rearm): capped at a minute, the next turn when due now. */
+/**
+ * The scheduler's one wake-up timer (Scheduler.armAt, Scheduler.rearm): capped at a minute, the next turn when due now.
+ */
 const MAX_TIMER_MS = 60_000;
 
 export class WakeTimer {

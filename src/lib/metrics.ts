@@ -41,7 +41,10 @@ export interface Metrics {
   request(method: string, route: string, status: number, durationMs: number): void;
   /** One canonical event stored (`charge.paid`, `payout.created`, ...): a charge or payout transition. */
   event(type: string): void;
-  /** One webhook delivery attempt: its outcome, duration, and for a delivered one the age of its delivery (ms since created). */
+  /**
+   * One webhook delivery attempt: its outcome, duration, and for a delivered one the age of its delivery (ms since
+   * created).
+   */
   webhookAttempt(outcome: string, durationMs: number, deliveredAfterMs: number | null): void;
   /** A job started `lagMs` after it was due. */
   jobStarted(kind: string, lagMs: number): void;

@@ -1,4 +1,7 @@
-/** Minor units (integer centavos) written as a decimal with a dot, without floating point: the one place this format is built. */
+/**
+ * Minor units (integer centavos) written as a decimal with a dot, without floating point: the one place this format is
+ * built.
+ */
 
 /**
  * `minor` minor units as `[-]units.cc` with two decimals (12345 -> "123.45", 5 -> "0.05",

@@ -14,7 +14,10 @@ import type { BackupResult } from "./backup";
 
 type Log = Pick<Logger, "info" | "warn" | "error">;
 
-/** Takes one backup into `config.backupDir` named for now (`why` is added to the name), then keeps the newest `backupKeep`. */
+/**
+ * Takes one backup into `config.backupDir` named for now (`why` is added to the name), then keeps the newest
+ * `backupKeep`.
+ */
 export async function backupIntoDir(config: Config, why?: string): Promise<BackupResult & { pruned: string[] }> {
   const dir = config.backupDir!;
   // Loaded on first use: `serve` without backups never loads the archive code.

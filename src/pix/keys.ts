@@ -14,7 +14,10 @@ import type { PixKeyType } from "./key-types";
 /** Longest e-mail key the DICT accepts, characters. */
 export const MAX_EMAIL_KEY = 77;
 
-/** `key` as a Pix key of `type`, normalised (CPF/CNPJ without punctuation, e-mail lower-cased, phone E.164, EVP lower-case), or null when it is not one. */
+/**
+ * `key` as a Pix key of `type`, normalised (CPF/CNPJ without punctuation, e-mail lower-cased, phone E.164, EVP
+ * lower-case), or null when it is not one.
+ */
 export function normalizePixKey(type: PixKeyType, key: string): string | null {
   switch (type) {
     case "cpf":

@@ -1,4 +1,7 @@
-/** What every control route handler receives, and the lookups and body reader both control modules share (control.ts, control-recon.ts). */
+/**
+ * What every control route handler receives, and the lookups and body reader both control modules share (control.ts,
+ * control-recon.ts).
+ */
 import type { Reply, SimEnv } from "./core";
 import { isObject } from "./format";
 import { problem, simProblem } from "./problems";

@@ -2,8 +2,9 @@
  * psp-sim injected faults (control routes `/_sim/faults/...`), held in memory (a restart clears
  * them): N error answers (500/503/504 as the standard's `ErroInternoDoServidor`,
  * `ServicoIndisponivel`, `IndisponibilidadePorTempoEsgotado`), before or after the operation
- * took effect; added latency, before the operation or after it took effect; N dropped callbacks; N token requests refused as if our
- * credentials were wrong (401 `invalid_client`, RFC 6749 5.2); documents whose Efí sends are refused. A rule applies to calls whose
+ * took effect; added latency, before the operation or after it took effect; N dropped callbacks; N token requests
+ * refused as if our credentials were wrong (401 `invalid_client`, RFC 6749 5.2); documents whose Efí sends are refused.
+ * A rule applies to calls whose
  * `"METHOD /path"` (a standard route's path without its `/api/v2` or `/v2` prefix, `/oauth/token`,
  * or an Efí route's full path, e.g. `PUT /v3/gn/pix/`) starts with `match`.
  */
@@ -50,7 +51,10 @@ export class Faults {
     this.errors = this.errors.filter((r) => r.remaining > 0);
     return rule;
   }
-  /** Milliseconds to wait before (`after` false) or after (true) the operation of `key` (first matching rule, consumed once). */
+  /**
+   * Milliseconds to wait before (`after` false) or after (true) the operation of `key` (first matching rule, consumed
+   * once).
+   */
   takeLatency(key: string, after = false): number {
     const rule = this.latency.find((r) => r.after === after && key.startsWith(r.match));
     if (!rule) return 0;

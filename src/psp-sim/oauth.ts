@@ -14,7 +14,10 @@ import { PixProblem, problem } from "./problems";
 import { secretHash } from "./setup";
 import type { ClientRow } from "./store";
 
-/** Scopes this simulator grants (the API Pix scopes of the resources it implements, then Efí's send, balance and infraction scopes). */
+/**
+ * Scopes this simulator grants (the API Pix scopes of the resources it implements, then Efí's send, balance and
+ * infraction scopes).
+ */
 export const SCOPES = [
   "cob.write",
   "cob.read",

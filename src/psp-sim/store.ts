@@ -1,7 +1,7 @@
 /**
  * psp-sim state in its own SQLite file (bun:sqlite, WAL), so a restart on the same file keeps
- * clients, tokens, cobs, Pix, devoluções, Efí sends, balances and infractions, webhooks and callback attempts. Self-contained schema
- * (CREATE TABLE IF NOT EXISTS): the simulator is not part of Cofre's database or migrations.
+ * clients, tokens, cobs, Pix, devoluções, Efí sends, balances and infractions, webhooks and callback attempts.
+ * Self-contained schema (CREATE TABLE IF NOT EXISTS): the simulator is not part of Cofre's database or migrations.
  * Amounts in centavos, instants in epoch milliseconds; documents (cob body, payer) as JSON text.
  */
 import { Database } from "bun:sqlite";

@@ -1,4 +1,5 @@
-// sqlite-only: replays the SQLite migrations 0006-0008 on a database an older release left (PostgreSQL's migrations start after them)
+// sqlite-only: replays the SQLite migrations 0006-0008 on a database an older release left (PostgreSQL's migrations
+// start after them)
 /** Migrations 0006-0008 (issue 15 phase 2): audit rows written before them keep their meaning in the new columns. */
 import { describe, expect, test } from "bun:test";
 import { openDb, type Db } from "../../src/store/sqlite/client";

@@ -1,4 +1,6 @@
-/** GET /v1/account/pix-provider: the account's read-only view of its live Pix connection (dashboard Settings, issue 15). */
+/**
+ * GET /v1/account/pix-provider: the account's read-only view of its live Pix connection (dashboard Settings, issue 15).
+ */
 import { describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../support/harness";
 import { addMember, seedWithToken } from "../auth/support";

@@ -1,5 +1,9 @@
-// sqlite-only: SQLite's group commit and a transaction opened on the shared connection outside the store (BEGIN IMMEDIATE)
-/** The key cache's "settled" rule where SQLite has it (src/store/sqlite/api-keys.ts): reads inside a transaction the store did not open. */
+// sqlite-only: SQLite's group commit and a transaction opened on the shared connection outside the store (BEGIN
+// IMMEDIATE)
+/**
+ * The key cache's "settled" rule where SQLite has it (src/store/sqlite/api-keys.ts): reads inside a transaction the
+ * store did not open.
+ */
 import { describe, expect, test } from "bun:test";
 import { apiKeyCacheSize, resolveApiKey } from "../../src/domain/api-keys/cache";
 import { enableGroupCommit, enterGroup, flushGroupCommit } from "../../src/store/sqlite/group-commit";

@@ -1,4 +1,5 @@
-// sqlite-only: the request-log FILE (request-log.db, a SQLite file written by a worker thread) and its schema next to the main SQLite database
+// sqlite-only: the request-log FILE (request-log.db, a SQLite file written by a worker thread) and its schema next to
+// the main SQLite database
 /** The request log in its own file, written by a worker thread (what `serve` uses). */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";

@@ -1,5 +1,8 @@
 // sqlite-only: the request-log FILE (request-log.db, written by a worker thread) exists only on SQLite
-/** Request-log retention on the request-log file `serve` uses with SQLite (the neutral tests: request-log-retention.test.ts). */
+/**
+ * Request-log retention on the request-log file `serve` uses with SQLite (the neutral tests:
+ * request-log-retention.test.ts).
+ */
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -24,7 +24,10 @@ afterAll(async () => {
   await env.stop();
 });
 
-/** Session creations fail as seen by Cofre: `reach` true = Stripe made the session and the answer was lost; false = the request never left. */
+/**
+ * Session creations fail as seen by Cofre: `reach` true = Stripe made the session and the answer was lost; false = the
+ * request never left.
+ */
 function loseSessionCreates(reach: boolean) {
   env.h.deps.providers.ctx.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);

@@ -31,7 +31,10 @@ export interface CardEnv {
   stop(): Promise<void>;
 }
 
-/** Starts the simulator and a listening harness with one account connected to it. `connect: false` leaves the account unconnected. */
+/**
+ * Starts the simulator and a listening harness with one account connected to it. `connect: false` leaves the account
+ * unconnected.
+ */
 export async function startCardEnv(
   opts: { sim?: Partial<StripeSimOptions>; connect?: boolean; subscribeAllEvents?: boolean } = {},
 ): Promise<CardEnv> {

@@ -1,4 +1,7 @@
-/** Payer-facing text of the checkout: pt-BR words, dates and amounts, copy buttons, no emoji-font glyphs (issue 13 section 3). */
+/**
+ * Payer-facing text of the checkout: pt-BR words, dates and amounts, copy buttons, no emoji-font glyphs (issue 13
+ * section 3).
+ */
 import { describe, expect, test } from "bun:test";
 import { harness, newCharge, raw } from "../charges/support";
 import { createPayment } from "../payments/support";

@@ -1,4 +1,7 @@
-/** The dashboard's pure helpers: money and dates as a Brazilian merchant reads them, refund and payout amounts typed, payout statuses and destinations, the MED countdown. */
+/**
+ * The dashboard's pure helpers: money and dates as a Brazilian merchant reads them, refund and payout amounts typed,
+ * payout statuses and destinations, the MED countdown.
+ */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

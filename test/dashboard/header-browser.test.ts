@@ -1,7 +1,8 @@
 /**
  * The dashboard's header fits (issue 29): one line at 1280 px with every section link visible,
  * three short lines on a 390 px phone (account and sign-out; mode and language; the section links,
- * which scroll sideways), and the page itself never scrolls sideways. Measured in Chromium, in Portuguese (the longer words).
+ * which scroll sideways), and the page itself never scrolls sideways. Measured in Chromium, in Portuguese (the longer
+ * words).
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { servedHarness, signIn } from "./browser-support";

@@ -1,7 +1,7 @@
 /**
  * The dashboard per role in Chromium (issue 15 "Proof": a role test per role). Each role logs in
- * through the real login form (one tab, emptied between roles by `signInAgain`) and walks the payment detail, the MED case, webhooks and
- * developers: which controls show (VIEWER none; DEVELOPER webhooks only; ADMIN and OWNER all),
+ * through the real login form (one tab, emptied between roles by `signInAgain`) and walks the payment detail, the MED
+ * case, webhooks and developers: which controls show (VIEWER none; DEVELOPER webhooks only; ADMIN and OWNER all),
  * and every action the page hides is refused by the server anyway when forced from the page with
  * its own CSRF token (403 `role_forbidden`; keys and members: 403 `API_KEY_ROLE_REQUIRED`, their
  * spec'd code), with the account's state unchanged.

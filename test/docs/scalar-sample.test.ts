@@ -2,7 +2,8 @@
  * The curl sample the reference UI (/docs, Scalar, in a real Chromium) shows for "Create a Pix
  * charge" works when sent as shown, with only the apikey placeholder replaced: 201 and a pending
  * charge. (Before issue 13 it lacked the Idempotency-Key header and carried a body made from the
- * schema, `"currency": ""` and the like: 400.) Needs Chromium (test/support/browser.ts); fails loudly when none is found.
+ * schema, `"currency": ""` and the like: 400.) Needs Chromium (test/support/browser.ts); fails loudly when none is
+ * found.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { BrowserContext } from "playwright-core";

@@ -1,5 +1,8 @@
 // sqlite-only: the background WAL checkpointer of the SQLite database file
-/** The background WAL checkpointer (src/store/sqlite/checkpointer.ts): frames reach the database file off the request thread. */
+/**
+ * The background WAL checkpointer (src/store/sqlite/checkpointer.ts): frames reach the database file off the request
+ * thread.
+ */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, statSync } from "node:fs";

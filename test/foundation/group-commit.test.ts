@@ -1,5 +1,8 @@
 // sqlite-only: SQLite group commit (one COMMIT per event-loop turn on the bun:sqlite handle)
-/** Group commit (src/store/sqlite/group-commit.ts): one SQLite commit per event-loop turn, nothing acknowledged before it. */
+/**
+ * Group commit (src/store/sqlite/group-commit.ts): one SQLite commit per event-loop turn, nothing acknowledged before
+ * it.
+ */
 import { describe, expect, test } from "bun:test";
 import { tx } from "../../src/store/sqlite/client";
 import { committed, enableGroupCommit, flushGroupCommit } from "../../src/store/sqlite/group-commit";

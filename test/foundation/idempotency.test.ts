@@ -188,8 +188,9 @@ describe("what is stored", () => {
         throw new Error("side effect failed");
       }),
     ).rejects.toThrow("side effect failed");
-    // No completed record. PostgreSQL keeps the claim itself as a durable in-progress row (src/store/pg/claims.ts), which its
-    // owner releases (here nobody: the test called begin directly) or a retry takes over once locked_until passed.
+    // No completed record. PostgreSQL keeps the claim itself as a durable in-progress row (src/store/pg/claims.ts),
+    // which its owner releases (here nobody: the test called begin directly) or a retry takes over once locked_until
+    // passed.
     const rows = await testDb(h.deps).all<{ state: string }>(
       "select state from idempotency_keys where id = ?",
       begun.claim.id,

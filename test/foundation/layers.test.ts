@@ -271,7 +271,8 @@ describe("rule (d): no circle of imports crosses folders", () => {
       ["src/domain/charges/create.ts", "upward-import"],
     ]);
     const cycle = vs.find((v) => v.rule === "cross-folder-cycle")!.detail;
-    // deps -> jobs/scheduler -> domain/charges/service -> model -> create -> deps; app and cli reach deps but are not in the circle.
+    // deps -> jobs/scheduler -> domain/charges/service -> model -> create -> deps; app and cli reach deps but are not
+    // in the circle.
     expect(cycle).toContain(
       "its files: src/deps.ts, src/domain/charges/create.ts, src/domain/charges/model.ts, src/domain/charges/service.ts, src/jobs/scheduler.ts",
     );

@@ -1,4 +1,6 @@
-/** Ledger postings: credits, releases, refunds, restores and MED holds move exact amounts and keep the journal balanced. */
+/**
+ * Ledger postings: credits, releases, refunds, restores and MED holds move exact amounts and keep the journal balanced.
+ */
 import { beforeEach, describe, expect, test } from "bun:test";
 import { createHarness, type Harness, type SeededAccount } from "../support/harness";
 import { expectLedgerBalanced, ledgerBalance } from "../support/ledger";

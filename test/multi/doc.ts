@@ -11,7 +11,10 @@ const ROOT = join(import.meta.dir, "..", "..");
 const DOC = join(ROOT, "docs/deploy.md");
 const MARK = /^# checked by test\/multi: (\S+)\s*$/;
 
-/** The fenced blocks of docs/deploy.md whose first line is `# checked by test/multi: <name>`, by name (marker line dropped). */
+/**
+ * The fenced blocks of docs/deploy.md whose first line is `# checked by test/multi: <name>`, by name (marker line
+ * dropped).
+ */
 export function docBlocks(path = DOC): Map<string, string> {
   const out = new Map<string, string>();
   const lines = readFileSync(path, "utf8").split("\n");

@@ -10,7 +10,8 @@
  * backup and restore commands, run as written, give a database that verifies. Also: a key revoked
  * through one instance is refused by the others within a second, the test clock advanced on one
  * moves the others by as much, MED evidence stored by one instance is served by another (the
- * shared data folder), and logins are throttled per client address HAProxy forwards. Rate limits: rate-limits.test.ts; the doc's other blocks: deploy-doc.test.ts.
+ * shared data folder), and logins are throttled per client address HAProxy forwards. Rate limits: rate-limits.test.ts;
+ * the doc's other blocks: deploy-doc.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -136,7 +137,8 @@ describe("three instances behind HAProxy on one PostgreSQL database", () => {
     const target = Date.parse(advanced.now);
     const [shared] = await d.database
       .sql`select value::int8::text as ms from shared_state where name = 'test_clock_offset_ms'`;
-    // The advancing instance is where the shared offset says (it may lag by what running the due work took, never lead).
+    // The advancing instance is where the shared offset says (it may lag by what running the due work took, never
+    // lead).
     expect(target - Date.now()).toBeLessThanOrEqual(Number(shared.ms) + 1000);
     expect(target - Date.now()).toBeGreaterThan(3 * 3600_000 + 720_000 - 60_000);
     // Each other instance's `now`, read as the created_at of a charge it creates, reaches it within a second.

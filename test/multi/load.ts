@@ -46,7 +46,9 @@ export interface LoadOptions {
   runId: string;
   /** Called after each acknowledged create with the count so far (the test kills an instance from here). */
   onProgress?: (acked: number) => void;
-  /** Awaited before charge `i` is created (the test holds the last part of the load until the killed instance is back). */
+  /**
+   * Awaited before charge `i` is created (the test holds the last part of the load until the killed instance is back).
+   */
   beforeCharge?: (i: number) => Promise<void>;
 }
 

@@ -1,5 +1,9 @@
-// sqlite-only: the SQLite adapter's unpaid-offering count (src/store/sqlite/payments.ts) and its query plan on the covering partial index
-/** The SQLite query behind GET /v1/payments?paymentMethod='s total (the route itself: method-filter.test.ts, on both backends). */
+// sqlite-only: the SQLite adapter's unpaid-offering count (src/store/sqlite/payments.ts) and its query plan on the
+// covering partial index
+/**
+ * The SQLite query behind GET /v1/payments?paymentMethod='s total (the route itself: method-filter.test.ts, on both
+ * backends).
+ */
 import { describe, expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
 import { createPayment } from "./support";

@@ -1,4 +1,6 @@
-/** GET /v1/payments?search= (the dashboard's search box): exact id, ch_ id, txid, end-to-end id or customer document. */
+/**
+ * GET /v1/payments?search= (the dashboard's search box): exact id, ch_ id, txid, end-to-end id or customer document.
+ */
 import { describe, expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
 import { createPayment, paidPayment } from "./support";

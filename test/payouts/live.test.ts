@@ -19,7 +19,10 @@ import { available, destination, fund, payout, setup, type PayoutAccount } from 
 const CONNECTION = "ppc_fake0000000000000000000000000001";
 const E2E = "E12345678202611201200abcdefghijk";
 
-/** A PSP with a send book: `send` records (unless resumed and already known), `sendStatus` reads it. `answer` scripts the send's reply. */
+/**
+ * A PSP with a send book: `send` records (unless resumed and already known), `sendStatus` reads it. `answer` scripts
+ * the send's reply.
+ */
 function psp() {
   const sent = new Map<string, { req: SendRequest; status: "processing" | "paid" | "rejected" }>();
   const calls: string[] = [];

@@ -27,7 +27,9 @@ interface SeenAtSend {
   committed: { status: string; send_attempts: number } | undefined;
 }
 
-/** A PSP with a send book; `die` scripts a run that dies at the send: before (nothing sent) or after the PSP took it. */
+/**
+ * A PSP with a send book; `die` scripts a run that dies at the send: before (nothing sent) or after the PSP took it.
+ */
 function psp(h: Harness) {
   const sent = new Map<string, SendRequest>();
   const seen: SeenAtSend[] = [];

@@ -51,7 +51,10 @@ export const BANK_DESTINATION_FIELDS = [
 
 export type PayoutAccount = SeededAccount & { token: string };
 
-/** A harness whose outbox keeps every event, and an account (settlement at once, `settings` added) with a dashboard token. */
+/**
+ * A harness whose outbox keeps every event, and an account (settlement at once, `settings` added) with a dashboard
+ * token.
+ */
 export async function setup(
   settings: Record<string, unknown> = {},
   harness?: Harness,

@@ -23,7 +23,9 @@ interface Call {
   body: unknown;
 }
 
-/** A provider whose PSP answers each API call with `answer(call)` (the token call always succeeds); records the calls. */
+/**
+ * A provider whose PSP answers each API call with `answer(call)` (the token call always succeeds); records the calls.
+ */
 function scripted(answer: (c: Call) => Response) {
   const clock = new ManualClock(START);
   const calls: Call[] = [];

@@ -3,8 +3,8 @@
  * the send and the commit"), with a real `cofre serve` child against psp-sim's Efí routes over real
  * mTLS. The test-only hook COFRE_TEST_CRASH_AFTER_PSP_SEND=1 makes the process SIGKILL itself right
  * after `PUT /v3/gn/pix/{idEnvio}` answered, before the refund's progress commits; the restarted
- * process (once the dead one's job lease ran out) submits the still PENDING refund again, Efí answers 409 id_envio_duplicado, the GET by
- * idEnvio finds the send, and the refund goes on with exactly one send at the PSP.
+ * process (once the dead one's job lease ran out) submits the still PENDING refund again, Efí answers 409
+ * id_envio_duplicado, the GET by idEnvio finds the send, and the refund goes on with exactly one send at the PSP.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";

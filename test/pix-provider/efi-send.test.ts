@@ -30,7 +30,10 @@ interface Call {
 
 type Answer = Response | "timeout";
 
-/** An efi provider whose Efí answers each API call with `answer(call)` (the token call always succeeds); records the calls. */
+/**
+ * An efi provider whose Efí answers each API call with `answer(call)` (the token call always succeeds); records the
+ * calls.
+ */
 function scripted(answer: (c: Call, n: number) => Answer, flavour: "efi" | "bcb_pix_v2" = "efi") {
   const clock = new ManualClock(START);
   const calls: Call[] = [];

@@ -27,7 +27,10 @@ async function stored(h: Harness, id: string) {
   };
 }
 
-/** Runs `between` inside the next unit that reserves a refundable remainder: after the unit read the transaction, before the write. */
+/**
+ * Runs `between` inside the next unit that reserves a refundable remainder: after the unit read the transaction, before
+ * the write.
+ */
 function betweenReadAndWrite(h: Harness, between: () => Promise<unknown>): void {
   const store = h.deps.store;
   const tx = store.tx.bind(store);

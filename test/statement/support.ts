@@ -1,4 +1,7 @@
-/** Helpers of the statement tests (extensions.md "Statement, exports and reconciliation"): movements posted through the ledger's own entry points, and readers. */
+/**
+ * Helpers of the statement tests (extensions.md "Statement, exports and reconciliation"): movements posted through the
+ * ledger's own entry points, and readers.
+ */
 import { expect } from "bun:test";
 import {
   creditChargePayment,

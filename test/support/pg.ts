@@ -21,7 +21,8 @@ import { runPgMigrations } from "../../src/store/pg/migrations";
 export const PG_INSTALL = "apt-get update && apt-get install -y --no-install-recommends postgresql";
 /**
  * Milliseconds a hook that may start the cluster should allow (initdb + start + migrating the
- * template: 1 s on a quiet box, 8 s measured on the shared 2-core box at load 15): `beforeAll(async () => { db = await pgDatabase(); }, PG_START_TIMEOUT)`.
+ * template: 1 s on a quiet box, 8 s measured on the shared 2-core box at load 15): `beforeAll(async () => { db = await
+ * pgDatabase(); }, PG_START_TIMEOUT)`.
  */
 export const PG_START_TIMEOUT = 60_000;
 /** The migrated database every `pgDatabase()` copies. */

@@ -10,7 +10,9 @@ import { afterAll } from "bun:test";
 
 const tasks: (() => Promise<unknown>)[] = [];
 
-/** Runs `task` after the last test file of this process, or of this file in a parallel worker (latest registered first). */
+/**
+ * Runs `task` after the last test file of this process, or of this file in a parallel worker (latest registered first).
+ */
 export function atSuiteEnd(task: () => Promise<unknown>): void {
   tasks.push(task);
 }

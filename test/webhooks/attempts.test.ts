@@ -1,4 +1,7 @@
-/** GET /v1/webhooks/deliveries/{id}/attempts: each attempt of a delivery as recorded (issue 15, deliveries with attempts). */
+/**
+ * GET /v1/webhooks/deliveries/{id}/attempts: each attempt of a delivery as recorded (issue 15, deliveries with
+ * attempts).
+ */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../support/harness";
 import { deterministic, emitChargePaid, onlyDelivery, register, startReceiver, type Receiver } from "./support";

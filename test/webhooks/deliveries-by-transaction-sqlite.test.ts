@@ -1,5 +1,9 @@
-// sqlite-only: the SQLite adapter's delivery page queries (src/store/sqlite/webhooks-deliveries.ts) and their EXPLAIN QUERY PLAN
-/** The SQLite query plan behind GET /v1/webhooks/deliveries?transactionId= (the route itself: deliveries-by-transaction.test.ts, on both backends). */
+// sqlite-only: the SQLite adapter's delivery page queries (src/store/sqlite/webhooks-deliveries.ts) and their EXPLAIN
+// QUERY PLAN
+/**
+ * The SQLite query plan behind GET /v1/webhooks/deliveries?transactionId= (the route itself:
+ * deliveries-by-transaction.test.ts, on both backends).
+ */
 import { describe, expect, test } from "bun:test";
 import { createHarness } from "../support/harness";
 import { deliveryPageQueries } from "../../src/store/sqlite/webhooks-deliveries";

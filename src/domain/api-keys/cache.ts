@@ -54,7 +54,9 @@ export const API_KEY_CACHE_MAX = 10_000;
 export interface ApiKeyCache {
   /** The entry of cleartext `raw`, or undefined. */
   get(raw: string): ResolvedApiKey | undefined;
-  /** A counter that moves on every `clear`: a miss remembers its answer only if it has not moved since the read began. */
+  /**
+   * A counter that moves on every `clear`: a miss remembers its answer only if it has not moved since the read began.
+   */
   epoch(): number;
   /** Keeps `key` for `raw` unless the cache was cleared since `epoch` (then the answer may be stale). */
   remember(raw: string, key: ResolvedApiKey, epoch: number): void;

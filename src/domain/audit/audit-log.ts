@@ -72,7 +72,8 @@ export interface DashboardAction {
 /**
  * Records a successful state-changing dashboard request of `actorUserId`: `what` is
  * `"<METHOD> <path>"` (e.g. `POST /v1/payments/pay_1/refund`, cut at 500 characters), `status` the
- * HTTP status, `mode` the session's mode (null on account routes, which have none), `requestId` the `X-Request-Id` answered. `at`: epoch ms.
+ * HTTP status, `mode` the session's mode (null on account routes, which have none), `requestId` the `X-Request-Id`
+ * answered. `at`: epoch ms.
  */
 export function recordDashboardAction(uow: Uow, e: DashboardAction): Promise<void> {
   const entry: NewAuditLogRow = {

@@ -1,4 +1,6 @@
-/** The hourly prune of request-log rows older than `COFRE_REQUEST_LOG_RETENTION_DAYS` (config.requestLogRetentionDays). */
+/**
+ * The hourly prune of request-log rows older than `COFRE_REQUEST_LOG_RETENTION_DAYS` (config.requestLogRetentionDays).
+ */
 import type { Deps } from "../deps";
 import { pruneRequestLog } from "./request-log";
 

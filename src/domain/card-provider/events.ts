@@ -17,7 +17,10 @@ import { openCardConnection } from "./secrets";
 import type { CardConnectionSpec } from "./port";
 import { isIdOf } from "../../lib/ids";
 
-/** Job kind of a dispute confirmation; payload `{connectionId, disputeId}`, dedupe `card_provider.dispute_check:<dispute id>`. */
+/**
+ * Job kind of a dispute confirmation; payload `{connectionId, disputeId}`, dedupe `card_provider.dispute_check:<dispute
+ * id>`.
+ */
 export const DISPUTE_CHECK_JOB = "card_provider.dispute_check";
 /** Job kind of the periodic event sweep (every EVENT_SWEEP_EVERY_MS). */
 export const EVENT_SWEEP_JOB = "card_provider.event_sweep";

@@ -1,4 +1,6 @@
-/** Jobs of the card provider connections: the dispute check (./disputes.ts) and the periodic event sweep (./events.ts). */
+/**
+ * Jobs of the card provider connections: the dispute check (./disputes.ts) and the periodic event sweep (./events.ts).
+ */
 import type { Deps } from "../deps";
 import { runDisputeCheck } from "./disputes";
 import { DISPUTE_CHECK_JOB, EVENT_SWEEP_EVERY_MS, EVENT_SWEEP_JOB, sweepCardEvents } from "./events";

@@ -14,7 +14,10 @@ export interface CardConnectionSpec {
   webhookSecret: string;
 }
 
-/** The connect step's result: the key's account and Cofre's new webhook endpoint, or the provider's refusal as text (never a secret). */
+/**
+ * The connect step's result: the key's account and Cofre's new webhook endpoint, or the provider's refusal as text
+ * (never a secret).
+ */
 export type CardConnectResult =
   | { ok: true; providerAccountId: string | null; webhookEndpointId: string; webhookSecret: string }
   | { ok: false; message: string };
@@ -34,8 +37,14 @@ export interface CardConnectionGateway {
   connect(spec: Omit<CardConnectionSpec, "webhookSecret" | "id">, webhookUrl: string): Promise<CardConnectResult>;
   /** Deletes webhook endpoint `endpointId` (best effort by the caller). */
   disconnect(spec: CardConnectionSpec, endpointId: string): Promise<{ ok: true } | { ok: false; message: string }>;
-  /** Verifies `rawBody` against header `signature` with the connection's signing secret (no network; SubtleCrypto). `nowSeconds` is the clock. */
+  /**
+   * Verifies `rawBody` against header `signature` with the connection's signing secret (no network; SubtleCrypto).
+   * `nowSeconds` is the clock.
+   */
   verify(spec: CardConnectionSpec, rawBody: string, signature: string, nowSeconds: number): Promise<VerifiedEvent>;
-  /** The events created at or after `sinceSeconds` (one page of up to 100, newest first, `startingAfter` = the last id of the previous page). */
+  /**
+   * The events created at or after `sinceSeconds` (one page of up to 100, newest first, `startingAfter` = the last id
+   * of the previous page).
+   */
   listEvents(spec: CardConnectionSpec, sinceSeconds: number, startingAfter?: string): Promise<EventPage>;
 }

@@ -1,4 +1,7 @@
-/** Allowlist views of a card provider connection (extensions.md "Live cards and boletos through Stripe"): never a secret. */
+/**
+ * Allowlist views of a card provider connection (extensions.md "Live cards and boletos through Stripe"): never a
+ * secret.
+ */
 import { iso } from "../../lib/clock";
 import { DateTime, OneOf, Type, Url, View, type Static } from "../../lib/view-schema";
 import type { CardProviderConnectionRow as ConnectionRow } from "../../store/rows";
@@ -20,7 +23,10 @@ export const CardProviderConnectionSchema = View("CardProviderConnection", {
   updated_at: DateTime(),
 });
 
-/** The view `{id, type, api_base, key_last4, provider_account_id, webhook_url, webhook_endpoint_id, created_at, updated_at}`. */
+/**
+ * The view `{id, type, api_base, key_last4, provider_account_id, webhook_url, webhook_endpoint_id, created_at,
+ * updated_at}`.
+ */
 export function cardConnectionView(row: ConnectionRow): Static<typeof CardProviderConnectionSchema> {
   return {
     id: row.id,

@@ -6,19 +6,25 @@
  *
  *   from                                  trigger          to           events (canonical only with a charge view)
  *   (none)                                create           WAITING_PAYMENT  charge.created, payment.created
- *   WAITING_PAYMENT                       reject           REFUSED      charge.failed, payment.failed   (provider refused the create)
+ *   WAITING_PAYMENT                       reject           REFUSED      charge.failed, payment.failed   (provider
+ * refused the create)
  *   PENDING, WAITING_PAYMENT              processing       PROCESSING   payment.status_changed   (card / 3DS in flight)
- *   PENDING, WAITING_PAYMENT              hold             PROCESSING   payment.status_changed   (payer lock: document not disclosed)
- *   PENDING, WAITING_PAYMENT, PROCESSING  settle           PAID | APPROVED  charge.paid, payment.completed   (APPROVED: cards)
+ *   PENDING, WAITING_PAYMENT              hold             PROCESSING   payment.status_changed   (payer lock: document
+ * not disclosed)
+ *   PENDING, WAITING_PAYMENT, PROCESSING  settle           PAID | APPROVED  charge.paid, payment.completed   (APPROVED:
+ * cards)
  *   PENDING, WAITING_PAYMENT, PROCESSING  decline          REFUSED      charge.failed, payment.failed
- *   PENDING, WAITING_PAYMENT              amount_mismatch  REFUSED      charge.failed, payment.failed   (live Pix of another amount)
+ *   PENDING, WAITING_PAYMENT              amount_mismatch  REFUSED      charge.failed, payment.failed   (live Pix of
+ * another amount)
  *   PENDING, WAITING_PAYMENT              payer_mismatch   REFUNDED     payment.status_changed   (payer lock: returned)
  *   PENDING, WAITING_PAYMENT              expire           EXPIRED      charge.expired, payment.failed, payment.expired
  *   PENDING, WAITING_PAYMENT, PROCESSING  cancel           CANCELLED    charge.failed, payment.failed
- *   PAID, APPROVED                        refund           REFUNDED     payment.status_changed   (confirmed refunds reach the amount)
+ *   PAID, APPROVED                        refund           REFUNDED     payment.status_changed   (confirmed refunds
+ * reach the amount)
  *   PAID, APPROVED                        dispute          DISPUTE      payment.failed   (MED opened; cards: dispute)
  *   PAID, APPROVED, DISPUTE               chargeback       CHARGEBACK   payment.failed   (cards, coming)
- *   DISPUTE, CHARGEBACK                   dispute_won      PAID | APPROVED  payment.status_changed   (back to the status before)
+ *   DISPUTE, CHARGEBACK                   dispute_won      PAID | APPROVED  payment.status_changed   (back to the
+ * status before)
  *
  * Who fires each trigger: create and reject `commitCreate` (create.ts); processing, hold, settle,
  * decline, amount_mismatch, payer_mismatch and expire `applySettlementNoticeIn` (settlement.ts:
@@ -146,7 +152,10 @@ export type TransitionEventType =
   | "payment.expired"
   | "payment.status_changed";
 
-/** One row of the table: `trigger` moves a transaction in any of `from` (null: none yet) to `to`, sending `events` in order. */
+/**
+ * One row of the table: `trigger` moves a transaction in any of `from` (null: none yet) to `to`, sending `events` in
+ * order.
+ */
 export interface TransactionTransition {
   readonly from: readonly (TransactionStatus | null)[];
   readonly trigger: TransactionTrigger;
@@ -179,7 +188,10 @@ export const TRANSACTION_TRANSITIONS: readonly TransactionTransition[] = [
   { from: DISPUTED, trigger: "dispute_won", to: "APPROVED", events: CHANGED },
 ];
 
-/** The row of the table that lets `trigger` move a transaction from `from` (null: not created yet) to `to`, or undefined. */
+/**
+ * The row of the table that lets `trigger` move a transaction from `from` (null: not created yet) to `to`, or
+ * undefined.
+ */
 export function transitionOf(
   from: string | null,
   trigger: TransactionTrigger,

@@ -22,13 +22,19 @@ import {
 } from "./settlement";
 import type { Uow } from "../../store/port";
 
-/** Job kind of a provider status query; payload `{transactionId, method, memo?}`, dedupe `charge.status_check:<id>` (PIX) or `charge.status_check:<id>:<METHOD>`. */
+/**
+ * Job kind of a provider status query; payload `{transactionId, method, memo?}`, dedupe `charge.status_check:<id>`
+ * (PIX) or `charge.status_check:<id>:<METHOD>`.
+ */
 export const CHARGE_STATUS_CHECK_JOB = "charge.status_check";
 /** 3DS completions queued before the status check existed (payload `{transactionId, approve}`). */
 export const LEGACY_CARD_3DS_JOB = "payments.card_3ds";
 /** A status query that failed (retryable, auth) is tried again this much later, ms. */
 const QUERY_RETRY_MS = 30_000;
-/** Statuses a status check can still change (runStatusCheck; notifications queue checks only for these): IN_FLIGHT (model.ts). */
+/**
+ * Statuses a status check can still change (runStatusCheck; notifications queue checks only for these): IN_FLIGHT
+ * (model.ts).
+ */
 export const CHECKABLE: ReadonlySet<string> = new Set(IN_FLIGHT);
 /** The warn line of a Pix that arrived on a charge already over, by the charge's status then. */
 const LATE_LOG: Readonly<Record<string, string>> = {

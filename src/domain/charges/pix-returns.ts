@@ -56,7 +56,9 @@ function isRecord(v: unknown): v is PixReturnRecord {
   );
 }
 
-/** Every return recorded on `row` (`PIX.returns`, plus a `PIX.return` written before the list existed), oldest first. */
+/**
+ * Every return recorded on `row` (`PIX.returns`, plus a `PIX.return` written before the list existed), oldest first.
+ */
 export function pixReturnsOf(row: Pick<TransactionRow, "methodDetails">): PixReturnRecord[] {
   const pix = methodDetails(row).PIX ?? {};
   const list = Array.isArray(pix.returns) ? pix.returns.filter(isRecord) : [];

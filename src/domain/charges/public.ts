@@ -18,11 +18,16 @@ export function chargeByTxid(deps: Pick<Deps, "store">, txid: string): Promise<T
   return deps.store.read.charges.byTxid(txid);
 }
 
-/** Who the payer is paying, as the checkout page shows it (extensions.md "Merchant profile and a repeatable first run"). */
+/**
+ * Who the payer is paying, as the checkout page shows it (extensions.md "Merchant profile and a repeatable first run").
+ */
 export interface CheckoutMerchant {
   /** The trade name, else the account name ("Cofre" when the account is gone). */
   name: string;
-  /** `CNPJ 11.222.333/0001-81` (a company's public number, whole) or `CPF ***.982.247-**` (masked as payers expect); null when unset. */
+  /**
+   * `CNPJ 11.222.333/0001-81` (a company's public number, whole) or `CPF ***.982.247-**` (masked as payers expect);
+   * null when unset.
+   */
   taxIdLine: string | null;
 }
 

@@ -62,7 +62,9 @@ export type SettlementNotice =
       disclosed?: boolean;
       /** When the payer paid (epoch ms, the PSP's Pix `horario`); default now. Decides lateness. */
       paidAt?: number;
-      /** Provider facts of the payment merged into `method_details[method]` (a card's brand, last four, provider fee). */
+      /**
+       * Provider facts of the payment merged into `method_details[method]` (a card's brand, last four, provider fee).
+       */
       details?: Record<string, unknown>;
     }
   | { transactionId: string; kind: "declined"; method: PaymentMethod; reason?: string; providerErrorCode?: string }

@@ -56,7 +56,10 @@ export interface SettleMedHoldInput {
 export type Balance = MerchantBalance;
 
 export interface LedgerMismatch {
-  /** "balance" (materialised != recomputed), "entry_unbalanced" (lines do not sum to zero), "tranche", "negative", "payout" (in transit != payouts in flight). */
+  /**
+   * "balance" (materialised != recomputed), "entry_unbalanced" (lines do not sum to zero), "tranche", "negative",
+   * "payout" (in transit != payouts in flight).
+   */
   kind: string;
   accountId?: string;
   livemode?: boolean;
@@ -88,7 +91,10 @@ export {
 export { getBalance, getBalances, listCurrencies } from "./balances";
 export { debitPayout, settlePayout, reversePayout, type DebitPayoutInput } from "./payouts";
 export { verifyLedger } from "./verify";
-/** Thrown on a broken ledger rule (bad amount, fee above amount, settle without hold): a caller bug, rolls the unit back. */
+/**
+ * Thrown on a broken ledger rule (bad amount, fee above amount, settle without hold): a caller bug, rolls the unit
+ * back.
+ */
 export { LedgerInvariantError } from "./post";
 export type { LedgerReader, LedgerUnit } from "./unit";
 

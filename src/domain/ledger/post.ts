@@ -22,7 +22,10 @@ export type LedgerAccount =
 /** The merchant-owned ledger accounts (what the wallet endpoints show). */
 export const MERCHANT_ACCOUNTS: readonly LedgerAccount[] = ["available", "pending", "retained"];
 
-/** Ledger accounts that may never hold a negative balance (verifyLedger reports them; postEntry lets only `external_payer` and, for MED holds, `available` go negative). */
+/**
+ * Ledger accounts that may never hold a negative balance (verifyLedger reports them; postEntry lets only
+ * `external_payer` and, for MED holds, `available` go negative).
+ */
 export const NEVER_NEGATIVE: readonly LedgerAccount[] = [
   "pending",
   "retained",

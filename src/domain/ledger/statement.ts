@@ -4,8 +4,10 @@
  * recomputed from payments: every entry that moves the merchant's `available` + `pending` (the
  * wallet's `total`) or carries a platform fee becomes one or two lines, by the posting's kind
  * (src/domain/ledger/service.ts, payouts.ts):
- *   charge_payment  -> charge (+gross) and fee (-fee)          refund          -> refund (-amount) and fee (-Pix-out fee)
- *   refund_restore  -> refund_reversal (+amount + fee)         payout          -> payout (-amount) and payout_fee (-fee)
+ *   charge_payment  -> charge (+gross) and fee (-fee)          refund          -> refund (-amount) and fee (-Pix-out
+ * fee)
+ *   refund_restore  -> refund_reversal (+amount + fee)         payout          -> payout (-amount) and payout_fee
+ * (-fee)
  *   payout_reversal -> payout_reversal (+amount + fee)         med_hold        -> med_hold (-held)
  *   med_settle refunded_to_merchant -> med_release (+held)
  * A tranche release (pending -> available), a paid payout (in transit -> payee) and a lost MED

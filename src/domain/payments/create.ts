@@ -37,7 +37,10 @@ export const PAYMENTS_CREATE_SCOPE = "POST /v1/payments";
 const E164 = /^\+[1-9]\d{6,14}$/;
 const BRL_ONLY: PaymentMethod[] = ["PIX", "BOLETO"];
 
-/** Validates and creates; returns `{status, body, replayed}` (body = the create shape). Throws DomainError 400/403/409/422/503. */
+/**
+ * Validates and creates; returns `{status, body, replayed}` (body = the create shape). Throws DomainError
+ * 400/403/409/422/503.
+ */
 export async function createPayment(deps: Deps, auth: Caller, body: CreatePaymentBody) {
   checkIdempotencyKey(body.idempotencyKey, "idempotencyKey");
   const methods = checkMethods(body.paymentMethods);

@@ -2,8 +2,8 @@
  * The service's own PDF receipt ("comprovante") of a transaction with a final outcome
  * (interface.md `GET /v1/payments/{id}/receipt`, extensions.md "Receipts as files"), in
  * Brazilian Portuguese: merchant (trade name, legal name and CNPJ/CPF from the merchant profile),
- * payer (as the PSP reported them, else the customer; name, masked document), amount, method, status, description, times in São Paulo,
- * refunds, Pix end-to-end id, transaction id and a verification QR pointing at the checkout page
+ * payer (as the PSP reported them, else the customer; name, masked document), amount, method, status, description,
+ * times in São Paulo, refunds, Pix end-to-end id, transaction id and a verification QR pointing at the checkout page
  * (which shows the live status). SANDBOX marking in test mode. Deterministic for a given state.
  */
 import QRCode from "qrcode";

@@ -32,9 +32,9 @@ export async function listPaymentRefunds(deps: Deps, auth: Caller, rawId: string
 
 /**
  * Cancels a transaction in WAITING_PAYMENT, PENDING or PROCESSING -> CANCELLED with
- * `metadata.failure {reason: "cancelled", providerErrorCode: null, ttlSeconds?, at}`, `charge.failed` + `payment.failed`; the charge
- * leaves the expiry sweep's index by itself. Each provider serving the transaction withdraws it
- * first (`cancel`, outside any transaction: PATCH /cob REMOVIDA_PELO_USUARIO_RECEBEDOR live).
+ * `metadata.failure {reason: "cancelled", providerErrorCode: null, ttlSeconds?, at}`, `charge.failed` +
+ * `payment.failed`; the charge leaves the expiry sweep's index by itself. Each provider serving the transaction
+ * withdraws it first (`cancel`, outside any transaction: PATCH /cob REMOVIDA_PELO_USUARIO_RECEBEDOR live).
  * Returns the updated row. Throws 404, 400 `charge_not_cancellable` otherwise (a paid transaction
  * must be refunded instead; a received Pix held by the payer lock is not in flight; the provider
  * refused), 503 `service_unavailable` when a provider cannot be reached.

@@ -119,7 +119,10 @@ export async function advancePayout(deps: Deps, payoutId: string): Promise<JobOu
   return record(deps, payoutId, outcome);
 }
 
-/** Commits the attempt (on disk), then sends (resumed after the first attempt). An attempt that cannot be recorded (moved meanwhile) sends nothing. */
+/**
+ * Commits the attempt (on disk), then sends (resumed after the first attempt). An attempt that cannot be recorded
+ * (moved meanwhile) sends nothing.
+ */
 async function send(deps: Deps, provider: PaymentProvider, row: PayoutRow): Promise<SendOutcome> {
   const attempt = await deps.store.tx((uow) =>
     uow.payouts.moveFrom(row.id, "processing", {

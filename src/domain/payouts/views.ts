@@ -46,7 +46,10 @@ export const PayoutListSchema = View("PayoutList", {
   next_cursor: Nullable(Type.String({ description: "The last payout's id: pass it as starting_after." })),
 });
 
-/** What a payout row keeps of its destination (`payouts.destination`, JSON): the public view plus the raw tax id and key the PSP needs. */
+/**
+ * What a payout row keeps of its destination (`payouts.destination`, JSON): the public view plus the raw tax id and key
+ * the PSP needs.
+ */
 export interface DestinationSnapshot {
   view: PublicPayoutDestination;
   /** Unmasked, for the send only (never returned). */

@@ -15,7 +15,10 @@ export interface ConnectionSpec {
   /** PEM client certificate and its PEM private key (mTLS). */
   certificate: string;
   privateKey: string;
-  /** PEM roots the PSP's server certificate must chain to (its own CA, psp-sim), instead of the system roots; null = system roots. */
+  /**
+   * PEM roots the PSP's server certificate must chain to (its own CA, psp-sim), instead of the system roots; null =
+   * system roots.
+   */
   caCertificates: string | null;
   /** OAuth2 scope sent on the token call (space separated); null = none. */
   scope: string | null;

@@ -18,7 +18,10 @@ import { accountConnectionView, connectionView } from "./views";
 
 /** The PUT body (extensions.md), plus the optional PSP differences (README "Live Pix: provider connections"). */
 export interface ConnectInput {
-  /** `bcb_pix_v2`: `api_url` is the API Pix base; `efi`: `api_url` is Efí's origin (extensions.md "Pix send through a PSP: connection type `efi`"). */
+  /**
+   * `bcb_pix_v2`: `api_url` is the API Pix base; `efi`: `api_url` is Efí's origin (extensions.md "Pix send through a
+   * PSP: connection type `efi`").
+   */
   type: ConnectionType;
   api_url: string;
   token_url: string;

@@ -37,7 +37,10 @@ export const PixProviderConnectionSchema = View("PixProviderConnection", {
   updated_at: DateTime(),
 });
 
-/** The view: `{id, type, api_url, token_url, client_id, pix_key, certificate_fingerprint_sha256, certificate_expires_at, webhook_url, webhook_registered, created_at, updated_at}`. */
+/**
+ * The view: `{id, type, api_url, token_url, client_id, pix_key, certificate_fingerprint_sha256, certificate_expires_at,
+ * webhook_url, webhook_registered, created_at, updated_at}`.
+ */
 export function connectionView(row: ConnectionRow): Static<typeof PixProviderConnectionSchema> {
   return {
     id: row.id,
@@ -67,7 +70,10 @@ export const AccountPixProviderSchema = View("AccountPixProvider", {
   updated_at: DateTime(),
 });
 
-/** The account's view `{type, api_url, pix_key, certificate_expires_at, webhook_registered, updated_at}`: no id, client id, certificate or secret. */
+/**
+ * The account's view `{type, api_url, pix_key, certificate_expires_at, webhook_registered, updated_at}`: no id, client
+ * id, certificate or secret.
+ */
 export function accountConnectionView(row: ConnectionRow): Static<typeof AccountPixProviderSchema> {
   return {
     type: connectionType(row),

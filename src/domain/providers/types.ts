@@ -160,7 +160,10 @@ export interface StatusRequest {
 /** A payment a notification speaks of: by our transaction id, the cob txid or the end-to-end id. */
 export interface NotificationItem {
   ref: { transactionId?: string; txid?: string; endToEndId?: string };
-  /** The method the item is about, when the notification says (a card provider's card or boleto event); absent = the callback's. */
+  /**
+   * The method the item is about, when the notification says (a card provider's card or boleto event); absent = the
+   * callback's.
+   */
   method?: PaymentMethod;
   /**
    * The status, only when the notification's channel is trusted (the in-process sandbox). Absent:

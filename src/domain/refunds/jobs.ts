@@ -28,7 +28,10 @@ export function refundStatusOf(o: RefundOutcome): RefundStatus | null {
   return null;
 }
 
-/** A rejection as the stored `failure_reason`: the provider's code and its text (e.g. a PSP's `motivo`), at most 300 characters. */
+/**
+ * A rejection as the stored `failure_reason`: the provider's code and its text (e.g. a PSP's `motivo`), at most 300
+ * characters.
+ */
 function failureReasonOf(o: { code: string; message: string }): string {
   const text = o.message ? `${o.code}: ${o.message}` : o.code;
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;

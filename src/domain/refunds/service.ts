@@ -73,7 +73,10 @@ export async function createRefund(deps: Deps, auth: Caller, id: string, req: Re
   );
 }
 
-/** Inside `uow`: validates the request against the transaction and its provider's plan, then reserves, debits, stores and queues (see the module header). */
+/**
+ * Inside `uow`: validates the request against the transaction and its provider's plan, then reserves, debits, stores
+ * and queues (see the module header).
+ */
 async function requestRefund(
   deps: Deps,
   uow: Uow,

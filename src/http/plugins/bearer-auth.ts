@@ -6,8 +6,9 @@
  * 401 `unauthorized` when: an `apikey` header is present (these routes refuse API keys), the
  * Authorization header is missing or not `Bearer <token>`, the token is badly signed, expired or
  * logged out, or its user left the account. Without an Authorization header, the dashboard session
- * cookie is accepted instead (./session-auth.ts; 403 `csrf_invalid` without its CSRF token). With `{ manage: true }`, roles other than OWNER and
- * ADMIN get 403 `API_KEY_ROLE_REQUIRED` (checked before the body, so the answer does not depend on it);
+ * cookie is accepted instead (./session-auth.ts; 403 `csrf_invalid` without its CSRF token). With `{ manage: true }`,
+ * roles other than OWNER and ADMIN get 403 `API_KEY_ROLE_REQUIRED` (checked before the body, so the answer does not
+ * depend on it);
  * `manage` as a string names what the route does, for the message ("Reading the audit log").
  */
 import { Elysia } from "elysia";

@@ -34,7 +34,10 @@ function payerDocument(tx: TransactionRow): string | null {
   return tx.expectedPayerTaxId ?? tx.customerDocument ?? null;
 }
 
-/** Where a cashout of `tx` goes: `destinationKey` when given (null when it is no Pix key), else the payer's document as a key (null when unknown). */
+/**
+ * Where a cashout of `tx` goes: `destinationKey` when given (null when it is no Pix key), else the payer's document as
+ * a key (null when unknown).
+ */
 export function cashoutDestination(
   tx: TransactionRow,
   destinationKey: string | null | undefined,

@@ -3,8 +3,9 @@
  * BCB API Pix (v2)"; issue 14 §3): every call goes through the injected `fetch` (ProviderContext)
  * with mutual TLS (`tls: {cert, key, ca}`: our client certificate and key; the server is checked
  * against the connection's `ca_certificates` when given, which then replace the system roots (a
- * pin, and ~0.2 ms cheaper per call than adding ~140 system roots), else the system roots), a connect and a total timeout, and at most `maxConcurrent`
- * calls in flight per connection. Access tokens: OAuth2 client credentials (RFC 6749 4.4) at
+ * pin, and ~0.2 ms cheaper per call than adding ~140 system roots), else the system roots), a connect and a total
+ * timeout, and at most `maxConcurrent` calls in flight per connection. Access tokens: OAuth2 client credentials (RFC
+ * 6749 4.4) at
  * `token_url`, credentials in HTTP Basic (RFC 6749 2.3.1) or, for PSPs that want them there, in
  * the form; an optional `scope`; cached until 60 s before `expires_in` (3600 s assumed when the
  * PSP omits it), one token call at a time, and replaced once when the API answers 401.

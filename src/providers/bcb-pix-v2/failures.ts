@@ -6,7 +6,10 @@
 import type { ProviderFailure } from "../../domain/providers/types";
 import type { PspFailure } from "./results";
 
-/** Standard error name of a problem `type` (`https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida` -> `CobOperacaoInvalida`). */
+/**
+ * Standard error name of a problem `type` (`https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida` ->
+ * `CobOperacaoInvalida`).
+ */
 export function problemName(type: string | null, status: number): string {
   const name = type?.split("/").pop();
   return name && /^[A-Za-z0-9_]+$/.test(name) ? name : `http_${status}`;

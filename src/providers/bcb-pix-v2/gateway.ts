@@ -1,15 +1,18 @@
 /**
  * The bcb_pix_v2 side of connecting an account (the domain's PixConnectionGateway port,
  * src/domain/pix-provider/port.ts): a token check and the webhook registration with a fresh
- * client (an `efi` connection registers with `x-skip-mtls-checking: true`), the webhook removal on disconnect, and the one pool per stored connection version of
- * its provider and its client (token cache and concurrency cap shared by every flow of a connection).
+ * client (an `efi` connection registers with `x-skip-mtls-checking: true`), the webhook removal on disconnect, and the
+ * one pool per stored connection version of its provider and its client (token cache and concurrency cap shared by
+ * every flow of a connection).
  */
 import type { PaymentProvider, ProviderContext } from "../../domain/providers/types";
 import { BcbPixClient, type BcbConnection, type ClientOptions } from "./client";
 
 type Step = { ok: true } | { ok: false; message: string };
 
-/** Header of Efí's `PUT /v2/webhook/{chave}` that lets callbacks reach a server not checking Efí's client certificate. */
+/**
+ * Header of Efí's `PUT /v2/webhook/{chave}` that lets callbacks reach a server not checking Efí's client certificate.
+ */
 export const EFI_SKIP_MTLS_HEADER = "x-skip-mtls-checking";
 
 /** What is pooled per stored connection version: its provider and, once opened, its client. */

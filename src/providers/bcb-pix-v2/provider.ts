@@ -115,7 +115,10 @@ function pendingOf(tx: TransactionRow, now: number): PaymentOutcome {
   return at === undefined ? { status: "pending" } : { status: "pending", checkAt: at };
 }
 
-/** The `gnExtras.idEnvio` of an Efí callback entry about a Pix we sent (`tipo: SOLICITACAO`), or null for a received Pix. */
+/**
+ * The `gnExtras.idEnvio` of an Efí callback entry about a Pix we sent (`tipo: SOLICITACAO`), or null for a received
+ * Pix.
+ */
 function idEnvioOf(p: { gnExtras?: unknown }): string | null {
   const id = (p.gnExtras as { idEnvio?: unknown } | null | undefined)?.idEnvio;
   return typeof id === "string" && ID_ENVIO_RE.test(id) ? id : null;
@@ -137,7 +140,10 @@ function hintOf(p: { txid?: unknown; endToEndId?: unknown; devolucoes?: unknown 
   };
 }
 
-/** `pending` with the cob's BR Code and the first status check at `checkAt`; retryable when the cob has neither BR Code nor location. */
+/**
+ * `pending` with the cob's BR Code and the first status check at `checkAt`; retryable when the cob has neither BR Code
+ * nor location.
+ */
 function createdOutcome(
   req: CreateRequest,
   connectionId: string,

@@ -28,7 +28,10 @@ export type PspResult<T = unknown> =
   | { kind: "auth_failed"; status: number; error: string | null; message: string }
   /** No answer in time: `connect` = no response headers within the connect timeout, `total` = the whole exchange. */
   | { kind: "timeout"; phase: "connect" | "total"; message: string }
-  /** The exchange failed below HTTP: DNS, refused connection, TLS handshake (e.g. a certificate the PSP does not accept). */
+  /**
+   * The exchange failed below HTTP: DNS, refused connection, TLS handshake (e.g. a certificate the PSP does not
+   * accept).
+   */
   | { kind: "network"; message: string };
 
 export type PspFailure = Exclude<PspResult, { kind: "ok" }>;

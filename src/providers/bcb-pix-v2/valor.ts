@@ -7,7 +7,10 @@ import { decimalOfMinor } from "../../lib/money";
 
 const VALOR_RE = /^(\d{1,10})\.(\d{2})$/;
 
-/** 12345 -> "123.45"; 5 -> "0.05". Throws RangeError for a negative or non-integer amount or one above 10 digits of reais. */
+/**
+ * 12345 -> "123.45"; 5 -> "0.05". Throws RangeError for a negative or non-integer amount or one above 10 digits of
+ * reais.
+ */
 export function toValor(centavos: number): string {
   if (!Number.isSafeInteger(centavos) || centavos < 0) throw new RangeError("centavos must be a non-negative integer");
   if (String(Math.floor(centavos / 100)).length > 10)

@@ -1,4 +1,6 @@
-/** The boleto numbers Stripe shows (`boleto_display_details.number`, the 47-digit typeable line) as Cofre stores them. */
+/**
+ * The boleto numbers Stripe shows (`boleto_display_details.number`, the 47-digit typeable line) as Cofre stores them.
+ */
 
 /**
  * The 44-digit barcode of a 47-digit bank boleto line (the inverse of src/formats/boleto.ts

@@ -31,7 +31,10 @@ export function stripeClient(apiBase: string, secretKey: string, fetch: HttpFetc
   });
 }
 
-/** Verifies and parses a webhook body (rejects with Stripe's SignatureVerificationError). `nowSeconds` is the receipt time. */
+/**
+ * Verifies and parses a webhook body (rejects with Stripe's SignatureVerificationError). `nowSeconds` is the receipt
+ * time.
+ */
 export function constructEvent(
   rawBody: string,
   signature: string,

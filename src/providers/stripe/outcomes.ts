@@ -1,4 +1,6 @@
-/** Stripe objects and errors as provider outcomes, and the row facts they need (the status table is in ./provider.ts). */
+/**
+ * Stripe objects and errors as provider outcomes, and the row facts they need (the status table is in ./provider.ts).
+ */
 import type { ProviderFailure, RefundOutcome, TransactionRow } from "../../domain/providers/types";
 import { Stripe, stripeFailureText } from "./client";
 
@@ -64,7 +66,10 @@ export function replayedOf(obj: { lastResponse?: { headers?: Record<string, stri
 export const idOf = (v: string | { id: string } | null | undefined): string | null =>
   v == null ? null : typeof v === "string" ? v : v.id;
 
-/** Brand, last four, installments and Stripe's fee of a paid charge (what the dashboard shows; the fee is stored, never returned). */
+/**
+ * Brand, last four, installments and Stripe's fee of a paid charge (what the dashboard shows; the fee is stored, never
+ * returned).
+ */
 export function chargeFacts(pi: Stripe.PaymentIntent | null): Record<string, unknown> {
   const facts: Record<string, unknown> = {};
   if (!pi) return facts;

@@ -9,16 +9,21 @@
  * Status table (Stripe -> outcome; the mapping functions are in ./outcomes.ts):
  *
  *   Flow          Stripe                                                     Outcome
- *   create card   Checkout Session `open` (mode payment, BRL)                pending (cardRedirectUrl = /c/<id>; first poll in 60 s)
- *   create boleto PaymentIntent `requires_action` + boleto_display_details   pending (boletoLine, boletoBarcode, boletoPdfUrl, boletoExpiresAt)
+ *   create card   Checkout Session `open` (mode payment, BRL)                pending (cardRedirectUrl = /c/<id>; first
+ * poll in 60 s)
+ *   create boleto PaymentIntent `requires_action` + boleto_display_details   pending (boletoLine, boletoBarcode,
+ * boletoPdfUrl, boletoExpiresAt)
  *   create        invalid_request_error (a field)                            invalid (400 on the field)
  *   create        authentication_error                                       auth_failed (503)
  *   create        connection error, timeout, 429, 5xx                        retryable (503)
- *   query card    session `complete` + payment_status `paid`                 settled CREDIT_CARD (-> APPROVED; brand, last4, installments, fee)
+ *   query card    session `complete` + payment_status `paid`                 settled CREDIT_CARD (-> APPROVED; brand,
+ * last4, installments, fee)
  *   query card    session `open`, PaymentIntent `processing`                 pending processing (PROCESSING)
- *   query card    session `open` (declined or 3DS pending: still payable)    pending (poll again, backing off to the expiry)
+ *   query card    session `open` (declined or 3DS pending: still payable)    pending (poll again, backing off to the
+ * expiry)
  *   query card    session `expired`                                          expired (EXPIRED)
- *   query card    session `open` past the transaction's expiry               the session is expired at Stripe, then expired
+ *   query card    session `open` past the transaction's expiry               the session is expired at Stripe, then
+ * expired
  *   query boleto  PaymentIntent `succeeded`                                  settled BOLETO (-> PAID; fee)
  *   query boleto  `processing`                                               pending processing
  *   query boleto  `requires_action`                                          pending (poll again)

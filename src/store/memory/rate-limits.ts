@@ -1,7 +1,9 @@
 /** In-memory rate-limit counters (src/store/port/rate-limit.ts): one process serves one SQLite database. */
 import type { RateHit, RateLimitStore } from "../port/rate-limit";
 
-/** Fixed-window counters of the current window only, by key id and by account id (two maps: no per-request key strings). */
+/**
+ * Fixed-window counters of the current window only, by key id and by account id (two maps: no per-request key strings).
+ */
 export class MemoryRateLimits implements RateLimitStore {
   private window = -1;
   private readonly keyCounts = new Map<string, number>();

@@ -1,4 +1,7 @@
-/** PostgreSQL implementation of the accounts repository (src/store/port/accounts.ts): accounts, their settings and members. */
+/**
+ * PostgreSQL implementation of the accounts repository (src/store/port/accounts.ts): accounts, their settings and
+ * members.
+ */
 import type { AccountsRepo } from "../port/accounts";
 import type { AccountRow, UserRow } from "../rows";
 import type { PgContext } from "./context";

@@ -5,7 +5,10 @@ import type { PgContext } from "./context";
 import { rowOf, rowsOf, toColumns } from "./map";
 import { noticePayload, NOTICE_CHANNEL } from "./notices";
 
-/** Builds the cardProvider repository on `ctx`. Writers refresh every instance's CardConnectionCache (./card-connection-cache.ts). */
+/**
+ * Builds the cardProvider repository on `ctx`. Writers refresh every instance's CardConnectionCache
+ * (./card-connection-cache.ts).
+ */
 export function cardProviderRepo(ctx: PgContext): CardProviderRepo {
   const { sql } = ctx;
   const cache = ctx.shared.cardConnections;

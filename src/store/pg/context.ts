@@ -1,4 +1,7 @@
-/** What every PostgreSQL repository is built on: the statement runner of a unit (or the pool) and the adapter's shared state. */
+/**
+ * What every PostgreSQL repository is built on: the statement runner of a unit (or the pool) and the adapter's shared
+ * state.
+ */
 import type { SQL } from "bun";
 import type { Logger } from "../../lib/logger";
 import type { ConnectionCache } from "./connection-cache";
@@ -11,7 +14,9 @@ export interface PgShared {
   /** The pool: reads outside a unit, LISTEN, maintenance. */
   pool: SQL;
   logger?: Pick<Logger, "error" | "warn">;
-  /** Every Pix provider connection in memory, for the provider registry's synchronous lookups (./connection-cache.ts). */
+  /**
+   * Every Pix provider connection in memory, for the provider registry's synchronous lookups (./connection-cache.ts).
+   */
   connections: ConnectionCache;
   /** Every card provider connection in memory, for the registry's live card slot (./card-connection-cache.ts). */
   cardConnections: CardConnectionCache;

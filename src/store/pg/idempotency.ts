@@ -1,4 +1,7 @@
-/** PostgreSQL implementation of the idempotency repository (src/store/port/idempotency.ts); claims are its rows too (./claims.ts). */
+/**
+ * PostgreSQL implementation of the idempotency repository (src/store/port/idempotency.ts); claims are its rows too
+ * (./claims.ts).
+ */
 import type { IdempotencyRecord, IdempotencyRepo } from "../port/idempotency";
 import type { PgContext } from "./context";
 import { rowOf } from "./map";

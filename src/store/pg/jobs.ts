@@ -42,7 +42,10 @@ import { NOTICE_CHANNEL, noticePayload } from "./notices";
 export const MARGIN_MS = 60_000;
 /** Looks of `enqueueNoLaterThan` at the row at most (each one after the first follows a lost race). */
 const MAX_RUNS = 5;
-/** First key of the advisory locks on a dedupe key (the second is its hash): asks covered by a mark share it, outcomes take it. */
+/**
+ * First key of the advisory locks on a dedupe key (the second is its hash): asks covered by a mark share it, outcomes
+ * take it.
+ */
 const DEDUPE_LOCK_CLASS = 0x6a6f6273; // "jobs"
 /** `jobs:` (the notice payload prefix; the due time follows). */
 const JOBS_NOTICE = noticePayload("jobs", "");

@@ -1,4 +1,7 @@
-/** The full scans of the ledger integrity check (src/domain/ledger/verify.ts, port: src/store/port/ledger.ts `scan`); never on a request path. */
+/**
+ * The full scans of the ledger integrity check (src/domain/ledger/verify.ts, port: src/store/port/ledger.ts `scan`);
+ * never on a request path.
+ */
 import { ledgerScanOf, type LedgerScan } from "../port/ledger";
 import type { SQL } from "bun";
 

@@ -30,7 +30,9 @@ import { numberOf, rowOf, rowsOf, toColumns } from "./map";
 /** Builds the ledger repository on `ctx`. */
 export function ledgerRepo(ctx: PgContext): LedgerRepo {
   const { sql } = ctx;
-  /** Debit locks this unit already holds (`<merchant key>|<ledger account>`): taking one twice is a wasted round trip. */
+  /**
+   * Debit locks this unit already holds (`<merchant key>|<ledger account>`): taking one twice is a wasted round trip.
+   */
   const held = new Set<string>();
   /** What this unit's postings added to each ledger account so far (same keys, minor units). */
   const ownNet = new Map<string, number>();

@@ -1,11 +1,16 @@
-/** PostgreSQL implementation of the pixProvider repository (src/store/port/pix-provider.ts): live Pix provider connections. */
+/**
+ * PostgreSQL implementation of the pixProvider repository (src/store/port/pix-provider.ts): live Pix provider
+ * connections.
+ */
 import type { PixProviderRepo } from "../port/pix-provider";
 import type { PixProviderConnectionRow } from "../rows";
 import type { PgContext } from "./context";
 import { rowOf, rowsOf, toColumns } from "./map";
 import { noticePayload, NOTICE_CHANNEL } from "./notices";
 
-/** Builds the pixProvider repository on `ctx`. Writers refresh every instance's ConnectionCache (./connection-cache.ts). */
+/**
+ * Builds the pixProvider repository on `ctx`. Writers refresh every instance's ConnectionCache (./connection-cache.ts).
+ */
 export function pixProviderRepo(ctx: PgContext): PixProviderRepo {
   const { sql } = ctx;
   const cache = ctx.shared.connections;

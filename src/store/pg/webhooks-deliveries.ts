@@ -38,7 +38,10 @@ export function deliveriesRepo(ctx: PgContext): DeliveryMethods {
   const { sql } = ctx;
   const claimLock = ctx.inUnit ? sql`for update of d` : sql``;
 
-  /** The listing's filter on `d` (webhook_deliveries). With a transaction: its events (events_tx_idx), then their deliveries (wd_event_idx). */
+  /**
+   * The listing's filter on `d` (webhook_deliveries). With a transaction: its events (events_tx_idx), then their
+   * deliveries (wd_event_idx).
+   */
   const deliveryWhere = (s: WebhookScope, f: DeliveryFilters) =>
     sql`d.account_id = ${s.accountId} and d.livemode = ${s.livemode}
       ${f.status ? sql`and d.status = ${f.status}` : sql``}

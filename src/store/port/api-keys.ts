@@ -1,4 +1,7 @@
-/** The apiKeys repository of the storage port: API key rows (only the SHA-256 fingerprint and a display prefix are stored). */
+/**
+ * The apiKeys repository of the storage port: API key rows (only the SHA-256 fingerprint and a display prefix are
+ * stored).
+ */
 import type { ApiKeyRow, NewApiKeyRow } from "../rows";
 
 /** What apikey authentication needs of an active key. */

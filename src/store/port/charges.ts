@@ -100,11 +100,15 @@ export interface ChargesRepo {
    * returns the updated row, or undefined when the row is gone or its status changed.
    */
   transition(id: string, fromStatus: string, patch: Partial<TransactionRow>): Promise<TransactionRow | undefined>;
-  /** How many transactions in `q.statuses` (the alive ones: pending, processing, paid) match `q` (the velocity guard). */
+  /**
+   * How many transactions in `q.statuses` (the alive ones: pending, processing, paid) match `q` (the velocity guard).
+   */
   countAlive(q: AliveQuery): Promise<number>;
   /** Up to `q.limit + 1` charges of `q`, newest first (`created_at` desc, `id` desc). */
   list(q: ChargeListQuery): Promise<TransactionRow[]>;
-  /** Ids of waiting Pix charges (no live connection) with `expires_at <= nowMs`, oldest expiry first, at most `limit`. */
+  /**
+   * Ids of waiting Pix charges (no live connection) with `expires_at <= nowMs`, oldest expiry first, at most `limit`.
+   */
   dueForExpiry(nowMs: number, limit: number): Promise<string[]>;
   /** Earliest `expires_at` (epoch ms) of a waiting Pix charge after `nowMs`, or null. */
   nextExpiryAfter(nowMs: number): Promise<number | null>;
@@ -138,6 +142,8 @@ export interface ChargesRepo {
   setFaults(accountId: string, mode: string, count: number, updatedAt: number): Promise<void>;
   /** Pending faults of the account (0 when none; create hot path: one prepared read). */
   faultsLeft(accountId: string): Promise<number>;
-  /** Takes one pending fault of the account (decrements, deleting the row at 0); its mode, or null when none was left. */
+  /**
+   * Takes one pending fault of the account (decrements, deleting the row at 0); its mode, or null when none was left.
+   */
   takeFault(accountId: string): Promise<string | null>;
 }

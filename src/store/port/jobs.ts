@@ -87,7 +87,10 @@ export interface JobsRepo {
    * and that are due by `byMs` (the recurring jobs it may defer; src/jobs/scheduler.ts `deferRecurring`).
    */
   queuedByKeys(dedupeKeys: readonly string[], byMs: number): Promise<{ dedupeKey: string; dueAt: number }[]>;
-  /** For the clock advance: the due time of the earliest queued job nobody leases whose dedupe key is not in `dedupeKeys` (null: none). */
+  /**
+   * For the clock advance: the due time of the earliest queued job nobody leases whose dedupe key is not in
+   * `dedupeKeys` (null: none).
+   */
   firstUnleasedExcept(dedupeKeys: readonly string[]): Promise<number | null>;
   /**
    * Moves the queued, unleased job with `dedupeKey` from `fromDueAt` to `toDueAt` (epoch ms); nothing

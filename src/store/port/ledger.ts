@@ -41,7 +41,9 @@ export interface LedgerScan {
   entries: { id: string; lines: number; total: number }[];
   /** (entry, currency) pairs whose lines do not sum to zero. */
   unbalancedCurrencies: { entryId: string; currency: string; total: number }[];
-  /** Every materialised balance with the sum of its lines, plus line groups without a balance row (`materialised` null). */
+  /**
+   * Every materialised balance with the sum of its lines, plus line groups without a balance row (`materialised` null).
+   */
   balances: {
     accountId: string;
     livemode: boolean;

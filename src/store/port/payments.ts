@@ -1,7 +1,10 @@
 /** The payments repository of the storage port (methods in domain terms; see src/store/port.ts). */
 import type { TransactionRow } from "../rows";
 
-/** Top-level fields of the transaction shape `GET /v1/payments` sorts by (interface.md; method fields sort by their stored detail). */
+/**
+ * Top-level fields of the transaction shape `GET /v1/payments` sorts by (interface.md; method fields sort by their
+ * stored detail).
+ */
 export type PaymentSortField =
   | "id"
   | "status"

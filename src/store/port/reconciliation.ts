@@ -15,7 +15,9 @@ import type {
 } from "../rows";
 
 export interface ReconciliationRepo {
-  /** Live charges of the account paid in [fromMs, toMs] with an end-to-end id (index-free scan of the account's rows). */
+  /**
+   * Live charges of the account paid in [fromMs, toMs] with an end-to-end id (index-free scan of the account's rows).
+   */
   paidBetween(accountId: string, fromMs: number, toMs: number): Promise<TransactionRow[]>;
   /** Live transactions of the account whose end-to-end id or cob txid is one of these. */
   chargesMatching(
@@ -27,7 +29,9 @@ export interface ReconciliationRepo {
   payoutsSentBetween(accountId: string, fromMs: number, toMs: number): Promise<PayoutRow[]>;
   /** Live cashout refunds of the account created in [fromMs, toMs]. */
   cashoutsBetween(accountId: string, fromMs: number, toMs: number): Promise<RefundRow[]>;
-  /** Live payouts and cashout refunds of the account by their send id (payout `send_id`, refund `provider_refund_id`). */
+  /**
+   * Live payouts and cashout refunds of the account by their send id (payout `send_id`, refund `provider_refund_id`).
+   */
   sentBySendIds(accountId: string, sendIds: readonly string[]): Promise<{ payouts: PayoutRow[]; refunds: RefundRow[] }>;
   /** Devolution refunds (strategy not `cashout`) of these live transactions of the account. */
   devolutionsOf(accountId: string, transactionIds: readonly string[]): Promise<RefundRow[]>;

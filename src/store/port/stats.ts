@@ -49,7 +49,10 @@ export interface StatsRepo {
    * 0) are included; callers skip them.
    */
   cells(accountId: string, livemode: boolean, from: string, to: string, currency?: string): Promise<StatsCell[]>;
-  /** Time-to-pay histogram of (account, mode) over `ranges`, optionally of one currency: buckets ascending by time, counts summed (empty buckets left out). */
+  /**
+   * Time-to-pay histogram of (account, mode) over `ranges`, optionally of one currency: buckets ascending by time,
+   * counts summed (empty buckets left out).
+   */
   payTimeBuckets(
     accountId: string,
     livemode: boolean,

@@ -121,7 +121,9 @@ export interface WebhooksRepo {
    * only when the delivery was updated. Returns whether it was. Hot path.
    */
   finishAttempt(o: AttemptOutcome): Promise<boolean>;
-  /** Marks the delivery's attempts still `sending` (the worker stopped mid-attempt) as failed, outcome `interrupted`. */
+  /**
+   * Marks the delivery's attempts still `sending` (the worker stopped mid-attempt) as failed, outcome `interrupted`.
+   */
   failOpenAttempts(deliveryId: string, now: number, error: string): Promise<void>;
   /** Attempts of a delivery, oldest first. */
   attemptsOf(deliveryId: string): Promise<WebhookAttemptRow[]>;

@@ -1,4 +1,7 @@
-/** SQLite implementation of the accounts repository (src/store/port/accounts.ts): drizzle builder queries, off the hot paths (`byId`: a raw statement). */
+/**
+ * SQLite implementation of the accounts repository (src/store/port/accounts.ts): drizzle builder queries, off the hot
+ * paths (`byId`: a raw statement).
+ */
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { accounts, sessions, users } from "../../../db/schema";
 import type { AccountsRepo } from "../port/accounts";

@@ -1,4 +1,7 @@
-/** SQLite implementation of the apiKeys repository (src/store/port/api-keys.ts); the authentication lookup is a prepared statement. */
+/**
+ * SQLite implementation of the apiKeys repository (src/store/port/api-keys.ts); the authentication lookup is a prepared
+ * statement.
+ */
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "../../../db/schema";
 import type { ActiveKeyRef, ApiKeysRepo } from "../port/api-keys";

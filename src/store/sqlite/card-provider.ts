@@ -1,4 +1,7 @@
-/** SQLite implementation of the cardProvider repository (src/store/port/card-provider.ts), plus the registry's synchronous lookups. */
+/**
+ * SQLite implementation of the cardProvider repository (src/store/port/card-provider.ts), plus the registry's
+ * synchronous lookups.
+ */
 import { and, eq, isNull } from "drizzle-orm";
 import { cardProviderConnections, cardProviderEvents } from "../../../db/schema";
 import type { CardProviderRepo, LiveCardConnectionReads } from "../port/card-provider";

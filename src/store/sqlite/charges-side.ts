@@ -1,4 +1,7 @@
-/** SQLite implementation of the charges repository's side tables: create intents, Pix signing keys, sandbox provider faults. */
+/**
+ * SQLite implementation of the charges repository's side tables: create intents, Pix signing keys, sandbox provider
+ * faults.
+ */
 import { asc, eq, lte } from "drizzle-orm";
 import { createIntents, pixSigningKeys, sandboxProviderFaults } from "../../../db/schema";
 import type { ChargesRepo } from "../port/charges";

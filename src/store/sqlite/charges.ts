@@ -1,4 +1,7 @@
-/** SQLite implementation of the charges repository (src/store/port/charges.ts): `transactions` and the create's account read. */
+/**
+ * SQLite implementation of the charges repository (src/store/port/charges.ts): `transactions` and the create's account
+ * read.
+ */
 import { and, desc, eq, getTableColumns, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { accounts, transactions } from "../../../db/schema";
 import type { ChargeListQuery, ChargesRepo } from "../port/charges";

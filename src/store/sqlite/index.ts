@@ -82,7 +82,8 @@ export function createSqliteStore(db: Db, opts: SqliteStoreOptions = {}): Sqlite
   const lock = new UnitLock(opts.lockWaitMs);
   const repos = buildRepos(ctx);
   holdGroupWhile(client, () => lock.busy);
-  // Each unit is an object inheriting the repositories (plain, no prototype chain beyond them) plus its own afterCommit.
+  // Each unit is an object inheriting the repositories (plain, no prototype chain beyond them) plus its own
+  // afterCommit.
   const base = Object.assign(Object.create(null) as object, repos);
   const st = (sql: string) => client.prepare(sql);
   const begin = st("BEGIN IMMEDIATE");

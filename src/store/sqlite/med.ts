@@ -1,4 +1,7 @@
-/** SQLite implementation of the med repository (src/store/port/med.ts): cases, evidence, URL secret, the charge's MED fields. */
+/**
+ * SQLite implementation of the med repository (src/store/port/med.ts): cases, evidence, URL secret, the charge's MED
+ * fields.
+ */
 import { and, desc, eq, gt, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { medCases, medEvidence, medSecrets, transactions } from "../../../db/schema";
 import type { MedRepo } from "../port/med";

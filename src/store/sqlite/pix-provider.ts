@@ -1,4 +1,7 @@
-/** SQLite implementation of the pixProvider repository (src/store/port/pix-provider.ts), plus the registry's synchronous lookups. */
+/**
+ * SQLite implementation of the pixProvider repository (src/store/port/pix-provider.ts), plus the registry's synchronous
+ * lookups.
+ */
 import { eq, isNull } from "drizzle-orm";
 import { pixProviderConnections } from "../../../db/schema";
 import type { PixProviderConnectionRow } from "../rows";

@@ -1,4 +1,6 @@
-/** SQLite implementation of the refunds repository (src/store/port/refunds.ts): drizzle builder queries on `refunds`. */
+/**
+ * SQLite implementation of the refunds repository (src/store/port/refunds.ts): drizzle builder queries on `refunds`.
+ */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { refunds, transactions } from "../../../db/schema";
 import type { RefundsRepo } from "../port/refunds";

@@ -1,4 +1,7 @@
-/** SQLite implementation of the stats repository (src/store/port/stats.ts): prepared primary-key range reads of the aggregates. */
+/**
+ * SQLite implementation of the stats repository (src/store/port/stats.ts): prepared primary-key range reads of the
+ * aggregates.
+ */
 import { bucketSeconds, type PayTimeBucket, type StatsCell, type StatsRepo } from "../port/stats";
 import type { SqliteContext } from "./context";
 

@@ -1,4 +1,7 @@
-/** SQLite implementation of the webhooks repository (src/store/port/webhooks.ts): endpoints, deliveries, attempts, transaction secrets. */
+/**
+ * SQLite implementation of the webhooks repository (src/store/port/webhooks.ts): endpoints, deliveries, attempts,
+ * transaction secrets.
+ */
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookTransactionSecrets } from "../../../db/schema";
 import type { ActiveEndpoint, DeliveryClaimView, WebhooksRepo, WebhookScope } from "../port/webhooks";

@@ -9,7 +9,10 @@ import { escapeHtml } from "./format";
 import { methodDetails } from "../../domain/payments/views";
 import { registerCheckoutSection, type CheckoutContext } from "./sections";
 
-/** The hosted card page of a live transaction (its card provider's session, kept in `method_details` at create), or null. */
+/**
+ * The hosted card page of a live transaction (its card provider's session, kept in `method_details` at create), or
+ * null.
+ */
 function liveSessionUrl(ctx: CheckoutContext): string | null {
   const url = methodDetails(ctx.row).CREDIT_CARD?.sessionUrl;
   return typeof url === "string" && /^https?:\/\//.test(url) ? url : null;

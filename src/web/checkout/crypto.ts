@@ -1,4 +1,7 @@
-/** CRYPTO section of the checkout: deposit address (copyable), exact amount, network, currency and deadline; sandbox simulate button. */
+/**
+ * CRYPTO section of the checkout: deposit address (copyable), exact amount, network, currency and deadline; sandbox
+ * simulate button.
+ */
 import { methodDetails } from "../../domain/payments/views";
 import { escapeHtml, formatDateTime } from "./format";
 import { registerCheckoutSection, type CheckoutContext } from "./sections";

@@ -1,4 +1,7 @@
-/** MBWAY section of the checkout: the request was pushed to the payer's (masked) phone, deadline in pt-BR; sandbox simulate button. */
+/**
+ * MBWAY section of the checkout: the request was pushed to the payer's (masked) phone, deadline in pt-BR; sandbox
+ * simulate button.
+ */
 import { methodDetails } from "../../domain/payments/views";
 import { escapeHtml, formatDateTime } from "./format";
 import { registerCheckoutSection, type CheckoutContext } from "./sections";

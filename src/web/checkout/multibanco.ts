@@ -1,4 +1,7 @@
-/** MULTIBANCO section of the checkout: entity, reference (copyable) and amount to pay at an ATM or internet banking; sandbox simulate button. */
+/**
+ * MULTIBANCO section of the checkout: entity, reference (copyable) and amount to pay at an ATM or internet banking;
+ * sandbox simulate button.
+ */
 import { methodDetails } from "../../domain/payments/views";
 import { formatReference } from "../../formats/multibanco";
 import { escapeHtml, formatDateTime, formatMoney } from "./format";

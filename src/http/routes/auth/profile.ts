@@ -1,6 +1,6 @@
 /**
- * GET /v1/account/profile (apikey, dashboard session or bearer token, any role) and PATCH /v1/account/profile (dashboard
- * session or bearer, OWNER/ADMIN): the merchant profile (extensions.md "Merchant profile and a
+ * GET /v1/account/profile (apikey, dashboard session or bearer token, any role) and PATCH /v1/account/profile
+ * (dashboard session or bearer, OWNER/ADMIN): the merchant profile (extensions.md "Merchant profile and a
  * repeatable first run"). HTTP only: the rules are src/domain/accounts/profile.ts.
  */
 import { Elysia } from "elysia";

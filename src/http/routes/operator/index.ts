@@ -1,6 +1,6 @@
 /**
- * Operator API (COFRE_OPERATOR_TOKEN): account settings, MED rulings, Pix and card provider connections. Without the token no
- * operator route is mounted, so every one answers 404 (extensions.md "Running it"). Each
+ * Operator API (COFRE_OPERATOR_TOKEN): account settings, MED rulings, Pix and card provider connections. Without the
+ * token no operator route is mounted, so every one answers 404 (extensions.md "Running it"). Each
  * sub-group puts its routes behind `.use(operatorAuth(deps))` (src/http/plugins/operator-auth.ts).
  */
 import { Elysia } from "elysia";

@@ -1,4 +1,7 @@
-/** /v1/payments: multi-method transactions, refunds, cancel, resend, receipts, stats; plus their public files and sandbox checkout endpoints. */
+/**
+ * /v1/payments: multi-method transactions, refunds, cancel, resend, receipts, stats; plus their public files and
+ * sandbox checkout endpoints.
+ */
 import { Elysia } from "elysia";
 import type { Deps } from "../../../domain/deps";
 import { paymentCheckoutRoutes } from "./checkout";

@@ -11,7 +11,10 @@ import { acceptPixCallback, admitPixCallback, type AdmittedCallback } from "../.
 import { BODY_ERRORS, op } from "../../openapi";
 import { Str, Type } from "../../schemas";
 
-/** One received Pix of the callback (OpenAPI `Pix`): the fields Cofre reads; others are kept out of the way, not refused. */
+/**
+ * One received Pix of the callback (OpenAPI `Pix`): the fields Cofre reads; others are kept out of the way, not
+ * refused.
+ */
 const CallbackPix = Type.Object(
   {
     endToEndId: Str({ minLength: 1, maxLength: 64 }),

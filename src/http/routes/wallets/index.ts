@@ -1,4 +1,7 @@
-/** GET /v1/wallets/balance, GET /v1/wallets (interface.md "Wallets") and GET /v1/wallets/statement (extensions.md "Statement, exports and reconciliation"); apikey (or dashboard session) auth, read-only. */
+/**
+ * GET /v1/wallets/balance, GET /v1/wallets (interface.md "Wallets") and GET /v1/wallets/statement (extensions.md
+ * "Statement, exports and reconciliation"); apikey (or dashboard session) auth, read-only.
+ */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../domain/deps";
 import { apiKeyAuth } from "../../plugins/api-key-auth";
@@ -98,8 +101,8 @@ const OFX_EXAMPLE = [
 
 /**
  * Wallet routes. Without `currency`: the full balance shape; with `currency=<ISO 4217>`: the flat
- * single-currency shape; a malformed or unknown code (neither ISO 4217 nor held, e.g. USDT) -> 400 `invalid_currency`. Missing or
- * invalid key -> 401 (never 404). Balances are those of the key's mode only.
+ * single-currency shape; a malformed or unknown code (neither ISO 4217 nor held, e.g. USDT) -> 400 `invalid_currency`.
+ * Missing or invalid key -> 401 (never 404). Balances are those of the key's mode only.
  */
 export function walletRoutes(deps: Deps) {
   return new Elysia()

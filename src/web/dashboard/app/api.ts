@@ -26,7 +26,9 @@ export function currentMode(): Mode {
   return state.mode;
 }
 
-/** One JSON request, answering `T` (a wire.ts type); throws ApiFailure with the envelope's code on any non-2xx answer. */
+/**
+ * One JSON request, answering `T` (a wire.ts type); throws ApiFailure with the envelope's code on any non-2xx answer.
+ */
 export async function api<T = unknown>(
   method: string,
   path: string,

@@ -18,7 +18,10 @@ import { CANCELLABLE, IN_FLIGHT, isIn, REFUNDABLE } from "../../../domain/charge
 import { Code, label, methodLabels } from "./labels";
 import type { Charge, Delivery, DeliveryAttempt, Payer, Payment, Receipt, Refund } from "./wire";
 
-/** How often the page re-reads a payment while something is in flight (a payment awaiting its outcome, a refund under way), ms. */
+/**
+ * How often the page re-reads a payment while something is in flight (a payment awaiting its outcome, a refund under
+ * way), ms.
+ */
 export const LIVE_POLL_MS = 2_000;
 
 /** Whether the payment or one of its refunds still awaits an outcome (the page then polls). */

@@ -31,7 +31,10 @@ import type {
 import { label } from "./labels";
 import { PIX_KEY_TYPES, type PixKeyType } from "../../../pix/key-types";
 
-/** A payout status as the merchant reads it ("pendente", "em processamento", ...; labels.tsx, the one table); an unknown one as sent. */
+/**
+ * A payout status as the merchant reads it ("pendente", "em processamento", ...; labels.tsx, the one table); an unknown
+ * one as sent.
+ */
 export function payoutStatusText(status: string): string {
   return label("payout", status);
 }
