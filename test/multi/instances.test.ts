@@ -66,7 +66,9 @@ function loginFrom(source: string, forwardedFor: string, password: string): Prom
   return new Promise((resolve, reject) => {
     const socket = connect({ host: "127.0.0.1", port: d.lb.port, localAddress: source });
     let answer = "";
-    socket.on("connect", () => socket.end(head + body));
+    // Written without half-closing: a client FIN before the answer may be taken for an abort on
+    // the way through the balancer (one run saw an empty answer). `connection: close` ends it.
+    socket.on("connect", () => socket.write(head + body));
     socket.on("data", (chunk) => (answer += chunk));
     socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
     socket.on("error", reject);
