@@ -24,6 +24,9 @@ export async function serve(): Promise<() => Promise<void>> {
   await backupBeforeMigrating(early, createLogger(early.logLevel));
   const deps = createDeps();
   const storage = await startStorage(deps);
+  // Before the first request: the job groups' startup scheduling and, on PostgreSQL with the test
+  // clock, the shared clock offset (a restarted instance must not answer with its own clock).
+  await deps.startup;
   const app = createApp(deps);
   // Elysia turns SO_REUSEPORT on by default: a second process would share the port silently.
   try {
