@@ -24,14 +24,14 @@
  */
 import type { Deps } from "../deps";
 import { iso } from "../../lib/clock";
-import { endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay, STATS_TIME_ZONE } from "../../lib/calendar";
+import { endOfSaoPauloDay, saoPauloDate, startOfSaoPauloDay } from "../../lib/calendar";
 import type { StatementEntry, StatementPosition } from "../../store/port/ledger";
 import { invalidParam } from "../errors";
 import type { Scope } from "../scope";
 import type { LedgerReader } from "./unit";
 import { PRIMARY_CURRENCY } from "./views";
 import type { StatementLine, StatementLineType, StatementList } from "./statement-views";
-import { decimalOfMinor } from "../../lib/money";
+import { csvHead, csvLines, type OfxFacts, ofxHead, ofxLines, ofxTail } from "./statement-formats";
 
 /** Query parameters of GET /v1/wallets/statement. */
 const PARAMS = new Set(["from", "to", "limit", "starting_after"]);
@@ -257,7 +257,11 @@ export async function exportStatement(
   const name = `extrato-${req.from ?? "inicio"}-${req.to ?? saoPauloDate(now)}`;
   const pages = statementPages(deps.store.read, scope, req, EXPORT_PAGE);
   if (format === "csv")
-    return { body: streamOf(csvChunks(pages)), contentType: "text/csv; charset=utf-8", filename: `${name}.csv` };
+    return {
+      body: streamOf(chunks(pages, csvHead(), csvLines, () => "")),
+      contentType: "text/csv; charset=utf-8",
+      filename: `${name}.csv`,
+    };
   // LEDGERBAL: the total at the end of the period (or now), read before the lines.
   const asOf = Math.min(req.toMs, now);
   const ledgerBalance = await deps.store.read.ledger.statementTotalAt(
@@ -266,8 +270,25 @@ export async function exportStatement(
     PRIMARY_CURRENCY,
     { createdAt: asOf },
   );
-  const ofx = ofxChunks(pages, { scope, now, startMs: req.fromMs, endMs: asOf, ledgerBalance });
-  return { body: streamOf(ofx), contentType: "application/x-ofx", filename: `${name}.ofx` };
+  const facts: OfxFacts = { scope, now, startMs: req.fromMs, endMs: asOf, ledgerBalance };
+  return {
+    body: streamOf(chunks(pages, ofxHead(facts), ofxLines, () => ofxTail(facts))),
+    contentType: "application/x-ofx",
+    filename: `${name}.ofx`,
+  };
+}
+
+/** `head`, then each page of `pages` rendered by `lines`, then `tail()`: one chunk each. */
+async function* chunks(
+  pages: AsyncGenerator<StatementLine[]>,
+  head: string,
+  lines: (page: StatementLine[]) => string,
+  tail: () => string,
+): AsyncGenerator<string> {
+  yield head;
+  for await (const page of pages) yield lines(page);
+  const end = tail();
+  if (end) yield end;
 }
 
 /** A byte stream pulling one string chunk from `chunks` per read; cancelling ends the generator. */
@@ -283,171 +304,4 @@ function streamOf(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
       await chunks.return(undefined);
     },
   });
-}
-
-const CSV_COLUMNS = [
-  "id",
-  "created_at",
-  "type",
-  "amount",
-  "balance_after",
-  "available_on",
-  "description",
-  "reference_id",
-] as const;
-
-/** One RFC 4180 field: quoted when it holds a comma, a quote, CR or LF (quotes doubled). */
-function csvField(v: string | number | null): string {
-  const s = v === null ? "" : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
-async function* csvChunks(pages: AsyncGenerator<StatementLine[]>): AsyncGenerator<string> {
-  yield `${CSV_COLUMNS.join(",")}\r\n`;
-  for await (const page of pages)
-    yield page.map((l) => `${CSV_COLUMNS.map((c) => csvField(l[c])).join(",")}\r\n`).join("");
-}
-
-/** Centavos as reais with a dot and two decimals (`-1500` -> `-15.00`; src/lib/money.ts). */
-export const reais = decimalOfMinor;
-
-const SP_PARTS = new Intl.DateTimeFormat("en-GB", {
-  timeZone: STATS_TIME_ZONE,
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
-/** São Paulo's UTC offset (ms) per UTC hour: Intl is slow per call, and offsets change on the hour at most. */
-const offsets = new Map<number, number>();
-
-function offsetMs(ms: number): number {
-  const hour = Math.floor(ms / 3_600_000);
-  let off = offsets.get(hour);
-  if (off === undefined) {
-    const at = hour * 3_600_000;
-    const p = Object.fromEntries(SP_PARTS.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
-    off =
-      Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) -
-      at;
-    if (offsets.size > 10_000) offsets.clear();
-    offsets.set(hour, off);
-  }
-  return off;
-}
-
-const two = (n: number) => String(n).padStart(2, "0");
-
-/** OFX date-time in São Paulo local time with its offset, as Brazilian banks write it: `20261128093000[-3:BRT]`. */
-export function ofxDate(ms: number): string {
-  const off = offsetMs(ms);
-  const d = new Date(ms + off);
-  const hours = Math.round(off / 3_600_000);
-  const local = `${d.getUTCFullYear()}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())}${two(d.getUTCHours())}${two(d.getUTCMinutes())}${two(d.getUTCSeconds())}`;
-  return `${local}[${hours}:${hours === -3 ? "BRT" : hours === -2 ? "BRST" : "GMT"}]`;
-}
-
-/** Text for an SGML element: ASCII (accents folded, the header says USASCII), `&`, `<`, `>` escaped, at most `max` characters. */
-function sgml(s: string, max = 255): string {
-  return s
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^\x20-\x7e]/g, "?")
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .slice(0, max);
-}
-
-interface OfxFacts {
-  scope: Scope;
-  now: number;
-  startMs: number;
-  endMs: number;
-  /** The wallet's total at `endMs`, centavos. */
-  ledgerBalance: number;
-}
-
-/**
- * OFX 1.0.2 SGML (the header block, then unclosed leaf elements) as Brazilian banks emit it:
- * one STMTTRN per line (`TRNTYPE` CREDIT/DEBIT, `DTPOSTED`, `TRNAMT` in reais, `FITID` = the line
- * id, so a re-import never duplicates, `MEMO` = description and reference), then LEDGERBAL.
- * ACCTID: the last 20 characters of the account's raw id (its random part) and `-T`/`-L` for the
- * mode (OFX allows 22).
- */
-async function* ofxChunks(pages: AsyncGenerator<StatementLine[]>, f: OfxFacts): AsyncGenerator<string> {
-  const acct = `${f.scope.accountId.replace(/^acct_/, "").slice(-20)}-${f.scope.livemode ? "L" : "T"}`;
-  const start = ofxDate(Math.max(0, f.startMs));
-  yield [
-    "OFXHEADER:100",
-    "DATA:OFXSGML",
-    "VERSION:102",
-    "SECURITY:NONE",
-    "ENCODING:USASCII",
-    "CHARSET:1252",
-    "COMPRESSION:NONE",
-    "OLDFILEUID:NONE",
-    "NEWFILEUID:NONE",
-    "",
-    "<OFX>",
-    "<SIGNONMSGSRSV1>",
-    "<SONRS>",
-    "<STATUS>",
-    "<CODE>0",
-    "<SEVERITY>INFO",
-    "</STATUS>",
-    `<DTSERVER>${ofxDate(f.now)}`,
-    "<LANGUAGE>POR",
-    "</SONRS>",
-    "</SIGNONMSGSRSV1>",
-    "<BANKMSGSRSV1>",
-    "<STMTTRNRS>",
-    "<TRNUID>1",
-    "<STATUS>",
-    "<CODE>0",
-    "<SEVERITY>INFO",
-    "</STATUS>",
-    "<STMTRS>",
-    "<CURDEF>BRL",
-    "<BANKACCTFROM>",
-    "<BANKID>COFRE",
-    `<ACCTID>${acct}`,
-    "<ACCTTYPE>CHECKING",
-    "</BANKACCTFROM>",
-    "<BANKTRANLIST>",
-    `<DTSTART>${start}`,
-    `<DTEND>${ofxDate(f.endMs)}`,
-    "",
-  ].join("\r\n");
-  for await (const page of pages) {
-    yield page
-      .map((l) =>
-        [
-          "<STMTTRN>",
-          `<TRNTYPE>${l.amount < 0 ? "DEBIT" : "CREDIT"}`,
-          `<DTPOSTED>${ofxDate(Date.parse(l.created_at))}`,
-          `<TRNAMT>${reais(l.amount)}`,
-          `<FITID>${l.id}`,
-          `<MEMO>${sgml(l.reference_id ? `${l.description} ${l.reference_id}` : l.description)}`,
-          "</STMTTRN>",
-          "",
-        ].join("\r\n"),
-      )
-      .join("");
-  }
-  yield [
-    "</BANKTRANLIST>",
-    "<LEDGERBAL>",
-    `<BALAMT>${reais(f.ledgerBalance)}`,
-    `<DTASOF>${ofxDate(f.endMs)}`,
-    "</LEDGERBAL>",
-    "</STMTRS>",
-    "</STMTTRNRS>",
-    "</BANKMSGSRSV1>",
-    "</OFX>",
-    "",
-  ].join("\r\n");
 }

@@ -23,81 +23,10 @@ import {
   parseStatementQuery,
   type StatementFormat,
 } from "../../../domain/ledger/statement";
+import { STATEMENT_EXPORT_EXAMPLES } from "../../../domain/ledger/statement-formats";
 import { STATEMENT_LINE_TYPES, StatementListSchema } from "../../../domain/ledger/statement-views";
 import { acceptsExplicitly } from "../../accept";
 import { singleQuery } from "../../query";
-
-/** Documentation examples of the statement's exports (a charge of R$ 150.00 and its fee). */
-const CSV_EXAMPLE = [
-  "id,created_at,type,amount,balance_after,available_on,description,reference_id",
-  "sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_1,2026-11-20T12:00:00.000Z,fee,-199,14801,2026-11-21T12:00:00.000Z,Tarifa,0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
-  "sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0,2026-11-20T12:00:00.000Z,charge,15000,15000,2026-11-21T12:00:00.000Z,Recebimento,0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
-  "",
-].join("\r\n");
-const OFX_EXAMPLE = [
-  "OFXHEADER:100",
-  "DATA:OFXSGML",
-  "VERSION:102",
-  "SECURITY:NONE",
-  "ENCODING:USASCII",
-  "CHARSET:1252",
-  "COMPRESSION:NONE",
-  "OLDFILEUID:NONE",
-  "NEWFILEUID:NONE",
-  "",
-  "<OFX>",
-  "<SIGNONMSGSRSV1>",
-  "<SONRS>",
-  "<STATUS>",
-  "<CODE>0",
-  "<SEVERITY>INFO",
-  "</STATUS>",
-  "<DTSERVER>20261121090000[-3:BRT]",
-  "<LANGUAGE>POR",
-  "</SONRS>",
-  "</SIGNONMSGSRSV1>",
-  "<BANKMSGSRSV1>",
-  "<STMTTRNRS>",
-  "<TRNUID>1",
-  "<STATUS>",
-  "<CODE>0",
-  "<SEVERITY>INFO",
-  "</STATUS>",
-  "<STMTRS>",
-  "<CURDEF>BRL",
-  "<BANKACCTFROM>",
-  "<BANKID>COFRE",
-  "<ACCTID>1d87c4e9b1a2f3e4d5c6-T",
-  "<ACCTTYPE>CHECKING",
-  "</BANKACCTFROM>",
-  "<BANKTRANLIST>",
-  "<DTSTART>20261120000000[-3:BRT]",
-  "<DTEND>20261120235959[-3:BRT]",
-  "<STMTTRN>",
-  "<TRNTYPE>DEBIT",
-  "<DTPOSTED>20261120090000[-3:BRT]",
-  "<TRNAMT>-1.99",
-  "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_1",
-  "<MEMO>Tarifa 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
-  "</STMTTRN>",
-  "<STMTTRN>",
-  "<TRNTYPE>CREDIT",
-  "<DTPOSTED>20261120090000[-3:BRT]",
-  "<TRNAMT>150.00",
-  "<FITID>sl_0193a6f2c1d87c4e9b1a2f3e4d5c6b7a_0",
-  "<MEMO>Recebimento 0193a6f2c1d87c4e9b1a2f3e4d5c6b7b",
-  "</STMTTRN>",
-  "</BANKTRANLIST>",
-  "<LEDGERBAL>",
-  "<BALAMT>148.01",
-  "<DTASOF>20261120235959[-3:BRT]",
-  "</LEDGERBAL>",
-  "</STMTRS>",
-  "</STMTTRNRS>",
-  "</BANKMSGSRSV1>",
-  "</OFX>",
-  "",
-].join("\r\n");
 
 /**
  * Wallet routes. Without `currency`: the full balance shape; with `currency=<ISO 4217>`: the flat
@@ -174,13 +103,13 @@ export function walletRoutes(deps: Deps) {
               {
                 content: "text/csv",
                 description: "The period as CSV (with `Accept: text/csv`), an attachment `extrato-<from>-<to>.csv`.",
-                schema: { type: "string", example: CSV_EXAMPLE },
+                schema: { type: "string", example: STATEMENT_EXPORT_EXAMPLES.csv },
               },
               {
                 content: "application/x-ofx",
                 description:
                   "The period as OFX 1.0.2 SGML (with `Accept: application/x-ofx`), an attachment `extrato-<from>-<to>.ofx`.",
-                schema: { type: "string", example: OFX_EXAMPLE },
+                schema: { type: "string", example: STATEMENT_EXPORT_EXAMPLES.ofx },
               },
             ],
           },
