@@ -1,5 +1,5 @@
 /**
- * Recording a job run's outcome (src/jobs/scheduler.ts), each in one unit of work: a failure is
+ * Recording a job run's outcome (src/jobs/run.ts), each in one unit of work: a failure is
  * queued again after its backoff (or dead once its attempts are spent), a success is deleted, or
  * rescheduled when the handler asked for a `retryAt` or somebody asked for an earlier run while it
  * ran (`asked`, read inside the unit; Infinity when nobody did). Times are epoch ms.

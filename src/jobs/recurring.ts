@@ -8,9 +8,19 @@ export type { RecurringOptions } from "../domain/jobs";
 export type RecurringJob = RecurringOptions & { everyMs: number };
 
 /**
- * The body of Scheduler.deferRecurring (its doc tells the rules), once the recurring rows are
- * written: `recurring` maps each recurring kind registered with an `idle` test or `catchUp` (its
- * dedupe key) to its options and period.
+ * The body of Scheduler.deferRecurring, once the recurring rows are written: `recurring` maps each
+ * recurring kind registered with an `idle` test or `catchUp` (its dedupe key) to its options and
+ * period. Defers the jobs due by `until` whose runs before the next other work would change
+ * nothing, so a 2-day advance does not step through thousands of empty runs; does anything only
+ * when one is due by `next`. With B the earliest of `until` and the due time of the first other
+ * queued job:
+ * - an `idle` job (nothing to do, and nothing until other work changes the data) moves to its
+ *   first period at or after B (as if each run in between had run and found nothing), past
+ *   `until` when no other work is due by then;
+ * - a `catchUp` job (a prune by age: one run does what the runs before it would) moves to its
+ *   last period at or before B, so it runs once, at a time it would have run anyway.
+ * One read per call when no such job is due by `next`; each move is conditional on the due
+ * time read (a peer may claim the row). True when a job moved.
  */
 export async function deferRecurringJobs(
   store: Store,

@@ -11,19 +11,10 @@
  * far is durable (`store.durable()`, src/store/port.ts).
  */
 import type { Clock } from "../lib/clock";
-import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import type { Store, Uow } from "../store/port";
 import type { LeasedJob, NewJob } from "../store/port/jobs";
-import type {
-  EnqueueInput,
-  HandlerOptions,
-  JobHandler,
-  JobOutcome,
-  JobQueue,
-  JobRow,
-  RecurringOptions,
-} from "../domain/jobs";
+import type { EnqueueInput, HandlerOptions, JobHandler, JobQueue, JobRow, RecurringOptions } from "../domain/jobs";
 
 export type {
   EnqueueInput,
@@ -34,8 +25,8 @@ export type {
   JobRow,
   RecurringOptions,
 } from "../domain/jobs";
-import { DEFAULTS, dueMs, type Registered } from "./types";
-import { recordFailedRun, recordSucceededRun, writeSucceededRun } from "./outcome";
+import { DEFAULTS, newJobRow, type Registered } from "./types";
+import { claimDueJobs, runJob } from "./run";
 import { dueButSkipped, leasedByPeers } from "./peers";
 import { WakeTimer } from "./timer";
 import { deferRecurringJobs, type RecurringJob } from "./recurring";
@@ -90,16 +81,8 @@ export class Scheduler implements JobQueue {
 
   /**
    * For the clock advance (src/jobs/advance.ts), before it steps to `next` (epoch ms, the earliest
-   * claimable job) when a recurring job is due by then: defers the recurring jobs due by `until`
-   * whose runs before the next other work would change nothing, so a 2-day advance does not step through thousands of
-   * empty runs. With B the earliest of `until` and the due time of the first other queued job:
-   * - an `idle` job (nothing to do, and nothing until other work changes the data) moves to its
-   *   first period at or after B (as if each run in between had run and found nothing), past
-   *   `until` when no other work is due by then;
-   * - a `catchUp` job (a prune by age: one run does what the runs before it would) moves to its
-   *   last period at or before B, so it runs once, at a time it would have run anyway.
-   * One read per call when no such job is due by `next`; each move is conditional on the due
-   * time read (a peer may claim the row). True when a job moved (the caller looks again).
+   * claimable job): defers the recurring jobs due by `until` whose runs would change nothing (the
+   * rules: `deferRecurringJobs`, ./recurring.ts). True when a job moved (the caller looks again).
    */
   async deferRecurring(next: number, until: number): Promise<boolean> {
     if (this.recurring.size === 0) return false;
@@ -119,15 +102,7 @@ export class Scheduler implements JobQueue {
   }
 
   private newJob(input: EnqueueInput): NewJob {
-    const now = this.clock.nowMs();
-    return {
-      id: newId("job"),
-      kind: input.kind,
-      payload: JSON.stringify(input.payload ?? {}),
-      dueAt: input.dueAt === undefined ? now : dueMs(input.dueAt),
-      dedupeKey: input.dedupeKey ?? null,
-      createdAt: now,
-    };
+    return newJobRow(input, this.clock.nowMs());
   }
 
   /**
@@ -368,84 +343,23 @@ export class Scheduler implements JobQueue {
    * Claimed jobs with their dedupe keys (one unit, which first writes the recurring jobs
    * registered since the last claim).
    */
-  private async claim(limit: number): Promise<[JobRow, string | null][]> {
-    const now = this.clock.nowMs();
+  private claim(limit: number): Promise<[JobRow, string | null][]> {
     const recurring = this.unsaved;
     this.unsaved = [];
-    const rows = await this.store
-      .tx(async (uow) => {
-        // Both statements are issued before the one await (on SQLite they have run by then).
-        const saved = recurring.length > 0 ? uow.jobs.enqueueMany(recurring) : null;
-        this.askedWhileClaiming = new Map();
-        const claimed =
-          limit > 0
-            ? uow.jobs.claimDue({
-                now,
-                limit,
-                running: this.inflight,
-                leaseMs: (kind) => (this.handlers.get(kind) ?? DEFAULTS).leaseMs,
-              })
-            : [];
-        await saved;
-        return claimed;
-      })
-      .catch((err: unknown) => {
-        this.unsaved.unshift(...recurring);
-        throw err;
-      });
-    return rows.map((r) => [
-      { id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts, dueAt: r.dueAt },
-      r.dedupeKey,
-    ]);
+    const leaseMs = (kind: string) => (this.handlers.get(kind) ?? DEFAULTS).leaseMs;
+    const req = { now: this.clock.nowMs(), limit, running: this.inflight, leaseMs };
+    return claimDueJobs(this.store, recurring, req, () => {
+      this.askedWhileClaiming = new Map();
+    }).catch((err: unknown) => {
+      this.unsaved.unshift(...recurring);
+      throw err;
+    });
   }
 
-  private async execute(job: JobRow, dedupeKey: string | null): Promise<void> {
-    const reg = this.handlers.get(job.kind);
-    let outcome: JobOutcome;
-    // Earliest time asked by enqueueNoLaterThan while the handler ran; read inside the unit that
-    // writes the outcome (units never interleave), forgotten once it committed.
-    const asked = (uow: Uow): number => {
-      if (dedupeKey === null) return Infinity;
-      uow.afterCommit(() => this.askedWhileRunning.delete(dedupeKey));
-      return this.askedWhileRunning.get(dedupeKey) ?? Infinity;
-    };
-    // Set once a unit of the handler that recorded the outcome (JobRow.finish) committed.
-    let finished: { due: number | null } | null = null;
-    const finish = async (uow: Uow, result: JobOutcome): Promise<void> => {
-      const due = await writeSucceededRun(uow, job, result, asked);
-      uow.afterCommit(() => {
-        finished = { due };
-      });
-    };
-    try {
-      if (!reg) throw new Error(`no handler for job kind ${job.kind}`);
-      outcome = await reg.handler({ ...job, finish });
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const done = finished as { due: number | null } | null;
-      if (done) {
-        // Its outcome is committed: nothing of the run is left to retry.
-        this.logger.error({ job: job.id, kind: job.kind, err: message }, "job failed after recording its outcome");
-        if (done.due !== null) this.armAt(done.due);
-        return;
-      }
-      const { maxAttempts, backoff } = reg ?? DEFAULTS;
-      const dead = job.attempts >= maxAttempts;
-      this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempts, dead, err: message }, "job failed");
-      const dueAt = await recordFailedRun(
-        this.store,
-        job,
-        message,
-        dead,
-        this.clock.nowMs() + backoff(job.attempts) * 1000,
-        asked,
-      );
-      if (!dead) this.armAt(dueAt);
-      return;
-    }
-    const done = finished as { due: number | null } | null;
-    const retryAt = done ? done.due : await recordSucceededRun(this.store, job, outcome, asked);
-    if (retryAt !== null) this.armAt(retryAt);
+  private execute(job: JobRow, dedupeKey: string | null): Promise<void> {
+    const { store, clock, logger, askedWhileRunning } = this;
+    const armAt = (at: number) => this.armAt(at);
+    return runJob({ store, clock, logger, reg: this.handlers.get(job.kind), askedWhileRunning, armAt }, job, dedupeKey);
   }
 
   /** Moves the timer earlier to `hint` (epoch ms) when nothing is due before it. */

@@ -1,9 +1,11 @@
 /**
- * The scheduler's internal types: a registered kind's retry policy and its defaults. The public
+ * The scheduler's internal types: a registered kind's retry policy and its defaults, and a new job's row. The public
  * ones (a claimed job, what a handler returns, handler and enqueue options) are the domain's
  * (src/domain/jobs.ts).
  */
-import type { JobHandler } from "../domain/jobs";
+import type { EnqueueInput, JobHandler } from "../domain/jobs";
+import { newId } from "../lib/ids";
+import type { NewJob } from "../store/port/jobs";
 
 /** A registered job kind: its handler and its retry policy (lease and backoff in ms / seconds). */
 export interface Registered {
@@ -23,4 +25,16 @@ export const DEFAULTS: Omit<Registered, "handler"> = {
 /** Epoch ms of a due time given as a Date or epoch ms. */
 export function dueMs(due: Date | number): number {
   return typeof due === "number" && Number.isSafeInteger(due) ? due : new Date(due).getTime();
+}
+
+/** The row of a new job `input` (a fresh id; due now when `input.dueAt` is not given), at `now` (epoch ms). */
+export function newJobRow(input: EnqueueInput, now: number): NewJob {
+  return {
+    id: newId("job"),
+    kind: input.kind,
+    payload: JSON.stringify(input.payload ?? {}),
+    dueAt: input.dueAt === undefined ? now : dueMs(input.dueAt),
+    dedupeKey: input.dedupeKey ?? null,
+    createdAt: now,
+  };
 }

@@ -5,7 +5,7 @@
  * Any other number that passes the Luhn check pays. Brand from the prefix.
  */
 import { createHash } from "node:crypto";
-import type { CardUsed } from "./objects";
+import type { CardUsed } from "./payment-objects";
 
 export type CardBehaviour = "pay" | "decline" | "dispute" | "3ds";
 

@@ -7,7 +7,8 @@
 import type Stripe from "stripe";
 import { type ApiCtx, type Reply, type SimEnv, load, loadAny, nowSec } from "./core";
 import { expand } from "./expand";
-import { balanceTransaction, dispute, type DisputeDoc } from "./objects";
+import { dispute, type DisputeDoc } from "./dispute-objects";
+import { balanceTransaction } from "./payment-objects";
 import { emit } from "./webhooks";
 
 /** `GET /v1/disputes/:id`. */

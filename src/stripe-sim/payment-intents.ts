@@ -10,7 +10,7 @@ import { badState, invalid, missing } from "./errors";
 import { expand } from "./expand";
 import type { Params } from "./form";
 import { boletoNumbers } from "./boleto-line";
-import { type BillingInput, paymentIntent, type PaymentIntentDoc } from "./objects";
+import { type BillingInput, paymentIntent, type PaymentIntentDoc } from "./payment-objects";
 import { cancelPaymentIntent, failPaymentIntent, piWithExtra, succeedPaymentIntent } from "./payments";
 import { emit } from "./webhooks";
 import { sessionWithExtra } from "./checkout";

@@ -16,7 +16,7 @@ import {
   cardFee,
   charge,
   type PaymentIntentDoc,
-} from "./objects";
+} from "./payment-objects";
 import { emit } from "./webhooks";
 
 /** Simulator-only facts about a PaymentIntent. */

@@ -10,7 +10,7 @@ import type Stripe from "stripe";
 import { type ApiCtx, type Reply, type SimEnv, load, loadAny, nowSec, settings } from "./core";
 import { badState, invalid } from "./errors";
 import { expand } from "./expand";
-import { balanceTransaction, type ChargeDoc, refund, type RefundDoc } from "./objects";
+import { balanceTransaction, type ChargeDoc, refund, type RefundDoc } from "./payment-objects";
 import { listPage } from "./lists";
 import { emit } from "./webhooks";
 

@@ -23,7 +23,7 @@ import { getEvent, listEvents } from "./events-api";
 import { Params, parseForm } from "./form";
 import { get3dsPage, getPayPage, post3dsPage, postPayPage, voucher } from "./hosted";
 import { simId } from "./ids";
-import { SIM_API_VERSION } from "./objects";
+import { SIM_API_VERSION } from "./event-objects";
 import { cancelPaymentIntentRoute, createPaymentIntent, getPaymentIntent } from "./payment-intents";
 import { createRefund, finishRefund, getRefund, listRefunds } from "./refunds";
 import { Scheduler } from "./scheduler";

@@ -1,6 +1,6 @@
 /**
  * stripe-sim state in its own SQLite file (bun:sqlite, WAL): test accounts and their keys, every
- * API object as its JSON document (what the API answers, typed by the builders in objects.ts)
+ * API object as its JSON document (what the API answers, typed by the builders in the *-objects.ts modules)
  * beside a small simulator-only `extra` document (the card used, a dispute to open), events and
  * their deliveries, idempotent answers, timed jobs (refund settlement, dispute opening, delivery
  * retries) and settings. Self-contained schema (CREATE TABLE IF NOT EXISTS): not part of Cofre's

@@ -10,7 +10,7 @@
 import { createHmac } from "node:crypto";
 import type Stripe from "stripe";
 import { type SimEnv, nowSec, saveSettings, settings } from "./core";
-import { event, type SimEventObjects, type SimEventType } from "./objects";
+import { event, type SimEventObjects, type SimEventType } from "./event-objects";
 
 /** `Stripe-Signature` header value for `payload` signed with `secret` at `t` (Unix seconds). */
 export function signatureHeader(payload: string, secret: string, t: number): string {

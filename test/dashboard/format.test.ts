@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { dateTime, money } from "../../src/web/dashboard/app/format";
 import { parseAmount } from "../../src/web/dashboard/app/payment";
 import { countdown } from "../../src/web/dashboard/app/med";
-import { destinationText, payoutStatusText } from "../../src/web/dashboard/app/payouts";
+import { destinationText, payoutStatusText } from "../../src/web/dashboard/app/payout-text";
 import { PAYOUT_STATUSES } from "../../src/domain/payouts/model";
 
 describe("dashboard formatting", () => {

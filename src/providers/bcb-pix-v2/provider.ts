@@ -37,11 +37,9 @@
  * auth_failed -> auth_failed; other 4xx -> rejected on create and cancel (code = the problem's
  * name, e.g. CobOperacaoInvalida), invalid on a status query (nothing changes).
  */
-import { buildDynamicBrCode } from "../../pix/brcode";
 import { cobTxidFor } from "../cob-txid";
 import type {
   CreateOutcome,
-  CreateRequest,
   NotificationItem,
   PaymentListOutcome,
   ReceivedPix,
@@ -57,14 +55,13 @@ import { LIST_PAGE_SIZE, MAX_LIST_PAGES, rfc3339, settledOf, type PixAnswer, typ
 import { nextPollAt } from "./polling";
 import { failureOf } from "./failures";
 import { DEVOLUCAO_ID_RE, devolucaoValor, getDevolucao, planDevolucao, putDevolucao } from "./devolucao";
-import { toValor } from "./valor";
+import { cobBody, createdOutcome, resumedOutcome, type CobAnswer } from "./cob";
 import { getSend, ID_ENVIO_RE, putSend } from "./send";
 import { Limiter } from "./limiter";
 import { cashoutSend, planCashout, refundOutcomeOfSend } from "./cashout";
 import { listInfractions, listSends, receivedOf, submitDefense } from "./reconcile";
 
-/** Longest `solicitacaoPagador` (OpenAPI `CobSolicitada.solicitacaoPagador`, maxLength 140). */
-export const MAX_SOLICITACAO = 140;
+export { MAX_SOLICITACAO } from "./cob";
 
 export interface BcbProviderOptions {
   /** The connection's id, stored on the charges it creates (`transactions.provider_connection_id`). */
@@ -78,35 +75,6 @@ export interface BcbProviderOptions {
   pixKey: string;
   /** The connection's pooled client (opened on first use). */
   client: () => Promise<BcbPixClient>;
-}
-
-/** `devedor` when both the customer's name and document (CPF 11 digits / CNPJ 14) are known. */
-function devedorOf(tx: TransactionRow): Record<string, string> | undefined {
-  const doc = tx.customerDocument?.replace(/[^0-9A-Za-z]/g, "").toUpperCase();
-  const nome = tx.customerName?.trim();
-  if (!doc || !nome) return undefined;
-  if (/^\d{11}$/.test(doc)) return { cpf: doc, nome: nome.slice(0, 200) };
-  if (/^[0-9A-Z]{12}\d{2}$/.test(doc)) return { cnpj: doc, nome: nome.slice(0, 200) };
-  return undefined;
-}
-
-function descriptionOf(tx: TransactionRow): string | undefined {
-  try {
-    const d = (JSON.parse(tx.metadata) as { description?: unknown }).description;
-    return typeof d === "string" && d.trim() !== "" ? [...d].slice(0, MAX_SOLICITACAO).join("") : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-interface CobAnswer {
-  status?: string;
-  calendario?: { criacao?: string; expiracao?: number };
-  location?: string;
-  loc?: { location?: string };
-  pixCopiaECola?: string;
-  valor?: { original?: string };
-  pix?: PixAnswer[];
 }
 
 /** `pending`, with the next poll when polling is not over. */
@@ -140,73 +108,6 @@ function hintOf(p: { txid?: unknown; endToEndId?: unknown; devolucoes?: unknown 
   };
 }
 
-/**
- * `pending` with the cob's BR Code and the first status check at `checkAt`; retryable when the cob has neither BR Code
- * nor location.
- */
-function createdOutcome(
-  req: CreateRequest,
-  connectionId: string,
-  txid: string,
-  cob: CobAnswer,
-  checkAt: number | undefined,
-): CreateOutcome {
-  const tx = req.transaction;
-  const location = cob.location ?? cob.loc?.location ?? null;
-  let brCode = cob.pixCopiaECola ?? null;
-  // A PSP that answers only the location: the dynamic BR Code is built from it (BCB manual).
-  if (!brCode && location)
-    brCode = buildDynamicBrCode({
-      location,
-      merchantName: req.merchant.name,
-      merchantCity: req.merchant.city,
-      amount: tx.amount,
-    });
-  if (!brCode)
-    return {
-      status: "retryable",
-      code: "no_br_code",
-      message: "The PSP created the cob without pixCopiaECola or location.",
-    };
-  return {
-    status: "pending",
-    columns: {
-      pixTxid: txid,
-      pixBrCode: brCode,
-      pixLocation: location,
-      expiresAt: tx.expiresAt,
-      providerConnectionId: connectionId,
-    },
-    ...(checkAt !== undefined ? { checkAt } : {}),
-  };
-}
-
-/**
- * A resumed create whose cob exists (`GET /cob/{txid}` 200): ATIVA with our valor -> pending with
- * it (no second PUT); CONCLUIDA with our valor (paid meanwhile) -> pending with a status check now,
- * which confirms and pays it; REMOVIDA_* -> rejected; another valor -> rejected `CobDivergente`.
- */
-function resumedOutcome(
-  ctx: ProviderContext,
-  req: CreateRequest,
-  connectionId: string,
-  txid: string,
-  cob: CobAnswer,
-): CreateOutcome {
-  const tx = req.transaction;
-  if (cob.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR" || cob.status === "REMOVIDA_PELO_PSP")
-    return { status: "rejected", code: cob.status, message: `The PSP reports the cob as ${cob.status}.` };
-  if (cob.valor?.original !== toValor(tx.amount) || (cob.status !== "ATIVA" && cob.status !== "CONCLUIDA"))
-    return {
-      status: "rejected",
-      code: "CobDivergente",
-      message: `The PSP holds cob ${txid} with another amount or status.`,
-    };
-  const checkAt =
-    cob.status === "CONCLUIDA" ? ctx.clock.nowMs() : nextPollAt(tx.createdAt, tx.expiresAt, ctx.clock.nowMs());
-  return createdOutcome(req, connectionId, txid, cob, checkAt);
-}
-
 export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider {
   const efi = opts.flavour === "efi";
   // Efí advises one send at a time per account: this connection's sends (PUTs) queue here, in this process.
@@ -236,18 +137,7 @@ export function createBcbPixProvider(opts: BcbProviderOptions): PaymentProvider 
           return f.status === "invalid" ? { ...f, status: "retryable" } : f;
         }
       }
-      const expiracao =
-        tx.ttlSeconds ?? (tx.expiresAt !== null ? Math.round((tx.expiresAt - tx.createdAt) / 1000) : 3600);
-      const devedor = devedorOf(tx);
-      const solicitacaoPagador = descriptionOf(tx);
-      const body = {
-        calendario: { expiracao },
-        ...(devedor ? { devedor } : {}),
-        valor: { original: toValor(tx.amount) },
-        chave: opts.pixKey,
-        ...(solicitacaoPagador ? { solicitacaoPagador } : {}),
-      };
-      const r = await client.call<CobAnswer>("PUT", `/cob/${txid}`, { body });
+      const r = await client.call<CobAnswer>("PUT", `/cob/${txid}`, { body: cobBody(tx, opts.pixKey) });
       if (r.kind !== "ok") return failureOf(r, "rejected");
       return createdOutcome(
         req,

@@ -13,10 +13,11 @@ import { t } from "./i18n";
 import { dateTime, money, parseAmount } from "./format";
 import type { Session } from "./main";
 import { Alert, Notice } from "./messages";
+import { Deliveries } from "./payment-deliveries";
 // The server's own status groups (the transaction state machine; a module with no imports).
 import { CANCELLABLE, IN_FLIGHT, isIn, REFUNDABLE } from "../../../domain/charges/model";
 import { Code, label, methodLabels } from "./labels";
-import type { Charge, Delivery, DeliveryAttempt, Payer, Payment, Receipt, Refund } from "./wire";
+import type { Charge, Delivery, Payer, Payment, Receipt, Refund } from "./wire";
 
 /**
  * How often the page re-reads a payment while something is in flight (a payment awaiting its outcome, a refund under
@@ -302,48 +303,7 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
           </li>
         ))}
       </ol>
-      <h2>{t("events")}</h2>
-      {deliveries.length === 0 ? (
-        <p>{t("no_deliveries")}</p>
-      ) : (
-        <table class="deliveries">
-          <thead>
-            <tr>
-              <th scope="col">{t("created")}</th>
-              <th scope="col">{t("event")}</th>
-              <th scope="col">{t("status")}</th>
-              <th scope="col">{t("attempts")}</th>
-              <th scope="col">HTTP</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((d) => (
-              <tr key={d.id} data-id={d.id}>
-                <td>{dateTime(d.createdAt)}</td>
-                <td>
-                  <Code kind="event" code={d.eventType} />
-                </td>
-                <td>
-                  <Code kind="delivery" code={d.status} />
-                </td>
-                <td>
-                  {d.attempts}/{d.maxAttempts}
-                  {d.attempts > 0 && <Attempts deliveryId={d.id} />}
-                </td>
-                <td>
-                  {d.lastStatusCode ?? d.lastError ?? "—"}
-                  {d.lastResponseBody && (
-                    <details class="response">
-                      <summary>{t("last_response")}</summary>
-                      <pre>{d.lastResponseBody}</pre>
-                    </details>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Deliveries deliveries={deliveries} />
       <h2>{t("refunds")}</h2>
       {refunds.length === 0 ? (
         <p>{t("no_refunds")}</p>
@@ -385,36 +345,5 @@ export function PaymentDetail({ id, session }: { id: string; session: Session })
         </div>
       )}
     </section>
-  );
-}
-
-/** A delivery's attempts, fetched the first time the merchant opens them; every field rendered as text. */
-function Attempts({ deliveryId }: { deliveryId: string }) {
-  const [list, setList] = useState<DeliveryAttempt[] | null>(null);
-  const [error, setError] = useState("");
-  const onToggle = (e: Event) => {
-    if (!(e.currentTarget as HTMLDetailsElement).open || list) return;
-    api<{ data: DeliveryAttempt[] }>("GET", `/v1/webhooks/deliveries/${deliveryId}/attempts`).then(
-      (r) => setList(r.data),
-      (err) => setError(err instanceof ApiFailure ? `${err.code}: ${err.message}` : (err as Error).message),
-    );
-  };
-  return (
-    <details class="attempts" onToggle={onToggle}>
-      <summary>{t("show_attempts")}</summary>
-      <Alert text={error} />
-      {list && (
-        <ol>
-          {list.map((x) => (
-            <li key={x.attempt} data-attempt={x.attempt}>
-              <time dateTime={x.attempted_at}>{dateTime(x.attempted_at)}</time> · HTTP {x.status_code ?? "—"}
-              {x.duration_ms !== null && <> · {x.duration_ms} ms</>}
-              {x.error && <> · {x.error}</>}
-              <pre>{x.response_body ?? t("no_response")}</pre>
-            </li>
-          ))}
-        </ol>
-      )}
-    </details>
   );
 }
